@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QThread>
+
+#include <memory>
+#include <utility>
+
+namespace redlock {
+
+// A thread with a running event loop where core objects (connections, Redlock clients, inspectors) live,
+// so that no Redis I/O happens on the GUI thread or on a thread that blocks on results.
+// Objects made with create() are constructed and destroyed on that thread; the destructor deletes them
+// there, then stops the thread (bounded wait: their destructors do not block).
+class IoThread final
+{
+    Q_DISABLE_COPY_MOVE(IoThread)
+
+public:
+    explicit IoThread(const QString& name = QStringLiteral("redlock-io"));
+    ~IoThread();
+
+    QThread* thread() const { return m_thread.get(); }
+
+    template <typename T, typename... Args>
+    T* create(Args&&... args)
+    {
+        T* object = nullptr;
+        auto make = [&] { object = new T(std::forward<Args>(args)...); };
+        if (QThread::currentThread() == m_thread.get())
+            make();
+        else
+            QMetaObject::invokeMethod(m_context, make, Qt::BlockingQueuedConnection);
+        m_owned.append(object);
+        return object;
+    }
+
+    // Runs fn on the I/O thread and waits for it.
+    template <typename Fn>
+    void runAndWait(Fn&& fn)
+    {
+        if (QThread::currentThread() == m_thread.get())
+            fn();
+        else
+            QMetaObject::invokeMethod(m_context, std::forward<Fn>(fn), Qt::BlockingQueuedConnection);
+    }
+
+private:
+    std::unique_ptr<QThread> m_thread;
+    QObject* m_context = nullptr;
+    QList<QPointer<QObject>> m_owned;
+};
+
+} // namespace redlock

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace redlock {
+
+// The value this project's core writes into a lock key. Format (ASCII, ':'-separated):
+//
+//   rl1:<random>:<pid>:<host>:<client>
+//
+//   random  32 lowercase hex digits = 128 bits from the system's cryptographic generator
+//   pid     decimal process id of the holder
+//   host    percent-encoded host name (RFC 3986 unreserved characters kept), at most 64 bytes before encoding
+//   client  percent-encoded client name, at most 64 bytes before encoding; may be empty
+//
+// The random part alone makes the token unique; the rest lets an operator see who holds a lock.
+// Compare-and-delete compares the whole value, so the identity cannot be forged into someone else's lock.
+struct LockToken
+{
+    QByteArray random; // 32 hex digits
+    qint64 pid = 0;
+    QString host;
+    QString client;
+
+    static LockToken generate(const QString& clientName);
+    QByteArray encode() const;
+    // nullopt for values that are not ours (they are shown raw).
+    static std::optional<LockToken> decode(const QByteArray& value);
+};
+
+} // namespace redlock

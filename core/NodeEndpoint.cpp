@@ -1,0 +1,184 @@
+#include "NodeEndpoint.h"
+
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("NodeEndpoint", text);
+}
+
+bool setError(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+bool parsePort(const QString& text, quint16* port, QString* error)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < 1 || value > 65535)
+        return setError(error, tr("bad port \"%1\": expected a number from 1 to 65535").arg(text));
+    *port = static_cast<quint16>(value);
+    return true;
+}
+
+bool validHost(const QString& host)
+{
+    if (host.isEmpty() || host.size() > 253)
+        return false;
+    if (!QHostAddress(host).isNull())
+        return true;
+    for (const QChar c : host) {
+        if (!(c.isLetterOrNumber() || c == u'.' || c == u'-' || c == u'_'))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QString NodeEndpoint::displayName() const
+{
+    if (isUnix())
+        return QStringLiteral("unix:") + unixSocket;
+    const QString h = host.contains(u':') ? u'[' + host + u']' : host;
+    return h + u':' + QString::number(port);
+}
+
+QString NodeEndpoint::identity() const
+{
+    if (isUnix())
+        return QStringLiteral("unix:") + unixSocket;
+    QString h = host.toLower();
+    if (h == u"localhost")
+        h = QStringLiteral("127.0.0.1");
+    const QHostAddress address(h);
+    if (!address.isNull())
+        h = address.isLoopback() && address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("::1")
+                                                                                          : address.toString();
+    return h + u'|' + QString::number(port) + u'|' + QString::number(db);
+}
+
+std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString* error)
+{
+    const QString text = rawText.trimmed();
+    NodeEndpoint ep;
+    if (text.isEmpty()) {
+        setError(error, tr("empty node address"));
+        return std::nullopt;
+    }
+
+    if (text.startsWith(u'/') || text.startsWith(QStringLiteral("unix:"))) {
+        QString path = text.startsWith(u'/') ? text : text.mid(5);
+        if (path.startsWith(QStringLiteral("//")))
+            path = path.mid(2);
+        const qsizetype q = path.indexOf(u'?');
+        if (q >= 0) {
+            const QUrlQuery query(path.mid(q + 1));
+            bool ok = false;
+            ep.db = query.queryItemValue(QStringLiteral("db")).toInt(&ok);
+            if (!ok || ep.db < 0) {
+                setError(error, tr("bad database index in \"%1\"").arg(text));
+                return std::nullopt;
+            }
+            path = path.left(q);
+        }
+        if (path.isEmpty() || !path.startsWith(u'/')) {
+            setError(error, tr("unix socket path must be absolute: \"%1\"").arg(text));
+            return std::nullopt;
+        }
+        ep.unixSocket = path;
+        return ep;
+    }
+
+    if (text.startsWith(QStringLiteral("redis://")) || text.startsWith(QStringLiteral("rediss://"))) {
+        const QUrl url(text, QUrl::StrictMode);
+        if (!url.isValid() || url.host().isEmpty()) {
+            setError(error, tr("bad node URL \"%1\"").arg(text));
+            return std::nullopt;
+        }
+        ep.tls = url.scheme() == u"rediss";
+        ep.host = url.host();
+        ep.port = static_cast<quint16>(url.port(6379));
+        if (url.port(6379) < 1) {
+            setError(error, tr("bad port in \"%1\"").arg(text));
+            return std::nullopt;
+        }
+        ep.user = url.userName();
+        ep.password = url.password();
+        const QString path = url.path().mid(1);
+        if (!path.isEmpty()) {
+            bool ok = false;
+            ep.db = path.toInt(&ok);
+            if (!ok || ep.db < 0) {
+                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(path, text));
+                return std::nullopt;
+            }
+        }
+        return ep;
+    }
+
+    QString hostPart = text;
+    QString portPart;
+    if (text.startsWith(u'[')) {
+        const qsizetype close = text.indexOf(u']');
+        if (close < 0) {
+            setError(error, tr("missing ']' in \"%1\"").arg(text));
+            return std::nullopt;
+        }
+        hostPart = text.mid(1, close - 1);
+        const QString rest = text.mid(close + 1);
+        if (!rest.isEmpty()) {
+            if (!rest.startsWith(u':')) {
+                setError(error, tr("unexpected text after ']' in \"%1\"").arg(text));
+                return std::nullopt;
+            }
+            portPart = rest.mid(1);
+        }
+    } else if (text.count(u':') == 1) {
+        hostPart = text.section(u':', 0, 0);
+        portPart = text.section(u':', 1);
+    } else if (text.count(u':') > 1) {
+        setError(error, tr("IPv6 addresses need brackets: \"[%1]:port\"").arg(text));
+        return std::nullopt;
+    }
+    if (!validHost(hostPart)) {
+        setError(error, tr("bad host \"%1\"").arg(hostPart));
+        return std::nullopt;
+    }
+    ep.host = hostPart;
+    if (!portPart.isNull() && !parsePort(portPart, &ep.port, error))
+        return std::nullopt;
+    return ep;
+}
+
+std::optional<QList<NodeEndpoint>> NodeEndpoint::parseList(const QString& text, QString* error)
+{
+    QList<NodeEndpoint> nodes;
+    const QStringList parts = text.split(u',', Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        QString why;
+        auto ep = parse(part, &why);
+        if (!ep) {
+            setError(error, tr("node \"%1\": %2").arg(part.trimmed(), why));
+            return std::nullopt;
+        }
+        nodes.append(*ep);
+    }
+    if (nodes.isEmpty()) {
+        setError(error, tr("no nodes given"));
+        return std::nullopt;
+    }
+    return nodes;
+}
+
+} // namespace redlock

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace redlock {
+
+// Where one Redis master lives and how to talk to it. Text forms accepted by parse():
+//   host:port   [v6addr]:port   host (port 6379)
+//   redis://[user[:password]@]host[:port][/db]   rediss://... (TLS)
+//   unix:/path/to/socket[?db=N]   /path/to/socket
+struct NodeEndpoint
+{
+    QString host;
+    quint16 port = 6379;
+    QString unixSocket; // non-empty: connect over a unix domain socket instead of TCP
+    QString user;       // ACL user; empty = "default"
+    QString password;
+    int db = 0;
+
+    bool tls = false;
+    QString caFile;     // PEM bundle to verify the server; empty = system store
+    QString certFile;   // client certificate (PEM), for servers with tls-auth-clients
+    QString keyFile;    // client key (PEM)
+    QString serverName; // name to verify and send as SNI; empty = host
+
+    bool isUnix() const { return !unixSocket.isEmpty(); }
+    // "host:port" or "unix:/path", without credentials: safe to show and log.
+    QString displayName() const;
+    // Normalised identity used to reject duplicates (two entries for one server would double-count votes).
+    QString identity() const;
+
+    static std::optional<NodeEndpoint> parse(const QString& text, QString* error = nullptr);
+    // Comma-separated list; stops at the first bad entry and names it in *error.
+    static std::optional<QList<NodeEndpoint>> parseList(const QString& text, QString* error = nullptr);
+
+    friend bool operator==(const NodeEndpoint&, const NodeEndpoint&) = default;
+};
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::NodeEndpoint)

@@ -1,0 +1,510 @@
+#include "RedisConnection.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLocalSocket>
+#include <QRandomGenerator>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+#include <QTcpSocket>
+
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace redlock {
+
+namespace {
+
+RedisErrorKind kindForSocketError(QAbstractSocket::SocketError error)
+{
+    switch (error) {
+    case QAbstractSocket::ConnectionRefusedError:
+        return RedisErrorKind::ConnectionRefused;
+    case QAbstractSocket::HostNotFoundError:
+        return RedisErrorKind::HostNotFound;
+    case QAbstractSocket::SocketTimeoutError:
+        return RedisErrorKind::Timeout;
+    case QAbstractSocket::RemoteHostClosedError:
+        return RedisErrorKind::ConnectionLost;
+    case QAbstractSocket::NetworkError:
+    case QAbstractSocket::SocketAccessError:
+    case QAbstractSocket::SocketAddressNotAvailableError:
+        return RedisErrorKind::Unreachable;
+    case QAbstractSocket::SslHandshakeFailedError:
+    case QAbstractSocket::SslInternalError:
+    case QAbstractSocket::SslInvalidUserDataError:
+        return RedisErrorKind::Tls;
+    default:
+        return RedisErrorKind::ConnectionLost;
+    }
+}
+
+RedisErrorKind kindForLocalSocketError(QLocalSocket::LocalSocketError error)
+{
+    switch (error) {
+    case QLocalSocket::ConnectionRefusedError:
+        return RedisErrorKind::ConnectionRefused;
+    case QLocalSocket::ServerNotFoundError:
+        return RedisErrorKind::HostNotFound;
+    case QLocalSocket::SocketTimeoutError:
+        return RedisErrorKind::Timeout;
+    case QLocalSocket::PeerClosedError:
+        return RedisErrorKind::ConnectionLost;
+    case QLocalSocket::SocketAccessError:
+        return RedisErrorKind::Unreachable;
+    default:
+        return RedisErrorKind::ConnectionLost;
+    }
+}
+
+constexpr qint64 kNsPerMs = 1'000'000;
+
+} // namespace
+
+RedisConnection::RedisConnection(const NodeEndpoint& endpoint, const ConnectionOptions& options, QObject* parent)
+    : QObject(parent), m_endpoint(endpoint), m_options(options)
+{
+    m_clock.start();
+    m_timeoutTimer.setSingleShot(true);
+    m_timeoutTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timeoutTimer, &QTimer::timeout, this, &RedisConnection::onTimeoutTimer);
+    m_connectTimer.setSingleShot(true);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        onTransportError(RedisErrorKind::Timeout,
+                         tr("connect timed out after %1 ms").arg(m_options.connectTimeoutMs));
+    });
+    m_reconnectTimer.setSingleShot(true);
+    connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startConnecting);
+}
+
+RedisConnection::~RedisConnection()
+{
+    // Callers learn that their commands will never be answered; nothing blocks here.
+    m_wantOpen = false;
+    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
+    dropTransport();
+}
+
+void RedisConnection::open()
+{
+    m_wantOpen = true;
+    if (m_state == State::Disconnected || m_state == State::WaitingToReconnect) {
+        m_reconnectTimer.stop();
+        startConnecting();
+    }
+}
+
+void RedisConnection::close()
+{
+    m_wantOpen = false;
+    m_reconnectTimer.stop();
+    m_connectTimer.stop();
+    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
+    dropTransport();
+    setState(State::Disconnected);
+}
+
+void RedisConnection::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    emit stateChanged(state);
+}
+
+void RedisConnection::startConnecting()
+{
+    dropTransport();
+    m_reader = redisReaderCreate();
+    setState(State::Connecting);
+    m_connectTimer.start(m_options.connectTimeoutMs);
+
+    if (m_endpoint.isUnix()) {
+        m_local = new QLocalSocket(this);
+        m_io = m_local;
+        connect(m_local, &QLocalSocket::connected, this, &RedisConnection::onTransportConnected);
+        connect(m_local, &QLocalSocket::readyRead, this, &RedisConnection::onTransportReadable);
+        connect(m_local, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError error) {
+            onTransportError(kindForLocalSocketError(error), m_local ? m_local->errorString() : QString());
+        });
+        connect(m_local, &QLocalSocket::disconnected, this,
+                [this] { onTransportError(RedisErrorKind::ConnectionLost, tr("server closed the connection")); });
+        m_local->connectToServer(m_endpoint.unixSocket);
+        return;
+    }
+
+    if (m_endpoint.tls) {
+        auto* ssl = new QSslSocket(this);
+        m_tcp = ssl;
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        QString setupError;
+        if (!m_endpoint.caFile.isEmpty()) {
+            const auto cas = QSslCertificate::fromPath(m_endpoint.caFile, QSsl::Pem);
+            if (cas.isEmpty())
+                setupError = tr("no CA certificate could be read from %1").arg(m_endpoint.caFile);
+            config.setCaCertificates(cas);
+        }
+        if (!m_endpoint.certFile.isEmpty()) {
+            const auto certs = QSslCertificate::fromPath(m_endpoint.certFile, QSsl::Pem);
+            if (certs.isEmpty())
+                setupError = tr("no client certificate could be read from %1").arg(m_endpoint.certFile);
+            else
+                config.setLocalCertificate(certs.first());
+            QFile keyFile(m_endpoint.keyFile.isEmpty() ? m_endpoint.certFile : m_endpoint.keyFile);
+            if (keyFile.open(QIODevice::ReadOnly)) {
+                const QByteArray pem = keyFile.readAll();
+                QSslKey key(pem, QSsl::Rsa);
+                if (key.isNull())
+                    key = QSslKey(pem, QSsl::Ec);
+                if (key.isNull())
+                    setupError = tr("the client key in %1 could not be read").arg(keyFile.fileName());
+                config.setPrivateKey(key);
+            } else {
+                setupError = tr("cannot open client key %1").arg(keyFile.fileName());
+            }
+        }
+        config.setPeerVerifyMode(QSslSocket::VerifyPeer);
+        ssl->setSslConfiguration(config);
+        ssl->setPeerVerifyName(m_endpoint.serverName.isEmpty() ? m_endpoint.host : m_endpoint.serverName);
+        connect(ssl, &QSslSocket::encrypted, this, &RedisConnection::onTransportConnected);
+        connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
+            // Never ignored: a TLS error is an error, with every reason named.
+            QStringList reasons;
+            for (const auto& e : errors)
+                reasons << e.errorString();
+            onTransportError(RedisErrorKind::Tls, tr("TLS verification failed: %1").arg(reasons.join(u"; ")));
+        });
+        if (!setupError.isEmpty()) {
+            QMetaObject::invokeMethod(
+                this, [this, setupError] { onTransportError(RedisErrorKind::Tls, setupError); },
+                Qt::QueuedConnection);
+            return;
+        }
+    } else {
+        m_tcp = new QTcpSocket(this);
+        connect(m_tcp, &QAbstractSocket::connected, this, &RedisConnection::onTransportConnected);
+    }
+    m_io = m_tcp;
+    connect(m_tcp, &QAbstractSocket::readyRead, this, &RedisConnection::onTransportReadable);
+    connect(m_tcp, &QAbstractSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+        onTransportError(kindForSocketError(error), m_tcp ? m_tcp->errorString() : QString());
+    });
+    connect(m_tcp, &QAbstractSocket::disconnected, this,
+            [this] { onTransportError(RedisErrorKind::ConnectionLost, tr("server closed the connection")); });
+    if (auto* ssl = qobject_cast<QSslSocket*>(m_tcp))
+        ssl->connectToHostEncrypted(m_endpoint.host, m_endpoint.port,
+                                    m_endpoint.serverName.isEmpty() ? m_endpoint.host : m_endpoint.serverName);
+    else
+        m_tcp->connectToHost(m_endpoint.host, m_endpoint.port);
+}
+
+void RedisConnection::onTransportConnected()
+{
+    m_connectTimer.stop();
+    if (m_tcp) {
+        m_tcp->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_tcp->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
+    }
+    startHandshake();
+}
+
+void RedisConnection::startHandshake()
+{
+    setState(State::Handshaking);
+    const qint64 deadline = nowNs() + qint64(m_options.connectTimeoutMs) * kNsPerMs;
+    QList<std::pair<QList<QByteArray>, bool>> steps; // command, must succeed
+    if (!m_endpoint.password.isEmpty()) {
+        if (m_endpoint.user.isEmpty())
+            steps.append({{"AUTH", m_endpoint.password.toUtf8()}, true});
+        else
+            steps.append({{"AUTH", m_endpoint.user.toUtf8(), m_endpoint.password.toUtf8()}, true});
+    }
+    if (m_endpoint.db != 0)
+        steps.append({{"SELECT", QByteArray::number(m_endpoint.db)}, true});
+    if (!m_options.clientName.isEmpty())
+        steps.append({{"CLIENT", "SETNAME", m_options.clientName}, false}); // may be refused by ACL: harmless
+    // PING last: it proves the node answers commands (and reports LOADING or NOAUTH) before we call it ready.
+    steps.append({{"PING"}, true});
+
+    const int last = static_cast<int>(steps.size()) - 1;
+    for (int i = 0; i <= last; ++i) {
+        const bool mustSucceed = steps[i].second;
+        const QByteArray what = steps[i].first.first();
+        writeWire(formatCommand(steps[i].first),
+                  [this, mustSucceed, what, isLast = i == last](const RedisReply& reply) {
+                      if (m_state != State::Handshaking)
+                          return;
+                      if (reply.isError() && mustSucceed) {
+                          RedisErrorKind kind = reply.errorKind();
+                          if (what == "AUTH" && kind == RedisErrorKind::ServerError)
+                              kind = RedisErrorKind::AuthFailed;
+                          onTransportError(kind, tr("%1 failed: %2").arg(QString::fromLatin1(what), reply.errorText()));
+                          return;
+                      }
+                      if (isLast) {
+                          m_backoffMs = 0;
+                          m_lastErrorKind = RedisErrorKind::None;
+                          m_lastError.clear();
+                          setState(State::Ready);
+                          auto waiting = std::move(m_waiting);
+                          m_waiting.clear();
+                          const qint64 now = nowNs();
+                          std::vector<ReplyHandler> expired;
+                          for (auto& q : waiting) {
+                              if (q.deadlineNs <= now)
+                                  expired.push_back(std::move(q.handler));
+                              else
+                                  writeWire(q.wire, std::move(q.handler), q.deadlineNs);
+                          }
+                          flush();
+                          for (auto& h : expired)
+                              h(RedisReply::failure(RedisErrorKind::Timeout, tr("timed out while connecting")));
+                          emit ready();
+                      }
+                  },
+                  deadline);
+    }
+    flush();
+}
+
+void RedisConnection::onTransportReadable()
+{
+    if (!m_io || !m_reader)
+        return;
+    const QByteArray data = m_io->readAll();
+    if (redisReaderFeed(m_reader, data.constData(), static_cast<size_t>(data.size())) != REDIS_OK) {
+        onTransportError(RedisErrorKind::Protocol, tr("cannot buffer reply"));
+        return;
+    }
+    QPointer<RedisConnection> self(this);
+    redisReader* const reader = m_reader;
+    for (;;) {
+        void* raw = nullptr;
+        if (redisReaderGetReply(reader, &raw) != REDIS_OK) {
+            onTransportError(RedisErrorKind::Protocol, tr("malformed reply: %1").arg(QString::fromUtf8(reader->errstr)));
+            return;
+        }
+        if (!raw)
+            break;
+        RedisReply reply = RedisReply::fromHiredis(static_cast<redisReply*>(raw));
+        freeReplyObject(raw);
+        if (m_inflight.empty()) {
+            onTransportError(RedisErrorKind::Protocol, tr("reply without a command"));
+            return;
+        }
+        Pending pending = std::move(m_inflight.front());
+        m_inflight.pop_front();
+        if (m_inflight.empty())
+            m_timeoutTimer.stop();
+        if (!pending.answered && pending.handler)
+            pending.handler(reply);
+        // The handler may have closed or deleted us, or a new transport may be in place.
+        if (!self || m_reader != reader)
+            return;
+    }
+}
+
+void RedisConnection::onTransportError(RedisErrorKind kind, const QString& message)
+{
+    if (m_handlingError)
+        return;
+    m_handlingError = true;
+    m_connectTimer.stop();
+    m_lastErrorKind = kind;
+    m_lastError = message.isEmpty() ? errorKindName(kind) : message;
+    const State before = m_state;
+    dropTransport();
+    failAll(before == State::Ready ? RedisErrorKind::ConnectionLost : kind, m_lastError);
+    m_handlingError = false;
+    if (before == State::Ready || before == State::Connecting || before == State::Handshaking)
+        emit connectionLost(kind, m_lastError);
+    scheduleReconnect();
+}
+
+void RedisConnection::scheduleReconnect()
+{
+    if (!m_wantOpen || !m_options.autoReconnect) {
+        setState(State::Disconnected);
+        return;
+    }
+    m_backoffMs = m_backoffMs == 0 ? m_options.backoffInitialMs : std::min(m_backoffMs * 2, m_options.backoffMaxMs);
+    // +-20% jitter so that a console watching many nodes does not reconnect in lock step.
+    const int jitter = m_backoffMs / 5;
+    const int delay = m_backoffMs + (jitter > 0 ? QRandomGenerator::global()->bounded(-jitter, jitter + 1) : 0);
+    setState(State::WaitingToReconnect);
+    m_reconnectTimer.start(std::max(1, delay));
+}
+
+void RedisConnection::dropTransport()
+{
+    if (m_io) {
+        m_io->disconnect(this);
+        if (m_tcp)
+            m_tcp->abort();
+        if (m_local)
+            m_local->abort();
+        m_io->deleteLater();
+    }
+    m_io = nullptr;
+    m_tcp = nullptr;
+    m_local = nullptr;
+    if (m_reader) {
+        redisReaderFree(m_reader);
+        m_reader = nullptr;
+    }
+}
+
+void RedisConnection::failAll(RedisErrorKind kind, const QString& message)
+{
+    m_timeoutTimer.stop();
+    std::vector<ReplyHandler> handlers;
+    for (auto& p : m_inflight) {
+        if (!p.answered && p.handler)
+            handlers.push_back(std::move(p.handler));
+    }
+    for (auto& q : m_waiting) {
+        if (q.handler)
+            handlers.push_back(std::move(q.handler));
+    }
+    m_inflight.clear();
+    m_waiting.clear();
+    const RedisReply failure = RedisReply::failure(kind, message);
+    for (auto& h : handlers)
+        h(failure);
+}
+
+qint64 RedisConnection::deadlineFor(int timeoutMs) const
+{
+    return nowNs() + qint64(timeoutMs < 0 ? m_options.commandTimeoutMs : timeoutMs) * kNsPerMs;
+}
+
+void RedisConnection::send(const QList<QByteArray>& args, ReplyHandler handler, int timeoutMs)
+{
+    enqueue(args, std::move(handler), deadlineFor(timeoutMs));
+    flush();
+}
+
+void RedisConnection::sendPipeline(QList<Command> commands, int timeoutMs)
+{
+    const qint64 deadline = deadlineFor(timeoutMs);
+    for (auto& c : commands)
+        enqueue(c.args, std::move(c.handler), deadline);
+    flush();
+}
+
+void RedisConnection::enqueue(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs)
+{
+    if (args.isEmpty()) {
+        handler(RedisReply::failure(RedisErrorKind::Protocol, tr("empty command")));
+        return;
+    }
+    switch (m_state) {
+    case State::Ready:
+        writeWire(formatCommand(args), std::move(handler), deadlineNs);
+        return;
+    case State::Disconnected:
+        if (!m_options.autoReconnect && m_wantOpen) {
+            handler(RedisReply::failure(RedisErrorKind::NotConnected,
+                                        m_lastError.isEmpty() ? tr("not connected") : m_lastError));
+            return;
+        }
+        m_waiting.push_back({formatCommand(args), std::move(handler), deadlineNs});
+        armTimeout(deadlineNs);
+        open();
+        return;
+    case State::Connecting:
+    case State::Handshaking:
+        m_waiting.push_back({formatCommand(args), std::move(handler), deadlineNs});
+        armTimeout(deadlineNs);
+        return;
+    case State::WaitingToReconnect:
+        // The node is known to be down: say so now rather than after a timeout.
+        handler(RedisReply::failure(m_lastErrorKind == RedisErrorKind::None ? RedisErrorKind::NotConnected
+                                                                            : m_lastErrorKind,
+                                    tr("node down: %1").arg(m_lastError)));
+        return;
+    }
+}
+
+void RedisConnection::writeWire(const QByteArray& wire, ReplyHandler handler, qint64 deadlineNs)
+{
+    m_io->write(wire);
+    m_inflight.push_back({std::move(handler), deadlineNs, false});
+    armTimeout(deadlineNs);
+}
+
+void RedisConnection::flush()
+{
+    if (m_tcp)
+        m_tcp->flush();
+    else if (m_local)
+        m_local->flush();
+}
+
+void RedisConnection::armTimeout(qint64 deadlineNs)
+{
+    if (m_timeoutTimer.isActive() && deadlineNs >= m_armedDeadlineNs)
+        return;
+    m_armedDeadlineNs = deadlineNs;
+    const qint64 remainingNs = deadlineNs - nowNs();
+    m_timeoutTimer.start(static_cast<int>(std::max<qint64>(0, (remainingNs + kNsPerMs - 1) / kNsPerMs)));
+}
+
+void RedisConnection::onTimeoutTimer()
+{
+    // A small slack: QTimer has millisecond resolution and may fire a fraction early.
+    const qint64 now = nowNs() + 200'000;
+    std::vector<ReplyHandler> expired;
+    qint64 next = 0;
+    for (auto& p : m_inflight) {
+        if (p.answered)
+            continue;
+        if (p.deadlineNs <= now) {
+            p.answered = true; // keeps its place so the late reply is matched and dropped
+            expired.push_back(std::move(p.handler));
+        } else if (next == 0 || p.deadlineNs < next) {
+            next = p.deadlineNs;
+        }
+    }
+    for (auto it = m_waiting.begin(); it != m_waiting.end();) {
+        if (it->deadlineNs <= now) {
+            expired.push_back(std::move(it->handler));
+            it = m_waiting.erase(it);
+        } else {
+            if (next == 0 || it->deadlineNs < next)
+                next = it->deadlineNs;
+            ++it;
+        }
+    }
+    if (next != 0)
+        armTimeout(next);
+    const QString why = m_state == State::Ready ? tr("no reply in time") : tr("timed out while connecting");
+    const RedisReply failure = RedisReply::failure(RedisErrorKind::Timeout, why);
+    for (auto& h : expired) {
+        if (h)
+            h(failure);
+    }
+}
+
+QByteArray RedisConnection::formatCommand(const QList<QByteArray>& args)
+{
+    std::vector<const char*> argv(static_cast<size_t>(args.size()));
+    std::vector<size_t> argvlen(static_cast<size_t>(args.size()));
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        argv[static_cast<size_t>(i)] = args[i].constData();
+        argvlen[static_cast<size_t>(i)] = static_cast<size_t>(args[i].size());
+    }
+    char* cmd = nullptr;
+    const int len = redisFormatCommandArgv(&cmd, static_cast<int>(args.size()), argv.data(), argvlen.data());
+    if (len < 0 || !cmd)
+        return {};
+    QByteArray wire(cmd, len);
+    redisFreeCommand(cmd);
+    return wire;
+}
+
+} // namespace redlock

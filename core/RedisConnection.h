@@ -1,0 +1,139 @@
+#pragma once
+
+#include "NodeEndpoint.h"
+#include "RedisReply.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <deque>
+#include <functional>
+
+class QIODevice;
+class QAbstractSocket;
+class QLocalSocket;
+struct redisReader;
+
+namespace redlock {
+
+struct ConnectionOptions
+{
+    int connectTimeoutMs = 2000;
+    int commandTimeoutMs = 5000; // default per command; send() can override
+    bool autoReconnect = true;
+    int backoffInitialMs = 100;
+    int backoffMaxMs = 5000;
+    QByteArray clientName; // CLIENT SETNAME after connecting; empty = leave unnamed
+};
+
+// One connection to one Redis node, on the Qt event loop of the thread it lives in.
+// Transport: QTcpSocket, QSslSocket (endpoint.tls) or QLocalSocket (endpoint.unixSocket).
+// Protocol: hiredis' formatter and reader, so replies are binary safe and pipelining is free.
+//
+// Every send() gets exactly one callback: the reply, or a Failure reply (timeout, connection lost,
+// not connected). A command that timed out stays in the pipeline so later replies still match their
+// commands; its late reply is dropped. Commands sent while (re)connecting wait for the handshake
+// (AUTH, SELECT, CLIENT SETNAME); commands sent while the node is known to be down fail at once, so
+// a Redlock round never waits on a dead node.
+class RedisConnection final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RedisConnection)
+
+public:
+    enum class State { Disconnected, Connecting, Handshaking, Ready, WaitingToReconnect };
+    Q_ENUM(State)
+
+    using ReplyHandler = std::function<void(const RedisReply&)>;
+    struct Command
+    {
+        QList<QByteArray> args;
+        ReplyHandler handler;
+    };
+
+    explicit RedisConnection(const NodeEndpoint& endpoint, const ConnectionOptions& options = {},
+                             QObject* parent = nullptr);
+    ~RedisConnection() override;
+
+    const NodeEndpoint& endpoint() const { return m_endpoint; }
+    const ConnectionOptions& options() const { return m_options; }
+    State state() const { return m_state; }
+    bool isReady() const { return m_state == State::Ready; }
+    RedisErrorKind lastErrorKind() const { return m_lastErrorKind; }
+    QString lastError() const { return m_lastError; }
+    // Commands sent and not yet answered by the server (including timed-out ones).
+    int inFlight() const { return static_cast<int>(m_inflight.size()); }
+
+    void open();
+    void close();
+
+    void send(const QList<QByteArray>& args, ReplyHandler handler, int timeoutMs = -1);
+    // Several commands written in one go; each keeps its own handler.
+    void sendPipeline(QList<Command> commands, int timeoutMs = -1);
+
+signals:
+    void stateChanged(redlock::RedisConnection::State state);
+    void ready();
+    void connectionLost(redlock::RedisErrorKind kind, const QString& message);
+
+private:
+    struct Pending
+    {
+        ReplyHandler handler;
+        qint64 deadlineNs = 0;
+        bool answered = false;
+    };
+    struct Queued
+    {
+        QByteArray wire;
+        ReplyHandler handler;
+        qint64 deadlineNs = 0;
+    };
+
+    void setState(State state);
+    void startConnecting();
+    void onTransportConnected();
+    void onTransportReadable();
+    void onTransportError(RedisErrorKind kind, const QString& message);
+    void startHandshake();
+    void failAll(RedisErrorKind kind, const QString& message);
+    void dropTransport();
+    void scheduleReconnect();
+    void enqueue(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs);
+    void writeWire(const QByteArray& wire, ReplyHandler handler, qint64 deadlineNs);
+    void flush();
+    void armTimeout(qint64 deadlineNs);
+    void onTimeoutTimer();
+    qint64 nowNs() const { return m_clock.nsecsElapsed(); }
+    qint64 deadlineFor(int timeoutMs) const;
+
+    static QByteArray formatCommand(const QList<QByteArray>& args);
+
+    NodeEndpoint m_endpoint;
+    ConnectionOptions m_options;
+    State m_state = State::Disconnected;
+    RedisErrorKind m_lastErrorKind = RedisErrorKind::None;
+    QString m_lastError;
+
+    QIODevice* m_io = nullptr; // owned; one of the two below
+    QAbstractSocket* m_tcp = nullptr;
+    QLocalSocket* m_local = nullptr;
+    redisReader* m_reader = nullptr;
+
+    std::deque<Pending> m_inflight; // written, waiting for the reply, in order
+    std::deque<Queued> m_waiting;   // sent before the handshake finished
+    QElapsedTimer m_clock;
+    QTimer m_timeoutTimer;
+    qint64 m_armedDeadlineNs = 0;
+    QTimer m_connectTimer;
+    QTimer m_reconnectTimer;
+    int m_backoffMs = 0;
+    bool m_wantOpen = false;
+    bool m_handlingError = false;
+};
+
+} // namespace redlock

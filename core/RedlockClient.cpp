@@ -1,0 +1,834 @@
+#include "RedlockClient.h"
+
+#include "LockToken.h"
+#include "RedisConnection.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QPromise>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QThread>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("RedlockClient", text);
+}
+
+constexpr qint64 kNsPerMs = 1'000'000;
+constexpr qint64 kNsPerUs = 1'000;
+
+} // namespace
+
+// A Lua script sent by EVALSHA, with EVAL as the fallback when the node answers NOSCRIPT
+// (after SCRIPT FLUSH, a restart, or on first use).
+class LuaScript
+{
+public:
+    explicit LuaScript(const char* source)
+        : m_source(source), m_sha(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
+    {
+    }
+    const QByteArray& source() const { return m_source; }
+    const QByteArray& sha() const { return m_sha; }
+
+private:
+    QByteArray m_source;
+    QByteArray m_sha;
+};
+
+namespace scripts {
+
+// Sets every key to the token if none is held by another token; otherwise reports the first conflict.
+// Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
+// KEYS: resources..., then fence counters (only when fencing). ARGV: token, ttl ms, number of resources.
+const LuaScript& acquire()
+{
+    static const LuaScript script(R"lua(
+local n = tonumber(ARGV[3])
+for i = 1, n do
+    local current = redis.call('GET', KEYS[i])
+    if current and current ~= ARGV[1] then
+        return {0, i, current, redis.call('PTTL', KEYS[i])}
+    end
+end
+for i = 1, n do
+    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+end
+local fence = 0
+for i = n + 1, #KEYS do
+    local value = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+    if value > fence then fence = value end
+end
+return {1, fence}
+)lua");
+    return script;
+}
+
+// Compare-and-delete: removes each key that still holds the token. Returns how many were removed.
+const LuaScript& release()
+{
+    static const LuaScript script(R"lua(
+local removed = 0
+for i = 1, #KEYS do
+    if redis.call('GET', KEYS[i]) == ARGV[1] then
+        redis.call('DEL', KEYS[i])
+        removed = removed + 1
+    end
+end
+return removed
+)lua");
+    return script;
+}
+
+// Compare-and-pexpire, all or nothing per node: 1 if every key held the token and was renewed.
+const LuaScript& extend()
+{
+    static const LuaScript script(R"lua(
+for i = 1, #KEYS do
+    if redis.call('GET', KEYS[i]) ~= ARGV[1] then return 0 end
+end
+for i = 1, #KEYS do
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+end
+return 1
+)lua");
+    return script;
+}
+
+// Fencing max-register write-back, only where the lock is still ours: KEYS = resources..., fence keys...;
+// ARGV = token, new fencing value. Raises each counter to the value (never lowers it).
+const LuaScript& writeFence()
+{
+    static const LuaScript script(R"lua(
+local n = #KEYS / 2
+for i = 1, n do
+    if redis.call('GET', KEYS[i]) ~= ARGV[1] then return 0 end
+end
+local target = tonumber(ARGV[2])
+for i = n + 1, #KEYS do
+    local value = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+    if value < target then redis.call('SET', KEYS[i], ARGV[2]) end
+end
+return 1
+)lua");
+    return script;
+}
+
+} // namespace scripts
+
+QString outcomeKindName(NodeOutcome::Kind kind)
+{
+    switch (kind) {
+    case NodeOutcome::Kind::NotAttempted:
+        return tr("not attempted");
+    case NodeOutcome::Kind::NoAnswerYet:
+        return tr("no answer before the decision");
+    case NodeOutcome::Kind::Acquired:
+        return tr("acquired");
+    case NodeOutcome::Kind::HeldByOther:
+        return tr("held by another token");
+    case NodeOutcome::Kind::Released:
+        return tr("released");
+    case NodeOutcome::Kind::Extended:
+        return tr("extended");
+    case NodeOutcome::Kind::NotHeld:
+        return tr("not held: nothing changed");
+    case NodeOutcome::Kind::Timeout:
+        return tr("timeout");
+    case NodeOutcome::Kind::ConnectionError:
+        return tr("connection error");
+    case NodeOutcome::Kind::RedisError:
+        return tr("Redis error");
+    }
+    return {};
+}
+
+struct RedlockClient::Round
+{
+    QList<NodeOutcome> outcomes;
+    int answered = 0;
+    int succeeded = 0;
+    int failed = 0;
+    bool decided = false;
+    qint64 startNs = 0;
+    EarlyDecision decide;
+    std::function<void(const QList<NodeOutcome>&, qint64)> done;
+};
+
+struct RedlockClient::AcquireOperation
+{
+    QList<QByteArray> resources;
+    QList<QByteArray> fenceKeys; // empty unless fencing
+    QByteArray token;
+    qint64 ttlMs = 0;
+    qint64 driftMs = 0;
+    int maxAttempts = 1;
+    int retryDelayMs = 0;
+    int retryJitterMs = 0;
+    qint64 startNs = 0;        // first attempt
+    qint64 attemptStartNs = 0; // current attempt: validity is measured from here
+    AcquireResult result;
+    std::function<void(const AcquireResult&)> deliver;
+};
+
+RedlockClient::RedlockClient(RedlockOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_check(validate(m_options)),
+      m_clock(m_options.clock ? m_options.clock : SteadyClock::system())
+{
+    if (!m_check.ok())
+        return; // every call will be refused with the configuration errors
+    ConnectionOptions connection = m_options.connection;
+    if (connection.clientName.isEmpty())
+        connection.clientName = "redlock:" + QUrl::toPercentEncoding(m_options.clientName).left(64);
+    for (const NodeEndpoint& endpoint : std::as_const(m_options.nodes))
+        m_connections.push_back(new RedisConnection(endpoint, connection, this));
+}
+
+RedlockClient::~RedlockClient()
+{
+    // Connections fail their pending commands as they go, which completes every pending call with an
+    // error; no retry is started any more.
+    m_shuttingDown = true;
+    for (RedisConnection* c : m_connections)
+        delete c;
+    m_connections.clear();
+}
+
+qint64 RedlockClient::driftMs(qint64 ttlMs, double driftFactor)
+{
+    // The seeds' allowance for clock drift between processes, plus 2 ms for Redis' expire resolution.
+    return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + 2;
+}
+
+ConfigCheck RedlockClient::validate(const RedlockOptions& options, qint64 ttlMs)
+{
+    ConfigCheck check;
+    const int n = static_cast<int>(options.nodes.size());
+    if (n == 0)
+        check.errors << tr("no nodes configured: Redlock needs N independent Redis masters");
+    QHash<QString, int> seen;
+    for (int i = 0; i < n; ++i) {
+        const QString id = options.nodes[i].identity();
+        if (seen.contains(id)) {
+            check.errors << tr("nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum")
+                                .arg(seen.value(id) + 1)
+                                .arg(i + 1)
+                                .arg(options.nodes[i].displayName());
+        } else {
+            seen.insert(id, i);
+        }
+    }
+    if (n > 0 && n % 2 == 0)
+        check.warnings << tr("%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)").arg(n);
+    if (n > 0 && n < 3)
+        check.warnings << tr("%1 node(s): fewer than 3 nodes cannot survive the loss of any node").arg(n);
+    if (!(options.driftFactor >= 0.0 && options.driftFactor < 1.0))
+        check.errors << tr("drift factor %1 is out of range [0, 1)").arg(options.driftFactor);
+    if (options.nodeTimeoutMs <= 0)
+        check.errors << tr("per-node timeout must be positive");
+    if (options.retryCount < 0 || options.retryDelayMs < 0 || options.retryJitterMs < 0)
+        check.errors << tr("retry count, delay and jitter must not be negative");
+    if (ttlMs >= 0) {
+        const qint64 drift = driftMs(ttlMs, options.driftFactor);
+        if (ttlMs <= drift)
+            check.errors << tr("TTL %1 ms is not larger than the drift allowance %2 ms").arg(ttlMs).arg(drift);
+        else if (options.nodeTimeoutMs * 10 > ttlMs)
+            check.warnings << tr("the per-node timeout (%1 ms) is not small against the TTL (%2 ms)")
+                                  .arg(options.nodeTimeoutMs)
+                                  .arg(ttlMs);
+    }
+    return check;
+}
+
+void RedlockClient::connectAll()
+{
+    QMetaObject::invokeMethod(this, [this] {
+        for (RedisConnection* c : m_connections)
+            c->open();
+    });
+}
+
+template <typename T, typename Starter>
+QFuture<T> RedlockClient::runOnOwnThread(Starter starter)
+{
+    auto promise = std::make_shared<QPromise<T>>();
+    QFuture<T> future = promise->future();
+    promise->start();
+    auto run = [promise, starter]() {
+        starter([promise](const T& result) {
+            promise->addResult(result);
+            promise->finish();
+        });
+    };
+    if (QThread::currentThread() == thread())
+        run();
+    else
+        QMetaObject::invokeMethod(this, run, Qt::QueuedConnection);
+    return future;
+}
+
+namespace {
+
+template <typename T>
+T waitForResult(QFuture<T> future, const QObject* client, std::function<T(const QString&)> makeError)
+{
+    if (QThread::currentThread() == client->thread())
+        return makeError(QCoreApplication::translate("RedlockClient",
+                                                     "a blocking call on the client's own thread would deadlock"));
+    future.waitForFinished();
+    if (future.resultCount() == 0)
+        return makeError(QCoreApplication::translate("RedlockClient", "the client was shut down"));
+    return future.result();
+}
+
+} // namespace
+
+AcquireResult RedlockClient::acquireAndWait(const QList<QByteArray>& resources, const AcquireOptions& options)
+{
+    return waitForResult<AcquireResult>(acquire(resources, options), this, [](const QString& e) {
+        AcquireResult r;
+        r.error = e;
+        return r;
+    });
+}
+
+ReleaseResult RedlockClient::releaseAndWait(const Lock& lock)
+{
+    return waitForResult<RoundResult>(release(lock), this, [](const QString& e) {
+        RoundResult r;
+        r.error = e;
+        return r;
+    });
+}
+
+ExtendResult RedlockClient::extendAndWait(const Lock& lock, qint64 ttlMs)
+{
+    return waitForResult<RoundResult>(extend(lock, ttlMs), this, [](const QString& e) {
+        RoundResult r;
+        r.error = e;
+        return r;
+    });
+}
+
+QString RedlockClient::refusal(qint64 ttlMs) const
+{
+    if (m_shuttingDown)
+        return tr("the client is shutting down");
+    const ConfigCheck check = ttlMs >= 0 ? validate(m_options, ttlMs) : m_check;
+    if (!check.ok())
+        return tr("invalid configuration: %1").arg(check.errors.join(u"; "));
+    return {};
+}
+
+namespace {
+
+QList<NodeOutcome> notAttempted(int n)
+{
+    QList<NodeOutcome> out;
+    for (int i = 0; i < n; ++i) {
+        NodeOutcome o;
+        o.node = i;
+        out.append(o);
+    }
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// One round over all nodes
+// ---------------------------------------------------------------------------------------------------------
+
+void RedlockClient::runRound(const NodeRequest& request, const EarlyDecision& decide,
+                             std::function<void(const QList<NodeOutcome>&, qint64)> done)
+{
+    const int n = nodeCount();
+    auto round = std::make_shared<Round>();
+    round->decide = decide;
+    round->done = std::move(done);
+    round->startNs = nowNs();
+    for (int i = 0; i < n; ++i) {
+        NodeOutcome o;
+        o.node = i;
+        o.kind = NodeOutcome::Kind::NoAnswerYet;
+        round->outcomes.append(o);
+    }
+    for (int i = 0; i < n; ++i) {
+        if (round->decided) {
+            // Decided already (nodes known down fail at once): the rest is not worth sending.
+            round->outcomes[i].kind = NodeOutcome::Kind::NotAttempted;
+            continue;
+        }
+        request(i, [this, round, i, n](NodeOutcome outcome) {
+            outcome.node = i;
+            if (round->decided) {
+                return; // a late answer; the caller already has its result
+            }
+            round->outcomes[i] = outcome;
+            ++round->answered;
+            if (outcome.succeeded())
+                ++round->succeeded;
+            else
+                ++round->failed;
+            if (round->decide(round->succeeded, round->failed) || round->answered == n) {
+                round->decided = true;
+                round->done(round->outcomes, (nowNs() - round->startNs) / kNsPerUs);
+            }
+        });
+    }
+}
+
+void RedlockClient::evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys,
+                               const QList<QByteArray>& args,
+                               std::function<void(const RedisReply&, qint64 latencyUs)> done)
+{
+    RedisConnection* c = m_connections[static_cast<size_t>(node)];
+    QList<QByteArray> command;
+    command.reserve(3 + keys.size() + args.size());
+    command << "EVALSHA" << script.sha() << QByteArray::number(keys.size()) << keys << args;
+    const qint64 start = nowNs();
+    c->send(
+        command,
+        [this, c, command, &script, start, done = std::move(done)](const RedisReply& reply) mutable {
+            if (reply.errorKind() != RedisErrorKind::NoScript) {
+                done(reply, (nowNs() - start) / kNsPerUs);
+                return;
+            }
+            // The node does not know the script (flushed, restarted, first use): send it whole.
+            command[0] = "EVAL";
+            command[1] = script.source();
+            c->send(
+                command,
+                [this, start, done = std::move(done)](const RedisReply& r) { done(r, (nowNs() - start) / kNsPerUs); },
+                m_options.nodeTimeoutMs);
+        },
+        m_options.nodeTimeoutMs);
+}
+
+NodeOutcome RedlockClient::failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const
+{
+    NodeOutcome o;
+    o.node = node;
+    o.latencyUs = latencyUs;
+    o.errorKind = reply.errorKind();
+    o.error = reply.errorText();
+    if (reply.type() == RedisReply::Type::Error)
+        o.kind = NodeOutcome::Kind::RedisError;
+    else if (reply.errorKind() == RedisErrorKind::Timeout)
+        o.kind = NodeOutcome::Kind::Timeout;
+    else
+        o.kind = NodeOutcome::Kind::ConnectionError;
+    if (!reply.isError()) {
+        o.kind = NodeOutcome::Kind::RedisError;
+        o.errorKind = RedisErrorKind::Protocol;
+        o.error = tr("unexpected reply from the node");
+    }
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Acquire
+// ---------------------------------------------------------------------------------------------------------
+
+QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources, const AcquireOptions& options)
+{
+    return runOnOwnThread<AcquireResult>([this, resources, options](std::function<void(const AcquireResult&)> deliver) {
+        auto op = std::make_shared<AcquireOperation>();
+        // A fixed key order (sorted, no duplicates) for multi-resource locks.
+        op->resources = resources;
+        std::sort(op->resources.begin(), op->resources.end());
+        op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
+        op->ttlMs = options.ttlMs;
+        op->driftMs = driftMs(options.ttlMs, m_options.driftFactor);
+        op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
+        op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
+        op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
+        op->token = LockToken::generate(m_options.clientName).encode();
+        if (options.fencing) {
+            for (const QByteArray& r : std::as_const(op->resources))
+                op->fenceKeys.append(r + m_options.fenceSuffix);
+        }
+        op->startNs = nowNs();
+        op->deliver = [this, deliver](const AcquireResult& r) {
+            emit acquireFinished(r);
+            deliver(r);
+        };
+
+        QString why = refusal(options.ttlMs);
+        if (why.isEmpty() && m_options.readOnly)
+            why = tr("read-only mode: acquire refused");
+        if (why.isEmpty() && op->resources.isEmpty())
+            why = tr("no resource given");
+        if (!why.isEmpty()) {
+            AcquireAttempt refused;
+            refused.number = 1;
+            refused.nodes = notAttempted(nodeCount());
+            op->result.attempts.append(refused);
+            completeAcquire(op, false, why);
+            return;
+        }
+        startAttempt(op);
+    });
+}
+
+void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
+{
+    if (m_shuttingDown) {
+        completeAcquire(op, false, tr("the client is shutting down"));
+        return;
+    }
+    // Step 1: the current time, on a monotonic clock; validity is measured from the start of this attempt.
+    op->attemptStartNs = nowNs();
+    AcquireAttempt fresh;
+    fresh.number = static_cast<int>(op->result.attempts.size()) + 1;
+    op->result.attempts.append(fresh);
+
+    // Step 2: the same key and token to all N nodes at once, each with a timeout small against the TTL.
+    const int n = nodeCount();
+    const int q = quorum();
+    runRound([this, op](int node, std::function<void(NodeOutcome)> done) { acquireOnNode(node, op, std::move(done)); },
+             // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
+             [n, q](int acquired, int failed) { return acquired >= q || failed > n - q; },
+             [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
+                 AcquireAttempt& attempt = op->result.attempts.last();
+                 attempt.nodes = outcomes;
+                 attempt.elapsedUs = elapsedUs;
+                 attempt.acquiredCount = static_cast<int>(
+                     std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+                 attempt.quorumReached = attempt.acquiredCount >= q;
+
+                 // Step 3 and 4: acquired only with a quorum and time left: validity = ttl - elapsed - drift.
+                 const qint64 elapsedMs = (nowNs() - op->attemptStartNs) / kNsPerMs;
+                 attempt.validityMs = op->ttlMs - elapsedMs - op->driftMs;
+                 if (!attempt.quorumReached) {
+                     finishAttemptFailed(op, tr("quorum not reached: %1 of %2 nodes, %3 needed")
+                                                 .arg(attempt.acquiredCount)
+                                                 .arg(nodeCount())
+                                                 .arg(q));
+                     return;
+                 }
+                 if (attempt.validityMs <= 0) {
+                     finishAttemptFailed(op, tr("quorum reached too late: %1 ms elapsed leave no validity of a %2 ms TTL")
+                                                 .arg(elapsedMs)
+                                                 .arg(op->ttlMs));
+                     return;
+                 }
+                 if (!op->fenceKeys.isEmpty()) {
+                     writeBackFence(op);
+                     return;
+                 }
+                 completeAcquire(op, true, {});
+             });
+}
+
+void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& operation,
+                                  std::function<void(NodeOutcome)> done)
+{
+    const AcquireOperation& op = *operation;
+    const qint64 start = nowNs();
+    const QByteArray ttl = QByteArray::number(op.ttlMs);
+    if (op.resources.size() == 1 && op.fenceKeys.isEmpty()) {
+        // The common case needs no script: SET NX PX, with GET and PTTL pipelined behind it so a refusal
+        // names the holder and its remaining time without another round trip.
+        struct Replies
+        {
+            RedisReply set, get, pttl;
+        };
+        auto replies = std::make_shared<Replies>();
+        const QByteArray& key = op.resources.first();
+        const QByteArray token = op.token;
+        QList<RedisConnection::Command> pipeline;
+        pipeline.append({{"SET", key, token, "NX", "PX", ttl}, [replies](const RedisReply& r) { replies->set = r; }});
+        pipeline.append({{"GET", key}, [replies](const RedisReply& r) { replies->get = r; }});
+        pipeline.append({{"PTTL", key}, [this, replies, node, start, token, done](const RedisReply& r) {
+                             replies->pttl = r;
+                             const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
+                             const RedisReply& set = replies->set;
+                             NodeOutcome o;
+                             o.node = node;
+                             o.latencyUs = latencyUs;
+                             if (set.isString()) {
+                                 o.kind = NodeOutcome::Kind::Acquired;
+                             } else if (set.isNil()) {
+                                 if (replies->get.isError()) {
+                                     // The key exists with another type (a hash lock, a list ...).
+                                     o = failureOutcome(node, replies->get, latencyUs);
+                                 } else {
+                                     o.kind = NodeOutcome::Kind::HeldByOther;
+                                     o.holderToken = replies->get.bytes();
+                                     o.holderPttlMs = replies->pttl.isInteger() ? replies->pttl.integer() : -3;
+                                 }
+                             } else {
+                                 o = failureOutcome(node, set, latencyUs);
+                             }
+                             done(o);
+                         }});
+        m_connections[static_cast<size_t>(node)]->sendPipeline(std::move(pipeline), m_options.nodeTimeoutMs);
+        return;
+    }
+
+    QList<QByteArray> keys = op.resources;
+    keys << op.fenceKeys;
+    const QList<QByteArray> resources = op.resources;
+    evalOnNode(node, scripts::acquire(), keys, {op.token, ttl, QByteArray::number(op.resources.size())},
+               [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
+                   NodeOutcome o;
+                   o.node = node;
+                   o.latencyUs = latencyUs;
+                   const auto& e = reply.elements();
+                   if (reply.isArray() && e.size() >= 2 && e[0].isInteger() && e[0].integer() == 1) {
+                       o.kind = NodeOutcome::Kind::Acquired;
+                       o.fenceValue = e[1].integer();
+                   } else if (reply.isArray() && e.size() == 4 && e[0].isInteger() && e[0].integer() == 0) {
+                       o.kind = NodeOutcome::Kind::HeldByOther;
+                       o.holderToken = e[2].bytes();
+                       o.holderPttlMs = e[3].isInteger() ? e[3].integer() : -3;
+                       const qint64 index = e[1].integer() - 1;
+                       if (resources.size() > 1 && index >= 0 && index < resources.size())
+                           o.error = tr("conflict on resource #%1").arg(index + 1);
+                   } else {
+                       o = failureOutcome(node, reply, latencyUs);
+                   }
+                   done(o);
+               });
+}
+
+void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
+{
+    // Fencing as a quorum max-register: the new token is one more than the largest value any node of our
+    // quorum reported, and it is written back to a quorum of nodes that still hold our lock before the
+    // acquire returns. Any later acquisition's quorum intersects this one on a node that was written while
+    // we held it, so it reads at least this value: tokens strictly increase while a majority keeps its data.
+    qint64 maxSeen = 0;
+    for (const NodeOutcome& o : std::as_const(op->result.attempts.last().nodes)) {
+        if (o.kind == NodeOutcome::Kind::Acquired)
+            maxSeen = std::max(maxSeen, o.fenceValue);
+    }
+    const qint64 fence = maxSeen + 1;
+    QList<QByteArray> keys = op->resources;
+    keys << op->fenceKeys;
+    const QByteArray token = op->token;
+    const int n = nodeCount();
+    const int q = quorum();
+    runRound(
+        [this, keys, token, fence](int node, std::function<void(NodeOutcome)> done) {
+            evalOnNode(node, scripts::writeFence(), keys, {token, QByteArray::number(fence)},
+                       [this, node, done](const RedisReply& reply, qint64 latencyUs) {
+                           NodeOutcome o;
+                           if (reply.isInteger()) {
+                               o.node = node;
+                               o.latencyUs = latencyUs;
+                               o.kind = reply.integer() == 1 ? NodeOutcome::Kind::Acquired : NodeOutcome::Kind::NotHeld;
+                           } else {
+                               o = failureOutcome(node, reply, latencyUs);
+                           }
+                           done(o);
+                       });
+        },
+        [n, q](int ok, int failed) { return ok >= q || failed > n - q; },
+        [this, op, q, fence](const QList<NodeOutcome>& outcomes, qint64) {
+            AcquireAttempt& attempt = op->result.attempts.last();
+            const int written = static_cast<int>(
+                std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+            attempt.fenceWriteNodes = outcomes;
+            const qint64 elapsedMs = (nowNs() - op->attemptStartNs) / kNsPerMs;
+            attempt.validityMs = op->ttlMs - elapsedMs - op->driftMs;
+            if (written < q) {
+                finishAttemptFailed(op, tr("fencing token written to %1 nodes only, %2 needed").arg(written).arg(q));
+                return;
+            }
+            if (attempt.validityMs <= 0) {
+                finishAttemptFailed(op, tr("no validity left after writing the fencing token"));
+                return;
+            }
+            op->result.lock.fencingToken = fence;
+            completeAcquire(op, true, {});
+        });
+}
+
+void RedlockClient::finishAttemptFailed(const std::shared_ptr<AcquireOperation>& op, const QString& why)
+{
+    // Step 5: unlock all nodes, also those that seemed to fail (the SET may have landed after the timeout).
+    // The release goes out on the same connections behind the SETs, so it runs after them on every node.
+    releaseEverywhere(op->resources, op->token, [](const RoundResult&) {});
+    op->result.error = why;
+    if (static_cast<int>(op->result.attempts.size()) >= op->maxAttempts || m_shuttingDown) {
+        completeAcquire(op, false, why);
+        return;
+    }
+    // Retry after a random delay, so that contenders fall out of step instead of splitting the votes again.
+    const int jitter = op->retryJitterMs > 0 ? QRandomGenerator::global()->bounded(op->retryJitterMs + 1) : 0;
+    QTimer::singleShot(op->retryDelayMs + jitter, this, [this, op] { startAttempt(op); });
+}
+
+void RedlockClient::completeAcquire(const std::shared_ptr<AcquireOperation>& op, bool ok, const QString& error)
+{
+    AcquireResult& r = op->result;
+    r.ok = ok;
+    r.error = ok ? QString() : error;
+    r.totalElapsedUs = (nowNs() - op->startNs) / kNsPerUs;
+    if (ok) {
+        Lock& lock = r.lock;
+        lock.resources = op->resources;
+        lock.token = op->token;
+        lock.ttlMs = op->ttlMs;
+        lock.driftMs = op->driftMs;
+        lock.acquiredAtNs = op->attemptStartNs;
+        lock.validUntilNs = op->attemptStartNs + (op->ttlMs - op->driftMs) * kNsPerMs;
+    }
+    op->deliver(r);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Release
+// ---------------------------------------------------------------------------------------------------------
+
+void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const QByteArray& token,
+                                      std::function<void(const RoundResult&)> done)
+{
+    const int q = quorum();
+    const int expectedPerNode = static_cast<int>(resources.size());
+    runRound(
+        [this, resources, token, expectedPerNode](int node, std::function<void(NodeOutcome)> nodeDone) {
+            evalOnNode(node, scripts::release(), resources, {token},
+                       [this, node, expectedPerNode, nodeDone](const RedisReply& reply, qint64 latencyUs) {
+                           NodeOutcome o;
+                           if (reply.isInteger()) {
+                               o.node = node;
+                               o.latencyUs = latencyUs;
+                               o.kind = reply.integer() == expectedPerNode ? NodeOutcome::Kind::Released
+                                                                           : NodeOutcome::Kind::NotHeld;
+                               if (reply.integer() > 0 && reply.integer() < expectedPerNode)
+                                   o.error = tr("%1 of %2 keys still held the token").arg(reply.integer()).arg(expectedPerNode);
+                           } else {
+                               o = failureOutcome(node, reply, latencyUs);
+                           }
+                           nodeDone(o);
+                       });
+        },
+        // Release always waits for every node (bounded by the per-node timeout): it reports them all.
+        [](int, int) { return false; },
+        [q, done](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
+            RoundResult r;
+            r.nodes = outcomes;
+            r.elapsedUs = elapsedUs;
+            r.succeededCount = static_cast<int>(
+                std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+            r.ok = r.succeededCount >= q;
+            if (r.succeededCount == 0)
+                r.error = tr("the token was not found on any node (expired or taken over): nothing was deleted");
+            else if (!r.ok)
+                r.error = tr("released on %1 node(s) only: the lock had already lost its quorum").arg(r.succeededCount);
+            done(r);
+        });
+}
+
+QFuture<ReleaseResult> RedlockClient::release(const Lock& lock)
+{
+    return runOnOwnThread<RoundResult>([this, lock](std::function<void(const RoundResult&)> deliver) {
+        auto finish = [this, deliver, lock](RoundResult r) {
+            r.lock = lock;
+            emit releaseFinished(r);
+            deliver(r);
+        };
+        QString why = refusal(-1);
+        if (why.isEmpty() && m_options.readOnly)
+            why = tr("read-only mode: release refused");
+        if (why.isEmpty() && (lock.isNull() || lock.resources.isEmpty()))
+            why = tr("no lock given");
+        if (!why.isEmpty()) {
+            RoundResult r;
+            r.nodes = notAttempted(nodeCount());
+            r.error = why;
+            finish(r);
+            return;
+        }
+        releaseEverywhere(lock.resources, lock.token, finish);
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Extend
+// ---------------------------------------------------------------------------------------------------------
+
+QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
+{
+    return runOnOwnThread<RoundResult>([this, lock, ttlMs](std::function<void(const RoundResult&)> deliver) {
+        auto finish = [this, deliver](const RoundResult& r) {
+            emit extendFinished(r);
+            deliver(r);
+        };
+        const qint64 start = nowNs();
+        QString why = refusal(ttlMs);
+        if (why.isEmpty() && m_options.readOnly)
+            why = tr("read-only mode: extend refused");
+        if (why.isEmpty() && (lock.isNull() || lock.resources.isEmpty()))
+            why = tr("no lock given");
+        if (why.isEmpty() && m_options.maxExtensions >= 0 && lock.extensions >= m_options.maxExtensions)
+            why = tr("extension cap reached (%1 extensions)").arg(m_options.maxExtensions);
+        if (why.isEmpty() && m_options.maxHoldMs > 0 &&
+            (start - lock.acquiredAtNs) / kNsPerMs + ttlMs > m_options.maxHoldMs)
+            why = tr("extending by %1 ms would exceed the maximum hold time of %2 ms").arg(ttlMs).arg(m_options.maxHoldMs);
+        if (why.isEmpty() && start >= lock.validUntilNs)
+            why = tr("the lock's validity has already run out: it may be held by someone else now");
+        if (!why.isEmpty()) {
+            RoundResult r;
+            r.lock = lock;
+            r.nodes = notAttempted(nodeCount());
+            r.error = why;
+            finish(r);
+            return;
+        }
+        const int n = nodeCount();
+        const int q = quorum();
+        const qint64 drift = driftMs(ttlMs, m_options.driftFactor);
+        runRound(
+            [this, lock, ttlMs](int node, std::function<void(NodeOutcome)> nodeDone) {
+                evalOnNode(node, scripts::extend(), lock.resources, {lock.token, QByteArray::number(ttlMs)},
+                           [this, node, nodeDone](const RedisReply& reply, qint64 latencyUs) {
+                               NodeOutcome o;
+                               if (reply.isInteger()) {
+                                   o.node = node;
+                                   o.latencyUs = latencyUs;
+                                   o.kind = reply.integer() == 1 ? NodeOutcome::Kind::Extended : NodeOutcome::Kind::NotHeld;
+                               } else {
+                                   o = failureOutcome(node, reply, latencyUs);
+                               }
+                               nodeDone(o);
+                           });
+            },
+            [n, q](int ok, int failed) { return ok >= q || failed > n - q; },
+            [this, lock, ttlMs, drift, start, q, finish](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
+                RoundResult r;
+                r.nodes = outcomes;
+                r.elapsedUs = elapsedUs;
+                r.lock = lock;
+                r.succeededCount = static_cast<int>(
+                    std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+                const qint64 now = nowNs();
+                if (r.succeededCount < q) {
+                    r.error = tr("extended on %1 node(s), %2 needed: the lock is lost").arg(r.succeededCount).arg(q);
+                } else if (now >= lock.validUntilNs) {
+                    r.error = tr("the extension came after the lock's validity ran out: the lock is lost");
+                } else {
+                    r.ok = true;
+                    r.lock.ttlMs = ttlMs;
+                    r.lock.driftMs = drift;
+                    r.lock.validUntilNs = start + (ttlMs - drift) * kNsPerMs;
+                    r.lock.extensions = lock.extensions + 1;
+                }
+                finish(r);
+            });
+    });
+}
+
+} // namespace redlock

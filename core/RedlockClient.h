@@ -1,0 +1,101 @@
+#pragma once
+
+#include "RedlockTypes.h"
+
+#include <QFuture>
+#include <QObject>
+
+#include <functional>
+#include <vector>
+
+namespace redlock {
+
+class RedisConnection;
+class LuaScript;
+
+// The Redlock algorithm (antirez, "Distributed locks with Redis"), multiplexed over N independent masters.
+//
+// Thread model: the client lives in one thread (its QObject thread) with a running event loop; all I/O
+// happens there. Every public call may come from any thread and returns a QFuture that completes on the
+// client's thread; the *AndWait conveniences block the calling thread (never the client's own).
+// Nothing throws; every result carries one NodeOutcome per configured node for every round.
+class RedlockClient final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RedlockClient)
+
+public:
+    explicit RedlockClient(RedlockOptions options, QObject* parent = nullptr);
+    ~RedlockClient() override;
+
+    // Checks a configuration (and a TTL, when given) without connecting anywhere.
+    static ConfigCheck validate(const RedlockOptions& options, qint64 ttlMs = -1);
+    static qint64 driftMs(qint64 ttlMs, double driftFactor);
+    static int quorumFor(int nodeCount) { return nodeCount / 2 + 1; }
+
+    const RedlockOptions& options() const { return m_options; }
+    const ConfigCheck& configCheck() const { return m_check; }
+    int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
+    int quorum() const { return quorumFor(nodeCount()); }
+    qint64 nowNs() const { return m_clock->nowNs(); }
+
+    // Opens all node connections now instead of on first use.
+    void connectAll();
+
+    QFuture<AcquireResult> acquire(const QList<QByteArray>& resources, const AcquireOptions& options = {});
+    QFuture<AcquireResult> acquire(const QByteArray& resource, const AcquireOptions& options = {})
+    {
+        return acquire(QList<QByteArray>{resource}, options);
+    }
+    // Compare-and-delete on every node: only keys that still hold lock.token are removed.
+    QFuture<ReleaseResult> release(const Lock& lock);
+    // Compare-and-pexpire on every node. Succeeds only when a quorum renewed the lock before its
+    // current validity ran out; the returned lock carries the new validity.
+    QFuture<ExtendResult> extend(const Lock& lock, qint64 ttlMs);
+
+    AcquireResult acquireAndWait(const QList<QByteArray>& resources, const AcquireOptions& options = {});
+    ReleaseResult releaseAndWait(const Lock& lock);
+    ExtendResult extendAndWait(const Lock& lock, qint64 ttlMs);
+
+signals:
+    // Emitted on the client's thread after every call, for statistics and event logs.
+    void acquireFinished(const redlock::AcquireResult& result);
+    void releaseFinished(const redlock::ReleaseResult& result);
+    void extendFinished(const redlock::ExtendResult& result);
+
+private:
+    struct Round;
+    struct AcquireOperation;
+    using NodeRequest = std::function<void(int node, std::function<void(NodeOutcome)> done)>;
+    // Decides a round early: returns true once the result is known (quorum reached or impossible).
+    using EarlyDecision = std::function<bool(int succeeded, int failed)>;
+
+    template <typename T, typename Starter>
+    QFuture<T> runOnOwnThread(Starter starter);
+
+    // One fan-out round: request() is sent to every node at once; done() is called exactly once, as soon
+    // as decide() says so or when every node has answered (or timed out).
+    void runRound(const NodeRequest& request, const EarlyDecision& decide,
+                  std::function<void(const QList<NodeOutcome>&, qint64 elapsedUs)> done);
+
+    void startAttempt(const std::shared_ptr<AcquireOperation>& op);
+    void finishAttemptFailed(const std::shared_ptr<AcquireOperation>& op, const QString& why);
+    void writeBackFence(const std::shared_ptr<AcquireOperation>& op);
+    void completeAcquire(const std::shared_ptr<AcquireOperation>& op, bool ok, const QString& error);
+    void releaseEverywhere(const QList<QByteArray>& resources, const QByteArray& token,
+                           std::function<void(const RoundResult&)> done);
+
+    void acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& op, std::function<void(NodeOutcome)> done);
+    void evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys,
+                    const QList<QByteArray>& args, std::function<void(const RedisReply&, qint64 latencyUs)> done);
+    NodeOutcome failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const;
+    QString refusal(qint64 ttlMs) const;
+
+    RedlockOptions m_options;
+    ConfigCheck m_check;
+    std::shared_ptr<SteadyClock> m_clock;
+    std::vector<RedisConnection*> m_connections;
+    bool m_shuttingDown = false;
+};
+
+} // namespace redlock
