@@ -1,0 +1,308 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "RawHiredisBaseline.h"
+
+#include "LocalCluster.h"
+#include "RedlockClient.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+namespace redlock::cli {
+
+namespace {
+
+qint64 steadyNowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// After this many acquire failures in a row the nodes are taken to be gone and the benchmark stops.
+constexpr int kMaxConsecutiveFailures = 100;
+
+// Closed loop, one client: acquire, release, next acquire as soon as the release completed. The client lives
+// on this thread and the continuations run synchronously where the client completes its futures, so no
+// thread hop or queued event sits between an answer and the next request.
+bool runRedlockCore(RedlockClient& client, const QByteArray& key, qint64 ttlMs, int warmup, int iterations,
+                    LatencySamples* samples, QString* error)
+{
+    AcquireOptions options;
+    options.ttlMs = ttlMs;
+    options.retryCount = 0;
+    const QList<QByteArray> resources{key};
+    samples->acquireNs.reserve(static_cast<size_t>(iterations));
+    samples->releaseNs.reserve(static_cast<size_t>(iterations));
+
+    QEventLoop loop;
+    int index = 0;
+    int consecutiveFailures = 0;
+    qint64 measureStart = steadyNowNs();
+    std::function<void()> next;
+    // A round that fails without I/O (a node known to be down) completes inside the call: the next one then
+    // starts from the event loop, so the stack does not grow with the iterations.
+    auto nextFromEventLoop = [&] {
+        QMetaObject::invokeMethod(
+            &loop, [&] { next(); }, Qt::QueuedConnection);
+    };
+    next = [&] {
+        if (index == warmup)
+            measureStart = steadyNowNs();
+        if (index == warmup + iterations) {
+            samples->totalNs = steadyNowNs() - measureStart;
+            loop.quit();
+            return;
+        }
+        const qint64 start = steadyNowNs();
+        client.acquire(resources, options).then(QtFuture::Launch::Sync, [&, start](const AcquireResult& acquire) {
+            const qint64 acquired = steadyNowNs();
+            if (!acquire.ok) {
+                if (++consecutiveFailures >= kMaxConsecutiveFailures) {
+                    *error =
+                        tr("%1 acquire failures in a row, the last: %2").arg(consecutiveFailures).arg(acquire.error);
+                    loop.exit(1);
+                    return;
+                }
+                if (index++ >= warmup)
+                    ++samples->failures;
+                nextFromEventLoop();
+                return;
+            }
+            consecutiveFailures = 0;
+            client.release(acquire.lock)
+                .then(QtFuture::Launch::Sync, [&, start, acquired](const ReleaseResult& release) {
+                    if (index++ >= warmup) {
+                        samples->acquireNs.push_back(acquired - start);
+                        samples->releaseNs.push_back(steadyNowNs() - acquired);
+                    }
+                    if (release.ok)
+                        next();
+                    else
+                        nextFromEventLoop();
+                });
+        });
+    };
+    client.connectAll();
+    next();
+    return loop.exec() == 0;
+}
+
+qint64 percentileNs(std::vector<qint64> values, double fraction)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const auto rank = static_cast<size_t>(std::ceil(fraction * static_cast<double>(values.size())));
+    return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
+struct Figures
+{
+    double acquireP50Us = 0;
+    double acquireP99Us = 0;
+    double releaseP50Us = 0;
+    double releaseP99Us = 0;
+    double pairsPerSecond = 0;
+    int failures = 0;
+
+    static Figures from(const LatencySamples& s, int iterations)
+    {
+        Figures f;
+        f.acquireP50Us = static_cast<double>(percentileNs(s.acquireNs, 0.50)) / 1000.0;
+        f.acquireP99Us = static_cast<double>(percentileNs(s.acquireNs, 0.99)) / 1000.0;
+        f.releaseP50Us = static_cast<double>(percentileNs(s.releaseNs, 0.50)) / 1000.0;
+        f.releaseP99Us = static_cast<double>(percentileNs(s.releaseNs, 0.99)) / 1000.0;
+        f.pairsPerSecond = s.totalNs > 0 ? iterations * 1e9 / static_cast<double>(s.totalNs) : 0.0;
+        f.failures = s.failures;
+        return f;
+    }
+
+    QJsonObject toJson() const
+    {
+        return {{QStringLiteral("acquireP50Us"), acquireP50Us},
+                {QStringLiteral("acquireP99Us"), acquireP99Us},
+                {QStringLiteral("releaseP50Us"), releaseP50Us},
+                {QStringLiteral("releaseP99Us"), releaseP99Us},
+                {QStringLiteral("pairsPerSecond"), std::round(pairsPerSecond)},
+                {QStringLiteral("failures"), failures}};
+    }
+
+    QStringList row(const QString& name) const
+    {
+        const auto us = [](double v) { return QString::number(v, 'f', 1); };
+        return {name,
+                us(acquireP50Us),
+                us(acquireP99Us),
+                us(releaseP50Us),
+                us(releaseP99Us),
+                QString::number(std::round(pairsPerSecond), 'f', 0),
+                QString::number(failures)};
+    }
+};
+
+// kB from a line of /proc/self/status such as "VmRSS:     12345 kB"; -1 if unavailable.
+qint64 procStatusKb(const QByteArray& field)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith(QByteArray(field + ':')))
+            return line.mid(field.size() + 1).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+} // namespace
+
+int runBench(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addNodeOptions(parser);
+    parser.addOption({QStringLiteral("local"),
+                      tr("Instead of --nodes, start a local cluster of N redis-server nodes for the run."), tr("N")});
+    parser.addOption({QStringLiteral("iterations"), tr("Measured acquire+release pairs (default 20000)."), tr("N"),
+                      QStringLiteral("20000")});
+    parser.addOption(
+        {QStringLiteral("warmup"), tr("Unmeasured pairs first (default 1000)."), tr("N"), QStringLiteral("1000")});
+    parser.addOption({QStringLiteral("ttl"), tr("Lock TTL in ms (default 10000)."), tr("MS"), QStringLiteral("10000")});
+    parser.addOption(
+        {QStringLiteral("node-timeout"), tr("Per-node timeout in ms (default 50)."), tr("MS"), QStringLiteral("50")});
+    parser.addOption({QStringLiteral("key"), tr("Lock key to use (default redlock-bench:<pid>)."), tr("KEY")});
+    parser.addOption({QStringLiteral("baseline"),
+                      tr("Also measure a baseline client; \"raw\": a minimal hiredis client that sends SET NX PX "
+                         "to all nodes at once and waits for a majority, then DEL to all."),
+                      tr("KIND")});
+    parser.addOption({QStringLiteral("json"), tr("Print the figures as one JSON object.")});
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, tr("bench [options] (--nodes LIST | --local N)"),
+                        tr("Measure the Redlock client: a single client in a closed loop acquires a lock (one "
+                           "resource, no retry) and releases it, --iterations times after a warm-up. Prints "
+                           "acquire and release latency p50/p99 in microseconds, acquire+release pairs per "
+                           "second and the process's resident memory. Latencies are measured around the API "
+                           "calls, as a user of the library sees them."),
+                        &exitCode))
+        return exitCode;
+
+    qint64 localCount = 0;
+    qint64 iterations = 20000;
+    qint64 warmup = 1000;
+    qint64 ttlMs = 10000;
+    qint64 nodeTimeoutMs = 50;
+    if (!intOption(parser, QStringLiteral("local"), 1, 99, &localCount) ||
+        !intOption(parser, QStringLiteral("iterations"), 1, 100'000'000, &iterations) ||
+        !intOption(parser, QStringLiteral("warmup"), 0, 100'000'000, &warmup) ||
+        !intOption(parser, QStringLiteral("ttl"), 1, 3'600'000, &ttlMs) ||
+        !intOption(parser, QStringLiteral("node-timeout"), 1, 600'000, &nodeTimeoutMs))
+        return ExitUsage;
+    const QString baseline = parser.value(QStringLiteral("baseline"));
+    if (!baseline.isEmpty() && baseline != u"raw") {
+        printErr(tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("local")) == parser.isSet(QStringLiteral("nodes"))) {
+        printErr(tr("redlock: give either --nodes LIST or --local N"));
+        return ExitUsage;
+    }
+    const bool json = parser.isSet(QStringLiteral("json"));
+    const QByteArray key = parser.isSet(QStringLiteral("key"))
+                               ? parser.value(QStringLiteral("key")).toUtf8()
+                               : "redlock-bench:" + QByteArray::number(QCoreApplication::applicationPid());
+
+    LocalCluster cluster;
+    RedlockOptions options;
+    if (localCount > 0) {
+        QString error;
+        if (!cluster.start(static_cast<int>(localCount), {}, &error)) {
+            printErr(tr("redlock: cannot start the local cluster: %1").arg(error));
+            return ExitNoQuorumReachable;
+        }
+        options.nodes = cluster.endpoints();
+    } else {
+        auto nodes = nodesFromOptions(parser);
+        if (!nodes)
+            return ExitUsage;
+        options.nodes = *nodes;
+    }
+    options.clientName = QStringLiteral("redlock-bench");
+    options.nodeTimeoutMs = static_cast<int>(nodeTimeoutMs);
+    options.retryCount = 0;
+    const ConfigCheck check = RedlockClient::validate(options, ttlMs);
+    for (const QString& warning : check.warnings)
+        printErr(tr("redlock: warning: %1").arg(warning));
+    for (const QString& e : check.errors)
+        printErr(tr("redlock: configuration error: %1").arg(e));
+    if (!check.ok())
+        return ExitUsage;
+
+    if (!json) {
+        printOut(tr("redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, "
+                    "closed loop, TTL %4 ms")
+                     .arg(options.nodes.size())
+                     .arg(iterations)
+                     .arg(warmup)
+                     .arg(ttlMs));
+    }
+
+    LatencySamples ours;
+    QString error;
+    {
+        RedlockClient client(options);
+        if (!runRedlockCore(client, key, ttlMs, static_cast<int>(warmup), static_cast<int>(iterations), &ours,
+                            &error)) {
+            printErr(tr("redlock: benchmark stopped: %1").arg(error));
+            return ExitNoQuorumReachable;
+        }
+    }
+    const qint64 rssKb = procStatusKb("VmRSS");
+    const qint64 peakRssKb = procStatusKb("VmHWM");
+    const Figures ourFigures = Figures::from(ours, static_cast<int>(iterations));
+
+    std::optional<Figures> rawFigures;
+    if (baseline == u"raw") {
+        RawHiredisBaseline raw(options.nodes);
+        LatencySamples rawSamples;
+        if (!raw.connect(&error) || !raw.run(key + ":raw", ttlMs, static_cast<int>(warmup),
+                                             static_cast<int>(iterations), &rawSamples, &error)) {
+            printErr(tr("redlock: %1").arg(error));
+            return ExitNoQuorumReachable;
+        }
+        rawFigures = Figures::from(rawSamples, static_cast<int>(iterations));
+    }
+    const double ratio =
+        rawFigures && rawFigures->acquireP50Us > 0 ? ourFigures.acquireP50Us / rawFigures->acquireP50Us : 0.0;
+
+    if (json) {
+        QJsonObject object{{QStringLiteral("nodes"), static_cast<int>(options.nodes.size())},
+                           {QStringLiteral("iterations"), iterations},
+                           {QStringLiteral("warmup"), warmup},
+                           {QStringLiteral("ttlMs"), ttlMs},
+                           {QStringLiteral("ours"), ourFigures.toJson()},
+                           {QStringLiteral("rssKb"), rssKb},
+                           {QStringLiteral("peakRssKb"), peakRssKb}};
+        if (rawFigures) {
+            object.insert(QStringLiteral("raw"), rawFigures->toJson());
+            object.insert(QStringLiteral("acquireP50RatioOursToRaw"), std::round(ratio * 1000.0) / 1000.0);
+        }
+        printJson(object);
+        return ExitOk;
+    }
+    QList<QStringList> rows{{QString(), tr("acquire p50 µs"), tr("acquire p99 µs"), tr("release p50 µs"),
+                             tr("release p99 µs"), tr("pairs/s"), tr("failures")}};
+    rows << ourFigures.row(tr("redlock core"));
+    if (rawFigures)
+        rows << rawFigures->row(tr("raw hiredis"));
+    std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+    if (rawFigures)
+        printOut(tr("acquire p50 ours/raw: %1 (target: at most 1.3)").arg(ratio, 0, 'f', 2));
+    printOut(tr("resident memory after the run: %1 kB (peak %2 kB)").arg(rssKb).arg(peakRssKb));
+    return ExitOk;
+}
+
+} // namespace redlock::cli

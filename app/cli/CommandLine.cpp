@@ -1,0 +1,276 @@
+#include "CommandLine.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace redlock::cli {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("redlock", text);
+}
+
+QString exitCodeHelp()
+{
+    return tr("Exit codes:\n"
+              "  0  success\n"
+              "  1  lock not acquired / not held / not released (the nodes answered)\n"
+              "  2  usage or configuration error (nothing was sent to any node)\n"
+              "  3  no quorum reachable: too many nodes timed out or refused the connection\n");
+}
+
+bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& usage,
+                    const QString& description, int* exitCode)
+{
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    parser.addOption(help);
+    if (!parser.parse(args)) {
+        printErr(tr("redlock: %1").arg(parser.errorText()));
+        printErr(tr("Try '%1 --help'.").arg(args.value(0)));
+        *exitCode = ExitUsage;
+        return false;
+    }
+    if (parser.isSet(help)) {
+        // Qt's first line names the executable's path; ours names the subcommand's synopsis.
+        QString text = parser.helpText();
+        const qsizetype firstLineEnd = text.indexOf(u'\n');
+        text.replace(0, firstLineEnd, tr("Usage: redlock %1").arg(usage) + u'\n');
+        std::fputs(text.toUtf8().constData(), stdout);
+        std::fputs("\n", stdout);
+        std::fputs(exitCodeHelp().toUtf8().constData(), stdout);
+        std::fflush(stdout);
+        *exitCode = ExitOk;
+        return false;
+    }
+    return true;
+}
+
+bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max, qint64* value)
+{
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const qint64 parsed = parser.value(name).toLongLong(&ok);
+    if (!ok || parsed < min || parsed > max) {
+        printErr(tr("redlock: --%1 expects a whole number from %2 to %3, not \"%4\"")
+                     .arg(name)
+                     .arg(min)
+                     .arg(max)
+                     .arg(parser.value(name)));
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+bool doubleOption(const QCommandLineParser& parser, const QString& name, double min, double max, double* value)
+{
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const double parsed = parser.value(name).toDouble(&ok);
+    if (!ok || !(parsed >= min && parsed <= max)) {
+        printErr(tr("redlock: --%1 expects a number from %2 to %3, not \"%4\"")
+                     .arg(name)
+                     .arg(min)
+                     .arg(max)
+                     .arg(parser.value(name)));
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+void addNodeOptions(QCommandLineParser& parser)
+{
+    parser.addOption({QStringLiteral("nodes"),
+                      tr("Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, "
+                         "rediss://... (TLS), unix:/path. Duplicates are refused."),
+                      tr("LIST")});
+    parser.addOption({QStringLiteral("password-env"),
+                      tr("Read the password of every node from environment variable VAR (never pass a password "
+                         "as an argument: it would show in the process list)."),
+                      tr("VAR")});
+    parser.addOption({QStringLiteral("user"), tr("ACL user for every node that names none."), tr("NAME")});
+}
+
+std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("nodes"))) {
+        printErr(tr("redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
+        return std::nullopt;
+    }
+    QString error;
+    auto nodes = NodeEndpoint::parseList(parser.value(QStringLiteral("nodes")), &error);
+    if (!nodes) {
+        printErr(tr("redlock: bad --nodes: %1").arg(error));
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("password-env"))) {
+        const QString variable = parser.value(QStringLiteral("password-env"));
+        if (!qEnvironmentVariableIsSet(variable.toLocal8Bit().constData())) {
+            printErr(tr("redlock: environment variable %1 (from --password-env) is not set").arg(variable));
+            return std::nullopt;
+        }
+        const QString password = qEnvironmentVariable(variable.toLocal8Bit().constData());
+        for (NodeEndpoint& node : *nodes) {
+            if (node.password.isEmpty())
+                node.password = password;
+        }
+    }
+    if (parser.isSet(QStringLiteral("user"))) {
+        for (NodeEndpoint& node : *nodes) {
+            if (node.user.isEmpty())
+                node.user = parser.value(QStringLiteral("user"));
+        }
+    }
+    return nodes;
+}
+
+void printOut(const QString& line)
+{
+    std::fputs(line.toUtf8().constData(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+void printErr(const QString& line)
+{
+    std::fputs(line.toUtf8().constData(), stderr);
+    std::fputc('\n', stderr);
+    std::fflush(stderr);
+}
+
+void printJson(const QJsonObject& object)
+{
+    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Indented).constData(), stdout);
+    std::fflush(stdout);
+}
+
+QString formatTable(const QList<QStringList>& rows, const QString& indent)
+{
+    QList<qsizetype> widths;
+    for (const QStringList& row : rows) {
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (widths.size() <= i)
+                widths.append(0);
+            widths[i] = std::max(widths[i], row[i].size());
+        }
+    }
+    QString text;
+    for (const QStringList& row : rows) {
+        QString line = indent;
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (i + 1 < row.size())
+                line += row[i].leftJustified(widths[i] + 2);
+            else
+                line += row[i];
+        }
+        while (line.endsWith(u' '))
+            line.chop(1);
+        text += line + u'\n';
+    }
+    return text;
+}
+
+QString outcomeKindKey(NodeOutcome::Kind kind)
+{
+    switch (kind) {
+    case NodeOutcome::Kind::NotAttempted:
+        return QStringLiteral("not-attempted");
+    case NodeOutcome::Kind::NoAnswerYet:
+        return QStringLiteral("no-answer-yet");
+    case NodeOutcome::Kind::Acquired:
+        return QStringLiteral("acquired");
+    case NodeOutcome::Kind::HeldByOther:
+        return QStringLiteral("held-by-other");
+    case NodeOutcome::Kind::Released:
+        return QStringLiteral("released");
+    case NodeOutcome::Kind::Extended:
+        return QStringLiteral("extended");
+    case NodeOutcome::Kind::NotHeld:
+        return QStringLiteral("not-held");
+    case NodeOutcome::Kind::Timeout:
+        return QStringLiteral("timeout");
+    case NodeOutcome::Kind::ConnectionError:
+        return QStringLiteral("connection-error");
+    case NodeOutcome::Kind::RedisError:
+        return QStringLiteral("redis-error");
+    }
+    return QStringLiteral("unknown");
+}
+
+QString displayBytes(const QByteArray& bytes)
+{
+    QString text;
+    text.reserve(bytes.size());
+    for (const char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f && c != '\\')
+            text += QLatin1Char(c);
+        else
+            text += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+    }
+    return text;
+}
+
+namespace {
+
+QString nodeName(int index, const QList<NodeEndpoint>& nodes)
+{
+    return index >= 0 && index < nodes.size() ? nodes[index].displayName() : QString::number(index);
+}
+
+} // namespace
+
+QJsonObject outcomeToJson(const NodeOutcome& o, const QList<NodeEndpoint>& nodes)
+{
+    QJsonObject json{{QStringLiteral("node"), nodeName(o.node, nodes)},
+                     {QStringLiteral("index"), o.node},
+                     {QStringLiteral("outcome"), outcomeKindKey(o.kind)},
+                     {QStringLiteral("outcomeText"), outcomeKindName(o.kind)},
+                     {QStringLiteral("latencyUs"), o.latencyUs}};
+    if (!o.holderToken.isEmpty())
+        json.insert(QStringLiteral("holderToken"), displayBytes(o.holderToken));
+    if (o.kind == NodeOutcome::Kind::HeldByOther && o.holderPttlMs != -3)
+        json.insert(QStringLiteral("holderPttlMs"), o.holderPttlMs);
+    if (o.errorKind != RedisErrorKind::None)
+        json.insert(QStringLiteral("errorKind"), errorKindName(o.errorKind));
+    if (!o.error.isEmpty())
+        json.insert(QStringLiteral("error"), o.error);
+    if (o.fenceValue >= 0)
+        json.insert(QStringLiteral("fenceValue"), o.fenceValue);
+    return json;
+}
+
+QStringList outcomeTableHeader()
+{
+    return {tr("node"), tr("outcome"), tr("holder token"), tr("PTTL ms"), tr("latency µs"), tr("error")};
+}
+
+QList<QStringList> outcomeTableRows(const QList<NodeOutcome>& outcomes, const QList<NodeEndpoint>& nodes)
+{
+    QList<QStringList> rows;
+    for (const NodeOutcome& o : outcomes) {
+        rows.append({nodeName(o.node, nodes), outcomeKindName(o.kind), displayBytes(o.holderToken),
+                     o.kind == NodeOutcome::Kind::HeldByOther && o.holderPttlMs != -3 ? QString::number(o.holderPttlMs)
+                                                                                      : QString(),
+                     o.latencyUs >= 0 ? QString::number(o.latencyUs) : QString(), o.error});
+    }
+    return rows;
+}
+
+bool quorumUnreachable(const QList<NodeOutcome>& outcomes, int quorum)
+{
+    const auto unreachable = std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) {
+        return o.kind == NodeOutcome::Kind::Timeout || o.kind == NodeOutcome::Kind::ConnectionError;
+    });
+    return outcomes.size() - unreachable < quorum;
+}
+
+} // namespace redlock::cli

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "NodeEndpoint.h"
+#include "RedlockTypes.h"
+
+#include <QCommandLineParser>
+#include <QEventLoop>
+#include <QFuture>
+#include <QFutureWatcher>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What every subcommand of the CLI shares: exit codes, parsing with per-subcommand help, the node options,
+// output, and the mapping of core results to text and JSON. The observation commands use it too.
+namespace redlock::cli {
+
+// Exit codes scripts can rely on (also listed in every subcommand's --help).
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitNotAcquired = 1,       // lock not acquired / not held / not released: the nodes answered "no"
+    ExitUsage = 2,             // bad arguments or configuration; nothing was sent to any node
+    ExitNoQuorumReachable = 3, // too many nodes unreachable (connection errors, timeouts) to form a quorum
+};
+
+QString tr(const char* text);
+
+// The exit code paragraph shown in --help.
+QString exitCodeHelp();
+
+// Parses args (args[0] = "redlock <name>") and handles --help. Returns false when the command should not
+// run, with the exit code in *exitCode (ExitOk after --help, ExitUsage after an error printed to stderr).
+// usage is the synopsis without the program name, e.g. "acquire [options] --nodes LIST RESOURCE...".
+bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& usage,
+                    const QString& description, int* exitCode);
+
+// Integer / floating point option with a range check; on error prints it and returns false.
+bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max, qint64* value);
+bool doubleOption(const QCommandLineParser& parser, const QString& name, double min, double max, double* value);
+
+// --nodes, --password-env, --user: the node list shared by every command that talks to nodes.
+void addNodeOptions(QCommandLineParser& parser);
+// Parses the node options; prints the error and returns nullopt on a bad list or a missing variable.
+std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser);
+
+// stdout / stderr, UTF-8, flushed per line so that scripts reading a pipe see lines at once.
+void printOut(const QString& line);
+void printErr(const QString& line);
+void printJson(const QJsonObject& object);
+
+// Aligned text table: the first row is the header.
+QString formatTable(const QList<QStringList>& rows, const QString& indent = QStringLiteral("  "));
+
+// A stable, untranslated identifier for scripts ("acquired", "held-by-other", ...).
+QString outcomeKindKey(NodeOutcome::Kind kind);
+// Token bytes for display: printable ASCII kept, anything else escaped as \xNN.
+QString displayBytes(const QByteArray& bytes);
+QJsonObject outcomeToJson(const NodeOutcome& outcome, const QList<NodeEndpoint>& nodes);
+// Rows of a per-node table (without the header) and its header.
+QStringList outcomeTableHeader();
+QList<QStringList> outcomeTableRows(const QList<NodeOutcome>& outcomes, const QList<NodeEndpoint>& nodes);
+
+// True when so many nodes timed out or could not be reached that the others cannot form a quorum.
+bool quorumUnreachable(const QList<NodeOutcome>& outcomes, int quorum);
+
+// Waits for a future that completes on this thread's event loop (the client lives on this thread).
+template <typename T> std::optional<T> awaitOnThisThread(const QFuture<T>& future)
+{
+    if (!future.isFinished()) {
+        QEventLoop loop;
+        QFutureWatcher<T> watcher;
+        QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+        watcher.setFuture(future);
+        if (!future.isFinished())
+            loop.exec();
+    }
+    if (future.resultCount() == 0)
+        return std::nullopt;
+    return future.result();
+}
+
+} // namespace redlock::cli

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QStringList>
+
+// The subcommands of the `redlock` CLI. Each takes its own arguments with args[0] = "redlock <name>"
+// (what QCommandLineParser expects as the program name) and returns the process exit code (ExitCode).
+// main.cpp dispatches to them through one table: a new subcommand is a declaration here and one line there.
+namespace redlock::cli {
+
+// Lock operations against live nodes (LockCommands.cpp).
+int runAcquire(const QStringList& args);
+int runExtend(const QStringList& args);
+int runRelease(const QStringList& args);
+
+// A local N-node redis-server cluster that lives until SIGINT/SIGTERM (ClusterCommand.cpp).
+int runCluster(const QStringList& args);
+
+// Acquire+release latency and throughput, optionally against a raw hiredis baseline (BenchCommand.cpp).
+int runBench(const QStringList& args);
+
+} // namespace redlock::cli

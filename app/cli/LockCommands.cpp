@@ -1,0 +1,391 @@
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "RedlockClient.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+#include <limits>
+
+namespace redlock::cli {
+
+namespace {
+
+enum class Operation { Acquire, Extend, Release };
+
+// What acquire, extend and release share: the nodes and the client's settings.
+struct LockCommand
+{
+    RedlockOptions options;
+    qint64 ttlMs = 10000;
+    QList<QByteArray> resources;
+    bool json = false;
+    QStringList warnings;
+};
+
+void addClientOptions(QCommandLineParser& parser, Operation operation)
+{
+    addNodeOptions(parser);
+    parser.addOption({QStringLiteral("ttl"),
+                      operation == Operation::Extend ? tr("New time to live in milliseconds (default 10000).")
+                                                     : tr("Time to live in milliseconds (default 10000)."),
+                      tr("MS"), QStringLiteral("10000")});
+    parser.addOption(
+        {QStringLiteral("drift-factor"), tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."), tr("F")});
+    parser.addOption({QStringLiteral("node-timeout"),
+                      tr("Per-node timeout in milliseconds, small against the TTL (default 50). It includes "
+                         "connecting, since a CLI process starts without connections."),
+                      tr("MS")});
+    parser.addOption({QStringLiteral("client-name"),
+                      tr("Name written into the lock token and CLIENT SETNAME (default: redlock-cli)."), tr("NAME"),
+                      QStringLiteral("redlock-cli")});
+    parser.addOption({QStringLiteral("json"), tr("Print one JSON object instead of text.")});
+}
+
+// Parses the options every lock command has; prints what is wrong and returns false on a usage error.
+bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
+{
+    auto nodes = nodesFromOptions(parser);
+    if (!nodes)
+        return false;
+    RedlockOptions& o = command->options;
+    o.nodes = *nodes;
+    o.clientName = parser.value(QStringLiteral("client-name"));
+    qint64 nodeTimeout = o.nodeTimeoutMs;
+    if (!intOption(parser, QStringLiteral("ttl"), 1, 365LL * 24 * 3600 * 1000, &command->ttlMs) ||
+        !intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout) ||
+        !doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 1.0, &o.driftFactor))
+        return false;
+    o.nodeTimeoutMs = static_cast<int>(nodeTimeout);
+    command->json = parser.isSet(QStringLiteral("json"));
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) {
+        printErr(tr("redlock: name at least one resource (the lock key)"));
+        return false;
+    }
+    for (const QString& resource : positional)
+        command->resources.append(resource.toUtf8());
+    return true;
+}
+
+// Configuration errors refuse the command before anything is sent; warnings go to stderr (and JSON).
+bool checkConfiguration(LockCommand* command)
+{
+    const ConfigCheck check = RedlockClient::validate(command->options, command->ttlMs);
+    for (const QString& warning : check.warnings)
+        printErr(tr("redlock: warning: %1").arg(warning));
+    for (const QString& error : check.errors)
+        printErr(tr("redlock: configuration error: %1").arg(error));
+    command->warnings = check.warnings;
+    return check.ok();
+}
+
+QJsonArray resourcesJson(const QList<QByteArray>& resources)
+{
+    QJsonArray array;
+    for (const QByteArray& r : resources)
+        array.append(displayBytes(r));
+    return array;
+}
+
+QString resourcesText(const QList<QByteArray>& resources)
+{
+    QStringList names;
+    for (const QByteArray& r : resources)
+        names << u'"' + displayBytes(r) + u'"';
+    return names.join(QStringLiteral(", "));
+}
+
+QJsonArray outcomesJson(const QList<NodeOutcome>& outcomes, const QList<NodeEndpoint>& nodes)
+{
+    QJsonArray array;
+    for (const NodeOutcome& o : outcomes)
+        array.append(outcomeToJson(o, nodes));
+    return array;
+}
+
+QJsonObject commonJson(const char* name, const LockCommand& command, int exitCode, const QString& error)
+{
+    QJsonArray nodes;
+    for (const NodeEndpoint& n : command.options.nodes)
+        nodes.append(n.displayName());
+    QJsonObject json{
+        {QStringLiteral("command"), QLatin1String(name)},
+        {QStringLiteral("ok"), exitCode == ExitOk},
+        {QStringLiteral("exitCode"), exitCode},
+        {QStringLiteral("resources"), resourcesJson(command.resources)},
+        {QStringLiteral("nodes"), nodes},
+        {QStringLiteral("quorum"), RedlockClient::quorumFor(static_cast<int>(command.options.nodes.size()))},
+        {QStringLiteral("warnings"), QJsonArray::fromStringList(command.warnings)}};
+    if (!error.isEmpty())
+        json.insert(QStringLiteral("error"), error);
+    return json;
+}
+
+// The wall-clock instant a steady-clock deadline corresponds to, for output other processes can use.
+qint64 toEpochMs(qint64 steadyDeadlineNs, qint64 steadyNowNs)
+{
+    return QDateTime::currentMSecsSinceEpoch() + (steadyDeadlineNs - steadyNowNs) / 1'000'000;
+}
+
+int exitCodeFor(bool ok, const QList<NodeOutcome>& outcomes, int quorum)
+{
+    if (ok)
+        return ExitOk;
+    return quorumUnreachable(outcomes, quorum) ? ExitNoQuorumReachable : ExitNotAcquired;
+}
+
+QString tokenHelp()
+{
+    return tr("The lock's token, as printed by 'redlock acquire' (the whole value stored in the keys).");
+}
+
+} // namespace
+
+int runAcquire(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addClientOptions(parser, Operation::Acquire);
+    parser.addOption({QStringLiteral("retry"), tr("Attempts after the first (default 3)."), tr("N")});
+    parser.addOption({QStringLiteral("retry-delay"), tr("Base wait between attempts in ms (default 200)."), tr("MS")});
+    parser.addOption(
+        {QStringLiteral("jitter"), tr("Random extra wait of 0..MS between attempts (default 100)."), tr("MS")});
+    parser.addOption(
+        {QStringLiteral("fencing"), tr("Also issue a fencing token that strictly increases across acquisitions of the "
+                                       "resource(s) while a majority of nodes keep their data.")});
+    parser.addPositionalArgument(QStringLiteral("resource"),
+                                 tr("Lock key(s). Several resources make one lock over all of them (all or "
+                                    "nothing on each node)."),
+                                 tr("RESOURCE..."));
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, tr("acquire [options] --nodes LIST RESOURCE..."),
+                        tr("Acquire a Redlock lock: the same random token is set with NX PX on all nodes at "
+                           "once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - "
+                           "drift) is left. A failed attempt is undone on all nodes. Prints the token that "
+                           "extend and release need."),
+                        &exitCode))
+        return exitCode;
+
+    LockCommand command;
+    qint64 retry = command.options.retryCount;
+    qint64 retryDelay = command.options.retryDelayMs;
+    qint64 jitter = command.options.retryJitterMs;
+    if (!readClientOptions(parser, &command) || !intOption(parser, QStringLiteral("retry"), 0, 1000, &retry) ||
+        !intOption(parser, QStringLiteral("retry-delay"), 0, 3600000, &retryDelay) ||
+        !intOption(parser, QStringLiteral("jitter"), 0, 3600000, &jitter))
+        return ExitUsage;
+    command.options.retryCount = static_cast<int>(retry);
+    command.options.retryDelayMs = static_cast<int>(retryDelay);
+    command.options.retryJitterMs = static_cast<int>(jitter);
+    if (!checkConfiguration(&command))
+        return ExitUsage;
+
+    RedlockClient client(command.options);
+    AcquireOptions acquireOptions;
+    acquireOptions.ttlMs = command.ttlMs;
+    acquireOptions.fencing = parser.isSet(QStringLiteral("fencing"));
+    const std::optional<AcquireResult> maybeResult =
+        awaitOnThisThread(client.acquire(command.resources, acquireOptions));
+    AcquireResult result = maybeResult.value_or(AcquireResult{});
+    if (!maybeResult)
+        result.error = tr("the client stopped without a result");
+    const qint64 now = client.nowNs();
+    const int quorum = client.quorum();
+    const QList<NodeOutcome> lastNodes =
+        result.attempts.isEmpty() ? QList<NodeOutcome>{} : result.attempts.last().nodes;
+    exitCode = exitCodeFor(result.ok, lastNodes, quorum);
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+
+    if (command.json) {
+        QJsonObject json = commonJson("acquire", command, exitCode, result.error);
+        json.insert(QStringLiteral("ttlMs"), command.ttlMs);
+        json.insert(QStringLiteral("totalElapsedUs"), result.totalElapsedUs);
+        if (result.ok) {
+            json.insert(QStringLiteral("token"), QString::fromUtf8(result.lock.token));
+            json.insert(QStringLiteral("validityMs"), result.lock.remainingValidityMs(now));
+            json.insert(QStringLiteral("validUntilEpochMs"), toEpochMs(result.lock.validUntilNs, now));
+            json.insert(QStringLiteral("driftMs"), result.lock.driftMs);
+            if (result.lock.fencingToken >= 0)
+                json.insert(QStringLiteral("fencingToken"), result.lock.fencingToken);
+        }
+        QJsonArray attempts;
+        for (const AcquireAttempt& a : std::as_const(result.attempts)) {
+            QJsonObject attempt{{QStringLiteral("number"), a.number},
+                                {QStringLiteral("acquiredCount"), a.acquiredCount},
+                                {QStringLiteral("quorumReached"), a.quorumReached},
+                                {QStringLiteral("elapsedUs"), a.elapsedUs},
+                                {QStringLiteral("validityMs"), a.validityMs},
+                                {QStringLiteral("outcomes"), outcomesJson(a.nodes, nodes)}};
+            if (!a.fenceWriteNodes.isEmpty())
+                attempt.insert(QStringLiteral("fenceWriteOutcomes"), outcomesJson(a.fenceWriteNodes, nodes));
+            attempts.append(attempt);
+        }
+        json.insert(QStringLiteral("attempts"), attempts);
+        printJson(json);
+        return exitCode;
+    }
+
+    if (result.ok) {
+        printOut(tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+                     .arg(resourcesText(command.resources))
+                     .arg(result.attempts.last().acquiredCount)
+                     .arg(nodes.size())
+                     .arg(quorum)
+                     .arg(result.lock.remainingValidityMs(now)));
+        printOut(tr("token: %1").arg(QString::fromUtf8(result.lock.token)));
+        if (result.lock.fencingToken >= 0)
+            printOut(tr("fencing token: %1").arg(result.lock.fencingToken));
+    } else {
+        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), result.error));
+    }
+    for (const AcquireAttempt& a : std::as_const(result.attempts)) {
+        printOut(tr("attempt %1: %2 of %3 nodes in %4 µs")
+                     .arg(a.number)
+                     .arg(a.acquiredCount)
+                     .arg(nodes.size())
+                     .arg(a.elapsedUs));
+        QList<QStringList> rows{outcomeTableHeader()};
+        rows << outcomeTableRows(a.nodes, nodes);
+        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+        if (!a.fenceWriteNodes.isEmpty()) {
+            printOut(tr("fencing token write-back:"));
+            QList<QStringList> fenceRows{outcomeTableHeader()};
+            fenceRows << outcomeTableRows(a.fenceWriteNodes, nodes);
+            std::fputs(formatTable(fenceRows).toUtf8().constData(), stdout);
+        }
+    }
+    std::fflush(stdout);
+    return exitCode;
+}
+
+namespace {
+
+int runRound(const QStringList& args, Operation operation)
+{
+    const bool extend = operation == Operation::Extend;
+    QCommandLineParser parser;
+    addClientOptions(parser, operation);
+    parser.addOption({QStringLiteral("token"), tokenHelp(), tr("TOKEN")});
+    if (extend) {
+        parser.addOption({QStringLiteral("valid-until"),
+                          tr("The lock's current validity deadline in ms since the epoch (validUntilEpochMs of "
+                             "acquire's or extend's JSON output). When given, the extension is refused or "
+                             "reported lost if it cannot land before that moment."),
+                          tr("EPOCH_MS")});
+    }
+    parser.addPositionalArgument(QStringLiteral("resource"), tr("The lock's key(s), in the order given to acquire."),
+                                 tr("RESOURCE..."));
+    const QString description =
+        extend ? tr("Extend a lock: compare-and-pexpire on all nodes; only keys that still hold the token are "
+                    "renewed, and the extension succeeds only if a quorum renewed it.\n\n"
+                    "The process that acquired the lock has exited, so this command cannot know how much of "
+                    "the lock's validity is left. Without --valid-until it trusts you that the lock is still "
+                    "valid: success means a quorum of nodes still held the token when it was renewed, not "
+                    "that the lock never lapsed in between (another client may have held it meanwhile if it "
+                    "had expired). The new validity is measured from the start of the extend round: "
+                    "ttl - elapsed - drift.")
+               : tr("Release a lock: compare-and-delete on all nodes; a key is deleted only if it still holds "
+                    "the token, so a lock that expired and was taken by someone else is never removed. "
+                    "Succeeds when a quorum of nodes held and released the token.");
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+                        extend ? tr("extend [options] --nodes LIST --token TOKEN RESOURCE...")
+                               : tr("release [options] --nodes LIST --token TOKEN RESOURCE..."),
+                        description, &exitCode))
+        return exitCode;
+
+    LockCommand command;
+    if (!readClientOptions(parser, &command))
+        return ExitUsage;
+    if (parser.value(QStringLiteral("token")).isEmpty()) {
+        printErr(tr("redlock: --token is required"));
+        return ExitUsage;
+    }
+    qint64 validUntilEpochMs = -1;
+    if (extend && !intOption(parser, QStringLiteral("valid-until"), 0, std::numeric_limits<qint64>::max() / 2,
+                             &validUntilEpochMs))
+        return ExitUsage;
+    if (!checkConfiguration(&command))
+        return ExitUsage;
+
+    RedlockClient client(command.options);
+    Lock lock;
+    lock.resources = command.resources;
+    lock.token = parser.value(QStringLiteral("token")).toUtf8();
+    const qint64 now = client.nowNs();
+    lock.acquiredAtNs = now;
+    if (validUntilEpochMs >= 0) {
+        lock.validUntilNs = now + (validUntilEpochMs - QDateTime::currentMSecsSinceEpoch()) * 1'000'000;
+    } else {
+        // Trusted by the operator (see --help): the only deadline left is that the round itself must finish
+        // within the validity the new TTL gives.
+        lock.validUntilNs =
+            now + (command.ttlMs - RedlockClient::driftMs(command.ttlMs, command.options.driftFactor)) * 1'000'000;
+    }
+    lock.ttlMs = command.ttlMs;
+
+    const std::optional<RoundResult> maybeResult =
+        awaitOnThisThread(extend ? client.extend(lock, command.ttlMs) : client.release(lock));
+    RoundResult result = maybeResult.value_or(RoundResult{});
+    if (!maybeResult)
+        result.error = tr("the client stopped without a result");
+    const int quorum = client.quorum();
+    exitCode = exitCodeFor(result.ok, result.nodes, quorum);
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+    const qint64 after = client.nowNs();
+
+    if (command.json) {
+        QJsonObject json = commonJson(extend ? "extend" : "release", command, exitCode, result.error);
+        json.insert(QStringLiteral("token"), displayBytes(lock.token));
+        json.insert(QStringLiteral("succeededCount"), result.succeededCount);
+        json.insert(QStringLiteral("elapsedUs"), result.elapsedUs);
+        if (extend) {
+            json.insert(QStringLiteral("ttlMs"), command.ttlMs);
+            if (result.ok) {
+                json.insert(QStringLiteral("validityMs"), result.lock.remainingValidityMs(after));
+                json.insert(QStringLiteral("validUntilEpochMs"), toEpochMs(result.lock.validUntilNs, after));
+            }
+        }
+        json.insert(QStringLiteral("outcomes"), outcomesJson(result.nodes, nodes));
+        printJson(json);
+        return exitCode;
+    }
+
+    if (result.ok && extend) {
+        printOut(tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+                     .arg(resourcesText(command.resources))
+                     .arg(result.succeededCount)
+                     .arg(nodes.size())
+                     .arg(quorum)
+                     .arg(result.lock.remainingValidityMs(after)));
+    } else if (result.ok) {
+        printOut(tr("released %1 on %2 of %3 nodes (quorum %4)")
+                     .arg(resourcesText(command.resources))
+                     .arg(result.succeededCount)
+                     .arg(nodes.size())
+                     .arg(quorum));
+    } else {
+        printOut((extend ? tr("not extended %1: %2") : tr("not released %1: %2"))
+                     .arg(resourcesText(command.resources), result.error));
+    }
+    QList<QStringList> rows{outcomeTableHeader()};
+    rows << outcomeTableRows(result.nodes, nodes);
+    std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+    std::fflush(stdout);
+    return exitCode;
+}
+
+} // namespace
+
+int runExtend(const QStringList& args)
+{
+    return runRound(args, Operation::Extend);
+}
+
+int runRelease(const QStringList& args)
+{
+    return runRound(args, Operation::Release);
+}
+
+} // namespace redlock::cli

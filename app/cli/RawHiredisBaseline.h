@@ -1,0 +1,49 @@
+#pragma once
+
+#include "NodeEndpoint.h"
+
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+namespace redlock::cli {
+
+// Latencies (ns) of acquire and release rounds, one entry per measured iteration.
+struct LatencySamples
+{
+    std::vector<qint64> acquireNs;
+    std::vector<qint64> releaseNs;
+    qint64 totalNs = 0; // wall time of the measured iterations
+    int failures = 0;   // acquire rounds that did not reach a quorum
+};
+
+// The comparison point of the benchmark: the least a Redlock client must do, written directly on hiredis
+// 0.14 with no abstraction. One non-blocking redisContext per node; SET key token NX PX ttl is appended to
+// every node and written at once, poll() waits on all sockets and replies are read with redisBufferRead +
+// redisGetReplyFromReader until a majority said OK; then DEL goes to every node the same way and the round
+// waits for every outstanding reply. Tokens are 16 random bytes (getrandom), hex encoded, as a real client
+// needs. TCP only, no AUTH/TLS.
+class RawHiredisBaseline final
+{
+public:
+    explicit RawHiredisBaseline(const QList<NodeEndpoint>& nodes);
+    ~RawHiredisBaseline();
+    RawHiredisBaseline(const RawHiredisBaseline&) = delete;
+    RawHiredisBaseline& operator=(const RawHiredisBaseline&) = delete;
+
+    bool connect(QString* error);
+    // Runs warmup + iterations acquire/release pairs on key; samples cover the measured iterations only.
+    bool run(const QByteArray& key, qint64 ttlMs, int warmup, int iterations, LatencySamples* samples, QString* error);
+
+private:
+    struct Node;
+    // Waits until every node with pending replies has answered; counts "OK" status replies.
+    bool pumpUntil(int okNeeded, bool waitForAll, int* okCount, QString* error);
+    bool writeAll(QString* error);
+
+    QList<NodeEndpoint> m_endpoints;
+    std::vector<Node> m_nodes;
+};
+
+} // namespace redlock::cli

@@ -1,0 +1,74 @@
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <iterator>
+
+using namespace redlock::cli;
+
+namespace {
+
+struct Subcommand
+{
+    const char* name;
+    int (*run)(const QStringList& args);
+    const char* summary; // translated when shown
+};
+
+// One line per subcommand.
+const Subcommand kSubcommands[] = {
+    {"acquire", runAcquire, QT_TRANSLATE_NOOP("redlock", "acquire a lock on one or several resources")},
+    {"extend", runExtend, QT_TRANSLATE_NOOP("redlock", "extend a lock you hold (by its token)")},
+    {"release", runRelease, QT_TRANSLATE_NOOP("redlock", "release a lock (compare-and-delete by its token)")},
+    {"cluster", runCluster, QT_TRANSLATE_NOOP("redlock", "run a local redis-server cluster until Ctrl+C")},
+    {"bench", runBench, QT_TRANSLATE_NOOP("redlock", "measure acquire/release latency and throughput")},
+};
+
+QString generalUsage()
+{
+    QString text = tr("Usage: redlock <command> [options] ...\n\n"
+                      "Redlock distributed locks over N independent Redis masters.\n\n"
+                      "Commands:\n");
+    QList<QStringList> rows;
+    for (const Subcommand& command : kSubcommands)
+        rows.append({QString::fromLatin1(command.name), tr(command.summary)});
+    text += formatTable(rows);
+    text += tr("\n'redlock <command> --help' describes a command's options.\n\n");
+    text += exitCodeHelp();
+    return text;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("redlock"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));
+
+    const QStringList arguments = QCoreApplication::arguments();
+    if (arguments.size() < 2) {
+        printErr(generalUsage());
+        return ExitUsage;
+    }
+    const QString name = arguments.at(1);
+    if (name == u"--help" || name == u"-h" || name == u"help") {
+        printOut(generalUsage());
+        return ExitOk;
+    }
+    if (name == u"--version") {
+        printOut(QStringLiteral("redlock ") + QCoreApplication::applicationVersion());
+        return ExitOk;
+    }
+    const auto found = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
+                                    [&name](const Subcommand& c) { return name == QLatin1String(c.name); });
+    if (found == std::end(kSubcommands)) {
+        printErr(tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
+        return ExitUsage;
+    }
+    QStringList commandArguments = arguments.mid(2);
+    commandArguments.prepend(QStringLiteral("redlock ") + name);
+    return found->run(commandArguments);
+}
