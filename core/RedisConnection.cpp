@@ -63,6 +63,14 @@ RedisErrorKind kindForLocalSocketError(QLocalSocket::LocalSocketError error)
 
 constexpr qint64 kNsPerMs = 1'000'000;
 
+bool isPushMessage(const RedisReply& reply)
+{
+    if (!reply.isArray() || reply.elements().size() < 3)
+        return false;
+    const QByteArray& kind = reply.elements().first().bytes();
+    return kind == "message" || kind == "pmessage";
+}
+
 } // namespace
 
 RedisConnection::RedisConnection(const NodeEndpoint& endpoint, const ConnectionOptions& options, QObject* parent)
@@ -292,6 +300,12 @@ void RedisConnection::onTransportReadable()
             break;
         RedisReply reply = RedisReply::fromHiredis(static_cast<redisReply*>(raw));
         freeReplyObject(raw);
+        if (m_pushHandler && isPushMessage(reply)) {
+            m_pushHandler(reply);
+            if (!self || m_reader != reader)
+                return;
+            continue;
+        }
         if (m_inflight.empty()) {
             onTransportError(RedisErrorKind::Protocol, tr("reply without a command"));
             return;

@@ -75,6 +75,11 @@ public:
     // Several commands written in one go; each keeps its own handler.
     void sendPipeline(QList<Command> commands, int timeoutMs = -1);
 
+    // Pub/Sub: "message" and "pmessage" arrays are not replies to a command; with a handler set they are
+    // delivered here instead of being taken as the answer to the oldest command in flight. Subscriptions
+    // do not survive a reconnect: subscribe again on ready().
+    void setPushHandler(ReplyHandler handler) { m_pushHandler = std::move(handler); }
+
 signals:
     void stateChanged(redlock::RedisConnection::State state);
     void ready();
@@ -126,6 +131,7 @@ private:
 
     std::deque<Pending> m_inflight; // written, waiting for the reply, in order
     std::deque<Queued> m_waiting;   // sent before the handshake finished
+    ReplyHandler m_pushHandler;
     QElapsedTimer m_clock;
     QTimer m_timeoutTimer;
     qint64 m_armedDeadlineNs = 0;

@@ -1,0 +1,933 @@
+#include "LockInspector.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+constexpr qint64 kNsPerMs = 1'000'000;
+// Keys holding Redisson's helpers, not locks.
+constexpr QByteArrayView kRedissonChannelPrefix("redisson_lock__channel");
+// At most this many read pipelines in flight per node during a pass: bounds memory and the queueing a single
+// round trip sees, while keeping the node busy.
+constexpr int kMaxReadsInFlight = 2;
+
+qint64 wallNowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// Redis' stringmatchlen, binary safe.
+bool globMatch(const char* p, const char* pEnd, const char* s, const char* sEnd)
+{
+    while (p < pEnd) {
+        switch (*p) {
+        case '*':
+            while (p + 1 < pEnd && p[1] == '*')
+                ++p;
+            if (p + 1 == pEnd)
+                return true;
+            for (const char* t = s; t <= sEnd; ++t) {
+                if (globMatch(p + 1, pEnd, t, sEnd))
+                    return true;
+            }
+            return false;
+        case '?':
+            if (s == sEnd)
+                return false;
+            ++s;
+            break;
+        case '[': {
+            if (s == sEnd)
+                return false;
+            ++p;
+            const bool negate = p < pEnd && *p == '^';
+            if (negate)
+                ++p;
+            bool match = false;
+            while (p < pEnd && *p != ']') {
+                if (*p == '\\' && p + 1 < pEnd) {
+                    ++p;
+                    match = match || *p == *s;
+                } else if (p + 2 < pEnd && p[1] == '-' && p[2] != ']') {
+                    char lo = p[0], hi = p[2];
+                    if (lo > hi)
+                        std::swap(lo, hi);
+                    match = match || (*s >= lo && *s <= hi);
+                    p += 2;
+                } else {
+                    match = match || *p == *s;
+                }
+                ++p;
+            }
+            if (negate)
+                match = !match;
+            if (!match)
+                return false;
+            ++s;
+            break;
+        }
+        case '\\':
+            if (p + 1 < pEnd)
+                ++p;
+            [[fallthrough]];
+        default:
+            if (s == sEnd || *p != *s)
+                return false;
+            ++s;
+            break;
+        }
+        ++p;
+    }
+    return s == sEnd;
+}
+
+} // namespace
+
+// What one node said about one key, with when it said it.
+struct LockInspector::KeyRead
+{
+    QByteArray key;
+    int node = -1;
+    NodeLockState state;
+    qint64 readAtNs = 0;
+    bool nodeFailed = false; // the connection failed (timeout, lost): the whole node is unreachable
+    enum class Skip { None, NoTtl, OtherType } skip = Skip::None;
+};
+
+struct LockInspector::Pass
+{
+    quint64 generation = 0;
+    QElapsedTimer timer;
+    qint64 startedAtMs = 0;
+    int nodesRemaining = 0;
+    struct NodeProgress
+    {
+        bool scanDone = false;
+        bool failed = false;
+        int readsInFlight = 0;
+        QByteArray nextCursor; // a page waiting for read capacity; empty = none
+    };
+    std::vector<NodeProgress> progress;
+    QHash<QByteArray, QList<KeyRead>> found; // key -> reads from the nodes that have it
+    QList<bool> reachable;
+    QStringList unreachableWhy;
+    QStringList errors;
+    QSet<QByteArray> outsidePattern;
+    QSet<QByteArray> helpers;
+    QSet<QByteArray> touchedMeanwhile; // re-read by keyspace events during the pass: newer than ours
+    qint64 keysScanned = 0;
+    qint64 commandsSent = 0;
+};
+
+LockInspector::LockInspector(InspectorOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : SteadyClock::system())
+{
+    m_options.scanCount = std::max(1, m_options.scanCount);
+    m_options.readBatchKeys = std::max(1, m_options.readBatchKeys);
+    ConnectionOptions connection = m_options.connection;
+    connection.commandTimeoutMs = m_options.commandTimeoutMs;
+    for (int i = 0; i < nodeCount(); ++i) {
+        NodeLink link;
+        connection.clientName = QByteArrayLiteral("redlock-console:inspect");
+        link.reader = new RedisConnection(m_options.nodes[i], connection, this);
+        if (m_options.keyspaceEvents) {
+            connection.clientName = QByteArrayLiteral("redlock-console:events");
+            link.subscriber = new RedisConnection(m_options.nodes[i], connection, this);
+            link.subscriber->setPushHandler([this, i](const RedisReply& reply) { onKeyspaceMessage(i, reply); });
+            connect(link.subscriber, &RedisConnection::ready, this, [this, i] { subscribe(i); });
+            connect(link.subscriber, &RedisConnection::connectionLost, this,
+                    [this, i](RedisErrorKind, const QString& message) {
+                        NodeLink& l = m_links[static_cast<size_t>(i)];
+                        if (l.subscribed) {
+                            l.subscribed = false;
+                            emit keyspaceSubscription(i, false, message);
+                        }
+                    });
+        }
+        m_links.push_back(link);
+    }
+    m_reconcileTimer.setInterval(std::max(0, m_options.reconcileIntervalMs));
+    connect(&m_reconcileTimer, &QTimer::timeout, this, &LockInspector::refresh);
+    m_eventTimer.setSingleShot(true);
+    m_eventTimer.setInterval(std::max(0, m_options.eventBatchMs));
+    connect(&m_eventTimer, &QTimer::timeout, this, &LockInspector::flushTouched);
+}
+
+LockInspector::~LockInspector()
+{
+    // Pending handlers are answered with failures while the connections go: they must find us gone.
+    *m_alive = false;
+    m_pass.reset();
+    for (NodeLink& link : m_links) {
+        delete link.reader;
+        delete link.subscriber;
+    }
+    m_links.clear();
+}
+
+bool LockInspector::keyspaceEventsSufficient(const QString& flags)
+{
+    if (!flags.contains(u'K'))
+        return false;
+    const bool all = flags.contains(u'A');
+    for (const QChar c : QStringLiteral("g$hx")) {
+        if (!all && !flags.contains(c))
+            return false;
+    }
+    return true;
+}
+
+bool LockInspector::globMatches(const QByteArray& pattern, const QByteArray& name)
+{
+    return globMatch(pattern.constData(), pattern.constData() + pattern.size(), name.constData(),
+                     name.constData() + name.size());
+}
+
+void LockInspector::start()
+{
+    for (NodeLink& link : m_links) {
+        link.reader->open();
+        if (link.subscriber)
+            link.subscriber->open();
+    }
+    if (m_options.reconcileIntervalMs > 0)
+        m_reconcileTimer.start();
+    refresh();
+}
+
+void LockInspector::stop()
+{
+    m_reconcileTimer.stop();
+    m_eventTimer.stop();
+    m_pass.reset();
+    m_refreshAgain = false;
+    for (NodeLink& link : m_links) {
+        link.reader->close();
+        if (link.subscriber)
+            link.subscriber->close();
+        link.subscribed = false;
+    }
+}
+
+LockSnapshot LockInspector::snapshot() const
+{
+    QMutexLocker lock(&m_snapshotMutex);
+    return m_snapshot;
+}
+
+SkippedKeys LockInspector::lastSkipped() const
+{
+    QMutexLocker lock(&m_snapshotMutex);
+    return m_lastSkipped;
+}
+
+void LockInspector::publishSnapshot()
+{
+    QMutexLocker lock(&m_snapshotMutex);
+    m_snapshot = m_views;
+}
+
+void LockInspector::noteCallUs(qint64 us)
+{
+    m_longestCallUs = std::max(m_longestCallUs, us);
+}
+
+// ------------------------------------------------------------------------------------------ full pass
+
+void LockInspector::refresh()
+{
+    if (m_pass) {
+        m_refreshAgain = true;
+        return;
+    }
+    m_pass = std::make_unique<Pass>();
+    m_pass->generation = ++m_passGeneration;
+    m_pass->timer.start();
+    m_pass->startedAtMs = wallNowMs();
+    m_pass->nodesRemaining = nodeCount();
+    m_pass->progress.resize(static_cast<size_t>(nodeCount()));
+    m_pass->reachable = QList<bool>(nodeCount(), true);
+    m_pass->unreachableWhy = QStringList(nodeCount(), QString());
+    m_longestCallUs = 0;
+    emit inspectionStarted();
+    if (nodeCount() == 0) {
+        finishPass();
+        return;
+    }
+    for (int i = 0; i < nodeCount(); ++i) {
+        m_links[static_cast<size_t>(i)].reader->open();
+        scanPage(i, QByteArrayLiteral("0"));
+    }
+}
+
+void LockInspector::scanPage(int node, const QByteArray& cursor)
+{
+    const quint64 generation = m_pass->generation;
+    auto alive = m_alive;
+    QElapsedTimer timer;
+    timer.start();
+    ++m_pass->commandsSent;
+    m_links[static_cast<size_t>(node)].reader->send(
+        {"SCAN", cursor, "MATCH", m_options.pattern, "COUNT", QByteArray::number(m_options.scanCount)},
+        [this, alive, generation, node, timer](const RedisReply& reply) {
+            if (!*alive || !m_pass || m_pass->generation != generation)
+                return;
+            noteCallUs(timer.nsecsElapsed() / 1000);
+            Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+            if (progress.failed)
+                return;
+            if (!reply.isArray() || reply.elements().size() != 2 || !reply.elements()[1].isArray()) {
+                nodeScanFailed(node, reply.isError() ? reply.errorText() : tr("unexpected SCAN reply"));
+                return;
+            }
+            const QByteArray next = reply.elements()[0].bytes();
+            QList<QByteArray> keys;
+            const auto& names = reply.elements()[1].elements();
+            keys.reserve(names.size());
+            m_pass->keysScanned += names.size();
+            for (const RedisReply& name : names) {
+                const QByteArray& key = name.bytes();
+                // SCAN may name keys outside an ACL key pattern, and MATCH is ours to double-check.
+                if (!globMatches(m_options.pattern, key))
+                    m_pass->outsidePattern.insert(key);
+                else if (key.startsWith(kRedissonChannelPrefix))
+                    m_pass->helpers.insert(key);
+                else
+                    keys.append(key);
+            }
+            if (next == "0")
+                progress.scanDone = true;
+            else
+                progress.nextCursor = next;
+            if (!keys.isEmpty()) {
+                ++progress.readsInFlight;
+                readKeys(node, keys, [this, alive, generation, node](QList<KeyRead> reads) {
+                    if (!*alive || !m_pass || m_pass->generation != generation)
+                        return;
+                    onPageRead(node, reads);
+                });
+            }
+            // Pipelined behind the reads of this page, while there is read capacity.
+            if (!progress.nextCursor.isEmpty() && progress.readsInFlight < kMaxReadsInFlight) {
+                const QByteArray cursorNow = std::exchange(progress.nextCursor, QByteArray());
+                scanPage(node, cursorNow);
+            }
+            maybeFinishNode(node);
+        },
+        m_options.commandTimeoutMs);
+}
+
+void LockInspector::onPageRead(int node, const QList<KeyRead>& reads)
+{
+    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+    --progress.readsInFlight;
+    if (progress.failed)
+        return;
+    for (const KeyRead& read : reads) {
+        if (read.nodeFailed) {
+            nodeScanFailed(node, read.state.note);
+            return;
+        }
+        if (read.state.presence == NodeLockState::Presence::Absent)
+            continue; // gone between SCAN and the read
+        QList<KeyRead>& perKey = m_pass->found[read.key];
+        perKey.append(read);
+    }
+    if (!progress.nextCursor.isEmpty() && progress.readsInFlight < kMaxReadsInFlight) {
+        const QByteArray cursor = std::exchange(progress.nextCursor, QByteArray());
+        scanPage(node, cursor);
+    }
+    maybeFinishNode(node);
+}
+
+void LockInspector::nodeScanFailed(int node, const QString& error)
+{
+    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+    if (progress.failed)
+        return;
+    progress.failed = true;
+    m_pass->reachable[node] = false;
+    m_pass->unreachableWhy[node] = error;
+    m_pass->errors.append(QStringLiteral("%1: %2").arg(m_options.nodes[node].displayName(), error));
+    --m_pass->nodesRemaining;
+    if (m_pass->nodesRemaining == 0)
+        finishPass();
+}
+
+void LockInspector::maybeFinishNode(int node)
+{
+    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+    if (progress.failed || !progress.scanDone || progress.readsInFlight > 0 || !progress.nextCursor.isEmpty())
+        return;
+    progress.failed = true; // counted once
+    --m_pass->nodesRemaining;
+    if (m_pass->nodesRemaining == 0)
+        finishPass();
+}
+
+void LockInspector::finishPass()
+{
+    std::unique_ptr<Pass> pass = std::move(m_pass);
+    SkippedKeys skipped;
+    skipped.outsidePattern = pass->outsidePattern.size();
+    skipped.redissonHelpers = pass->helpers.size();
+
+    QHash<QByteArray, LockView> updated;
+    updated.reserve(pass->found.size());
+    for (auto it = pass->found.cbegin(); it != pass->found.cend(); ++it) {
+        if (pass->touchedMeanwhile.contains(it.key()))
+            continue;
+        bool anyLock = false;
+        KeyRead::Skip reason = KeyRead::Skip::None;
+        for (const KeyRead& read : it.value()) {
+            if (read.skip == KeyRead::Skip::None) // holding, or unreadable (NOPERM): shown either way
+                anyLock = true;
+            else if (reason == KeyRead::Skip::None)
+                reason = read.skip;
+        }
+        if (!anyLock) {
+            if (reason == KeyRead::Skip::NoTtl)
+                ++skipped.noTtl;
+            else
+                ++skipped.otherType;
+            continue;
+        }
+        updated.insert(it.key(), merge(it.key(), it.value(), pass->reachable, pass->unreachableWhy));
+    }
+    // Locks we knew that no reachable node has any more: free, or unknown when the nodes that could still
+    // hold them are unreachable.
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        if (updated.contains(it.key()) || pass->touchedMeanwhile.contains(it.key()))
+            continue;
+        LockView view = merge(it.key(), {}, pass->reachable, pass->unreachableWhy);
+        if (view.verdict != LockVerdict::Free)
+            updated.insert(it.key(), view);
+    }
+
+    QSet<QByteArray> touched;
+    touched.reserve(updated.size() + m_views.size());
+    for (auto it = updated.cbegin(); it != updated.cend(); ++it)
+        touched.insert(it.key());
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        if (!pass->touchedMeanwhile.contains(it.key()))
+            touched.insert(it.key());
+    }
+    {
+        QMutexLocker lock(&m_snapshotMutex);
+        m_lastSkipped = skipped;
+    }
+    applyChanges(std::move(updated), touched, true);
+
+    InspectionSummary summary;
+    summary.startedAtMs = pass->startedAtMs;
+    summary.elapsedUs = pass->timer.nsecsElapsed() / 1000;
+    summary.longestCallUs = m_longestCallUs;
+    summary.keysScanned = pass->keysScanned;
+    summary.commandsSent = pass->commandsSent;
+    summary.locks = static_cast<int>(m_views.size());
+    summary.skipped = skipped;
+    summary.nodeReachable = pass->reachable;
+    summary.errors = pass->errors;
+    emit inspectionFinished(summary);
+    if (std::exchange(m_refreshAgain, false))
+        refresh();
+}
+
+// ------------------------------------------------------------------------------------------ reads
+
+void LockInspector::readKeys(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done)
+{
+    const int batch = m_options.readBatchKeys;
+    if (keys.size() <= batch) {
+        readBatch(node, keys, std::move(done));
+        return;
+    }
+    struct Gather
+    {
+        QList<QList<KeyRead>> parts;
+        int remaining = 0;
+        std::function<void(QList<KeyRead>)> done;
+    };
+    auto gather = std::make_shared<Gather>();
+    const int parts = static_cast<int>((keys.size() + batch - 1) / batch);
+    gather->parts.resize(parts);
+    gather->remaining = parts;
+    gather->done = std::move(done);
+    for (int p = 0; p < parts; ++p) {
+        readBatch(node, keys.mid(qsizetype(p) * batch, batch), [gather, p](QList<KeyRead> reads) {
+            gather->parts[p] = std::move(reads);
+            if (--gather->remaining == 0) {
+                QList<KeyRead> all;
+                for (auto& part : gather->parts)
+                    all.append(std::move(part));
+                gather->done(std::move(all));
+            }
+        });
+    }
+}
+
+void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done)
+{
+    RedisConnection* connection = m_links[static_cast<size_t>(node)].reader;
+    struct Batch
+    {
+        QList<KeyRead> reads;
+        QList<int> wrongType; // indexes whose GET said WRONGTYPE: read as hashes
+        QElapsedTimer timer;
+        std::function<void(QList<KeyRead>)> done;
+    };
+    auto batch = std::make_shared<Batch>();
+    batch->reads.resize(keys.size());
+    batch->done = std::move(done);
+    batch->timer.start();
+    auto alive = m_alive;
+
+    auto unreachable = [](KeyRead& read, const RedisReply& reply) {
+        read.state.presence = NodeLockState::Presence::Unreachable;
+        read.state.note = reply.errorText();
+        read.nodeFailed = reply.type() == RedisReply::Type::Failure;
+    };
+    // Stage 2 (rare): TYPE + HGETALL for the keys that are not strings.
+    auto readHashes = [this, alive, batch, connection, node, unreachable]() {
+        if (batch->wrongType.isEmpty()) {
+            batch->done(std::move(batch->reads));
+            return;
+        }
+        QList<RedisConnection::Command> commands;
+        batch->timer.restart();
+        for (const int index : std::as_const(batch->wrongType)) {
+            const QByteArray key = batch->reads[index].key;
+            commands.append({{"TYPE", key}, [batch, index](const RedisReply& reply) {
+                                 KeyRead& read = batch->reads[index];
+                                 if (reply.isString() && reply.bytes() != "hash") {
+                                     read.state.presence = NodeLockState::Presence::NotALock;
+                                     read.state.note = QString::fromLatin1(reply.bytes());
+                                     read.skip = KeyRead::Skip::OtherType;
+                                 }
+                             }});
+            commands.append({{"HGETALL", key}, [batch, index, unreachable](const RedisReply& reply) {
+                                 KeyRead& read = batch->reads[index];
+                                 if (read.state.presence == NodeLockState::Presence::NotALock)
+                                     return;
+                                 if (reply.errorKind() == RedisErrorKind::WrongType) {
+                                     read.state.presence = NodeLockState::Presence::NotALock;
+                                     read.skip = KeyRead::Skip::OtherType;
+                                     return;
+                                 }
+                                 if (!reply.isArray()) {
+                                     unreachable(read, reply);
+                                     return;
+                                 }
+                                 const auto& e = reply.elements();
+                                 if (e.isEmpty()) {
+                                     read.state.presence = NodeLockState::Presence::Absent;
+                                     return;
+                                 }
+                                 QList<QByteArray> holders;
+                                 for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
+                                     read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
+                                     if (e[i].bytes() != "mode")
+                                         holders.append(e[i].bytes());
+                                 }
+                                 std::sort(holders.begin(), holders.end());
+                                 read.state.token = holders.join(',');
+                                 if (read.state.pttlMs == -1) {
+                                     read.state.presence = NodeLockState::Presence::NotALock;
+                                     read.state.note = tr("no TTL");
+                                     read.skip = KeyRead::Skip::NoTtl;
+                                 } else {
+                                     read.state.presence = NodeLockState::Presence::Holding;
+                                 }
+                             }});
+        }
+        commands.last().handler = [inner = commands.last().handler, this, alive, batch](const RedisReply& reply) {
+            inner(reply);
+            if (!*alive)
+                return;
+            noteCallUs(batch->timer.nsecsElapsed() / 1000);
+            batch->done(std::move(batch->reads));
+        };
+        if (m_pass)
+            m_pass->commandsSent += commands.size();
+        connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
+    };
+
+    // Stage 1: PTTL + GET per key, one pipeline.
+    QList<RedisConnection::Command> commands;
+    commands.reserve(keys.size() * 2);
+    for (int index = 0; index < keys.size(); ++index) {
+        batch->reads[index].key = keys[index];
+        batch->reads[index].node = node;
+        batch->reads[index].state.presence = NodeLockState::Presence::Absent;
+        commands.append({{"PTTL", keys[index]}, [this, batch, index, unreachable](const RedisReply& reply) {
+                             KeyRead& read = batch->reads[index];
+                             read.readAtNs = m_clock->nowNs();
+                             if (reply.isInteger())
+                                 read.state.pttlMs = reply.integer();
+                             else
+                                 unreachable(read, reply);
+                         }});
+        commands.append({{"GET", keys[index]}, [batch, index, unreachable](const RedisReply& reply) {
+                             KeyRead& read = batch->reads[index];
+                             if (read.state.presence == NodeLockState::Presence::Unreachable)
+                                 return;
+                             if (reply.errorKind() == RedisErrorKind::WrongType) {
+                                 batch->wrongType.append(index);
+                                 return;
+                             }
+                             if (reply.isNil() || read.state.pttlMs == -2) {
+                                 read.state.presence = NodeLockState::Presence::Absent;
+                                 return;
+                             }
+                             if (!reply.isString()) {
+                                 unreachable(read, reply);
+                                 return;
+                             }
+                             read.state.token = reply.bytes();
+                             if (read.state.pttlMs == -1) {
+                                 read.state.presence = NodeLockState::Presence::NotALock;
+                                 read.state.note = tr("no TTL");
+                                 read.skip = KeyRead::Skip::NoTtl;
+                             } else {
+                                 read.state.presence = NodeLockState::Presence::Holding;
+                             }
+                         }});
+    }
+    if (commands.isEmpty()) {
+        batch->done({});
+        return;
+    }
+    commands.last().handler = [inner = commands.last().handler, this, alive, batch,
+                               readHashes](const RedisReply& reply) {
+        inner(reply);
+        if (!*alive)
+            return;
+        noteCallUs(batch->timer.nsecsElapsed() / 1000);
+        readHashes();
+    };
+    if (m_pass)
+        m_pass->commandsSent += commands.size();
+    connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
+}
+
+// ------------------------------------------------------------------------------------------ merge
+
+LockView LockInspector::merge(const QByteArray& key, const QList<KeyRead>& reads, const QList<bool>& reachable,
+                              const QStringList& unreachableWhy) const
+{
+    LockView view;
+    view.key = key;
+    view.nodes.resize(nodeCount());
+    qint64 newestNs = 0;
+    for (int i = 0; i < nodeCount(); ++i) {
+        NodeLockState& state = view.nodes[i];
+        if (reachable.value(i, false)) {
+            state.presence = NodeLockState::Presence::Absent;
+        } else {
+            state.presence = NodeLockState::Presence::Unreachable;
+            state.note = unreachableWhy.value(i);
+        }
+    }
+    for (const KeyRead& read : reads)
+        newestNs = std::max(newestNs, read.readAtNs);
+    view.observedAtNs = newestNs > 0 ? newestNs : m_clock->nowNs();
+    view.observedAtMs = wallNowMs() - (m_clock->nowNs() - view.observedAtNs) / kNsPerMs;
+    for (const KeyRead& read : reads) {
+        if (read.node < 0 || read.node >= nodeCount() || !reachable.value(read.node, false))
+            continue;
+        NodeLockState state = read.state;
+        // All PTTLs as of one instant: the nodes were read a few milliseconds apart.
+        if (state.pttlMs >= 0)
+            state.pttlMs = std::max<qint64>(0, state.pttlMs - (view.observedAtNs - read.readAtNs) / kNsPerMs);
+        view.nodes[read.node] = std::move(state);
+    }
+    judge(view, quorum(), m_options.driftFactor, m_options.expiringThresholdMs);
+    return view;
+}
+
+void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64 expiringThresholdMs)
+{
+    using Presence = NodeLockState::Presence;
+    view.quorum = quorum;
+    view.restsOn.clear();
+    view.observedValidityMs = -1;
+    int unreachable = 0;
+    QList<QByteArray> tokens; // distinct, first-seen order
+    QList<QList<int>> nodesOf;
+    for (int i = 0; i < view.nodes.size(); ++i) {
+        const NodeLockState& s = view.nodes[i];
+        if (s.presence == Presence::Unreachable) {
+            ++unreachable;
+        } else if (s.presence == Presence::Holding) {
+            const qsizetype t = tokens.indexOf(s.token);
+            if (t < 0) {
+                tokens.append(s.token);
+                nodesOf.append(QList<int>{i});
+            } else {
+                nodesOf[t].append(i);
+            }
+        }
+    }
+    qsizetype best = -1;
+    for (qsizetype t = 0; t < tokens.size(); ++t) {
+        if (best < 0 || nodesOf[t].size() > nodesOf[best].size())
+            best = t;
+    }
+    const int bestCount = best < 0 ? 0 : static_cast<int>(nodesOf[best].size());
+    view.tokenCount = static_cast<int>(tokens.size());
+    view.token = best < 0 ? QByteArray() : tokens[best];
+    view.holders = bestCount;
+
+    if (bestCount >= quorum) {
+        view.restsOn = nodesOf[best];
+        QList<qint64> pttls;
+        for (const int i : std::as_const(view.restsOn))
+            pttls.append(view.nodes[i].pttlMs);
+        std::sort(pttls.begin(), pttls.end(), std::greater<>());
+        // After the quorum-th largest PTTL, fewer than a quorum still hold the token. The TTL the holder
+        // asked for is unknown here, so the drift is taken on that PTTL (a slight underestimate).
+        const qint64 quorumPttl = pttls[quorum - 1];
+        const qint64 drift = static_cast<qint64>(static_cast<double>(quorumPttl) * driftFactor) + 2;
+        view.observedValidityMs = std::max<qint64>(0, quorumPttl - drift);
+        view.verdict = view.observedValidityMs < expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
+    } else if (bestCount + unreachable >= quorum) {
+        view.verdict = LockVerdict::Unknown;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Unreachable)
+                view.restsOn.append(i);
+        }
+    } else if (tokens.size() >= 2) {
+        view.verdict = LockVerdict::Contested;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Holding)
+                view.restsOn.append(i);
+        }
+    } else if (tokens.size() == 1) {
+        view.verdict = LockVerdict::MinorityLeftover;
+        view.restsOn = nodesOf[best];
+    } else {
+        view.verdict = LockVerdict::Free;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence != Presence::Unreachable)
+                view.restsOn.append(i);
+        }
+    }
+    view.holder = {};
+    if (best >= 0) {
+        const NodeLockState& s = view.nodes[nodesOf[best].first()];
+        view.holder = s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields);
+    }
+}
+
+// ------------------------------------------------------------------------------------------ changes
+
+void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, bool full)
+{
+    const qint64 nowMs = wallNowMs();
+    LockChangeSet changes;
+    changes.fullRefresh = full;
+    changes.atMs = nowMs;
+    QList<LockEvent> events;
+    for (const QByteArray& key : touched) {
+        const auto before = m_views.constFind(key);
+        const auto after = updated.constFind(key);
+        const bool had = before != m_views.cend();
+        const bool has = after != updated.cend();
+        if (!had && !has)
+            continue;
+        deriveEvents(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs, events);
+        if (!had)
+            changes.appeared.append(after.value());
+        else if (!has)
+            changes.disappeared.append(key);
+        else if (!before.value().sameStateAs(after.value()))
+            changes.changed.append(after.value());
+    }
+    if (full) {
+        m_views = std::move(updated);
+    } else {
+        for (const QByteArray& key : touched) {
+            const auto after = updated.constFind(key);
+            if (after == updated.cend())
+                m_views.remove(key);
+            else
+                m_views.insert(key, after.value());
+        }
+    }
+    publishSnapshot();
+    if (!changes.isEmpty()) {
+        changes.locksPerNode = locksPerNode();
+        emit locksChanged(changes);
+    }
+    if (!events.isEmpty())
+        emit lockEvents(events);
+}
+
+void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
+                                 QList<LockEvent>& events)
+{
+    const QByteArray last = m_lastHolder.value(key);
+    auto event = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) {
+        LockEvent e;
+        e.kind = kind;
+        e.key = key;
+        e.token = token;
+        e.atMs = nowMs;
+        e.holderSummary = summary;
+        return e;
+    };
+    if (after && after->isHeld()) {
+        QList<qint64> pttls;
+        for (const int i : after->restsOn)
+            pttls.append(after->nodes[i].pttlMs);
+        std::sort(pttls.begin(), pttls.end(), std::greater<>());
+        m_quorumEndsNs.insert(key, after->observedAtNs + pttls.value(after->quorum - 1) * kNsPerMs);
+        if (last.isEmpty()) {
+            events.append(event(LockEvent::Kind::Acquired, after->token, after->holder.summary));
+        } else if (last != after->token) {
+            LockEvent e = event(LockEvent::Kind::TokenChanged, after->token, after->holder.summary);
+            e.previousToken = last;
+            events.append(e);
+        }
+        m_lastHolder.insert(key, after->token);
+        return;
+    }
+    if (after && after->verdict == LockVerdict::Unknown)
+        return; // cannot tell: the last holder stays as it was
+    if (!last.isEmpty()) {
+        // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
+        constexpr qint64 slackNs = 50 * kNsPerMs;
+        const qint64 endsNs = m_quorumEndsNs.value(key, 0);
+        const bool expired = endsNs > 0 && m_clock->nowNs() + slackNs >= endsNs;
+        events.append(event(expired ? LockEvent::Kind::Expired : LockEvent::Kind::Released, last,
+                            before ? before->holder.summary : QString()));
+        m_lastHolder.remove(key);
+        m_quorumEndsNs.remove(key);
+    }
+    if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
+        events.append(event(LockEvent::Kind::Contested, after->token, after->holder.summary));
+}
+
+QList<int> LockInspector::locksPerNode() const
+{
+    QList<int> counts(nodeCount(), 0);
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        const QList<NodeLockState>& nodes = it.value().nodes;
+        for (qsizetype i = 0; i < nodes.size() && i < counts.size(); ++i) {
+            if (nodes[i].presence == NodeLockState::Presence::Holding)
+                ++counts[i];
+        }
+    }
+    return counts;
+}
+
+// ------------------------------------------------------------------------------------------ live events
+
+void LockInspector::subscribe(int node)
+{
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    const QByteArray channel = "__keyspace@" + QByteArray::number(m_options.nodes[node].db) + "__:" + m_options.pattern;
+    auto alive = m_alive;
+    link.subscriber->send({"PSUBSCRIBE", channel}, [this, alive, node](const RedisReply& reply) {
+        if (!*alive)
+            return;
+        NodeLink& l = m_links[static_cast<size_t>(node)];
+        if (reply.isError()) {
+            l.subscribed = false;
+            emit keyspaceSubscription(node, false, reply.errorText());
+            return;
+        }
+        l.subscribed = true;
+        emit keyspaceSubscription(node, true, QString());
+        // Events sent while we were not subscribed are lost for good: reconcile.
+        if (std::exchange(l.everSubscribed, true))
+            refresh();
+    });
+}
+
+void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)
+{
+    Q_UNUSED(node)
+    // pmessage <pattern> <channel> <event>; channel = "__keyspace@<db>__:<key>"
+    const auto& e = reply.elements();
+    if (e.size() != 4 || e[0].bytes() != "pmessage")
+        return;
+    const QByteArray& channel = e[2].bytes();
+    const qsizetype colon = channel.indexOf("__:");
+    if (colon < 0)
+        return;
+    const QByteArray key = channel.mid(colon + 3);
+    if (!globMatches(m_options.pattern, key) || key.startsWith(kRedissonChannelPrefix))
+        return;
+    m_touched.insert(key);
+    if (m_pass)
+        m_pass->touchedMeanwhile.insert(key);
+    if (!m_flushInFlight && !m_eventTimer.isActive())
+        m_eventTimer.start();
+}
+
+void LockInspector::flushTouched()
+{
+    if (m_flushInFlight || m_touched.isEmpty())
+        return;
+    m_flushInFlight = true;
+    const QSet<QByteArray> touched = std::exchange(m_touched, {});
+    const QList<QByteArray> keys(touched.cbegin(), touched.cend());
+    struct Flush
+    {
+        QHash<QByteArray, QList<KeyRead>> found;
+        QList<bool> reachable;
+        QStringList why;
+        int remaining = 0;
+    };
+    auto flush = std::make_shared<Flush>();
+    flush->reachable = QList<bool>(nodeCount(), true);
+    flush->why = QStringList(nodeCount(), QString());
+    flush->remaining = nodeCount();
+    auto alive = m_alive;
+    auto finish = [this, flush, touched] {
+        QHash<QByteArray, LockView> updated;
+        for (const QByteArray& key : touched) {
+            bool anyLock = false;
+            for (const KeyRead& read : flush->found.value(key)) {
+                if (read.skip == KeyRead::Skip::None)
+                    anyLock = true;
+            }
+            LockView view = merge(key, flush->found.value(key), flush->reachable, flush->why);
+            if (anyLock || view.verdict != LockVerdict::Free)
+                updated.insert(key, view);
+        }
+        if (m_pass) {
+            for (const QByteArray& key : touched)
+                m_pass->touchedMeanwhile.insert(key);
+        }
+        applyChanges(std::move(updated), touched, false);
+        m_flushInFlight = false;
+        if (!m_touched.isEmpty())
+            m_eventTimer.start();
+    };
+    for (int i = 0; i < nodeCount(); ++i) {
+        readKeys(i, keys, [alive, flush, finish, i](QList<KeyRead> reads) {
+            if (!*alive)
+                return;
+            for (KeyRead& read : reads) {
+                if (read.nodeFailed) {
+                    flush->reachable[i] = false;
+                    flush->why[i] = read.state.note;
+                } else if (read.state.presence != NodeLockState::Presence::Absent) {
+                    flush->found[read.key].append(std::move(read));
+                }
+            }
+            if (--flush->remaining == 0)
+                finish();
+        });
+    }
+    if (nodeCount() == 0)
+        finish();
+}
+
+} // namespace redlock

@@ -1,0 +1,145 @@
+#pragma once
+
+#include "ObservationTypes.h"
+#include "RedisConnection.h"
+#include "SteadyClock.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+namespace redlock {
+
+struct InspectorOptions
+{
+    QList<NodeEndpoint> nodes;
+    QByteArray pattern = QByteArrayLiteral("*"); // SCAN MATCH glob, also applied on the client
+    int scanCount = 1000;                        // SCAN COUNT: bounds the work of one SCAN call on the server
+    int readBatchKeys = 500;                     // keys per read pipeline (2 commands each): bounds one round trip
+    double driftFactor = 0.01;
+    qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
+    int reconcileIntervalMs = 5000;    // periodic full SCAN after start(); 0 = only on refresh()
+    bool keyspaceEvents = true;        // subscribe to __keyspace@<db>__:<pattern> on every node
+    int eventBatchMs = 50;             // keyspace events are coalesced for this long, then re-read
+    int commandTimeoutMs = 2000;
+    ConnectionOptions connection;
+    std::shared_ptr<SteadyClock> clock; // null = SteadyClock::system()
+};
+
+using LockSnapshot = QHash<QByteArray, LockView>;
+
+// Finds the lock keys on every node and merges them into one LockView per key, kept live.
+//
+// Discovery: SCAN cursor MATCH pattern COUNT n on every node (never KEYS, never a Lua scan), each page read
+// back in one pipeline. Reads are PTTL + GET per key; a GET answered WRONGTYPE is followed by TYPE + HGETALL
+// for that key only (Redisson hashes). That is two commands per string lock instead of TYPE + PTTL + GET.
+// Live: keyspace notifications (a dedicated connection per node, PSUBSCRIBE, coalesced for eventBatchMs,
+// then only the touched keys are re-read on the node that reported them), plus a periodic full SCAN,
+// because Pub/Sub drops events on reconnects and nodes may have notifications off.
+//
+// Lives on its own thread (an IoThread); snapshot() may be called from any thread.
+class LockInspector final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockInspector)
+
+public:
+    explicit LockInspector(InspectorOptions options, QObject* parent = nullptr);
+    ~LockInspector() override;
+
+    // The narrow flag set the live view needs: keyspace channel, generic (del, expire, rename), string,
+    // hash, expired and evicted events.
+    static QByteArray keyspaceEventFlags() { return QByteArrayLiteral("Kg$hxe"); }
+    // True when `flags` (CONFIG GET notify-keyspace-events) already emit everything the live view needs.
+    static bool keyspaceEventsSufficient(const QString& flags);
+    // Redis glob matching (*, ?, [a-z], [^x], \\ escapes), binary safe: the client-side filter.
+    static bool globMatches(const QByteArray& pattern, const QByteArray& name);
+
+    // The verdict for one key from per-node states (pure: the heart of the inspector, tested directly).
+    // restsOn: Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding
+    // any token; Free -> the nodes that answered; Unknown -> the unreachable nodes.
+    static void judge(LockView& view, int quorum, double driftFactor, qint64 expiringThresholdMs);
+
+    const InspectorOptions& options() const { return m_options; }
+    int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
+    int quorum() const { return nodeCount() / 2 + 1; }
+
+    // Opens the connections, subscribes, runs a first full inspection and reconciles periodically.
+    void start();
+    void stop();
+    // One full inspection now (coalesced with one already running). Completion: inspectionFinished().
+    void refresh();
+    bool isInspecting() const { return m_pass != nullptr; }
+
+    LockSnapshot snapshot() const; // thread-safe copy (implicitly shared)
+    SkippedKeys lastSkipped() const;
+
+signals:
+    void inspectionStarted();
+    void inspectionFinished(const redlock::InspectionSummary& summary);
+    // Batched: one per full inspection (fullRefresh) or per event tick. Not emitted when nothing changed.
+    void locksChanged(const redlock::LockChangeSet& changes);
+    void lockEvents(const QList<redlock::LockEvent>& events);
+    // Per node: subscribed to keyspace events or not (and why not).
+    void keyspaceSubscription(int node, bool subscribed, const QString& message);
+
+private:
+    struct Pass;
+    struct KeyRead;
+    struct NodeLink
+    {
+        RedisConnection* reader = nullptr;
+        RedisConnection* subscriber = nullptr;
+        bool subscribed = false;
+        bool everSubscribed = false;
+    };
+
+    void scanPage(int node, const QByteArray& cursor);
+    void onPageRead(int node, const QList<KeyRead>& reads);
+    void nodeScanFailed(int node, const QString& error);
+    void maybeFinishNode(int node);
+    void finishPass();
+    // Reads keys on one node in pipelines of at most readBatchKeys keys; done() gets one KeyRead per key
+    // (in order) and is called once, after the last batch. A batch's round trip is added to *longestCallUs.
+    void readKeys(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done);
+    void readBatch(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done);
+    void subscribe(int node);
+    void onKeyspaceMessage(int node, const RedisReply& reply);
+    void flushTouched();
+    LockView merge(const QByteArray& key, const QList<KeyRead>& reads, const QList<bool>& reachable,
+                   const QStringList& unreachableWhy) const;
+    void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, bool full);
+    void deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
+                      QList<LockEvent>& events);
+    void noteCallUs(qint64 us);
+    QList<int> locksPerNode() const;
+    void publishSnapshot();
+
+    InspectorOptions m_options;
+    std::shared_ptr<SteadyClock> m_clock;
+    std::vector<NodeLink> m_links;
+    QHash<QByteArray, LockView> m_views;
+    // Last token per key that had a quorum (kept through Unknown), for acquired/released/changed events.
+    QHash<QByteArray, QByteArray> m_lastHolder;
+    QHash<QByteArray, qint64> m_quorumEndsNs; // steady instant the last seen quorum runs out (expired vs released)
+    mutable QMutex m_snapshotMutex;
+    LockSnapshot m_snapshot;
+    SkippedKeys m_lastSkipped;
+    std::unique_ptr<Pass> m_pass;
+    quint64 m_passGeneration = 0;
+    bool m_refreshAgain = false;
+    QSet<QByteArray> m_touched; // keys named by keyspace events since the last flush
+    bool m_flushInFlight = false;
+    qint64 m_longestCallUs = 0; // of the current pass
+    QTimer m_reconcileTimer;
+    QTimer m_eventTimer;
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
+};
+
+} // namespace redlock

@@ -1,0 +1,323 @@
+#include "NodeSession.h"
+
+#include <QDateTime>
+
+#include <chrono>
+
+namespace redlock {
+
+namespace {
+
+qint64 wallNowUs()
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+qint64 wallNowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// Everything that is worth a factsChanged(): samples (latency, offset) are not.
+bool sameFacts(const NodeFacts& a, const NodeFacts& b)
+{
+    return a.health == b.health && a.errorKind == b.errorKind && a.reason == b.reason &&
+           a.refusedCommands == b.refusedCommands && a.infoKnown == b.infoKnown && a.role == b.role &&
+           a.connectedReplicas == b.connectedReplicas && a.runId == b.runId && a.redisVersion == b.redisVersion &&
+           a.maxmemoryPolicy == b.maxmemoryPolicy && a.maxmemoryBytes == b.maxmemoryBytes &&
+           a.aofEnabled == b.aofEnabled && a.appendFsync == b.appendFsync &&
+           a.notifyKeyspaceEvents == b.notifyKeyspaceEvents && a.previousRunId == b.previousRunId &&
+           a.restartSeenAtMs == b.restartSeenAtMs &&
+           // uptime restarts from 0 after a restart; otherwise its ticking is no news
+           (a.uptimeSeconds < 0) == (b.uptimeSeconds < 0) && a.clockOffsetUs.has_value() == b.clockOffsetUs.has_value();
+}
+
+} // namespace
+
+NodeSession::NodeSession(int node, const NodeEndpoint& endpoint, const NodeSessionOptions& options, QObject* parent)
+    : QObject(parent), m_options(options)
+{
+    m_facts.node = node;
+    m_facts.endpoint = endpoint;
+    ConnectionOptions connection = m_options.connection;
+    if (connection.clientName.isEmpty())
+        connection.clientName = QByteArrayLiteral("redlock-console:observe");
+    connection.commandTimeoutMs = m_options.commandTimeoutMs;
+    m_connection = new RedisConnection(endpoint, connection, this);
+    connect(m_connection, &RedisConnection::stateChanged, this, &NodeSession::onStateChanged);
+    m_pingTimer.setInterval(m_options.pingIntervalMs);
+    connect(&m_pingTimer, &QTimer::timeout, this, &NodeSession::sample);
+    m_factsTimer.setInterval(m_options.factsIntervalMs);
+    connect(&m_factsTimer, &QTimer::timeout, this, &NodeSession::refreshFacts);
+}
+
+NodeSession::~NodeSession()
+{
+    // The connection's destructor answers pending commands with a failure; nothing must be published then.
+    RedisConnection* connection = m_connection;
+    connection->disconnect(this);
+    m_connection = nullptr; // handlers see this and return
+    delete connection;
+}
+
+void NodeSession::start()
+{
+    m_pingTimer.start();
+    m_factsTimer.start();
+    m_connection->open();
+    publish();
+}
+
+void NodeSession::stop()
+{
+    m_pingTimer.stop();
+    m_factsTimer.stop();
+    m_connection->close();
+}
+
+void NodeSession::refreshNow()
+{
+    sample();
+    refreshFacts();
+}
+
+void NodeSession::onStateChanged(RedisConnection::State state)
+{
+    switch (state) {
+    case RedisConnection::State::Ready:
+        m_facts.health = NodeHealth::Up;
+        m_facts.errorKind = RedisErrorKind::None;
+        m_facts.reason.clear();
+        m_lastAnswerMs = wallNowMs();
+        publish();
+        refreshNow();
+        return;
+    case RedisConnection::State::WaitingToReconnect:
+    case RedisConnection::State::Disconnected: {
+        const RedisErrorKind kind = m_connection->lastErrorKind();
+        if (kind == RedisErrorKind::AuthFailed)
+            m_facts.health = NodeHealth::AuthFailed;
+        else if (kind == RedisErrorKind::NoPermission)
+            m_facts.health = NodeHealth::NoPermission;
+        else if (state == RedisConnection::State::Disconnected && kind == RedisErrorKind::None)
+            m_facts.health = NodeHealth::Connecting; // closed on purpose, not down
+        else
+            m_facts.health = NodeHealth::Down;
+        m_facts.errorKind = kind;
+        m_facts.reason = m_connection->lastError();
+        m_facts.latencyUs = -1;
+        if (m_lastAnswerMs > 0)
+            m_lastUpBeforeLossMs = m_lastAnswerMs;
+        publish();
+        return;
+    }
+    case RedisConnection::State::Connecting:
+    case RedisConnection::State::Handshaking:
+        // Keep showing why the node was down while the reconnect attempt runs: no flicker.
+        return;
+    }
+}
+
+void NodeSession::sample()
+{
+    if (!m_connection->isReady()) {
+        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt});
+        return;
+    }
+    if (m_sampleInFlight)
+        return;
+    m_sampleInFlight = true;
+    struct Timing
+    {
+        QElapsedTimer timer;
+        qint64 sentWallUs = 0;
+        qint64 latencyUs = -1;
+    };
+    auto timing = std::make_shared<Timing>();
+    timing->sentWallUs = wallNowUs();
+    timing->timer.start();
+    QList<RedisConnection::Command> commands;
+    commands.append({{"PING"}, [this, timing](const RedisReply& reply) {
+                         if (!m_connection)
+                             return;
+                         if (!reply.isError()) {
+                             timing->latencyUs = timing->timer.nsecsElapsed() / 1000;
+                             m_lastAnswerMs = wallNowMs();
+                             noteAllowed(QStringLiteral("PING"));
+                         } else {
+                             noteRefused(QStringLiteral("PING"), reply);
+                         }
+                     }});
+    commands.append({{"TIME"}, [this, timing](const RedisReply& reply) {
+                         if (!m_connection)
+                             return;
+                         m_sampleInFlight = false;
+                         const qint64 rttUs = timing->timer.nsecsElapsed() / 1000;
+                         std::optional<qint64> offset;
+                         if (reply.isArray() && reply.elements().size() == 2) {
+                             noteAllowed(QStringLiteral("TIME"));
+                             const qint64 serverUs = reply.elements()[0].bytes().toLongLong() * 1'000'000 +
+                                                     reply.elements()[1].bytes().toLongLong();
+                             // The server read its clock about half a round trip after we sent.
+                             offset = serverUs - (timing->sentWallUs + rttUs / 2);
+                         } else {
+                             noteRefused(QStringLiteral("TIME"), reply);
+                         }
+                         m_facts.latencyUs = timing->latencyUs;
+                         m_facts.clockOffsetUs = offset;
+                         emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset});
+                         publish();
+                     }});
+    m_connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
+}
+
+void NodeSession::refreshFacts()
+{
+    if (!m_connection->isReady() || m_factsInFlight)
+        return;
+    m_factsInFlight = true;
+    QList<RedisConnection::Command> commands;
+    commands.append({{"INFO"}, [this](const RedisReply& reply) {
+                         if (!m_connection)
+                             return;
+                         if (reply.isString()) {
+                             noteAllowed(QStringLiteral("INFO"));
+                             applyInfo(reply.bytes());
+                         } else {
+                             noteRefused(QStringLiteral("INFO"), reply);
+                         }
+                     }});
+    auto configGet = [this](const QByteArray& parameter, std::function<void(const QString&)> apply) {
+        return RedisConnection::Command{{"CONFIG", "GET", parameter}, [this, apply](const RedisReply& reply) {
+                                            if (!m_connection)
+                                                return;
+                                            if (reply.isArray()) {
+                                                noteAllowed(QStringLiteral("CONFIG GET"));
+                                                const auto& e = reply.elements();
+                                                if (e.size() >= 2)
+                                                    apply(QString::fromUtf8(e[1].bytes()));
+                                            } else {
+                                                noteRefused(QStringLiteral("CONFIG GET"), reply);
+                                            }
+                                        }};
+    };
+    commands.append(configGet("appendfsync", [this](const QString& v) { m_facts.appendFsync = v; }));
+    commands.append(
+        configGet("notify-keyspace-events", [this](const QString& v) { m_facts.notifyKeyspaceEvents = v; }));
+    // The last reply closes the round.
+    commands.last().handler = [inner = commands.last().handler, this](const RedisReply& reply) {
+        if (!m_connection)
+            return;
+        inner(reply);
+        m_factsInFlight = false;
+        m_facts.factsUpdatedAtMs = wallNowMs();
+        publish();
+    };
+    m_connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
+}
+
+void NodeSession::applyInfo(const QByteArray& info)
+{
+    QByteArray runId;
+    for (const QByteArray& rawLine : info.split('\n')) {
+        const QByteArray line = rawLine.trimmed();
+        const qsizetype colon = line.indexOf(':');
+        if (line.startsWith('#') || colon <= 0)
+            continue;
+        const QByteArray name = line.left(colon);
+        const QByteArray value = line.mid(colon + 1);
+        if (name == "role")
+            m_facts.role = QString::fromLatin1(value);
+        else if (name == "connected_slaves")
+            m_facts.connectedReplicas = value.toInt();
+        else if (name == "run_id")
+            runId = value;
+        else if (name == "uptime_in_seconds")
+            m_facts.uptimeSeconds = value.toLongLong();
+        else if (name == "redis_version")
+            m_facts.redisVersion = QString::fromLatin1(value);
+        else if (name == "maxmemory_policy")
+            m_facts.maxmemoryPolicy = QString::fromLatin1(value);
+        else if (name == "maxmemory")
+            m_facts.maxmemoryBytes = value.toLongLong();
+        else if (name == "aof_enabled")
+            m_facts.aofEnabled = value.toInt();
+    }
+    m_facts.infoKnown = true;
+    m_lastAnswerMs = wallNowMs();
+    if (!runId.isEmpty() && !m_facts.runId.isEmpty() && runId != m_facts.runId) {
+        m_facts.previousRunId = m_facts.runId;
+        m_facts.restartSeenAtMs = wallNowMs();
+        if (m_lastUpBeforeLossMs > 0 && m_facts.uptimeSeconds >= 0) {
+            const qint64 startedAtMs = m_facts.restartSeenAtMs - m_facts.uptimeSeconds * 1000;
+            m_facts.downtimeMs = std::max<qint64>(0, startedAtMs - m_lastUpBeforeLossMs);
+        } else {
+            m_facts.downtimeMs = -1;
+        }
+        m_facts.runId = runId;
+        emit restarted(m_facts);
+    }
+    m_facts.runId = runId;
+}
+
+void NodeSession::noteRefused(const QString& command, const RedisReply& reply)
+{
+    if (reply.errorKind() != RedisErrorKind::NoPermission || m_facts.refusedCommands.contains(command))
+        return;
+    m_facts.refusedCommands.append(command);
+}
+
+void NodeSession::noteAllowed(const QString& command)
+{
+    m_facts.refusedCommands.removeAll(command);
+}
+
+void NodeSession::publish()
+{
+    if (m_havePublished && sameFacts(m_facts, m_published))
+        return;
+    m_published = m_facts;
+    m_havePublished = true;
+    emit factsChanged(m_facts);
+}
+
+void NodeSession::enableKeyspaceEvents(const QByteArray& flags)
+{
+    const int node = m_facts.node;
+    m_connection->send(
+        {"CONFIG", "GET", "notify-keyspace-events"},
+        [this, flags, node](const RedisReply& current) {
+            if (!m_connection)
+                return;
+            if (!current.isArray() || current.elements().size() < 2) {
+                noteRefused(QStringLiteral("CONFIG GET"), current);
+                emit keyspaceEventsConfigured(node, false,
+                                              current.isError() ? current.errorText() : tr("unexpected reply"));
+                publish();
+                return;
+            }
+            QByteArray merged = current.elements()[1].bytes();
+            for (const char c : flags) {
+                if (!merged.contains(c))
+                    merged.append(c);
+            }
+            m_connection->send(
+                {"CONFIG", "SET", "notify-keyspace-events", merged}, [this, node, merged](const RedisReply& reply) {
+                    if (!m_connection)
+                        return;
+                    if (reply.isError()) {
+                        noteRefused(QStringLiteral("CONFIG SET"), reply);
+                        emit keyspaceEventsConfigured(node, false, reply.errorText());
+                    } else {
+                        m_facts.notifyKeyspaceEvents = QString::fromLatin1(merged);
+                        emit keyspaceEventsConfigured(
+                            node, true, tr("notify-keyspace-events set to \"%1\"").arg(QString::fromLatin1(merged)));
+                    }
+                    refreshFacts();
+                });
+        },
+        m_options.commandTimeoutMs);
+}
+
+} // namespace redlock

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "ObservationTypes.h"
+#include "RedisConnection.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace redlock {
+
+struct NodeSessionOptions
+{
+    int pingIntervalMs = 1000;    // PING + TIME sample period
+    int factsIntervalMs = 5000;   // INFO + CONFIG GET period (run_id and uptime are how restarts are seen)
+    int commandTimeoutMs = 1000;  // per observation command; a slower node counts as down for the sample
+    ConnectionOptions connection; // reconnect/backoff; clientName defaults to "redlock-console:observe"
+};
+
+// Watches one node over its own connection: health, latency, clock offset and the facts the safety audit
+// needs. Lives on the thread it was created on (an IoThread); signals are meant for queued connections.
+//
+// A refused command (NOPERM) is recorded in NodeFacts::refusedCommands and the rest goes on; only a
+// refused handshake (AUTH, PING) changes the health.
+class NodeSession final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(NodeSession)
+
+public:
+    NodeSession(int node, const NodeEndpoint& endpoint, const NodeSessionOptions& options = {},
+                QObject* parent = nullptr);
+    ~NodeSession() override;
+
+    int node() const { return m_facts.node; }
+    // A copy of the current facts; call on the session's thread (or use factsChanged).
+    NodeFacts facts() const { return m_facts; }
+
+    void start();
+    void stop();
+    // Samples and refreshes the facts now instead of at the next tick.
+    void refreshNow();
+
+    // CONFIG SET notify-keyspace-events to the current flags plus `flags` (e.g.
+    // LockInspector::keyspaceEventFlags()). Only ever called on an operator's explicit request; the result
+    // comes back in keyspaceEventsConfigured().
+    void enableKeyspaceEvents(const QByteArray& flags);
+
+signals:
+    // Health, reason, refused commands, INFO or CONFIG facts changed (not emitted for every sample).
+    void factsChanged(const redlock::NodeFacts& facts);
+    void sampled(const redlock::NodeSample& sample);
+    // The run_id changed while we watched: the node restarted (facts carry downtime and previous run_id).
+    void restarted(const redlock::NodeFacts& facts);
+    void keyspaceEventsConfigured(int node, bool ok, const QString& message);
+
+private:
+    void onStateChanged(RedisConnection::State state);
+    void sample();
+    void refreshFacts();
+    void applyInfo(const QByteArray& info);
+    void noteRefused(const QString& command, const RedisReply& reply);
+    void noteAllowed(const QString& command);
+    void publish();
+
+    NodeSessionOptions m_options;
+    RedisConnection* m_connection = nullptr;
+    NodeFacts m_facts;
+    NodeFacts m_published;
+    bool m_havePublished = false;
+    QTimer m_pingTimer;
+    QTimer m_factsTimer;
+    qint64 m_lastAnswerMs = 0;       // wall clock of the last successful reply
+    qint64 m_lastUpBeforeLossMs = 0; // m_lastAnswerMs when the connection was last lost (downtime estimates)
+    bool m_sampleInFlight = false;
+    bool m_factsInFlight = false;
+};
+
+} // namespace redlock

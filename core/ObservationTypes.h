@@ -1,0 +1,263 @@
+#pragma once
+
+// Value types of cluster observation: what NodeSession learns about a node, what LockInspector learns
+// about the locks, and what SafetyAudit concludes. Plain copyable values, so they cross threads in queued
+// signals and models can keep them without talking to Redis.
+
+#include "LockToken.h"
+#include "NodeEndpoint.h"
+#include "RedisReply.h"
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace redlock {
+
+// ---------------------------------------------------------------------------------------------- nodes
+
+enum class NodeHealth {
+    Connecting,   // first connect or reconnect in progress
+    Up,           // answers commands (some may still be refused: see NodeFacts::refusedCommands)
+    AuthFailed,   // AUTH refused (wrong password / user) or the node wants a password we do not have
+    NoPermission, // the handshake itself was refused by ACL (e.g. PING)
+    Down,         // unreachable, timed out or lost; NodeFacts::reason says why; reconnecting with backoff
+};
+
+QString nodeHealthName(NodeHealth health); // translated
+
+// Everything one NodeSession knows about its node. Fields that could not be read keep their "unknown"
+// value (-1, empty, nullopt) and the command that was refused is listed in refusedCommands.
+struct NodeFacts
+{
+    int node = -1;
+    NodeEndpoint endpoint;
+    NodeHealth health = NodeHealth::Connecting;
+    RedisErrorKind errorKind = RedisErrorKind::None;
+    QString reason; // why the node is not Up (translated or server text)
+
+    // Commands the node refused (NOPERM), e.g. "INFO", "CONFIG GET", "TIME": the view is degraded, not dead.
+    QStringList refusedCommands;
+    bool isDegraded() const { return health == NodeHealth::Up && !refusedCommands.isEmpty(); }
+
+    // Last PING round trip and TIME-based clock offset (server clock - local wall clock, compensated for
+    // half the round trip). -1 / nullopt until measured.
+    qint64 latencyUs = -1;
+    std::optional<qint64> clockOffsetUs;
+
+    // INFO
+    bool infoKnown = false;
+    QString role; // "master" | "slave"
+    int connectedReplicas = -1;
+    QByteArray runId;
+    qint64 uptimeSeconds = -1;
+    QString redisVersion;
+    QString maxmemoryPolicy;
+    qint64 maxmemoryBytes = -1; // 0 = no limit
+    int aofEnabled = -1;        // 1 / 0 / -1 unknown
+    // CONFIG GET
+    QString appendFsync;                         // "always" | "everysec" | "no" | empty = unknown
+    std::optional<QString> notifyKeyspaceEvents; // nullopt = unknown (CONFIG refused)
+
+    // Restarts seen by this session: the run_id changed while we watched.
+    QByteArray previousRunId;
+    qint64 restartSeenAtMs = 0;  // wall clock (ms since epoch) when the new run_id was first seen; 0 = none
+    qint64 downtimeMs = -1;      // estimated gap between the old instance's last answer and the new start
+    qint64 factsUpdatedAtMs = 0; // wall clock of the last INFO/CONFIG refresh
+
+    // Milliseconds since the node (re)started, from INFO uptime; -1 unknown.
+    qint64 uptimeMs() const { return uptimeSeconds < 0 ? -1 : uptimeSeconds * 1000; }
+};
+
+// One PING/TIME sample, for charts.
+struct NodeSample
+{
+    int node = -1;
+    qint64 atMs = 0;       // wall clock
+    qint64 latencyUs = -1; // -1: the PING failed
+    std::optional<qint64> clockOffsetUs;
+};
+
+// ---------------------------------------------------------------------------------------------- locks
+
+enum class LockVerdict {
+    Held,             // one token on >= quorum nodes
+    Expiring,         // held, but the observed validity is under the inspector's threshold
+    Contested,        // no token reaches quorum, >= 2 tokens present (and the unreachable nodes cannot change that)
+    MinorityLeftover, // one token on fewer than quorum nodes and no other: a failed or half-released acquire
+    Free,             // no token anywhere a quorum could hold one
+    Unknown,          // too many nodes unreachable to tell
+};
+
+QString lockVerdictName(LockVerdict verdict); // translated, for display
+QString lockVerdictId(LockVerdict verdict);   // stable, untranslated ("held", "contested", ...) for JSON
+
+// Which client library wrote a value, recognised from its format. Recognition is a label, not a proof: a
+// random 32-hex value may come from any library.
+enum class HolderFormat {
+    Opaque,         // not recognised: shown raw
+    RedlockConsole, // this project's LockToken (identity decoded)
+    NodeRedlock,    // node-redlock: 16 random bytes, hex
+    Redsync,        // Redsync: 16 random bytes, base64 (std encoding)
+    PrefixedUuid,   // pottery / RedLock.net: key under "redlock:", value a uuid4 / GUID
+    Uuid,           // redlock-rb: a uuid value
+    Redisson,       // Redisson RLock hash: field "<clientUUID>:<threadId>" -> reentrancy count
+};
+
+QString holderFormatName(HolderFormat format); // translated library name(s)
+QString holderFormatId(HolderFormat format);   // stable id for JSON
+
+struct HolderInfo
+{
+    HolderFormat format = HolderFormat::Opaque;
+    std::optional<LockToken> token; // RedlockConsole
+    QString redissonClientId;       // Redisson
+    qint64 redissonThreadId = -1;
+    qint64 reentrancy = -1;
+    // One line for tables: "host pid 123 (client)", "Redisson 1b2c…:42 ×2", or the raw value escaped.
+    QString summary;
+};
+
+// Decodes a lock value (string) or a Redisson hash's fields. Pure.
+HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value);
+HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& fields);
+// Printable form of a binary-safe name or value: UTF-8 where valid, \xNN escapes elsewhere.
+QString printableBytes(const QByteArray& bytes, int maxChars = 200);
+
+// What one node says about one key.
+struct NodeLockState
+{
+    enum class Presence {
+        Unreachable, // the node could not be read: never taken as "absent"
+        Absent,      // the node answered: no such key
+        Holding,     // a lock value with a TTL
+        NotALock,    // the key exists but is not a lock here (no TTL, or a list/set/zset/...)
+    };
+    Presence presence = Presence::Unreachable;
+    QByteArray token; // Holding: the string value, or the Redisson hash's holder field(s)
+    QList<std::pair<QByteArray, QByteArray>> hashFields; // Redisson hash: field -> value
+    qint64 pttlMs = -2;                                  // PTTL when read (-1 no TTL, -2 absent)
+    QString note;                                        // Unreachable: why; NotALock: the type or "no TTL"
+
+    friend bool operator==(const NodeLockState&, const NodeLockState&) = default;
+};
+
+// One lock key merged over the N nodes.
+struct LockView
+{
+    QByteArray key;
+    QList<NodeLockState> nodes; // one per configured node, in configuration order
+    LockVerdict verdict = LockVerdict::Unknown;
+    QByteArray token;   // the token the verdict is about (held: the majority token); empty when none
+    int holders = 0;    // nodes holding `token`
+    int tokenCount = 0; // distinct tokens seen
+    int quorum = 0;
+    QList<int> restsOn; // nodes the verdict rests on (see LockInspector::judge)
+    // Held/Expiring: the quorum-th largest PTTL among the holders minus drift, at observedAtNs.
+    // After that many ms fewer than a quorum still hold the lock. -1 when not held.
+    qint64 observedValidityMs = -1;
+    qint64 observedAtMs = 0; // wall clock of the read
+    qint64 observedAtNs = 0; // steady clock of the read (SteadyClock of the inspector)
+    HolderInfo holder;
+
+    bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }
+    // Remaining observed validity at steady instant nowNs (clamped at 0); -1 when not held.
+    qint64 remainingValidityMs(qint64 nowNs) const
+    {
+        if (observedValidityMs < 0)
+            return -1;
+        const qint64 left = observedValidityMs - (nowNs - observedAtNs) / 1'000'000;
+        return left < 0 ? 0 : left;
+    }
+    // Same verdict, token and per-node facts (PTTLs compared loosely: they tick down by themselves).
+    bool sameStateAs(const LockView& other) const;
+};
+
+// Counts of keys under the pattern that were not locks, by reason.
+struct SkippedKeys
+{
+    qint64 noTtl = 0;
+    qint64 otherType = 0;       // list, set, zset, stream, ...
+    qint64 outsidePattern = 0;  // SCAN returned a name the glob does not match (ACL key patterns)
+    qint64 redissonHelpers = 0; // redisson_lock__channel:* and similar
+    qint64 total() const { return noTtl + otherType + outsidePattern + redissonHelpers; }
+};
+
+// One batch of changes, emitted once per refresh or event tick. Models apply it with one
+// begin/endInsertRows, one dataChanged and one begin/endRemoveRows per batch.
+struct LockChangeSet
+{
+    QList<LockView> appeared;
+    QList<LockView> changed;
+    QList<QByteArray> disappeared; // keys that are gone from every reachable node
+    bool fullRefresh = false;      // the result of a full SCAN pass (otherwise: keyspace events)
+    qint64 atMs = 0;
+    QList<int> locksPerNode; // keys holding a lock value per node, after this batch
+    bool isEmpty() const { return appeared.isEmpty() && changed.isEmpty() && disappeared.isEmpty(); }
+};
+
+struct LockEvent
+{
+    enum class Kind {
+        Acquired,     // a token reached quorum
+        Released,     // the quorum went away before its TTL ran out
+        Expired,      // the quorum went away at (or after) its observed expiry
+        TokenChanged, // another token now holds the quorum
+        Contested,    // no token has quorum, several are present
+    };
+    Kind kind = Kind::Acquired;
+    QByteArray key;
+    QByteArray token;         // the new holder (Acquired, TokenChanged) or the old one (Released, Expired)
+    QByteArray previousToken; // TokenChanged
+    qint64 atMs = 0;          // wall clock when observed
+    QString holderSummary;
+};
+
+QString lockEventKindName(LockEvent::Kind kind); // translated
+QString lockEventKindId(LockEvent::Kind kind);   // stable id
+
+struct InspectionSummary
+{
+    qint64 startedAtMs = 0;
+    qint64 elapsedUs = 0;     // whole pass, all nodes
+    qint64 longestCallUs = 0; // slowest single round trip (one SCAN or one read pipeline)
+    qint64 keysScanned = 0;   // names returned by SCAN over all nodes
+    qint64 commandsSent = 0;
+    int locks = 0; // lock views after the pass
+    SkippedKeys skipped;
+    QList<bool> nodeReachable; // per node: the whole SCAN completed
+    QStringList errors;        // per-node failures, "host:port: text"
+};
+
+// ---------------------------------------------------------------------------------------------- audit
+
+struct AuditFinding
+{
+    enum class Severity { Info, Warning, Severe };
+    QString ruleId; // stable: "replica", "has-replicas", "persistence", "restart-early", "eviction",
+                    // "clock-offset", "same-server", "node-count", "unverified"
+    Severity severity = Severity::Warning;
+    QList<int> nodes;    // nodes concerned (empty: the cluster as a whole)
+    QString title;       // short, translated
+    QString explanation; // one or two sentences, translated
+};
+
+QString severityName(AuditFinding::Severity severity); // translated
+QString severityId(AuditFinding::Severity severity);   // "info" | "warning" | "severe"
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::NodeFacts)
+Q_DECLARE_METATYPE(redlock::NodeSample)
+Q_DECLARE_METATYPE(redlock::LockView)
+Q_DECLARE_METATYPE(redlock::LockChangeSet)
+Q_DECLARE_METATYPE(redlock::LockEvent)
+Q_DECLARE_METATYPE(redlock::InspectionSummary)
+Q_DECLARE_METATYPE(redlock::AuditFinding)

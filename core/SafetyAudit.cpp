@@ -1,0 +1,163 @@
+#include "SafetyAudit.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text, int n = -1)
+{
+    return QCoreApplication::translate("redlock::SafetyAudit", text, nullptr, n);
+}
+
+QString names(const QList<NodeFacts>& nodes, const QList<int>& which)
+{
+    QStringList out;
+    for (const int i : which)
+        out << nodes[i].endpoint.displayName();
+    return out.join(QStringLiteral(", "));
+}
+
+AuditFinding finding(const char* rule, AuditFinding::Severity severity, QList<int> nodes, QString title,
+                     QString explanation)
+{
+    return {QString::fromLatin1(rule), severity, std::move(nodes), std::move(title), std::move(explanation)};
+}
+
+} // namespace
+
+namespace SafetyAudit {
+
+qint64 largestPttlMs(const QList<LockView>& locks)
+{
+    qint64 largest = 0;
+    for (const LockView& view : locks) {
+        for (const NodeLockState& s : view.nodes) {
+            if (s.presence == NodeLockState::Presence::Holding)
+                largest = std::max(largest, s.pttlMs);
+        }
+    }
+    return largest;
+}
+
+bool hasSevere(const QList<AuditFinding>& findings)
+{
+    return std::any_of(findings.cbegin(), findings.cend(),
+                       [](const AuditFinding& f) { return f.severity == AuditFinding::Severity::Severe; });
+}
+
+QList<AuditFinding> run(const AuditInput& input)
+{
+    using Severity = AuditFinding::Severity;
+    const QList<NodeFacts>& nodes = input.nodes;
+    const int n = static_cast<int>(nodes.size());
+    const qint64 ttlMs = input.maxTtlMs > 0 ? input.maxTtlMs : input.defaultTtlMs;
+    QList<AuditFinding> out;
+
+    // N: the quorum N/2+1 tolerates (N-1)/2 failures; an even N pays for a node that adds no tolerance.
+    if (n < 3) {
+        out << finding("node-count", Severity::Severe, {}, tr("Fewer than 3 nodes"),
+                       tr("With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N >= 3 "
+                          "independent masters.",
+                          n));
+    } else if (n % 2 == 0) {
+        out << finding(
+            "node-count", Severity::Warning, {}, tr("Even number of nodes"),
+            tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.", n));
+    }
+
+    QList<int> replicas, withReplicas, persistence, restartedEarly, evictingLimited, evictingLatent, offClock,
+        unverified;
+    QHash<QByteArray, QList<int>> byRunId;
+    const qint64 driftBudgetUs = (static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2) * 1000;
+    for (int i = 0; i < n; ++i) {
+        const NodeFacts& f = nodes[i];
+        if (!f.infoKnown) {
+            unverified << i;
+            continue;
+        }
+        if (f.refusedCommands.contains(QStringLiteral("CONFIG GET")) && f.appendFsync.isEmpty())
+            unverified << i;
+        if (f.role == u"slave" || f.role == u"replica")
+            replicas << i;
+        if (f.connectedReplicas > 0)
+            withReplicas << i;
+        const bool losesLocks =
+            f.aofEnabled == 0 || (f.aofEnabled == 1 && !f.appendFsync.isEmpty() && f.appendFsync != u"always");
+        if (losesLocks) {
+            persistence << i;
+            const bool youngerThanTtl = f.uptimeMs() >= 0 && f.uptimeMs() < ttlMs;
+            const bool shortDowntime = f.restartSeenAtMs > 0 && f.downtimeMs >= 0 && f.downtimeMs < ttlMs;
+            if (youngerThanTtl || shortDowntime)
+                restartedEarly << i;
+        }
+        if (!f.maxmemoryPolicy.isEmpty() && f.maxmemoryPolicy != u"noeviction")
+            (f.maxmemoryBytes > 0 ? evictingLimited : evictingLatent) << i;
+        if (f.clockOffsetUs && qAbs(*f.clockOffsetUs) > driftBudgetUs)
+            offClock << i;
+        if (!f.runId.isEmpty())
+            byRunId[f.runId] << i;
+    }
+
+    if (!replicas.isEmpty())
+        out << finding("replica", Severity::Severe, replicas, tr("Node is a replica"),
+                       tr("%1 replicate(s) another server: a replica refuses lock writes, and its data is not "
+                          "independent of its master. Redlock needs N independent masters.")
+                           .arg(names(nodes, replicas)));
+    if (!withReplicas.isEmpty())
+        out << finding("has-replicas", Severity::Warning, withReplicas, tr("Node has replicas"),
+                       tr("%1 replicate(s) to other servers. Replication is asynchronous: after a failover the "
+                          "promoted replica may lack a lock the old master granted, and a second client gets it.")
+                           .arg(names(nodes, withReplicas)));
+    if (!restartedEarly.isEmpty())
+        out << finding("restart-early", Severity::Severe, restartedEarly, tr("Node restarted within the lock TTL"),
+                       tr("%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL "
+                          "(%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual "
+                          "exclusion. Delay restarts by at least the max TTL.")
+                           .arg(names(nodes, restartedEarly))
+                           .arg(ttlMs));
+    if (!persistence.isEmpty())
+        out << finding("persistence", Severity::Warning, persistence, tr("Persistence can lose locks"),
+                       tr("%1 run(s) without AOF or with appendfsync other than \"always\": a crash loses recent "
+                          "locks. Safe only if restarts are delayed by more than the max TTL.")
+                           .arg(names(nodes, persistence)));
+    if (!evictingLimited.isEmpty())
+        out << finding("eviction", Severity::Severe, evictingLimited, tr("Lock keys can be evicted"),
+                       tr("%1 evict(s) keys under memory pressure (maxmemory-policy is not noeviction and a "
+                          "memory limit is set): a held lock can vanish.")
+                           .arg(names(nodes, evictingLimited)));
+    if (!evictingLatent.isEmpty())
+        out << finding("eviction", Severity::Warning, evictingLatent, tr("Eviction policy allows evicting locks"),
+                       tr("%1 use(s) a maxmemory-policy other than noeviction; once a memory limit is set, lock "
+                          "keys can be evicted.")
+                           .arg(names(nodes, evictingLatent)));
+    if (!offClock.isEmpty())
+        out << finding("clock-offset", Severity::Warning, offClock, tr("Clock offset beyond the drift budget"),
+                       tr("The clock of %1 differs from this machine's by more than the drift budget (%2 ms). "
+                          "A clock step (NTP) on a node expires locks early; check time synchronisation "
+                          "(this machine's clock may be the one that is off).")
+                           .arg(names(nodes, offClock))
+                           .arg(driftBudgetUs / 1000));
+    for (auto it = byRunId.cbegin(); it != byRunId.cend(); ++it) {
+        if (it.value().size() < 2)
+            continue;
+        out << finding("same-server", Severity::Severe, it.value(), tr("Same server listed twice"),
+                       tr("%1 are the same Redis server (same run_id): its vote counts twice, so a quorum can "
+                          "be reached with fewer independent nodes than required.")
+                           .arg(names(nodes, it.value())));
+    }
+    if (!unverified.isEmpty())
+        out << finding("unverified", Severity::Info, unverified, tr("Node could not be audited"),
+                       tr("The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the "
+                          "checks above do not cover it.")
+                           .arg(names(nodes, unverified)));
+    return out;
+}
+
+} // namespace SafetyAudit
+
+} // namespace redlock

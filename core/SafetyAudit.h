@@ -1,0 +1,40 @@
+#pragma once
+
+#include "ObservationTypes.h"
+
+#include <QList>
+
+namespace redlock {
+
+// What the audit looks at: node facts from the NodeSessions and what the inspector saw.
+struct AuditInput
+{
+    QList<NodeFacts> nodes; // one per configured node, in configuration order
+    qint64 maxTtlMs = 0;    // the largest lock TTL in use (or the largest PTTL seen); 0 = unknown
+    double driftFactor = 0.01;
+    qint64 defaultTtlMs = 10000; // used for the drift budget when maxTtlMs is unknown
+};
+
+// The checks of what the Redlock seeds say breaks mutual exclusion. Pure: same input, same findings.
+//
+//  replica        node is a replica (it cannot take locks, and a replica of another listed master is not
+//                 independent)                                                                  severe
+//  has-replicas   node has replicas: failover after an async replication loses locks            warning
+//  persistence    no AOF, or appendfsync not "always": a restart can lose acquired locks        warning
+//  restart-early  such a node restarted before the largest TTL passed (uptime < max TTL, or the
+//                 measured downtime < max TTL)                                                  severe
+//  eviction       maxmemory-policy other than noeviction (severe when a memory limit is set)    warning/severe
+//  clock-offset   |clock offset| beyond the drift budget (maxTtl * driftFactor + 2 ms)          warning
+//  same-server    two endpoints answer with the same run_id: one server counted twice          severe
+//  node-count     N even (no extra fault tolerance) / N < 3 (no fault tolerance)               warning/severe
+//  unverified     a node's facts could not be read (down, or INFO/CONFIG refused)               info
+namespace SafetyAudit {
+
+QList<AuditFinding> run(const AuditInput& input);
+bool hasSevere(const QList<AuditFinding>& findings);
+// The largest PTTL among the locks of a snapshot (a lower bound of the largest TTL in use).
+qint64 largestPttlMs(const QList<LockView>& locks);
+
+} // namespace SafetyAudit
+
+} // namespace redlock
