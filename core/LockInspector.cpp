@@ -335,7 +335,18 @@ void LockInspector::onPageRead(int node, const QList<KeyRead>& reads)
         if (read.state.presence == NodeLockState::Presence::Absent)
             continue; // gone between SCAN and the read
         QList<KeyRead>& perKey = m_pass->found[read.key];
+        if (perKey.isEmpty())
+            perKey.reserve(nodeCount());
         perKey.append(read);
+        // The key is the hash's; equal tokens share one buffer (a lock has the same value on every node).
+        KeyRead& stored = perKey.last();
+        stored.key.clear();
+        for (qsizetype i = 0; i + 1 < perKey.size(); ++i) {
+            if (perKey[i].state.token == stored.state.token) {
+                stored.state.token = perKey[i].state.token;
+                break;
+            }
+        }
     }
     if (!progress.nextCursor.isEmpty() && progress.readsInFlight < kMaxReadsInFlight) {
         const QByteArray cursor = std::exchange(progress.nextCursor, QByteArray());
@@ -472,11 +483,17 @@ void LockInspector::readKeys(int node, const QList<QByteArray>& keys, std::funct
 
 void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done)
 {
+    using Presence = NodeLockState::Presence;
+    if (keys.isEmpty()) {
+        done({});
+        return;
+    }
     RedisConnection* connection = m_links[static_cast<size_t>(node)].reader;
     struct Batch
     {
         QList<KeyRead> reads;
-        QList<int> wrongType; // indexes whose GET said WRONGTYPE: read as hashes
+        QList<RedisReply> values; // MGET, one per key
+        RedisReply mgetError;
         QElapsedTimer timer;
         std::function<void(QList<KeyRead>)> done;
     };
@@ -485,70 +502,90 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
     batch->done = std::move(done);
     batch->timer.start();
     auto alive = m_alive;
+    const std::shared_ptr<SteadyClock> clock = m_clock;
 
     auto unreachable = [](KeyRead& read, const RedisReply& reply) {
-        read.state.presence = NodeLockState::Presence::Unreachable;
+        read.state.presence = Presence::Unreachable;
         read.state.note = reply.errorText();
         read.nodeFailed = reply.type() == RedisReply::Type::Failure;
     };
-    // Stage 2 (rare): TYPE + HGETALL for the keys that are not strings.
-    auto readHashes = [this, alive, batch, connection, node, unreachable]() {
-        if (batch->wrongType.isEmpty()) {
+    auto setValue = [](KeyRead& read, const QByteArray& value) {
+        read.state.token = value;
+        if (read.state.pttlMs == -1) {
+            read.state.presence = Presence::NotALock;
+            read.state.note = tr("no TTL");
+            read.skip = KeyRead::Skip::NoTtl;
+        } else {
+            read.state.presence = Presence::Holding;
+        }
+    };
+
+    // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
+    // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
+    auto stage2 = [this, alive, batch, connection, unreachable, setValue, clock](const QList<int>& unresolved) {
+        if (unresolved.isEmpty()) {
             batch->done(std::move(batch->reads));
             return;
         }
+        struct Extra
+        {
+            RedisReply type, pttl, value, hash;
+        };
+        auto extra = std::make_shared<QList<Extra>>(unresolved.size());
         QList<RedisConnection::Command> commands;
         batch->timer.restart();
-        for (const int index : std::as_const(batch->wrongType)) {
-            const QByteArray key = batch->reads[index].key;
-            commands.append({{"TYPE", key}, [batch, index](const RedisReply& reply) {
-                                 KeyRead& read = batch->reads[index];
-                                 if (reply.isString() && reply.bytes() != "hash") {
-                                     read.state.presence = NodeLockState::Presence::NotALock;
-                                     read.state.note = QString::fromLatin1(reply.bytes());
-                                     read.skip = KeyRead::Skip::OtherType;
-                                 }
-                             }});
-            commands.append({{"HGETALL", key}, [batch, index, unreachable](const RedisReply& reply) {
-                                 KeyRead& read = batch->reads[index];
-                                 if (read.state.presence == NodeLockState::Presence::NotALock)
-                                     return;
-                                 if (reply.errorKind() == RedisErrorKind::WrongType) {
-                                     read.state.presence = NodeLockState::Presence::NotALock;
-                                     read.skip = KeyRead::Skip::OtherType;
-                                     return;
-                                 }
-                                 if (!reply.isArray()) {
-                                     unreachable(read, reply);
-                                     return;
-                                 }
-                                 const auto& e = reply.elements();
-                                 if (e.isEmpty()) {
-                                     read.state.presence = NodeLockState::Presence::Absent;
-                                     return;
-                                 }
-                                 QList<QByteArray> holders;
-                                 for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
-                                     read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
-                                     if (e[i].bytes() != "mode")
-                                         holders.append(e[i].bytes());
-                                 }
-                                 std::sort(holders.begin(), holders.end());
-                                 read.state.token = holders.join(',');
-                                 if (read.state.pttlMs == -1) {
-                                     read.state.presence = NodeLockState::Presence::NotALock;
-                                     read.state.note = tr("no TTL");
-                                     read.skip = KeyRead::Skip::NoTtl;
-                                 } else {
-                                     read.state.presence = NodeLockState::Presence::Holding;
-                                 }
-                             }});
+        for (qsizetype u = 0; u < unresolved.size(); ++u) {
+            const QByteArray& key = batch->reads[unresolved[u]].key;
+            commands.append({{"TYPE", key}, [extra, u](const RedisReply& r) { (*extra)[u].type = r; }});
+            commands.append({{"PTTL", key}, [extra, u](const RedisReply& r) { (*extra)[u].pttl = r; }});
+            commands.append({{"GET", key}, [extra, u](const RedisReply& r) { (*extra)[u].value = r; }});
+            commands.append({{"HGETALL", key}, [extra, u](const RedisReply& r) { (*extra)[u].hash = r; }});
         }
-        commands.last().handler = [inner = commands.last().handler, this, alive, batch](const RedisReply& reply) {
+        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, unreachable,
+                                   setValue, clock](const RedisReply& reply) {
             inner(reply);
             if (!*alive)
                 return;
             noteCallUs(batch->timer.nsecsElapsed() / 1000);
+            const qint64 now = clock->nowNs();
+            for (qsizetype u = 0; u < unresolved.size(); ++u) {
+                KeyRead& read = batch->reads[unresolved[u]];
+                const Extra& x = (*extra)[u];
+                read.readAtNs = now;
+                read.state.presence = Presence::Absent;
+                if (x.type.isError()) {
+                    unreachable(read, x.type);
+                    continue;
+                }
+                const QByteArray type = x.type.bytes();
+                read.state.pttlMs = x.pttl.isInteger() ? x.pttl.integer() : -2;
+                if (type == "none" || read.state.pttlMs == -2)
+                    continue;
+                if (type == "string") {
+                    if (x.value.isString())
+                        setValue(read, x.value.bytes());
+                    else
+                        unreachable(read, x.value);
+                } else if (type == "hash") {
+                    if (!x.hash.isArray()) {
+                        unreachable(read, x.hash);
+                        continue;
+                    }
+                    const auto& e = x.hash.elements();
+                    QList<QByteArray> holders;
+                    for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
+                        read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
+                        if (e[i].bytes() != "mode") // RReadWriteLock's mode field is no holder
+                            holders.append(e[i].bytes());
+                    }
+                    std::sort(holders.begin(), holders.end());
+                    setValue(read, holders.join(','));
+                } else {
+                    read.state.presence = Presence::NotALock;
+                    read.state.note = QString::fromLatin1(type);
+                    read.skip = KeyRead::Skip::OtherType;
+                }
+            }
             batch->done(std::move(batch->reads));
         };
         if (m_pass)
@@ -556,58 +593,64 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
         connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
     };
 
-    // Stage 1: PTTL + GET per key, one pipeline.
+    // Stage 1: one MGET for the page (nil for missing keys and for non-strings) and one PTTL per key, in one
+    // pipeline: about one command per key.
     QList<RedisConnection::Command> commands;
-    commands.reserve(keys.size() * 2);
+    commands.reserve(keys.size() + 1);
+    QList<QByteArray> mget;
+    mget.reserve(keys.size() + 1);
+    mget.append(QByteArrayLiteral("MGET"));
+    mget.append(keys);
+    commands.append({std::move(mget), [batch](const RedisReply& reply) {
+                         if (reply.isArray() && reply.elements().size() == batch->reads.size())
+                             batch->values = reply.elements();
+                         else
+                             batch->mgetError =
+                                 reply.isError() ? reply : RedisReply::failure(RedisErrorKind::Protocol, {});
+                     }});
     for (int index = 0; index < keys.size(); ++index) {
-        batch->reads[index].key = keys[index];
-        batch->reads[index].node = node;
-        batch->reads[index].state.presence = NodeLockState::Presence::Absent;
-        commands.append({{"PTTL", keys[index]}, [this, batch, index, unreachable](const RedisReply& reply) {
-                             KeyRead& read = batch->reads[index];
-                             read.readAtNs = m_clock->nowNs();
+        KeyRead& read = batch->reads[index];
+        read.key = keys[index];
+        read.node = node;
+        read.state.presence = Presence::Absent;
+        static const QByteArray pttl = QByteArrayLiteral("PTTL"); // shared, not allocated per command
+        commands.append({{pttl, keys[index]}, [batch, index, unreachable](const RedisReply& reply) {
+                             KeyRead& r = batch->reads[index];
                              if (reply.isInteger())
-                                 read.state.pttlMs = reply.integer();
+                                 r.state.pttlMs = reply.integer();
                              else
-                                 unreachable(read, reply);
-                         }});
-        commands.append({{"GET", keys[index]}, [batch, index, unreachable](const RedisReply& reply) {
-                             KeyRead& read = batch->reads[index];
-                             if (read.state.presence == NodeLockState::Presence::Unreachable)
-                                 return;
-                             if (reply.errorKind() == RedisErrorKind::WrongType) {
-                                 batch->wrongType.append(index);
-                                 return;
-                             }
-                             if (reply.isNil() || read.state.pttlMs == -2) {
-                                 read.state.presence = NodeLockState::Presence::Absent;
-                                 return;
-                             }
-                             if (!reply.isString()) {
-                                 unreachable(read, reply);
-                                 return;
-                             }
-                             read.state.token = reply.bytes();
-                             if (read.state.pttlMs == -1) {
-                                 read.state.presence = NodeLockState::Presence::NotALock;
-                                 read.state.note = tr("no TTL");
-                                 read.skip = KeyRead::Skip::NoTtl;
-                             } else {
-                                 read.state.presence = NodeLockState::Presence::Holding;
-                             }
+                                 unreachable(r, reply);
                          }});
     }
-    if (commands.isEmpty()) {
-        batch->done({});
-        return;
-    }
-    commands.last().handler = [inner = commands.last().handler, this, alive, batch,
-                               readHashes](const RedisReply& reply) {
+    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue,
+                               clock](const RedisReply& reply) {
         inner(reply);
         if (!*alive)
             return;
         noteCallUs(batch->timer.nsecsElapsed() / 1000);
-        readHashes();
+        const qint64 now = clock->nowNs();
+        const bool mgetFailed = batch->values.isEmpty();
+        if (mgetFailed && batch->mgetError.type() == RedisReply::Type::Failure) {
+            for (KeyRead& read : batch->reads) {
+                read.state.presence = Presence::Unreachable;
+                read.state.note = batch->mgetError.errorText();
+                read.nodeFailed = true;
+            }
+            batch->done(std::move(batch->reads));
+            return;
+        }
+        QList<int> unresolved;
+        for (int index = 0; index < batch->reads.size(); ++index) {
+            KeyRead& read = batch->reads[index];
+            read.readAtNs = now;
+            if (read.state.presence == Presence::Unreachable || read.state.pttlMs == -2)
+                continue;
+            if (mgetFailed || !batch->values[index].isString())
+                unresolved.append(index); // exists, but no string value: a hash, another type, or refused
+            else
+                setValue(read, batch->values[index].bytes());
+        }
+        stage2(unresolved);
     };
     if (m_pass)
         m_pass->commandsSent += commands.size();

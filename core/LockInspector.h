@@ -36,12 +36,16 @@ using LockSnapshot = QHash<QByteArray, LockView>;
 
 // Finds the lock keys on every node and merges them into one LockView per key, kept live.
 //
-// Discovery: SCAN cursor MATCH pattern COUNT n on every node (never KEYS, never a Lua scan), each page read
-// back in one pipeline. Reads are PTTL + GET per key; a GET answered WRONGTYPE is followed by TYPE + HGETALL
-// for that key only (Redisson hashes). That is two commands per string lock instead of TYPE + PTTL + GET.
-// Live: keyspace notifications (a dedicated connection per node, PSUBSCRIBE, coalesced for eventBatchMs,
-// then only the touched keys are re-read on the node that reported them), plus a periodic full SCAN,
-// because Pub/Sub drops events on reconnects and nodes may have notifications off.
+// Discovery: SCAN cursor MATCH pattern COUNT n on every node (never KEYS, never a Lua scan); names are
+// filtered by the glob on the client too. Each page is read back in one pipeline: one MGET for the page
+// (nil for missing keys and non-strings) plus one PTTL per key, so about one command per key instead of
+// TYPE + PTTL + GET (three). Keys that exist but have no string value (Redisson hashes, other types, or an
+// MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in a second, small pipeline. Pages are bounded by
+// scanCount / readBatchKeys and at most two read pipelines are in flight per node, so no single call is long.
+// Live: keyspace notifications (a dedicated connection per node, PSUBSCRIBE __keyspace@<db>__:<pattern>,
+// coalesced for eventBatchMs, then the touched keys are re-read on every node), plus a periodic full SCAN,
+// because Pub/Sub drops events on reconnects and nodes may have notifications off. Subscribing is
+// read-only; turning notifications on is NodeSession::enableKeyspaceEvents(), never done implicitly.
 //
 // Lives on its own thread (an IoThread); snapshot() may be called from any thread.
 class LockInspector final : public QObject

@@ -1,0 +1,37 @@
+#pragma once
+
+// Helpers for the observation tests: write to a node the way client libraries do, with a plain connection
+// on the test's thread (not through the code under test).
+
+#include "RedisConnection.h"
+
+#include <QEventLoop>
+#include <QTimer>
+
+inline QList<redlock::RedisReply> runCommands(const redlock::NodeEndpoint& endpoint,
+                                              const QList<QList<QByteArray>>& commands, int timeoutMs = 5000)
+{
+    using redlock::RedisConnection;
+    using redlock::RedisReply;
+    RedisConnection connection(endpoint);
+    QList<RedisReply> replies(commands.size());
+    qsizetype remaining = commands.size();
+    QEventLoop loop;
+    QList<RedisConnection::Command> pipeline;
+    for (qsizetype i = 0; i < commands.size(); ++i) {
+        pipeline.append({commands[i], [&, i](const RedisReply& reply) {
+                             replies[i] = reply;
+                             if (--remaining == 0)
+                                 loop.quit();
+                         }});
+    }
+    connection.sendPipeline(std::move(pipeline), timeoutMs);
+    if (remaining > 0)
+        loop.exec();
+    return replies;
+}
+
+inline redlock::RedisReply runCommand(const redlock::NodeEndpoint& endpoint, const QList<QByteArray>& command)
+{
+    return runCommands(endpoint, {command}).first();
+}

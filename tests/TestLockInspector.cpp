@@ -1,0 +1,379 @@
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "LockInspector.h"
+#include "LockToken.h"
+#include "ObservationTestSupport.h"
+
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+struct Inspection
+{
+    LockSnapshot locks;
+    InspectionSummary summary;
+};
+
+// One full inspection on an I/O thread, as the console runs it.
+Inspection inspectOnce(InspectorOptions options)
+{
+    IoThread io;
+    options.keyspaceEvents = false;
+    auto* inspector = io.create<LockInspector>(options);
+    QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+    QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+    if (!finished.wait(15000))
+        return {};
+    return {inspector->snapshot(), finished.first().first().value<InspectionSummary>()};
+}
+
+QList<int> range(int from, int to)
+{
+    QList<int> out;
+    for (int i = from; i < to; ++i)
+        out << i;
+    return out;
+}
+
+} // namespace
+
+class TestLockInspector : public QObject
+{
+    Q_OBJECT
+
+    LocalCluster m_cluster;
+
+    InspectorOptions optionsFor(const LocalCluster& cluster) const
+    {
+        InspectorOptions o;
+        o.nodes = cluster.endpoints();
+        o.pattern = "*";
+        o.commandTimeoutMs = 3000;
+        return o;
+    }
+    // SET NX PX on the given nodes, as every plain-value library does.
+    void setLock(const LocalCluster& cluster, const QByteArray& key, const QByteArray& value, QList<int> nodes,
+                 qint64 ttlMs = 10000)
+    {
+        for (const int i : nodes) {
+            const RedisReply r =
+                runCommand(cluster.endpoint(i), {"SET", key, value, "NX", "PX", QByteArray::number(ttlMs)});
+            QVERIFY2(r.isString() && r.bytes() == "OK", qPrintable(r.errorText()));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(5, {}, &error), qPrintable(error));
+    }
+
+    void init()
+    {
+        for (const auto& ep : m_cluster.endpoints())
+            QVERIFY(!runCommand(ep, {"FLUSHALL"}).isError());
+    }
+
+    void globMatching()
+    {
+        QVERIFY(LockInspector::globMatches("*", "anything"));
+        QVERIFY(LockInspector::globMatches("lock:*", "lock:a"));
+        QVERIFY(!LockInspector::globMatches("lock:*", "other:a"));
+        QVERIFY(LockInspector::globMatches("l?ck:[abc]", "lock:b"));
+        QVERIFY(!LockInspector::globMatches("lock:[^abc]", "lock:b"));
+        QVERIFY(LockInspector::globMatches("lock:[a-c]x", "lock:bx"));
+        QVERIFY(LockInspector::globMatches("a\\*b", "a*b"));
+        QVERIFY(!LockInspector::globMatches("a\\*b", "axb"));
+        QVERIFY(LockInspector::globMatches(QByteArray("k\0*", 3), QByteArray("k\0zz", 4)));
+    }
+
+    void judgeIsPure()
+    {
+        LockView view;
+        view.key = "k";
+        view.nodes.resize(5);
+        for (auto& n : view.nodes)
+            n.presence = NodeLockState::Presence::Absent;
+        LockInspector::judge(view, 3, 0.01, 1000);
+        QCOMPARE(view.verdict, LockVerdict::Free);
+        QCOMPARE(view.restsOn, range(0, 5));
+        // Two unreachable nodes cannot hide a quorum of 3: still free, resting on the three that answered.
+        view.nodes[0].presence = NodeLockState::Presence::Unreachable;
+        view.nodes[1].presence = NodeLockState::Presence::Unreachable;
+        LockInspector::judge(view, 3, 0.01, 1000);
+        QCOMPARE(view.verdict, LockVerdict::Free);
+        QCOMPARE(view.restsOn, range(2, 5));
+        // Three unreachable could: unknown, never free.
+        view.nodes[2].presence = NodeLockState::Presence::Unreachable;
+        LockInspector::judge(view, 3, 0.01, 1000);
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+        QCOMPARE(view.restsOn, range(0, 3));
+        // Observed validity: the quorum-th largest PTTL among the holders, minus drift on that PTTL.
+        for (int i = 0; i < 5; ++i) {
+            view.nodes[i].presence = NodeLockState::Presence::Holding;
+            view.nodes[i].token = "t";
+            view.nodes[i].pttlMs = 10000 - i * 1000; // 10000 9000 8000 7000 6000
+        }
+        LockInspector::judge(view, 3, 0.01, 1000);
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.observedValidityMs, 8000 - 80 - 2);
+    }
+
+    void everyVerdict()
+    {
+        setLock(m_cluster, "lock:held", "tokenA", range(0, 5));
+        setLock(m_cluster, "lock:held-4", "tokenA", range(0, 4));
+        setLock(m_cluster, "lock:held-4", "stray", {4});
+        setLock(m_cluster, "lock:expiring", "tokenE", range(0, 5), 600);
+        setLock(m_cluster, "lock:contested", "a", {0, 1});
+        setLock(m_cluster, "lock:contested", "b", {2, 3});
+        setLock(m_cluster, "lock:contested", "c", {4});
+        setLock(m_cluster, "lock:minority", "m", {1, 3});
+
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.summary.nodeReachable, QList<bool>(5, true));
+        QCOMPARE(r.locks.size(), 5);
+
+        const LockView held = r.locks.value("lock:held");
+        QCOMPARE(held.verdict, LockVerdict::Held);
+        QCOMPARE(held.holders, 5);
+        QCOMPARE(held.token, QByteArray("tokenA"));
+        QCOMPARE(held.restsOn, range(0, 5));
+        QVERIFY2(held.observedValidityMs > 8000 && held.observedValidityMs <= 10000 - 102,
+                 qPrintable(QString::number(held.observedValidityMs)));
+
+        const LockView held4 = r.locks.value("lock:held-4");
+        QCOMPARE(held4.verdict, LockVerdict::Held);
+        QCOMPARE(held4.holders, 4);
+        QCOMPARE(held4.tokenCount, 2);
+        QCOMPARE(held4.restsOn, range(0, 4));
+        QCOMPARE(held4.nodes[4].token, QByteArray("stray"));
+
+        const LockView expiring = r.locks.value("lock:expiring");
+        QCOMPARE(expiring.verdict, LockVerdict::Expiring);
+        QVERIFY(expiring.observedValidityMs < 600);
+
+        const LockView contested = r.locks.value("lock:contested");
+        QCOMPARE(contested.verdict, LockVerdict::Contested);
+        QCOMPARE(contested.tokenCount, 3);
+        QCOMPARE(contested.restsOn, range(0, 5));
+
+        const LockView minority = r.locks.value("lock:minority");
+        QCOMPARE(minority.verdict, LockVerdict::MinorityLeftover);
+        QCOMPARE(minority.restsOn, (QList<int>{1, 3}));
+        QCOMPARE(minority.nodes[0].presence, NodeLockState::Presence::Absent);
+        QCOMPARE(minority.nodes[1].presence, NodeLockState::Presence::Holding);
+        QVERIFY(minority.nodes[1].pttlMs > 8000);
+    }
+
+    void recognisedFormats()
+    {
+        const QByteArray ours = LockToken::generate(QStringLiteral("billing")).encode();
+        const QByteArray nodeRedlock = "3f2b8c1d9e0a4b5c6d7e8f9012345678"; // randomBytes(16).toString("hex")
+        const QByteArray redsync = "q83vEjRWeJASNFZ4kBI0Vg==";             // base64.StdEncoding, 16 bytes
+        const QByteArray uuid4 = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";   // pottery: str(uuid4())
+        const QByteArray guid = "7e57d004-2b97-4e7a-b45f-5387367791cd";    // RedLock.net: Guid.ToString()
+        const QByteArray rb = "f47ac10b-58cc-4372-a567-0e02b2c3d479";      // redlock-rb: SecureRandom.uuid
+        setLock(m_cluster, "orders:42", ours, range(0, 5));
+        setLock(m_cluster, "node-redlock:printer", nodeRedlock, range(0, 5));
+        setLock(m_cluster, "redsync-mutex", redsync, range(0, 5));
+        setLock(m_cluster, "redlock:printer", uuid4, range(0, 5));
+        setLock(m_cluster, "redlock:net-resource", guid, range(0, 5));
+        setLock(m_cluster, "rb-resource", rb, range(0, 5));
+        // Redisson RLock.lock(): HINCRBY name "<uuid>:<threadId>" 1, PEXPIRE name leaseTime; re-entered once.
+        const QByteArray field = "8743c9c0-0795-4907-87fd-6c719a6b4586:1";
+        for (const auto& ep : m_cluster.endpoints()) {
+            const auto replies = runCommands(ep, {{"HINCRBY", "{myLock}", field, "1"},
+                                                  {"PEXPIRE", "{myLock}", "30000"},
+                                                  {"HINCRBY", "{myLock}", field, "1"},
+                                                  {"PEXPIRE", "{myLock}", "30000"}});
+            QCOMPARE(replies[2].integer(), 2);
+        }
+
+        const Inspection r = inspectOnce(optionsFor(m_cluster));
+        QCOMPARE(r.locks.size(), 7);
+        const LockView mine = r.locks.value("orders:42");
+        QCOMPARE(mine.holder.format, HolderFormat::RedlockConsole);
+        QVERIFY(mine.holder.token.has_value());
+        QCOMPARE(mine.holder.token->client, QStringLiteral("billing"));
+        QCOMPARE(mine.holder.token->pid, QCoreApplication::applicationPid());
+        QVERIFY(mine.holder.summary.contains(QStringLiteral("billing")));
+        QCOMPARE(r.locks.value("node-redlock:printer").holder.format, HolderFormat::NodeRedlock);
+        QCOMPARE(r.locks.value("redsync-mutex").holder.format, HolderFormat::Redsync);
+        QCOMPARE(r.locks.value("redlock:printer").holder.format, HolderFormat::PrefixedUuid);
+        QCOMPARE(r.locks.value("redlock:net-resource").holder.format, HolderFormat::PrefixedUuid);
+        QCOMPARE(r.locks.value("rb-resource").holder.format, HolderFormat::Uuid);
+        const LockView redisson = r.locks.value("{myLock}");
+        QCOMPARE(redisson.verdict, LockVerdict::Held);
+        QCOMPARE(redisson.holder.format, HolderFormat::Redisson);
+        QCOMPARE(redisson.holder.redissonThreadId, 1);
+        QCOMPARE(redisson.holder.reentrancy, 2);
+        QCOMPARE(redisson.holder.redissonClientId, QStringLiteral("8743c9c0-0795-4907-87fd-6c719a6b4586"));
+        QCOMPARE(redisson.token, field);
+        QCOMPARE(redisson.nodes[0].hashFields.size(), 1);
+    }
+
+    void nonLocksAreSkippedAndCounted()
+    {
+        const NodeEndpoint ep = m_cluster.endpoint(0);
+        runCommands(ep, {{"SET", "app:no-ttl", "v"},
+                         {"RPUSH", "app:list", "a"},
+                         {"PEXPIRE", "app:list", "10000"},
+                         {"SADD", "app:set", "a"},
+                         {"ZADD", "app:zset", "1", "a"},
+                         {"HSET", "app:hash-no-ttl", "f", "v"},
+                         {"SET", "redisson_lock__channel:{myLock}", "x", "PX", "10000"},
+                         {"SET", "app:real", "tok", "PX", "10000"}});
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "*";
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.locks.keys(), QList<QByteArray>{"app:real"});
+        QCOMPARE(r.summary.skipped.noTtl, 2);     // the string and the hash
+        QCOMPARE(r.summary.skipped.otherType, 3); // list, set, zset
+        QCOMPARE(r.summary.skipped.redissonHelpers, 1);
+        QVERIFY(r.summary.errors.isEmpty());
+        // One holder out of five: a leftover, not an error.
+        QCOMPARE(r.locks.value("app:real").verdict, LockVerdict::MinorityLeftover);
+    }
+
+    void binaryAndUnicodeNames()
+    {
+        const QByteArray binary("lock:\xff\x00\n\tbin", 13);
+        const QByteArray unicode = QStringLiteral("lock:锁-ü-🔒").toUtf8();
+        setLock(m_cluster, binary, QByteArray("v\0al", 4), range(0, 5));
+        setLock(m_cluster, unicode, "u", range(0, 3));
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.locks.size(), 2);
+        QVERIFY(r.locks.contains(binary));
+        QCOMPARE(r.locks.value(binary).token, QByteArray("v\0al", 4));
+        QCOMPARE(r.locks.value(binary).verdict, LockVerdict::Held);
+        QCOMPARE(r.locks.value(unicode).verdict, LockVerdict::Held);
+        QCOMPARE(r.locks.value(unicode).holders, 3);
+        QVERIFY(!printableBytes(binary).contains(QChar(u'\n')));
+    }
+
+    void patternLimitsDiscovery()
+    {
+        setLock(m_cluster, "lock:a", "t", range(0, 5));
+        setLock(m_cluster, "other:b", "t", range(0, 5));
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        o.scanCount = 1; // many small SCAN pages: the cursor loop must still finish
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.locks.keys(), QList<QByteArray>{"lock:a"});
+    }
+
+    void unreachableNodeIsNeverFree()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(5, {}, &error), qPrintable(error));
+        setLock(cluster, "lock:everywhere", "t", range(0, 5));
+        setLock(cluster, "lock:on-three", "t", {0, 1, 2});
+        QVERIFY(cluster.killNode(0));
+        QVERIFY(cluster.killNode(1));
+        QVERIFY(cluster.killNode(2));
+        InspectorOptions o = optionsFor(cluster);
+        o.commandTimeoutMs = 500;
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.summary.nodeReachable, (QList<bool>{false, false, false, true, true}));
+        QCOMPARE(r.summary.errors.size(), 3);
+        // Holders on 3 and 4 only: 2 of 5, and the unreachable three could hold the rest.
+        const LockView everywhere = r.locks.value("lock:everywhere");
+        QCOMPARE(everywhere.verdict, LockVerdict::Unknown);
+        QCOMPARE(everywhere.restsOn, range(0, 3));
+        QCOMPARE(everywhere.nodes[0].presence, NodeLockState::Presence::Unreachable);
+        QCOMPARE(everywhere.nodes[3].presence, NodeLockState::Presence::Holding);
+        // Nothing visible on the reachable nodes, but they are not a quorum: the key is simply not seen.
+        QVERIFY(!r.locks.contains("lock:on-three"));
+    }
+
+    void liveKeyspaceEvents()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "job:*";
+        o.reconcileIntervalMs = 0; // events only: the reconciliation must not be what we see
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(finished.wait(5000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        for (const auto& args : subscribed)
+            QVERIFY(args.at(1).toBool());
+
+        auto allEvents = [&] {
+            QList<LockEvent> all;
+            for (const auto& args : events)
+                all << args.first().value<QList<LockEvent>>();
+            return all;
+        };
+        setLock(cluster, "job:1", "tok1", {0, 1});
+        setLock(cluster, "ignored:1", "x", {0, 1});
+        QTRY_VERIFY(!allEvents().isEmpty());
+        QCOMPARE(allEvents().first().kind, LockEvent::Kind::Acquired);
+        QCOMPARE(allEvents().first().key, QByteArray("job:1"));
+        QVERIFY(allEvents().first().atMs > 0);
+        const LockChangeSet appeared = changes.last().first().value<LockChangeSet>();
+        QVERIFY(!appeared.fullRefresh);
+        QCOMPARE(appeared.appeared.size(), 1);
+        QCOMPARE(appeared.appeared.first().key, QByteArray("job:1"));
+        QCOMPARE(appeared.locksPerNode, (QList<int>{1, 1, 0}));
+
+        for (int i = 0; i < 2; ++i)
+            runCommand(cluster.endpoint(i), {"DEL", "job:1"});
+        QTRY_COMPARE(allEvents().size(), 2);
+        QCOMPARE(allEvents().last().kind, LockEvent::Kind::Released);
+        QTRY_VERIFY(changes.last().first().value<LockChangeSet>().disappeared.contains("job:1"));
+
+        setLock(cluster, "job:2", "tok2", {0, 1, 2}, 300);
+        QTRY_COMPARE_WITH_TIMEOUT(allEvents().size(), 4, 5000);
+        QCOMPARE(allEvents()[2].kind, LockEvent::Kind::Acquired);
+        QCOMPARE(allEvents()[3].kind, LockEvent::Kind::Expired);
+        QCOMPARE(allEvents()[3].token, QByteArray("tok2"));
+        QVERIFY(inspector->snapshot().isEmpty());
+    }
+
+    void reconciliationWithoutEvents()
+    {
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "rec:*";
+        o.reconcileIntervalMs = 100;
+        o.keyspaceEvents = false;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        setLock(m_cluster, "rec:1", "a", range(0, 5));
+        QTRY_VERIFY(!changes.isEmpty());
+        QVERIFY(changes.first().first().value<LockChangeSet>().fullRefresh);
+        QTRY_VERIFY(!events.isEmpty());
+        // Another holder took over: token changed, not a new lock.
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"SET", "rec:1", "b", "PX", "10000"});
+        QTRY_VERIFY(events.size() >= 2);
+        const LockEvent changed = events.last().first().value<QList<LockEvent>>().first();
+        QCOMPARE(changed.kind, LockEvent::Kind::TokenChanged);
+        QCOMPARE(changed.previousToken, QByteArray("a"));
+        QCOMPARE(changed.token, QByteArray("b"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLockInspector)
+#include "TestLockInspector.moc"
