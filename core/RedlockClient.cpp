@@ -676,6 +676,7 @@ void RedlockClient::completeAcquire(const std::shared_ptr<AcquireOperation>& op,
     r.ok = ok;
     r.error = ok ? QString() : error;
     r.totalElapsedUs = (nowNs() - op->startNs) / kNsPerUs;
+    r.token = op->token;
     if (ok) {
         Lock& lock = r.lock;
         lock.resources = op->resources;

@@ -109,7 +109,8 @@ struct Lock
 struct AcquireResult
 {
     bool ok = false;
-    Lock lock;
+    QByteArray token; // the token every attempt used, also when none succeeded
+    Lock lock;        // null unless ok
     QList<AcquireAttempt> attempts;
     QString error; // why it failed, when it did
     qint64 totalElapsedUs = 0;

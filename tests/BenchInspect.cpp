@@ -80,7 +80,7 @@ int main(int argc, char** argv)
         finished.clear();
         timer.restart();
         QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
-        if (!finished.wait(60000)) {
+        if (!waitForCount(finished, 1, 60000)) {
             std::fprintf(stderr, "inspection did not finish\n");
             return 1;
         }

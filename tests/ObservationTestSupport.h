@@ -5,8 +5,20 @@
 
 #include "RedisConnection.h"
 
+#include <QDeadlineTimer>
 #include <QEventLoop>
+#include <QSignalSpy>
 #include <QTimer>
+
+// Waits until the spy has recorded `count` emissions. Unlike QSignalSpy::wait() alone, it does not miss an
+// emission that happened on another thread before the wait began.
+inline bool waitForCount(QSignalSpy& spy, int count, int timeoutMs = 10000)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (spy.size() < count && !deadline.hasExpired())
+        spy.wait(static_cast<int>(std::min<qint64>(50, std::max<qint64>(1, deadline.remainingTime()))));
+    return spy.size() >= count;
+}
 
 inline QList<redlock::RedisReply> runCommands(const redlock::NodeEndpoint& endpoint,
                                               const QList<QList<QByteArray>>& commands, int timeoutMs = 5000)

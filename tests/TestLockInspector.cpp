@@ -24,7 +24,7 @@ Inspection inspectOnce(InspectorOptions options)
     auto* inspector = io.create<LockInspector>(options);
     QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
     QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
-    if (!finished.wait(15000))
+    if (!waitForCount(finished, 1, 15000))
         return {};
     return {inspector->snapshot(), finished.first().first().value<InspectionSummary>()};
 }
@@ -312,7 +312,7 @@ private slots:
         QSignalSpy changes(inspector, &LockInspector::locksChanged);
         QSignalSpy events(inspector, &LockInspector::lockEvents);
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
-        QVERIFY(finished.wait(5000));
+        QVERIFY(waitForCount(finished, 1, 5000));
         QTRY_COMPARE(subscribed.size(), 3);
         for (const auto& args : subscribed)
             QVERIFY(args.at(1).toBool());

@@ -1,39 +1,554 @@
-#include "IoThread.h"
-#include "LocalCluster.h"
+// The Redlock client against real redis-server processes: quorum under every failure mask, early
+// decision, validity, release after failure, compare-and-delete/extend, scripts, hostile names,
+// multi-resource atomicity and fencing tokens.
+
+#include "DirectRedis.h"
+#include "LockToken.h"
 #include "RedlockClient.h"
+#include "TestSupport.h"
 
 #include <QtTest>
 
+#include <memory>
+
 using namespace redlock;
+using Kind = NodeOutcome::Kind;
+
+namespace {
+
+// Jumps forward by stepMs on every reading: an attempt "takes" as long as the test wants.
+class JumpingClock final : public SteadyClock
+{
+public:
+    explicit JumpingClock(qint64 stepMs) : m_stepNs(stepMs * 1'000'000) {}
+    qint64 nowNs() const override { return SteadyClock::nowNs() + (m_offsetNs += m_stepNs); }
+
+private:
+    qint64 m_stepNs;
+    mutable std::atomic<qint64> m_offsetNs{0};
+};
+
+} // namespace
 
 class TestRedlockClient : public QObject
 {
     Q_OBJECT
 
-private slots:
-    void smoke()
+private:
+    LocalCluster m_cluster;
+    std::unique_ptr<IoThread> m_io;
+
+    std::shared_ptr<RedlockClient> makeClient(const QList<NodeEndpoint>& nodes,
+                                                          const std::function<void(RedlockOptions&)>& tweak = {})
     {
-        LocalCluster cluster;
-        QString error;
-        QVERIFY2(cluster.start(5, {}, &error), qPrintable(error));
-        IoThread io;
         RedlockOptions o;
-        o.nodes = cluster.endpoints();
-        auto* client = io.create<RedlockClient>(o);
-        const AcquireResult r = client->acquireAndWait({"smoke"}, {});
-        QVERIFY2(r.ok, qPrintable(r.error));
+        o.nodes = nodes;
+        o.clientName = QStringLiteral("test-client");
+        o.retryCount = 0;
+        o.nodeTimeoutMs = 200; // generous: CI machines are shared
+        if (tweak)
+            tweak(o);
+        return ownedOnIoThread(*m_io, m_io->create<RedlockClient>(o));
+    }
+
+    QList<NodeEndpoint> firstNodes(int n) const { return m_cluster.endpoints().mid(0, n); }
+
+    // The value of key on each of the first n nodes ("" when absent).
+    QList<QByteArray> valuesOn(const QByteArray& key, int n)
+    {
+        QList<QByteArray> out;
+        for (int i = 0; i < n; ++i) {
+            DirectRedis r(m_cluster.port(i));
+            out.append(r.get(key).value_or(QByteArray()));
+        }
+        return out;
+    }
+
+    bool tokenNowhere(const QByteArray& key, const QByteArray& token, int n)
+    {
+        return !valuesOn(key, n).contains(token);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(5, {}, &error), qPrintable(error));
+        m_io = std::make_unique<IoThread>();
+    }
+
+    void init()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            if (!m_cluster.isRunning(i))
+                QVERIFY(m_cluster.startNode(i));
+            DirectRedis(m_cluster.port(i)).flushAll();
+        }
+    }
+
+    void cleanupTestCase() { m_io.reset(); }
+
+    // ---------------------------------------------------------------------------------------------------
+    void quorumForEveryFailureMask_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("mask");
+        QTest::addColumn<bool>("conflict"); // false: masked nodes are down; true: they hold another token
+        for (int n : {3, 5}) {
+            for (int mask = 0; mask < (1 << n); ++mask) {
+                for (bool conflict : {false, true}) {
+                    const QByteArray name = QStringLiteral("N=%1 mask=%2 %3")
+                                                .arg(n)
+                                                .arg(mask, n, 2, QLatin1Char('0'))
+                                                .arg(conflict ? QStringLiteral("conflict") : QStringLiteral("down"))
+                                                .toLatin1();
+                    QTest::newRow(name.constData()) << n << mask << conflict;
+                }
+            }
+        }
+    }
+
+    void quorumForEveryFailureMask()
+    {
+        QFETCH(int, n);
+        QFETCH(int, mask);
+        QFETCH(bool, conflict);
+        const QByteArray key = "mask-resource";
+        QList<NodeEndpoint> nodes = firstNodes(n);
+        int healthy = 0;
+        for (int i = 0; i < n; ++i) {
+            if (!(mask & (1 << i))) {
+                ++healthy;
+                continue;
+            }
+            if (conflict)
+                DirectRedis(m_cluster.port(i)).set(key, "someone-else", 60000);
+            else
+                nodes[i] = downEndpoint();
+        }
+        auto client = makeClient(nodes);
+        const AcquireResult r = client->acquireAndWait({key});
+        const bool expectOk = healthy >= n / 2 + 1;
+        QCOMPARE(r.ok, expectOk);
         QCOMPARE(r.attempts.size(), 1);
-        qDebug() << r.attempts[0].acquiredCount << r.lock.token << r.attempts[0].elapsedUs;
-        const AcquireResult r2 = client->acquireAndWait({"smoke"}, {.ttlMs = 5000, .retryCount = 0});
-        QVERIFY(!r2.ok);
-        qDebug() << r2.error << outcomeKindName(r2.attempts[0].nodes[0].kind) << r2.attempts[0].nodes[0].holderPttlMs;
+        const AcquireAttempt& a = r.attempts.first();
+        QCOMPARE(a.nodes.size(), n);
+        QCOMPARE(a.quorumReached, expectOk);
+        for (int i = 0; i < n; ++i) {
+            const NodeOutcome& o = a.nodes[i];
+            QCOMPARE(o.node, i);
+            if (mask & (1 << i)) {
+                const Kind failedKind = conflict ? Kind::HeldByOther : Kind::ConnectionError;
+                QVERIFY2(o.kind == failedKind || o.kind == Kind::NoAnswerYet || o.kind == Kind::NotAttempted,
+                         qPrintable(outcomeKindName(o.kind)));
+                if (o.kind == Kind::HeldByOther) {
+                    QCOMPARE(o.holderToken, QByteArray("someone-else"));
+                    QVERIFY(o.holderPttlMs > 0 && o.holderPttlMs <= 60000);
+                }
+            } else {
+                QVERIFY2(o.kind == Kind::Acquired || o.kind == Kind::NoAnswerYet || o.kind == Kind::NotAttempted,
+                         qPrintable(outcomeKindName(o.kind)));
+            }
+        }
+        if (expectOk) {
+            QVERIFY(a.acquiredCount >= n / 2 + 1);
+            QVERIFY(a.validityMs > 0 && a.validityMs <= 10000 - RedlockClient::driftMs(10000, 0.01));
+            const ReleaseResult rel = client->releaseAndWait(r.lock);
+            QVERIFY2(rel.ok, qPrintable(rel.error));
+        } else {
+            QVERIFY(!r.error.isEmpty());
+            QVERIFY(r.lock.isNull());
+        }
+        // Failed or released: our token is left on no node, and the other holder's keys are untouched.
+        QVERIFY(!r.token.isEmpty());
+        QTRY_VERIFY(tokenNowhere(key, r.token, n));
+        for (int i = 0; i < n; ++i) {
+            if (conflict && (mask & (1 << i)))
+                QCOMPARE(DirectRedis(m_cluster.port(i)).get(key).value_or(QByteArray()), QByteArray("someone-else"));
+            else if (!(mask & (1 << i)))
+                QTRY_VERIFY(!DirectRedis(m_cluster.port(i)).exists(key));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void pausedMinorityDoesNotDelayDecision()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 2000; });
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok); // connections are up before the pause
+        QVERIFY(m_cluster.pauseNode(3));
+        QVERIFY(m_cluster.pauseNode(4));
+        const AcquireResult r = client->acquireAndWait({"paused-minority"});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        // Decided on the three live nodes: the paused ones had not answered (nor timed out) by then.
+        const auto& nodes = r.attempts.first().nodes;
+        QCOMPARE(nodes[3].kind, Kind::NoAnswerYet);
+        QCOMPARE(nodes[4].kind, Kind::NoAnswerYet);
+        QCOMPARE(r.attempts.first().acquiredCount, 3);
+        QVERIFY(m_cluster.resumeNode(3));
+        QVERIFY(m_cluster.resumeNode(4));
+        // The SETs queued while paused now land; the lock holds on all five nodes until released.
+        QTRY_COMPARE(valuesOn("paused-minority", 5).count(r.lock.token), 5);
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+        QTRY_VERIFY(tokenNowhere("paused-minority", r.lock.token, 5));
+    }
+
+    void pausedMajorityFailsAtNodeTimeoutAndCleansUp()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 100; });
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok);
+        for (int i : {2, 3, 4})
+            QVERIFY(m_cluster.pauseNode(i));
+        const AcquireResult r = client->acquireAndWait({"paused-majority"});
+        QVERIFY(!r.ok);
+        const auto& nodes = r.attempts.first().nodes;
+        QCOMPARE(nodes[0].kind, Kind::Acquired);
+        QCOMPARE(nodes[1].kind, Kind::Acquired);
+        for (int i : {2, 3, 4}) {
+            QCOMPARE(nodes[i].kind, Kind::Timeout);
+            QVERIFY(nodes[i].latencyUs >= 90'000);
+        }
+        for (int i : {2, 3, 4})
+            QVERIFY(m_cluster.resumeNode(i));
+        // Released everywhere, including the nodes that timed out (their SET ran late, then the release).
+        QTRY_VERIFY(tokenNowhere("paused-majority", r.token, 5));
+        QCOMPARE(valuesOn("paused-majority", 5), QList<QByteArray>(5, QByteArray()));
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void validityIsMeasuredFromTheSuccessfulAttempt()
+    {
+        // Another holder has the resource on 3 of 5 nodes for 400 ms: the first attempts fail.
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set("validity", "earlier-holder", 400);
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) {
+            o.retryCount = 50;
+            o.retryDelayMs = 50;
+            o.retryJitterMs = 20;
+        });
+        const qint64 ttl = 3000;
+        const AcquireResult r = client->acquireAndWait({"validity"}, {.ttlMs = ttl});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(r.attempts.size() >= 2);
+        QVERIFY(r.totalElapsedUs >= 300'000);
+        const qint64 drift = RedlockClient::driftMs(ttl, 0.01);
+        const AcquireAttempt& last = r.attempts.last();
+        // Only the successful attempt's own time is subtracted, not the time spent in earlier attempts.
+        QVERIFY(last.validityMs <= ttl - drift);
+        QVERIFY2(last.validityMs >= ttl - drift - last.elapsedUs / 1000 - 1, qPrintable(QString::number(last.validityMs)));
+        QVERIFY(last.validityMs > ttl - drift - r.totalElapsedUs / 1000);
+        QVERIFY(r.lock.acquiredAtNs > 0);
+        for (int i = 0; i < r.attempts.size() - 1; ++i)
+            QVERIFY(!r.attempts[i].quorumReached);
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+    }
+
+    void noValidityLeftIsAFailureAndReleases()
+    {
+        // Every clock reading advances 100 ms: the quorum is reached "after" the whole TTL.
+        auto clock = std::make_shared<JumpingClock>(100);
+        auto client = makeClient(m_cluster.endpoints(), [clock](RedlockOptions& o) { o.clock = clock; });
+        const AcquireResult r = client->acquireAndWait({"too-late"}, {.ttlMs = 500});
+        QVERIFY(!r.ok);
+        QVERIFY(r.attempts.first().quorumReached);
+        QVERIFY(r.attempts.first().validityMs <= 0);
+        QVERIFY2(r.error.contains(QStringLiteral("too late")), qPrintable(r.error));
+        QTRY_VERIFY(valuesOn("too-late", 5) == QList<QByteArray>(5, QByteArray()));
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void releaseOfForeignLockChangesNothing()
+    {
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).set("foreign", "their-token", 30000);
+        auto client = makeClient(m_cluster.endpoints());
+        Lock forged;
+        forged.resources = {"foreign"};
+        forged.token = "my-token";
+        forged.ttlMs = 30000;
+        forged.validUntilNs = client->nowNs() + 30'000'000'000LL;
+        const ReleaseResult rel = client->releaseAndWait(forged);
+        QVERIFY(!rel.ok);
+        QVERIFY(!rel.error.isEmpty());
+        QCOMPARE(rel.succeededCount, 0);
+        for (const NodeOutcome& o : rel.nodes)
+            QCOMPARE(o.kind, Kind::NotHeld);
+        QCOMPARE(valuesOn("foreign", 5), QList<QByteArray>(5, "their-token"));
+
+        const qint64 pttlBefore = DirectRedis(m_cluster.port(0)).pttl("foreign");
+        const ExtendResult ext = client->extendAndWait(forged, 120000);
+        QVERIFY(!ext.ok);
+        QVERIFY(!ext.error.isEmpty());
+        for (const NodeOutcome& o : ext.nodes)
+            QVERIFY(o.kind == Kind::NotHeld || o.kind == Kind::NoAnswerYet);
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl("foreign") <= pttlBefore);
+        QCOMPARE(valuesOn("foreign", 5), QList<QByteArray>(5, "their-token"));
+    }
+
+    void releaseAndExtendOfExpiredLock()
+    {
+        auto client = makeClient(m_cluster.endpoints());
+        const AcquireResult r = client->acquireAndWait({"short"}, {.ttlMs = 150});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QTRY_VERIFY(valuesOn("short", 5) == QList<QByteArray>(5, QByteArray()));
+        // Someone else takes it after it expired.
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).set("short", "next-holder", 30000);
+        const ReleaseResult rel = client->releaseAndWait(r.lock);
+        QVERIFY(!rel.ok);
+        QVERIFY2(rel.error.contains(QStringLiteral("nothing was deleted")), qPrintable(rel.error));
+        const ExtendResult ext = client->extendAndWait(r.lock, 10000);
+        QVERIFY(!ext.ok);
+        QVERIFY2(ext.error.contains(QStringLiteral("validity")), qPrintable(ext.error));
+        for (const NodeOutcome& o : ext.nodes)
+            QCOMPARE(o.kind, Kind::NotAttempted); // refused before touching any node
+        QCOMPARE(valuesOn("short", 5), QList<QByteArray>(5, "next-holder"));
+    }
+
+    void extendRenewsAndRespectsCaps()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.maxExtensions = 1; });
+        const AcquireResult r = client->acquireAndWait({"extend-me"}, {.ttlMs = 2000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const ExtendResult ext = client->extendAndWait(r.lock, 20000);
+        QVERIFY2(ext.ok, qPrintable(ext.error));
+        QCOMPARE(ext.lock.extensions, 1);
+        QCOMPARE(ext.lock.ttlMs, 20000);
+        QVERIFY(ext.lock.validUntilNs > r.lock.validUntilNs);
+        QVERIFY(ext.succeededCount >= 3);
+        for (int i = 0; i < 5; ++i)
+            QTRY_VERIFY(DirectRedis(m_cluster.port(i)).pttl("extend-me") > 2000);
+        const ExtendResult capped = client->extendAndWait(ext.lock, 20000);
+        QVERIFY(!capped.ok);
+        QVERIFY2(capped.error.contains(QStringLiteral("cap")), qPrintable(capped.error));
+        QVERIFY(client->releaseAndWait(ext.lock).ok);
+    }
+
+    void maxHoldTimeCapsExtension()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.maxHoldMs = 5000; });
+        const AcquireResult r = client->acquireAndWait({"hold-cap"}, {.ttlMs = 2000});
+        QVERIFY(r.ok);
+        const ExtendResult ext = client->extendAndWait(r.lock, 10000);
+        QVERIFY(!ext.ok);
+        QVERIFY2(ext.error.contains(QStringLiteral("maximum hold time")), qPrintable(ext.error));
+        QVERIFY(client->extendAndWait(r.lock, 3000).ok);
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void noscriptFallbackAfterScriptFlush()
+    {
+        auto client = makeClient(m_cluster.endpoints());
+        const AcquireResult r = client->acquireAndWait({"s1", "s2"}, {.ttlMs = 10000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).command({"SCRIPT", "FLUSH"}).str, QByteArray("OK"));
+        const ExtendResult ext = client->extendAndWait(r.lock, 10000);
+        QVERIFY2(ext.ok, qPrintable(ext.error));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).command({"SCRIPT", "FLUSH"}).str, QByteArray("OK"));
         const ReleaseResult rel = client->releaseAndWait(r.lock);
         QVERIFY2(rel.ok, qPrintable(rel.error));
-        const AcquireResult r3 = client->acquireAndWait({"a", "b"}, {.ttlMs = 5000, .fencing = true});
-        QVERIFY2(r3.ok, qPrintable(r3.error));
-        qDebug() << r3.lock.fencingToken;
-        const ExtendResult ext = client->extendAndWait(r3.lock, 8000);
-        QVERIFY2(ext.ok, qPrintable(ext.error));
+        QCOMPARE(rel.succeededCount, 5);
+        QCOMPARE(valuesOn("s1", 5), QList<QByteArray>(5, QByteArray()));
+    }
+
+    void wrongTypeKeyIsARedisError()
+    {
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).command({"HSET", "a-hash", "field", "1"});
+        auto client = makeClient(m_cluster.endpoints());
+        for (const QList<QByteArray>& resources : {QList<QByteArray>{"a-hash"}, QList<QByteArray>{"a-hash", "zz"}}) {
+            const AcquireResult r = client->acquireAndWait(resources);
+            QVERIFY(!r.ok);
+            int wrongType = 0;
+            for (const NodeOutcome& o : r.attempts.first().nodes) {
+                if (o.kind == Kind::RedisError) {
+                    QCOMPARE(o.errorKind, RedisErrorKind::WrongType);
+                    QVERIFY(o.error.contains(QStringLiteral("WRONGTYPE")));
+                    ++wrongType;
+                }
+            }
+            QVERIFY(wrongType >= 3);
+        }
+        for (int i = 0; i < 5; ++i) {
+            DirectRedis r(m_cluster.port(i));
+            QCOMPARE(r.command({"HGET", "a-hash", "field"}).str, QByteArray("1"));
+            QVERIFY(!r.exists("zz"));
+        }
+    }
+
+    void hostileNames_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QByteArray binary;
+        for (int c = 0; c < 256; ++c)
+            binary.append(static_cast<char>(c));
+        QTest::newRow("binary") << binary;
+        QTest::newRow("nul") << QByteArray("before\0after", 12);
+        QTest::newRow("newline") << QByteArray("line1\r\nline2\n*3\r\n$3\r\nDEL");
+        QTest::newRow("empty") << QByteArray("");
+        QTest::newRow("unicode") << QStringLiteral("锁/ключ/🔒").toUtf8();
+        QTest::newRow("1MB") << QByteArray(1024 * 1024, 'k');
+    }
+
+    void hostileNames()
+    {
+        QFETCH(QByteArray, name);
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 2000; });
+        for (bool multi : {false, true}) {
+            QList<QByteArray> resources{name};
+            if (multi)
+                resources.append(name + "#2");
+            const AcquireResult r = client->acquireAndWait(resources);
+            QVERIFY2(r.ok, qPrintable(r.error));
+            for (int i = 0; i < 5; ++i) {
+                DirectRedis d(m_cluster.port(i));
+                QTRY_COMPARE(d.get(name).value_or(QByteArray()), r.lock.token);
+            }
+            const ReleaseResult rel = client->releaseAndWait(r.lock);
+            QVERIFY2(rel.ok, qPrintable(rel.error));
+            QCOMPARE(rel.succeededCount, 5);
+            for (int i = 0; i < 5; ++i)
+                QVERIFY(!DirectRedis(m_cluster.port(i)).exists(name));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void multiResourcePartialConflictLeavesNothingOnThatNode()
+    {
+        DirectRedis(m_cluster.port(0)).set("mr-b", "other", 30000);
+        auto client = makeClient(m_cluster.endpoints());
+        const AcquireResult r = client->acquireAndWait({"mr-c", "mr-a", "mr-b"});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.lock.resources, (QList<QByteArray>{"mr-a", "mr-b", "mr-c"})); // fixed order
+        const NodeOutcome& n0 = r.attempts.first().nodes[0];
+        QVERIFY(n0.kind == Kind::HeldByOther || n0.kind == Kind::NoAnswerYet);
+        DirectRedis d0(m_cluster.port(0));
+        QVERIFY(!d0.exists("mr-a"));
+        QVERIFY(!d0.exists("mr-c"));
+        QCOMPARE(d0.get("mr-b").value_or(QByteArray()), QByteArray("other"));
+        for (int i = 1; i < 5; ++i) {
+            DirectRedis d(m_cluster.port(i));
+            QTRY_COMPARE(d.get("mr-a").value_or(QByteArray()), r.lock.token);
+            QCOMPARE(d.get("mr-b").value_or(QByteArray()), r.lock.token);
+            QCOMPARE(d.get("mr-c").value_or(QByteArray()), r.lock.token);
+        }
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+
+        // A conflict on a majority: nothing of ours remains anywhere.
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set("mr-c", "other", 30000);
+        const AcquireResult failed = client->acquireAndWait({"mr-a", "mr-c"});
+        QVERIFY(!failed.ok);
+        QTRY_VERIFY(valuesOn("mr-a", 5) == QList<QByteArray>(5, QByteArray()));
+        QCOMPARE(valuesOn("mr-c", 3), QList<QByteArray>(3, "other"));
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void fencingTokensIncreaseAcrossDifferentMajorities()
+    {
+        // The counterexample to "INCR on a majority, take the max": counters A=5, B=1, C=1.
+        const QList<NodeEndpoint> nodes = firstNodes(3);
+        DirectRedis(m_cluster.port(0)).set("fenced:fence", "5");
+        DirectRedis(m_cluster.port(1)).set("fenced:fence", "1");
+        DirectRedis(m_cluster.port(2)).set("fenced:fence", "1");
+        auto client = makeClient(nodes);
+
+        // First acquisition reaches {A, B}: C holds a conflicting value.
+        DirectRedis(m_cluster.port(2)).set("fenced", "blocker", 30000);
+        const AcquireResult first = client->acquireAndWait({"fenced"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QCOMPARE(first.lock.fencingToken, 6);
+        QVERIFY(client->releaseAndWait(first.lock).succeededCount >= 2);
+        DirectRedis(m_cluster.port(2)).command({"DEL", "fenced"});
+
+        // Second reaches {B, C}: A holds a conflicting value. INCR-and-max would give 2 here.
+        DirectRedis(m_cluster.port(0)).set("fenced", "blocker", 30000);
+        const AcquireResult second = client->acquireAndWait({"fenced"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(second.ok, qPrintable(second.error));
+        QVERIFY2(second.lock.fencingToken > first.lock.fencingToken, qPrintable(QString::number(second.lock.fencingToken)));
+        QVERIFY(client->releaseAndWait(second.lock).succeededCount >= 2);
+        DirectRedis(m_cluster.port(0)).command({"DEL", "fenced"});
+
+        // Many acquisitions, each through a different random majority of five nodes.
+        auto five = makeClient(m_cluster.endpoints());
+        qint64 previous = 0;
+        for (int round = 0; round < 25; ++round) {
+            const int blocked1 = QRandomGenerator::global()->bounded(5);
+            const int blocked2 = (blocked1 + 1 + QRandomGenerator::global()->bounded(4)) % 5;
+            DirectRedis(m_cluster.port(blocked1)).set("many", "blocker", 30000);
+            DirectRedis(m_cluster.port(blocked2)).set("many", "blocker", 30000);
+            const AcquireResult r = five->acquireAndWait({"many"}, {.ttlMs = 10000, .fencing = true});
+            QVERIFY2(r.ok, qPrintable(r.error));
+            QVERIFY2(r.lock.fencingToken > previous,
+                     qPrintable(QStringLiteral("%1 after %2").arg(r.lock.fencingToken).arg(previous)));
+            previous = r.lock.fencingToken;
+            QVERIFY(five->releaseAndWait(r.lock).succeededCount >= 3);
+            DirectRedis(m_cluster.port(blocked1)).command({"DEL", "many"});
+            DirectRedis(m_cluster.port(blocked2)).command({"DEL", "many"});
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+    void badConfigurationIsRefused()
+    {
+        {
+            auto client = makeClient({});
+            const AcquireResult r = client->acquireAndWait({"x"});
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.contains(QStringLiteral("no nodes")), qPrintable(r.error));
+        }
+        {
+            QList<NodeEndpoint> nodes = firstNodes(3);
+            NodeEndpoint alias = nodes[1];
+            alias.host = QStringLiteral("localhost"); // the same server under another name
+            nodes.append(alias);
+            auto client = makeClient(nodes);
+            const AcquireResult r = client->acquireAndWait({"x"});
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.contains(QStringLiteral("same endpoint")), qPrintable(r.error));
+            for (const NodeOutcome& o : r.attempts.first().nodes)
+                QCOMPARE(o.kind, Kind::NotAttempted);
+            QVERIFY(!DirectRedis(m_cluster.port(1)).exists("x"));
+        }
+        {
+            auto client = makeClient(firstNodes(3));
+            const AcquireResult r = client->acquireAndWait({"x"}, {.ttlMs = 2});
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.contains(QStringLiteral("drift")), qPrintable(r.error));
+        }
+        const ConfigCheck even = RedlockClient::validate(RedlockOptions{.nodes = firstNodes(4)});
+        QVERIFY(even.ok());
+        QVERIFY(!even.warnings.isEmpty());
+        QVERIFY(!RedlockClient::validate(RedlockOptions{.nodes = firstNodes(3), .driftFactor = 1.5}).ok());
+    }
+
+    void readOnlyRefusesEveryWrite()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.readOnly = true; });
+        const AcquireResult r = client->acquireAndWait({"ro"});
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains(QStringLiteral("read-only")));
+        Lock lock;
+        lock.resources = {"ro"};
+        lock.token = "t";
+        lock.validUntilNs = client->nowNs() + 10'000'000'000LL;
+        QVERIFY(client->releaseAndWait(lock).error.contains(QStringLiteral("read-only")));
+        QVERIFY(client->extendAndWait(lock, 1000).error.contains(QStringLiteral("read-only")));
+        QCOMPARE(valuesOn("ro", 5), QList<QByteArray>(5, QByteArray()));
+    }
+
+    void tokensIdentifyTheHolder()
+    {
+        auto client = makeClient(m_cluster.endpoints());
+        const AcquireResult r = client->acquireAndWait({"who"});
+        QVERIFY(r.ok);
+        const auto decoded = LockToken::decode(r.lock.token);
+        QVERIFY(decoded.has_value());
+        QCOMPARE(decoded->client, QStringLiteral("test-client"));
+        QCOMPARE(decoded->pid, QCoreApplication::applicationPid());
+        QCOMPARE(decoded->random.size(), 32);
+        QVERIFY(client->releaseAndWait(r.lock).ok);
     }
 };
 

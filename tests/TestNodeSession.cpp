@@ -1,0 +1,190 @@
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "NodeSession.h"
+#include "ObservationTestSupport.h"
+
+#include <QTcpServer>
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+NodeSessionOptions fastOptions()
+{
+    NodeSessionOptions o;
+    o.pingIntervalMs = 100;
+    o.factsIntervalMs = 200;
+    o.commandTimeoutMs = 1000;
+    o.connection.backoffInitialMs = 50;
+    o.connection.backoffMaxMs = 200;
+    return o;
+}
+
+NodeFacts lastFacts(const QSignalSpy& spy)
+{
+    return spy.isEmpty() ? NodeFacts{} : spy.last().first().value<NodeFacts>();
+}
+
+} // namespace
+
+class TestNodeSession : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void upWithFactsLatencyAndOffset()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy samples(session, &NodeSession::sampled);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).infoKnown && lastFacts(facts).notifyKeyspaceEvents.has_value());
+        const NodeFacts f = lastFacts(facts);
+        QCOMPARE(f.health, NodeHealth::Up);
+        QVERIFY(f.refusedCommands.isEmpty());
+        QCOMPARE(f.role, QStringLiteral("master"));
+        QCOMPARE(f.connectedReplicas, 0);
+        QCOMPARE(f.runId.size(), 40);
+        QVERIFY(f.uptimeSeconds >= 0);
+        QVERIFY(f.redisVersion.startsWith(QStringLiteral("7")) || f.redisVersion.startsWith(QStringLiteral("6")));
+        QCOMPARE(f.maxmemoryPolicy, QStringLiteral("noeviction"));
+        QCOMPARE(f.aofEnabled, 0);
+        QCOMPARE(f.appendFsync, QStringLiteral("everysec"));
+        QCOMPARE(*f.notifyKeyspaceEvents, QString());
+
+        QTRY_VERIFY(!samples.isEmpty() && samples.last().first().value<NodeSample>().clockOffsetUs.has_value());
+        const NodeSample s = samples.last().first().value<NodeSample>();
+        QVERIFY(s.latencyUs >= 0 && s.latencyUs < 500'000);
+        // Same machine, same clock: the offset is within the round trip and TIME's microseconds.
+        QVERIFY2(qAbs(*s.clockOffsetUs) < 50'000, qPrintable(QString::number(*s.clockOffsetUs)));
+    }
+
+    void wrongPasswordIsAuthFailed()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions options;
+        options.requirePass = QStringLiteral("secret");
+        QVERIFY2(cluster.start(1, options, &error), qPrintable(error));
+        IoThread io;
+        NodeEndpoint wrong = cluster.endpoint(0);
+        wrong.password = QStringLiteral("not-the-secret");
+        NodeEndpoint none = cluster.endpoint(0);
+        none.password.clear();
+        auto* withWrong = io.create<NodeSession>(0, wrong, fastOptions());
+        auto* withNone = io.create<NodeSession>(1, none, fastOptions());
+        QSignalSpy wrongFacts(withWrong, &NodeSession::factsChanged);
+        QSignalSpy noneFacts(withNone, &NodeSession::factsChanged);
+        QMetaObject::invokeMethod(withWrong, &NodeSession::start);
+        QMetaObject::invokeMethod(withNone, &NodeSession::start);
+        QTRY_COMPARE(lastFacts(wrongFacts).health, NodeHealth::AuthFailed);
+        QTRY_COMPARE(lastFacts(noneFacts).health, NodeHealth::AuthFailed); // NOAUTH
+        QVERIFY(!lastFacts(wrongFacts).reason.isEmpty());
+    }
+
+    void refusedCommandsDegradeOnly()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        const RedisReply acl = runCommand(
+            cluster.endpoint(0), {"ACL", "SETUSER", "watcher", "on", ">pw", "~*", "&*", "+@all", "-info", "-config"});
+        QVERIFY2(!acl.isError(), qPrintable(acl.errorText()));
+        NodeEndpoint ep = cluster.endpoint(0);
+        ep.user = QStringLiteral("watcher");
+        ep.password = QStringLiteral("pw");
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, ep, fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy samples(session, &NodeSession::sampled);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).refusedCommands.size() == 2);
+        const NodeFacts f = lastFacts(facts);
+        QCOMPARE(f.health, NodeHealth::Up);
+        QVERIFY(f.isDegraded());
+        QVERIFY(f.refusedCommands.contains(QStringLiteral("INFO")));
+        QVERIFY(f.refusedCommands.contains(QStringLiteral("CONFIG GET")));
+        QVERIFY(!f.infoKnown);
+        QVERIFY(f.appendFsync.isEmpty());
+        // PING and TIME still work.
+        QTRY_VERIFY(!samples.isEmpty() && samples.last().first().value<NodeSample>().latencyUs >= 0);
+        QTRY_VERIFY(lastFacts(facts).clockOffsetUs.has_value() ||
+                    samples.last().first().value<NodeSample>().clockOffsetUs.has_value());
+    }
+
+    void downThenRestarted()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy restarted(session, &NodeSession::restarted);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).infoKnown);
+        const QByteArray firstRunId = lastFacts(facts).runId;
+
+        QVERIFY(cluster.killNode(0));
+        QTRY_COMPARE(lastFacts(facts).health, NodeHealth::Down);
+        QVERIFY(!lastFacts(facts).reason.isEmpty());
+        QVERIFY(cluster.startNode(0, &error));
+        QVERIFY(waitForCount(restarted, 1, 5000));
+        const NodeFacts f = restarted.first().first().value<NodeFacts>();
+        QCOMPARE(f.previousRunId, firstRunId);
+        QVERIFY(f.runId != firstRunId);
+        QVERIFY(f.restartSeenAtMs > 0);
+        QVERIFY2(f.downtimeMs >= 0 && f.downtimeMs < 5000, qPrintable(QString::number(f.downtimeMs)));
+        QTRY_COMPARE(lastFacts(facts).health, NodeHealth::Up);
+    }
+
+    void unreachableEndpointIsDown()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        NodeEndpoint ep;
+        ep.host = QStringLiteral("127.0.0.1");
+        ep.port = probe.serverPort();
+        probe.close();
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, ep, fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy samples(session, &NodeSession::sampled);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_COMPARE(lastFacts(facts).health, NodeHealth::Down);
+        QCOMPARE(lastFacts(facts).errorKind, RedisErrorKind::ConnectionRefused);
+        QTRY_VERIFY(!samples.isEmpty());
+        QCOMPARE(samples.last().first().value<NodeSample>().latencyUs, -1);
+    }
+
+    void enablingKeyspaceEventsIsExplicit()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions options;
+        options.notifyKeyspaceEvents = QStringLiteral("Ex");
+        QVERIFY2(cluster.start(1, options, &error), qPrintable(error));
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy configured(session, &NodeSession::keyspaceEventsConfigured);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).notifyKeyspaceEvents.has_value());
+        QVERIFY(!lastFacts(facts).notifyKeyspaceEvents->contains(u'K')); // nothing changed by watching
+        QMetaObject::invokeMethod(session, [session] { session->enableKeyspaceEvents("Kg$hxe"); });
+        QTRY_COMPARE(configured.size(), 1);
+        QVERIFY2(configured.first().at(1).toBool(), qPrintable(configured.first().at(2).toString()));
+        const QByteArray now =
+            runCommand(cluster.endpoint(0), {"CONFIG", "GET", "notify-keyspace-events"}).elements().value(1).bytes();
+        for (const char c : QByteArray("KEg$hx"))
+            QVERIFY2(now.contains(c), now.constData()); // the existing E flag is kept
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodeSession)
+#include "TestNodeSession.moc"

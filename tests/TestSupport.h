@@ -1,0 +1,32 @@
+#pragma once
+
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "NodeEndpoint.h"
+
+#include <QTcpServer>
+
+#include <memory>
+
+// A loopback port nobody listens on: connecting to it is refused at once, like a node that is down.
+inline quint16 closedPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+inline redlock::NodeEndpoint downEndpoint()
+{
+    redlock::NodeEndpoint ep;
+    ep.host = QStringLiteral("127.0.0.1");
+    ep.port = closedPort();
+    return ep;
+}
+
+// Shares an object that lives on an IoThread; the last owner deletes it there.
+template <typename T>
+std::shared_ptr<T> ownedOnIoThread(redlock::IoThread& io, T* object)
+{
+    return std::shared_ptr<T>(object, [&io](T* o) { io.runAndWait([o] { delete o; }); });
+}
