@@ -1,0 +1,226 @@
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "NodeSession.h"
+#include "ObservationTestSupport.h"
+#include "SafetyAudit.h"
+
+#include <QtTest>
+
+#include <memory>
+
+using namespace redlock;
+
+namespace {
+
+// Watches a set of endpoints with NodeSessions, as the console does, and hands their latest facts out.
+class Watcher
+{
+public:
+    explicit Watcher(const QList<NodeEndpoint>& endpoints)
+    {
+        NodeSessionOptions o;
+        o.pingIntervalMs = 100;
+        o.factsIntervalMs = 100;
+        o.connection.backoffInitialMs = 50;
+        o.connection.backoffMaxMs = 200;
+        for (int i = 0; i < endpoints.size(); ++i) {
+            auto* session = m_io.create<NodeSession>(i, endpoints[i], o);
+            m_spies.push_back(std::make_unique<QSignalSpy>(session, &NodeSession::factsChanged));
+            m_sessions.append(session);
+            QMetaObject::invokeMethod(session, &NodeSession::start);
+        }
+    }
+    QList<NodeFacts> facts() const
+    {
+        QList<NodeFacts> out;
+        for (const auto& spy : m_spies)
+            out << (spy->isEmpty() ? NodeFacts{} : spy->last().first().value<NodeFacts>());
+        return out;
+    }
+    bool allKnown() const
+    {
+        const auto all = facts();
+        return std::all_of(all.cbegin(), all.cend(), [](const NodeFacts& f) { return f.infoKnown; });
+    }
+
+private:
+    IoThread m_io;
+    QList<NodeSession*> m_sessions;
+    std::vector<std::unique_ptr<QSignalSpy>> m_spies;
+};
+
+QList<AuditFinding> findingsOf(const QList<AuditFinding>& all, const QString& rule)
+{
+    QList<AuditFinding> out;
+    for (const auto& f : all) {
+        if (f.ruleId == rule)
+            out << f;
+    }
+    return out;
+}
+
+NodeFacts safeFacts(int node, const QByteArray& runId)
+{
+    NodeFacts f;
+    f.node = node;
+    f.endpoint.host = QStringLiteral("10.0.0.%1").arg(node + 1);
+    f.health = NodeHealth::Up;
+    f.infoKnown = true;
+    f.role = QStringLiteral("master");
+    f.connectedReplicas = 0;
+    f.runId = runId;
+    f.uptimeSeconds = 86400;
+    f.maxmemoryPolicy = QStringLiteral("noeviction");
+    f.maxmemoryBytes = 0;
+    f.aofEnabled = 1;
+    f.appendFsync = QStringLiteral("always");
+    f.clockOffsetUs = 1000;
+    return f;
+}
+
+} // namespace
+
+class TestSafetyAudit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void safeClusterHasNoFindings()
+    {
+        AuditInput in;
+        for (int i = 0; i < 5; ++i)
+            in.nodes << safeFacts(i, QByteArray(40, char('a' + i)));
+        in.maxTtlMs = 30000;
+        QVERIFY(SafetyAudit::run(in).isEmpty());
+    }
+
+    void nodeCountAndClockRules()
+    {
+        AuditInput in;
+        in.nodes = {safeFacts(0, "r0"), safeFacts(1, "r1")};
+        auto findings = findingsOf(SafetyAudit::run(in), QStringLiteral("node-count"));
+        QCOMPARE(findings.size(), 1);
+        QCOMPARE(findings.first().severity, AuditFinding::Severity::Severe);
+        in.nodes << safeFacts(2, "r2") << safeFacts(3, "r3");
+        findings = findingsOf(SafetyAudit::run(in), QStringLiteral("node-count"));
+        QCOMPARE(findings.size(), 1);
+        QCOMPARE(findings.first().severity, AuditFinding::Severity::Warning);
+
+        in.nodes << safeFacts(4, "r4");
+        in.maxTtlMs = 10000; // drift budget 102 ms
+        in.nodes[3].clockOffsetUs = 250'000;
+        const auto all = SafetyAudit::run(in);
+        findings = findingsOf(all, QStringLiteral("clock-offset"));
+        QCOMPARE(findings.size(), 1);
+        QCOMPARE(findings.first().nodes, QList<int>{3});
+        QVERIFY(!findings.first().explanation.isEmpty());
+        QVERIFY(!SafetyAudit::hasSevere(all));
+    }
+
+    void replicaIsFlagged()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(2, {}, &error), qPrintable(error));
+        LocalNodeOptions replica;
+        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                             QString::number(cluster.port(0))};
+        QCOMPARE(cluster.addNode(replica, &error), 2);
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY(watcher.allKnown() && watcher.facts()[0].connectedReplicas > 0);
+        const auto all = SafetyAudit::run({watcher.facts(), 10000});
+        const auto replicas = findingsOf(all, QStringLiteral("replica"));
+        QCOMPARE(replicas.size(), 1);
+        QCOMPARE(replicas.first().nodes, QList<int>{2});
+        QCOMPARE(replicas.first().severity, AuditFinding::Severity::Severe);
+        const auto masters = findingsOf(all, QStringLiteral("has-replicas"));
+        QCOMPARE(masters.size(), 1);
+        QCOMPARE(masters.first().nodes, QList<int>{0});
+        QVERIFY(SafetyAudit::hasSevere(all));
+    }
+
+    void nonPersistentNodeRestartedEarly()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(2, durable, &error), qPrintable(error));
+        QCOMPARE(cluster.addNode({}, &error), 2); // no AOF
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY(watcher.allKnown());
+        const QByteArray before = watcher.facts()[2].runId;
+        for (int i = 0; i < 3; ++i)
+            runCommand(cluster.endpoint(i), {"SET", "lock:a", "t", "NX", "PX", "30000"});
+        // Crash and come straight back: the lock written there is gone while it is still valid elsewhere.
+        QVERIFY(cluster.killNode(2));
+        QVERIFY2(cluster.startNode(2, &error), qPrintable(error));
+        QTRY_VERIFY(watcher.facts()[2].runId != before && !watcher.facts()[2].runId.isEmpty());
+        QCOMPARE(watcher.facts()[2].previousRunId, before);
+        AuditInput in{watcher.facts(), 30000};
+        const auto all = SafetyAudit::run(in);
+        const auto early = findingsOf(all, QStringLiteral("restart-early"));
+        QCOMPARE(early.size(), 1);
+        QCOMPARE(early.first().nodes, QList<int>{2});
+        QCOMPARE(early.first().severity, AuditFinding::Severity::Severe);
+        const auto persistence = findingsOf(all, QStringLiteral("persistence"));
+        QCOMPARE(persistence.size(), 1);
+        QCOMPARE(persistence.first().nodes, QList<int>{2}); // the AOF+always nodes are fine
+    }
+
+    void evictingNodeIsFlagged()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(2, {}, &error), qPrintable(error));
+        LocalNodeOptions evicting;
+        evicting.maxmemory = QStringLiteral("64mb");
+        evicting.maxmemoryPolicy = QStringLiteral("allkeys-lru");
+        QCOMPARE(cluster.addNode(evicting, &error), 2);
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY(watcher.allKnown());
+        const auto eviction = findingsOf(SafetyAudit::run({watcher.facts(), 10000}), QStringLiteral("eviction"));
+        QCOMPARE(eviction.size(), 1);
+        QCOMPARE(eviction.first().nodes, QList<int>{2});
+        QCOMPARE(eviction.first().severity, AuditFinding::Severity::Severe);
+    }
+
+    void sameServerTwiceIsFlagged()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        // The same server once over TCP and once over its unix socket: different endpoints, one vote.
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(1) + QStringLiteral("/redis.sock");
+        QList<NodeEndpoint> endpoints = cluster.endpoints();
+        endpoints.append(alias);
+        QVERIFY(endpoints[1].identity() != alias.identity());
+        Watcher watcher(endpoints);
+        QTRY_VERIFY(watcher.allKnown());
+        const auto all = SafetyAudit::run({watcher.facts(), 10000});
+        const auto same = findingsOf(all, QStringLiteral("same-server"));
+        QCOMPARE(same.size(), 1);
+        QCOMPARE(same.first().nodes, (QList<int>{1, 3}));
+        QCOMPARE(same.first().severity, AuditFinding::Severity::Severe);
+        QCOMPARE(findingsOf(all, QStringLiteral("node-count")).size(), 1); // and 4 is even
+    }
+
+    void unreadableNodeIsUnverified()
+    {
+        AuditInput in;
+        in.nodes = {safeFacts(0, "r0"), safeFacts(1, "r1"), safeFacts(2, "r2")};
+        in.nodes[1].infoKnown = false;
+        in.nodes[1].refusedCommands = {QStringLiteral("INFO")};
+        const auto unverified = findingsOf(SafetyAudit::run(in), QStringLiteral("unverified"));
+        QCOMPARE(unverified.size(), 1);
+        QCOMPARE(unverified.first().nodes, QList<int>{1});
+        QCOMPARE(unverified.first().severity, AuditFinding::Severity::Info);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSafetyAudit)
+#include "TestSafetyAudit.moc"
