@@ -1,0 +1,87 @@
+#include "LockKeeper.h"
+
+#include "RedlockClient.h"
+
+#include <algorithm>
+
+namespace redlock {
+
+LockKeeper::LockKeeper(RedlockClient* client, const Lock& lock, QObject* parent)
+    : QObject(parent), m_client(client), m_lock(lock)
+{
+    m_extendTimer.setSingleShot(true);
+    m_extendTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_extendTimer, &QTimer::timeout, this, &LockKeeper::extendNow);
+    m_validityTimer.setSingleShot(true);
+    m_validityTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_validityTimer, &QTimer::timeout, this,
+            [this] { declareLost(tr("the validity ran out before an extension succeeded")); });
+}
+
+void LockKeeper::start()
+{
+    if (m_running || !m_held || !m_client)
+        return;
+    m_running = true;
+    scheduleNext();
+}
+
+void LockKeeper::stop()
+{
+    m_running = false;
+    m_extendTimer.stop();
+    m_validityTimer.stop();
+}
+
+void LockKeeper::release()
+{
+    stop();
+    if (!m_client)
+        return;
+    m_held = false;
+    m_client->release(m_lock).then(this, [this](const ReleaseResult& r) { emit released(r); });
+}
+
+void LockKeeper::scheduleNext()
+{
+    if (!m_running || !m_client)
+        return;
+    const qint64 remainingMs = m_lock.remainingValidityMs(m_client->nowNs());
+    if (remainingMs <= 0) {
+        declareLost(tr("the validity ran out before an extension succeeded"));
+        return;
+    }
+    const qint64 threshold = static_cast<qint64>(static_cast<double>(m_lock.ttlMs) * m_fraction);
+    m_extendTimer.start(static_cast<int>(std::max<qint64>(0, remainingMs - threshold)));
+    m_validityTimer.start(static_cast<int>(remainingMs));
+}
+
+void LockKeeper::extendNow()
+{
+    if (!m_running || !m_client || m_inFlight)
+        return;
+    m_inFlight = true;
+    m_client->extend(m_lock, m_lock.ttlMs).then(this, [this](const ExtendResult& r) {
+        m_inFlight = false;
+        if (!m_running)
+            return;
+        if (!r.ok) {
+            declareLost(r.error);
+            return;
+        }
+        m_lock = r.lock;
+        emit extended(r);
+        scheduleNext();
+    });
+}
+
+void LockKeeper::declareLost(const QString& reason)
+{
+    if (!m_held)
+        return;
+    m_held = false;
+    stop();
+    emit lost(reason);
+}
+
+} // namespace redlock

@@ -1,0 +1,125 @@
+// Auto-extension: keeps a lock past its TTL, and says "lost" the moment an extension fails.
+
+#include "DirectRedis.h"
+#include "LockKeeper.h"
+#include "RedlockClient.h"
+#include "TestSupport.h"
+
+#include <QtTest>
+
+using namespace redlock;
+
+class TestLockKeeper : public QObject
+{
+    Q_OBJECT
+
+private:
+    LocalCluster m_cluster;
+    std::unique_ptr<IoThread> m_io;
+
+    std::shared_ptr<RedlockClient> makeClient(int maxExtensions = -1)
+    {
+        RedlockOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.nodeTimeoutMs = 100;
+        o.retryCount = 0;
+        o.maxExtensions = maxExtensions;
+        return ownedOnIoThread(*m_io, m_io->create<RedlockClient>(o));
+    }
+
+    struct Observed
+    {
+        int extended = 0;
+        QStringList lost;
+    };
+
+    std::shared_ptr<LockKeeper> keep(RedlockClient* client, const Lock& lock, Observed* seen)
+    {
+        auto keeper = ownedOnIoThread(*m_io, m_io->create<LockKeeper>(client, lock));
+        // Receivers on the test thread: signals arrive queued, and QTRY_* runs this thread's event loop.
+        connect(keeper.get(), &LockKeeper::extended, this, [seen] { ++seen->extended; });
+        connect(keeper.get(), &LockKeeper::lost, this, [seen](const QString& why) { seen->lost << why; });
+        m_io->runAndWait([k = keeper.get()] { k->start(); });
+        return keeper;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(3, {}, &error), qPrintable(error));
+        m_io = std::make_unique<IoThread>();
+    }
+    void init()
+    {
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).flushAll();
+    }
+    void cleanupTestCase() { m_io.reset(); }
+
+    void keepsTheLockPastItsTtl()
+    {
+        auto client = makeClient();
+        const AcquireResult r = client->acquireAndWait({"kept"}, {.ttlMs = 300});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        Observed seen;
+        auto keeper = keep(client.get(), r.lock, &seen);
+        // Several TTLs later it is still ours on every node.
+        QTRY_VERIFY_WITH_TIMEOUT(seen.extended >= 4, 10000);
+        QVERIFY(seen.lost.isEmpty());
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("kept").value_or(QByteArray()), r.lock.token);
+        m_io->runAndWait([k = keeper.get()] { k->release(); });
+        for (int i = 0; i < 3; ++i)
+            QTRY_VERIFY(!DirectRedis(m_cluster.port(i)).exists("kept"));
+        QVERIFY(seen.lost.isEmpty());
+    }
+
+    void saysLostWhenAnExtensionFails()
+    {
+        auto client = makeClient();
+        const AcquireResult r = client->acquireAndWait({"taken"}, {.ttlMs = 400});
+        QVERIFY(r.ok);
+        Observed seen;
+        auto keeper = keep(client.get(), r.lock, &seen);
+        // Someone overwrites the key on two of three nodes: the next extension cannot reach a quorum.
+        DirectRedis(m_cluster.port(0)).set("taken", "usurper", 60000);
+        DirectRedis(m_cluster.port(1)).set("taken", "usurper", 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(seen.lost.size(), 1, 5000);
+        QVERIFY2(seen.lost.first().contains(QStringLiteral("lost")), qPrintable(seen.lost.first()));
+        bool held = true;
+        m_io->runAndWait([&] { held = keeper->isHeld(); });
+        QVERIFY(!held);
+        // The usurper's keys are untouched.
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("taken").value_or(QByteArray()), QByteArray("usurper"));
+    }
+
+    void saysLostWhenTheCapIsReached()
+    {
+        auto client = makeClient(2);
+        const AcquireResult r = client->acquireAndWait({"capped"}, {.ttlMs = 300});
+        QVERIFY(r.ok);
+        Observed seen;
+        auto keeper = keep(client.get(), r.lock, &seen);
+        QTRY_COMPARE_WITH_TIMEOUT(seen.lost.size(), 1, 5000);
+        QCOMPARE(seen.extended, 2);
+        QVERIFY2(seen.lost.first().contains(QStringLiteral("cap")), qPrintable(seen.lost.first()));
+    }
+
+    void saysLostWhenNodesGoSilent()
+    {
+        auto client = makeClient();
+        const AcquireResult r = client->acquireAndWait({"silent"}, {.ttlMs = 400});
+        QVERIFY(r.ok);
+        Observed seen;
+        auto keeper = keep(client.get(), r.lock, &seen);
+        QVERIFY(m_cluster.pauseNode(1));
+        QVERIFY(m_cluster.pauseNode(2));
+        QTRY_COMPARE_WITH_TIMEOUT(seen.lost.size(), 1, 5000);
+        QVERIFY(m_cluster.resumeNode(1));
+        QVERIFY(m_cluster.resumeNode(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLockKeeper)
+#include "TestLockKeeper.moc"

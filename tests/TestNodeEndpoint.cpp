@@ -1,0 +1,88 @@
+#include "NodeEndpoint.h"
+
+#include <QtTest>
+
+using namespace redlock;
+
+class TestNodeEndpoint : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesGoodForms()
+    {
+        auto ep = NodeEndpoint::parse(QStringLiteral("10.0.0.5:7001"));
+        QVERIFY(ep);
+        QCOMPARE(ep->host, QStringLiteral("10.0.0.5"));
+        QCOMPARE(ep->port, 7001);
+
+        ep = NodeEndpoint::parse(QStringLiteral("redis-a"));
+        QVERIFY(ep);
+        QCOMPARE(ep->port, 6379);
+
+        ep = NodeEndpoint::parse(QStringLiteral("[::1]:6380"));
+        QVERIFY(ep);
+        QCOMPARE(ep->host, QStringLiteral("::1"));
+        QCOMPARE(ep->displayName(), QStringLiteral("[::1]:6380"));
+
+        ep = NodeEndpoint::parse(QStringLiteral("rediss://locker:s3cret@redis.example:6390/2"));
+        QVERIFY(ep);
+        QVERIFY(ep->tls);
+        QCOMPARE(ep->user, QStringLiteral("locker"));
+        QCOMPARE(ep->password, QStringLiteral("s3cret"));
+        QCOMPARE(ep->db, 2);
+        QVERIFY(!ep->displayName().contains(QStringLiteral("s3cret")));
+
+        ep = NodeEndpoint::parse(QStringLiteral("unix:/run/redis/r.sock?db=3"));
+        QVERIFY(ep);
+        QCOMPARE(ep->unixSocket, QStringLiteral("/run/redis/r.sock"));
+        QCOMPARE(ep->db, 3);
+    }
+
+    void rejectsBadForms_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("mention");
+        QTest::newRow("empty") << QString() << QStringLiteral("empty");
+        QTest::newRow("port 0") << QStringLiteral("h:0") << QStringLiteral("port");
+        QTest::newRow("port 70000") << QStringLiteral("h:70000") << QStringLiteral("port");
+        QTest::newRow("port text") << QStringLiteral("h:abc") << QStringLiteral("port");
+        QTest::newRow("bad host") << QStringLiteral("bad host:1") << QStringLiteral("host");
+        QTest::newRow("bare v6") << QStringLiteral("::1:6379") << QStringLiteral("brackets");
+        QTest::newRow("relative socket") << QStringLiteral("unix:r.sock") << QStringLiteral("absolute");
+        QTest::newRow("bad db") << QStringLiteral("redis://h:1/x") << QStringLiteral("database");
+    }
+
+    void rejectsBadForms()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, mention);
+        QString error;
+        QVERIFY(!NodeEndpoint::parse(text, &error));
+        QVERIFY2(error.contains(mention), qPrintable(error));
+    }
+
+    void listNamesTheBadEntry()
+    {
+        QString error;
+        QVERIFY(!NodeEndpoint::parseList(QStringLiteral("a:1,b:99999,c:3"), &error));
+        QVERIFY2(error.contains(QStringLiteral("b:99999")), qPrintable(error));
+        const auto list = NodeEndpoint::parseList(QStringLiteral("a:1, b:2 ,c:3"));
+        QVERIFY(list);
+        QCOMPARE(list->size(), 3);
+    }
+
+    void identityCatchesAliases()
+    {
+        const auto a = NodeEndpoint::parse(QStringLiteral("localhost:7000"));
+        const auto b = NodeEndpoint::parse(QStringLiteral("127.0.0.1:7000"));
+        const auto c = NodeEndpoint::parse(QStringLiteral("LOCALHOST:7000"));
+        const auto d = NodeEndpoint::parse(QStringLiteral("127.0.0.1:7001"));
+        QCOMPARE(a->identity(), b->identity());
+        QCOMPARE(a->identity(), c->identity());
+        QVERIFY(a->identity() != d->identity());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodeEndpoint)
+#include "TestNodeEndpoint.moc"

@@ -1,0 +1,273 @@
+// The node connection: Qt socket transport + hiredis protocol against real redis-server processes,
+// plus a raw TCP peer for replies no healthy server sends (cut mid-reply, malformed).
+
+#include "DirectRedis.h"
+#include "RedisConnection.h"
+#include "TestSupport.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+// Collects one reply; QTRY_VERIFY(done) waits for it on this thread's event loop.
+struct Await
+{
+    bool done = false;
+    RedisReply reply;
+    RedisConnection::ReplyHandler handler()
+    {
+        return [this](const RedisReply& r) {
+            reply = r;
+            done = true;
+        };
+    }
+};
+
+} // namespace
+
+class TestRedisConnection : public QObject
+{
+    Q_OBJECT
+
+private:
+    LocalCluster m_cluster; // 0: plain, 1: password, 2: replica of 0, 3: unix socket
+
+    RedisReply roundTrip(RedisConnection& c, const QList<QByteArray>& args, int timeoutMs = 5000)
+    {
+        Await a;
+        c.send(args, a.handler(), timeoutMs);
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(a.done, 10000); }();
+        return a.reply;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.addNode({}, &error) == 0, qPrintable(error));
+        LocalNodeOptions withPassword;
+        withPassword.requirePass = QStringLiteral("right-password");
+        QVERIFY2(m_cluster.addNode(withPassword, &error) == 1, qPrintable(error));
+        LocalNodeOptions replica;
+        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                             QString::number(m_cluster.port(0))};
+        QVERIFY2(m_cluster.addNode(replica, &error) == 2, qPrintable(error));
+        LocalNodeOptions unixSocket;
+        unixSocket.unixSocket = true;
+        QVERIFY2(m_cluster.addNode(unixSocket, &error) == 3, qPrintable(error));
+    }
+
+    void pipelineKeepsOrder()
+    {
+        RedisConnection c(m_cluster.endpoint(0));
+        QList<int> seen;
+        QList<RedisConnection::Command> batch;
+        for (int i = 0; i < 2000; ++i)
+            batch.append({{"INCR", "order-counter"}, [&seen](const RedisReply& r) { seen.append(int(r.integer())); }});
+        c.sendPipeline(batch);
+        QTRY_COMPARE(seen.size(), 2000);
+        for (int i = 0; i < 2000; ++i)
+            QCOMPARE(seen[i], i + 1);
+        QCOMPARE(c.state(), RedisConnection::State::Ready);
+    }
+
+    void binarySafe()
+    {
+        RedisConnection c(m_cluster.endpoint(0));
+        QByteArray bytes;
+        for (int i = 0; i < 256; ++i)
+            bytes.append(char(i));
+        bytes += QByteArray("\r\n$-1\r\n\0", 8);
+        QCOMPARE(roundTrip(c, {"SET", bytes, bytes}).bytes(), QByteArray("OK"));
+        const RedisReply r = roundTrip(c, {"GET", bytes});
+        QVERIFY(r.isString());
+        QCOMPARE(r.bytes(), bytes);
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get(bytes).value_or(QByteArray()), bytes);
+        QVERIFY(roundTrip(c, {"GET", "no-such-key"}).isNil());
+    }
+
+    void timeoutKeepsLaterRepliesMatched()
+    {
+        RedisConnection c(m_cluster.endpoint(0));
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+        Await slow, next;
+        c.send({"DEBUG", "SLEEP", "0.3"}, slow.handler(), 50);
+        c.send({"ECHO", "after"}, next.handler(), 5000);
+        QTRY_VERIFY(slow.done);
+        QCOMPARE(slow.reply.errorKind(), RedisErrorKind::Timeout);
+        QVERIFY(!next.done); // still queued behind the sleeping command
+        QTRY_VERIFY(next.done);
+        QCOMPARE(next.reply.bytes(), QByteArray("after")); // not DEBUG SLEEP's "OK"
+    }
+
+    void refusedAndReconnect()
+    {
+        NodeEndpoint down = downEndpoint();
+        ConnectionOptions o;
+        o.backoffInitialMs = 20;
+        o.backoffMaxMs = 50;
+        RedisConnection c(down, o);
+        const RedisReply r = roundTrip(c, {"PING"});
+        QCOMPARE(r.type(), RedisReply::Type::Failure);
+        QCOMPARE(r.errorKind(), RedisErrorKind::ConnectionRefused);
+        QVERIFY(!r.errorText().isEmpty());
+        QTRY_COMPARE(c.state(), RedisConnection::State::WaitingToReconnect);
+        // While the node is known down, commands fail at once instead of waiting out a timeout.
+        Await fast;
+        c.send({"PING"}, fast.handler(), 60000);
+        if (c.state() == RedisConnection::State::WaitingToReconnect)
+            QVERIFY(fast.done);
+    }
+
+    void reconnectsAfterNodeRestart()
+    {
+        ConnectionOptions o;
+        o.backoffInitialMs = 20;
+        o.backoffMaxMs = 100;
+        RedisConnection c(m_cluster.endpoint(0), o);
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+        QSignalSpy lost(&c, &RedisConnection::connectionLost);
+        QVERIFY(m_cluster.killNode(0));
+        QTRY_VERIFY(lost.count() >= 1);
+        QVERIFY(m_cluster.startNode(0));
+        QTRY_VERIFY_WITH_TIMEOUT(c.isReady(), 10000);
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+    }
+
+    void authentication()
+    {
+        NodeEndpoint wrong = m_cluster.endpoint(1);
+        wrong.password = QStringLiteral("wrong-password");
+        RedisConnection bad(wrong);
+        const RedisReply r = roundTrip(bad, {"PING"});
+        QCOMPARE(r.errorKind(), RedisErrorKind::AuthFailed);
+        QVERIFY2(r.errorText().contains(QStringLiteral("AUTH")), qPrintable(r.errorText()));
+        QCOMPARE(bad.lastErrorKind(), RedisErrorKind::AuthFailed);
+
+        NodeEndpoint none = m_cluster.endpoint(1);
+        none.password.clear();
+        RedisConnection missing(none);
+        QCOMPARE(roundTrip(missing, {"PING"}).errorKind(), RedisErrorKind::AuthFailed);
+
+        RedisConnection good(m_cluster.endpoint(1));
+        QCOMPARE(roundTrip(good, {"PING"}).bytes(), QByteArray("PONG"));
+
+        // An ACL user with a key pattern: NOPERM on what it may not touch.
+        QCOMPARE(roundTrip(good, {"ACL", "SETUSER", "watcher", "on", ">watch-pw", "~locks:*", "+get", "+ping"}).bytes(),
+                 QByteArray("OK"));
+        NodeEndpoint user = m_cluster.endpoint(1);
+        user.user = QStringLiteral("watcher");
+        user.password = QStringLiteral("watch-pw");
+        RedisConnection limited(user);
+        QVERIFY(roundTrip(limited, {"GET", "locks:a"}).isNil());
+        const RedisReply denied = roundTrip(limited, {"SET", "locks:a", "x"});
+        QCOMPARE(denied.errorKind(), RedisErrorKind::NoPermission);
+        QCOMPARE(roundTrip(limited, {"GET", "other"}).errorKind(), RedisErrorKind::NoPermission);
+    }
+
+    void typedServerErrors()
+    {
+        RedisConnection c(m_cluster.endpoint(0));
+        roundTrip(c, {"HSET", "h", "f", "v"});
+        QCOMPARE(roundTrip(c, {"GET", "h"}).errorKind(), RedisErrorKind::WrongType);
+        QCOMPARE(roundTrip(c, {"EVALSHA", "0123456789012345678901234567890123456789", "0"}).errorKind(),
+                 RedisErrorKind::NoScript);
+        QCOMPARE(roundTrip(c, {"NOSUCHCOMMAND"}).errorKind(), RedisErrorKind::ServerError);
+
+        RedisConnection replica(m_cluster.endpoint(2));
+        QCOMPARE(roundTrip(replica, {"SET", "k", "v"}).errorKind(), RedisErrorKind::ReadOnly);
+
+        QCOMPARE(RedisReply::classifyServerError("LOADING Redis is loading the dataset in memory"),
+                 RedisErrorKind::Loading);
+        QCOMPARE(RedisReply::classifyServerError("ERR Error running script: @user_script:1: WRONGTYPE Operation"),
+                 RedisErrorKind::WrongType);
+    }
+
+    void selectAndClientName()
+    {
+        NodeEndpoint ep = m_cluster.endpoint(0);
+        ep.db = 3;
+        ConnectionOptions o;
+        o.clientName = "console-test";
+        RedisConnection c(ep, o);
+        QCOMPARE(roundTrip(c, {"SET", "in-db-3", "yes"}).bytes(), QByteArray("OK"));
+        QCOMPARE(roundTrip(c, {"CLIENT", "GETNAME"}).bytes(), QByteArray("console-test"));
+        DirectRedis d(m_cluster.port(0));
+        QVERIFY(!d.exists("in-db-3"));
+        d.command({"SELECT", "3"});
+        QVERIFY(d.exists("in-db-3"));
+    }
+
+    void unixSocket()
+    {
+        NodeEndpoint ep;
+        ep.unixSocket = m_cluster.dataDir(3) + QStringLiteral("/redis.sock");
+        RedisConnection c(ep);
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+    }
+
+    void droppedMidCommand()
+    {
+        ConnectionOptions o;
+        o.clientName = "to-be-killed";
+        RedisConnection c(m_cluster.endpoint(0), o);
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+        Await pending;
+        c.send({"BLPOP", "never-filled", "10"}, pending.handler(), 20000);
+        DirectRedis admin(m_cluster.port(0));
+        QTRY_VERIFY(admin.command({"CLIENT", "LIST"}).str.contains("name=to-be-killed"));
+        QCOMPARE(admin.command({"CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal"}).integer >= 1, true);
+        QTRY_VERIFY(pending.done);
+        QCOMPARE(pending.reply.type(), RedisReply::Type::Failure);
+        QCOMPARE(pending.reply.errorKind(), RedisErrorKind::ConnectionLost);
+    }
+
+    void cutMidReplyAndMalformed_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<bool>("close");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("cut mid bulk") << QByteArray("+PONG\r\n$10\r\nabc") << true << int(RedisErrorKind::ConnectionLost);
+        QTest::newRow("malformed") << QByteArray("+PONG\r\n?what\r\n") << false << int(RedisErrorKind::Protocol);
+    }
+
+    void cutMidReplyAndMalformed()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(bool, close);
+        QFETCH(int, kind);
+        // A raw peer: answers the handshake PING, then sends the bytes under test.
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        QPointer<QTcpSocket> peer;
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            peer = server.nextPendingConnection();
+            connect(peer, &QTcpSocket::readyRead, peer, [&, p = peer.data()] {
+                if (p->readAll().contains("GET")) {
+                    p->write(wire.mid(7));
+                    p->flush();
+                    if (close)
+                        p->disconnectFromHost();
+                } else {
+                    p->write(wire.left(7)); // +PONG for the handshake
+                }
+            });
+        });
+        NodeEndpoint ep;
+        ep.host = QStringLiteral("127.0.0.1");
+        ep.port = server.serverPort();
+        ConnectionOptions o;
+        o.autoReconnect = false;
+        RedisConnection c(ep, o);
+        const RedisReply r = roundTrip(c, {"GET", "x"});
+        QCOMPARE(r.type(), RedisReply::Type::Failure);
+        QCOMPARE(int(r.errorKind()), kind);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedisConnection)
+#include "TestRedisConnection.moc"
