@@ -790,6 +790,9 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         else if (!before.value().sameStateAs(after.value()))
             changes.changed.append(after.value());
     }
+    // The first full pass is the baseline: the locks it finds were not acquired just now.
+    if (full && !std::exchange(m_baselineDone, true))
+        events.clear();
     if (full) {
         m_views = std::move(updated);
     } else {

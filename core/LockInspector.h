@@ -89,6 +89,7 @@ signals:
     void inspectionFinished(const redlock::InspectionSummary& summary);
     // Batched: one per full inspection (fullRefresh) or per event tick. Not emitted when nothing changed.
     void locksChanged(const redlock::LockChangeSet& changes);
+    // Not emitted for the locks the first full inspection finds (they are the baseline, not news).
     void lockEvents(const QList<redlock::LockEvent>& events);
     // Per node: subscribed to keyspace events or not (and why not).
     void keyspaceSubscription(int node, bool subscribed, const QString& message);
@@ -138,7 +139,8 @@ private:
     std::unique_ptr<Pass> m_pass;
     quint64 m_passGeneration = 0;
     bool m_refreshAgain = false;
-    QSet<QByteArray> m_touched; // keys named by keyspace events since the last flush
+    bool m_baselineDone = false; // no events for what the first full pass finds
+    QSet<QByteArray> m_touched;  // keys named by keyspace events since the last flush
     bool m_flushInFlight = false;
     qint64 m_longestCallUs = 0; // of the current pass
     QTimer m_reconcileTimer;

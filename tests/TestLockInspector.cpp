@@ -359,11 +359,17 @@ private slots:
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy changes(inspector, &LockInspector::locksChanged);
         QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        setLock(m_cluster, "rec:0", "already-there", range(0, 5));
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(changes.size(), 1); // the baseline: rec:0 appeared...
+        QVERIFY(events.isEmpty());   // ...but was not "acquired" just now
         setLock(m_cluster, "rec:1", "a", range(0, 5));
-        QTRY_VERIFY(!changes.isEmpty());
-        QVERIFY(changes.first().first().value<LockChangeSet>().fullRefresh);
+        QTRY_VERIFY(changes.size() >= 2);
+        QVERIFY(changes.last().first().value<LockChangeSet>().fullRefresh);
         QTRY_VERIFY(!events.isEmpty());
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().first().kind, LockEvent::Kind::Acquired);
         // Another holder took over: token changed, not a new lock.
         for (const auto& ep : m_cluster.endpoints())
             runCommand(ep, {"SET", "rec:1", "b", "PX", "10000"});

@@ -24,6 +24,9 @@ const Subcommand kSubcommands[] = {
     {"release", runRelease, QT_TRANSLATE_NOOP("redlock", "release a lock (compare-and-delete by its token)")},
     {"cluster", runCluster, QT_TRANSLATE_NOOP("redlock", "run a local redis-server cluster until Ctrl+C")},
     {"bench", runBench, QT_TRANSLATE_NOOP("redlock", "measure acquire/release latency and throughput")},
+    {"inspect", runInspect, QT_TRANSLATE_NOOP("redlock", "show every lock merged over the nodes, with its verdict")},
+    {"watch", runWatch, QT_TRANSLATE_NOOP("redlock", "print lock events live until Ctrl+C")},
+    {"audit", runAudit, QT_TRANSLATE_NOOP("redlock", "check the nodes for what breaks Redlock")},
 };
 
 QString generalUsage()

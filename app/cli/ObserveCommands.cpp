@@ -1,0 +1,404 @@
+// redlock inspect / watch / audit: the observation core (LockInspector, NodeSession, SafetyAudit) headless.
+
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "IoThread.h"
+#include "LockInspector.h"
+#include "NodeSession.h"
+#include "SafetyAudit.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace redlock::cli {
+
+namespace {
+
+// audit: at least one severe finding (documented in `redlock audit --help`).
+constexpr int ExitSevereFinding = 4;
+
+int g_stopPipe[2] = {-1, -1};
+
+void onStopSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_stopPipe[1], &byte, 1);
+}
+
+// Self-pipe: the handler only writes a byte; the event loop quits when the pipe becomes readable.
+bool quitOnStopSignals(QEventLoop* loop)
+{
+    if (g_stopPipe[0] < 0 && ::pipe2(g_stopPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return false;
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    if (::sigaction(SIGINT, &action, nullptr) != 0 || ::sigaction(SIGTERM, &action, nullptr) != 0)
+        return false;
+    auto* notifier = new QSocketNotifier(g_stopPipe[0], QSocketNotifier::Read, loop);
+    QObject::connect(notifier, &QSocketNotifier::activated, loop, &QEventLoop::quit);
+    return true;
+}
+
+struct InspectCommand
+{
+    InspectorOptions options;
+    bool json = false;
+};
+
+void addInspectOptions(QCommandLineParser& parser)
+{
+    addNodeOptions(parser);
+    parser.addOption({QStringLiteral("pattern"), tr("SCAN MATCH pattern of the lock keys (default *)."), tr("GLOB"),
+                      QStringLiteral("*")});
+    parser.addOption({QStringLiteral("scan-count"), tr("SCAN COUNT per call (default 1000)."), tr("N")});
+    parser.addOption(
+        {QStringLiteral("drift-factor"), tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."), tr("F")});
+    parser.addOption({QStringLiteral("expiring"),
+                      tr("A held lock with less observed validity than this is \"expiring\" (default 1000)."),
+                      tr("MS")});
+    parser.addOption({QStringLiteral("json"), tr("Print JSON instead of text.")});
+}
+
+bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* command)
+{
+    auto nodes = nodesFromOptions(parser);
+    if (!nodes)
+        return false;
+    InspectorOptions& o = command->options;
+    o.nodes = *nodes;
+    o.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
+    qint64 scanCount = o.scanCount;
+    if (!intOption(parser, QStringLiteral("scan-count"), 1, 100000, &scanCount) ||
+        !intOption(parser, QStringLiteral("expiring"), 0, 365LL * 24 * 3600 * 1000, &o.expiringThresholdMs) ||
+        !doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 1.0, &o.driftFactor))
+        return false;
+    o.scanCount = static_cast<int>(scanCount);
+    command->json = parser.isSet(QStringLiteral("json"));
+    return true;
+}
+
+QString presenceKey(NodeLockState::Presence presence)
+{
+    switch (presence) {
+    case NodeLockState::Presence::Unreachable:
+        return QStringLiteral("unreachable");
+    case NodeLockState::Presence::Absent:
+        return QStringLiteral("absent");
+    case NodeLockState::Presence::Holding:
+        return QStringLiteral("holding");
+    case NodeLockState::Presence::NotALock:
+        return QStringLiteral("not-a-lock");
+    }
+    return {};
+}
+
+QJsonObject viewToJson(const LockView& view, const QList<NodeEndpoint>& nodes, qint64 nowNs)
+{
+    QJsonArray perNode;
+    for (qsizetype i = 0; i < view.nodes.size(); ++i) {
+        const NodeLockState& s = view.nodes[i];
+        QJsonObject n{{QStringLiteral("node"), nodes.value(i).displayName()},
+                      {QStringLiteral("state"), presenceKey(s.presence)}};
+        if (s.presence == NodeLockState::Presence::Holding || s.presence == NodeLockState::Presence::NotALock) {
+            n.insert(QStringLiteral("value"), displayBytes(s.token));
+            n.insert(QStringLiteral("pttlMs"), s.pttlMs);
+        }
+        if (!s.note.isEmpty())
+            n.insert(QStringLiteral("note"), s.note);
+        perNode.append(n);
+    }
+    QJsonArray restsOn;
+    for (const int i : view.restsOn)
+        restsOn.append(nodes.value(i).displayName());
+    return {{QStringLiteral("key"), displayBytes(view.key)},
+            {QStringLiteral("verdict"), lockVerdictId(view.verdict)},
+            {QStringLiteral("token"), displayBytes(view.token)},
+            {QStringLiteral("holders"), view.holders},
+            {QStringLiteral("quorum"), view.quorum},
+            {QStringLiteral("validityMs"), view.remainingValidityMs(nowNs)},
+            {QStringLiteral("format"), holderFormatId(view.holder.format)},
+            {QStringLiteral("holder"), view.holder.summary},
+            {QStringLiteral("restsOn"), restsOn},
+            {QStringLiteral("nodes"), perNode}};
+}
+
+// One full inspection on an I/O thread; the summary is delivered back to this thread.
+std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspector)
+{
+    std::optional<InspectionSummary> summary;
+    QEventLoop loop;
+    QObject::connect(
+        inspector, &LockInspector::inspectionFinished, &loop,
+        [&](const InspectionSummary& s) {
+            summary = s;
+            loop.quit();
+        },
+        Qt::QueuedConnection);
+    io.runAndWait([inspector] { inspector->refresh(); });
+    loop.exec();
+    return summary;
+}
+
+} // namespace
+
+int runInspect(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addInspectOptions(parser);
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, QStringLiteral("inspect [options] --nodes LIST"),
+                        tr("Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
+                           "verdict, holder, observed validity and what each node holds."),
+                        &exitCode))
+        return exitCode;
+    InspectCommand command;
+    if (!readInspectOptions(parser, &command))
+        return ExitUsage;
+    command.options.keyspaceEvents = false;
+    command.options.reconcileIntervalMs = 0;
+
+    IoThread io;
+    auto* inspector = io.create<LockInspector>(command.options);
+    const auto summary = inspectOnce(io, inspector);
+    if (!summary)
+        return ExitNoQuorumReachable;
+    const LockSnapshot snapshot = inspector->snapshot();
+    QList<QByteArray> keys = snapshot.keys();
+    std::sort(keys.begin(), keys.end());
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+    const int reachable = static_cast<int>(summary->nodeReachable.count(true));
+    const qint64 nowNs = SteadyClock::system()->nowNs();
+
+    if (command.json) {
+        QJsonArray locks;
+        for (const QByteArray& key : keys)
+            locks.append(viewToJson(snapshot.value(key), nodes, nowNs));
+        QJsonArray errors;
+        for (const QString& e : summary->errors)
+            errors.append(e);
+        printJson({{QStringLiteral("locks"), locks},
+                   {QStringLiteral("nodesReachable"), reachable},
+                   {QStringLiteral("nodes"), static_cast<int>(nodes.size())},
+                   {QStringLiteral("elapsedMs"), summary->elapsedUs / 1000},
+                   {QStringLiteral("skipped"),
+                    QJsonObject{{QStringLiteral("noTtl"), summary->skipped.noTtl},
+                                {QStringLiteral("otherType"), summary->skipped.otherType},
+                                {QStringLiteral("outsidePattern"), summary->skipped.outsidePattern},
+                                {QStringLiteral("redissonHelpers"), summary->skipped.redissonHelpers}}},
+                   {QStringLiteral("errors"), errors}});
+    } else {
+        QStringList header{tr("KEY"), tr("VERDICT"), tr("HOLDERS"), tr("VALIDITY"), tr("HOLDER")};
+        for (const NodeEndpoint& n : nodes)
+            header << n.displayName();
+        QList<QStringList> rows{header};
+        for (const QByteArray& key : keys) {
+            const LockView& v = snapshot[key];
+            const qint64 validity = v.remainingValidityMs(nowNs);
+            QStringList row{displayBytes(key), lockVerdictName(v.verdict),
+                            QStringLiteral("%1/%2").arg(v.holders).arg(nodes.size()),
+                            validity < 0 ? QStringLiteral("-") : tr("%1 ms").arg(validity), v.holder.summary};
+            for (const NodeLockState& s : v.nodes) {
+                switch (s.presence) {
+                case NodeLockState::Presence::Unreachable:
+                    row << tr("unreachable");
+                    break;
+                case NodeLockState::Presence::Absent:
+                    row << QStringLiteral("-");
+                    break;
+                case NodeLockState::Presence::NotALock:
+                    row << tr("not a lock");
+                    break;
+                case NodeLockState::Presence::Holding:
+                    row << (s.token == v.token ? tr("%1 ms").arg(s.pttlMs) : tr("other %1 ms").arg(s.pttlMs));
+                    break;
+                }
+            }
+            rows << row;
+        }
+        printOut(formatTable(rows, QString()));
+        printOut(QCoreApplication::translate(
+                     "redlock",
+                     "%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).", nullptr,
+                     static_cast<int>(keys.size()))
+                     .arg(reachable)
+                     .arg(nodes.size())
+                     .arg(summary->elapsedUs / 1000)
+                     .arg(summary->skipped.total()));
+        for (const QString& e : summary->errors)
+            printErr(tr("redlock: %1").arg(e));
+    }
+    return reachable < nodes.size() / 2 + 1 ? ExitNoQuorumReachable : ExitOk;
+}
+
+int runWatch(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addInspectOptions(parser);
+    parser.addOption({QStringLiteral("reconcile"),
+                      tr("Full SCAN every MS milliseconds besides keyspace events (default 5000)."), tr("MS")});
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, QStringLiteral("watch [options] --nodes LIST"),
+                        tr("Print lock events (acquired, released, expired, token changed, contested) as they "
+                           "happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled "
+                           "(this command never enables them) and a periodic full SCAN."),
+                        &exitCode))
+        return exitCode;
+    InspectCommand command;
+    if (!readInspectOptions(parser, &command))
+        return ExitUsage;
+    qint64 reconcile = 5000;
+    if (!intOption(parser, QStringLiteral("reconcile"), 100, 3600000, &reconcile))
+        return ExitUsage;
+    command.options.reconcileIntervalMs = static_cast<int>(reconcile);
+
+    QEventLoop loop;
+    if (!quitOnStopSignals(&loop)) {
+        printErr(tr("redlock: cannot install signal handlers"));
+        return ExitUsage;
+    }
+    IoThread io;
+    auto* inspector = io.create<LockInspector>(command.options);
+    const QList<NodeEndpoint> nodes = command.options.nodes;
+    const bool json = command.json;
+    QObject::connect(
+        inspector, &LockInspector::lockEvents, &loop,
+        [json](const QList<LockEvent>& events) {
+            for (const LockEvent& e : events) {
+                const QString at = QDateTime::fromMSecsSinceEpoch(e.atMs).toString(Qt::ISODateWithMs);
+                if (json) {
+                    QJsonObject o{{QStringLiteral("at"), at},
+                                  {QStringLiteral("event"), lockEventKindId(e.kind)},
+                                  {QStringLiteral("key"), displayBytes(e.key)},
+                                  {QStringLiteral("token"), displayBytes(e.token)},
+                                  {QStringLiteral("holder"), e.holderSummary}};
+                    if (!e.previousToken.isEmpty())
+                        o.insert(QStringLiteral("previousToken"), displayBytes(e.previousToken));
+                    std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
+                    std::fputc('\n', stdout);
+                    std::fflush(stdout);
+                } else {
+                    printOut(QStringLiteral("%1  %2  %3  %4")
+                                 .arg(at, lockEventKindName(e.kind).leftJustified(13), displayBytes(e.key),
+                                      e.holderSummary));
+                }
+            }
+        },
+        Qt::QueuedConnection);
+    QObject::connect(
+        inspector, &LockInspector::keyspaceSubscription, &loop,
+        [nodes](int node, bool subscribed, const QString& message) {
+            if (!subscribed)
+                printErr(tr("redlock: %1: no keyspace events (%2); relying on periodic SCAN")
+                             .arg(nodes.value(node).displayName(), message));
+        },
+        Qt::QueuedConnection);
+    io.runAndWait([inspector] { inspector->start(); });
+    loop.exec();
+    return ExitOk;
+}
+
+int runAudit(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addInspectOptions(parser);
+    parser.addOption({QStringLiteral("max-ttl"),
+                      tr("Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least "
+                         "10000)."),
+                      tr("MS")});
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, QStringLiteral("audit [options] --nodes LIST"),
+                        tr("Check the nodes against what breaks Redlock: replicas, persistence and early restarts, "
+                           "eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 "
+                           "when a finding is severe.")
+                            .arg(ExitSevereFinding),
+                        &exitCode))
+        return exitCode;
+    InspectCommand command;
+    if (!readInspectOptions(parser, &command))
+        return ExitUsage;
+    qint64 maxTtl = 0;
+    if (!intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
+        return ExitUsage;
+    command.options.keyspaceEvents = false;
+    command.options.reconcileIntervalMs = 0;
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+
+    IoThread io;
+    // Facts: one session per node; done when each has INFO (or is known not to give it) and a clock sample.
+    QList<NodeFacts> facts(nodes.size());
+    QList<bool> settled(nodes.size(), false);
+    QEventLoop loop;
+    auto check = [&] {
+        if (!settled.contains(false))
+            loop.quit();
+    };
+    for (int i = 0; i < nodes.size(); ++i) {
+        NodeSessionOptions o;
+        o.pingIntervalMs = 200;
+        o.factsIntervalMs = 1000;
+        auto* session = io.create<NodeSession>(i, nodes[i], o);
+        QObject::connect(
+            session, &NodeSession::factsChanged, &loop,
+            [&, i](const NodeFacts& f) {
+                facts[i] = f;
+                const bool refusedInfo = f.refusedCommands.contains(QStringLiteral("INFO"));
+                settled[i] = (f.health == NodeHealth::Up && (f.infoKnown || refusedInfo) &&
+                              (f.clockOffsetUs.has_value() || f.refusedCommands.contains(QStringLiteral("TIME")))) ||
+                             f.health == NodeHealth::AuthFailed || f.health == NodeHealth::NoPermission ||
+                             f.health == NodeHealth::Down;
+                check();
+            },
+            Qt::QueuedConnection);
+        io.runAndWait([session] { session->start(); });
+    }
+    QTimer::singleShot(5000, &loop, &QEventLoop::quit); // nodes that never answer stay unverified
+    loop.exec();
+
+    if (maxTtl == 0) {
+        auto* inspector = io.create<LockInspector>(command.options);
+        if (inspectOnce(io, inspector))
+            maxTtl = std::max<qint64>(10000, SafetyAudit::largestPttlMs(inspector->snapshot().values()));
+    }
+    AuditInput input{facts, maxTtl, command.options.driftFactor};
+    const QList<AuditFinding> findings = SafetyAudit::run(input);
+
+    if (command.json) {
+        QJsonArray out;
+        for (const AuditFinding& f : findings) {
+            QJsonArray concerned;
+            for (const int i : f.nodes)
+                concerned.append(nodes.value(i).displayName());
+            out.append(QJsonObject{{QStringLiteral("rule"), f.ruleId},
+                                   {QStringLiteral("severity"), severityId(f.severity)},
+                                   {QStringLiteral("nodes"), concerned},
+                                   {QStringLiteral("title"), f.title},
+                                   {QStringLiteral("explanation"), f.explanation}});
+        }
+        printJson({{QStringLiteral("findings"), out},
+                   {QStringLiteral("maxTtlMs"), maxTtl},
+                   {QStringLiteral("severe"), SafetyAudit::hasSevere(findings)}});
+    } else if (findings.isEmpty()) {
+        printOut(QCoreApplication::translate("redlock", "No findings: %n node(s) checked, max TTL %1 ms.", nullptr,
+                                             static_cast<int>(nodes.size()))
+                     .arg(maxTtl));
+    } else {
+        for (const AuditFinding& f : findings) {
+            printOut(QStringLiteral("[%1] %2 (%3)").arg(severityName(f.severity).toUpper(), f.title, f.ruleId));
+            printOut(QStringLiteral("    ") + f.explanation);
+        }
+    }
+    return SafetyAudit::hasSevere(findings) ? ExitSevereFinding : ExitOk;
+}
+
+} // namespace redlock::cli
