@@ -70,7 +70,7 @@ QList<AuditFinding> run(const AuditInput& input)
             tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.", n));
     }
 
-    QList<int> replicas, withReplicas, persistence, restartedEarly, evictingLimited, evictingLatent, offClock,
+    QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent, offClock,
         unverified;
     QHash<QByteArray, QList<int>> byRunId;
     const qint64 driftBudgetUs = (static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2) * 1000;
@@ -92,8 +92,12 @@ QList<AuditFinding> run(const AuditInput& input)
             persistence << i;
             const bool youngerThanTtl = f.uptimeMs() >= 0 && f.uptimeMs() < ttlMs;
             const bool shortDowntime = f.restartSeenAtMs > 0 && f.downtimeMs >= 0 && f.downtimeMs < ttlMs;
-            if (youngerThanTtl || shortDowntime)
+            // A restart we watched, with a measured downtime under the TTL, certainly broke the rule. A node
+            // that is merely younger than the TTL may have been down long enough: we cannot tell, so warn.
+            if (shortDowntime)
                 restartedEarly << i;
+            else if (youngerThanTtl)
+                startedRecently << i;
         }
         if (!f.maxmemoryPolicy.isEmpty() && f.maxmemoryPolicy != u"noeviction")
             (f.maxmemoryBytes > 0 ? evictingLimited : evictingLatent) << i;
@@ -119,6 +123,13 @@ QList<AuditFinding> run(const AuditInput& input)
                           "(%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual "
                           "exclusion. Delay restarts by at least the max TTL.")
                            .arg(names(nodes, restartedEarly))
+                           .arg(ttlMs));
+    if (!startedRecently.isEmpty())
+        out << finding("recent-start", Severity::Warning, startedRecently, tr("Node started within the lock TTL"),
+                       tr("%1 started less than the largest TTL (%2 ms) ago without fsync'ed AOF. If it came back "
+                          "from a crash sooner than that after it went down, locks it had granted are gone and can "
+                          "be granted twice. The downtime was not observed here.")
+                           .arg(names(nodes, startedRecently))
                            .arg(ttlMs));
     if (!persistence.isEmpty())
         out << finding("persistence", Severity::Warning, persistence, tr("Persistence can lose locks"),

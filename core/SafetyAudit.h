@@ -21,8 +21,8 @@ struct AuditInput
 //                 independent)                                                                  severe
 //  has-replicas   node has replicas: failover after an async replication loses locks            warning
 //  persistence    no AOF, or appendfsync not "always": a restart can lose acquired locks        warning
-//  restart-early  such a node restarted before the largest TTL passed (uptime < max TTL, or the
-//                 measured downtime < max TTL)                                                  severe
+//  restart-early  such a node was seen restarting with a measured downtime < max TTL            severe
+//  recent-start   such a node is younger than the max TTL (its downtime was not observed)       warning
 //  eviction       maxmemory-policy other than noeviction (severe when a memory limit is set)    warning/severe
 //  clock-offset   |clock offset| beyond the drift budget (maxTtl * driftFactor + 2 ms)          warning
 //  same-server    two endpoints answer with the same run_id: one server counted twice          severe

@@ -169,6 +169,24 @@ private slots:
         QCOMPARE(persistence.first().nodes, QList<int>{2}); // the AOF+always nodes are fine
     }
 
+    void youngNodeWithoutAofIsOnlyAWarning()
+    {
+        // Started 5 s ago, no AOF, 30 s locks: it may have come back too early, but nobody saw it go down.
+        QList<NodeFacts> nodes{safeFacts(0, "a"), safeFacts(1, "b"), safeFacts(2, "c")};
+        nodes[2].aofEnabled = 0;
+        nodes[2].uptimeSeconds = 5;
+        const auto all = SafetyAudit::run({nodes, 30000});
+        QVERIFY(findingsOf(all, QStringLiteral("restart-early")).isEmpty());
+        const auto recent = findingsOf(all, QStringLiteral("recent-start"));
+        QCOMPARE(recent.size(), 1);
+        QCOMPARE(recent.first().nodes, QList<int>{2});
+        QCOMPARE(recent.first().severity, AuditFinding::Severity::Warning);
+        QVERIFY(!SafetyAudit::hasSevere(all));
+        // Older than the largest TTL: nothing to say about the restart any more.
+        nodes[2].uptimeSeconds = 60;
+        QVERIFY(findingsOf(SafetyAudit::run({nodes, 30000}), QStringLiteral("recent-start")).isEmpty());
+    }
+
     void evictingNodeIsFlagged()
     {
         LocalCluster cluster;
