@@ -242,7 +242,7 @@ struct AuditFinding
 {
     enum class Severity { Info, Warning, Severe };
     QString ruleId; // stable: "replica", "has-replicas", "persistence", "restart-early", "eviction",
-                    // "clock-offset", "same-server", "node-count", "unverified"
+                    // "recent-start", "clock-offset", "same-server", "node-count", "unverified"
     Severity severity = Severity::Warning;
     QList<int> nodes;    // nodes concerned (empty: the cluster as a whole)
     QString title;       // short, translated

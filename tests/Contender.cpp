@@ -1,0 +1,142 @@
+#include "Contender.h"
+
+#include "DirectRedis.h"
+#include "IoThread.h"
+#include "RedlockClient.h"
+
+#include <QRandomGenerator>
+#include <QThread>
+
+#include <algorithm>
+
+using namespace redlock;
+
+namespace {
+
+// The protected resource: takes a write only with a fencing token newer than every token it has seen.
+const QByteArray kFencedWrite = R"lua(
+local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if tonumber(ARGV[1]) > current then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return 1
+end
+return 0
+)lua";
+
+} // namespace
+
+QJsonObject Section::toJson() const
+{
+    return {{QStringLiteral("client"), client},
+            {QStringLiteral("acquired"), QString::number(acquiredNs)},
+            {QStringLiteral("validUntil"), QString::number(validUntilNs)},
+            {QStringLiteral("write"), QString::number(writeNs)},
+            {QStringLiteral("exit"), QString::number(exitNs)},
+            {QStringLiteral("fence"), QString::number(fence)},
+            {QStringLiteral("accepted"), accepted}};
+}
+
+Section Section::fromJson(const QJsonObject& o)
+{
+    Section s;
+    s.client = o.value(QStringLiteral("client")).toString();
+    s.acquiredNs = o.value(QStringLiteral("acquired")).toString().toLongLong();
+    s.validUntilNs = o.value(QStringLiteral("validUntil")).toString().toLongLong();
+    s.writeNs = o.value(QStringLiteral("write")).toString().toLongLong();
+    s.exitNs = o.value(QStringLiteral("exit")).toString().toLongLong();
+    s.fence = o.value(QStringLiteral("fence")).toString().toLongLong();
+    s.accepted = o.value(QStringLiteral("accepted")).toBool();
+    return s;
+}
+
+QList<Section> runContender(const ContenderConfig& config, int* failures)
+{
+    QList<Section> sections;
+    int failed = 0;
+    IoThread io(QStringLiteral("contender-io"));
+    RedlockOptions o;
+    o.nodes = config.nodes;
+    o.clientName = config.name;
+    o.nodeTimeoutMs = config.nodeTimeoutMs;
+    o.retryCount = 0; // this loop retries itself, so it can stop on time
+    auto* client = io.create<RedlockClient>(o);
+    DirectRedis resource(config.resourcePort);
+    const qint64 endNs = SteadyClock::system()->nowNs() + qint64(config.durationMs) * 1'000'000;
+    bool paused = false;
+    while (SteadyClock::system()->nowNs() < endNs) {
+        const AcquireResult r = client->acquireAndWait({config.resource}, {.ttlMs = config.ttlMs, .fencing = true});
+        if (!r.ok) {
+            ++failed;
+            // As the seeds advise: wait longer than an attempt takes, at random, so that contenders fall out
+            // of step. Retrying after a few milliseconds keeps them splitting the votes (a livelock).
+            QThread::usleep(5000 + QRandomGenerator::global()->bounded(20000));
+            continue;
+        }
+        Section s;
+        s.client = config.name;
+        s.acquiredNs = SteadyClock::system()->nowNs(); // from here on the client believes it holds the lock
+        s.validUntilNs = r.lock.validUntilNs;
+        s.fence = r.lock.fencingToken;
+        if (config.pauseAfterAcquireMs > 0 && !paused) {
+            paused = true; // the client is stopped right after acquiring, and does not know it
+            QThread::msleep(static_cast<unsigned long>(config.pauseAfterAcquireMs));
+        }
+        s.writeNs = SteadyClock::system()->nowNs();
+        s.accepted = resource.command({"EVAL", kFencedWrite, "1", config.resource + ":written", QByteArray::number(s.fence)})
+                         .integer == 1;
+        // Work for a moment, never past the validity (minus a margin for the release to go out).
+        const qint64 workNs = qint64(QRandomGenerator::global()->bounded(500, 3000)) * 1000;
+        const qint64 until = std::min(s.writeNs + workNs, s.validUntilNs - 5'000'000);
+        while (SteadyClock::system()->nowNs() < until)
+            QThread::usleep(200);
+        s.exitNs = std::max(s.writeNs, SteadyClock::system()->nowNs());
+        sections.append(s);
+        client->releaseAndWait(r.lock);
+        // Other work between critical sections; without it the last holder wins every race (Redlock makes
+        // no fairness promise) and the others never get in.
+        QThread::usleep(2000 + QRandomGenerator::global()->bounded(4000));
+    }
+    if (failures)
+        *failures = failed;
+    return sections;
+}
+
+CheckReport checkMutualExclusion(QList<Section> sections)
+{
+    CheckReport report;
+    report.sections = static_cast<int>(sections.size());
+    std::sort(sections.begin(), sections.end(),
+              [](const Section& a, const Section& b) { return a.acquiredNs < b.acquiredNs; });
+    // Mutual exclusion: the windows in which each client may believe it holds the lock never overlap.
+    // A client's window runs from its acquisition to the end of its work or of its validity.
+    for (int i = 0; i < sections.size(); ++i) {
+        const Section& a = sections[i];
+        const qint64 aEnd = std::min(a.exitNs, a.validUntilNs);
+        for (int j = i + 1; j < sections.size() && sections[j].acquiredNs < aEnd; ++j) {
+            const Section& b = sections[j];
+            if (b.client == a.client)
+                continue;
+            ++report.overlaps;
+            report.details << QStringLiteral("%1 [fence %2] and %3 [fence %4] overlap by %5 us")
+                                  .arg(a.client)
+                                  .arg(a.fence)
+                                  .arg(b.client)
+                                  .arg(b.fence)
+                                  .arg((aEnd - b.acquiredNs) / 1000);
+        }
+        if (i > 0 && a.fence <= sections[i - 1].fence) {
+            ++report.fenceOrderErrors;
+            report.details << QStringLiteral("fence %1 (%2) after %3 (%4)")
+                                  .arg(a.fence)
+                                  .arg(a.client)
+                                  .arg(sections[i - 1].fence)
+                                  .arg(sections[i - 1].client);
+        }
+        if (a.writeNs > a.validUntilNs) {
+            ++report.lateWrites;
+            if (a.accepted)
+                ++report.lateWritesAccepted;
+        }
+    }
+    return report;
+}

@@ -1,0 +1,54 @@
+#pragma once
+
+// A client that contends for one resource with the core's Redlock client and records its critical
+// sections, for the mutual-exclusion checker. Runs in a thread of the test or as a separate process
+// (redlock-contender), so that contention crosses process boundaries too. Times are CLOCK_MONOTONIC
+// nanoseconds (steady_clock), comparable between processes on one machine.
+
+#include "NodeEndpoint.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+struct Section
+{
+    QString client;
+    qint64 acquiredNs = 0;   // acquire returned: the client believes it holds the lock from here
+    qint64 validUntilNs = 0; // the lock's validity end, on the same clock
+    qint64 writeNs = 0;      // the fenced write to the protected resource
+    qint64 exitNs = 0;       // work done
+    qint64 fence = -1;
+    bool accepted = false;   // the resource took the write (its fencing token was the newest)
+
+    QJsonObject toJson() const;
+    static Section fromJson(const QJsonObject& o);
+};
+
+struct ContenderConfig
+{
+    QString name;
+    QList<redlock::NodeEndpoint> nodes;
+    quint16 resourcePort = 0; // redis-server holding the fenced resource
+    QByteArray resource = "contended";
+    qint64 ttlMs = 400;
+    int durationMs = 2000;
+    int nodeTimeoutMs = 50;
+    int pauseAfterAcquireMs = 0; // once, after the first acquisition: a client "GC pause"
+};
+
+// Blocking; returns the sections in order. Failed acquisitions are counted in *failures.
+QList<Section> runContender(const ContenderConfig& config, int* failures = nullptr);
+
+struct CheckReport
+{
+    int sections = 0;
+    int overlaps = 0;         // two clients inside their validity at once
+    int fenceOrderErrors = 0; // fencing tokens not strictly increasing in order of acquisition
+    int lateWrites = 0;       // writes after the writer's own validity ended
+    int lateWritesAccepted = 0;
+    QStringList details;
+};
+
+CheckReport checkMutualExclusion(QList<Section> sections);

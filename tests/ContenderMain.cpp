@@ -1,0 +1,37 @@
+// redlock-contender: one contending client as a separate process, for the mutual-exclusion checker.
+// Usage: redlock-contender NAME NODES RESOURCE_PORT TTL_MS DURATION_MS; prints one JSON line per section.
+
+#include "Contender.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() != 6) {
+        std::fprintf(stderr, "usage: redlock-contender NAME NODES RESOURCE_PORT TTL_MS DURATION_MS\n");
+        return 2;
+    }
+    ContenderConfig config;
+    config.name = args[1];
+    QString error;
+    const auto nodes = redlock::NodeEndpoint::parseList(args[2], &error);
+    if (!nodes) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 2;
+    }
+    config.nodes = *nodes;
+    config.resourcePort = static_cast<quint16>(args[3].toUInt());
+    config.ttlMs = args[4].toLongLong();
+    config.durationMs = args[5].toInt();
+    int failures = 0;
+    const QList<Section> sections = runContender(config, &failures);
+    for (const Section& s : sections)
+        std::printf("%s\n", QJsonDocument(s.toJson()).toJson(QJsonDocument::Compact).constData());
+    std::fprintf(stderr, "%lld sections, %d failed acquisitions\n", static_cast<long long>(sections.size()), failures);
+    return 0;
+}

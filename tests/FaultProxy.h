@@ -1,0 +1,38 @@
+#pragma once
+
+// A TCP proxy in front of one node, on its own thread, that tests and benchmarks control: add latency,
+// blackhole traffic (a partition: connections stay open, nothing gets through), or cut connections.
+
+#include <QtGlobal>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+class FaultProxy
+{
+public:
+    explicit FaultProxy(quint16 upstreamPort);
+    ~FaultProxy();
+    FaultProxy(const FaultProxy&) = delete;
+    FaultProxy& operator=(const FaultProxy&) = delete;
+
+    quint16 port() const { return m_port; }
+    void setLatencyMs(int ms) { m_state->latencyMs = ms; }
+    void setBlackhole(bool on) { m_state->blackhole = on; }
+    void cutConnections();
+
+    struct State
+    {
+        std::atomic<int> latencyMs{0};
+        std::atomic<bool> blackhole{false};
+    };
+
+private:
+    std::shared_ptr<State> m_state;
+    std::unique_ptr<QThread> m_thread;
+    class Server;
+    Server* m_server = nullptr;
+    quint16 m_port = 0;
+};
