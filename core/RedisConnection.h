@@ -128,6 +128,7 @@ private:
     QAbstractSocket* m_tcp = nullptr;
     QLocalSocket* m_local = nullptr;
     redisReader* m_reader = nullptr;
+    QByteArray m_outgoing; // commands formatted since the last flush(), written in one go
 
     std::deque<Pending> m_inflight; // written, waiting for the reply, in order
     std::deque<Queued> m_waiting;   // sent before the handshake finished
