@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace redlock::cli {
 
@@ -37,8 +38,6 @@ bool runRedlockCore(RedlockClient& client, const QByteArray& key, qint64 ttlMs, 
     options.ttlMs = ttlMs;
     options.retryCount = 0;
     const QList<QByteArray> resources{key};
-    samples->acquireNs.reserve(static_cast<size_t>(iterations));
-    samples->releaseNs.reserve(static_cast<size_t>(iterations));
 
     QEventLoop loop;
     int index = 0;
@@ -55,7 +54,7 @@ bool runRedlockCore(RedlockClient& client, const QByteArray& key, qint64 ttlMs, 
         if (index == warmup)
             measureStart = steadyNowNs();
         if (index == warmup + iterations) {
-            samples->totalNs = steadyNowNs() - measureStart;
+            samples->totalNs += steadyNowNs() - measureStart;
             loop.quit();
             return;
         }
@@ -88,7 +87,6 @@ bool runRedlockCore(RedlockClient& client, const QByteArray& key, qint64 ttlMs, 
                 });
         });
     };
-    client.connectAll();
     next();
     return loop.exec() == 0;
 }
@@ -174,6 +172,9 @@ int runBench(const QStringList& args)
     parser.addOption({QStringLiteral("ttl"), tr("Lock TTL in ms (default 10000)."), tr("MS"), QStringLiteral("10000")});
     parser.addOption(
         {QStringLiteral("node-timeout"), tr("Per-node timeout in ms (default 50)."), tr("MS"), QStringLiteral("50")});
+    parser.addOption({QStringLiteral("blocks"),
+                      tr("With --baseline: run the two clients in N alternating blocks (default 10)."), tr("N"),
+                      QStringLiteral("10")});
     parser.addOption({QStringLiteral("key"), tr("Lock key to use (default redlock-bench:<pid>)."), tr("KEY")});
     parser.addOption({QStringLiteral("baseline"),
                       tr("Also measure a baseline client; \"raw\": a minimal hiredis client that sends SET NX PX "
@@ -195,17 +196,21 @@ int runBench(const QStringList& args)
     qint64 warmup = 1000;
     qint64 ttlMs = 10000;
     qint64 nodeTimeoutMs = 50;
+    qint64 blocks = 10;
     if (!intOption(parser, QStringLiteral("local"), 1, 99, &localCount) ||
         !intOption(parser, QStringLiteral("iterations"), 1, 100'000'000, &iterations) ||
         !intOption(parser, QStringLiteral("warmup"), 0, 100'000'000, &warmup) ||
         !intOption(parser, QStringLiteral("ttl"), 1, 3'600'000, &ttlMs) ||
-        !intOption(parser, QStringLiteral("node-timeout"), 1, 600'000, &nodeTimeoutMs))
+        !intOption(parser, QStringLiteral("node-timeout"), 1, 600'000, &nodeTimeoutMs) ||
+        !intOption(parser, QStringLiteral("blocks"), 1, 1000, &blocks))
         return ExitUsage;
     const QString baseline = parser.value(QStringLiteral("baseline"));
     if (!baseline.isEmpty() && baseline != u"raw") {
         printErr(tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
         return ExitUsage;
     }
+    if (baseline.isEmpty() || blocks > iterations)
+        blocks = 1;
     if (parser.isSet(QStringLiteral("local")) == parser.isSet(QStringLiteral("nodes"))) {
         printErr(tr("redlock: give either --nodes LIST or --local N"));
         return ExitUsage;
@@ -243,44 +248,55 @@ int runBench(const QStringList& args)
 
     if (!json) {
         printOut(tr("redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, "
-                    "closed loop, TTL %4 ms")
+                    "closed loop, TTL %4 ms%5")
                      .arg(options.nodes.size())
                      .arg(iterations)
                      .arg(warmup)
-                     .arg(ttlMs));
+                     .arg(ttlMs)
+                     .arg(blocks > 1 ? tr(", %1 alternating blocks").arg(blocks) : QString()));
     }
 
+    // Ours and the baseline run in alternating blocks, so that load from other processes on the machine
+    // (this is a shared 2-core box) falls on both alike instead of on whichever ran second.
     LatencySamples ours;
+    LatencySamples rawSamples;
     QString error;
-    {
-        RedlockClient client(options);
-        if (!runRedlockCore(client, key, ttlMs, static_cast<int>(warmup), static_cast<int>(iterations), &ours,
-                            &error)) {
+    RedlockClient client(options);
+    client.connectAll();
+    std::optional<RawHiredisBaseline> raw;
+    if (baseline == u"raw") {
+        raw.emplace(options.nodes);
+        if (!raw->connect(&error)) {
+            printErr(tr("redlock: %1").arg(error));
+            return ExitNoQuorumReachable;
+        }
+    }
+    for (qint64 block = 0; block < blocks; ++block) {
+        const qint64 begin = iterations * block / blocks;
+        const int blockIterations = static_cast<int>(iterations * (block + 1) / blocks - begin);
+        const int blockWarmup = block == 0 ? static_cast<int>(warmup) : 0;
+        if (!runRedlockCore(client, key, ttlMs, blockWarmup, blockIterations, &ours, &error)) {
             printErr(tr("redlock: benchmark stopped: %1").arg(error));
+            return ExitNoQuorumReachable;
+        }
+        if (raw && !raw->run(key + ":raw", ttlMs, blockWarmup, blockIterations, &rawSamples, &error)) {
+            printErr(tr("redlock: %1").arg(error));
             return ExitNoQuorumReachable;
         }
     }
     const qint64 rssKb = procStatusKb("VmRSS");
     const qint64 peakRssKb = procStatusKb("VmHWM");
     const Figures ourFigures = Figures::from(ours, static_cast<int>(iterations));
-
     std::optional<Figures> rawFigures;
-    if (baseline == u"raw") {
-        RawHiredisBaseline raw(options.nodes);
-        LatencySamples rawSamples;
-        if (!raw.connect(&error) || !raw.run(key + ":raw", ttlMs, static_cast<int>(warmup),
-                                             static_cast<int>(iterations), &rawSamples, &error)) {
-            printErr(tr("redlock: %1").arg(error));
-            return ExitNoQuorumReachable;
-        }
+    if (raw)
         rawFigures = Figures::from(rawSamples, static_cast<int>(iterations));
-    }
     const double ratio =
         rawFigures && rawFigures->acquireP50Us > 0 ? ourFigures.acquireP50Us / rawFigures->acquireP50Us : 0.0;
 
     if (json) {
         QJsonObject object{{QStringLiteral("nodes"), static_cast<int>(options.nodes.size())},
                            {QStringLiteral("iterations"), iterations},
+                           {QStringLiteral("blocks"), blocks},
                            {QStringLiteral("warmup"), warmup},
                            {QStringLiteral("ttlMs"), ttlMs},
                            {QStringLiteral("ours"), ourFigures.toJson()},

@@ -160,8 +160,6 @@ bool RawHiredisBaseline::run(const QByteArray& key, qint64 ttlMs, int warmup, in
 {
     const int quorum = static_cast<int>(m_nodes.size()) / 2 + 1;
     const auto ttl = static_cast<long long>(ttlMs);
-    samples->acquireNs.reserve(static_cast<size_t>(iterations));
-    samples->releaseNs.reserve(static_cast<size_t>(iterations));
     qint64 measureStart = steadyNowNs();
     for (int i = 0; i < warmup + iterations; ++i) {
         if (i == warmup)
@@ -195,7 +193,7 @@ bool RawHiredisBaseline::run(const QByteArray& key, qint64 ttlMs, int warmup, in
         samples->acquireNs.push_back(acquired - start);
         samples->releaseNs.push_back(released - acquired);
     }
-    samples->totalNs = steadyNowNs() - measureStart;
+    samples->totalNs += steadyNowNs() - measureStart;
     return true;
 }
 

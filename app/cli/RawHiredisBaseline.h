@@ -33,7 +33,7 @@ public:
     RawHiredisBaseline& operator=(const RawHiredisBaseline&) = delete;
 
     bool connect(QString* error);
-    // Runs warmup + iterations acquire/release pairs on key; samples cover the measured iterations only.
+    // Runs warmup + iterations acquire/release pairs on key; appends the measured iterations to samples.
     bool run(const QByteArray& key, qint64 ttlMs, int warmup, int iterations, LatencySamples* samples, QString* error);
 
 private:

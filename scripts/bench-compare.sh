@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Benchmark of issue 2, side by side: this project's Redlock core, a minimal raw hiredis client and
+# node-redlock (redlock@4.2.0 + ioredis), each a single client in a closed loop of acquire+release pairs
+# against the same local 5-node cluster. Prints acquire p50/p99, release p50/p99, pairs/s and the ratios.
+#
+# Usage: scripts/bench-compare.sh [iterations]        (default 20000)
+# Env:   REDLOCK_BIN  the redlock CLI (default: build/app/redlock, then build-cli/app/redlock)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+iterations="${1:-20000}"
+redlock="${REDLOCK_BIN:-}"
+if [[ -z "$redlock" ]]; then
+    for candidate in "$root/build/app/redlock" "$root/build-cli/app/redlock"; do
+        [[ -x "$candidate" ]] && redlock="$candidate" && break
+    done
+fi
+[[ -x "$redlock" ]] || { echo "bench-compare: redlock CLI not found; build it or set REDLOCK_BIN" >&2; exit 2; }
+command -v node >/dev/null || { echo "bench-compare: node is required" >&2; exit 2; }
+
+node_dir="$here/bench-node-redlock"
+if [[ ! -d "$node_dir/node_modules/redlock" ]]; then
+    echo "bench-compare: installing node-redlock with npm ..." >&2
+    (cd "$node_dir" && npm install --no-audit --no-fund --loglevel=error >&2)
+fi
+
+workdir="$(mktemp -d)"
+cluster_pid=""
+cleanup() {
+    if [[ -n "$cluster_pid" ]] && kill -0 "$cluster_pid" 2>/dev/null; then
+        kill -TERM "$cluster_pid" 2>/dev/null || true
+        wait "$cluster_pid" 2>/dev/null || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT INT TERM
+
+# The cluster prints its node list as its first line on stdout and runs until SIGTERM.
+mkfifo "$workdir/nodes"
+"$redlock" cluster --nodes-count 5 >"$workdir/nodes" 2>"$workdir/cluster.log" &
+cluster_pid=$!
+if ! read -r nodes <"$workdir/nodes"; then
+    echo "bench-compare: the cluster did not start:" >&2
+    cat "$workdir/cluster.log" >&2
+    exit 3
+fi
+echo "nodes: $nodes" >&2
+
+echo "running redlock bench --baseline raw ($iterations pairs) ..." >&2
+"$redlock" bench --nodes "$nodes" --iterations "$iterations" --baseline raw --json >"$workdir/ours.json"
+echo "running node-redlock ($iterations pairs) ..." >&2
+node "$node_dir/bench.js" --nodes "$nodes" --iterations "$iterations" --json >"$workdir/node.json"
+
+node - "$workdir/ours.json" "$workdir/node.json" <<'JS'
+const fs = require('fs');
+const ours = JSON.parse(fs.readFileSync(process.argv[2]));
+const nodeRedlock = JSON.parse(fs.readFileSync(process.argv[3]));
+const rows = [
+  ['', 'acquire p50 us', 'acquire p99 us', 'release p50 us', 'release p99 us', 'pairs/s', 'failures'],
+];
+const row = (name, f) => [name, f.acquireP50Us.toFixed(1), f.acquireP99Us.toFixed(1), f.releaseP50Us.toFixed(1),
+                          f.releaseP99Us.toFixed(1), String(Math.round(f.pairsPerSecond)), String(f.failures)];
+rows.push(row('redlock core', ours.ours), row('raw hiredis', ours.raw), row('node-redlock 4.2.0', nodeRedlock));
+const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+console.log(`${ours.nodes} local nodes, ${ours.iterations} acquire+release pairs, one client, closed loop`);
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i] + 2)).join('').trimEnd());
+const vsRaw = ours.ours.acquireP50Us / ours.raw.acquireP50Us;
+const vsNode = nodeRedlock.acquireP50Us / ours.ours.acquireP50Us;
+console.log(`acquire p50 ours/raw:          ${vsRaw.toFixed(2)}  (target <= 1.3)`);
+console.log(`acquire p50 node-redlock/ours: ${vsNode.toFixed(2)}  (target >= 2.5)`);
+console.log(`pairs/s ours/node-redlock:     ${(ours.ours.pairsPerSecond / nodeRedlock.pairsPerSecond).toFixed(2)}`);
+console.log(`RSS: redlock bench ${ours.rssKb} kB, node-redlock ${nodeRedlock.rssKb} kB`);
+JS
