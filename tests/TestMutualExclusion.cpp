@@ -63,7 +63,8 @@ private:
 
     // Two contenders in threads of this process and two in separate processes, for kDurationMs; `faults`
     // runs on this thread meanwhile (it may wait with QTest::qWait, which keeps the event loop going).
-    Run contend(const QByteArray& resource, const std::function<void()>& faults, int pauseAfterAcquireMs = 0)
+    Run contend(const QByteArray& resource, const std::function<void()>& faults, int pauseAfterAcquireMs = 0,
+                int durationMs = kDurationMs)
     {
         const QList<NodeEndpoint> nodes = viaProxies();
         std::vector<std::future<std::pair<QList<Section>, int>>> threads;
@@ -74,7 +75,7 @@ private:
             c.resourcePort = m_cluster.port(kResourceNode);
             c.resource = resource;
             c.ttlMs = kTtlMs;
-            c.durationMs = kDurationMs;
+            c.durationMs = durationMs;
             c.pauseAfterAcquireMs = i == 0 ? pauseAfterAcquireMs : 0;
             threads.push_back(std::async(std::launch::async, [c] {
                 int failures = 0;
@@ -88,7 +89,7 @@ private:
             p->setProcessChannelMode(QProcess::SeparateChannels);
             p->start(QStringLiteral(REDLOCK_CONTENDER_PATH),
                      {QStringLiteral("process-%1").arg(i), nodeList(nodes), QString::number(m_cluster.port(kResourceNode)),
-                      QString::number(kTtlMs), QString::number(kDurationMs)});
+                      QString::number(kTtlMs), QString::number(durationMs)});
             processes.push_back(std::move(p));
         }
         if (faults)
@@ -100,7 +101,7 @@ private:
             run.failures += failures;
         }
         for (auto& p : processes) {
-            if (!p->waitForFinished(60000)) {
+            if (!p->waitForFinished(durationMs + 60000)) {
                 p->kill();
                 p->waitForFinished();
             }
@@ -334,6 +335,53 @@ private slots:
         io.runAndWait([session] { delete session; });
         a->releaseAndWait(ra.lock);
         b->releaseAndWait(rb.lock);
+    }
+
+    void soak()
+    {
+        // About a minute of contention while faults come and go (REDLOCK_SOAK_SECONDS for longer runs, see
+        // scripts/soak.sh): nothing overlaps, tokens keep increasing, nothing is left behind.
+        const int seconds = qEnvironmentVariableIsSet("REDLOCK_SOAK_SECONDS")
+                                ? qEnvironmentVariableIntValue("REDLOCK_SOAK_SECONDS")
+                                : 60;
+        const qint64 endNs = SteadyClock::system()->nowNs() + qint64(seconds) * 1'000'000'000;
+        int cycles = 0;
+        const Run run = contend(
+            "soaked",
+            [&] {
+                while (SteadyClock::system()->nowNs() + 3'000'000'000LL < endNs) {
+                    switch (cycles++ % 4) {
+                    case 0: // a paused minority
+                        QVERIFY(m_cluster.pauseNode(1));
+                        QTest::qWait(700);
+                        QVERIFY(m_cluster.resumeNode(1));
+                        break;
+                    case 1: // a minority partition with a slow third node
+                        m_proxies[3]->setBlackhole(true);
+                        m_proxies[4]->setBlackhole(true);
+                        m_proxies[2]->setLatencyMs(20);
+                        QTest::qWait(900);
+                        m_proxies[3]->setBlackhole(false);
+                        m_proxies[4]->setBlackhole(false);
+                        m_proxies[2]->setLatencyMs(0);
+                        break;
+                    case 2: // the durable node crashes and comes back at once
+                        QVERIFY(m_cluster.killNode(0));
+                        QVERIFY(m_cluster.startNode(0));
+                        break;
+                    case 3: // connections cut under the clients' feet
+                        for (auto& p : m_proxies)
+                            p->cutConnections();
+                        break;
+                    }
+                    QTest::qWait(800);
+                }
+            },
+            0, seconds * 1000);
+        qInfo("soak: %d fault cycles, %lld sections, %d failed acquisitions", cycles,
+              static_cast<long long>(run.sections.size()), run.failures);
+        expectSafe(run, seconds * 5);
+        expectNothingLeft("soaked");
     }
 
     void noLeakedConnections()
