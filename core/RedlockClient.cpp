@@ -1,10 +1,10 @@
 #include "RedlockClient.h"
 
+#include "LockScripts.h"
 #include "LockToken.h"
 #include "RedisConnection.h"
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QPromise>
 #include <QRandomGenerator>
 #include <QSet>
@@ -27,23 +27,6 @@ constexpr qint64 kNsPerMs = 1'000'000;
 constexpr qint64 kNsPerUs = 1'000;
 
 } // namespace
-
-// A Lua script sent by EVALSHA, with EVAL as the fallback when the node answers NOSCRIPT
-// (after SCRIPT FLUSH, a restart, or on first use).
-class LuaScript
-{
-public:
-    explicit LuaScript(const char* source)
-        : m_source(source), m_sha(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
-    {
-    }
-    const QByteArray& source() const { return m_source; }
-    const QByteArray& sha() const { return m_sha; }
-
-private:
-    QByteArray m_source;
-    QByteArray m_sha;
-};
 
 namespace scripts {
 
@@ -69,22 +52,6 @@ for i = n + 1, #KEYS do
     if value > fence then fence = value end
 end
 return {1, fence}
-)lua");
-    return script;
-}
-
-// Compare-and-delete: removes each key that still holds the token. Returns how many were removed.
-const LuaScript& release()
-{
-    static const LuaScript script(R"lua(
-local removed = 0
-for i = 1, #KEYS do
-    if redis.call('GET', KEYS[i]) == ARGV[1] then
-        redis.call('DEL', KEYS[i])
-        removed = removed + 1
-    end
-end
-return removed
 )lua");
     return script;
 }
@@ -391,27 +358,11 @@ void RedlockClient::evalOnNode(int node, const LuaScript& script, const QList<QB
                                const QList<QByteArray>& args,
                                std::function<void(const RedisReply&, qint64 latencyUs)> done)
 {
-    RedisConnection* c = m_connections[static_cast<size_t>(node)];
-    QList<QByteArray> command;
-    command.reserve(3 + keys.size() + args.size());
-    command << "EVALSHA" << script.sha() << QByteArray::number(keys.size()) << keys << args;
     const qint64 start = nowNs();
-    c->send(
-        command,
-        [this, c, command, &script, start, done = std::move(done)](const RedisReply& reply) mutable {
-            if (reply.errorKind() != RedisErrorKind::NoScript) {
-                done(reply, (nowNs() - start) / kNsPerUs);
-                return;
-            }
-            // The node does not know the script (flushed, restarted, first use): send it whole.
-            command[0] = "EVAL";
-            command[1] = script.source();
-            c->send(
-                command,
-                [this, start, done = std::move(done)](const RedisReply& r) { done(r, (nowNs() - start) / kNsPerUs); },
-                m_options.nodeTimeoutMs);
-        },
-        m_options.nodeTimeoutMs);
+    evalScript(m_connections[static_cast<size_t>(node)], script, keys, args, m_options.nodeTimeoutMs,
+               [this, start, done = std::move(done)](const RedisReply& reply) {
+                   done(reply, (nowNs() - start) / kNsPerUs);
+               });
 }
 
 NodeOutcome RedlockClient::failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const
@@ -700,7 +651,7 @@ void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const 
     const int expectedPerNode = static_cast<int>(resources.size());
     runRound(
         [this, resources, token, expectedPerNode](int node, std::function<void(NodeOutcome)> nodeDone) {
-            evalOnNode(node, scripts::release(), resources, {token},
+            evalOnNode(node, scripts::compareAndDelete(), resources, {token},
                        [this, node, expectedPerNode, nodeDone](const RedisReply& reply, qint64 latencyUs) {
                            NodeOutcome o;
                            if (reply.isInteger()) {

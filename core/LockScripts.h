@@ -1,0 +1,43 @@
+#pragma once
+
+#include "RedisReply.h"
+
+#include <QByteArray>
+#include <QList>
+
+#include <functional>
+
+namespace redlock {
+
+class RedisConnection;
+
+// A Lua script sent by EVALSHA, with EVAL as the fallback when the node answers NOSCRIPT
+// (after SCRIPT FLUSH, a restart, or on first use).
+class LuaScript
+{
+public:
+    explicit LuaScript(const char* source);
+    const QByteArray& source() const { return m_source; }
+    const QByteArray& sha() const { return m_sha; }
+
+private:
+    QByteArray m_source;
+    QByteArray m_sha;
+};
+
+namespace scripts {
+
+// Compare-and-delete: removes each of KEYS that still holds ARGV[1]; returns how many were removed.
+// The one release primitive of the project: RedlockClient's release and the operator's force release both
+// use it, so a key that changed hands is never deleted by either. A key of another type (a Redisson hash)
+// makes the script fail with WRONGTYPE and nothing is deleted.
+const LuaScript& compareAndDelete();
+
+} // namespace scripts
+
+// EVALSHA script on `connection`; on NOSCRIPT the whole source is sent with EVAL (same keys, arguments and
+// timeout). done() is called exactly once, on the connection's thread.
+void evalScript(RedisConnection* connection, const LuaScript& script, const QList<QByteArray>& keys,
+                const QList<QByteArray>& args, int timeoutMs, std::function<void(const RedisReply&)> done);
+
+} // namespace redlock
