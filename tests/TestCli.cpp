@@ -1,0 +1,291 @@
+// The `redlock` CLI as scripts use it: the real binary, run with QProcess against real redis-server nodes;
+// exit codes, JSON output and what is really left on the nodes (read directly with hiredis).
+
+#include "DirectRedis.h"
+#include "LocalCluster.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+struct CliRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json; // empty unless stdout was a JSON object
+
+    QString describe() const
+    {
+        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
+            .arg(exitCode)
+            .arg(QString::fromUtf8(out), QString::fromUtf8(err));
+    }
+};
+
+CliRun runCli(const QStringList& args)
+{
+    CliRun run;
+    QProcess process;
+    process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+    if (!process.waitForFinished(20000)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = "did not finish in 20 s";
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    run.json = QJsonDocument::fromJson(run.out).object();
+    return run;
+}
+
+QStringList outcomeKinds(const QJsonArray& outcomes)
+{
+    QStringList kinds;
+    for (const QJsonValue& o : outcomes)
+        kinds << o.toObject().value(QStringLiteral("outcome")).toString();
+    return kinds;
+}
+
+QString nodeList(const LocalCluster& cluster)
+{
+    QStringList names;
+    for (const NodeEndpoint& e : cluster.endpoints())
+        names << e.displayName();
+    return names.join(u',');
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(QStringLiteral(REDLOCK_CLI_PATH)), REDLOCK_CLI_PATH);
+        QString error;
+        QVERIFY2(m_cluster.start(3, {}, &error), qPrintable(error));
+        m_nodes = nodeList(m_cluster);
+    }
+
+    void acquireContendExtendRelease()
+    {
+        const QByteArray key = "cli:lock";
+        const CliRun first =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--ttl"),
+                    QStringLiteral("5000"), QStringLiteral("--json"), QString::fromLatin1(key)});
+        QVERIFY2(first.exitCode == 0, qPrintable(first.describe()));
+        QVERIFY2(!first.json.isEmpty(), qPrintable(first.describe()));
+        QCOMPARE(first.json.value(QStringLiteral("ok")).toBool(), true);
+        const QByteArray token = first.json.value(QStringLiteral("token")).toString().toUtf8();
+        QVERIFY(token.startsWith("rl1:"));
+        QVERIFY(first.json.value(QStringLiteral("validityMs")).toInteger() > 0);
+        const QJsonArray attempts = first.json.value(QStringLiteral("attempts")).toArray();
+        QCOMPARE(attempts.size(), 1);
+        const QJsonArray outcomes = attempts.first().toObject().value(QStringLiteral("outcomes")).toArray();
+        QCOMPARE(outcomes.size(), 3);
+        // Every node that reported "acquired" really holds our token.
+        int holding = 0;
+        for (int i = 0; i < 3; ++i) {
+            if (outcomes[i].toObject().value(QStringLiteral("outcome")).toString() == u"acquired") {
+                QCOMPARE(DirectRedis(m_cluster.port(i)).get(key).value_or(QByteArray()), token);
+                ++holding;
+            }
+        }
+        QVERIFY(holding >= 2);
+
+        // A second acquire of the same resource is refused and names the holder.
+        const CliRun second =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--retry"),
+                    QStringLiteral("0"), QStringLiteral("--json"), QString::fromLatin1(key)});
+        QVERIFY2(second.exitCode == 1, qPrintable(second.describe()));
+        QCOMPARE(second.json.value(QStringLiteral("ok")).toBool(), false);
+        QVERIFY(!second.json.value(QStringLiteral("error")).toString().isEmpty());
+        QVERIFY(!second.json.contains(QStringLiteral("token")));
+        const QJsonArray refused = second.json.value(QStringLiteral("attempts"))
+                                       .toArray()
+                                       .first()
+                                       .toObject()
+                                       .value(QStringLiteral("outcomes"))
+                                       .toArray();
+        QCOMPARE(refused.size(), 3);
+        QVERIFY2(!outcomeKinds(refused).contains(QStringLiteral("acquired")), qPrintable(second.describe()));
+        bool namedHolder = false;
+        for (const QJsonValue& o : refused) {
+            if (o.toObject().value(QStringLiteral("outcome")).toString() == u"held-by-other") {
+                QCOMPARE(o.toObject().value(QStringLiteral("holderToken")).toString().toUtf8(), token);
+                QVERIFY(o.toObject().value(QStringLiteral("holderPttlMs")).toInteger() > 0);
+                namedHolder = true;
+            }
+        }
+        QVERIFY2(namedHolder, qPrintable(second.describe()));
+
+        // Extend by token: the keys get the new TTL.
+        const CliRun extended = runCli({QStringLiteral("extend"), QStringLiteral("--nodes"), m_nodes,
+                                        QStringLiteral("--token"), QString::fromUtf8(token), QStringLiteral("--ttl"),
+                                        QStringLiteral("60000"), QStringLiteral("--json"), QString::fromLatin1(key)});
+        QVERIFY2(extended.exitCode == 0, qPrintable(extended.describe()));
+        QVERIFY(extended.json.value(QStringLiteral("validityMs")).toInteger() > 5000);
+        int extendedNodes = 0;
+        for (int i = 0; i < 3; ++i)
+            extendedNodes += DirectRedis(m_cluster.port(i)).pttl(key) > 5000 ? 1 : 0;
+        QVERIFY(extendedNodes >= 2);
+
+        // Release with a wrong token: refused, and every key still holds our token.
+        const CliRun wrong =
+            runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                    QStringLiteral("rl1:not-the-holder"), QStringLiteral("--json"), QString::fromLatin1(key)});
+        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.describe()));
+        QCOMPARE(outcomeKinds(wrong.json.value(QStringLiteral("outcomes")).toArray()),
+                 QStringList(3, QStringLiteral("not-held")));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get(key).value_or(QByteArray()), token);
+
+        // Release with the right token: gone from every node (release waits for all of them).
+        const CliRun released =
+            runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                    QString::fromUtf8(token), QStringLiteral("--json"), QString::fromLatin1(key)});
+        QVERIFY2(released.exitCode == 0, qPrintable(released.describe()));
+        QCOMPARE(outcomeKinds(released.json.value(QStringLiteral("outcomes")).toArray()),
+                 QStringList(3, QStringLiteral("released")));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists(key));
+
+        // Released twice: nothing held any more.
+        const CliRun again = runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes,
+                                     QStringLiteral("--token"), QString::fromUtf8(token), QString::fromLatin1(key)});
+        QVERIFY2(again.exitCode == 1, qPrintable(again.describe()));
+    }
+
+    void humanOutputHasSummaryAndPerNodeTable()
+    {
+        const CliRun run = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--ttl"), QStringLiteral("2000"), QStringLiteral("cli:human")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const QString text = QString::fromUtf8(run.out);
+        QVERIFY2(text.startsWith(QStringLiteral("acquired \"cli:human\"")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("token: rl1:")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("latency µs")), qPrintable(text));
+        for (const NodeEndpoint& e : m_cluster.endpoints())
+            QVERIFY2(text.contains(e.displayName()), qPrintable(text));
+    }
+
+    void multiResourceLock()
+    {
+        const CliRun run = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--json"), QStringLiteral("cli:a"), QStringLiteral("cli:b")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const QByteArray token = run.json.value(QStringLiteral("token")).toString().toUtf8();
+        QCOMPARE(run.json.value(QStringLiteral("resources")).toArray().size(), 2);
+        int both = 0;
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i));
+            both += node.get("cli:a") == token && node.get("cli:b") == token ? 1 : 0;
+        }
+        QVERIFY(both >= 2);
+        // One of the two resources is taken: the multi-resource lock fails as a whole.
+        const CliRun conflict =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--retry"),
+                    QStringLiteral("0"), QStringLiteral("cli:c"), QStringLiteral("cli:b")});
+        QVERIFY2(conflict.exitCode == 1, qPrintable(conflict.describe()));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("cli:c"));
+    }
+
+    void badNodeListIsUsageError()
+    {
+        const CliRun run = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"),
+                                   m_cluster.endpoint(0).displayName() + QStringLiteral(",127.0.0.1:notaport"),
+                                   QStringLiteral("cli:bad")});
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("notaport"), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:bad"));
+    }
+
+    void duplicateEndpointsAreUsageError()
+    {
+        const QString port = QString::number(m_cluster.port(0));
+        const CliRun run =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"),
+                    QStringLiteral("127.0.0.1:%1,localhost:%1,%2").arg(port, m_cluster.endpoint(1).displayName()),
+                    QStringLiteral("cli:dup")});
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("same endpoint"), run.err.constData());
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:dup"));
+    }
+
+    void missingTokenAndUnknownOptionAreUsageErrors()
+    {
+        QCOMPARE(runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("k")}).exitCode,
+                 2);
+        QCOMPARE(runCli({QStringLiteral("acquire"), QStringLiteral("--frobnicate")}).exitCode, 2);
+        QCOMPARE(runCli({QStringLiteral("no-such-command")}).exitCode, 2);
+        const CliRun help = runCli({QStringLiteral("acquire"), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("Exit codes"));
+    }
+
+    void allNodesDownIsNoQuorumReachable()
+    {
+        LocalCluster down;
+        QString error;
+        QVERIFY2(down.start(3, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(down);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(down.stopNode(i));
+        const CliRun run =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), nodes, QStringLiteral("--retry"),
+                    QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("cli:down")});
+        QVERIFY2(run.exitCode == 3, qPrintable(run.describe()));
+        const QStringList kinds = outcomeKinds(run.json.value(QStringLiteral("attempts"))
+                                                   .toArray()
+                                                   .first()
+                                                   .toObject()
+                                                   .value(QStringLiteral("outcomes"))
+                                                   .toArray());
+        QCOMPARE(kinds.size(), 3);
+        QVERIFY2(kinds.count(QStringLiteral("connection-error")) >= 2, qPrintable(kinds.join(u' ')));
+        const CliRun release = runCli({QStringLiteral("release"), QStringLiteral("--nodes"), nodes,
+                                       QStringLiteral("--token"), QStringLiteral("t"), QStringLiteral("cli:down")});
+        QVERIFY2(release.exitCode == 3, qPrintable(release.describe()));
+    }
+
+    void clusterCommandRunsUntilSigterm()
+    {
+        QProcess cluster;
+        cluster.start(QStringLiteral(REDLOCK_CLI_PATH),
+                      {QStringLiteral("cluster"), QStringLiteral("--nodes-count"), QStringLiteral("3")});
+        QVERIFY(cluster.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.canReadLine(), 15000);
+        const QString nodes = QString::fromUtf8(cluster.readLine()).trimmed();
+        QCOMPARE(nodes.split(u',').size(), 3);
+        const CliRun run = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), nodes, QStringLiteral("k")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        cluster.terminate(); // SIGTERM: the servers are stopped and the directory removed
+        QVERIFY(cluster.waitForFinished(15000));
+        QCOMPARE(cluster.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cluster.exitCode(), 0);
+        // The servers are gone with it.
+        const CliRun after = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), nodes,
+                                     QStringLiteral("--retry"), QStringLiteral("0"), QStringLiteral("k")});
+        QVERIFY2(after.exitCode == 3, qPrintable(after.describe()));
+    }
+
+private:
+    LocalCluster m_cluster;
+    QString m_nodes;
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "TestCli.moc"
