@@ -1,0 +1,291 @@
+#include "ClusterController.h"
+
+#include "IoThread.h"
+#include "LockInspector.h"
+#include "NodeSession.h"
+#include "RedisConnection.h"
+#include "SafetyAudit.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+
+#include <algorithm>
+
+namespace redlock {
+
+// Reads one key on every node over its own connections, timing each node: the lock detail's matrix shows
+// what a client would see right now, next to what the last inspection saw.
+class LockProbe final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockProbe)
+
+public:
+    explicit LockProbe(const QList<NodeEndpoint>& nodes)
+    {
+        ConnectionOptions options;
+        options.commandTimeoutMs = 1000;
+        options.clientName = "redlock-console:detail";
+        for (const NodeEndpoint& endpoint : nodes)
+            m_connections.append(new RedisConnection(endpoint, options, this));
+    }
+
+    void read(const QByteArray& key)
+    {
+        auto results = std::make_shared<QList<KeyReadResult>>(m_connections.size());
+        auto remaining = std::make_shared<int>(static_cast<int>(m_connections.size()));
+        for (int i = 0; i < m_connections.size(); ++i) {
+            auto timer = std::make_shared<QElapsedTimer>();
+            timer->start();
+            m_connections[i]->send({"PTTL", key}, [this, i, key, timer, results, remaining](const RedisReply& reply) {
+                KeyReadResult& r = (*results)[i];
+                r.node = i;
+                r.latencyUs = timer->nsecsElapsed() / 1000;
+                r.ok = reply.isInteger();
+                if (r.ok)
+                    r.pttlMs = reply.integer();
+                else
+                    r.error = reply.errorText();
+                if (--*remaining == 0)
+                    emit done(key, *results);
+            });
+        }
+    }
+
+signals:
+    void done(const QByteArray& key, const QList<redlock::KeyReadResult>& results);
+
+private:
+    QList<RedisConnection*> m_connections;
+};
+
+ClusterController::ClusterController(QObject* parent) : QObject(parent) {}
+
+ClusterController::~ClusterController()
+{
+    stop();
+}
+
+bool ClusterController::start(const ClusterSettings& settings, QString* error)
+{
+    stop();
+    if (settings.nodes.isEmpty()) {
+        if (error)
+            *error = tr("no nodes to watch");
+        return false;
+    }
+    QStringList seen;
+    for (const NodeEndpoint& endpoint : settings.nodes) {
+        if (seen.contains(endpoint.identity())) {
+            if (error)
+                *error = tr("node %1 is listed twice: it would count two votes").arg(endpoint.displayName());
+            return false;
+        }
+        seen << endpoint.identity();
+    }
+
+    m_settings = settings;
+    const quint64 generation = ++m_generation;
+    const int n = nodeCount();
+    m_facts.clear();
+    for (int i = 0; i < n; ++i) {
+        NodeFacts facts;
+        facts.node = i;
+        facts.endpoint = settings.nodes[i];
+        m_facts.append(facts);
+    }
+    m_reported = QList<bool>(n, false);
+    m_findings.clear();
+    m_largestPttlMs = 0;
+    m_inspectionDone = false;
+    m_firstRefreshDone = false;
+    m_lastUp = -1;
+    m_lastInspection = {};
+    m_clientFailures.clear();
+    m_metrics = std::make_unique<ClusterMetrics>(n, 120, 1000);
+    connect(m_metrics.get(), &ClusterMetrics::updated, this, [this](qint64 atMs) {
+        const double seconds =
+            m_failureIntervalStartMs > 0 ? std::max<qint64>(1, atMs - m_failureIntervalStartMs) / 1000.0 : 1.0;
+        m_clientFailures.append(atMs, m_failedThisSecond / seconds);
+        m_failedThisSecond = 0;
+        m_failureIntervalStartMs = atMs;
+        emit metricsUpdated(atMs);
+    });
+
+    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-observe"));
+    auto stale = [this, generation] { return generation != m_generation; };
+
+    NodeSessionOptions sessionOptions;
+    for (int i = 0; i < n; ++i) {
+        NodeSession* session = m_io->create<NodeSession>(i, settings.nodes[i], sessionOptions);
+        m_sessions.append(session);
+        connect(
+            session, &NodeSession::factsChanged, this,
+            [this, stale](const NodeFacts& facts) {
+                if (!stale())
+                    onFacts(facts);
+            },
+            Qt::QueuedConnection);
+        connect(
+            session, &NodeSession::sampled, this,
+            [this, stale](const NodeSample& sample) {
+                if (stale() || sample.node < 0 || sample.node >= m_facts.size())
+                    return;
+                m_metrics->addSample(sample);
+                NodeFacts& facts = m_facts[sample.node];
+                facts.latencyUs = sample.latencyUs;
+                if (sample.clockOffsetUs)
+                    facts.clockOffsetUs = sample.clockOffsetUs;
+                emit nodeSampled(sample);
+            },
+            Qt::QueuedConnection);
+        connect(
+            session, &NodeSession::restarted, this,
+            [this, stale](const NodeFacts& facts) {
+                if (!stale())
+                    emit nodeRestarted(facts);
+            },
+            Qt::QueuedConnection);
+    }
+
+    InspectorOptions inspectorOptions;
+    inspectorOptions.nodes = settings.nodes;
+    inspectorOptions.pattern = settings.pattern;
+    inspectorOptions.driftFactor = settings.driftFactor;
+    inspectorOptions.reconcileIntervalMs = settings.refreshIntervalMs;
+    m_inspector = m_io->create<LockInspector>(inspectorOptions);
+    connect(
+        m_inspector, &LockInspector::locksChanged, this,
+        [this, stale](const LockChangeSet& changes) {
+            if (stale())
+                return;
+            m_metrics->addChanges(changes);
+            for (const LockView& view : changes.appeared)
+                m_largestPttlMs = std::max(m_largestPttlMs, SafetyAudit::largestPttlMs({view}));
+            emit locksChanged(changes);
+        },
+        Qt::QueuedConnection);
+    connect(
+        m_inspector, &LockInspector::lockEvents, this,
+        [this, stale](const QList<LockEvent>& events) {
+            if (stale())
+                return;
+            m_metrics->addEvents(events);
+            emit lockEvents(events);
+        },
+        Qt::QueuedConnection);
+    connect(
+        m_inspector, &LockInspector::inspectionFinished, this,
+        [this, stale](const InspectionSummary& summary) {
+            if (stale())
+                return;
+            m_lastInspection = summary;
+            m_inspectionDone = true;
+            emit inspectionFinished(summary);
+            checkFirstRefresh();
+        },
+        Qt::QueuedConnection);
+
+    m_probe = m_io->create<LockProbe>(settings.nodes);
+    connect(
+        m_probe, &LockProbe::done, this,
+        [this, stale](const QByteArray& key, const QList<KeyReadResult>& results) {
+            if (!stale())
+                emit keyRead(key, results);
+        },
+        Qt::QueuedConnection);
+
+    for (NodeSession* session : std::as_const(m_sessions))
+        QMetaObject::invokeMethod(session, &NodeSession::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(m_inspector, &LockInspector::start, Qt::QueuedConnection);
+    m_failureIntervalStartMs = QDateTime::currentMSecsSinceEpoch();
+    m_metrics->start();
+    emit started(n);
+    return true;
+}
+
+void ClusterController::stop()
+{
+    if (!m_io)
+        return;
+    ++m_generation;
+    if (m_metrics)
+        m_metrics->stop();
+    // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends.
+    m_sessions.clear();
+    m_inspector = nullptr;
+    m_probe = nullptr;
+    m_io.reset();
+    emit stopped();
+}
+
+int ClusterController::nodesUp() const
+{
+    return static_cast<int>(
+        std::count_if(m_facts.cbegin(), m_facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
+}
+
+void ClusterController::refreshNow()
+{
+    if (m_inspector)
+        QMetaObject::invokeMethod(m_inspector, &LockInspector::refresh, Qt::QueuedConnection);
+    for (NodeSession* session : std::as_const(m_sessions))
+        QMetaObject::invokeMethod(session, &NodeSession::refreshNow, Qt::QueuedConnection);
+}
+
+void ClusterController::readKey(const QByteArray& key)
+{
+    if (m_probe)
+        QMetaObject::invokeMethod(
+            m_probe, [probe = m_probe, key] { probe->read(key); }, Qt::QueuedConnection);
+}
+
+void ClusterController::noteClientAcquires(int acquired, int failed)
+{
+    Q_UNUSED(acquired)
+    m_failedThisSecond += failed;
+}
+
+void ClusterController::onFacts(const NodeFacts& facts)
+{
+    if (facts.node < 0 || facts.node >= m_facts.size())
+        return;
+    NodeFacts merged = facts;
+    // Samples arrive more often than facts: keep the newest latency and offset.
+    if (merged.latencyUs < 0)
+        merged.latencyUs = m_facts[facts.node].latencyUs;
+    if (!merged.clockOffsetUs)
+        merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+    m_facts[facts.node] = merged;
+    m_reported[facts.node] = facts.health != NodeHealth::Connecting;
+    emit nodeFactsChanged(facts.node);
+    runAudit();
+    const int up = nodesUp();
+    if (up != m_lastUp) {
+        m_lastUp = up;
+        emit quorumStateChanged(up, nodeCount(), hasQuorum());
+    }
+    checkFirstRefresh();
+}
+
+void ClusterController::runAudit()
+{
+    AuditInput input;
+    input.nodes = m_facts;
+    input.maxTtlMs = m_largestPttlMs;
+    input.driftFactor = m_settings.driftFactor;
+    m_findings = SafetyAudit::run(input);
+    emit auditChanged();
+}
+
+void ClusterController::checkFirstRefresh()
+{
+    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false))
+        return;
+    m_firstRefreshDone = true;
+    emit firstFullRefresh();
+}
+
+} // namespace redlock
+
+#include "ClusterController.moc"

@@ -1,0 +1,123 @@
+#pragma once
+
+#include "ClusterMetrics.h"
+#include "NodeEndpoint.h"
+#include "ObservationTypes.h"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+
+namespace redlock {
+
+class IoThread;
+class LockInspector;
+class NodeSession;
+class LockProbe;
+
+// What the console watches: the nodes and how to look at them. Built from a connection profile or the
+// command line; passwords are already resolved (asked for, or read from the environment).
+struct ClusterSettings
+{
+    QString profileName;
+    QList<NodeEndpoint> nodes;
+    QByteArray pattern = QByteArrayLiteral("*");
+    double driftFactor = 0.01;
+    int refreshIntervalMs = 5000; // periodic full SCAN; keyspace events fill the gaps in between
+    bool readOnly = false;
+};
+
+// One node's answer when the console reads a single key (the lock detail's "last read").
+struct KeyReadResult
+{
+    int node = -1;
+    bool ok = false;
+    qint64 latencyUs = -1;
+    qint64 pttlMs = -2;
+    QString error;
+};
+
+// Owns the core objects that talk to the cluster (a NodeSession per node, the LockInspector, a key prober)
+// on an I/O thread, and hands their signals to the GUI thread (queued). Keeps the latest node facts and runs
+// the safety audit on them. ClusterMetrics lives here on the GUI thread: it does no I/O and the charts read
+// its series directly.
+class ClusterController final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClusterController)
+
+public:
+    explicit ClusterController(QObject* parent = nullptr);
+    ~ClusterController() override;
+
+    // Replaces whatever is watched now. Returns false (with *error) on a configuration the core refuses.
+    bool start(const ClusterSettings& settings, QString* error = nullptr);
+    void stop();
+    bool isRunning() const { return m_io != nullptr; }
+
+    const ClusterSettings& settings() const { return m_settings; }
+    int nodeCount() const { return static_cast<int>(m_settings.nodes.size()); }
+    int quorum() const { return nodeCount() / 2 + 1; }
+    int nodesUp() const;
+    bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
+
+    const QList<NodeFacts>& nodeFacts() const { return m_facts; }
+    const QList<AuditFinding>& findings() const { return m_findings; }
+    ClusterMetrics* metrics() const { return m_metrics.get(); }
+    // Failed acquires per second of the console's own clients (demo workers; the test bench later).
+    const MetricSeries& clientFailuresPerSecond() const { return m_clientFailures; }
+    bool firstFullRefreshDone() const { return m_firstRefreshDone; }
+    const InspectionSummary& lastInspection() const { return m_lastInspection; }
+
+public slots:
+    void refreshNow();
+    // Reads one key on every node (PTTL + latency); the answer comes in keyRead().
+    void readKey(const QByteArray& key);
+    // Results of acquires made by the console's own clients, for the failure-rate chart.
+    void noteClientAcquires(int acquired, int failed);
+
+signals:
+    void started(int nodeCount);
+    void stopped();
+    void nodeFactsChanged(int node);
+    void nodeSampled(const redlock::NodeSample& sample);
+    void nodeRestarted(const redlock::NodeFacts& facts);
+    void quorumStateChanged(int up, int total, bool hasQuorum);
+    void auditChanged();
+    void locksChanged(const redlock::LockChangeSet& changes);
+    void lockEvents(const QList<redlock::LockEvent>& events);
+    void inspectionFinished(const redlock::InspectionSummary& summary);
+    // The first full inspection is done and every node has reported once: the window shows a real picture.
+    void firstFullRefresh();
+    void keyRead(const QByteArray& key, const QList<redlock::KeyReadResult>& results);
+    void metricsUpdated(qint64 atMs);
+
+private:
+    void onFacts(const NodeFacts& facts);
+    void runAudit();
+    void checkFirstRefresh();
+
+    ClusterSettings m_settings;
+    std::unique_ptr<IoThread> m_io;
+    QList<NodeSession*> m_sessions;
+    LockInspector* m_inspector = nullptr;
+    LockProbe* m_probe = nullptr;
+    std::unique_ptr<ClusterMetrics> m_metrics;
+    MetricSeries m_clientFailures{120};
+    int m_failedThisSecond = 0;
+    qint64 m_failureIntervalStartMs = 0;
+    QList<NodeFacts> m_facts;
+    QList<bool> m_reported;
+    QList<AuditFinding> m_findings;
+    qint64 m_largestPttlMs = 0;
+    InspectionSummary m_lastInspection;
+    bool m_inspectionDone = false;
+    bool m_firstRefreshDone = false;
+    int m_lastUp = -1;
+    quint64 m_generation = 0; // signals of a previous start() that are still queued are dropped
+};
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::KeyReadResult)

@@ -1,0 +1,195 @@
+#include "ConnectionProfile.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+
+namespace redlock {
+
+std::optional<NodeEndpoint> NodeProfile::endpoint(QString* error) const
+{
+    auto parsed = NodeEndpoint::parse(address.trimmed(), error);
+    if (!parsed)
+        return std::nullopt;
+    if (!parsed->password.isEmpty()) {
+        if (error)
+            *error = QCoreApplication::translate(
+                         "ConnectionProfile",
+                         "\"%1\": put no password in the address; name an environment variable or ask at connect")
+                         .arg(parsed->displayName());
+        return std::nullopt;
+    }
+    parsed->db = db != 0 ? db : parsed->db;
+    if (!user.isEmpty())
+        parsed->user = user;
+    parsed->tls = parsed->tls || tls;
+    parsed->caFile = caFile;
+    parsed->certFile = certFile;
+    parsed->keyFile = keyFile;
+    parsed->serverName = serverName;
+    return parsed;
+}
+
+QStringList ConnectionProfile::errors() const
+{
+    QStringList out;
+    if (name.trimmed().isEmpty())
+        out << QCoreApplication::translate("ConnectionProfile", "the profile needs a name");
+    if (nodes.isEmpty())
+        out << QCoreApplication::translate("ConnectionProfile", "add at least one node");
+    QStringList identities;
+    for (int i = 0; i < nodes.size(); ++i) {
+        QString why;
+        const auto ep = nodes[i].endpoint(&why);
+        if (!ep) {
+            out << QCoreApplication::translate("ConnectionProfile", "node %1: %2").arg(i + 1).arg(why);
+            continue;
+        }
+        if (identities.contains(ep->identity()))
+            out << QCoreApplication::translate("ConnectionProfile",
+                                               "node %1 (%2) is listed twice: it would count two votes")
+                       .arg(i + 1)
+                       .arg(ep->displayName());
+        identities << ep->identity();
+    }
+    if (!(driftFactor >= 0 && driftFactor < 0.5))
+        out << QCoreApplication::translate("ConnectionProfile", "the drift factor must be at least 0 and below 0.5");
+    if (refreshIntervalMs < 200)
+        out << QCoreApplication::translate("ConnectionProfile", "the refresh interval must be at least 200 ms");
+    if (pattern.isEmpty())
+        out << QCoreApplication::translate("ConnectionProfile", "the key pattern is empty (use * for every key)");
+    return out;
+}
+
+QStringList ConnectionProfile::warnings() const
+{
+    QStringList out;
+    if (!nodes.isEmpty() && nodes.size() < 3)
+        out << QCoreApplication::translate("ConnectionProfile",
+                                           "fewer than 3 nodes: a single failure stops every lock");
+    else if (!nodes.isEmpty() && nodes.size() % 2 == 0)
+        out << QCoreApplication::translate("ConnectionProfile",
+                                           "an even number of nodes tolerates no more failures than one node fewer");
+    return out;
+}
+
+namespace ProfileStore {
+
+QStringList names(QSettings& settings)
+{
+    settings.beginGroup(QStringLiteral("profiles"));
+    QStringList out = settings.childGroups();
+    settings.endGroup();
+    out.sort(Qt::CaseInsensitive);
+    return out;
+}
+
+std::optional<ConnectionProfile> load(QSettings& settings, const QString& name)
+{
+    if (!names(settings).contains(name))
+        return std::nullopt;
+    ConnectionProfile p;
+    p.name = name;
+    settings.beginGroup(QStringLiteral("profiles/") + name);
+    p.pattern = settings.value(QStringLiteral("pattern"), p.pattern).toString();
+    p.driftFactor = settings.value(QStringLiteral("driftFactor"), p.driftFactor).toDouble();
+    p.refreshIntervalMs = settings.value(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs).toInt();
+    p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
+    const int n = settings.beginReadArray(QStringLiteral("nodes"));
+    for (int i = 0; i < n; ++i) {
+        settings.setArrayIndex(i);
+        NodeProfile node;
+        node.address = settings.value(QStringLiteral("address")).toString();
+        node.db = settings.value(QStringLiteral("db"), 0).toInt();
+        node.user = settings.value(QStringLiteral("user")).toString();
+        node.passwordEnv = settings.value(QStringLiteral("passwordEnv")).toString();
+        node.askPassword = settings.value(QStringLiteral("askPassword"), false).toBool();
+        node.tls = settings.value(QStringLiteral("tls"), false).toBool();
+        node.caFile = settings.value(QStringLiteral("caFile")).toString();
+        node.certFile = settings.value(QStringLiteral("certFile")).toString();
+        node.keyFile = settings.value(QStringLiteral("keyFile")).toString();
+        node.serverName = settings.value(QStringLiteral("serverName")).toString();
+        p.nodes.append(node);
+    }
+    settings.endArray();
+    settings.endGroup();
+    return p;
+}
+
+void save(QSettings& settings, const ConnectionProfile& p)
+{
+    remove(settings, p.name);
+    settings.beginGroup(QStringLiteral("profiles/") + p.name);
+    settings.setValue(QStringLiteral("pattern"), p.pattern);
+    settings.setValue(QStringLiteral("driftFactor"), p.driftFactor);
+    settings.setValue(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs);
+    settings.setValue(QStringLiteral("readOnly"), p.readOnly);
+    settings.beginWriteArray(QStringLiteral("nodes"), int(p.nodes.size()));
+    for (int i = 0; i < p.nodes.size(); ++i) {
+        settings.setArrayIndex(i);
+        const NodeProfile& node = p.nodes[i];
+        settings.setValue(QStringLiteral("address"), node.address);
+        settings.setValue(QStringLiteral("db"), node.db);
+        settings.setValue(QStringLiteral("user"), node.user);
+        settings.setValue(QStringLiteral("passwordEnv"), node.passwordEnv);
+        settings.setValue(QStringLiteral("askPassword"), node.askPassword);
+        settings.setValue(QStringLiteral("tls"), node.tls);
+        settings.setValue(QStringLiteral("caFile"), node.caFile);
+        settings.setValue(QStringLiteral("certFile"), node.certFile);
+        settings.setValue(QStringLiteral("keyFile"), node.keyFile);
+        settings.setValue(QStringLiteral("serverName"), node.serverName);
+    }
+    settings.endArray();
+    settings.endGroup();
+    settings.sync();
+}
+
+void remove(QSettings& settings, const QString& name)
+{
+    settings.remove(QStringLiteral("profiles/") + name);
+}
+
+} // namespace ProfileStore
+
+std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, const PasswordPrompt& askPassword,
+                                              QString* error)
+{
+    const QStringList problems = profile.errors();
+    if (!problems.isEmpty()) {
+        if (error)
+            *error = problems.join(QLatin1Char('\n'));
+        return std::nullopt;
+    }
+    ClusterSettings s;
+    s.profileName = profile.name;
+    s.pattern = profile.pattern.toUtf8();
+    s.driftFactor = profile.driftFactor;
+    s.refreshIntervalMs = profile.refreshIntervalMs;
+    s.readOnly = profile.readOnly;
+    for (int i = 0; i < profile.nodes.size(); ++i) {
+        const NodeProfile& node = profile.nodes[i];
+        NodeEndpoint ep = *node.endpoint();
+        if (!node.passwordEnv.isEmpty()) {
+            if (!qEnvironmentVariableIsSet(node.passwordEnv.toLocal8Bit().constData())) {
+                if (error)
+                    *error = QCoreApplication::translate("ConnectionProfile",
+                                                         "node %1: the environment variable %2 is not set")
+                                 .arg(i + 1)
+                                 .arg(node.passwordEnv);
+                return std::nullopt;
+            }
+            ep.password = qEnvironmentVariable(node.passwordEnv.toLocal8Bit().constData());
+        } else if (node.askPassword) {
+            const auto password = askPassword ? askPassword(i, ep.displayName()) : std::nullopt;
+            if (!password) {
+                if (error)
+                    *error = QCoreApplication::translate("ConnectionProfile", "node %1: no password given").arg(i + 1);
+                return std::nullopt;
+            }
+            ep.password = *password;
+        }
+        s.nodes.append(ep);
+    }
+    return s;
+}
+
+} // namespace redlock

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "ClusterController.h"
+#include "NodeEndpoint.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+class QSettings;
+
+namespace redlock {
+
+// How to reach one node, as saved in a profile. Never holds a password: it is asked for at connect time
+// or read from the environment variable the profile names.
+struct NodeProfile
+{
+    QString address; // host:port, [v6]:port, unix:/path or /path (no credentials)
+    int db = 0;
+    QString user;        // ACL user; empty = default
+    QString passwordEnv; // name of an environment variable holding the password
+    bool askPassword = false;
+    bool tls = false;
+    QString caFile;
+    QString certFile;
+    QString keyFile;
+    QString serverName;
+
+    // The endpoint without a password (nullopt with *error for a bad address).
+    std::optional<NodeEndpoint> endpoint(QString* error = nullptr) const;
+    bool needsPassword() const { return askPassword || !passwordEnv.isEmpty(); }
+
+    friend bool operator==(const NodeProfile&, const NodeProfile&) = default;
+};
+
+struct ConnectionProfile
+{
+    QString name;
+    QList<NodeProfile> nodes;
+    QString pattern = QStringLiteral("*");
+    double driftFactor = 0.01;
+    int refreshIntervalMs = 5000;
+    bool readOnly = false;
+
+    // Problems that stop a connect: bad addresses, duplicates (double votes), a bad drift factor.
+    QStringList errors() const;
+    // Worth saying but not fatal: even N, N < 3.
+    QStringList warnings() const;
+
+    friend bool operator==(const ConnectionProfile&, const ConnectionProfile&) = default;
+};
+
+// Profiles in QSettings under "profiles/<name>". Passwords are never written.
+namespace ProfileStore {
+QStringList names(QSettings& settings);
+std::optional<ConnectionProfile> load(QSettings& settings, const QString& name);
+void save(QSettings& settings, const ConnectionProfile& profile);
+void remove(QSettings& settings, const QString& name);
+} // namespace ProfileStore
+
+// Turns a profile into what the controller watches: endpoints with passwords taken from the environment or
+// from askPassword(node index, endpoint display name) (returns nullopt when the operator cancels).
+using PasswordPrompt = std::function<std::optional<QString>(int node, const QString& displayName)>;
+std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, const PasswordPrompt& askPassword,
+                                              QString* error);
+
+} // namespace redlock

@@ -1,0 +1,193 @@
+#include "ConsoleLauncher.h"
+
+#include "DemoWorkload.h"
+#include "IoThread.h"
+#include "MainWindow.h"
+#include "ProfilesDialog.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTimer>
+
+namespace redlock {
+
+ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
+    : QObject(parent), m_settings(settings), m_controller(std::make_unique<ClusterController>())
+{
+    m_window = std::make_unique<MainWindow>(m_controller.get());
+    connect(m_window.get(), &MainWindow::connectRequested, this, &ConsoleLauncher::openProfiles);
+}
+
+ConsoleLauncher::~ConsoleLauncher()
+{
+    if (m_window && m_options.screenshot.isEmpty())
+        m_window->saveLayout(*m_settings);
+    // Observers first, then the demo clients and servers (deleted on their own thread), then the window.
+    m_controller->stop();
+    m_demo = nullptr;
+    m_demoThread.reset();
+    m_window.reset();
+}
+
+bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
+{
+    m_options = options;
+    if (!options.screenshot.isEmpty()) {
+        connect(m_controller.get(), &ClusterController::firstFullRefresh, this, [this] {
+            m_refreshed = true;
+            takeScreenshot();
+        });
+        // The charts need one metrics tick after the first refresh to have something to draw.
+        connect(m_controller.get(), &ClusterController::metricsUpdated, this, [this] {
+            if (m_refreshed)
+                m_metricsTicked = true;
+            takeScreenshot();
+        });
+    } else {
+        m_window->restoreLayout(*m_settings);
+    }
+    m_window->show();
+
+    if (options.demo) {
+        m_window->setModeText(tr("Demo: local 5-node cluster with contending clients"));
+        m_demoThread = std::make_unique<IoThread>(QStringLiteral("redlock-demo"));
+        m_demo = m_demoThread->create<DemoWorkload>();
+        connect(
+            m_demo, &DemoWorkload::clusterReady, this,
+            [this](const QList<NodeEndpoint>& endpoints) {
+                ClusterSettings s;
+                s.nodes = endpoints;
+                s.pattern = m_options.pattern.isEmpty() ? QByteArrayLiteral("*") : m_options.pattern.toUtf8();
+                s.refreshIntervalMs = 3000;
+                s.readOnly = m_options.readOnly;
+                s.driftFactor = m_options.driftFactor;
+                QString why;
+                if (!connectTo(s, &why))
+                    fail(why);
+            },
+            Qt::QueuedConnection);
+        connect(m_demo, &DemoWorkload::failed, this, &ConsoleLauncher::fail, Qt::QueuedConnection);
+        connect(m_demo, &DemoWorkload::clientActivity, m_controller.get(), &ClusterController::noteClientAcquires,
+                Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_demo, [demo = m_demo] { demo->start(5); }, Qt::QueuedConnection);
+        return true;
+    }
+
+    if (!options.nodes.isEmpty()) {
+        QString why;
+        const auto endpoints = NodeEndpoint::parseList(options.nodes, &why);
+        if (!endpoints) {
+            if (error)
+                *error = tr("--nodes: %1").arg(why);
+            return false;
+        }
+        ClusterSettings s;
+        s.nodes = *endpoints;
+        s.pattern = options.pattern.isEmpty() ? QByteArrayLiteral("*") : options.pattern.toUtf8();
+        s.readOnly = options.readOnly;
+        s.driftFactor = options.driftFactor;
+        return connectTo(s, error);
+    }
+
+    if (!options.profile.isEmpty()) {
+        const auto profile = ProfileStore::load(*m_settings, options.profile);
+        if (!profile) {
+            if (error)
+                *error = tr("no profile named \"%1\" (saved profiles: %2)")
+                             .arg(options.profile, ProfileStore::names(*m_settings).join(QStringLiteral(", ")));
+            return false;
+        }
+        const bool interactive = options.screenshot.isEmpty();
+        auto s = resolveProfile(
+            *profile,
+            [this, interactive](int node, const QString& name) -> std::optional<QString> {
+                if (!interactive)
+                    return std::nullopt;
+                bool ok = false;
+                const QString password = QInputDialog::getText(m_window.get(), tr("Password"),
+                                                               tr("Password for node %1 (%2):").arg(node + 1).arg(name),
+                                                               QLineEdit::Password, QString(), &ok);
+                return ok ? std::optional<QString>(password) : std::nullopt;
+            },
+            error);
+        if (!s)
+            return false;
+        if (!options.pattern.isEmpty())
+            s->pattern = options.pattern.toUtf8();
+        s->readOnly = s->readOnly || options.readOnly;
+        return connectTo(*s, error);
+    }
+
+    if (!options.screenshot.isEmpty()) {
+        if (error)
+            *error = tr("--screenshot needs something to show: --demo, --nodes or --profile");
+        return false;
+    }
+    QTimer::singleShot(0, this, &ConsoleLauncher::openProfiles);
+    return true;
+}
+
+bool ConsoleLauncher::connectTo(const ClusterSettings& settings, QString* error)
+{
+    return m_controller->start(settings, error);
+}
+
+void ConsoleLauncher::openProfiles()
+{
+    ProfilesDialog dialog(m_settings, m_window.get());
+    if (!m_controller->settings().profileName.isEmpty())
+        dialog.selectProfile(m_controller->settings().profileName);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ConnectionProfile profile = dialog.profile();
+    QString error;
+    auto s = resolveProfile(
+        profile,
+        [&](int node, const QString& name) -> std::optional<QString> {
+            if (!dialog.typedPassword(node).isEmpty())
+                return dialog.typedPassword(node);
+            bool ok = false;
+            const QString password = QInputDialog::getText(m_window.get(), tr("Password"),
+                                                           tr("Password for node %1 (%2):").arg(node + 1).arg(name),
+                                                           QLineEdit::Password, QString(), &ok);
+            return ok ? std::optional<QString>(password) : std::nullopt;
+        },
+        &error);
+    if (s && m_options.readOnly)
+        s->readOnly = true;
+    if (!s || !connectTo(*s, &error))
+        QMessageBox::warning(m_window.get(), tr("Cannot connect"), error);
+}
+
+void ConsoleLauncher::takeScreenshot()
+{
+    if (m_screenshotTaken || !m_refreshed || !m_metricsTicked)
+        return;
+    m_screenshotTaken = true;
+    // Let the batches that arrived with the refresh lay out and paint first.
+    QTimer::singleShot(0, this, [this] {
+        const QPixmap pixmap = m_window->grab();
+        const QString path = QFileInfo(m_options.screenshot).absoluteFilePath();
+        if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+            emit finished(1, tr("cannot write the screenshot to %1").arg(path));
+            return;
+        }
+        emit finished(0, tr("screenshot saved to %1").arg(path));
+    });
+}
+
+void ConsoleLauncher::fail(const QString& message)
+{
+    if (!m_options.screenshot.isEmpty()) {
+        emit finished(1, message);
+        return;
+    }
+    QMessageBox::critical(m_window.get(), tr("Redlock Console"), message);
+}
+
+} // namespace redlock

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "ClusterController.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QSettings;
+
+namespace redlock {
+
+class DemoWorkload;
+class IoThread;
+class MainWindow;
+
+// What the command line asked for.
+struct LaunchOptions
+{
+    QString nodes;      // --nodes host:port,...
+    QString pattern;    // --pattern (empty: the profile's, or *)
+    QString profile;    // --profile NAME
+    bool demo = false;  // --demo
+    QString screenshot; // --screenshot FILE
+    bool readOnly = false;
+    double driftFactor = 0.01;
+};
+
+// Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
+// I/O thread (the local cluster starts there, never on the GUI thread). With a screenshot file it renders
+// the window once the first full refresh is in and reports finished(exit code).
+class ConsoleLauncher final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConsoleLauncher)
+
+public:
+    explicit ConsoleLauncher(QSettings* settings, QObject* parent = nullptr);
+    ~ConsoleLauncher() override;
+
+    bool start(const LaunchOptions& options, QString* error);
+
+    ClusterController* controller() const { return m_controller.get(); }
+    MainWindow* window() const { return m_window.get(); }
+    DemoWorkload* demo() const { return m_demo; }
+
+signals:
+    // Only in screenshot mode, or when the demo cannot start.
+    void finished(int exitCode, const QString& message);
+
+public slots:
+    void openProfiles();
+
+private:
+    bool connectTo(const ClusterSettings& settings, QString* error);
+    void takeScreenshot();
+    void fail(const QString& message);
+
+    QSettings* m_settings;
+    LaunchOptions m_options;
+    std::unique_ptr<ClusterController> m_controller;
+    std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<IoThread> m_demoThread;
+    DemoWorkload* m_demo = nullptr;
+    bool m_refreshed = false;
+    bool m_metricsTicked = false;
+    bool m_screenshotTaken = false;
+};
+
+} // namespace redlock

@@ -1,0 +1,142 @@
+#include "EventLogModel.h"
+
+namespace redlock {
+
+EventLogModel::EventLogModel(int capacity, QObject* parent)
+    : QAbstractTableModel(parent), m_capacity(std::max(1, capacity))
+{}
+
+void EventLogModel::addLockEvents(const QList<LockEvent>& events)
+{
+    QList<Entry> entries;
+    entries.reserve(events.size());
+    for (const LockEvent& e : events) {
+        Entry entry;
+        entry.atMs = e.atMs;
+        entry.source = Source::LockEvent;
+        entry.kind = lockEventKindName(e.kind);
+        entry.kindId = lockEventKindId(e.kind);
+        entry.key = e.key;
+        entry.holder = e.holderSummary.isEmpty() ? printableBytes(e.token, 60) : e.holderSummary;
+        if (e.kind == LockEvent::Kind::TokenChanged)
+            entry.detail = tr("previous token %1").arg(printableBytes(e.previousToken, 60));
+        else if (!e.token.isEmpty())
+            entry.detail = tr("token %1").arg(printableBytes(e.token, 60));
+        entries.append(entry);
+    }
+    addEntries(entries);
+}
+
+void EventLogModel::addEntries(const QList<Entry>& entries)
+{
+    if (entries.isEmpty())
+        return;
+    const qsizetype incoming = std::min<qsizetype>(entries.size(), m_capacity);
+    const qsizetype overflow = qsizetype(m_entries.size()) + incoming - m_capacity;
+    if (overflow > 0) {
+        beginRemoveRows({}, 0, int(overflow) - 1);
+        m_entries.erase(m_entries.begin(), m_entries.begin() + overflow);
+        endRemoveRows();
+    }
+    const int first = rowCount();
+    beginInsertRows({}, first, first + int(incoming) - 1);
+    for (qsizetype i = entries.size() - incoming; i < entries.size(); ++i)
+        m_entries.push_back(entries[i]);
+    endInsertRows();
+}
+
+void EventLogModel::clear()
+{
+    beginResetModel();
+    m_entries.clear();
+    endResetModel();
+}
+
+QList<EventLogModel::Entry> EventLogModel::entriesForKey(const QByteArray& key, int max) const
+{
+    QList<Entry> out;
+    for (auto it = m_entries.rbegin(); it != m_entries.rend() && out.size() < max; ++it) {
+        if (it->key == key)
+            out.append(*it);
+    }
+    return out;
+}
+
+int EventLogModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EventLogModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry& e = m_entries[size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return QDateTime::fromMSecsSinceEpoch(e.atMs).toString(
+                role == Qt::DisplayRole ? u"HH:mm:ss.zzz" : u"yyyy-MM-dd HH:mm:ss.zzz");
+        case KindColumn:
+            return e.source == Source::OperatorAction ? tr("operator: %1").arg(e.kind) : e.kind;
+        case KeyColumn:
+            return printableBytes(e.key);
+        case HolderColumn:
+            return e.holder;
+        case DetailColumn:
+            return e.detail;
+        default:
+            return {};
+        }
+    case RawValueRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return e.atMs; // the proxy's sort is stable: entries of one millisecond keep their order
+        case KindColumn:
+            return e.kindId;
+        case KeyColumn:
+            return e.key;
+        case HolderColumn:
+            return e.holder;
+        case DetailColumn:
+            return e.detail;
+        default:
+            return {};
+        }
+    case KeyRole:
+        return e.key;
+    case SourceRole:
+        return int(e.source);
+    default:
+        return {};
+    }
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case TimeColumn:
+        return tr("Time");
+    case KindColumn:
+        return tr("Event");
+    case KeyColumn:
+        return tr("Lock key");
+    case HolderColumn:
+        return tr("Holder");
+    case DetailColumn:
+        return tr("Detail");
+    default:
+        return {};
+    }
+}
+
+} // namespace redlock

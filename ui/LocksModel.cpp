@@ -1,0 +1,423 @@
+#include "LocksModel.h"
+
+#include "SteadyClock.h"
+
+#include <QLocale>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+int verdictOrder(LockVerdict verdict)
+{
+    // What an operator wants first when sorting by verdict: trouble, then held locks, then the rest.
+    switch (verdict) {
+    case LockVerdict::Contested:
+        return 0;
+    case LockVerdict::Unknown:
+        return 1;
+    case LockVerdict::MinorityLeftover:
+        return 2;
+    case LockVerdict::Expiring:
+        return 3;
+    case LockVerdict::Held:
+        return 4;
+    case LockVerdict::Free:
+        return 5;
+    }
+    return 6;
+}
+
+QString verdictSymbol(LockVerdict verdict)
+{
+    switch (verdict) {
+    case LockVerdict::Held:
+        return QStringLiteral("●");
+    case LockVerdict::Expiring:
+        return QStringLiteral("◔");
+    case LockVerdict::Contested:
+        return QStringLiteral("⚔");
+    case LockVerdict::MinorityLeftover:
+        return QStringLiteral("◌");
+    case LockVerdict::Free:
+        return QStringLiteral("○");
+    case LockVerdict::Unknown:
+        return QStringLiteral("?");
+    }
+    return {};
+}
+
+} // namespace
+
+LocksModel::LocksModel(QObject* parent) : QAbstractTableModel(parent), m_clock(SteadyClock::system())
+{
+    connect(&m_countdown, &QTimer::timeout, this, &LocksModel::tick);
+    setCountdownInterval(250);
+}
+
+LocksModel::~LocksModel() = default;
+
+void LocksModel::reset(int nodeCount)
+{
+    beginResetModel();
+    m_rows.clear();
+    m_rowOfKey.clear();
+    m_verdictCounts = {};
+    m_nodeCount = nodeCount;
+    endResetModel();
+    emit locksApplied();
+}
+
+void LocksModel::setCountdownInterval(int intervalMs)
+{
+    if (intervalMs > 0)
+        m_countdown.start(intervalMs);
+    else
+        m_countdown.stop();
+}
+
+void LocksModel::setClock(std::shared_ptr<SteadyClock> clock)
+{
+    m_clock = clock ? std::move(clock) : SteadyClock::system();
+}
+
+qint64 LocksModel::nowNs() const
+{
+    return m_clock->nowNs();
+}
+
+void LocksModel::tick()
+{
+    if (m_rows.isEmpty())
+        return;
+    emit dataChanged(index(0, ValidityColumn), index(rowCount() - 1, columnCount() - 1),
+                     {Qt::DisplayRole, Qt::ToolTipRole, TtlCellRole});
+}
+
+const LockView* LocksModel::viewFor(const QByteArray& key) const
+{
+    const int row = rowOf(key);
+    return row < 0 ? nullptr : &m_rows[row].view;
+}
+
+LocksModel::Row LocksModel::makeRow(const LockView& view) const
+{
+    Row row{view, printableBytes(view.key), view.holder.summary};
+    if (row.holderText.isEmpty() && !view.token.isEmpty())
+        row.holderText = printableBytes(view.token, 80);
+    if (view.verdict == LockVerdict::Contested)
+        row.holderText = tr("%n tokens", nullptr, view.tokenCount);
+    return row;
+}
+
+void LocksModel::countVerdict(const LockView& view, int delta)
+{
+    m_verdictCounts[size_t(view.verdict)] += delta;
+}
+
+void LocksModel::applyChanges(const LockChangeSet& changes)
+{
+    // Changed (and re-appearing) keys: updated in place, then one dataChanged over their row span.
+    int firstChanged = -1;
+    int lastChanged = -1;
+    QList<const LockView*> fresh;
+    auto update = [&](const LockView& view) {
+        const int row = rowOf(view.key);
+        if (row < 0) {
+            fresh.append(&view);
+            return;
+        }
+        countVerdict(m_rows[row].view, -1);
+        m_rows[row] = makeRow(view);
+        countVerdict(view, +1);
+        firstChanged = firstChanged < 0 ? row : std::min(firstChanged, row);
+        lastChanged = std::max(lastChanged, row);
+    };
+    for (const LockView& view : changes.changed)
+        update(view);
+    for (const LockView& view : changes.appeared)
+        update(view);
+    if (firstChanged >= 0)
+        emit dataChanged(index(firstChanged, 0), index(lastChanged, columnCount() - 1));
+
+    if (!changes.disappeared.isEmpty()) {
+        QList<int> rows;
+        rows.reserve(changes.disappeared.size());
+        for (const QByteArray& key : changes.disappeared) {
+            const int row = rowOf(key);
+            if (row >= 0)
+                rows.append(row);
+        }
+        removeRows(std::move(rows));
+    }
+
+    if (!fresh.isEmpty()) {
+        const int first = rowCount();
+        beginInsertRows({}, first, first + static_cast<int>(fresh.size()) - 1);
+        m_rows.reserve(first + fresh.size());
+        for (const LockView* view : std::as_const(fresh)) {
+            m_rowOfKey.insert(view->key, static_cast<int>(m_rows.size()));
+            m_rows.append(makeRow(*view));
+            countVerdict(*view, +1);
+        }
+        endInsertRows();
+    }
+    emit locksApplied();
+}
+
+void LocksModel::removeRows(QList<int> rows)
+{
+    if (rows.isEmpty())
+        return;
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (const int row : std::as_const(rows)) {
+        countVerdict(m_rows[row].view, -1);
+        m_rowOfKey.remove(m_rows[row].view.key);
+    }
+    // Contiguous ranges from the bottom up, so the row numbers of ranges still to go stay valid.
+    qsizetype end = rows.size();
+    while (end > 0) {
+        qsizetype begin = end - 1;
+        while (begin > 0 && rows[begin - 1] == rows[begin] - 1)
+            --begin;
+        const int first = rows[begin];
+        const int last = rows[end - 1];
+        beginRemoveRows({}, first, last);
+        m_rows.remove(first, last - first + 1);
+        endRemoveRows();
+        end = begin;
+    }
+    for (int row = rows.first(); row < m_rows.size(); ++row)
+        m_rowOfKey[m_rows[row].view.key] = row;
+}
+
+qint64 LocksModel::expiryMs(const LockView& view) const
+{
+    if (view.observedValidityMs < 0)
+        return -1;
+    return view.observedAtNs / 1'000'000 + view.observedValidityMs;
+}
+
+qint64 LocksModel::nodeExpiryMs(const LockView& view, int node) const
+{
+    const NodeLockState& state = view.nodes[node];
+    switch (state.presence) {
+    case NodeLockState::Presence::Unreachable:
+        return -3;
+    case NodeLockState::Presence::Absent:
+        return -2;
+    case NodeLockState::Presence::NotALock:
+        return -1;
+    case NodeLockState::Presence::Holding:
+        return state.pttlMs < 0 ? std::numeric_limits<qint64>::max() : view.observedAtNs / 1'000'000 + state.pttlMs;
+    }
+    return -2;
+}
+
+TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
+{
+    const LockView& view = row.view;
+    TtlCell cell;
+    if (node < 0 || node >= view.nodes.size())
+        return cell;
+    const NodeLockState& state = view.nodes[node];
+    switch (state.presence) {
+    case NodeLockState::Presence::Unreachable:
+        cell.kind = TtlCell::Kind::Unreachable;
+        cell.text = tr("unreachable");
+        return cell;
+    case NodeLockState::Presence::Absent:
+        cell.kind = TtlCell::Kind::Absent;
+        cell.text = tr("absent");
+        return cell;
+    case NodeLockState::Presence::NotALock:
+        cell.kind = TtlCell::Kind::NotALock;
+        cell.text = tr("not a lock");
+        return cell;
+    case NodeLockState::Presence::Holding:
+        break;
+    }
+    const bool majority = !view.token.isEmpty() && state.token == view.token && view.verdict != LockVerdict::Contested;
+    cell.kind = majority ? TtlCell::Kind::Majority : TtlCell::Kind::OtherToken;
+    qint64 scale = 0;
+    for (const NodeLockState& s : view.nodes)
+        scale = std::max(scale, s.pttlMs);
+    cell.scaleMs = scale;
+    cell.remainingMs =
+        state.pttlMs < 0 ? -1 : std::max<qint64>(0, state.pttlMs - (nowNs - view.observedAtNs) / 1'000'000);
+    const QString time = cell.remainingMs < 0 ? tr("no TTL") : formatRemaining(cell.remainingMs);
+    cell.text = majority ? time : tr("other %1").arg(time);
+    return cell;
+}
+
+bool LocksModel::lessThan(int leftRow, int rightRow, int column) const
+{
+    const Row& l = m_rows[leftRow];
+    const Row& r = m_rows[rightRow];
+    switch (column) {
+    case KeyColumn:
+        return l.view.key < r.view.key;
+    case HolderColumn:
+        return l.holderText < r.holderText;
+    case VerdictColumn:
+        return verdictOrder(l.view.verdict) < verdictOrder(r.view.verdict);
+    case ValidityColumn:
+        return expiryMs(l.view) < expiryMs(r.view);
+    default: {
+        const int node = nodeOfColumn(column);
+        if (node < 0 || node >= m_nodeCount)
+            return false;
+        return nodeExpiryMs(l.view, node) < nodeExpiryMs(r.view, node);
+    }
+    }
+}
+
+bool LocksModel::matches(int row, const QString& needle) const
+{
+    const Row& r = m_rows[row];
+    return r.keyText.contains(needle, Qt::CaseInsensitive) || r.holderText.contains(needle, Qt::CaseInsensitive) ||
+           lockVerdictName(r.view.verdict).contains(needle, Qt::CaseInsensitive);
+}
+
+int LocksModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int LocksModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount + m_nodeCount;
+}
+
+QString LocksModel::verdictText(const LockView& view)
+{
+    const QString name = verdictSymbol(view.verdict) + QLatin1Char(' ') + lockVerdictName(view.verdict);
+    switch (view.verdict) {
+    case LockVerdict::Held:
+    case LockVerdict::Expiring:
+    case LockVerdict::MinorityLeftover:
+        return tr("%1 %2/%3").arg(name).arg(view.holders).arg(view.nodes.size());
+    default:
+        return name;
+    }
+}
+
+QString LocksModel::formatRemaining(qint64 ms)
+{
+    if (ms < 0)
+        return tr("—");
+    if (ms < 60'000)
+        return tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
+    return tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60);
+}
+
+QVariant LocksModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = m_rows[index.row()];
+    const LockView& view = row.view;
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case KeyColumn:
+            return row.keyText;
+        case HolderColumn:
+            return row.holderText;
+        case VerdictColumn:
+            return verdictText(view);
+        case ValidityColumn:
+            return view.isHeld() ? formatRemaining(view.remainingValidityMs(nowNs())) : tr("—");
+        default:
+            return cellFor(row, nodeOfColumn(column), nowNs()).text;
+        }
+    case RawValueRole:
+        switch (column) {
+        case KeyColumn:
+            return view.key;
+        case HolderColumn:
+            return row.holderText;
+        case VerdictColumn:
+            return verdictOrder(view.verdict);
+        case ValidityColumn:
+            return expiryMs(view);
+        default:
+            return nodeExpiryMs(view, nodeOfColumn(column));
+        }
+    case TtlCellRole:
+        if (column >= ColumnCount)
+            return QVariant::fromValue(cellFor(row, nodeOfColumn(column), nowNs()));
+        return {};
+    case KeyRole:
+        return view.key;
+    case VerdictRole:
+        return int(view.verdict);
+    case Qt::ToolTipRole:
+        switch (column) {
+        case KeyColumn:
+            return row.keyText;
+        case HolderColumn:
+            return tr("%1\nformat: %2\ntoken: %3")
+                .arg(row.holderText, holderFormatName(view.holder.format), printableBytes(view.token, 120));
+        case VerdictColumn: {
+            QStringList nodes;
+            for (const int n : view.restsOn)
+                nodes << tr("#%1").arg(n + 1);
+            return tr("%1; rests on nodes %2 (quorum %3 of %4)")
+                .arg(lockVerdictName(view.verdict), nodes.join(QStringLiteral(", ")))
+                .arg(view.quorum)
+                .arg(view.nodes.size());
+        }
+        case ValidityColumn:
+            return tr("Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift");
+        default: {
+            const int node = nodeOfColumn(column);
+            const NodeLockState& state = view.nodes.value(node);
+            const TtlCell cell = cellFor(row, node, nowNs());
+            QString tip = tr("Node #%1: %2").arg(node + 1).arg(cell.text);
+            if (!state.note.isEmpty())
+                tip += QStringLiteral("\n") + state.note;
+            if (state.presence == NodeLockState::Presence::Holding)
+                tip += QStringLiteral("\n") + tr("token: %1").arg(printableBytes(state.token, 120));
+            return tip;
+        }
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column == ValidityColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant LocksModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole && section >= ColumnCount)
+        return tr("Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; "
+                  "— absent; ✕ unreachable")
+            .arg(section - ColumnCount + 1);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KeyColumn:
+        return tr("Lock key");
+    case HolderColumn:
+        return tr("Holder");
+    case VerdictColumn:
+        return tr("Verdict");
+    case ValidityColumn:
+        return tr("Validity");
+    default:
+        return section < columnCount() ? tr("TTL #%1").arg(section - ColumnCount + 1) : QVariant();
+    }
+}
+
+} // namespace redlock

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "ObservationTypes.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QTimer>
+
+#include <array>
+#include <memory>
+
+namespace redlock {
+
+class SteadyClock;
+
+// What one node's TTL cell shows: drawn by TtlBarDelegate as a bar (majority token), a hatched bar with a
+// mark (another token), a dash (absent) or a cross (unreachable), so the states differ without colour.
+struct TtlCell
+{
+    enum class Kind { Majority, OtherToken, Absent, Unreachable, NotALock };
+    Kind kind = Kind::Absent;
+    qint64 remainingMs = -1; // Majority / OtherToken: the node's PTTL now
+    qint64 scaleMs = 0;      // the row's longest PTTL when read: a full bar
+    QString text;            // what the cell says, also for screen readers and copy
+};
+
+// One row per lock key, kept in step with LockInspector::locksChanged: appeared rows are appended with one
+// beginInsertRows, changed rows get one dataChanged over their span, disappeared rows are removed in as few
+// contiguous ranges as possible. Columns: key, holder, verdict, observed validity, then one TTL column per node.
+// Time passing is one dataChanged over the time columns per countdown tick, for display roles only, so a
+// proxy sorted on RawValueRole does not re-sort (raw values of time columns are expiry instants).
+class LocksModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LocksModel)
+
+public:
+    enum Column { KeyColumn, HolderColumn, VerdictColumn, ValidityColumn, ColumnCount };
+    enum Role {
+        RawValueRole = Qt::UserRole + 1, // sortable: key bytes, verdict order, expiry instants (ms, steady clock)
+        TtlCellRole,                     // node columns: a TtlCell
+        KeyRole,                         // the key as QByteArray (any column)
+        VerdictRole,                     // LockVerdict as int (any column)
+    };
+
+    explicit LocksModel(QObject* parent = nullptr);
+    ~LocksModel() override;
+
+    // Clears the table and sets the node columns (ColumnCount + nodeCount columns in all).
+    void reset(int nodeCount);
+    void applyChanges(const LockChangeSet& changes);
+    // Repaints the countdowns every intervalMs (0: never; tests drive tick() themselves).
+    void setCountdownInterval(int intervalMs);
+    void tick();
+    void setClock(std::shared_ptr<SteadyClock> clock);
+    qint64 nowNs() const;
+
+    int nodeCount() const { return m_nodeCount; }
+    static int nodeOfColumn(int column) { return column - ColumnCount; }
+    int rowOf(const QByteArray& key) const { return m_rowOfKey.value(key, -1); }
+    const LockView& viewAt(int row) const { return m_rows[row].view; }
+    const LockView* viewFor(const QByteArray& key) const;
+    int countWithVerdict(LockVerdict verdict) const { return m_verdictCounts[size_t(verdict)]; }
+
+    // Used by LocksProxyModel: compares raw values without QVariants (100,000 rows sort in milliseconds).
+    bool lessThan(int leftRow, int rightRow, int column) const;
+    bool matches(int row, const QString& needle) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QString verdictText(const LockView& view);
+    static QString formatRemaining(qint64 ms);
+
+signals:
+    // After each applied batch (for status bars and detail panels).
+    void locksApplied();
+
+private:
+    struct Row
+    {
+        LockView view;
+        QString keyText;
+        QString holderText;
+    };
+    Row makeRow(const LockView& view) const;
+    TtlCell cellFor(const Row& row, int node, qint64 nowNs) const;
+    qint64 expiryMs(const LockView& view) const;
+    qint64 nodeExpiryMs(const LockView& view, int node) const;
+    void countVerdict(const LockView& view, int delta);
+    void removeRows(QList<int> rows);
+
+    QList<Row> m_rows;
+    QHash<QByteArray, int> m_rowOfKey;
+    int m_nodeCount = 0;
+    std::array<int, 6> m_verdictCounts{};
+    QTimer m_countdown;
+    std::shared_ptr<SteadyClock> m_clock;
+};
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::TtlCell)

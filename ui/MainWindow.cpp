@@ -1,0 +1,307 @@
+#include "MainWindow.h"
+
+#include "ChartsPanel.h"
+#include "ClusterController.h"
+#include "EventLogModel.h"
+#include "EventLogPanel.h"
+#include "LockDetailPanel.h"
+#include "LocksModel.h"
+#include "LocksProxyModel.h"
+#include "NodesModel.h"
+#include "NodesPanel.h"
+#include "TtlBarDelegate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace redlock {
+
+MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
+    : QMainWindow(parent), m_controller(controller), m_nodes(new NodesModel(this)), m_locks(new LocksModel(this)),
+      m_locksProxy(new LocksProxyModel(this)), m_events(new EventLogModel(10000, this))
+{
+    setWindowTitle(tr("Redlock Console"));
+    setObjectName(QStringLiteral("mainWindow"));
+
+    // Toolbar and menu.
+    auto* connectAction = new QAction(tr("&Connect…"), this);
+    connectAction->setShortcut(QKeySequence::Open);
+    connectAction->setToolTip(tr("Choose, edit and check connection profiles"));
+    auto* refreshAction = new QAction(tr("&Refresh now"), this);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    refreshAction->setToolTip(tr("Scan every node for locks now instead of at the next interval"));
+    auto* quitAction = new QAction(tr("&Quit"), this);
+    quitAction->setShortcut(QKeySequence::Quit);
+    connect(connectAction, &QAction::triggered, this, &MainWindow::connectRequested);
+    connect(refreshAction, &QAction::triggered, m_controller, &ClusterController::refreshNow);
+    connect(quitAction, &QAction::triggered, this, &QWidget::close);
+    QMenu* fileMenu = menuBar()->addMenu(tr("&Cluster"));
+    fileMenu->addAction(connectAction);
+    fileMenu->addAction(refreshAction);
+    fileMenu->addSeparator();
+    fileMenu->addAction(quitAction);
+    QToolBar* toolbar = addToolBar(tr("Cluster"));
+    toolbar->setObjectName(QStringLiteral("clusterToolbar"));
+    toolbar->setMovable(false);
+    toolbar->addAction(connectAction);
+    toolbar->addAction(refreshAction);
+    m_modeLabel = new QLabel(this);
+    m_modeLabel->setContentsMargins(12, 0, 0, 0);
+    toolbar->addWidget(m_modeLabel);
+
+    // Nodes.
+    m_nodesPanel = new NodesPanel(m_controller, m_nodes, this);
+
+    // Locks.
+    m_locksProxy->setSourceModel(m_locks);
+    m_locksView = new QTableView(this);
+    m_locksView->setObjectName(QStringLiteral("locksTable"));
+    m_locksView->setModel(m_locksProxy);
+    m_locksView->setSortingEnabled(true);
+    m_locksView->sortByColumn(LocksModel::KeyColumn, Qt::AscendingOrder);
+    m_locksView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_locksView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_locksView->setAlternatingRowColors(true);
+    m_locksView->setWordWrap(false);
+    m_locksView->setItemDelegate(new TtlBarDelegate(m_locksView));
+    m_locksView->verticalHeader()->hide();
+    m_locksView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_locksView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    m_locksView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_locksView->horizontalHeader()->setHighlightSections(false);
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("locksFilter"));
+    m_filter->setPlaceholderText(tr("Filter locks by key, holder or verdict"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_locksProxy, &LocksProxyModel::setFilterText);
+    m_locksCount = new QLabel(this);
+    auto* locksBox = new QWidget(this);
+    auto* locksTop = new QHBoxLayout;
+    auto* locksTitle = new QLabel(tr("Locks"), locksBox);
+    QFont bold = locksTitle->font();
+    bold.setBold(true);
+    locksTitle->setFont(bold);
+    locksTop->addWidget(locksTitle);
+    locksTop->addWidget(m_filter, 1);
+    locksTop->addWidget(m_locksCount);
+    auto* locksLayout = new QVBoxLayout(locksBox);
+    locksLayout->setContentsMargins(4, 4, 4, 4);
+    locksLayout->addLayout(locksTop);
+    locksLayout->addWidget(m_locksView, 1);
+
+    m_detail = new LockDetailPanel(m_controller, m_locks, m_events, this);
+    m_charts = new ChartsPanel(m_controller, this);
+    m_eventPanel = new EventLogPanel(m_events, this);
+
+    m_middleSplit = new QSplitter(Qt::Horizontal, this);
+    m_middleSplit->setObjectName(QStringLiteral("middleSplit"));
+    m_middleSplit->addWidget(locksBox);
+    m_middleSplit->addWidget(m_detail);
+    m_middleSplit->setStretchFactor(0, 3);
+    m_middleSplit->setStretchFactor(1, 2);
+    m_middleSplit->setSizes({920, 470});
+
+    m_bottomTabs = new QTabWidget(this);
+    m_bottomTabs->addTab(m_charts, tr("Charts"));
+    m_bottomTabs->addTab(m_eventPanel, tr("Event log"));
+
+    m_mainSplit = new QSplitter(Qt::Vertical, this);
+    m_mainSplit->setObjectName(QStringLiteral("mainSplit"));
+    m_mainSplit->addWidget(m_nodesPanel);
+    m_mainSplit->addWidget(m_middleSplit);
+    m_mainSplit->addWidget(m_bottomTabs);
+    m_mainSplit->setStretchFactor(0, 0);
+    m_mainSplit->setStretchFactor(1, 3);
+    m_mainSplit->setStretchFactor(2, 2);
+    const int rowHeight = fontMetrics().height() + 8;
+    m_mainSplit->setSizes({rowHeight * 6 + 8, 430, 250});
+    setCentralWidget(m_mainSplit);
+
+    // Status bar.
+    m_quorumLabel = new QLabel(this);
+    m_quorumLabel->setObjectName(QStringLiteral("quorumState"));
+    m_countsLabel = new QLabel(this);
+    m_refreshLabel = new QLabel(this);
+    statusBar()->addWidget(m_quorumLabel);
+    statusBar()->addWidget(m_countsLabel, 1);
+    statusBar()->addPermanentWidget(m_refreshLabel);
+
+    connect(m_controller, &ClusterController::started, this, &MainWindow::onStarted);
+    connect(m_controller, &ClusterController::nodeFactsChanged, this, [this](int node) {
+        m_nodes->setFacts(m_controller->nodeFacts().value(node));
+        updateQuorum();
+    });
+    connect(m_controller, &ClusterController::nodeSampled, m_nodes, &NodesModel::setSample);
+    connect(m_controller, &ClusterController::auditChanged, this,
+            [this] { m_nodes->setFindings(m_controller->findings()); });
+    connect(m_controller, &ClusterController::locksChanged, m_locks, &LocksModel::applyChanges);
+    connect(m_controller, &ClusterController::lockEvents, m_events, &EventLogModel::addLockEvents);
+    connect(m_controller, &ClusterController::inspectionFinished, this, &MainWindow::onInspection);
+    connect(m_controller, &ClusterController::nodeRestarted, this, [this](const NodeFacts& facts) {
+        EventLogModel::Entry e;
+        e.atMs = QDateTime::currentMSecsSinceEpoch();
+        e.source = EventLogModel::Source::Console;
+        e.kind = tr("node restarted");
+        e.kindId = QStringLiteral("node-restarted");
+        e.detail = tr("node #%1 %2 restarted (downtime %3)")
+                       .arg(facts.node + 1)
+                       .arg(facts.endpoint.displayName(),
+                            facts.downtimeMs < 0 ? tr("unknown") : NodesModel::formatDuration(facts.downtimeMs));
+        m_events->addEntries({e});
+    });
+    connect(m_locks, &LocksModel::locksApplied, this, &MainWindow::updateLockCounts);
+    connect(m_locksProxy, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateLockCounts);
+    connect(m_locksProxy, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateLockCounts);
+    connect(m_locksProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateLockCounts);
+    connect(m_locksView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::onSelectionChanged);
+    connect(m_controller, &ClusterController::firstFullRefresh, this, &MainWindow::selectFirstInterestingLock);
+
+    if (m_controller->isRunning())
+        onStarted(m_controller->nodeCount());
+    updateQuorum();
+    updateLockCounts();
+    resize(1400, 900);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setModeText(const QString& text)
+{
+    m_modeLabel->setText(text);
+}
+
+void MainWindow::restoreLayout(QSettings& settings)
+{
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_mainSplit->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
+    m_middleSplit->restoreState(settings.value(QStringLiteral("window/middleSplit")).toByteArray());
+}
+
+void MainWindow::saveLayout(QSettings& settings) const
+{
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/mainSplit"), m_mainSplit->saveState());
+    settings.setValue(QStringLiteral("window/middleSplit"), m_middleSplit->saveState());
+}
+
+void MainWindow::onStarted(int nodeCount)
+{
+    m_nodes->setNodes(m_controller->nodeFacts());
+    m_locks->reset(nodeCount);
+    m_detail->showKey({});
+    m_autoSelected = false;
+    const QFontMetrics fm = fontMetrics();
+    // Sized so that key, holder, verdict, validity and five TTL bars fit the default 1400-pixel window.
+    m_locksView->setColumnWidth(LocksModel::KeyColumn,
+                                fm.horizontalAdvance(QStringLiteral("jobs:nightly-report")) + 12);
+    m_locksView->setColumnWidth(LocksModel::HolderColumn,
+                                fm.horizontalAdvance(QStringLiteral("host pid 12345 (billing-worker)")));
+    m_locksView->setColumnWidth(
+        LocksModel::VerdictColumn,
+        fm.horizontalAdvance(m_locks->headerData(LocksModel::VerdictColumn, Qt::Horizontal).toString() +
+                             QStringLiteral("◌ minority leftover 2/5")) /
+                2 +
+            70);
+    m_locksView->setColumnWidth(
+        LocksModel::ValidityColumn,
+        std::max(fm.horizontalAdvance(QStringLiteral("00.0 s")),
+                 fm.horizontalAdvance(m_locks->headerData(LocksModel::ValidityColumn, Qt::Horizontal).toString())) +
+            20);
+    for (int i = 0; i < nodeCount; ++i)
+        m_locksView->setColumnWidth(LocksModel::ColumnCount + i, fm.horizontalAdvance(QStringLiteral("≠ 00.0 s")) + 10);
+    updateQuorum();
+    const ClusterSettings& s = m_controller->settings();
+    if (m_modeLabel->text().isEmpty() || !s.profileName.isEmpty())
+        m_modeLabel->setText(s.profileName.isEmpty() ? tr("%n node(s)", nullptr, nodeCount)
+                                                     : tr("Profile: %1").arg(s.profileName));
+    if (s.readOnly)
+        m_modeLabel->setText(m_modeLabel->text() + tr(" — read-only"));
+}
+
+void MainWindow::updateQuorum()
+{
+    const int total = m_controller->nodeCount();
+    if (total == 0) {
+        m_quorumLabel->setText(tr("Not connected"));
+        return;
+    }
+    const int up = m_controller->nodesUp();
+    const bool quorum = m_controller->hasQuorum();
+    m_quorumLabel->setText(
+        quorum ? tr("● Quorum: yes — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum())
+               : tr("✖ Quorum: NO — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum()));
+    m_quorumLabel->setStyleSheet(quorum ? QString() : QStringLiteral("color: #b00020; font-weight: bold;"));
+}
+
+void MainWindow::updateLockCounts()
+{
+    const int total = m_locks->rowCount();
+    const int shown = m_locksProxy->rowCount();
+    m_locksCount->setText(shown == total ? tr("%n lock(s)", nullptr, total)
+                                         : tr("%1 of %2 shown").arg(shown).arg(total));
+    m_countsLabel->setText(tr("held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5")
+                               .arg(m_locks->countWithVerdict(LockVerdict::Held))
+                               .arg(m_locks->countWithVerdict(LockVerdict::Expiring))
+                               .arg(m_locks->countWithVerdict(LockVerdict::Contested))
+                               .arg(m_locks->countWithVerdict(LockVerdict::MinorityLeftover))
+                               .arg(m_locks->countWithVerdict(LockVerdict::Unknown)));
+}
+
+void MainWindow::onInspection(const InspectionSummary& summary)
+{
+    QString text = tr("Scanned %1 keys in %2 ms at %3")
+                       .arg(summary.keysScanned)
+                       .arg(summary.elapsedUs / 1000)
+                       .arg(QDateTime::fromMSecsSinceEpoch(summary.startedAtMs).toString(u"HH:mm:ss"));
+    if (summary.skipped.total() > 0)
+        text += tr(" · %n non-lock key(s) skipped", nullptr, int(summary.skipped.total()));
+    if (!summary.errors.isEmpty())
+        text += tr(" · %n node error(s)", nullptr, int(summary.errors.size()));
+    m_refreshLabel->setText(text);
+    m_refreshLabel->setToolTip(summary.errors.join(QLatin1Char('\n')));
+}
+
+void MainWindow::onSelectionChanged()
+{
+    const QModelIndex current = m_locksView->selectionModel()->currentIndex();
+    m_detail->showKey(current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray());
+}
+
+void MainWindow::selectFirstInterestingLock()
+{
+    // A new user should see a lock's detail at once: pick a held lock with the most to show.
+    if (m_autoSelected || m_locksView->selectionModel()->hasSelection())
+        return;
+    m_autoSelected = true;
+    int best = -1;
+    int bestScore = -1;
+    for (int row = 0; row < m_locksProxy->rowCount(); ++row) {
+        const auto verdict = LockVerdict(m_locksProxy->index(row, 0).data(LocksModel::VerdictRole).toInt());
+        const int score = verdict == LockVerdict::Held ? 3 : verdict == LockVerdict::Expiring ? 2 : 1;
+        if (score > bestScore) {
+            bestScore = score;
+            best = row;
+        }
+        if (score == 3)
+            break;
+    }
+    if (best >= 0)
+        m_locksView->selectRow(best);
+}
+
+} // namespace redlock

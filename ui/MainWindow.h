@@ -1,0 +1,87 @@
+#pragma once
+
+#include "ObservationTypes.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QLineEdit;
+class QSettings;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+
+namespace redlock {
+
+class ChartsPanel;
+class ClusterController;
+class EventLogModel;
+class EventLogPanel;
+class LockDetailPanel;
+class LocksModel;
+class LocksProxyModel;
+class NodesModel;
+class NodesPanel;
+
+// The console's main window: nodes and audit on top, the locks table with the selected lock's detail in
+// the middle, charts and the event log below; the cluster's quorum state in the status bar. Everything it
+// shows comes from ClusterController signals through the models; it never talks to Redis.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    explicit MainWindow(ClusterController* controller, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void setModeText(const QString& text); // e.g. "demo: local cluster" or the profile name
+    void restoreLayout(QSettings& settings);
+    void saveLayout(QSettings& settings) const;
+
+    LocksModel* locksModel() const { return m_locks; }
+    LocksProxyModel* locksProxy() const { return m_locksProxy; }
+    NodesModel* nodesModel() const { return m_nodes; }
+    EventLogModel* eventLog() const { return m_events; }
+    QTableView* locksView() const { return m_locksView; }
+    QLineEdit* locksFilter() const { return m_filter; }
+    LockDetailPanel* detail() const { return m_detail; }
+    ChartsPanel* charts() const { return m_charts; }
+    NodesPanel* nodesPanel() const { return m_nodesPanel; }
+    EventLogPanel* eventLogPanel() const { return m_eventPanel; }
+    QLabel* quorumLabel() const { return m_quorumLabel; }
+
+signals:
+    void connectRequested();
+
+private:
+    void onStarted(int nodeCount);
+    void updateQuorum();
+    void updateLockCounts();
+    void onInspection(const InspectionSummary& summary);
+    void onSelectionChanged();
+    void selectFirstInterestingLock();
+
+    ClusterController* m_controller;
+    NodesModel* m_nodes;
+    LocksModel* m_locks;
+    LocksProxyModel* m_locksProxy;
+    EventLogModel* m_events;
+    NodesPanel* m_nodesPanel;
+    QTableView* m_locksView;
+    QLineEdit* m_filter;
+    QLabel* m_locksCount;
+    LockDetailPanel* m_detail;
+    ChartsPanel* m_charts;
+    EventLogPanel* m_eventPanel;
+    QTabWidget* m_bottomTabs;
+    QSplitter* m_mainSplit;
+    QSplitter* m_middleSplit;
+    QLabel* m_quorumLabel;
+    QLabel* m_countsLabel;
+    QLabel* m_refreshLabel;
+    QLabel* m_modeLabel;
+    bool m_autoSelected = false;
+};
+
+} // namespace redlock

@@ -1,0 +1,290 @@
+#include "NodesModel.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+namespace redlock {
+
+namespace {
+
+QString severitySymbol(int severity)
+{
+    switch (severity) {
+    case int(AuditFinding::Severity::Severe):
+        return QStringLiteral("✖");
+    case int(AuditFinding::Severity::Warning):
+        return QStringLiteral("⚠");
+    case int(AuditFinding::Severity::Info):
+        return QStringLiteral("ℹ");
+    default:
+        return QStringLiteral("✓");
+    }
+}
+
+QString healthSymbol(NodeHealth health)
+{
+    switch (health) {
+    case NodeHealth::Up:
+        return QStringLiteral("●");
+    case NodeHealth::Connecting:
+        return QStringLiteral("◌");
+    default:
+        return QStringLiteral("✖");
+    }
+}
+
+} // namespace
+
+NodesModel::NodesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void NodesModel::setNodes(const QList<NodeFacts>& facts)
+{
+    beginResetModel();
+    m_nodes = facts;
+    m_findings.clear();
+    endResetModel();
+}
+
+void NodesModel::setFacts(const NodeFacts& facts)
+{
+    if (facts.node < 0 || facts.node >= m_nodes.size())
+        return;
+    NodeFacts& row = m_nodes[facts.node];
+    const qint64 latency = row.latencyUs;
+    const auto offset = row.clockOffsetUs;
+    row = facts;
+    if (row.latencyUs < 0)
+        row.latencyUs = latency;
+    if (!row.clockOffsetUs)
+        row.clockOffsetUs = offset;
+    emit dataChanged(index(facts.node, 0), index(facts.node, ColumnCount - 1));
+}
+
+void NodesModel::setSample(const NodeSample& sample)
+{
+    if (sample.node < 0 || sample.node >= m_nodes.size())
+        return;
+    NodeFacts& row = m_nodes[sample.node];
+    row.latencyUs = sample.latencyUs;
+    if (sample.clockOffsetUs)
+        row.clockOffsetUs = sample.clockOffsetUs;
+    emit dataChanged(index(sample.node, LatencyColumn), index(sample.node, ClockOffsetColumn));
+}
+
+void NodesModel::setFindings(const QList<AuditFinding>& findings)
+{
+    m_findings = findings;
+    if (!m_nodes.isEmpty())
+        emit dataChanged(index(0, AuditColumn), index(rowCount() - 1, AuditColumn));
+}
+
+QList<AuditFinding> NodesModel::findingsFor(int node) const
+{
+    QList<AuditFinding> out;
+    for (const AuditFinding& finding : m_findings) {
+        if (finding.nodes.contains(node))
+            out.append(finding);
+    }
+    return out;
+}
+
+int NodesModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_nodes.size());
+}
+
+int NodesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant NodesModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const NodeFacts& facts = m_nodes[index.row()];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(facts, index.column());
+    case RawValueRole:
+        return raw(facts, index.column());
+    case Qt::ToolTipRole:
+        return toolTip(facts, index.column());
+    case SeverityRole:
+        return index.column() == AuditColumn ? worstSeverity(index.row()) : QVariant();
+    case Qt::TextAlignmentRole:
+        if (index.column() == LatencyColumn || index.column() == ClockOffsetColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant NodesModel::display(const NodeFacts& facts, int column) const
+{
+    switch (column) {
+    case AddressColumn:
+        return tr("#%1 %2").arg(facts.node + 1).arg(facts.endpoint.displayName());
+    case StateColumn: {
+        QString text = healthSymbol(facts.health) + QLatin1Char(' ') + nodeHealthName(facts.health);
+        if (facts.isDegraded())
+            text += tr(" (degraded)");
+        return text;
+    }
+    case RoleColumn:
+        if (facts.role.isEmpty())
+            return tr("?");
+        if (facts.role == QLatin1String("master"))
+            return facts.connectedReplicas > 0 ? tr("master, %n replica(s)", nullptr, facts.connectedReplicas)
+                                               : tr("master");
+        return facts.role == QLatin1String("slave") ? tr("replica") : facts.role;
+    case LatencyColumn:
+        return facts.latencyUs < 0 ? tr("—") : formatLatency(facts.latencyUs);
+    case ClockOffsetColumn:
+        if (!facts.clockOffsetUs)
+            return tr("—");
+        return tr("%1 ms").arg(QLocale().toString(double(*facts.clockOffsetUs) / 1000.0, 'f', 1));
+    case UptimeColumn: {
+        if (facts.uptimeMs() < 0)
+            return tr("—");
+        QString text =
+            facts.uptimeSeconds < 60 ? tr("%1 s").arg(facts.uptimeSeconds) : formatDuration(facts.uptimeMs());
+        if (facts.restartSeenAtMs > 0)
+            text = tr("%1, restarted at %2")
+                       .arg(text, QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(u"HH:mm:ss"));
+        return text;
+    }
+    case AuditColumn: {
+        const QList<AuditFinding> findings = findingsFor(facts.node);
+        if (findings.isEmpty())
+            return tr("✓ no findings");
+        QStringList titles;
+        for (const AuditFinding& f : findings)
+            titles << f.title;
+        return QString(severitySymbol(worstSeverity(facts.node)) + QLatin1Char(' ') +
+                       titles.join(QStringLiteral("; ")));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant NodesModel::raw(const NodeFacts& facts, int column) const
+{
+    switch (column) {
+    case AddressColumn:
+        return facts.node;
+    case StateColumn:
+        return int(facts.health);
+    case RoleColumn:
+        return facts.role;
+    case LatencyColumn:
+        return facts.latencyUs;
+    case ClockOffsetColumn:
+        return facts.clockOffsetUs ? *facts.clockOffsetUs : std::numeric_limits<qint64>::min();
+    case UptimeColumn:
+        return facts.uptimeMs();
+    case AuditColumn:
+        return worstSeverity(facts.node);
+    default:
+        return {};
+    }
+}
+
+QString NodesModel::toolTip(const NodeFacts& facts, int column) const
+{
+    switch (column) {
+    case StateColumn: {
+        QString tip = facts.reason;
+        if (!facts.refusedCommands.isEmpty())
+            tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) +
+                   tr("Refused by the node: %1").arg(facts.refusedCommands.join(QStringLiteral(", ")));
+        return tip;
+    }
+    case RoleColumn:
+        if (!facts.infoKnown)
+            return {};
+        return tr("Redis %1, run_id %2\nmaxmemory-policy %3, AOF %4, appendfsync %5")
+            .arg(facts.redisVersion, QString::fromLatin1(facts.runId.left(12)), facts.maxmemoryPolicy,
+                 facts.aofEnabled == 1   ? tr("on")
+                 : facts.aofEnabled == 0 ? tr("off")
+                                         : tr("?"),
+                 facts.appendFsync.isEmpty() ? tr("?") : facts.appendFsync);
+    case UptimeColumn:
+        if (facts.restartSeenAtMs > 0)
+            return tr("Restart seen at %1; estimated downtime %2")
+                .arg(QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(Qt::ISODate),
+                     facts.downtimeMs < 0 ? tr("unknown") : formatDuration(facts.downtimeMs));
+        return {};
+    case AuditColumn: {
+        QStringList lines;
+        for (const AuditFinding& f : findingsFor(facts.node))
+            lines << QStringLiteral("%1 %2: %3").arg(severityName(f.severity), f.title, f.explanation);
+        return lines.join(QLatin1Char('\n'));
+    }
+    default:
+        return {};
+    }
+}
+
+int NodesModel::worstSeverity(int node) const
+{
+    int worst = -1;
+    for (const AuditFinding& f : m_findings) {
+        if (f.nodes.contains(node))
+            worst = std::max(worst, int(f.severity));
+    }
+    return worst;
+}
+
+QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case AddressColumn:
+        return tr("Node");
+    case StateColumn:
+        return tr("State");
+    case RoleColumn:
+        return tr("Role");
+    case LatencyColumn:
+        return tr("Latency");
+    case ClockOffsetColumn:
+        return tr("Clock offset");
+    case UptimeColumn:
+        return tr("Uptime");
+    case AuditColumn:
+        return tr("Safety audit");
+    default:
+        return {};
+    }
+}
+
+QString NodesModel::formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        return tr("—");
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    const qint64 s = ms / 1000;
+    if (s < 60)
+        return tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
+    if (s < 3600)
+        return tr("%1 min %2 s").arg(s / 60).arg(s % 60);
+    if (s < 86400)
+        return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    return tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
+}
+
+QString NodesModel::formatLatency(qint64 us)
+{
+    if (us < 0)
+        return tr("—");
+    if (us < 10000)
+        return tr("%1 ms").arg(QLocale().toString(double(us) / 1000.0, 'f', 2));
+    return tr("%1 ms").arg(us / 1000);
+}
+
+} // namespace redlock

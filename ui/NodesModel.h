@@ -1,0 +1,60 @@
+#pragma once
+
+#include "ObservationTypes.h"
+
+#include <QAbstractTableModel>
+
+namespace redlock {
+
+// One row per configured node: what its NodeSession reports and the audit findings that concern it.
+// Only translates ClusterController signals into dataChanged over the row (or column) they touch.
+class NodesModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(NodesModel)
+
+public:
+    enum Column {
+        AddressColumn,
+        StateColumn,
+        RoleColumn,
+        LatencyColumn,
+        ClockOffsetColumn,
+        UptimeColumn,
+        AuditColumn,
+        ColumnCount
+    };
+    enum Role {
+        RawValueRole = Qt::UserRole + 1, // sortable value: numbers as numbers
+        SeverityRole,                    // AuditColumn: worst AuditFinding::Severity as int, -1 none
+    };
+
+    explicit NodesModel(QObject* parent = nullptr);
+
+    void setNodes(const QList<NodeFacts>& facts);
+    void setFacts(const NodeFacts& facts);
+    void setSample(const NodeSample& sample);
+    void setFindings(const QList<AuditFinding>& findings);
+
+    const NodeFacts& facts(int row) const { return m_nodes[row]; }
+    QList<AuditFinding> findingsFor(int node) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QString formatDuration(qint64 ms);
+    static QString formatLatency(qint64 us);
+
+private:
+    QVariant display(const NodeFacts& facts, int column) const;
+    QVariant raw(const NodeFacts& facts, int column) const;
+    QString toolTip(const NodeFacts& facts, int column) const;
+    int worstSeverity(int node) const;
+
+    QList<NodeFacts> m_nodes;
+    QList<AuditFinding> m_findings;
+};
+
+} // namespace redlock

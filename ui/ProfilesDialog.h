@@ -1,0 +1,98 @@
+#pragma once
+
+#include "ConnectionCheck.h"
+#include "ConnectionProfile.h"
+
+#include <QDialog>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QSettings;
+class QSpinBox;
+class QTableWidget;
+
+namespace redlock {
+
+class IoThread;
+
+// Add, edit, check and pick connection profiles. Saved with QSettings, without passwords: a node's password
+// is asked for at connect time or read from an environment variable the profile names. "Check connection"
+// runs on an I/O thread and names the step that failed on each node.
+class ProfilesDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProfilesDialog)
+
+public:
+    explicit ProfilesDialog(QSettings* settings, QWidget* parent = nullptr);
+    ~ProfilesDialog() override;
+
+    void selectProfile(const QString& name);
+    // The profile as edited (valid after "Connect").
+    ConnectionProfile profile() const;
+    void setProfile(const ConnectionProfile& profile);
+    // Passwords typed for the check, by node (never saved; reused for this connect).
+    QString typedPassword(int node) const;
+
+    // Widgets, for tests.
+    QLineEdit* nameEdit() const { return m_name; }
+    QTableWidget* nodesTable() const { return m_nodes; }
+    QPlainTextEdit* checkReport() const { return m_report; }
+
+public slots:
+    void checkConnection();
+    bool saveProfile();
+
+signals:
+    void checkFinished(bool ok);
+
+private:
+    void loadSelected();
+    void addNode(const NodeProfile& node = {});
+    void removeNode();
+    void showNode(int row);
+    void storeNode(int row);
+    NodeProfile nodeAt(int row) const;
+    void setNodeAt(int row, const NodeProfile& node);
+    void onCheckFinished(int node, bool ok, const QList<ConnectionCheck::Step>& steps);
+
+    QSettings* m_settings;
+    QListWidget* m_list;
+    QLineEdit* m_name;
+    QTableWidget* m_nodes;
+    // Editor of the current node
+    QLineEdit* m_address;
+    QSpinBox* m_db;
+    QLineEdit* m_user;
+    QComboBox* m_passwordSource;
+    QLineEdit* m_passwordEnv;
+    QLineEdit* m_password;
+    QCheckBox* m_tls;
+    QLineEdit* m_caFile;
+    QLineEdit* m_certFile;
+    QLineEdit* m_keyFile;
+    QLineEdit* m_serverName;
+    // Profile settings
+    QLineEdit* m_pattern;
+    QDoubleSpinBox* m_drift;
+    QSpinBox* m_refresh;
+    QCheckBox* m_readOnly;
+    QPlainTextEdit* m_report;
+
+    QList<NodeProfile> m_nodeData;
+    QList<QString> m_passwords;
+    int m_currentNode = -1;
+    bool m_updating = false;
+    std::unique_ptr<IoThread> m_io;
+    int m_checksPending = 0;
+    bool m_checksOk = true;
+    QList<QString> m_checkLines;
+};
+
+} // namespace redlock

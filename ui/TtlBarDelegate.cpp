@@ -1,0 +1,85 @@
+#include "TtlBarDelegate.h"
+
+#include "LocksModel.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace redlock {
+
+TtlBarDelegate::TtlBarDelegate(QObject* parent) : QStyledItemDelegate(parent) {}
+
+QSize TtlBarDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    size.setWidth(std::max(size.width(), option.fontMetrics.horizontalAdvance(QStringLiteral("≠ 00.0 s")) + 16));
+    return size;
+}
+
+void TtlBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    const QVariant value = index.data(LocksModel::TtlCellRole);
+    if (!value.canConvert<TtlCell>()) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    const TtlCell cell = value.value<TtlCell>();
+
+    // Background and selection as the style draws them, without the text.
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    const QWidget* widget = option.widget;
+    QStyle* style = widget ? widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+
+    const QPalette& palette = option.palette;
+    const bool selected = option.state & QStyle::State_Selected;
+    const QRect bar = option.rect.adjusted(3, 3, -3, -3);
+    QString text = cell.text;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    switch (cell.kind) {
+    case TtlCell::Kind::Majority:
+    case TtlCell::Kind::OtherToken: {
+        const bool majority = cell.kind == TtlCell::Kind::Majority;
+        const QColor fill = majority ? QColor(0x4c, 0x9a, 0x2a) : QColor(0xd9, 0x7a, 0x00);
+        double fraction = 1.0;
+        if (cell.remainingMs >= 0 && cell.scaleMs > 0)
+            fraction = std::clamp(double(cell.remainingMs) / double(cell.scaleMs), 0.0, 1.0);
+        QRect filled = bar;
+        filled.setWidth(std::max(2, int(bar.width() * fraction)));
+        painter->setPen(QPen(fill.darker(130), 1));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(bar.adjusted(0, 0, -1, -1));
+        QColor light = fill;
+        light.setAlpha(majority ? 110 : 70);
+        painter->fillRect(filled, light);
+        if (!majority) {
+            painter->fillRect(filled, QBrush(fill.darker(120), Qt::BDiagPattern));
+            // The model's text says "other …"; the mark and the hatching say it here, leaving room for the time.
+            text = QStringLiteral("≠ ") +
+                   (cell.remainingMs < 0 ? QStringLiteral("∞") : LocksModel::formatRemaining(cell.remainingMs));
+        }
+        break;
+    }
+    case TtlCell::Kind::Unreachable:
+        painter->fillRect(bar, QBrush(palette.color(QPalette::Mid), Qt::DiagCrossPattern));
+        text = QStringLiteral("✕ ") + text;
+        break;
+    case TtlCell::Kind::NotALock:
+        text = QStringLiteral("∅ ") + text;
+        break;
+    case TtlCell::Kind::Absent:
+        text = QStringLiteral("—");
+        break;
+    }
+    painter->setPen(selected                             ? palette.color(QPalette::HighlightedText)
+                    : cell.kind == TtlCell::Kind::Absent ? palette.color(QPalette::PlaceholderText)
+                                                         : palette.color(QPalette::Text));
+    painter->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                      option.fontMetrics.elidedText(text, Qt::ElideRight, bar.width() - 8));
+    painter->restore();
+}
+
+} // namespace redlock
