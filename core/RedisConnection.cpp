@@ -329,8 +329,9 @@ void RedisConnection::onTransportReadable()
         }
         Pending pending = std::move(m_inflight.front());
         m_inflight.pop_front();
-        if (m_inflight.empty())
-            m_timeoutTimer.stop();
+        // The timeout timer is not stopped when the pipeline empties: stopping and restarting it for every
+        // round cost 7% of the client's instructions in 'redlock bench'. If it fires with nothing pending,
+        // onTimeoutTimer() finds nothing expired and does not re-arm.
         if (!pending.answered && pending.handler)
             pending.handler(reply);
         // The handler may have closed or deleted us, or a new transport may be in place.
