@@ -3,13 +3,18 @@
 # node-redlock (redlock@4.2.0 + ioredis), each a single client in a closed loop of acquire+release pairs
 # against the same local 5-node cluster. Prints acquire p50/p99, release p50/p99, pairs/s and the ratios.
 #
+# The runs alternate (ours+raw, node-redlock) for ROUNDS rounds and the medians are shown, so that load
+# from other processes on a shared machine does not land on one client only.
+#
 # Usage: scripts/bench-compare.sh [iterations]        (default 20000)
 # Env:   REDLOCK_BIN  the redlock CLI (default: build/app/redlock, then build-cli/app/redlock)
+#        ROUNDS       alternating rounds (default 3)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 iterations="${1:-20000}"
+rounds="${ROUNDS:-3}"
 redlock="${REDLOCK_BIN:-}"
 if [[ -z "$redlock" ]]; then
     for candidate in "$root/build/app/redlock" "$root/build-cli/app/redlock"; do
@@ -47,15 +52,27 @@ if ! read -r nodes <"$workdir/nodes"; then
 fi
 echo "nodes: $nodes" >&2
 
-echo "running redlock bench --baseline raw ($iterations pairs) ..." >&2
-"$redlock" bench --nodes "$nodes" --iterations "$iterations" --baseline raw --json >"$workdir/ours.json"
-echo "running node-redlock ($iterations pairs) ..." >&2
-node "$node_dir/bench.js" --nodes "$nodes" --iterations "$iterations" --json >"$workdir/node.json"
+for ((round = 1; round <= rounds; ++round)); do
+    echo "round $round/$rounds: redlock bench --baseline raw ($iterations pairs) ..." >&2
+    "$redlock" bench --nodes "$nodes" --iterations "$iterations" --baseline raw --json >"$workdir/ours-$round.json"
+    echo "round $round/$rounds: node-redlock ($iterations pairs) ..." >&2
+    node "$node_dir/bench.js" --nodes "$nodes" --iterations "$iterations" --json >"$workdir/node-$round.json"
+done
 
-node - "$workdir/ours.json" "$workdir/node.json" <<'JS'
+node - "$workdir" "$rounds" <<'JS'
 const fs = require('fs');
-const ours = JSON.parse(fs.readFileSync(process.argv[2]));
-const nodeRedlock = JSON.parse(fs.readFileSync(process.argv[3]));
+const [dir, rounds] = [process.argv[2], Number(process.argv[3])];
+const runs = [];
+for (let r = 1; r <= rounds; ++r) {
+  const ours = JSON.parse(fs.readFileSync(`${dir}/ours-${r}.json`));
+  runs.push({ ours: ours.ours, raw: ours.raw, node: JSON.parse(fs.readFileSync(`${dir}/node-${r}.json`)), meta: ours });
+}
+const median = (values) => { const v = [...values].sort((a, b) => a - b); return v[Math.floor((v.length - 1) / 2)]; };
+const fields = ['acquireP50Us', 'acquireP99Us', 'releaseP50Us', 'releaseP99Us', 'pairsPerSecond', 'failures'];
+const medianOf = (who) => Object.fromEntries(fields.map((f) => [f, median(runs.map((r) => r[who][f]))]));
+const ours = { nodes: runs[0].meta.nodes, iterations: runs[0].meta.iterations, rssKb: median(runs.map((r) => r.meta.rssKb)),
+               ours: medianOf('ours'), raw: medianOf('raw') };
+const nodeRedlock = { ...medianOf('node'), rssKb: median(runs.map((r) => r.node.rssKb)) };
 const rows = [
   ['', 'acquire p50 us', 'acquire p99 us', 'release p50 us', 'release p99 us', 'pairs/s', 'failures'],
 ];
@@ -63,12 +80,15 @@ const row = (name, f) => [name, f.acquireP50Us.toFixed(1), f.acquireP99Us.toFixe
                           f.releaseP99Us.toFixed(1), String(Math.round(f.pairsPerSecond)), String(f.failures)];
 rows.push(row('redlock core', ours.ours), row('raw hiredis', ours.raw), row('node-redlock 4.2.0', nodeRedlock));
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-console.log(`${ours.nodes} local nodes, ${ours.iterations} acquire+release pairs, one client, closed loop`);
+console.log(`${ours.nodes} local nodes, ${ours.iterations} acquire+release pairs, one client, closed loop; ` +
+            `median of ${rounds} alternating round(s)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i] + 2)).join('').trimEnd());
 const vsRaw = ours.ours.acquireP50Us / ours.raw.acquireP50Us;
 const vsNode = nodeRedlock.acquireP50Us / ours.ours.acquireP50Us;
 console.log(`acquire p50 ours/raw:          ${vsRaw.toFixed(2)}  (target <= 1.3)`);
 console.log(`acquire p50 node-redlock/ours: ${vsNode.toFixed(2)}  (target >= 2.5)`);
 console.log(`pairs/s ours/node-redlock:     ${(ours.ours.pairsPerSecond / nodeRedlock.pairsPerSecond).toFixed(2)}`);
+console.log('per round, acquire p50 ours/raw: ' + runs.map((r) => (r.ours.acquireP50Us / r.raw.acquireP50Us).toFixed(2)).join(' ') +
+            '; node-redlock/ours: ' + runs.map((r) => (r.node.acquireP50Us / r.ours.acquireP50Us).toFixed(2)).join(' '));
 console.log(`RSS: redlock bench ${ours.rssKb} kB, node-redlock ${nodeRedlock.rssKb} kB`);
 JS
