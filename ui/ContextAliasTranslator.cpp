@@ -10,12 +10,7 @@ ContextAliasTranslator::~ContextAliasTranslator() = default;
 
 QHash<QByteArray, QList<QByteArray>> ContextAliasTranslator::coreAliases()
 {
-    return {
-        {"NodeEndpoint", {"redlock::NodeEndpoint", "redlock"}},
-        {"redlock::Observation", {"redlock"}},
-        {"redlock::SafetyAudit", {"redlock"}},
-        {"RedlockClient", {"redlock::RedlockClient", "redlock"}},
-    };
+    return {};
 }
 
 QString ContextAliasTranslator::translate(const char* context, const char* sourceText, const char* disambiguation,
@@ -24,10 +19,14 @@ QString ContextAliasTranslator::translate(const char* context, const char* sourc
     QString out = m_inner->translate(context, sourceText, disambiguation, n);
     if (!out.isEmpty() || !context)
         return out;
-    const auto it = m_aliases.constFind(QByteArray(context));
-    if (it == m_aliases.cend())
-        return out;
-    for (const QByteArray& alias : *it) {
+    const QByteArray own(context);
+    QList<QByteArray> aliases = m_aliases.value(own);
+    // A helper in core/Foo.cpp that says translate("Foo", ...) inside namespace redlock: lupdate files its
+    // messages under "redlock::Foo" (inside a member of Foo) or "redlock" (in a free function).
+    if (!own.startsWith("redlock::"))
+        aliases << "redlock::" + own;
+    aliases << QByteArrayLiteral("redlock");
+    for (const QByteArray& alias : std::as_const(aliases)) {
         out = m_inner->translate(alias.constData(), sourceText, disambiguation, n);
         if (!out.isEmpty())
             return out;

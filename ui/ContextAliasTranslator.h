@@ -23,7 +23,8 @@ public:
     explicit ContextAliasTranslator(std::unique_ptr<QTranslator> inner, QObject* parent = nullptr);
     ~ContextAliasTranslator() override;
 
-    // The helper contexts of core/ and where lupdate files their messages.
+    // Helper contexts of core/ whose messages lupdate files elsewhere than the generic rule in translate()
+    // ("Ctx" -> "redlock::Ctx", then "redlock") expects.
     static QHash<QByteArray, QList<QByteArray>> coreAliases();
 
     QString translate(const char* context, const char* sourceText, const char* disambiguation = nullptr,

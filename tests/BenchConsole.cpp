@@ -1,0 +1,159 @@
+// Benchmark (prints figures; not a timed test): the console over 10,000 and 100,000 locks on 5 local nodes.
+// Measures, on the GUI thread of a real (offscreen) main window: the time from start to the first full
+// locks table, the longest event-loop stall (a 5 ms heartbeat: the largest gap beyond its interval) while
+// the first table loads and during later refreshes with churn, and the process RSS.
+#include "ClusterController.h"
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "LocksModel.h"
+#include "MainWindow.h"
+#include "ObservationTestSupport.h"
+#include "StallMonitor.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace redlock;
+
+namespace {
+
+qint64 rssKb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    }
+    return -1;
+}
+
+void fill(const LocalCluster& cluster, int count)
+{
+    for (const NodeEndpoint& ep : cluster.endpoints()) {
+        runCommands(ep, {{"FLUSHALL"}});
+        const int chunk = 20000;
+        for (int from = 0; from < count; from += chunk) {
+            QList<QList<QByteArray>> commands;
+            for (int i = from; i < std::min(count, from + chunk); ++i)
+                commands.append(
+                    {"SET", "bench:lock:" + QByteArray::number(i), "token-" + QByteArray::number(i), "PX", "600000"});
+            runCommands(ep, commands, 60000);
+        }
+    }
+}
+
+// Lives on its own thread: rewrites 1% of the keys every 200 ms.
+class Churner : public QObject
+{
+public:
+    Churner(const QList<NodeEndpoint>& endpoints, int count) : m_count(count)
+    {
+        for (const NodeEndpoint& ep : endpoints) {
+            m_connections.append(new RedisConnection(ep, {}, this));
+            m_connections.last()->open();
+        }
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const int n = std::max(1, m_count / 100);
+            for (RedisConnection* c : std::as_const(m_connections)) {
+                QList<RedisConnection::Command> commands;
+                for (int i = 0; i < n; ++i) {
+                    const int key = (m_round * n + i) % m_count;
+                    commands.append({{"SET", "bench:lock:" + QByteArray::number(key),
+                                      "moved-" + QByteArray::number(m_round), "PX", "600000"},
+                                     [](const RedisReply&) {}});
+                }
+                c->sendPipeline(std::move(commands), 10000);
+            }
+            ++m_round;
+        });
+        m_timer.start(200);
+    }
+
+private:
+    QList<RedisConnection*> m_connections;
+    QTimer m_timer;
+    int m_count;
+    int m_round = 0;
+};
+
+void runOnce(LocalCluster& cluster, int count, int churnSeconds)
+{
+    fill(cluster, count);
+    ClusterController controller;
+    MainWindow window(&controller);
+    window.resize(1400, 900);
+    window.show();
+    StallMonitor stalls(5);
+    stalls.start();
+
+    ClusterSettings settings;
+    settings.nodes = cluster.endpoints();
+    settings.pattern = "bench:*";
+    settings.refreshIntervalMs = 2000;
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    controller.start(settings);
+
+    QEventLoop loop;
+    qint64 firstTableMs = -1;
+    qint64 loadStallUs = 0;
+    QObject::connect(window.locksModel(), &LocksModel::locksApplied, &loop, [&] {
+        if (firstTableMs < 0 && window.locksModel()->rowCount() >= count) {
+            firstTableMs = sinceStart.elapsed();
+            QTimer::singleShot(100, &loop, [&] {
+                loadStallUs = stalls.longestStallUs();
+                stalls.reset();
+                loop.quit();
+            });
+        }
+    });
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    loop.exec();
+    if (firstTableMs < 0) {
+        std::printf("%7d locks: the first full table did not arrive within 60 s\n", count);
+        return;
+    }
+
+    // Churn from another thread: every 200 ms another 1% of the locks changes hands on every node, so
+    // keyspace events and the periodic full scans both bring batches to the GUI.
+    IoThread churnThread(QStringLiteral("bench-churn"));
+    churnThread.create<Churner>(cluster.endpoints(), count);
+    int inspections = 0;
+    QObject::connect(&controller, &ClusterController::inspectionFinished, &loop, [&] { ++inspections; });
+    stalls.reset();
+    QTimer::singleShot(churnSeconds * 1000, &loop, &QEventLoop::quit);
+    loop.exec();
+    const qint64 refreshStallUs = stalls.longestStallUs();
+
+    std::printf("%7d locks: first full table %5lld ms | longest GUI stall: while loading %4lld ms, during %d refreshes "
+                "with 1%%/200ms churn %4lld ms | RSS %lld MB\n",
+                count, firstTableMs, loadStallUs / 1000, inspections, refreshStallUs / 1000, rssKb() / 1024);
+    std::fflush(stdout);
+    controller.stop();
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    LocalCluster cluster;
+    QString error;
+    if (!cluster.start(5, {}, &error)) {
+        std::fprintf(stderr, "bench-console: %s\n", qPrintable(error));
+        return 1;
+    }
+    QList<int> counts{10000, 100000};
+    if (argc > 1)
+        counts = {QByteArray(argv[1]).toInt()};
+    for (const int count : counts)
+        runOnce(cluster, count, 10);
+    return 0;
+}

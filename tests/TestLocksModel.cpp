@@ -1,0 +1,152 @@
+#include "LocksModel.h"
+#include "LocksProxyModel.h"
+#include "UiTestSupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace redlock;
+
+class TestLocksModel : public QObject
+{
+    Q_OBJECT
+
+    static LockChangeSet appeared(const QList<LockView>& views)
+    {
+        LockChangeSet c;
+        c.appeared = views;
+        c.fullRefresh = true;
+        return c;
+    }
+
+private slots:
+    void insertsChangesAndRemovesInBatches()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reset(5);
+        QCOMPARE(model.columnCount(), LocksModel::ColumnCount + 5);
+
+        QList<LockView> views;
+        for (int i = 0; i < 100; ++i)
+            views.append(heldView("lock:" + QByteArray::number(i).rightJustified(3, '0'), 10000 + i));
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        model.applyChanges(appeared(views));
+        QCOMPARE(inserted.size(), 1);
+        QCOMPARE(model.rowCount(), 100);
+        QCOMPARE(model.countWithVerdict(LockVerdict::Held), 100);
+
+        // Changes to scattered rows: one dataChanged spanning them.
+        LockChangeSet c;
+        c.changed = {makeLockView("lock:010", {"a", "a", "b", "b", ""}, {}), heldView("lock:050", 3000)};
+        c.disappeared = {"lock:020", "lock:021", "lock:022", "lock:070"};
+        model.applyChanges(c);
+        QCOMPARE(changed.size(), 1);
+        const auto args = changed.first();
+        QCOMPARE(args[0].toModelIndex().row(), 10);
+        QCOMPARE(args[1].toModelIndex().row(), 50);
+        // Two contiguous ranges removed: 20-22 and 70.
+        QCOMPARE(removed.size(), 2);
+        QCOMPARE(model.rowCount(), 96);
+        QCOMPARE(model.rowOf("lock:023"), 20);
+        QCOMPARE(model.rowOf("lock:070"), -1);
+        QCOMPARE(model.viewFor("lock:010")->verdict, LockVerdict::Contested);
+        QCOMPARE(model.countWithVerdict(LockVerdict::Contested), 1);
+        QCOMPARE(model.countWithVerdict(LockVerdict::Held), 95);
+    }
+
+    void ttlCellsTellStatesApartWithoutColour()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(5);
+        model.applyChanges(appeared({makeLockView("k", {"maj", "maj", "maj", "other", "!"}, {9000, 8000, 7000, 6000}),
+                                     makeLockView("m", {"t", "", "", "", ""}, {5000})}));
+        auto cell = [&](int row, int node) {
+            return model.index(row, LocksModel::ColumnCount + node).data(LocksModel::TtlCellRole).value<TtlCell>();
+        };
+        QCOMPARE(cell(0, 0).kind, TtlCell::Kind::Majority);
+        QCOMPARE(cell(0, 3).kind, TtlCell::Kind::OtherToken);
+        QVERIFY(cell(0, 3).text.contains(QStringLiteral("other")));
+        QCOMPARE(cell(0, 4).kind, TtlCell::Kind::Unreachable);
+        QCOMPARE(cell(0, 4).text, QStringLiteral("unreachable"));
+        QCOMPARE(cell(1, 1).kind, TtlCell::Kind::Absent);
+        QVERIFY(cell(0, 0).remainingMs <= 9000 && cell(0, 0).remainingMs > 8000);
+        QCOMPARE(cell(0, 0).scaleMs, 9000);
+        QCOMPARE(model.index(1, LocksModel::VerdictColumn).data(LocksModel::VerdictRole).toInt(),
+                 int(LockVerdict::MinorityLeftover));
+    }
+
+    void countdownIsOneDataChangedWithoutSortRole()
+    {
+        auto clock = std::make_shared<ShiftedClock>();
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.setClock(clock);
+        model.reset(5);
+        model.applyChanges(appeared({heldView("a", 10000, clock->nowNs()), heldView("b", 20000, clock->nowNs())}));
+        const QString before = model.index(0, LocksModel::ValidityColumn).data().toString();
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        clock->advanceMs(3000);
+        model.tick();
+        QCOMPARE(changed.size(), 1);
+        const auto roles = changed.first()[2].value<QList<int>>();
+        QVERIFY(!roles.contains(LocksModel::RawValueRole));
+        QVERIFY(model.index(0, LocksModel::ValidityColumn).data().toString() != before);
+        // 10000 - drift(100+2) - 3000 elapsed
+        QCOMPARE(model.viewAt(0).remainingValidityMs(clock->nowNs()), 10000 - 102 - 3000);
+    }
+
+    void proxyFiltersAndSortsOnRawValues()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(5);
+        LocksProxyModel proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // "b" expires first although its text "9.0 s" sorts after "10.0 s" as a string.
+        model.applyChanges(
+            appeared({heldView("orders:1", 10000), heldView("orders:2", 9000), heldView("cache:1", 60000)}));
+        proxy.sort(LocksModel::ValidityColumn, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, 0).data(LocksModel::KeyRole).toByteArray(), QByteArray("orders:2"));
+        QCOMPARE(proxy.index(2, 0).data(LocksModel::KeyRole).toByteArray(), QByteArray("cache:1"));
+        proxy.setFilterText(QStringLiteral("ORDERS"));
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setFilterText(QStringLiteral("held"));
+        QCOMPARE(proxy.rowCount(), 3);
+        proxy.setFilterText(QString());
+        // Live changes keep the order.
+        LockChangeSet c;
+        c.changed = {heldView("cache:1", 1500)};
+        model.applyChanges(c);
+        QCOMPARE(proxy.index(0, 0).data(LocksModel::KeyRole).toByteArray(), QByteArray("cache:1"));
+    }
+
+    void hundredThousandRowsSortQuickly()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(5);
+        LocksProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.sort(LocksModel::KeyColumn);
+        QList<LockView> views;
+        const qint64 now = SteadyClock::system()->nowNs();
+        for (int i = 0; i < 100000; ++i)
+            views.append(heldView("lock:" + QByteArray::number((i * 7919) % 100000), 5000 + i % 1000, now));
+        QElapsedTimer t;
+        t.start();
+        model.applyChanges(appeared(views));
+        QCOMPARE(proxy.rowCount(), 100000);
+        QCOMPARE(proxy.index(0, 0).data(LocksModel::KeyRole).toByteArray(), QByteArray("lock:0"));
+        qInfo("100,000 rows inserted into a sorted proxy in %lld ms", t.elapsed());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLocksModel)
+#include "TestLocksModel.moc"

@@ -1,0 +1,84 @@
+#include "NodesModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace redlock;
+
+class TestNodesModel : public QObject
+{
+    Q_OBJECT
+
+    static QList<NodeFacts> nodes(int n)
+    {
+        QList<NodeFacts> out;
+        for (int i = 0; i < n; ++i) {
+            NodeFacts f;
+            f.node = i;
+            f.endpoint = *NodeEndpoint::parse(QStringLiteral("127.0.0.1:%1").arg(7000 + i));
+            out.append(f);
+        }
+        return out;
+    }
+
+private slots:
+    void factsSamplesAndFindings()
+    {
+        NodesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setNodes(nodes(5));
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.columnCount(), int(NodesModel::ColumnCount));
+        QVERIFY(model.index(2, NodesModel::AddressColumn).data().toString().contains(QStringLiteral("127.0.0.1:7002")));
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        NodeFacts f = nodes(5)[1];
+        f.health = NodeHealth::Up;
+        f.infoKnown = true;
+        f.role = QStringLiteral("slave");
+        f.uptimeSeconds = 125;
+        model.setFacts(f);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.first()[0].toModelIndex().row(), 1);
+        QCOMPARE(changed.first()[1].toModelIndex().row(), 1);
+        QVERIFY(model.index(1, NodesModel::StateColumn).data().toString().contains(nodeHealthName(NodeHealth::Up)));
+        QCOMPARE(model.index(1, NodesModel::RoleColumn).data().toString(), QStringLiteral("replica"));
+        QCOMPARE(model.index(1, NodesModel::UptimeColumn).data(NodesModel::RawValueRole).toLongLong(), 125000);
+
+        NodeSample s;
+        s.node = 1;
+        s.latencyUs = 1500;
+        s.clockOffsetUs = -2500;
+        model.setSample(s);
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(changed.last()[0].toModelIndex().column(), int(NodesModel::LatencyColumn));
+        QCOMPARE(changed.last()[1].toModelIndex().column(), int(NodesModel::ClockOffsetColumn));
+        QCOMPARE(model.index(1, NodesModel::LatencyColumn).data(NodesModel::RawValueRole).toLongLong(), 1500);
+        QVERIFY(model.index(1, NodesModel::ClockOffsetColumn).data().toString().contains(QStringLiteral("-2.5")));
+        // A later facts update keeps the sampled latency.
+        model.setFacts(f);
+        QCOMPARE(model.index(1, NodesModel::LatencyColumn).data(NodesModel::RawValueRole).toLongLong(), 1500);
+
+        AuditFinding replica;
+        replica.ruleId = QStringLiteral("replica");
+        replica.severity = AuditFinding::Severity::Severe;
+        replica.nodes = {1};
+        replica.title = QStringLiteral("node is a replica");
+        AuditFinding count;
+        count.ruleId = QStringLiteral("node-count");
+        count.severity = AuditFinding::Severity::Warning;
+        count.title = QStringLiteral("even N");
+        model.setFindings({replica, count});
+        QCOMPARE(changed.size(), 4);
+        QCOMPARE(changed.last()[0].toModelIndex().row(), 0);
+        QCOMPARE(changed.last()[1].toModelIndex().row(), 4);
+        QVERIFY(model.index(1, NodesModel::AuditColumn).data().toString().contains(QStringLiteral("replica")));
+        QCOMPARE(model.index(1, NodesModel::AuditColumn).data(NodesModel::SeverityRole).toInt(),
+                 int(AuditFinding::Severity::Severe));
+        QCOMPARE(model.index(0, NodesModel::AuditColumn).data(NodesModel::SeverityRole).toInt(), -1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodesModel)
+#include "TestNodesModel.moc"

@@ -1,0 +1,132 @@
+#include "ConnectionProfile.h"
+#include "LocalCluster.h"
+#include "ProfilesDialog.h"
+
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+
+class TestProfilesDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString iniPath() const { return m_dir.filePath(QStringLiteral("console.ini")); }
+
+private slots:
+    void savedWithoutPasswords()
+    {
+        QSettings settings(iniPath(), QSettings::IniFormat);
+        ConnectionProfile p;
+        p.name = QStringLiteral("prod");
+        NodeProfile a;
+        a.address = QStringLiteral("10.0.0.1:6379");
+        a.user = QStringLiteral("locks");
+        a.passwordEnv = QStringLiteral("REDLOCK_TEST_PW");
+        NodeProfile b;
+        b.address = QStringLiteral("unix:/run/redis.sock");
+        b.askPassword = true;
+        NodeProfile c;
+        c.address = QStringLiteral("10.0.0.3:6380");
+        c.tls = true;
+        c.caFile = QStringLiteral("/etc/ca.pem");
+        p.nodes = {a, b, c};
+        p.readOnly = true;
+        p.driftFactor = 0.02;
+        ProfileStore::save(settings, p);
+        QCOMPARE(ProfileStore::load(settings, QStringLiteral("prod")), p);
+
+        qputenv("REDLOCK_TEST_PW", "s3cret-from-env");
+        int asked = 0;
+        const auto s = resolveProfile(
+            p,
+            [&](int node, const QString&) -> std::optional<QString> {
+                ++asked;
+                return node == 1 ? std::optional<QString>(QStringLiteral("typed")) : std::nullopt;
+            },
+            nullptr);
+        QVERIFY(s);
+        QCOMPARE(asked, 1);
+        QCOMPARE(s->nodes[0].password, QStringLiteral("s3cret-from-env"));
+        QCOMPARE(s->nodes[0].user, QStringLiteral("locks"));
+        QCOMPARE(s->nodes[1].password, QStringLiteral("typed"));
+        QVERIFY(s->nodes[2].tls);
+        QVERIFY(s->readOnly);
+        settings.sync();
+        QFile file(iniPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray ini = file.readAll();
+        QVERIFY(!ini.contains("s3cret"));
+        QVERIFY(!ini.contains("typed"));
+        QVERIFY(ini.contains("REDLOCK_TEST_PW"));
+    }
+
+    void badProfilesAreRefused()
+    {
+        ConnectionProfile p;
+        p.name = QStringLiteral("dup");
+        NodeProfile a;
+        a.address = QStringLiteral("127.0.0.1:7000");
+        NodeProfile withPassword;
+        withPassword.address = QStringLiteral("redis://:pw@127.0.0.1:7001");
+        p.nodes = {a, a, withPassword};
+        const QString errors = p.errors().join(QLatin1Char('\n'));
+        QVERIFY2(errors.contains(QStringLiteral("twice")), qPrintable(errors));
+        QVERIFY2(errors.contains(QStringLiteral("no password in the address")), qPrintable(errors));
+        p.nodes = {a, withPassword};
+        QString error;
+        QVERIFY(!resolveProfile(p, {}, &error));
+        ConnectionProfile even;
+        even.name = QStringLiteral("even");
+        NodeProfile b;
+        b.address = QStringLiteral("127.0.0.1:7002");
+        even.nodes = {a, b};
+        QVERIFY(!even.warnings().isEmpty());
+    }
+
+    void checkNamesTheFailingStep()
+    {
+        LocalCluster cluster;
+        LocalNodeOptions options;
+        options.requirePass = QStringLiteral("right");
+        QString error;
+        QVERIFY2(cluster.start(1, options, &error), qPrintable(error));
+        LocalCluster open;
+        QVERIFY2(open.start(1, {}, &error), qPrintable(error));
+
+        QSettings settings(iniPath(), QSettings::IniFormat);
+        ProfilesDialog dialog(&settings);
+        ConnectionProfile p;
+        p.name = QStringLiteral("check");
+        NodeProfile secured;
+        secured.address = QStringLiteral("127.0.0.1:%1").arg(cluster.port(0));
+        secured.passwordEnv = QStringLiteral("REDLOCK_TEST_WRONG_PW");
+        NodeProfile fine;
+        fine.address = QStringLiteral("127.0.0.1:%1").arg(open.port(0));
+        NodeProfile closed;
+        closed.address = QStringLiteral("127.0.0.1:1");
+        p.nodes = {secured, fine, closed};
+        qputenv("REDLOCK_TEST_WRONG_PW", "wrong");
+        dialog.setProfile(p);
+        QSignalSpy finished(&dialog, &ProfilesDialog::checkFinished);
+        dialog.checkConnection();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        const QString report = dialog.checkReport()->toPlainText();
+        QVERIFY2(report.contains(QStringLiteral("✖ node 1")) && report.contains(QStringLiteral("failing step: AUTH")),
+                 qPrintable(report));
+        QVERIFY2(report.contains(QStringLiteral("✓ node 2")), qPrintable(report));
+        QVERIFY2(report.contains(QStringLiteral("✖ node 3")) &&
+                     report.contains(QStringLiteral("failing step: connect")),
+                 qPrintable(report));
+    }
+};
+
+QTEST_MAIN(TestProfilesDialog)
+#include "TestProfilesDialog.moc"

@@ -1,0 +1,2003 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>ConnectionProfile</name>
+    <message>
+        <source>&quot;%1&quot;: put no password in the address; name an environment variable or ask at connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the profile needs a name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add at least one node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 (%2) is listed twice: it would count two votes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the drift factor must be at least 0 and below 0.5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the refresh interval must be at least 200 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key pattern is empty (use * for every key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fewer than 3 nodes: a single failure stops every lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an even number of nodes tolerates no more failures than one node fewer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1: the environment variable %2 is not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1: no password given</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RedlockClient</name>
+    <message>
+        <source>a blocking call on the client&apos;s own thread would deadlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client was shut down</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Monitoring and admin console for Redlock distributed locks over N independent Redis masters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated nodes: host:port, unix:/path, redis://…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key pattern of the locks to watch (SCAN MATCH glob).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>glob</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect with a saved profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a local 5-node cluster with contending clients.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Render the window after the first full refresh to a PNG file and exit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User interface language, e.g. zh_CN or en.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>locale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refuse every action that writes to the nodes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift factor (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--drift-factor must be a number from 0 to 0.5</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock</name>
+    <message>
+        <source>bad port &quot;%1&quot;: expected a number from 1 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expiring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unrecognised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock Console core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node-redlock (hex)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redsync (base64)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pottery / RedLock.net (uuid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock-rb (uuid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redisson RLock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>severe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 pid %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 pid %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 thread %2 ×%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redisson %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hash with %n field(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only replica</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>script not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loading data set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>protocol error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not attempted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer before the decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held by another token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not held: nothing changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delete: the token still matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: another token holds the key (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: no such key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: not a string lock (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis error (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local cluster process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stop and start commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (comes back by itself)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quarantined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>restarted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AuditLog</name>
+    <message>
+        <source>cannot create the audit log folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open the audit log %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the audit log %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ChartsPanel</name>
+    <message>
+        <source>Latency per node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock offset per node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released/expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed (own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ClusterController</name>
+    <message>
+        <source>no nodes to watch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is listed twice: it would count two votes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::CommandRestartBackend</name>
+    <message>
+        <source>no program configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be started: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 did not finish within %2 ms and was killed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 exited with code %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ConnectionCheck</name>
+    <message>
+        <source>unix socket %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TCP %1:%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS handshake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>certificate verified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>handshake</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>database %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PONG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a replica cannot hold Redlock locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keyspace events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off: the console refreshes by scanning only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown (CONFIG refused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ConsoleLauncher</name>
+    <message>
+        <source>Demo: local 5-node cluster with contending clients</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--nodes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no profile named &quot;%1&quot; (saved profiles: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password for node %1 (%2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot needs something to show: --demo, --nodes or --profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the screenshot to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>screenshot saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::DemoWorkload</name>
+    <message>
+        <source>cannot start the demo cluster: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::EventLogModel</name>
+    <message>
+        <source>previous token %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::EventLogPanel</name>
+    <message>
+        <source>Filter events by key, holder or detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operator actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceRelease</name>
+    <message>
+        <source>no nodes configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same endpoint (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-node timeout must be positive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shutting down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only mode: force release refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no lock key given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the expected token is required: force release deletes only the token you saw</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audit log folder cannot be created (%1): force release refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audit log %1 is not writable (%2): force release refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a hash (Redisson-style lock): force release handles string locks only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a %1, not a lock value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the expected token was set again after the compare-and-delete ran</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the compare-and-delete may or may not have run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocalCluster</name>
+    <message>
+        <source>a cluster needs at least one node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create a temporary directory: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redis-server not found (install redis-server or set REDLOCK_REDIS_SERVER)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no free loopback port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redis-server on port %1 did not become ready: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no port could be bound after several attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocalClusterRestartBackend</name>
+    <message>
+        <source>no such node in the local cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the process could not be stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockDetailPanel</name>
+    <message>
+        <source>No lock selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a row in the locks table to see it on every node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token / holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTTL now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent holders of this key (live events)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This key is gone from every reachable node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕ unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>∅ not a lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTTL read at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● majority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>≠ other</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockInspector</name>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockKeeper</name>
+    <message>
+        <source>the validity ran out before an extension succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocksModel</name>
+    <message numerus="yes">
+        <source>%n tokens</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2/%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+format: %2
+token: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; rests on nodes %2 (quorum %3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; — absent; ✕ unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::MainWindow</name>
+    <message>
+        <source>Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose, edit and check connection profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan every node for locks now instead of at the next interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter locks by key, holder or verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node restarted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node #%1 %2 restarted (downtime %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✖ Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2 shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scanned %1 keys in %2 ms at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n non-lock key(s) skipped</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n node error(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeEndpoint</name>
+    <message>
+        <source>empty node address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad database index in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unix socket path must be absolute: &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad node URL &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad port in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad database index &quot;%1&quot; in &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing &apos;]&apos; in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected text after &apos;]&apos; in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IPv6 addresses need brackets: &quot;[%1]:port&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad host &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no nodes given</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeRestartScheduler</name>
+    <message>
+        <source>read-only mode: node restart refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 already has a restart pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL plus drift): locks it voted for could still be live when it votes again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE needs an explicit confirmation: the node loses its data and must be brought back by something else</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>both a stop and a start program are needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>abandoned before the stop step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is not a node of the local cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown restart method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 still answers as the same instance (run_id %2): it never went down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it stays quarantined until the delay has passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (new run_id %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only mode: node %1 is due but was not started; start it yourself or leave read-only mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is being stopped or started right now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 has no pending restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a pending-restart file: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pending restart of %1 dropped: not a node of this profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeSession</name>
+    <message>
+        <source>unexpected reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events set to &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodesModel</name>
+    <message>
+        <source>#%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (degraded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>master, %n replica(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, restarted at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ no findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused by the node: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis %1, run_id %2
+maxmemory-policy %3, AOF %4, appendfsync %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart seen at %1; estimated downtime %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uptime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Safety audit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodesPanel</name>
+    <message>
+        <source>✓ Safety audit: no findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 [%3]: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ProfilesDialog</name>
+    <message>
+        <source>TLS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: no action may write to the nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ACL user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host:port, [v6]:port, unix:/path/redis.sock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask at connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From environment variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. REDIS_PASSWORD_1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only for checking; never saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA bundle (PEM); empty = system store</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client certificate (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client key (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name to verify; empty = host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selected node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password for the check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS server name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full refresh every</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;Check connection&quot; reports every node here, step by step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the profile &quot;%1&quot;?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>$%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ask at connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved &quot;%1&quot; (passwords are not saved).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✖ add at least one node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Checking %n node(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ node %1 (%2): ready for Redlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✖ node %1 (%2): failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>    %1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>    failing step: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RedisConnection</name>
+    <message>
+        <source>connect timed out after %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server closed the connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no CA certificate could be read from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no client certificate could be read from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client key in %1 could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open client key %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS verification failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed out while connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot buffer reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>malformed reply: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reply without a command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node down: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reply in time</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RedlockClient</name>
+    <message>
+        <source>no nodes configured: Redlock needs N independent Redis masters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 node(s): fewer than 3 nodes cannot survive the loss of any node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drift factor %1 is out of range [0, 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-node timeout must be positive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retry count, delay and jitter must not be negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL %1 ms is not larger than the drift allowance %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the per-node timeout (%1 ms) is not small against the TTL (%2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client is shutting down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid configuration: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only mode: acquire refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no resource given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quorum not reached: %1 of %2 nodes, %3 needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quorum reached too late: %1 ms elapsed leave no validity of a %2 ms TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>conflict on resource #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fencing token written to %1 nodes only, %2 needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no validity left after writing the fencing token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys still held the token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token was not found on any node (expired or taken over): nothing was deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released on %1 node(s) only: the lock had already lost its quorum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only mode: release refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no lock given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only mode: extend refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extension cap reached (%1 extensions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extending by %1 ms would exceed the maximum hold time of %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lock&apos;s validity has already run out: it may be held by someone else now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extended on %1 node(s), %2 needed: the lock is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the extension came after the lock&apos;s validity ran out: the lock is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RestartPlanner</name>
+    <message>
+        <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::SafetyAudit</name>
+    <message>
+        <source>Fewer than 3 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Even number of nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node is a replica</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 replicate(s) another server: a replica refuses lock writes, and its data is not independent of its master. Redlock needs N independent masters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node has replicas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 replicate(s) to other servers. Replication is asynchronous: after a failover the promoted replica may lack a lock the old master granted, and a second client gets it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node restarted within the lock TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lost its locks on restart (no fsync&apos;ed AOF) and came back before the largest TTL (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node started within the lock TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 started less than the largest TTL (%2 ms) ago without fsync&apos;ed AOF. If it came back from a crash sooner than that after it went down, locks it had granted are gone and can be granted twice. The downtime was not observed here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persistence can lose locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks. Safe only if restarts are delayed by more than the max TTL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock keys can be evicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 evict(s) keys under memory pressure (maxmemory-policy is not noeviction and a memory limit is set): a held lock can vanish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eviction policy allows evicting locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 use(s) a maxmemory-policy other than noeviction; once a memory limit is set, lock keys can be evicted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock offset beyond the drift budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The clock of %1 differs from this machine&apos;s by more than the drift budget (%2 ms). A clock step (NTP) on a node expires locks early; check time synchronisation (this machine&apos;s clock may be the one that is off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same server listed twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 are the same Redis server (same run_id): its vote counts twice, so a quorum can be reached with fewer independent nodes than required.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node could not be audited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks above do not cover it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ShutdownRestartBackend</name>
+    <message>
+        <source>SHUTDOWN NOSAVE failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE was answered instead of closing the connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ValidityTimeline</name>
+    <message>
+        <source>Select a lock to see its validity timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✕ unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>∅ not a lock (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validity %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quorum ends %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drift margin %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No quorum holds this key (%1): no validity</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1985 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>ConnectionProfile</name>
+    <message>
+        <source>"%1": put no password in the address; name an environment variable or ask at connect</source>
+        <translation>“%1”：地址中不能包含密码；请指定一个环境变量，或在连接时询问</translation>
+    </message>
+    <message>
+        <source>the profile needs a name</source>
+        <translation>配置需要一个名称</translation>
+    </message>
+    <message>
+        <source>add at least one node</source>
+        <translation>请至少添加一个节点</translation>
+    </message>
+    <message>
+        <source>node %1: %2</source>
+        <translation>节点 %1：%2</translation>
+    </message>
+    <message>
+        <source>node %1 (%2) is listed twice: it would count two votes</source>
+        <translation>节点 %1（%2）被列出两次：它会被计为两票</translation>
+    </message>
+    <message>
+        <source>the drift factor must be at least 0 and below 0.5</source>
+        <translation>时钟漂移系数必须不小于 0 且小于 0.5</translation>
+    </message>
+    <message>
+        <source>the refresh interval must be at least 200 ms</source>
+        <translation>刷新间隔至少为 200 毫秒</translation>
+    </message>
+    <message>
+        <source>the key pattern is empty (use * for every key)</source>
+        <translation>键模式为空（用 * 匹配所有键）</translation>
+    </message>
+    <message>
+        <source>fewer than 3 nodes: a single failure stops every lock</source>
+        <translation>少于 3 个节点：任何一个节点故障都会使所有锁无法获取</translation>
+    </message>
+    <message>
+        <source>an even number of nodes tolerates no more failures than one node fewer</source>
+        <translation>偶数个节点能容忍的故障数并不比少一个节点时更多</translation>
+    </message>
+    <message>
+        <source>node %1: the environment variable %2 is not set</source>
+        <translation>节点 %1：环境变量 %2 未设置</translation>
+    </message>
+    <message>
+        <source>node %1: no password given</source>
+        <translation>节点 %1：未提供密码</translation>
+    </message>
+</context>
+<context>
+    <name>RedlockClient</name>
+    <message>
+        <source>a blocking call on the client's own thread would deadlock</source>
+        <translation>在客户端自身线程上进行阻塞调用会导致死锁</translation>
+    </message>
+    <message>
+        <source>the client was shut down</source>
+        <translation>客户端已关闭</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Monitoring and admin console for Redlock distributed locks over N independent Redis masters.</source>
+        <translation>基于 N 个相互独立的 Redis 主节点的 Redlock 分布式锁监控与管理控制台。</translation>
+    </message>
+    <message>
+        <source>Comma-separated nodes: host:port, unix:/path, redis://…</source>
+        <translation>以逗号分隔的节点：host:port、unix:/路径、redis://…</translation>
+    </message>
+    <message>
+        <source>list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>Key pattern of the locks to watch (SCAN MATCH glob).</source>
+        <translation>要监视的锁的键模式（SCAN MATCH 通配符）。</translation>
+    </message>
+    <message>
+        <source>glob</source>
+        <translation>通配符</translation>
+    </message>
+    <message>
+        <source>Connect with a saved profile.</source>
+        <translation>使用已保存的连接配置进行连接。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Start a local 5-node cluster with contending clients.</source>
+        <translation>启动一个本地 5 节点集群以及相互竞争的客户端。</translation>
+    </message>
+    <message>
+        <source>Render the window after the first full refresh to a PNG file and exit.</source>
+        <translation>在第一次完整刷新后将窗口渲染为 PNG 文件并退出。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>User interface language, e.g. zh_CN or en.</source>
+        <translation>界面语言，例如 zh_CN 或 en。</translation>
+    </message>
+    <message>
+        <source>locale</source>
+        <translation>语言区域</translation>
+    </message>
+    <message>
+        <source>Refuse every action that writes to the nodes.</source>
+        <translation>拒绝所有会写入节点的操作。</translation>
+    </message>
+    <message>
+        <source>Clock drift factor (default 0.01).</source>
+        <translation>时钟漂移系数（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>系数</translation>
+    </message>
+    <message>
+        <source>--drift-factor must be a number from 0 to 0.5</source>
+        <translation>--drift-factor 必须是 0 到 0.5 之间的数</translation>
+    </message>
+</context>
+<context>
+    <name>redlock</name>
+    <message>
+        <source>bad port "%1": expected a number from 1 to 65535</source>
+        <translation>端口“%1”无效：应为 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation>认证失败</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>expiring</source>
+        <translation>即将过期</translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation>争用中</translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation>少数派残留</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>unrecognised</source>
+        <translation>无法识别</translation>
+    </message>
+    <message>
+        <source>Redlock Console core</source>
+        <translation>Redlock Console 核心库</translation>
+    </message>
+    <message>
+        <source>node-redlock (hex)</source>
+        <translation>node-redlock（十六进制）</translation>
+    </message>
+    <message>
+        <source>Redsync (base64)</source>
+        <translation>Redsync（base64）</translation>
+    </message>
+    <message>
+        <source>pottery / RedLock.net (uuid)</source>
+        <translation>pottery / RedLock.net（uuid）</translation>
+    </message>
+    <message>
+        <source>redlock-rb (uuid)</source>
+        <translation>redlock-rb（uuid）</translation>
+    </message>
+    <message>
+        <source>Redisson RLock</source>
+        <translation>Redisson RLock</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>已获取</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>token changed</source>
+        <translation>令牌已变更</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>severe</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>%1 pid %2</source>
+        <translation>%1 进程 %2</translation>
+    </message>
+    <message>
+        <source>%1 pid %2 (%3)</source>
+        <translation>%1 进程 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 thread %2 ×%3</source>
+        <translation>%1 线程 %2 ×%3</translation>
+    </message>
+    <message>
+        <source>Redisson %1</source>
+        <translation>Redisson %1</translation>
+    </message>
+    <message>
+        <source>hash with %n field(s)</source>
+        <translation>含 %n 个字段的哈希</translation>
+    </message>
+    <message>
+        <source>no error</source>
+        <translation>无错误</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation>找不到主机</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>read-only replica</source>
+        <translation>只读副本</translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation>类型错误</translation>
+    </message>
+    <message>
+        <source>script not loaded</source>
+        <translation>脚本未加载</translation>
+    </message>
+    <message>
+        <source>loading data set</source>
+        <translation>正在加载数据集</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接丢失</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>TLS error</source>
+        <translation>TLS 错误</translation>
+    </message>
+    <message>
+        <source>protocol error</source>
+        <translation>协议错误</translation>
+    </message>
+    <message>
+        <source>server error</source>
+        <translation>服务器错误</translation>
+    </message>
+    <message>
+        <source>not attempted</source>
+        <translation>未尝试</translation>
+    </message>
+    <message>
+        <source>no answer before the decision</source>
+        <translation>决定之前未收到回复</translation>
+    </message>
+    <message>
+        <source>held by another token</source>
+        <translation>被其他令牌持有</translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation>已续期</translation>
+    </message>
+    <message>
+        <source>not held: nothing changed</source>
+        <translation>未持有：没有任何改动</translation>
+    </message>
+    <message>
+        <source>connection error</source>
+        <translation>连接错误</translation>
+    </message>
+    <message>
+        <source>Redis error</source>
+        <translation>Redis 错误</translation>
+    </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation>节点返回了意外的回复</translation>
+    </message>
+    <message>
+        <source>delete: the token still matches</source>
+        <translation>删除：令牌仍然一致</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>skipped: another token holds the key (untouched)</source>
+        <translation>跳过：该键由其他令牌持有（未改动）</translation>
+    </message>
+    <message>
+        <source>skipped: no such key</source>
+        <translation>跳过：键不存在</translation>
+    </message>
+    <message>
+        <source>skipped: not a string lock (untouched)</source>
+        <translation>跳过：不是字符串类型的锁（未改动）</translation>
+    </message>
+    <message>
+        <source>Redis error (untouched)</source>
+        <translation>Redis 错误（未改动）</translation>
+    </message>
+    <message>
+        <source>local cluster process</source>
+        <translation>本地集群进程</translation>
+    </message>
+    <message>
+        <source>stop and start commands</source>
+        <translation>停止与启动命令</translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (comes back by itself)</source>
+        <translation>SHUTDOWN NOSAVE（需由外部自行恢复）</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>quarantined</source>
+        <translation>已隔离</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>restarted</source>
+        <translation>已重启</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation>已放弃</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AuditLog</name>
+    <message>
+        <source>cannot create the audit log folder %1</source>
+        <translation>无法创建审计日志目录 %1</translation>
+    </message>
+    <message>
+        <source>cannot open the audit log %1: %2</source>
+        <translation>无法打开审计日志 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot write the audit log %1: %2</source>
+        <translation>无法写入审计日志 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ChartsPanel</name>
+    <message>
+        <source>Latency per node</source>
+        <translation>各节点延迟</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Clock offset per node</source>
+        <translation>各节点时钟偏移</translation>
+    </message>
+    <message>
+        <source>Lock activity</source>
+        <translation>锁活动</translation>
+    </message>
+    <message>
+        <source>per s</source>
+        <translation>次/秒</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>released/expired</source>
+        <translation>释放/过期</translation>
+    </message>
+    <message>
+        <source>contention</source>
+        <translation>争用</translation>
+    </message>
+    <message>
+        <source>failed (own)</source>
+        <translation>失败（本控制台客户端）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ClusterController</name>
+    <message>
+        <source>no nodes to watch</source>
+        <translation>没有要监视的节点</translation>
+    </message>
+    <message>
+        <source>node %1 is listed twice: it would count two votes</source>
+        <translation>节点 %1 被列出两次：它会被计为两票</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::CommandRestartBackend</name>
+    <message>
+        <source>no program configured</source>
+        <translation>未配置程序</translation>
+    </message>
+    <message>
+        <source>%1 could not be started: %2</source>
+        <translation>%1 无法启动：%2</translation>
+    </message>
+    <message>
+        <source>%1 did not finish within %2 ms and was killed</source>
+        <translation>%1 未在 %2 毫秒内结束，已被强制终止</translation>
+    </message>
+    <message>
+        <source>%1 crashed</source>
+        <translation>%1 崩溃</translation>
+    </message>
+    <message>
+        <source>%1 exited with code %2</source>
+        <translation>%1 退出，退出码 %2</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ConnectionCheck</name>
+    <message>
+        <source>unix socket %1</source>
+        <translation>unix 套接字 %1</translation>
+    </message>
+    <message>
+        <source>TCP %1:%2</source>
+        <translation>TCP %1:%2</translation>
+    </message>
+    <message>
+        <source>connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>TLS handshake</source>
+        <translation>TLS 握手</translation>
+    </message>
+    <message>
+        <source>certificate verified</source>
+        <translation>证书已验证</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>handshake</source>
+        <translation>握手</translation>
+    </message>
+    <message>
+        <source>default user</source>
+        <translation>默认用户</translation>
+    </message>
+    <message>
+        <source>database %1</source>
+        <translation>数据库 %1</translation>
+    </message>
+    <message>
+        <source>PONG</source>
+        <translation>PONG</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>%1: a replica cannot hold Redlock locks</source>
+        <translation>%1：副本节点不能持有 Redlock 锁</translation>
+    </message>
+    <message>
+        <source>keyspace events</source>
+        <translation>键空间事件</translation>
+    </message>
+    <message>
+        <source>off: the console refreshes by scanning only</source>
+        <translation>关闭：控制台只能通过扫描来刷新</translation>
+    </message>
+    <message>
+        <source>"%1"</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>unknown (CONFIG refused)</source>
+        <translation>未知（CONFIG 被拒绝）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ConsoleLauncher</name>
+    <message>
+        <source>Demo: local 5-node cluster with contending clients</source>
+        <translation>演示：本地 5 节点集群与相互竞争的客户端</translation>
+    </message>
+    <message>
+        <source>--nodes: %1</source>
+        <translation>--nodes：%1</translation>
+    </message>
+    <message>
+        <source>no profile named "%1" (saved profiles: %2)</source>
+        <translation>没有名为“%1”的连接配置（已保存的配置：%2）</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Password for node %1 (%2):</source>
+        <translation>节点 %1（%2）的密码：</translation>
+    </message>
+    <message>
+        <source>--screenshot needs something to show: --demo, --nodes or --profile</source>
+        <translation>--screenshot 需要可显示的内容：--demo、--nodes 或 --profile</translation>
+    </message>
+    <message>
+        <source>Cannot connect</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>cannot write the screenshot to %1</source>
+        <translation>无法将截图写入 %1</translation>
+    </message>
+    <message>
+        <source>screenshot saved to %1</source>
+        <translation>截图已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Redlock Console</source>
+        <translation>Redlock 控制台</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::DemoWorkload</name>
+    <message>
+        <source>cannot start the demo cluster: %1</source>
+        <translation>无法启动演示集群：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::EventLogModel</name>
+    <message>
+        <source>previous token %1</source>
+        <translation>之前的令牌 %1</translation>
+    </message>
+    <message>
+        <source>token %1</source>
+        <translation>令牌 %1</translation>
+    </message>
+    <message>
+        <source>operator: %1</source>
+        <translation>操作员：%1</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Lock key</source>
+        <translation>锁键</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::EventLogPanel</name>
+    <message>
+        <source>Filter events by key, holder or detail</source>
+        <translation>按键、持有者或详情过滤事件</translation>
+    </message>
+    <message>
+        <source>All events</source>
+        <translation>所有事件</translation>
+    </message>
+    <message>
+        <source>Lock events</source>
+        <translation>锁事件</translation>
+    </message>
+    <message>
+        <source>Operator actions</source>
+        <translation>操作员操作</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceRelease</name>
+    <message>
+        <source>no nodes configured</source>
+        <translation>未配置节点</translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same endpoint (%3)</source>
+        <translation>节点 %1 和 %2 是同一个端点（%3）</translation>
+    </message>
+    <message>
+        <source>per-node timeout must be positive</source>
+        <translation>单节点超时必须为正数</translation>
+    </message>
+    <message>
+        <source>shutting down</source>
+        <translation>正在关闭</translation>
+    </message>
+    <message>
+        <source>read-only mode: force release refused</source>
+        <translation>只读模式：拒绝强制释放</translation>
+    </message>
+    <message>
+        <source>no lock key given</source>
+        <translation>未指定锁键</translation>
+    </message>
+    <message>
+        <source>the expected token is required: force release deletes only the token you saw</source>
+        <translation>必须提供预期令牌：强制释放只删除您看到的那个令牌</translation>
+    </message>
+    <message>
+        <source>the audit log folder cannot be created (%1): force release refused</source>
+        <translation>无法创建审计日志目录（%1）：拒绝强制释放</translation>
+    </message>
+    <message>
+        <source>the audit log %1 is not writable (%2): force release refused</source>
+        <translation>审计日志 %1 不可写（%2）：拒绝强制释放</translation>
+    </message>
+    <message>
+        <source>a hash (Redisson-style lock): force release handles string locks only</source>
+        <translation>这是一个哈希（Redisson 风格的锁）：强制释放只处理字符串类型的锁</translation>
+    </message>
+    <message>
+        <source>a %1, not a lock value</source>
+        <translation>这是 %1，不是锁的值</translation>
+    </message>
+    <message>
+        <source>the expected token was set again after the compare-and-delete ran</source>
+        <translation>比较并删除执行之后，预期令牌又被重新写入</translation>
+    </message>
+    <message>
+        <source>%1 (the compare-and-delete may or may not have run)</source>
+        <translation>%1（比较并删除可能已执行，也可能未执行）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocalCluster</name>
+    <message>
+        <source>a cluster needs at least one node</source>
+        <translation>集群至少需要一个节点</translation>
+    </message>
+    <message>
+        <source>cannot create a temporary directory: %1</source>
+        <translation>无法创建临时目录：%1</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>redis-server not found (install redis-server or set REDLOCK_REDIS_SERVER)</source>
+        <translation>找不到 redis-server（请安装 redis-server 或设置 REDLOCK_REDIS_SERVER）</translation>
+    </message>
+    <message>
+        <source>no free loopback port</source>
+        <translation>没有空闲的回环端口</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>redis-server on port %1 did not become ready: %2</source>
+        <translation>端口 %1 上的 redis-server 未能就绪：%2</translation>
+    </message>
+    <message>
+        <source>no port could be bound after several attempts</source>
+        <translation>多次尝试后仍无法绑定端口</translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation>没有节点 %1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocalClusterRestartBackend</name>
+    <message>
+        <source>no such node in the local cluster</source>
+        <translation>本地集群中没有该节点</translation>
+    </message>
+    <message>
+        <source>the process could not be stopped</source>
+        <translation>无法停止该进程</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockDetailPanel</name>
+    <message>
+        <source>No lock selected</source>
+        <translation>未选择锁</translation>
+    </message>
+    <message>
+        <source>Select a row in the locks table to see it on every node.</source>
+        <translation>在锁列表中选择一行，即可查看它在每个节点上的情况。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Presence</source>
+        <translation>存在状态</translation>
+    </message>
+    <message>
+        <source>Token / holder</source>
+        <translation>令牌 / 持有者</translation>
+    </message>
+    <message>
+        <source>PTTL now</source>
+        <translation>当前 PTTL</translation>
+    </message>
+    <message>
+        <source>Last read</source>
+        <translation>最近读取</translation>
+    </message>
+    <message>
+        <source>Read latency</source>
+        <translation>读取延迟</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>Recent holders of this key (live events)</source>
+        <translation>该键最近的持有者（实时事件）</translation>
+    </message>
+    <message>
+        <source>This key is gone from every reachable node.</source>
+        <translation>该键已从所有可达节点上消失。</translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.</source>
+        <translation>%1 — 持有者：%2（%3）。依据节点 %4；法定人数为 %6 个中的 %5 个。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>— absent</source>
+        <translation>— 不存在</translation>
+    </message>
+    <message>
+        <source>✕ unreachable</source>
+        <translation>✕ 不可达</translation>
+    </message>
+    <message>
+        <source>∅ not a lock</source>
+        <translation>∅ 不是锁</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source>✕ %1</source>
+        <translation>✕ %1</translation>
+    </message>
+    <message>
+        <source>PTTL read at %1</source>
+        <translation>PTTL 读取于 %1</translation>
+    </message>
+    <message>
+        <source>● majority</source>
+        <translation>● 多数派</translation>
+    </message>
+    <message>
+        <source>≠ other</source>
+        <translation>≠ 其他令牌</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockInspector</name>
+    <message>
+        <source>unexpected SCAN reply</source>
+        <translation>SCAN 返回了意外的回复</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockKeeper</name>
+    <message>
+        <source>the validity ran out before an extension succeeded</source>
+        <translation>续期成功之前有效期已耗尽</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LocksModel</name>
+    <message numerus="yes">
+        <source>%n tokens</source>
+        <translation><numerusform>%n 个令牌</numerusform></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>not a lock</source>
+        <translation>不是锁</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation>其他令牌 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2/%3</source>
+        <translation>%1 %2/%3</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1
+format: %2
+token: %3</source>
+        <translation>%1
+格式：%2
+令牌：%3</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>%1; rests on nodes %2 (quorum %3 of %4)</source>
+        <translation>%1；依据节点 %2（法定人数为 %4 个中的 %3 个）</translation>
+    </message>
+    <message>
+        <source>Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift</source>
+        <translation>观测有效期：持有节点中第“法定人数”长的剩余 TTL，减去时钟漂移</translation>
+    </message>
+    <message>
+        <source>Node #%1: %2</source>
+        <translation>节点 #%1：%2</translation>
+    </message>
+    <message>
+        <source>token: %1</source>
+        <translation>令牌：%1</translation>
+    </message>
+    <message>
+        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; — absent; ✕ unreachable</source>
+        <translation>节点 #%1 上的剩余 TTL。实心条：多数派令牌；带 ≠ 的斜线条：其他令牌；— 不存在；✕ 不可达</translation>
+    </message>
+    <message>
+        <source>Lock key</source>
+        <translation>锁键</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Validity</source>
+        <translation>有效期</translation>
+    </message>
+    <message>
+        <source>TTL #%1</source>
+        <translation>TTL #%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::MainWindow</name>
+    <message>
+        <source>Redlock Console</source>
+        <translation>Redlock 控制台</translation>
+    </message>
+    <message>
+        <source>&amp;Connect…</source>
+        <translation>连接(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Choose, edit and check connection profiles</source>
+        <translation>选择、编辑并检查连接配置</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh now</source>
+        <translation>立即刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Scan every node for locks now instead of at the next interval</source>
+        <translation>立即扫描所有节点上的锁，而不是等到下一个周期</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Cluster</source>
+        <translation>集群(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Filter locks by key, holder or verdict</source>
+        <translation>按键、持有者或判定过滤锁</translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Event log</source>
+        <translation>事件日志</translation>
+    </message>
+    <message>
+        <source>node restarted</source>
+        <translation>节点已重启</translation>
+    </message>
+    <message>
+        <source>node #%1 %2 restarted (downtime %3)</source>
+        <translation>节点 #%1 %2 已重启（停机时间 %3）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation><numerusform>%n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Profile: %1</source>
+        <translation>连接配置：%1</translation>
+    </message>
+    <message>
+        <source> — read-only</source>
+        <translation> — 只读</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>● Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
+        <translation>● 法定人数：满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
+    </message>
+    <message>
+        <source>✖ Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
+        <translation>✖ 法定人数：不满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s)</source>
+        <translation><numerusform>%n 个锁</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 of %2 shown</source>
+        <translation>显示 %2 个中的 %1 个</translation>
+    </message>
+    <message>
+        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5</source>
+        <translation>已持有 %1 · 即将过期 %2 · 争用中 %3 · 少数派残留 %4 · 未知 %5</translation>
+    </message>
+    <message>
+        <source>Scanned %1 keys in %2 ms at %3</source>
+        <translation>%3 扫描了 %1 个键，耗时 %2 毫秒</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n non-lock key(s) skipped</source>
+        <translation><numerusform> · 跳过了 %n 个非锁键</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n node error(s)</source>
+        <translation><numerusform> · %n 个节点错误</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeEndpoint</name>
+    <message>
+        <source>empty node address</source>
+        <translation>节点地址为空</translation>
+    </message>
+    <message>
+        <source>bad database index in "%1"</source>
+        <translation>“%1”中的数据库编号无效</translation>
+    </message>
+    <message>
+        <source>unix socket path must be absolute: "%1"</source>
+        <translation>unix 套接字路径必须是绝对路径：“%1”</translation>
+    </message>
+    <message>
+        <source>bad node URL "%1"</source>
+        <translation>节点 URL“%1”无效</translation>
+    </message>
+    <message>
+        <source>bad port in "%1"</source>
+        <translation>“%1”中的端口无效</translation>
+    </message>
+    <message>
+        <source>bad database index "%1" in "%2"</source>
+        <translation>“%2”中的数据库编号“%1”无效</translation>
+    </message>
+    <message>
+        <source>missing ']' in "%1"</source>
+        <translation>“%1”中缺少“]”</translation>
+    </message>
+    <message>
+        <source>unexpected text after ']' in "%1"</source>
+        <translation>“%1”中“]”之后有多余的文本</translation>
+    </message>
+    <message>
+        <source>IPv6 addresses need brackets: "[%1]:port"</source>
+        <translation>IPv6 地址需要加方括号：“[%1]:端口”</translation>
+    </message>
+    <message>
+        <source>bad host "%1"</source>
+        <translation>主机“%1”无效</translation>
+    </message>
+    <message>
+        <source>node "%1": %2</source>
+        <translation>节点“%1”：%2</translation>
+    </message>
+    <message>
+        <source>no nodes given</source>
+        <translation>未指定节点</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeRestartScheduler</name>
+    <message>
+        <source>read-only mode: node restart refused</source>
+        <translation>只读模式：拒绝重启节点</translation>
+    </message>
+    <message>
+        <source>no node %1</source>
+        <translation>没有节点 %1</translation>
+    </message>
+    <message>
+        <source>node %1 already has a restart pending</source>
+        <translation>节点 %1 已有一个待执行的重启</translation>
+    </message>
+    <message>
+        <source>a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL plus drift): locks it voted for could still be live when it votes again</source>
+        <translation>%1 毫秒的延迟短于该节点必须离线的 %2 毫秒（最大锁 TTL 加上时钟漂移）：它再次投票时，它曾投票支持的锁可能仍然有效</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE needs an explicit confirmation: the node loses its data and must be brought back by something else</source>
+        <translation>SHUTDOWN NOSAVE 需要明确确认：该节点会丢失数据，且必须由其他方式重新启动</translation>
+    </message>
+    <message>
+        <source>both a stop and a start program are needed</source>
+        <translation>需要同时提供停止程序和启动程序</translation>
+    </message>
+    <message>
+        <source>abandoned before the stop step</source>
+        <translation>在停止步骤之前已放弃</translation>
+    </message>
+    <message>
+        <source>node %1 is not a node of the local cluster</source>
+        <translation>节点 %1 不是本地集群的节点</translation>
+    </message>
+    <message>
+        <source>unknown restart method</source>
+        <translation>未知的重启方式</translation>
+    </message>
+    <message>
+        <source>node %1 still answers as the same instance (run_id %2): it never went down</source>
+        <translation>节点 %1 仍以同一实例（run_id %2）应答：它从未停机</translation>
+    </message>
+    <message>
+        <source>node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it stays quarantined until the delay has passed</source>
+        <translation>节点 %1 比预定时间提前 %2 毫秒恢复%3：它可能为已丢失的锁投票；在延迟结束前它将保持隔离</translation>
+    </message>
+    <message>
+        <source> (new run_id %1)</source>
+        <translation>（新的 run_id %1）</translation>
+    </message>
+    <message>
+        <source>read-only mode: node %1 is due but was not started; start it yourself or leave read-only mode</source>
+        <translation>只读模式：节点 %1 已到期但未启动；请自行启动，或退出只读模式</translation>
+    </message>
+    <message>
+        <source>node %1 is being stopped or started right now</source>
+        <translation>节点 %1 正在停止或启动</translation>
+    </message>
+    <message>
+        <source>node %1 has no pending restart</source>
+        <translation>节点 %1 没有待执行的重启</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a pending-restart file: %2</source>
+        <translation>%1 不是待执行重启文件：%2</translation>
+    </message>
+    <message>
+        <source>pending restart of %1 dropped: not a node of this profile</source>
+        <translation>已丢弃 %1 的待执行重启：它不是此连接配置中的节点</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeSession</name>
+    <message>
+        <source>unexpected reply</source>
+        <translation>意外的回复</translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events set to "%1"</source>
+        <translation>notify-keyspace-events 已设置为“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodesModel</name>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source> (degraded)</source>
+        <translation>（功能受限）</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message numerus="yes">
+        <source>master, %n replica(s)</source>
+        <translation><numerusform>主节点，%n 个副本</numerusform></translation>
+    </message>
+    <message>
+        <source>master</source>
+        <translation>主节点</translation>
+    </message>
+    <message>
+        <source>replica</source>
+        <translation>副本</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1, restarted at %2</source>
+        <translation>%1，于 %2 重启</translation>
+    </message>
+    <message>
+        <source>✓ no findings</source>
+        <translation>✓ 无问题</translation>
+    </message>
+    <message>
+        <source>Refused by the node: %1</source>
+        <translation>被节点拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Redis %1, run_id %2
+maxmemory-policy %3, AOF %4, appendfsync %5</source>
+        <translation>Redis %1，run_id %2
+maxmemory-policy %3，AOF %4，appendfsync %5</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Restart seen at %1; estimated downtime %2</source>
+        <translation>于 %1 检测到重启；估计停机时间 %2</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Clock offset</source>
+        <translation>时钟偏移</translation>
+    </message>
+    <message>
+        <source>Uptime</source>
+        <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>Safety audit</source>
+        <translation>安全审计</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodesPanel</name>
+    <message>
+        <source>✓ Safety audit: no findings</source>
+        <translation>✓ 安全审计：未发现问题</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>%1 %2 [%3]: %4</source>
+        <translation>%1 %2 [%3]：%4</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ProfilesDialog</name>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>Read-only: no action may write to the nodes</source>
+        <translation>只读：任何操作都不得写入节点</translation>
+    </message>
+    <message>
+        <source>Connection profiles</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <source>Saved profiles</source>
+        <translation>已保存的配置</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>DB</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>ACL user</source>
+        <translation>ACL 用户</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Add node</source>
+        <translation>添加节点</translation>
+    </message>
+    <message>
+        <source>Remove node</source>
+        <translation>移除节点</translation>
+    </message>
+    <message>
+        <source>Check connection</source>
+        <translation>检查连接</translation>
+    </message>
+    <message>
+        <source>host:port, [v6]:port, unix:/path/redis.sock</source>
+        <translation>host:port、[v6]:端口、unix:/路径/redis.sock</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>No password</source>
+        <translation>无密码</translation>
+    </message>
+    <message>
+        <source>Ask at connect</source>
+        <translation>连接时询问</translation>
+    </message>
+    <message>
+        <source>From environment variable</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
+        <source>e.g. REDIS_PASSWORD_1</source>
+        <translation>例如 REDIS_PASSWORD_1</translation>
+    </message>
+    <message>
+        <source>only for checking; never saved</source>
+        <translation>仅用于检查；不会保存</translation>
+    </message>
+    <message>
+        <source>CA bundle (PEM); empty = system store</source>
+        <translation>CA 证书包（PEM）；留空 = 系统证书库</translation>
+    </message>
+    <message>
+        <source>client certificate (PEM)</source>
+        <translation>客户端证书（PEM）</translation>
+    </message>
+    <message>
+        <source>client key (PEM)</source>
+        <translation>客户端私钥（PEM）</translation>
+    </message>
+    <message>
+        <source>name to verify; empty = host</source>
+        <translation>要验证的名称；留空 = 主机名</translation>
+    </message>
+    <message>
+        <source>Selected node</source>
+        <translation>所选节点</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>Password for the check</source>
+        <translation>检查用密码</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
+    </message>
+    <message>
+        <source>Client certificate</source>
+        <translation>客户端证书</translation>
+    </message>
+    <message>
+        <source>Client key</source>
+        <translation>客户端私钥</translation>
+    </message>
+    <message>
+        <source>TLS server name</source>
+        <translation>TLS 服务器名称</translation>
+    </message>
+    <message>
+        <source>*</source>
+        <translation>*</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Watching</source>
+        <translation>监视设置</translation>
+    </message>
+    <message>
+        <source>Key pattern</source>
+        <translation>键模式</translation>
+    </message>
+    <message>
+        <source>Clock drift factor</source>
+        <translation>时钟漂移系数</translation>
+    </message>
+    <message>
+        <source>Full refresh every</source>
+        <translation>完整刷新间隔</translation>
+    </message>
+    <message>
+        <source>"Check connection" reports every node here, step by step.</source>
+        <translation>“检查连接”会在这里逐步报告每个节点的结果。</translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation>配置名称</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>删除配置</translation>
+    </message>
+    <message>
+        <source>Delete the profile "%1"?</source>
+        <translation>删除配置“%1”？</translation>
+    </message>
+    <message>
+        <source>Cannot connect</source>
+        <translation>无法连接</translation>
+    </message>
+    <message>
+        <source>$%1</source>
+        <translation>$%1</translation>
+    </message>
+    <message>
+        <source>ask at connect</source>
+        <translation>连接时询问</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Cannot save the profile</source>
+        <translation>无法保存配置</translation>
+    </message>
+    <message>
+        <source>Saved "%1" (passwords are not saved).</source>
+        <translation>已保存“%1”（密码不会保存）。</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>✖ add at least one node</source>
+        <translation>✖ 请至少添加一个节点</translation>
+    </message>
+    <message numerus="yes">
+        <source>Checking %n node(s)…</source>
+        <translation><numerusform>正在检查 %n 个节点…</numerusform></translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>✓ node %1 (%2): ready for Redlock</source>
+        <translation>✓ 节点 %1（%2）：可用于 Redlock</translation>
+    </message>
+    <message>
+        <source>✖ node %1 (%2): failed</source>
+        <translation>✖ 节点 %1（%2）：失败</translation>
+    </message>
+    <message>
+        <source>    %1 %2: %3</source>
+        <translation>    %1 %2：%3</translation>
+    </message>
+    <message>
+        <source>    failing step: %1</source>
+        <translation>    失败的步骤：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RedisConnection</name>
+    <message>
+        <source>connect timed out after %1 ms</source>
+        <translation>连接在 %1 毫秒后超时</translation>
+    </message>
+    <message>
+        <source>connection closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>server closed the connection</source>
+        <translation>服务器关闭了连接</translation>
+    </message>
+    <message>
+        <source>no CA certificate could be read from %1</source>
+        <translation>无法从 %1 读取 CA 证书</translation>
+    </message>
+    <message>
+        <source>no client certificate could be read from %1</source>
+        <translation>无法从 %1 读取客户端证书</translation>
+    </message>
+    <message>
+        <source>the client key in %1 could not be read</source>
+        <translation>无法读取 %1 中的客户端私钥</translation>
+    </message>
+    <message>
+        <source>cannot open client key %1</source>
+        <translation>无法打开客户端私钥 %1</translation>
+    </message>
+    <message>
+        <source>TLS verification failed: %1</source>
+        <translation>TLS 验证失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>timed out while connecting</source>
+        <translation>连接时超时</translation>
+    </message>
+    <message>
+        <source>cannot buffer reply</source>
+        <translation>无法缓冲回复</translation>
+    </message>
+    <message>
+        <source>malformed reply: %1</source>
+        <translation>格式错误的回复：%1</translation>
+    </message>
+    <message>
+        <source>reply without a command</source>
+        <translation>收到没有对应命令的回复</translation>
+    </message>
+    <message>
+        <source>empty command</source>
+        <translation>空命令</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>node down: %1</source>
+        <translation>节点离线：%1</translation>
+    </message>
+    <message>
+        <source>no reply in time</source>
+        <translation>未及时收到回复</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RedlockClient</name>
+    <message>
+        <source>no nodes configured: Redlock needs N independent Redis masters</source>
+        <translation>未配置节点：Redlock 需要 N 个相互独立的 Redis 主节点</translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum</source>
+        <translation>节点 %1 和 %2 是同一个端点（%3）：它会在法定人数中被计算两次</translation>
+    </message>
+    <message>
+        <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
+        <translation>%1 个节点：偶数 N 能容忍的故障数并不比 N-1 更多（请使用奇数）</translation>
+    </message>
+    <message>
+        <source>%1 node(s): fewer than 3 nodes cannot survive the loss of any node</source>
+        <translation>%1 个节点：少于 3 个节点时，任何一个节点丢失都无法承受</translation>
+    </message>
+    <message>
+        <source>drift factor %1 is out of range [0, 1)</source>
+        <translation>时钟漂移系数 %1 超出范围 [0, 1)</translation>
+    </message>
+    <message>
+        <source>per-node timeout must be positive</source>
+        <translation>单节点超时必须为正数</translation>
+    </message>
+    <message>
+        <source>retry count, delay and jitter must not be negative</source>
+        <translation>重试次数、延迟和抖动不能为负数</translation>
+    </message>
+    <message>
+        <source>TTL %1 ms is not larger than the drift allowance %2 ms</source>
+        <translation>TTL %1 毫秒不大于时钟漂移余量 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>the per-node timeout (%1 ms) is not small against the TTL (%2 ms)</source>
+        <translation>单节点超时（%1 毫秒）相对于 TTL（%2 毫秒）不够小</translation>
+    </message>
+    <message>
+        <source>the client is shutting down</source>
+        <translation>客户端正在关闭</translation>
+    </message>
+    <message>
+        <source>invalid configuration: %1</source>
+        <translation>配置无效：%1</translation>
+    </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation>节点返回了意外的回复</translation>
+    </message>
+    <message>
+        <source>read-only mode: acquire refused</source>
+        <translation>只读模式：拒绝获取锁</translation>
+    </message>
+    <message>
+        <source>no resource given</source>
+        <translation>未指定资源</translation>
+    </message>
+    <message>
+        <source>quorum not reached: %1 of %2 nodes, %3 needed</source>
+        <translation>未达到法定人数：%2 个节点中只有 %1 个，需要 %3 个</translation>
+    </message>
+    <message>
+        <source>quorum reached too late: %1 ms elapsed leave no validity of a %2 ms TTL</source>
+        <translation>达到法定人数太晚：已耗时 %1 毫秒，%2 毫秒的 TTL 已没有剩余有效期</translation>
+    </message>
+    <message>
+        <source>conflict on resource #%1</source>
+        <translation>资源 #%1 上发生冲突</translation>
+    </message>
+    <message>
+        <source>fencing token written to %1 nodes only, %2 needed</source>
+        <translation>防护令牌只写入了 %1 个节点，需要 %2 个</translation>
+    </message>
+    <message>
+        <source>no validity left after writing the fencing token</source>
+        <translation>写入防护令牌后已没有剩余有效期</translation>
+    </message>
+    <message>
+        <source>%1 of %2 keys still held the token</source>
+        <translation>%2 个键中有 %1 个仍持有该令牌</translation>
+    </message>
+    <message>
+        <source>the token was not found on any node (expired or taken over): nothing was deleted</source>
+        <translation>任何节点上都找不到该令牌（已过期或已被他人获取）：未删除任何内容</translation>
+    </message>
+    <message>
+        <source>released on %1 node(s) only: the lock had already lost its quorum</source>
+        <translation>只在 %1 个节点上释放：该锁此前已失去法定人数</translation>
+    </message>
+    <message>
+        <source>read-only mode: release refused</source>
+        <translation>只读模式：拒绝释放锁</translation>
+    </message>
+    <message>
+        <source>no lock given</source>
+        <translation>未指定锁</translation>
+    </message>
+    <message>
+        <source>read-only mode: extend refused</source>
+        <translation>只读模式：拒绝续期</translation>
+    </message>
+    <message>
+        <source>extension cap reached (%1 extensions)</source>
+        <translation>已达到续期上限（%1 次续期）</translation>
+    </message>
+    <message>
+        <source>extending by %1 ms would exceed the maximum hold time of %2 ms</source>
+        <translation>续期 %1 毫秒将超过最长持有时间 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>the lock's validity has already run out: it may be held by someone else now</source>
+        <translation>该锁的有效期已经耗尽：它现在可能已被他人持有</translation>
+    </message>
+    <message>
+        <source>extended on %1 node(s), %2 needed: the lock is lost</source>
+        <translation>只在 %1 个节点上续期成功，需要 %2 个：锁已丢失</translation>
+    </message>
+    <message>
+        <source>the extension came after the lock's validity ran out: the lock is lost</source>
+        <translation>续期发生在锁的有效期耗尽之后：锁已丢失</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RestartPlanner</name>
+    <message>
+        <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
+        <translation>节点 %1 离线后，%3 个节点中只有 %2 个会被计入（%4 个已离线或被隔离）：少于法定人数 %5，在它恢复之前无法获取或续期任何锁</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::SafetyAudit</name>
+    <message>
+        <source>Fewer than 3 nodes</source>
+        <translation>少于 3 个节点</translation>
+    </message>
+    <message>
+        <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
+        <translation>只有 %n 个节点时，丢失任何一个节点都会失去法定人数；Redlock 需要 N &gt;= 3 个相互独立的主节点。</translation>
+    </message>
+    <message>
+        <source>Even number of nodes</source>
+        <translation>节点数为偶数</translation>
+    </message>
+    <message>
+        <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
+        <translation>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多；请使用奇数 N。</translation>
+    </message>
+    <message>
+        <source>Node is a replica</source>
+        <translation>节点是副本</translation>
+    </message>
+    <message>
+        <source>%1 replicate(s) another server: a replica refuses lock writes, and its data is not independent of its master. Redlock needs N independent masters.</source>
+        <translation>%1 正在复制另一台服务器：副本会拒绝锁的写入，且其数据并不独立于其主节点。Redlock 需要 N 个相互独立的主节点。</translation>
+    </message>
+    <message>
+        <source>Node has replicas</source>
+        <translation>节点有副本</translation>
+    </message>
+    <message>
+        <source>%1 replicate(s) to other servers. Replication is asynchronous: after a failover the promoted replica may lack a lock the old master granted, and a second client gets it.</source>
+        <translation>%1 正在向其他服务器复制。复制是异步的：故障转移后，被提升的副本可能缺少旧主节点已授予的锁，于是第二个客户端也能获得它。</translation>
+    </message>
+    <message>
+        <source>Node restarted within the lock TTL</source>
+        <translation>节点在锁 TTL 内重启</translation>
+    </message>
+    <message>
+        <source>%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL.</source>
+        <translation>%1 重启时丢失了锁（没有经 fsync 的 AOF），并在最大 TTL（%2 毫秒）过去之前就恢复了：它已授予的锁现在可能被再次授予，破坏互斥性。请将重启延迟至少最大 TTL。</translation>
+    </message>
+    <message>
+        <source>Node started within the lock TTL</source>
+        <translation>节点在锁 TTL 内启动</translation>
+    </message>
+    <message>
+        <source>%1 started less than the largest TTL (%2 ms) ago without fsync'ed AOF. If it came back from a crash sooner than that after it went down, locks it had granted are gone and can be granted twice. The downtime was not observed here.</source>
+        <translation>%1 启动至今不到最大 TTL（%2 毫秒），且没有经 fsync 的 AOF。如果它在崩溃后比这更快地恢复，它已授予的锁便已丢失，可能被授予两次。此处未观测到停机时间。</translation>
+    </message>
+    <message>
+        <source>Persistence can lose locks</source>
+        <translation>持久化可能丢失锁</translation>
+    </message>
+    <message>
+        <source>%1 run(s) without AOF or with appendfsync other than "always": a crash loses recent locks. Safe only if restarts are delayed by more than the max TTL.</source>
+        <translation>%1 未开启 AOF，或 appendfsync 不是“always”：崩溃会丢失最近的锁。只有在重启延迟超过最大 TTL 时才安全。</translation>
+    </message>
+    <message>
+        <source>Lock keys can be evicted</source>
+        <translation>锁键可能被驱逐</translation>
+    </message>
+    <message>
+        <source>%1 evict(s) keys under memory pressure (maxmemory-policy is not noeviction and a memory limit is set): a held lock can vanish.</source>
+        <translation>%1 在内存压力下会驱逐键（maxmemory-policy 不是 noeviction 且设置了内存上限）：已持有的锁可能消失。</translation>
+    </message>
+    <message>
+        <source>Eviction policy allows evicting locks</source>
+        <translation>驱逐策略允许驱逐锁</translation>
+    </message>
+    <message>
+        <source>%1 use(s) a maxmemory-policy other than noeviction; once a memory limit is set, lock keys can be evicted.</source>
+        <translation>%1 使用的 maxmemory-policy 不是 noeviction；一旦设置内存上限，锁键就可能被驱逐。</translation>
+    </message>
+    <message>
+        <source>Clock offset beyond the drift budget</source>
+        <translation>时钟偏移超出漂移预算</translation>
+    </message>
+    <message>
+        <source>The clock of %1 differs from this machine's by more than the drift budget (%2 ms). A clock step (NTP) on a node expires locks early; check time synchronisation (this machine's clock may be the one that is off).</source>
+        <translation>%1 的时钟与本机时钟的差异超过了时钟漂移预算（%2 毫秒）。节点上的时钟跳变（NTP）会使锁提前过期；请检查时间同步（也可能是本机时钟有偏差）。</translation>
+    </message>
+    <message>
+        <source>Same server listed twice</source>
+        <translation>同一服务器被列出两次</translation>
+    </message>
+    <message>
+        <source>%1 are the same Redis server (same run_id): its vote counts twice, so a quorum can be reached with fewer independent nodes than required.</source>
+        <translation>%1 是同一个 Redis 服务器（run_id 相同）：它的票会被计算两次，因此可能以少于所需数量的独立节点达到法定人数。</translation>
+    </message>
+    <message>
+        <source>Node could not be audited</source>
+        <translation>无法审计节点</translation>
+    </message>
+    <message>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks above do not cover it.</source>
+        <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）；上述检查未覆盖它。</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ShutdownRestartBackend</name>
+    <message>
+        <source>SHUTDOWN NOSAVE failed: %1</source>
+        <translation>SHUTDOWN NOSAVE 失败：%1</translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE was answered instead of closing the connection</source>
+        <translation>SHUTDOWN NOSAVE 收到了回复，而不是关闭连接</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ValidityTimeline</name>
+    <message>
+        <source>Select a lock to see its validity timeline</source>
+        <translation>选择一个锁以查看其有效期时间线</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>+%1 s</source>
+        <translation>+%1 秒</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source>— absent</source>
+        <translation>— 不存在</translation>
+    </message>
+    <message>
+        <source>✕ unreachable</source>
+        <translation>✕ 不可达</translation>
+    </message>
+    <message>
+        <source>∅ not a lock (%1)</source>
+        <translation>∅ 不是锁（%1）</translation>
+    </message>
+    <message>
+        <source>validity %1</source>
+        <translation>有效期 %1</translation>
+    </message>
+    <message>
+        <source>quorum ends %1</source>
+        <translation>法定人数结束 %1</translation>
+    </message>
+    <message>
+        <source>drift margin %1 ms</source>
+        <translation>漂移余量 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>No quorum holds this key (%1): no validity</source>
+        <translation>没有法定人数持有该键（%1）：无有效期</translation>
+    </message>
+</context>
+</TS>
