@@ -1,0 +1,358 @@
+#include "ForceRelease.h"
+
+#include "AuditLog.h"
+#include "LockScripts.h"
+#include "ObservationTypes.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QPromise>
+#include <QThread>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ForceRelease", text);
+}
+
+using Kind = ForceReleaseNode::Kind;
+
+qint64 steadyNs()
+{
+    static QElapsedTimer timer = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return timer.nsecsElapsed();
+}
+
+ForceReleaseNode failureNode(int node, const RedisReply& reply)
+{
+    ForceReleaseNode n;
+    n.node = node;
+    n.errorKind = reply.errorKind();
+    n.error = reply.errorText();
+    if (reply.type() == RedisReply::Type::Failure) {
+        n.kind = Kind::Unreachable;
+    } else if (reply.isError()) {
+        n.kind = Kind::RedisError;
+    } else {
+        n.kind = Kind::RedisError;
+        n.errorKind = RedisErrorKind::Protocol;
+        n.error = tr("unexpected reply from the node");
+    }
+    return n;
+}
+
+} // namespace
+
+QString forceReleaseKindName(ForceReleaseNode::Kind kind)
+{
+    switch (kind) {
+    case Kind::NotAttempted:
+        return tr("not attempted");
+    case Kind::WillDelete:
+        return tr("delete: the token still matches");
+    case Kind::Deleted:
+        return tr("deleted");
+    case Kind::TokenChanged:
+        return tr("skipped: another token holds the key (untouched)");
+    case Kind::Gone:
+        return tr("skipped: no such key");
+    case Kind::OtherType:
+        return tr("skipped: not a string lock (untouched)");
+    case Kind::Unreachable:
+        return tr("unreachable");
+    case Kind::RedisError:
+        return tr("Redis error (untouched)");
+    }
+    return {};
+}
+
+QString forceReleaseKindId(ForceReleaseNode::Kind kind)
+{
+    switch (kind) {
+    case Kind::NotAttempted:
+        return QStringLiteral("not-attempted");
+    case Kind::WillDelete:
+        return QStringLiteral("will-delete");
+    case Kind::Deleted:
+        return QStringLiteral("deleted");
+    case Kind::TokenChanged:
+        return QStringLiteral("token-changed");
+    case Kind::Gone:
+        return QStringLiteral("gone");
+    case Kind::OtherType:
+        return QStringLiteral("other-type");
+    case Kind::Unreachable:
+        return QStringLiteral("unreachable");
+    case Kind::RedisError:
+        return QStringLiteral("redis-error");
+    }
+    return {};
+}
+
+int ForceReleaseReport::count(ForceReleaseNode::Kind kind) const
+{
+    return static_cast<int>(
+        std::count_if(nodes.begin(), nodes.end(), [kind](const ForceReleaseNode& n) { return n.kind == kind; }));
+}
+
+ForceRelease::ForceRelease(ForceReleaseOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options))
+{
+    if (m_options.nodes.isEmpty())
+        m_configErrors << tr("no nodes configured");
+    QHash<QString, int> seen;
+    for (int i = 0; i < nodeCount(); ++i) {
+        const QString id = m_options.nodes[i].identity();
+        if (seen.contains(id))
+            m_configErrors << tr("nodes %1 and %2 are the same endpoint (%3)")
+                                  .arg(seen.value(id) + 1)
+                                  .arg(i + 1)
+                                  .arg(m_options.nodes[i].displayName());
+        else
+            seen.insert(id, i);
+    }
+    if (m_options.nodeTimeoutMs <= 0)
+        m_configErrors << tr("per-node timeout must be positive");
+    if (!m_configErrors.isEmpty())
+        return;
+    ConnectionOptions connection = m_options.connection;
+    if (connection.clientName.isEmpty())
+        connection.clientName = "redlock-console:force-release";
+    for (const NodeEndpoint& endpoint : std::as_const(m_options.nodes))
+        m_connections.push_back(new RedisConnection(endpoint, connection, this));
+}
+
+ForceRelease::~ForceRelease()
+{
+    m_shuttingDown = true;
+    for (RedisConnection* c : m_connections)
+        delete c;
+    m_connections.clear();
+}
+
+qint64 ForceRelease::nowNs() const
+{
+    return steadyNs();
+}
+
+QFuture<ForceReleaseReport> ForceRelease::preview(const QByteArray& key, const QByteArray& expectedToken)
+{
+    auto promise = std::make_shared<QPromise<ForceReleaseReport>>();
+    QFuture<ForceReleaseReport> future = promise->future();
+    promise->start();
+    auto start = [this, promise, key, expectedToken] {
+        run(ForceReleaseReport::Stage::Preview, key, expectedToken, {}, [this, promise](const ForceReleaseReport& r) {
+            emit previewFinished(r);
+            promise->addResult(r);
+            promise->finish();
+        });
+    };
+    if (QThread::currentThread() == thread())
+        start();
+    else
+        QMetaObject::invokeMethod(this, start, Qt::QueuedConnection);
+    return future;
+}
+
+QFuture<ForceReleaseReport> ForceRelease::execute(const QByteArray& key, const QByteArray& expectedToken,
+                                                  const QString& reason)
+{
+    auto promise = std::make_shared<QPromise<ForceReleaseReport>>();
+    QFuture<ForceReleaseReport> future = promise->future();
+    promise->start();
+    auto start = [this, promise, key, expectedToken, reason] {
+        run(ForceReleaseReport::Stage::Execute, key, expectedToken, reason,
+            [this, promise](const ForceReleaseReport& r) {
+                emit executeFinished(r);
+                promise->addResult(r);
+                promise->finish();
+            });
+    };
+    if (QThread::currentThread() == thread())
+        start();
+    else
+        QMetaObject::invokeMethod(this, start, Qt::QueuedConnection);
+    return future;
+}
+
+QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token) const
+{
+    if (m_shuttingDown)
+        return tr("shutting down");
+    if (!m_configErrors.isEmpty())
+        return m_configErrors.join(QStringLiteral("; "));
+    if (stage == ForceReleaseReport::Stage::Execute && m_options.readOnly)
+        return tr("read-only mode: force release refused");
+    if (key.isEmpty())
+        return tr("no lock key given");
+    if (token.isEmpty())
+        return tr("the expected token is required: force release deletes only the token you saw");
+    if (stage == ForceReleaseReport::Stage::Execute) {
+        // Refuse before deleting anything if the action could not be recorded.
+        const QString path = AuditLog(m_options.auditLogPath).path();
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+            return tr("the audit log folder cannot be created (%1): force release refused").arg(path);
+        QFile probe(path);
+        if (!probe.open(QIODevice::WriteOnly | QIODevice::Append))
+            return tr("the audit log %1 is not writable (%2): force release refused").arg(path, probe.errorString());
+    }
+    return {};
+}
+
+void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token,
+                       const QString& reason, Deliver deliver)
+{
+    auto report = std::make_shared<ForceReleaseReport>();
+    report->stage = stage;
+    report->key = key;
+    report->expectedToken = token;
+    report->reason = reason;
+    for (int i = 0; i < nodeCount(); ++i) {
+        ForceReleaseNode n;
+        n.node = i;
+        report->nodes.append(n);
+    }
+    const QString why = refusal(stage, key, token);
+    if (!why.isEmpty()) {
+        report->refused = true;
+        report->error = why;
+        deliver(*report);
+        return;
+    }
+    const qint64 start = nowNs();
+    auto remaining = std::make_shared<int>(nodeCount());
+    for (int i = 0; i < nodeCount(); ++i) {
+        auto nodeDone = [this, report, remaining, start, deliver, i](ForceReleaseNode n) {
+            n.node = i;
+            report->nodes[i] = n;
+            if (--*remaining > 0)
+                return;
+            report->elapsedUs = (nowNs() - start) / 1000;
+            if (report->stage == ForceReleaseReport::Stage::Execute)
+                writeAudit(*report);
+            deliver(*report);
+        };
+        if (stage == ForceReleaseReport::Stage::Preview)
+            describe(i, key, token, nowNs(), nodeDone);
+        else
+            deleteOnNode(i, key, token, nowNs(), nodeDone);
+    }
+}
+
+void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& token, qint64 startNs,
+                            std::function<void(ForceReleaseNode)> done)
+{
+    struct Replies
+    {
+        RedisReply type, get;
+    };
+    auto replies = std::make_shared<Replies>();
+    QList<RedisConnection::Command> pipeline;
+    pipeline.append({{"TYPE", key}, [replies](const RedisReply& r) { replies->type = r; }});
+    pipeline.append({{"GET", key}, [replies](const RedisReply& r) { replies->get = r; }});
+    pipeline.append({{"PTTL", key}, [this, replies, node, token, startNs, done](const RedisReply& pttl) {
+                         const RedisReply& type = replies->type;
+                         ForceReleaseNode n;
+                         if (!type.isString()) {
+                             n = failureNode(node, type);
+                         } else {
+                             n.node = node;
+                             n.foundType = QString::fromLatin1(type.bytes());
+                             n.pttlMs = pttl.isInteger() ? pttl.integer() : -3;
+                             if (type.bytes() == "none") {
+                                 n.kind = Kind::Gone;
+                             } else if (type.bytes() != "string") {
+                                 n.kind = Kind::OtherType;
+                                 n.error = type.bytes() == "hash"
+                                               ? tr("a hash (Redisson-style lock): force release handles string "
+                                                    "locks only")
+                                               : tr("a %1, not a lock value").arg(n.foundType);
+                             } else if (replies->get.isError()) {
+                                 n = failureNode(node, replies->get);
+                             } else {
+                                 n.foundToken = replies->get.bytes();
+                                 n.kind = n.foundToken == token ? Kind::WillDelete : Kind::TokenChanged;
+                             }
+                         }
+                         n.latencyUs = (nowNs() - startNs) / 1000;
+                         done(n);
+                     }});
+    m_connections[static_cast<size_t>(node)]->sendPipeline(std::move(pipeline), m_options.nodeTimeoutMs);
+}
+
+void ForceRelease::deleteOnNode(int node, const QByteArray& key, const QByteArray& token, qint64 startNs,
+                                std::function<void(ForceReleaseNode)> done)
+{
+    evalScript(m_connections[static_cast<size_t>(node)], scripts::compareAndDelete(), {key}, {token},
+               m_options.nodeTimeoutMs, [this, node, key, token, startNs, done](const RedisReply& reply) {
+                   if (reply.isInteger() && reply.integer() == 1) {
+                       ForceReleaseNode n;
+                       n.node = node;
+                       n.kind = Kind::Deleted;
+                       n.foundToken = token;
+                       n.foundType = QStringLiteral("string");
+                       n.latencyUs = (nowNs() - startNs) / 1000;
+                       done(n);
+                       return;
+                   }
+                   if ((reply.isInteger() && reply.integer() == 0) || reply.errorKind() == RedisErrorKind::WrongType ||
+                       (reply.type() == RedisReply::Type::Error && reply.bytes().contains("WRONGTYPE"))) {
+                       // Nothing was deleted: say what is there instead (the new holder, or that it is gone).
+                       describe(node, key, token, startNs, [done](ForceReleaseNode n) {
+                           if (n.kind == Kind::WillDelete) {
+                               // Set again between the script and this read: still not deleted by us.
+                               n.kind = Kind::TokenChanged;
+                               n.error = tr("the expected token was set again after the compare-and-delete ran");
+                           }
+                           done(n);
+                       });
+                       return;
+                   }
+                   ForceReleaseNode n = failureNode(node, reply);
+                   if (n.kind == Kind::Unreachable)
+                       n.error = tr("%1 (the compare-and-delete may or may not have run)").arg(n.error);
+                   n.latencyUs = (nowNs() - startNs) / 1000;
+                   done(n);
+               });
+}
+
+void ForceRelease::writeAudit(ForceReleaseReport& report) const
+{
+    QJsonArray nodes;
+    for (const ForceReleaseNode& n : std::as_const(report.nodes)) {
+        QJsonObject o{{QStringLiteral("node"), n.node},
+                      {QStringLiteral("endpoint"), m_options.nodes[n.node].displayName()},
+                      {QStringLiteral("result"), forceReleaseKindId(n.kind)}};
+        if (n.kind == Kind::TokenChanged)
+            o.insert(QStringLiteral("foundToken"), AuditLog::bytesJson(n.foundToken));
+        if (!n.foundType.isEmpty())
+            o.insert(QStringLiteral("type"), n.foundType);
+        if (!n.error.isEmpty())
+            o.insert(QStringLiteral("error"), n.error);
+        nodes.append(o);
+    }
+    QJsonObject details{{QStringLiteral("nodes"), nodes},
+                        {QStringLiteral("deleted"), report.count(Kind::Deleted)},
+                        {QStringLiteral("nodeCount"), report.nodes.size()}};
+    if (!report.reason.isEmpty())
+        details.insert(QStringLiteral("reason"), report.reason);
+    QString error;
+    report.audited = AuditLog(m_options.auditLogPath)
+                         .append(QStringLiteral("force-release"), m_options.profileName, report.key,
+                                 report.expectedToken, details, &error);
+    report.auditError = error;
+}
+
+} // namespace redlock

@@ -1,0 +1,756 @@
+#include "NodeRestartScheduler.h"
+
+#include "AuditLog.h"
+#include "LocalCluster.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QPromise>
+#include <QSaveFile>
+#include <QThread>
+#include <QUuid>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("NodeRestartScheduler", text);
+}
+
+constexpr qsizetype kMaxOutputBytes = 64 * 1024;
+
+using State = PendingRestart::State;
+
+QJsonObject methodToJson(const RestartMethod& m)
+{
+    return {{QStringLiteral("kind"), restartMethodId(m.kind)},
+            {QStringLiteral("localIndex"), m.localIndex},
+            {QStringLiteral("stopProgram"), m.stopProgram},
+            {QStringLiteral("stopArguments"), QJsonArray::fromStringList(m.stopArguments)},
+            {QStringLiteral("startProgram"), m.startProgram},
+            {QStringLiteral("startArguments"), QJsonArray::fromStringList(m.startArguments)},
+            {QStringLiteral("commandTimeoutMs"), m.commandTimeoutMs}};
+}
+
+QStringList stringList(const QJsonValue& v)
+{
+    QStringList out;
+    for (const QJsonValue& e : v.toArray())
+        out << e.toString();
+    return out;
+}
+
+std::optional<RestartMethod> methodFromJson(const QJsonObject& o)
+{
+    RestartMethod m;
+    const QString kind = o.value(QStringLiteral("kind")).toString();
+    if (kind == restartMethodId(RestartMethod::Kind::LocalCluster))
+        m.kind = RestartMethod::Kind::LocalCluster;
+    else if (kind == restartMethodId(RestartMethod::Kind::Commands))
+        m.kind = RestartMethod::Kind::Commands;
+    else if (kind == restartMethodId(RestartMethod::Kind::ShutdownNoSave))
+        m.kind = RestartMethod::Kind::ShutdownNoSave;
+    else
+        return std::nullopt;
+    m.localIndex = o.value(QStringLiteral("localIndex")).toInt(-1);
+    m.stopProgram = o.value(QStringLiteral("stopProgram")).toString();
+    m.stopArguments = stringList(o.value(QStringLiteral("stopArguments")));
+    m.startProgram = o.value(QStringLiteral("startProgram")).toString();
+    m.startArguments = stringList(o.value(QStringLiteral("startArguments")));
+    m.commandTimeoutMs = o.value(QStringLiteral("commandTimeoutMs")).toInt(60000);
+    return m;
+}
+
+QByteArray runIdFromInfo(const QByteArray& info)
+{
+    for (const QByteArray& line : info.split('\n')) {
+        if (line.startsWith("run_id:"))
+            return line.mid(7).trimmed();
+    }
+    return {};
+}
+
+} // namespace
+
+QString restartMethodName(RestartMethod::Kind kind)
+{
+    switch (kind) {
+    case RestartMethod::Kind::LocalCluster:
+        return tr("local cluster process");
+    case RestartMethod::Kind::Commands:
+        return tr("stop and start commands");
+    case RestartMethod::Kind::ShutdownNoSave:
+        return tr("SHUTDOWN NOSAVE (comes back by itself)");
+    }
+    return {};
+}
+
+QString restartMethodId(RestartMethod::Kind kind)
+{
+    switch (kind) {
+    case RestartMethod::Kind::LocalCluster:
+        return QStringLiteral("local-cluster");
+    case RestartMethod::Kind::Commands:
+        return QStringLiteral("commands");
+    case RestartMethod::Kind::ShutdownNoSave:
+        return QStringLiteral("shutdown-nosave");
+    }
+    return {};
+}
+
+QString restartStateName(PendingRestart::State state)
+{
+    switch (state) {
+    case State::Stopping:
+        return tr("stopping");
+    case State::Quarantined:
+        return tr("quarantined");
+    case State::Starting:
+        return tr("starting");
+    case State::Done:
+        return tr("restarted");
+    case State::Failed:
+        return tr("failed");
+    case State::Abandoned:
+        return tr("abandoned");
+    }
+    return {};
+}
+
+QString restartStateId(PendingRestart::State state)
+{
+    switch (state) {
+    case State::Stopping:
+        return QStringLiteral("stopping");
+    case State::Quarantined:
+        return QStringLiteral("quarantined");
+    case State::Starting:
+        return QStringLiteral("starting");
+    case State::Done:
+        return QStringLiteral("done");
+    case State::Failed:
+        return QStringLiteral("failed");
+    case State::Abandoned:
+        return QStringLiteral("abandoned");
+    }
+    return {};
+}
+
+// ------------------------------------------------------------------------------------------------ backends
+
+LocalClusterRestartBackend::LocalClusterRestartBackend(LocalCluster* cluster, int index, QObject* parent)
+    : RestartBackend(parent), m_cluster(cluster), m_index(index)
+{}
+
+void LocalClusterRestartBackend::stop(Done done)
+{
+    if (!m_cluster || m_index < 0 || m_index >= m_cluster->size()) {
+        done({false, tr("no such node in the local cluster"), {}});
+        return;
+    }
+    const bool ok = m_cluster->stopNode(m_index);
+    done({ok, ok ? QString() : tr("the process could not be stopped"), m_cluster->recentOutput(m_index)});
+}
+
+void LocalClusterRestartBackend::start(Done done)
+{
+    if (!m_cluster || m_index < 0 || m_index >= m_cluster->size()) {
+        done({false, tr("no such node in the local cluster"), {}});
+        return;
+    }
+    QString error;
+    const bool ok = m_cluster->startNode(m_index, &error);
+    done({ok, error, m_cluster->recentOutput(m_index)});
+}
+
+CommandRestartBackend::CommandRestartBackend(RestartMethod method, QObject* parent)
+    : RestartBackend(parent), m_method(std::move(method))
+{}
+
+void CommandRestartBackend::stop(Done done)
+{
+    runProgram(this, m_method.stopProgram, m_method.stopArguments, m_method.commandTimeoutMs, std::move(done));
+}
+
+void CommandRestartBackend::start(Done done)
+{
+    runProgram(this, m_method.startProgram, m_method.startArguments, m_method.commandTimeoutMs, std::move(done));
+}
+
+void CommandRestartBackend::runProgram(QObject* context, const QString& program, const QStringList& arguments,
+                                       int timeoutMs, Done done)
+{
+    if (program.isEmpty()) {
+        done({false, tr("no program configured"), {}});
+        return;
+    }
+    auto* process = new QProcess(context);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    struct Run
+    {
+        QByteArray output;
+        bool finished = false;
+        bool timedOut = false;
+    };
+    auto run = std::make_shared<Run>();
+    auto complete = [process, run, done, program](StepResult r) {
+        if (run->finished)
+            return;
+        run->finished = true;
+        run->output += process->readAll();
+        r.output = QString::fromUtf8(run->output.right(kMaxOutputBytes));
+        process->deleteLater();
+        done(r);
+    };
+    QObject::connect(process, &QProcess::readyRead, process, [process, run] {
+        run->output += process->readAll();
+        if (run->output.size() > 2 * kMaxOutputBytes)
+            run->output = run->output.right(kMaxOutputBytes);
+    });
+    QObject::connect(
+        process, &QProcess::errorOccurred, process, [process, complete, program](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart)
+                complete({false, tr("%1 could not be started: %2").arg(program, process->errorString()), {}});
+        });
+    QObject::connect(
+        process, &QProcess::finished, process,
+        [complete, run, program, timeoutMs](int exitCode, QProcess::ExitStatus status) {
+            if (run->timedOut)
+                complete({false, tr("%1 did not finish within %2 ms and was killed").arg(program).arg(timeoutMs), {}});
+            else if (status != QProcess::NormalExit)
+                complete({false, tr("%1 crashed").arg(program), {}});
+            else if (exitCode != 0)
+                complete({false, tr("%1 exited with code %2").arg(program).arg(exitCode), {}});
+            else
+                complete({true, {}, {}});
+        });
+    QTimer::singleShot(timeoutMs, process, [process, run] {
+        if (run->finished)
+            return;
+        run->timedOut = true;
+        process->kill();
+    });
+    // QProcess::start(program, arguments) execs the program directly: no shell parses anything.
+    process->start(program, arguments);
+}
+
+ShutdownRestartBackend::ShutdownRestartBackend(const NodeEndpoint& endpoint, const ConnectionOptions& connection,
+                                               int timeoutMs, QObject* parent)
+    : RestartBackend(parent), m_endpoint(endpoint), m_connection(connection), m_timeoutMs(timeoutMs)
+{
+    m_connection.autoReconnect = false;
+    if (m_connection.clientName.isEmpty())
+        m_connection.clientName = "redlock-console:shutdown";
+}
+
+void ShutdownRestartBackend::stop(Done done)
+{
+    auto* c = new RedisConnection(m_endpoint, m_connection, this);
+    c->send(
+        {"SHUTDOWN", "NOSAVE"},
+        [c, done](const RedisReply& reply) {
+            c->deleteLater();
+            // Redis answers a successful SHUTDOWN by closing the connection.
+            if (reply.type() == RedisReply::Type::Failure && reply.errorKind() == RedisErrorKind::ConnectionLost) {
+                done({true, {}, {}});
+                return;
+            }
+            if (reply.isError())
+                done({false, tr("SHUTDOWN NOSAVE failed: %1").arg(reply.errorText()), {}});
+            else
+                done({false, tr("SHUTDOWN NOSAVE was answered instead of closing the connection"), {}});
+        },
+        m_timeoutMs);
+}
+
+void ShutdownRestartBackend::start(Done done)
+{
+    done({true, {}, {}});
+}
+
+// ------------------------------------------------------------------------------------------------ scheduler
+
+NodeRestartScheduler::NodeRestartScheduler(RestartSchedulerOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : WallClock::system())
+{
+    m_tick.setInterval(std::max(10, m_options.tickIntervalMs));
+    connect(&m_tick, &QTimer::timeout, this, &NodeRestartScheduler::tick);
+}
+
+NodeRestartScheduler::~NodeRestartScheduler()
+{
+    m_tick.stop();
+    // Children (backends, probes) go with the QObject; a pending restart stays in the state file.
+}
+
+RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown) const
+{
+    QList<int> unavailable = nodesDown;
+    unavailable << quarantinedNodes();
+    return RestartPlanner::plan(node, nodeCount(), snapshot, m_options.configuredMaxTtlMs, m_options.driftFactor,
+                                unavailable);
+}
+
+QFuture<ScheduleResult> NodeRestartScheduler::schedule(const RestartRequest& request)
+{
+    auto promise = std::make_shared<QPromise<ScheduleResult>>();
+    QFuture<ScheduleResult> future = promise->future();
+    promise->start();
+    auto run = [this, promise, request] {
+        doSchedule(request, [promise](const ScheduleResult& r) {
+            promise->addResult(r);
+            promise->finish();
+        });
+    };
+    if (QThread::currentThread() == thread())
+        run();
+    else
+        QMetaObject::invokeMethod(this, run, Qt::QueuedConnection);
+    return future;
+}
+
+void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::function<void(const ScheduleResult&)> deliver)
+{
+    ScheduleResult result;
+    const int node = request.node;
+    auto refuse = [&](const QString& why) {
+        result.error = why;
+        deliver(result);
+    };
+    if (m_options.readOnly)
+        return refuse(tr("read-only mode: node restart refused"));
+    if (node < 0 || node >= nodeCount())
+        return refuse(tr("no node %1").arg(node + 1));
+    if (isQuarantined(node))
+        return refuse(tr("node %1 already has a restart pending").arg(node + 1));
+    result.plan = plan(node, request.snapshot, request.nodesDown);
+    const qint64 delay = request.delayMs < 0 ? result.plan.defaultDelayMs : request.delayMs;
+    if (delay < result.plan.defaultDelayMs && !request.allowShorterDelay)
+        return refuse(tr("a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL "
+                         "plus drift): locks it voted for could still be live when it votes again")
+                          .arg(delay)
+                          .arg(result.plan.defaultDelayMs));
+    if (result.plan.breaksQuorum && !request.overrideQuorum)
+        return refuse(tr("refused: %1").arg(result.plan.quorumExplanation));
+    if (request.method.kind == RestartMethod::Kind::ShutdownNoSave && !request.confirmShutdown)
+        return refuse(tr("SHUTDOWN NOSAVE needs an explicit confirmation: the node loses its data and must be "
+                         "brought back by something else"));
+    if (request.method.kind == RestartMethod::Kind::Commands &&
+        (request.method.stopProgram.isEmpty() || request.method.startProgram.isEmpty()))
+        return refuse(tr("both a stop and a start program are needed"));
+
+    PendingRestart r;
+    r.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    r.node = node;
+    r.endpoint = m_options.nodes[node].displayName();
+    r.identity = m_options.nodes[node].identity();
+    r.method = request.method;
+    if (r.method.kind == RestartMethod::Kind::LocalCluster && r.method.localIndex < 0)
+        r.method.localIndex = node;
+    r.delayMs = delay;
+    r.reason = request.reason;
+    r.state = State::Stopping;
+    QString error;
+    RestartBackend* backend = makeBackend(r, &error);
+    if (!backend)
+        return refuse(error);
+
+    // Until the stop step reports, the quarantine is counted from now (saved first: a crash mid-stop keeps it).
+    r.stoppedAtMs = nowMs();
+    r.dueAtMs = r.stoppedAtMs + delay;
+    Entry& entry = m_entries[r.id];
+    entry.restart = r;
+    entry.backend = backend;
+    entry.probe = makeProbe(node);
+    save();
+    audit(QStringLiteral("node-restart-scheduled"), r,
+          {{QStringLiteral("overrideQuorum"), request.overrideQuorum && result.plan.breaksQuorum},
+           {QStringLiteral("shorterDelay"), delay < result.plan.defaultDelayMs},
+           {QStringLiteral("defaultDelayMs"), result.plan.defaultDelayMs},
+           {QStringLiteral("locksBelowQuorum"), static_cast<int>(result.plan.affected.size())}});
+    emit restartChanged(r);
+
+    const QString id = r.id;
+    readRunId(entry.probe, [this, id, result, deliver](const QByteArray& runId, bool) mutable {
+        Entry* e = find(id);
+        if (!e) {
+            result.error = tr("abandoned before the stop step");
+            deliver(result);
+            return;
+        }
+        e->restart.runIdBefore = runId;
+        e->backend->stop([this, id, result, deliver](const RestartBackend::StepResult& step) mutable {
+            onStopped(id, step);
+            Entry* done = find(id);
+            result.restart = done ? done->restart : PendingRestart{};
+            result.accepted = step.ok;
+            if (!step.ok)
+                result.error = step.error;
+            deliver(result);
+            if (done && done->restart.state == State::Failed)
+                finish(id, State::Failed, step.error);
+        });
+    });
+}
+
+RestartBackend* NodeRestartScheduler::makeBackend(const PendingRestart& r, QString* error)
+{
+    switch (r.method.kind) {
+    case RestartMethod::Kind::LocalCluster:
+        if (!m_options.localCluster || r.method.localIndex < 0 ||
+            r.method.localIndex >= m_options.localCluster->size()) {
+            *error = tr("node %1 is not a node of the local cluster").arg(r.node + 1);
+            return nullptr;
+        }
+        return new LocalClusterRestartBackend(m_options.localCluster, r.method.localIndex, this);
+    case RestartMethod::Kind::Commands:
+        return new CommandRestartBackend(r.method, this);
+    case RestartMethod::Kind::ShutdownNoSave:
+        return new ShutdownRestartBackend(m_options.nodes[r.node], m_options.connection, m_options.probeTimeoutMs,
+                                          this);
+    }
+    *error = tr("unknown restart method");
+    return nullptr;
+}
+
+RedisConnection* NodeRestartScheduler::makeProbe(int node)
+{
+    ConnectionOptions o = m_options.connection;
+    o.connectTimeoutMs = m_options.probeTimeoutMs;
+    o.autoReconnect = true;
+    o.backoffInitialMs = std::min(100, m_options.tickIntervalMs);
+    o.backoffMaxMs = std::max(m_options.tickIntervalMs, 100);
+    if (o.clientName.isEmpty())
+        o.clientName = "redlock-console:restart-probe";
+    return new RedisConnection(m_options.nodes[node], o, this);
+}
+
+void NodeRestartScheduler::readRunId(RedisConnection* probe, std::function<void(const QByteArray&, bool answered)> done)
+{
+    probe->send(
+        {"INFO", "server"},
+        [done](const RedisReply& reply) {
+            if (reply.isString())
+                done(runIdFromInfo(reply.bytes()), true);
+            else
+                // NOPERM on INFO still proves the node answers.
+                done({}, reply.type() == RedisReply::Type::Error);
+        },
+        m_options.probeTimeoutMs);
+}
+
+void NodeRestartScheduler::onStopped(const QString& id, const RestartBackend::StepResult& step)
+{
+    Entry* e = find(id);
+    if (!e)
+        return;
+    PendingRestart& r = e->restart;
+    r.output = step.output;
+    audit(QStringLiteral("node-stop"), r,
+          {{QStringLiteral("ok"), step.ok},
+           {QStringLiteral("error"), step.error},
+           {QStringLiteral("output"), step.output}});
+    if (!step.ok) {
+        r.state = State::Failed;
+        r.error = step.error;
+        return; // finish() follows in the caller, after the schedule result is delivered
+    }
+    // The delay counts from the moment the node is known down.
+    r.stoppedAtMs = nowMs();
+    r.dueAtMs = r.stoppedAtMs + r.delayMs;
+    r.state = State::Quarantined;
+    save();
+    emit restartChanged(r);
+    emit countdown(r.node, r.remainingMs(nowMs()));
+    if (!m_tick.isActive())
+        m_tick.start();
+}
+
+void NodeRestartScheduler::tick()
+{
+    std::vector<QString> ids;
+    for (const auto& [id, entry] : m_entries)
+        ids.push_back(id);
+    for (const QString& id : ids) {
+        Entry* e = find(id);
+        if (!e || e->restart.state != State::Quarantined)
+            continue;
+        const qint64 remaining = e->restart.remainingMs(nowMs());
+        if (remaining > 0) {
+            emit countdown(e->restart.node, remaining);
+            probeEarly(*e);
+        } else {
+            emit countdown(e->restart.node, 0);
+            startDue(*e);
+        }
+    }
+    bool anyQuarantined = false;
+    for (const auto& [id, entry] : m_entries)
+        anyQuarantined = anyQuarantined || entry.restart.state == State::Quarantined;
+    if (!anyQuarantined)
+        m_tick.stop();
+}
+
+void NodeRestartScheduler::probeEarly(Entry& entry)
+{
+    if (entry.probing || entry.restart.returnedEarly)
+        return;
+    entry.probing = true;
+    const QString id = entry.restart.id;
+    readRunId(entry.probe, [this, id](const QByteArray& runId, bool answered) {
+        Entry* e = find(id);
+        if (!e)
+            return;
+        e->probing = false;
+        PendingRestart& r = e->restart;
+        if (!answered || r.state != State::Quarantined)
+            return;
+        const qint64 remaining = r.remainingMs(nowMs());
+        if (remaining <= 0)
+            return;
+        r.returnedEarly = true;
+        if (!runId.isEmpty() && runId == r.runIdBefore)
+            r.earlyDetail = tr("node %1 still answers as the same instance (run_id %2): it never went down")
+                                .arg(r.node + 1)
+                                .arg(QString::fromLatin1(runId));
+        else
+            r.earlyDetail =
+                tr("node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it "
+                   "stays quarantined until the delay has passed")
+                    .arg(r.node + 1)
+                    .arg(remaining)
+                    .arg(runId.isEmpty() ? QString() : tr(" (new run_id %1)").arg(QString::fromLatin1(runId)));
+        save();
+        audit(QStringLiteral("node-returned-early"), r,
+              {{QStringLiteral("remainingMs"), remaining}, {QStringLiteral("runId"), QString::fromLatin1(runId)}});
+        emit restartChanged(r);
+        emit nodeReturnedEarly(r.node, remaining, r.earlyDetail);
+    });
+}
+
+void NodeRestartScheduler::startDue(Entry& entry)
+{
+    PendingRestart& r = entry.restart;
+    if (m_options.readOnly) {
+        finish(r.id, State::Failed,
+               tr("read-only mode: node %1 is due but was not started; start it yourself or leave read-only mode")
+                   .arg(r.node + 1));
+        return;
+    }
+    if (!entry.backend) {
+        QString error;
+        entry.backend = makeBackend(r, &error);
+        if (!entry.backend) {
+            finish(r.id, State::Failed, error);
+            return;
+        }
+    }
+    r.state = State::Starting;
+    save();
+    emit restartChanged(r);
+    const QString id = r.id;
+    entry.backend->start([this, id](const RestartBackend::StepResult& step) {
+        Entry* e = find(id);
+        if (!e)
+            return;
+        e->restart.output = step.output;
+        audit(QStringLiteral("node-start"), e->restart,
+              {{QStringLiteral("ok"), step.ok},
+               {QStringLiteral("error"), step.error},
+               {QStringLiteral("output"), step.output},
+               {QStringLiteral("startedAt"),
+                QDateTime::fromMSecsSinceEpoch(nowMs(), Qt::UTC).toString(Qt::ISODateWithMs)}});
+        finish(id, step.ok ? State::Done : State::Failed, step.error);
+    });
+}
+
+void NodeRestartScheduler::finish(const QString& id, PendingRestart::State state, const QString& error)
+{
+    auto it = m_entries.find(id);
+    if (it == m_entries.end())
+        return;
+    PendingRestart r = it->second.restart;
+    r.state = state;
+    if (!error.isEmpty())
+        r.error = error;
+    if (it->second.backend)
+        it->second.backend->deleteLater();
+    if (it->second.probe)
+        it->second.probe->deleteLater();
+    m_entries.erase(it);
+    save();
+    emit restartChanged(r);
+    emit restartFinished(r);
+}
+
+bool NodeRestartScheduler::abandon(int node, QString* error)
+{
+    for (auto& [id, entry] : m_entries) {
+        if (entry.restart.node == node && entry.restart.isActive()) {
+            if (entry.restart.state != State::Quarantined) {
+                if (error)
+                    *error = tr("node %1 is being stopped or started right now").arg(node + 1);
+                return false;
+            }
+            audit(QStringLiteral("node-restart-abandoned"), entry.restart,
+                  {{QStringLiteral("remainingMs"), entry.restart.remainingMs(nowMs())}});
+            finish(QString(id), State::Abandoned);
+            return true;
+        }
+    }
+    if (error)
+        *error = tr("node %1 has no pending restart").arg(node + 1);
+    return false;
+}
+
+QList<PendingRestart> NodeRestartScheduler::pending() const
+{
+    QList<PendingRestart> out;
+    for (const auto& [id, entry] : m_entries)
+        out.append(entry.restart);
+    std::sort(out.begin(), out.end(), [](const PendingRestart& a, const PendingRestart& b) { return a.node < b.node; });
+    return out;
+}
+
+QList<int> NodeRestartScheduler::quarantinedNodes() const
+{
+    QList<int> out;
+    for (const auto& [id, entry] : m_entries) {
+        if (entry.restart.isActive())
+            out.append(entry.restart.node);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool NodeRestartScheduler::isQuarantined(int node) const
+{
+    return quarantinedNodes().contains(node);
+}
+
+NodeRestartScheduler::Entry* NodeRestartScheduler::find(const QString& id)
+{
+    auto it = m_entries.find(id);
+    return it == m_entries.end() ? nullptr : &it->second;
+}
+
+void NodeRestartScheduler::save()
+{
+    if (m_options.stateFile.isEmpty())
+        return;
+    QJsonArray restarts;
+    for (const auto& [id, entry] : m_entries) {
+        const PendingRestart& r = entry.restart;
+        if (!r.isActive())
+            continue;
+        restarts.append(QJsonObject{{QStringLiteral("id"), r.id},
+                                    {QStringLiteral("node"), r.node},
+                                    {QStringLiteral("endpoint"), r.endpoint},
+                                    {QStringLiteral("identity"), r.identity},
+                                    {QStringLiteral("method"), methodToJson(r.method)},
+                                    {QStringLiteral("state"), restartStateId(r.state)},
+                                    {QStringLiteral("delayMs"), r.delayMs},
+                                    {QStringLiteral("stoppedAtMs"), r.stoppedAtMs},
+                                    {QStringLiteral("dueAtMs"), r.dueAtMs},
+                                    {QStringLiteral("runIdBefore"), QString::fromLatin1(r.runIdBefore)},
+                                    {QStringLiteral("returnedEarly"), r.returnedEarly},
+                                    {QStringLiteral("reason"), r.reason}});
+    }
+    QSaveFile file(m_options.stateFile);
+    if (!file.open(QIODevice::WriteOnly)) {
+        qWarning("cannot save pending restarts to %s: %s", qPrintable(m_options.stateFile),
+                 qPrintable(file.errorString()));
+        return;
+    }
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("restarts"), restarts}})
+                   .toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        qWarning("cannot save pending restarts to %s: %s", qPrintable(m_options.stateFile),
+                 qPrintable(file.errorString()));
+}
+
+int NodeRestartScheduler::loadPending(QString* error)
+{
+    if (m_options.stateFile.isEmpty())
+        return 0;
+    QFile file(m_options.stateFile);
+    if (!file.exists())
+        return 0;
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("cannot read %1: %2").arg(m_options.stateFile, file.errorString());
+        return 0;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!doc.isObject()) {
+        if (error)
+            *error = tr("%1 is not a pending-restart file: %2").arg(m_options.stateFile, parseError.errorString());
+        return 0;
+    }
+    QStringList problems;
+    int resumed = 0;
+    for (const QJsonValue& v : doc.object().value(QStringLiteral("restarts")).toArray()) {
+        const QJsonObject o = v.toObject();
+        PendingRestart r;
+        r.id = o.value(QStringLiteral("id")).toString();
+        r.identity = o.value(QStringLiteral("identity")).toString();
+        r.endpoint = o.value(QStringLiteral("endpoint")).toString();
+        const auto method = methodFromJson(o.value(QStringLiteral("method")).toObject());
+        r.node = -1;
+        for (int i = 0; i < nodeCount(); ++i) {
+            if (m_options.nodes[i].identity() == r.identity)
+                r.node = i;
+        }
+        if (r.node < 0 || !method || r.id.isEmpty() || m_entries.count(r.id)) {
+            problems << tr("pending restart of %1 dropped: not a node of this profile").arg(r.endpoint);
+            continue;
+        }
+        r.method = *method;
+        r.delayMs = o.value(QStringLiteral("delayMs")).toInteger();
+        r.stoppedAtMs = o.value(QStringLiteral("stoppedAtMs")).toInteger();
+        r.dueAtMs = o.value(QStringLiteral("dueAtMs")).toInteger();
+        r.runIdBefore = o.value(QStringLiteral("runIdBefore")).toString().toLatin1();
+        r.returnedEarly = o.value(QStringLiteral("returnedEarly")).toBool();
+        r.reason = o.value(QStringLiteral("reason")).toString();
+        // Whatever step was running when the console went away, the node may be down: keep the quarantine
+        // (a start that was running is retried at the next tick).
+        r.state = State::Quarantined;
+        Entry& entry = m_entries[r.id];
+        entry.restart = r;
+        entry.probe = makeProbe(r.node);
+        ++resumed;
+        emit restartChanged(r);
+    }
+    if (error && !problems.isEmpty())
+        *error = problems.join(u'\n');
+    if (resumed > 0 && !m_tick.isActive())
+        m_tick.start();
+    save();
+    return resumed;
+}
+
+void NodeRestartScheduler::audit(const QString& action, const PendingRestart& r, const QJsonObject& extra) const
+{
+    QJsonObject details{
+        {QStringLiteral("node"), r.node},
+        {QStringLiteral("endpoint"), r.endpoint},
+        {QStringLiteral("method"), restartMethodId(r.method.kind)},
+        {QStringLiteral("restartId"), r.id},
+        {QStringLiteral("delayMs"), r.delayMs},
+        {QStringLiteral("dueAt"), QDateTime::fromMSecsSinceEpoch(r.dueAtMs, Qt::UTC).toString(Qt::ISODateWithMs)}};
+    if (!r.reason.isEmpty())
+        details.insert(QStringLiteral("reason"), r.reason);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        details.insert(it.key(), it.value());
+    QString error;
+    if (!AuditLog(m_options.auditLogPath).append(action, m_options.profileName, {}, {}, details, &error))
+        qWarning("audit log: %s", qPrintable(error));
+}
+
+} // namespace redlock

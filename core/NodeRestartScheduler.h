@@ -1,0 +1,275 @@
+#pragma once
+
+#include "NodeEndpoint.h"
+#include "RedisConnection.h"
+#include "RestartPlanner.h"
+#include "WallClock.h"
+
+#include <QByteArray>
+#include <QFuture>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace redlock {
+
+class LocalCluster;
+
+// How a node is taken down and brought back.
+struct RestartMethod
+{
+    enum class Kind {
+        LocalCluster,   // a node of this process' LocalCluster: stop the process, start it again (same port, dir)
+        Commands,       // operator-configured programs, run without a shell (program + argument list)
+        ShutdownNoSave, // SHUTDOWN NOSAVE only; something else (a supervisor) brings the node back
+    };
+    Kind kind = Kind::LocalCluster;
+    int localIndex = -1; // LocalCluster: index in the cluster; -1 = the node's index
+    QString stopProgram;
+    QStringList stopArguments;
+    QString startProgram;
+    QStringList startArguments;
+    int commandTimeoutMs = 60000;
+};
+
+QString restartMethodName(RestartMethod::Kind kind); // translated
+QString restartMethodId(RestartMethod::Kind kind);   // "local-cluster" | "commands" | "shutdown-nosave"
+
+struct RestartRequest
+{
+    int node = -1;
+    qint64 delayMs = -1; // -1 = the plan's default delay
+    RestartMethod method;
+    LockSnapshot snapshot;          // current locks (LockInspector::snapshot()): largest PTTL, impact
+    QList<int> nodesDown;           // nodes the caller sees down right now (quarantined ones are added)
+    bool overrideQuorum = false;    // the operator confirmed (typed) a restart that leaves fewer than a quorum
+    bool allowShorterDelay = false; // the operator confirmed a delay under the default
+    bool confirmShutdown = false;   // ShutdownNoSave: the operator confirmed SHUTDOWN NOSAVE
+    QString reason;                 // free text for the audit log
+};
+
+// One node out for a delayed restart. Times are wall clock (ms since the epoch), so they survive a restart
+// of the console.
+struct PendingRestart
+{
+    enum class State {
+        Stopping,    // the stop step runs
+        Quarantined, // down (or expected down) and not counted until dueAtMs
+        Starting,    // due: the start step runs
+        Done,        // started again after the full delay
+        Failed,      // stop or start failed (error, output)
+        Abandoned,   // the operator stopped tracking it; the node was not started
+    };
+    QString id;
+    int node = -1;
+    QString endpoint; // display name
+    QString identity; // NodeEndpoint::identity(), to match the node after a reload
+    RestartMethod method;
+    State state = State::Stopping;
+    qint64 delayMs = 0;
+    qint64 stoppedAtMs = 0;
+    qint64 dueAtMs = 0;
+    QByteArray runIdBefore; // INFO run_id before the stop; empty if it could not be read
+    bool returnedEarly = false;
+    QString earlyDetail; // translated: what the probe saw
+    QString error;       // translated
+    QString output;      // captured output of the stop/start commands
+    QString reason;
+
+    bool isActive() const
+    {
+        return state == State::Stopping || state == State::Quarantined || state == State::Starting;
+    }
+    qint64 remainingMs(qint64 nowMs) const { return std::max<qint64>(0, dueAtMs - nowMs); }
+};
+
+QString restartStateName(PendingRestart::State state); // translated
+QString restartStateId(PendingRestart::State state);   // stable
+
+struct ScheduleResult
+{
+    bool accepted = false; // false: refused (error says why) or the stop step failed (restart.error)
+    QString error;
+    RestartPlan plan;
+    PendingRestart restart;
+};
+
+// One way of stopping and starting a node. Lives on the scheduler's thread; every step calls done once.
+class RestartBackend : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct StepResult
+    {
+        bool ok = false;
+        QString error;  // translated
+        QString output; // captured process output, if any
+    };
+    using Done = std::function<void(const StepResult&)>;
+
+    using QObject::QObject;
+    virtual void stop(Done done) = 0;
+    virtual void start(Done done) = 0;
+    // False: start() does nothing and the node is expected to come back by itself (after the delay).
+    virtual bool startsNode() const = 0;
+};
+
+class LocalClusterRestartBackend final : public RestartBackend
+{
+    Q_OBJECT
+
+public:
+    LocalClusterRestartBackend(LocalCluster* cluster, int index, QObject* parent = nullptr);
+    void stop(Done done) override;
+    void start(Done done) override;
+    bool startsNode() const override { return true; }
+
+private:
+    QPointer<LocalCluster> m_cluster;
+    int m_index;
+};
+
+// Runs the operator's programs with QProcess::start(program, arguments): no shell, so nothing in the
+// profile is ever interpreted. Output (stdout + stderr) is captured; a non-zero exit, a crash, a failure to
+// start or a timeout is a failed step.
+class CommandRestartBackend final : public RestartBackend
+{
+    Q_OBJECT
+
+public:
+    explicit CommandRestartBackend(RestartMethod method, QObject* parent = nullptr);
+    void stop(Done done) override;
+    void start(Done done) override;
+    bool startsNode() const override { return true; }
+
+    static void runProgram(QObject* context, const QString& program, const QStringList& arguments, int timeoutMs,
+                           Done done);
+
+private:
+    RestartMethod m_method;
+};
+
+// SHUTDOWN NOSAVE over a connection of its own; success is the node closing the connection.
+class ShutdownRestartBackend final : public RestartBackend
+{
+    Q_OBJECT
+
+public:
+    ShutdownRestartBackend(const NodeEndpoint& endpoint, const ConnectionOptions& connection, int timeoutMs,
+                           QObject* parent = nullptr);
+    void stop(Done done) override;
+    void start(Done done) override;
+    bool startsNode() const override { return false; }
+
+private:
+    NodeEndpoint m_endpoint;
+    ConnectionOptions m_connection;
+    int m_timeoutMs;
+};
+
+struct RestartSchedulerOptions
+{
+    QList<NodeEndpoint> nodes;
+    qint64 configuredMaxTtlMs = 30000; // the largest TTL any client of these nodes uses
+    double driftFactor = 0.01;
+    QString stateFile;     // pending restarts (JSON); empty = not persisted
+    bool readOnly = false; // schedule() refused; persisted restarts are not started when due
+    QString profileName;
+    QString auditLogPath;                 // empty = AuditLog::defaultPath()
+    LocalCluster* localCluster = nullptr; // RestartMethod::LocalCluster; must live on the scheduler's thread
+    std::shared_ptr<WallClock> clock;     // null = WallClock::system()
+    int tickIntervalMs = 1000;            // countdown signals, due check and early-return probe
+    int probeTimeoutMs = 1000;
+    ConnectionOptions connection;
+};
+
+// Delayed node restarts: plans them (default delay, impact, quorum check), takes the node down through a
+// backend, keeps it quarantined (not to be counted) until the full delay has passed on the wall clock,
+// starts it again (backends that can), and warns when a node answers before its due time (PING / run_id
+// probe every tick). Pending restarts are saved to stateFile on every change and resumed by loadPending().
+//
+// Lives on one thread with an event loop; the LocalCluster (if any) must live there too. schedule() may be
+// called from any thread; the other members on the scheduler's thread (or through queued signals).
+class NodeRestartScheduler final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(NodeRestartScheduler)
+
+public:
+    explicit NodeRestartScheduler(RestartSchedulerOptions options, QObject* parent = nullptr);
+    ~NodeRestartScheduler() override; // never starts or stops a node; pending restarts stay in the file
+
+    const RestartSchedulerOptions& options() const { return m_options; }
+    int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
+    int quorum() const { return nodeCount() / 2 + 1; }
+
+    // The plan for restarting `node` now, counting the quarantined nodes as unavailable. Pure, no I/O.
+    RestartPlan plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown = {}) const;
+
+    // Checks the request (read-only, quorum, delay, confirmations), then runs the stop step. The future
+    // completes after the stop step; the countdown and the start follow through the signals.
+    QFuture<ScheduleResult> schedule(const RestartRequest& request);
+
+    // Reads stateFile and resumes the countdowns (a restart already due is started at the next tick).
+    // Returns how many were resumed; entries naming an unknown node are dropped with a message in *error.
+    int loadPending(QString* error = nullptr);
+
+    QList<PendingRestart> pending() const; // active ones
+    QList<int> quarantinedNodes() const;
+    bool isQuarantined(int node) const;
+    // Stops tracking the node's restart without starting it (the operator takes over). Audited.
+    bool abandon(int node, QString* error = nullptr);
+
+signals:
+    void restartChanged(const redlock::PendingRestart& restart);
+    // Every tick while quarantined.
+    void countdown(int node, qint64 remainingMs);
+    // The node answered before its due time (a new run_id, or the old instance never went down).
+    void nodeReturnedEarly(int node, qint64 remainingMs, const QString& detail);
+    // Done, Failed or Abandoned.
+    void restartFinished(const redlock::PendingRestart& restart);
+
+private:
+    struct Entry
+    {
+        PendingRestart restart;
+        RestartBackend* backend = nullptr; // owned (child)
+        RedisConnection* probe = nullptr;  // owned (child)
+        bool probing = false;
+    };
+
+    void doSchedule(const RestartRequest& request, std::function<void(const ScheduleResult&)> deliver);
+    RestartBackend* makeBackend(const PendingRestart& restart, QString* error);
+    RedisConnection* makeProbe(int node);
+    void readRunId(RedisConnection* probe, std::function<void(const QByteArray& runId, bool answered)> done);
+    void onStopped(const QString& id, const RestartBackend::StepResult& step);
+    void tick();
+    void startDue(Entry& entry);
+    void probeEarly(Entry& entry);
+    void finish(const QString& id, PendingRestart::State state, const QString& error = {});
+    void changed(const PendingRestart& restart);
+    void save();
+    void audit(const QString& action, const PendingRestart& restart, const QJsonObject& extra = {}) const;
+    Entry* find(const QString& id);
+    qint64 nowMs() const { return m_clock->nowMs(); }
+
+    RestartSchedulerOptions m_options;
+    std::shared_ptr<WallClock> m_clock;
+    std::map<QString, Entry> m_entries; // by id
+    QTimer m_tick;
+};
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::PendingRestart)
+Q_DECLARE_METATYPE(redlock::ScheduleResult)

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "LockInspector.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace redlock {
+
+// A held lock that would fall below quorum while a node is out.
+struct AffectedLock
+{
+    QByteArray key;
+    QByteArray token;
+    QString holderSummary;
+    int holdersNow = 0;       // nodes holding the token in the snapshot
+    int holdersWhileDown = 0; // of those, the ones still counted while the node is out
+    qint64 observedValidityMs = -1;
+};
+
+// What taking one node out for a delayed restart means, computed before anything is touched.
+struct RestartPlan
+{
+    int node = -1;
+    int nodeCount = 0;
+    int quorum = 0;
+    qint64 configuredMaxTtlMs = 0;
+    qint64 largestPttlMs = -1; // largest PTTL of a lock value on this node in the snapshot; -1 = none seen
+    qint64 driftMs = 0;
+    qint64 defaultDelayMs = 0; // max(configured max TTL, largest PTTL) + drift
+    QList<AffectedLock> affected;
+    QList<int> unavailable; // other nodes already down or quarantined
+    int nodesUpDuring = 0;  // nodes counted while this one is out
+    bool breaksQuorum = false;
+    QString quorumExplanation; // translated; set when breaksQuorum
+};
+
+// The seeds' delayed-restart rule as pure functions: a node that may have lost its data must stay out
+// longer than the largest TTL of any lock it could have held, so that every lock it voted for has expired
+// everywhere before it votes again; and taking it out must not leave fewer than a quorum of nodes.
+class RestartPlanner final
+{
+public:
+    static qint64 driftMs(qint64 ttlMs, double driftFactor);
+    // max(configuredMaxTtlMs, largestPttlMs) + drift of that TTL.
+    static qint64 defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestPttlMs, double driftFactor);
+    // Largest PTTL among the lock values the snapshot saw on `node`; -1 when none.
+    static qint64 largestPttlOnNode(const LockSnapshot& snapshot, int node);
+    // Held locks whose holding nodes, minus `node` and the unavailable ones, drop below quorum.
+    static QList<AffectedLock> affectedLocks(const LockSnapshot& snapshot, int node, int nodeCount,
+                                             const QList<int>& unavailable);
+    // unavailable: other nodes down or quarantined (the node itself is ignored if listed).
+    static RestartPlan plan(int node, int nodeCount, const LockSnapshot& snapshot, qint64 configuredMaxTtlMs,
+                            double driftFactor, QList<int> unavailable);
+};
+
+} // namespace redlock

@@ -1,0 +1,452 @@
+// Delayed node restarts against real redis-server processes: default delay and impact from a live
+// LockInspector snapshot, the quorum refusal and its override, a managed (LocalCluster) restart that waits
+// out the full delay, SHUTDOWN NOSAVE with a node that comes back early, operator commands run without a
+// shell, pending restarts reloaded from their file, and read-only mode across every destructive core path.
+
+#include "AuditLog.h"
+#include "DirectRedis.h"
+#include "ForceRelease.h"
+#include "NodeRestartScheduler.h"
+#include "ObservationTestSupport.h"
+#include "RedlockClient.h"
+#include "TestSupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+using State = PendingRestart::State;
+
+namespace {
+
+LockSnapshot inspectOnce(const QList<NodeEndpoint>& nodes)
+{
+    IoThread io;
+    InspectorOptions options;
+    options.nodes = nodes;
+    options.keyspaceEvents = false;
+    options.reconcileIntervalMs = 0;
+    auto* inspector = io.create<LockInspector>(options);
+    QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+    QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+    if (!waitForCount(finished, 1, 15000))
+        return {};
+    return inspector->snapshot();
+}
+
+QStringList actions(const QString& auditPath)
+{
+    QStringList out;
+    for (const QJsonObject& line : AuditLog::read(auditPath))
+        out << line.value(QStringLiteral("action")).toString();
+    return out;
+}
+
+} // namespace
+
+class TestNodeRestart : public QObject
+{
+    Q_OBJECT
+
+private:
+    LocalCluster m_cluster;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::shared_ptr<ShiftedWallClock> m_clock;
+
+    QString auditPath() const { return m_dir->filePath(QStringLiteral("audit.jsonl")); }
+    QString statePath() const { return m_dir->filePath(QStringLiteral("pending-restarts.json")); }
+
+    RestartSchedulerOptions options(bool readOnly = false) const
+    {
+        RestartSchedulerOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.configuredMaxTtlMs = 30000;
+        o.stateFile = statePath();
+        o.auditLogPath = auditPath();
+        o.profileName = QStringLiteral("test-profile");
+        o.localCluster = const_cast<LocalCluster*>(&m_cluster);
+        o.clock = m_clock;
+        o.tickIntervalMs = 20;
+        o.probeTimeoutMs = 300;
+        o.readOnly = readOnly;
+        return o;
+    }
+
+    static ScheduleResult wait(QFuture<ScheduleResult> future)
+    {
+        QFutureWatcher<ScheduleResult> watcher;
+        QSignalSpy finished(&watcher, &QFutureWatcherBase::finished);
+        watcher.setFuture(future);
+        if (!future.isFinished())
+            finished.wait(10000);
+        return future.resultCount() > 0 ? future.result() : ScheduleResult{};
+    }
+
+    RestartRequest request(int node, qint64 delayMs = -1) const
+    {
+        RestartRequest r;
+        r.node = node;
+        r.delayMs = delayMs;
+        r.method.kind = RestartMethod::Kind::LocalCluster;
+        r.reason = QStringLiteral("kernel update");
+        return r;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(3, {}, &error), qPrintable(error));
+    }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_clock = std::make_shared<ShiftedWallClock>();
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            if (!m_cluster.isRunning(i))
+                QVERIFY(m_cluster.startNode(i));
+            DirectRedis(m_cluster.port(i)).flushAll();
+        }
+    }
+
+    void planFromLiveSnapshot()
+    {
+        // Quorum 2 of 3. lock-a would drop to one node without node 0; lock-b keeps two; lock-c is not on 0.
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).set("lock-a", "tok-a", 50000);
+        for (int i : {0, 1, 2})
+            DirectRedis(m_cluster.port(i)).set("lock-b", "tok-b", 20000);
+        for (int i : {1, 2})
+            DirectRedis(m_cluster.port(i)).set("lock-c", "tok-c", 90000);
+        const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
+        QCOMPARE(snapshot.size(), 3);
+
+        NodeRestartScheduler scheduler(options());
+        const RestartPlan p = scheduler.plan(0, snapshot);
+        QCOMPARE(p.quorum, 2);
+        QVERIFY(p.largestPttlMs > 45000 && p.largestPttlMs <= 50000);
+        // max(configured 30000, largest PTTL) + drift (ttl * 0.01 + 2).
+        QCOMPARE(p.defaultDelayMs, p.largestPttlMs + p.largestPttlMs / 100 + 2);
+        QCOMPARE(p.affected.size(), 1);
+        QCOMPARE(p.affected.first().key, QByteArray("lock-a"));
+        QCOMPARE(p.affected.first().holdersNow, 2);
+        QCOMPARE(p.affected.first().holdersWhileDown, 1);
+        QVERIFY(!p.breaksQuorum);
+        QCOMPARE(p.nodesUpDuring, 2);
+
+        // Node 2 holds nothing but lock-c (90 s): the largest PTTL wins over the configured TTL.
+        QVERIFY(scheduler.plan(2, snapshot).defaultDelayMs > 85000);
+        // With node 1 already down, restarting node 0 leaves one node: below quorum, and lock-b is hit too.
+        const RestartPlan broken = scheduler.plan(0, snapshot, {1});
+        QVERIFY(broken.breaksQuorum);
+        QCOMPARE(broken.nodesUpDuring, 1);
+        QVERIFY(!broken.quorumExplanation.isEmpty());
+        QCOMPARE(broken.affected.size(), 2);
+        // No locks: the configured TTL decides.
+        QCOMPARE(RestartPlanner::defaultDelayMs(30000, -1, 0.01), 30302);
+    }
+
+    void restartThatBreaksQuorumIsRefusedUnlessOverridden()
+    {
+        NodeRestartScheduler scheduler(options());
+        const ScheduleResult first = wait(scheduler.schedule(request(0, 60000)));
+        QVERIFY2(first.accepted, qPrintable(first.error));
+        QVERIFY(!m_cluster.isRunning(0));
+        QCOMPARE(scheduler.quarantinedNodes(), QList<int>{0});
+
+        // Node 0 is quarantined, so taking node 1 out too leaves 1 of 3.
+        const ScheduleResult refused = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY(!refused.accepted);
+        QVERIFY2(refused.error.contains(QStringLiteral("quorum")), qPrintable(refused.error));
+        QVERIFY(refused.plan.breaksQuorum);
+        QVERIFY(m_cluster.isRunning(1));
+        // A node the caller sees down counts the same way.
+        NodeRestartScheduler other(options());
+        RestartRequest seenDown = request(2, 60000);
+        seenDown.nodesDown = {1};
+        const ScheduleResult refusedToo = wait(other.schedule(seenDown));
+        QVERIFY(!refusedToo.accepted);
+        QCOMPARE(refusedToo.plan.unavailable, QList<int>{1});
+        QVERIFY(m_cluster.isRunning(2));
+
+        RestartRequest overridden = request(1, 60000);
+        overridden.overrideQuorum = true;
+        const ScheduleResult forced = wait(scheduler.schedule(overridden));
+        QVERIFY2(forced.accepted, qPrintable(forced.error));
+        QVERIFY(!m_cluster.isRunning(1));
+        QCOMPARE(scheduler.quarantinedNodes(), (QList<int>{0, 1}));
+
+        // A delay under the default is refused too.
+        NodeRestartScheduler third(options());
+        const ScheduleResult shortDelay = wait(third.schedule(request(2, 1000)));
+        QVERIFY(!shortDelay.accepted);
+        QVERIFY(m_cluster.isRunning(2));
+
+        QVERIFY(scheduler.abandon(0));
+        QVERIFY(scheduler.abandon(1));
+        QVERIFY(scheduler.quarantinedNodes().isEmpty());
+        QVERIFY(!m_cluster.isRunning(0)); // abandoning does not start it
+        const QStringList logged = actions(auditPath());
+        QVERIFY(logged.contains(QStringLiteral("node-restart-abandoned")));
+        const QList<QJsonObject> lines = AuditLog::read(auditPath());
+        bool overrideLogged = false;
+        for (const QJsonObject& l : lines)
+            overrideLogged = overrideLogged || l.value(QStringLiteral("overrideQuorum")).toBool();
+        QVERIFY(overrideLogged);
+    }
+
+    void managedRestartWaitsOutTheFullDelay()
+    {
+        NodeRestartScheduler scheduler(options());
+        QSignalSpy countdown(&scheduler, &NodeRestartScheduler::countdown);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        QSignalSpy started(&m_cluster, &LocalCluster::nodeStarted);
+        const qint64 pidBefore = m_cluster.pid(1);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QCOMPARE(r.restart.state, State::Quarantined);
+        QCOMPARE(r.restart.dueAtMs - r.restart.stoppedAtMs, 60000);
+        QVERIFY(!m_cluster.isRunning(1));
+
+        // Ticks go by; the node stays down and the countdown runs.
+        QVERIFY(waitForCount(countdown, 5));
+        QCOMPARE(countdown.last().at(0).toInt(), 1);
+        QVERIFY(countdown.last().at(1).toLongLong() > 59000);
+        m_clock->advanceMs(59000);
+        const int seen = static_cast<int>(countdown.size());
+        QVERIFY(waitForCount(countdown, seen + 3));
+        const qint64 remaining = countdown.last().at(1).toLongLong();
+        QVERIFY2(remaining > 0 && remaining <= 1000, qPrintable(QString::number(remaining)));
+        QVERIFY(!m_cluster.isRunning(1));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(started.isEmpty());
+
+        m_clock->advanceMs(1500);
+        QVERIFY(waitForCount(finished, 1));
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Done);
+        QVERIFY(m_clock->nowMs() >= done.dueAtMs);
+        QVERIFY(m_cluster.isRunning(1));
+        QVERIFY(m_cluster.pid(1) != pidBefore);
+        QCOMPARE(DirectRedis(m_cluster.port(1)).command({"PING"}).str, QByteArray("PONG"));
+        QVERIFY(scheduler.quarantinedNodes().isEmpty());
+        QCOMPARE(actions(auditPath()), (QStringList{QStringLiteral("node-restart-scheduled"),
+                                                    QStringLiteral("node-stop"), QStringLiteral("node-start")}));
+    }
+
+    void managedRestartWithShortTtlInRealTime()
+    {
+        // No clock tricks: a 300 ms TTL, and the process must not start before stop + delay.
+        RestartSchedulerOptions o = options();
+        o.clock = nullptr;
+        o.configuredMaxTtlMs = 300;
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        qint64 startedAtMs = 0;
+        connect(&m_cluster, &LocalCluster::nodeStarted, this, [&startedAtMs](int index) {
+            if (index == 2)
+                startedAtMs = QDateTime::currentMSecsSinceEpoch();
+        });
+        const ScheduleResult r = wait(scheduler.schedule(request(2)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QCOMPARE(r.restart.delayMs, 305); // 300 + 300 * 0.01 + 2
+        QVERIFY(waitForCount(finished, 1));
+        disconnect(&m_cluster, &LocalCluster::nodeStarted, this, nullptr);
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Done);
+        QVERIFY(startedAtMs > 0);
+        QVERIFY2(startedAtMs - done.stoppedAtMs >= done.delayMs,
+                 qPrintable(QStringLiteral("started %1 ms after the stop").arg(startedAtMs - done.stoppedAtMs)));
+    }
+
+    void shutdownNoSaveAndANodeThatReturnsEarly()
+    {
+        NodeRestartScheduler scheduler(options());
+        RestartRequest req = request(0, 60000);
+        req.method.kind = RestartMethod::Kind::ShutdownNoSave;
+        const ScheduleResult unconfirmed = wait(scheduler.schedule(req));
+        QVERIFY(!unconfirmed.accepted);
+        QVERIFY(m_cluster.isRunning(0));
+
+        req.confirmShutdown = true;
+        QSignalSpy early(&scheduler, &NodeRestartScheduler::nodeReturnedEarly);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        const ScheduleResult r = wait(scheduler.schedule(req));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(!r.restart.runIdBefore.isEmpty());
+        QTRY_VERIFY(!m_cluster.isRunning(0));
+        QVERIFY(early.isEmpty());
+
+        // Someone (a supervisor) brings it back long before the delay has passed.
+        QVERIFY(m_cluster.startNode(0));
+        QVERIFY(waitForCount(early, 1));
+        QCOMPARE(early.first().at(0).toInt(), 0);
+        QVERIFY(early.first().at(1).toLongLong() > 50000);
+        QVERIFY(early.first().at(2).toString().contains(QStringLiteral("before its due time")));
+        QVERIFY(scheduler.isQuarantined(0)); // still not counted
+        QVERIFY(scheduler.pending().first().returnedEarly);
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-returned-early")));
+
+        m_clock->advanceMs(61000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(!scheduler.isQuarantined(0));
+    }
+
+    void operatorCommandsRunWithoutAShell()
+    {
+        const QString cli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
+        if (cli.isEmpty())
+            QSKIP("redis-cli not installed");
+        const QString marker = m_dir->filePath(QStringLiteral("injected"));
+        NodeRestartScheduler scheduler(options());
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        RestartRequest req = request(2, 60000);
+        req.method.kind = RestartMethod::Kind::Commands;
+        req.method.stopProgram = cli;
+        req.method.stopArguments = {QStringLiteral("-p"), QString::number(m_cluster.port(2)),
+                                    QStringLiteral("shutdown"), QStringLiteral("nosave")};
+        // Shell syntax in an argument stays a literal argument.
+        req.method.startProgram = cli;
+        req.method.startArguments = {QStringLiteral("-p"), QString::number(m_cluster.port(1)), QStringLiteral("echo"),
+                                     QStringLiteral("$(touch %1); started").arg(marker)};
+        const ScheduleResult r = wait(scheduler.schedule(req));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QTRY_VERIFY(!m_cluster.isRunning(2));
+        m_clock->advanceMs(61000);
+        QVERIFY(waitForCount(finished, 1));
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Done);
+        QVERIFY2(done.output.contains(QStringLiteral("$(touch")), qPrintable(done.output));
+        QVERIFY(!QFile::exists(marker));
+
+        // A stop program that cannot run: reported, and the node is not quarantined.
+        QVERIFY(m_cluster.startNode(2));
+        RestartRequest bad = request(2, 60000);
+        bad.method.kind = RestartMethod::Kind::Commands;
+        bad.method.stopProgram = m_dir->filePath(QStringLiteral("no-such-program"));
+        bad.method.startProgram = cli;
+        const ScheduleResult failed = wait(scheduler.schedule(bad));
+        QVERIFY(!failed.accepted);
+        QVERIFY2(failed.error.contains(QStringLiteral("could not be started")), qPrintable(failed.error));
+        QVERIFY(waitForCount(finished, 2));
+        QCOMPARE(finished.last().first().value<PendingRestart>().state, State::Failed);
+        QVERIFY(!scheduler.isQuarantined(2));
+
+        // A stop program that fails: exit code and output reported.
+        bad.method.stopProgram = cli;
+        bad.method.stopArguments = {QStringLiteral("-p"), QString::number(closedPort()), QStringLiteral("shutdown")};
+        const ScheduleResult exitCode = wait(scheduler.schedule(bad));
+        QVERIFY(!exitCode.accepted);
+        QVERIFY2(exitCode.error.contains(QStringLiteral("exited with code")), qPrintable(exitCode.error));
+        QVERIFY(!exitCode.restart.output.isEmpty());
+        QVERIFY(m_cluster.isRunning(2));
+    }
+
+    void pendingRestartsReloadFromTheirFile()
+    {
+        qint64 dueAt = 0;
+        {
+            NodeRestartScheduler first(options());
+            const ScheduleResult r = wait(first.schedule(request(2, 60000)));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+            dueAt = r.restart.dueAtMs;
+        } // the console goes away: the node stays down, the restart stays in the file
+        QVERIFY(!m_cluster.isRunning(2));
+        QFile file(statePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("restarts")).toArray().size(),
+                 1);
+        file.close();
+
+        NodeRestartScheduler second(options());
+        QSignalSpy countdown(&second, &NodeRestartScheduler::countdown);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QString error;
+        QCOMPARE(second.loadPending(&error), 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(second.pending().size(), 1);
+        QCOMPARE(second.pending().first().dueAtMs, dueAt);
+        QCOMPARE(second.pending().first().state, State::Quarantined);
+        QVERIFY(second.isQuarantined(2));
+        QVERIFY(waitForCount(countdown, 2));
+        QVERIFY(countdown.last().at(1).toLongLong() > 50000);
+        QVERIFY(!m_cluster.isRunning(2));
+
+        m_clock->advanceMs(61000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.isRunning(2));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("restarts")).toArray().size(),
+                 0);
+    }
+
+    void readOnlyRefusesEveryDestructiveActionInCore()
+    {
+        // Node restart.
+        NodeRestartScheduler scheduler(options(true));
+        RestartRequest req = request(0, 60000);
+        req.overrideQuorum = true;
+        const ScheduleResult r = wait(scheduler.schedule(req));
+        QVERIFY(!r.accepted);
+        QVERIFY(r.error.contains(QStringLiteral("read-only")));
+        req.method.kind = RestartMethod::Kind::ShutdownNoSave;
+        req.confirmShutdown = true;
+        QVERIFY(!wait(scheduler.schedule(req)).accepted);
+        QVERIFY(m_cluster.isRunning(0));
+
+        // Force release.
+        DirectRedis(m_cluster.port(0)).set("ro-lock", "tok", 60000);
+        IoThread io;
+        ForceReleaseOptions fo;
+        fo.nodes = m_cluster.endpoints();
+        fo.readOnly = true;
+        fo.auditLogPath = auditPath();
+        auto fr = ownedOnIoThread(io, io.create<ForceRelease>(fo));
+        auto executed = fr->execute("ro-lock", "tok");
+        executed.waitForFinished();
+        QVERIFY(executed.result().refused);
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("ro-lock"), std::optional<QByteArray>("tok"));
+
+        // The Redlock client: acquire, extend, release.
+        RedlockOptions ro;
+        ro.nodes = m_cluster.endpoints();
+        ro.readOnly = true;
+        auto client = ownedOnIoThread(io, io.create<RedlockClient>(ro));
+        QVERIFY(!client->acquireAndWait({"ro-new"}).ok);
+        Lock lock;
+        lock.resources = {"ro-lock"};
+        lock.token = "tok";
+        lock.acquiredAtNs = client->nowNs();
+        lock.validUntilNs = client->nowNs() + 60'000'000'000LL;
+        QVERIFY(!client->releaseAndWait(lock).ok);
+        QVERIFY(!client->extendAndWait(lock, 60000).ok);
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("ro-lock"), std::optional<QByteArray>("tok"));
+        QVERIFY(!DirectRedis(m_cluster.port(1)).exists("ro-new"));
+        QVERIFY(!QFile::exists(auditPath()));
+
+        // A restart pending from before read-only mode was switched on is not started when due.
+        {
+            NodeRestartScheduler writable(options());
+            QVERIFY(wait(writable.schedule(request(1, 60000))).accepted);
+        }
+        NodeRestartScheduler readOnly(options(true));
+        QSignalSpy finished(&readOnly, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(readOnly.loadPending(), 1);
+        m_clock->advanceMs(61000);
+        QVERIFY(waitForCount(finished, 1));
+        const PendingRestart failed = finished.first().first().value<PendingRestart>();
+        QCOMPARE(failed.state, State::Failed);
+        QVERIFY(failed.error.contains(QStringLiteral("read-only")));
+        QVERIFY(!m_cluster.isRunning(1));
+        QVERIFY(!actions(auditPath()).contains(QStringLiteral("node-start")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodeRestart)
+#include "TestNodeRestart.moc"
