@@ -5,6 +5,7 @@
 #include "RedlockClient.h"
 
 #include <QRandomGenerator>
+#include <QSet>
 #include <QThread>
 
 #include <algorithm>
@@ -23,29 +24,53 @@ end
 return 0
 )lua";
 
+char nodeLetter(NodeOutcome::Kind kind)
+{
+    switch (kind) {
+    case NodeOutcome::Kind::Acquired:
+        return 'A';
+    case NodeOutcome::Kind::HeldByOther:
+        return 'H';
+    case NodeOutcome::Kind::Timeout:
+        return 'T';
+    case NodeOutcome::Kind::ConnectionError:
+        return 'C';
+    case NodeOutcome::Kind::RedisError:
+        return 'E';
+    case NodeOutcome::Kind::NoAnswerYet:
+        return '?';
+    default:
+        return '-';
+    }
+}
+
 } // namespace
 
 QJsonObject Section::toJson() const
 {
     return {{QStringLiteral("client"), client},
+            {QStringLiteral("resource"), QString::fromLatin1(resource.toBase64())},
             {QStringLiteral("acquired"), QString::number(acquiredNs)},
             {QStringLiteral("validUntil"), QString::number(validUntilNs)},
             {QStringLiteral("write"), QString::number(writeNs)},
             {QStringLiteral("exit"), QString::number(exitNs)},
             {QStringLiteral("fence"), QString::number(fence)},
-            {QStringLiteral("accepted"), accepted}};
+            {QStringLiteral("accepted"), accepted},
+            {QStringLiteral("nodes"), nodes}};
 }
 
 Section Section::fromJson(const QJsonObject& o)
 {
     Section s;
     s.client = o.value(QStringLiteral("client")).toString();
+    s.resource = QByteArray::fromBase64(o.value(QStringLiteral("resource")).toString().toLatin1());
     s.acquiredNs = o.value(QStringLiteral("acquired")).toString().toLongLong();
     s.validUntilNs = o.value(QStringLiteral("validUntil")).toString().toLongLong();
     s.writeNs = o.value(QStringLiteral("write")).toString().toLongLong();
     s.exitNs = o.value(QStringLiteral("exit")).toString().toLongLong();
     s.fence = o.value(QStringLiteral("fence")).toString().toLongLong();
     s.accepted = o.value(QStringLiteral("accepted")).toBool();
+    s.nodes = o.value(QStringLiteral("nodes")).toString();
     return s;
 }
 
@@ -74,9 +99,12 @@ QList<Section> runContender(const ContenderConfig& config, int* failures)
         }
         Section s;
         s.client = config.name;
+        s.resource = config.resource;
         s.acquiredNs = SteadyClock::system()->nowNs(); // from here on the client believes it holds the lock
         s.validUntilNs = r.lock.validUntilNs;
         s.fence = r.lock.fencingToken;
+        for (const NodeOutcome& n : r.attempts.last().nodes)
+            s.nodes += QLatin1Char(nodeLetter(n.kind));
         if (config.pauseAfterAcquireMs > 0 && !paused) {
             paused = true; // the client is stopped right after acquiring, and does not know it
             QThread::msleep(static_cast<unsigned long>(config.pauseAfterAcquireMs));
@@ -105,6 +133,10 @@ CheckReport checkMutualExclusion(QList<Section> sections)
 {
     CheckReport report;
     report.sections = static_cast<int>(sections.size());
+    QSet<QByteArray> resources;
+    for (const Section& s : sections)
+        resources.insert(s.resource);
+    report.resources = static_cast<int>(resources.size());
     std::sort(sections.begin(), sections.end(),
               [](const Section& a, const Section& b) { return a.acquiredNs < b.acquiredNs; });
     // Mutual exclusion: the windows in which each client may believe it holds the lock never overlap.
@@ -117,11 +149,16 @@ CheckReport checkMutualExclusion(QList<Section> sections)
             if (b.client == a.client)
                 continue;
             ++report.overlaps;
-            report.details << QStringLiteral("%1 [fence %2] and %3 [fence %4] overlap by %5 us")
+            report.details << QStringLiteral("%1 [fence %2, nodes %3, at %4 ms] and %5 [fence %6, nodes %7, at %8 ms] "
+                                             "overlap by %9 us")
                                   .arg(a.client)
                                   .arg(a.fence)
+                                  .arg(a.nodes)
+                                  .arg((a.acquiredNs - sections.first().acquiredNs) / 1'000'000)
                                   .arg(b.client)
                                   .arg(b.fence)
+                                  .arg(b.nodes)
+                                  .arg((b.acquiredNs - sections.first().acquiredNs) / 1'000'000)
                                   .arg((aEnd - b.acquiredNs) / 1000);
         }
         if (i > 0 && a.fence <= sections[i - 1].fence) {

@@ -15,12 +15,15 @@
 struct Section
 {
     QString client;
+    QByteArray resource;
     qint64 acquiredNs = 0;   // acquire returned: the client believes it holds the lock from here
     qint64 validUntilNs = 0; // the lock's validity end, on the same clock
     qint64 writeNs = 0;      // the fenced write to the protected resource
     qint64 exitNs = 0;       // work done
     qint64 fence = -1;
     bool accepted = false;   // the resource took the write (its fencing token was the newest)
+    QString nodes;           // per node, what the successful attempt saw: A acquired, H held by other,
+                             // T timeout, C connection error, E Redis error, ? no answer yet, - not sent
 
     QJsonObject toJson() const;
     static Section fromJson(const QJsonObject& o);
@@ -48,6 +51,7 @@ struct CheckReport
     int fenceOrderErrors = 0; // fencing tokens not strictly increasing in order of acquisition
     int lateWrites = 0;       // writes after the writer's own validity ended
     int lateWritesAccepted = 0;
+    int resources = 0; // distinct resources among the sections: a check of one resource expects 1
     QStringList details;
 };
 

@@ -1,5 +1,6 @@
 // redlock-contender: one contending client as a separate process, for the mutual-exclusion checker.
-// Usage: redlock-contender NAME NODES RESOURCE_PORT TTL_MS DURATION_MS; prints one JSON line per section.
+// Usage: redlock-contender NAME NODES RESOURCE RESOURCE_PORT TTL_MS DURATION_MS; prints one JSON line per
+// section.
 
 #include "Contender.h"
 
@@ -12,8 +13,8 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    if (args.size() != 6) {
-        std::fprintf(stderr, "usage: redlock-contender NAME NODES RESOURCE_PORT TTL_MS DURATION_MS\n");
+    if (args.size() != 7) {
+        std::fprintf(stderr, "usage: redlock-contender NAME NODES RESOURCE RESOURCE_PORT TTL_MS DURATION_MS\n");
         return 2;
     }
     ContenderConfig config;
@@ -25,9 +26,10 @@ int main(int argc, char** argv)
         return 2;
     }
     config.nodes = *nodes;
-    config.resourcePort = static_cast<quint16>(args[3].toUInt());
-    config.ttlMs = args[4].toLongLong();
-    config.durationMs = args[5].toInt();
+    config.resource = args[3].toUtf8();
+    config.resourcePort = static_cast<quint16>(args[4].toUInt());
+    config.ttlMs = args[5].toLongLong();
+    config.durationMs = args[6].toInt();
     int failures = 0;
     const QList<Section> sections = runContender(config, &failures);
     for (const Section& s : sections)

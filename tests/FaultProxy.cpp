@@ -28,10 +28,7 @@ public:
 
     void onReadable()
     {
-        const QByteArray data = m_from->readAll();
-        if (m_state->blackhole)
-            return; // dropped: the peer waits, as behind a partition
-        m_queue.push_back({m_clock.elapsed() + m_state->latencyMs, data});
+        m_queue.push_back({m_clock.elapsed() + m_state->latencyMs, m_from->readAll()});
         drain();
     }
 
@@ -39,6 +36,15 @@ public:
     {
         if (!m_to || m_to->state() != QAbstractSocket::ConnectedState)
             return; // held until the other side is connected (see the connected signal below)
+        if (m_state->blackhole) {
+            // A partition stalls the stream; it never drops bytes from the middle of it. That is what TCP
+            // does: it retransmits until the path heals (then everything arrives, in order) or the
+            // connection breaks. Dropping bytes would desynchronise the pipeline, a failure no real
+            // network produces.
+            if (!m_queue.empty())
+                m_timer.start(5);
+            return;
+        }
         const qint64 now = m_clock.elapsed();
         while (!m_queue.empty() && m_queue.front().due <= now) {
             m_to->write(m_queue.front().data);

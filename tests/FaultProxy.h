@@ -1,7 +1,8 @@
 #pragma once
 
 // A TCP proxy in front of one node, on its own thread, that tests and benchmarks control: add latency,
-// blackhole traffic (a partition: connections stay open, nothing gets through), or cut connections.
+// blackhole traffic (a partition: connections stay open, nothing gets through until it heals, then the
+// held bytes arrive in order, as TCP retransmission would deliver them), or cut connections.
 
 #include <QtGlobal>
 

@@ -88,7 +88,8 @@ private:
             auto p = std::make_unique<QProcess>();
             p->setProcessChannelMode(QProcess::SeparateChannels);
             p->start(QStringLiteral(REDLOCK_CONTENDER_PATH),
-                     {QStringLiteral("process-%1").arg(i), nodeList(nodes), QString::number(m_cluster.port(kResourceNode)),
+                     {QStringLiteral("process-%1").arg(i), nodeList(nodes), QString::fromUtf8(resource),
+                      QString::number(m_cluster.port(kResourceNode)),
                       QString::number(kTtlMs), QString::number(durationMs)});
             processes.push_back(std::move(p));
         }
@@ -117,6 +118,7 @@ private:
     void expectSafe(const Run& run, int minimumSections = 10)
     {
         const CheckReport report = checkMutualExclusion(run.sections);
+        QCOMPARE(report.resources, 1); // every contender on the same key, or the check means nothing
         QVERIFY2(report.overlaps == 0, qPrintable(report.details.join(u'\n')));
         QVERIFY2(report.fenceOrderErrors == 0, qPrintable(report.details.join(u'\n')));
         QVERIFY2(report.sections >= minimumSections,
@@ -172,8 +174,8 @@ private slots:
     void checkerCatchesOverlap()
     {
         // The checker itself: two clients inside their validity at once is an overlap.
-        Section a{QStringLiteral("a"), 1000, 5000, 1100, 1500, 1, true};
-        Section b{QStringLiteral("b"), 1400, 6000, 1450, 1800, 2, true};
+        Section a{QStringLiteral("a"), "r", 1000, 5000, 1100, 1500, 1, true, {}};
+        Section b{QStringLiteral("b"), "r", 1400, 6000, 1450, 1800, 2, true, {}};
         QCOMPARE(checkMutualExclusion({a, b}).overlaps, 1);
         b.acquiredNs = 1600;
         QCOMPARE(checkMutualExclusion({a, b}).overlaps, 0);
@@ -309,7 +311,7 @@ private slots:
         DirectRedis(m_cluster.port(4)).set("victim", "blocker", 60000);
         const AcquireResult ra = a->acquireAndWait({"victim"}, {.ttlMs = 5000});
         QVERIFY2(ra.ok, qPrintable(ra.error));
-        Section sa{QStringLiteral("A"), SteadyClock::system()->nowNs(), ra.lock.validUntilNs, 0, 0, -1, true};
+        Section sa{QStringLiteral("A"), "victim", SteadyClock::system()->nowNs(), ra.lock.validUntilNs, 0, 0, -1, true, {}};
 
         QVERIFY(m_cluster.killNode(2));
         QVERIFY(m_cluster.startNode(2)); // no persistence, no delay: A's key on node 2 is gone
@@ -317,7 +319,7 @@ private slots:
         DirectRedis(m_cluster.port(4)).command({"DEL", "victim"});
         const AcquireResult rb = b->acquireAndWait({"victim"}, {.ttlMs = 5000});
         QVERIFY2(rb.ok, qPrintable(rb.error)); // the double grant
-        Section sb{QStringLiteral("B"), SteadyClock::system()->nowNs(), rb.lock.validUntilNs, 0, 0, -1, true};
+        Section sb{QStringLiteral("B"), "victim", SteadyClock::system()->nowNs(), rb.lock.validUntilNs, 0, 0, -1, true, {}};
         sa.writeNs = sa.exitNs = sb.acquiredNs + 1'000'000; // A is still working inside its validity
         sb.writeNs = sb.exitNs = sb.acquiredNs + 2'000'000;
         QVERIFY(sa.exitNs < sa.validUntilNs);
