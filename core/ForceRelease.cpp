@@ -321,7 +321,9 @@ void ForceRelease::deleteOnNode(int node, const QByteArray& key, const QByteArra
                        return;
                    }
                    ForceReleaseNode n = failureNode(node, reply);
-                   if (n.kind == Kind::Unreachable)
+                   // A request that was sent and not answered may still have run on the node.
+                   if (n.kind == Kind::Unreachable &&
+                       (n.errorKind == RedisErrorKind::Timeout || n.errorKind == RedisErrorKind::ConnectionLost))
                        n.error = tr("%1 (the compare-and-delete may or may not have run)").arg(n.error);
                    n.latencyUs = (nowNs() - startNs) / 1000;
                    done(n);

@@ -23,4 +23,7 @@ int runInspect(const QStringList& args);
 int runWatch(const QStringList& args);
 int runAudit(const QStringList& args);
 
+// Operator actions (OperatorCommands.cpp): force release by token, with preview and audit log.
+int runForceRelease(const QStringList& args);
+
 } // namespace redlock::cli

@@ -27,6 +27,7 @@ const Subcommand kSubcommands[] = {
     {"inspect", runInspect, QT_TRANSLATE_NOOP("redlock", "show every lock merged over the nodes, with its verdict")},
     {"watch", runWatch, QT_TRANSLATE_NOOP("redlock", "print lock events live until Ctrl+C")},
     {"audit", runAudit, QT_TRANSLATE_NOOP("redlock", "check the nodes for what breaks Redlock")},
+    {"force-release", runForceRelease, QT_TRANSLATE_NOOP("redlock", "delete a stuck lock where it still holds TOKEN")},
 };
 
 QString generalUsage()
