@@ -285,7 +285,15 @@ NodeRestartScheduler::NodeRestartScheduler(RestartSchedulerOptions options, QObj
 NodeRestartScheduler::~NodeRestartScheduler()
 {
     m_tick.stop();
-    // Children (backends, probes) go with the QObject; a pending restart stays in the state file.
+    // Probes and backends fail their pending requests as they go; those callbacks must not touch a
+    // half-destroyed scheduler, so they are deleted here, while find() already answers nothing.
+    // A pending restart stays in the state file.
+    m_shuttingDown = true;
+    for (auto& [id, entry] : m_entries) {
+        delete entry.probe;
+        delete entry.backend;
+    }
+    m_entries.clear();
 }
 
 RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown) const
@@ -635,6 +643,8 @@ bool NodeRestartScheduler::isQuarantined(int node) const
 
 NodeRestartScheduler::Entry* NodeRestartScheduler::find(const QString& id)
 {
+    if (m_shuttingDown)
+        return nullptr;
     auto it = m_entries.find(id);
     return it == m_entries.end() ? nullptr : &it->second;
 }

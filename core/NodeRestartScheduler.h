@@ -266,6 +266,7 @@ private:
     RestartSchedulerOptions m_options;
     std::shared_ptr<WallClock> m_clock;
     std::map<QString, Entry> m_entries; // by id
+    bool m_shuttingDown = false;        // callbacks from children deleted in the destructor find nothing
     QTimer m_tick;
 };
 
