@@ -32,9 +32,17 @@ return removed
 void evalScript(RedisConnection* connection, const LuaScript& script, const QList<QByteArray>& keys,
                 const QList<QByteArray>& args, int timeoutMs, std::function<void(const RedisReply&)> done)
 {
+    // Order matters: a Redlock round relies on a node running our commands in the order we sent them (the
+    // cleanup release after the acquire). An EVALSHA answered NOSCRIPT and resent as EVAL would run after
+    // whatever was sent in between, so a script this connection has not sent yet goes as EVAL right away
+    // (which also caches it on the server) and only later calls use EVALSHA. NOSCRIPT is then left to a
+    // SCRIPT FLUSH on a live connection: handled by resending, the one case where order is not kept.
     QList<QByteArray> command;
     command.reserve(3 + keys.size() + args.size());
-    command << "EVALSHA" << script.sha() << QByteArray::number(keys.size()) << keys << args;
+    const bool known = connection->knowsScript(script.sha());
+    command << (known ? QByteArray("EVALSHA") : QByteArray("EVAL")) << (known ? script.sha() : script.source())
+            << QByteArray::number(keys.size()) << keys << args;
+    connection->setScriptKnown(script.sha(), true);
     connection->send(
         command,
         [connection, command, &script, timeoutMs, done = std::move(done)](const RedisReply& reply) mutable {
@@ -42,7 +50,6 @@ void evalScript(RedisConnection* connection, const LuaScript& script, const QLis
                 done(reply);
                 return;
             }
-            // The node does not know the script (flushed, restarted, first use): send it whole.
             command[0] = "EVAL";
             command[1] = script.source();
             connection->send(command, std::move(done), timeoutMs);

@@ -11,8 +11,8 @@ namespace redlock {
 
 class RedisConnection;
 
-// A Lua script sent by EVALSHA, with EVAL as the fallback when the node answers NOSCRIPT
-// (after SCRIPT FLUSH, a restart, or on first use).
+// A Lua script: sent whole (EVAL) the first time on a connection, by SHA1 (EVALSHA) afterwards, with EVAL as
+// the fallback when a node answers NOSCRIPT (after a SCRIPT FLUSH).
 class LuaScript
 {
 public:
@@ -35,8 +35,9 @@ const LuaScript& compareAndDelete();
 
 } // namespace scripts
 
-// EVALSHA script on `connection`; on NOSCRIPT the whole source is sent with EVAL (same keys, arguments and
-// timeout). done() is called exactly once, on the connection's thread.
+// Runs the script on `connection`: EVAL the first time on that connection, EVALSHA afterwards; on NOSCRIPT
+// the whole source is resent with EVAL (same keys, arguments and timeout). done() is called exactly once,
+// on the connection's thread.
 void evalScript(RedisConnection* connection, const LuaScript& script, const QList<QByteArray>& keys,
                 const QList<QByteArray>& args, int timeoutMs, std::function<void(const RedisReply&)> done);
 

@@ -129,6 +129,7 @@ void RedisConnection::setState(State state)
 void RedisConnection::startConnecting()
 {
     dropTransport();
+    m_knownScripts.clear(); // a new server process (or a restarted one) has an empty script cache
     m_reader = redisReaderCreate();
     setState(State::Connecting);
     m_connectTimer.start(m_options.connectTimeoutMs);

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 
 #include <deque>
@@ -70,6 +71,17 @@ public:
 
     void open();
     void close();
+
+    // Lua scripts this connection has sent to its server since it (re)connected, by SHA1: EVALSHA is safe
+    // for those; a script not yet sent goes as EVAL (see evalScript in LockScripts.h). Connection thread only.
+    bool knowsScript(const QByteArray& sha) const { return m_knownScripts.contains(sha); }
+    void setScriptKnown(const QByteArray& sha, bool known)
+    {
+        if (known)
+            m_knownScripts.insert(sha);
+        else
+            m_knownScripts.remove(sha);
+    }
 
     void send(const QList<QByteArray>& args, ReplyHandler handler, int timeoutMs = -1);
     // Several commands written in one go; each keeps its own handler.
@@ -140,6 +152,7 @@ private:
     QTimer m_reconnectTimer;
     int m_backoffMs = 0;
     bool m_wantOpen = false;
+    QSet<QByteArray> m_knownScripts;
     bool m_handlingError = false;
 };
 

@@ -496,42 +496,47 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     const qint64 start = nowNs();
     const QByteArray ttl = QByteArray::number(op.ttlMs);
     if (op.resources.size() == 1 && op.fenceKeys.isEmpty()) {
-        // The common case needs no script: SET NX PX, with GET and PTTL pipelined behind it so a refusal
-        // names the holder and its remaining time without another round trip.
-        struct Replies
-        {
-            RedisReply set, get, pttl;
-        };
-        auto replies = std::make_shared<Replies>();
+        // The common case needs no script: SET NX PX alone. Only when it is refused do GET and PTTL follow,
+        // so the outcome names the holder and its remaining time; an uncontended acquire stays one command.
         const QByteArray& key = op.resources.first();
-        const QByteArray token = op.token;
-        QList<RedisConnection::Command> pipeline;
-        pipeline.append({{"SET", key, token, "NX", "PX", ttl}, [replies](const RedisReply& r) { replies->set = r; }});
-        pipeline.append({{"GET", key}, [replies](const RedisReply& r) { replies->get = r; }});
-        pipeline.append({{"PTTL", key}, [this, replies, node, start, token, done](const RedisReply& r) {
-                             replies->pttl = r;
-                             const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
-                             const RedisReply& set = replies->set;
-                             NodeOutcome o;
-                             o.node = node;
-                             o.latencyUs = latencyUs;
-                             if (set.isString()) {
-                                 o.kind = NodeOutcome::Kind::Acquired;
-                             } else if (set.isNil()) {
-                                 if (replies->get.isError()) {
-                                     // The key exists with another type (a hash lock, a list ...).
-                                     o = failureOutcome(node, replies->get, latencyUs);
-                                 } else {
-                                     o.kind = NodeOutcome::Kind::HeldByOther;
-                                     o.holderToken = replies->get.bytes();
-                                     o.holderPttlMs = replies->pttl.isInteger() ? replies->pttl.integer() : -3;
-                                 }
-                             } else {
-                                 o = failureOutcome(node, set, latencyUs);
-                             }
-                             done(o);
-                         }});
-        m_connections[static_cast<size_t>(node)]->sendPipeline(std::move(pipeline), m_options.nodeTimeoutMs);
+        RedisConnection* connection = m_connections[static_cast<size_t>(node)];
+        connection->send(
+            {"SET", key, op.token, "NX", "PX", ttl},
+            [this, connection, key, node, start, done](const RedisReply& set) {
+                if (!set.isNil()) {
+                    const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
+                    NodeOutcome o = set.isString() ? NodeOutcome{} : failureOutcome(node, set, latencyUs);
+                    if (set.isString()) {
+                        o.node = node;
+                        o.latencyUs = latencyUs;
+                        o.kind = NodeOutcome::Kind::Acquired;
+                    }
+                    done(o);
+                    return;
+                }
+                auto holder = std::make_shared<RedisReply>();
+                QList<RedisConnection::Command> lookup;
+                lookup.append({{"GET", key}, [holder](const RedisReply& r) { *holder = r; }});
+                lookup.append({{"PTTL", key}, [this, holder, node, start, done](const RedisReply& pttl) {
+                                   const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
+                                   NodeOutcome o;
+                                   if (holder->isError() && holder->type() == RedisReply::Type::Error) {
+                                       // The key exists with another type (a hash lock, a list ...).
+                                       o = failureOutcome(node, *holder, latencyUs);
+                                   } else {
+                                       // Refused by SET: held by someone, even if the lookup then timed out
+                                       // or found the key already gone.
+                                       o.node = node;
+                                       o.latencyUs = latencyUs;
+                                       o.kind = NodeOutcome::Kind::HeldByOther;
+                                       o.holderToken = holder->isString() ? holder->bytes() : QByteArray();
+                                       o.holderPttlMs = pttl.isInteger() ? pttl.integer() : -3;
+                                   }
+                                   done(o);
+                               }});
+                connection->sendPipeline(std::move(lookup), m_options.nodeTimeoutMs);
+            },
+            m_options.nodeTimeoutMs);
         return;
     }
 
@@ -618,15 +623,19 @@ void RedlockClient::finishAttemptFailed(const std::shared_ptr<AcquireOperation>&
 {
     // Step 5: unlock all nodes, also those that seemed to fail (the SET may have landed after the timeout).
     // The release goes out on the same connections behind the SETs, so it runs after them on every node.
-    releaseEverywhere(op->resources, op->token, [](const RoundResult&) {});
+    // The caller hears of the failure only once the cleanup round is over (bounded by the per-node timeout):
+    // a CLI that exits right after a failed acquire must not cut its own cleanup short.
     op->result.error = why;
-    if (static_cast<int>(op->result.attempts.size()) >= op->maxAttempts || m_shuttingDown) {
-        completeAcquire(op, false, why);
-        return;
-    }
-    // Retry after a random delay, so that contenders fall out of step instead of splitting the votes again.
-    const int jitter = op->retryJitterMs > 0 ? QRandomGenerator::global()->bounded(op->retryJitterMs + 1) : 0;
-    QTimer::singleShot(op->retryDelayMs + jitter, this, [this, op] { startAttempt(op); });
+    releaseEverywhere(op->resources, op->token, [this, op, why](const RoundResult& cleanup) {
+        op->result.attempts.last().cleanupNodes = cleanup.nodes;
+        if (static_cast<int>(op->result.attempts.size()) >= op->maxAttempts || m_shuttingDown) {
+            completeAcquire(op, false, why);
+            return;
+        }
+        // Retry after a random delay, so that contenders fall out of step instead of splitting the votes.
+        const int jitter = op->retryJitterMs > 0 ? QRandomGenerator::global()->bounded(op->retryJitterMs + 1) : 0;
+        QTimer::singleShot(op->retryDelayMs + jitter, this, [this, op] { startAttempt(op); });
+    });
 }
 
 void RedlockClient::completeAcquire(const std::shared_ptr<AcquireOperation>& op, bool ok, const QString& error)

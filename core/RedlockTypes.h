@@ -89,6 +89,7 @@ struct AcquireAttempt
     qint64 validityMs = 0;    // ttl - elapsed - drift, if a quorum was reached
     bool quorumReached = false;
     QList<NodeOutcome> fenceWriteNodes; // fencing: the write-back round (Acquired = written)
+    QList<NodeOutcome> cleanupNodes;    // a failed attempt: its release on every node (Released / NotHeld / ...)
 };
 
 struct Lock

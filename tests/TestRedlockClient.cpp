@@ -9,6 +9,7 @@
 
 #include <QtTest>
 
+#include <future>
 #include <memory>
 
 using namespace redlock;
@@ -536,6 +537,63 @@ private slots:
         QVERIFY(client->releaseAndWait(lock).error.contains(QStringLiteral("read-only")));
         QVERIFY(client->extendAndWait(lock, 1000).error.contains(QStringLiteral("read-only")));
         QCOMPARE(valuesOn("ro", 5), QList<QByteArray>(5, QByteArray()));
+    }
+
+    void replicaNodeAnswersReadOnly()
+    {
+        // A replica listed as one of the masters refuses writes and says so. Node 1 holds another token, so
+        // the decision needs the replica's answer.
+        LocalCluster local;
+        QString error;
+        QVERIFY2(local.start(2, {}, &error), qPrintable(error));
+        LocalNodeOptions replica;
+        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"), QString::number(local.port(0))};
+        QCOMPARE(local.addNode(replica, &error), 2);
+        DirectRedis(local.port(1)).set("on-replica", "someone-else", 60000);
+        auto client = makeClient(local.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 1000; });
+        for (bool fencing : {false, true}) { // SET NX and the script path
+            const AcquireResult r = client->acquireAndWait({"on-replica"}, {.ttlMs = 10000, .fencing = fencing});
+            QVERIFY(!r.ok);
+            const NodeOutcome& o = r.attempts.first().nodes[2];
+            QCOMPARE(o.kind, Kind::RedisError);
+            QCOMPARE(o.errorKind, RedisErrorKind::ReadOnly);
+            QVERIFY2(o.error.contains(QStringLiteral("READONLY")), qPrintable(o.error));
+            // Cleaned up on node 0 before the result came back. (This caught scripts resent after NOSCRIPT
+            // running after the cleanup release: the key leaked until its TTL.)
+            const NodeOutcome& cleanup0 = r.attempts.first().cleanupNodes.value(0);
+            QVERIFY2(cleanup0.kind == Kind::Released, qPrintable(outcomeKindName(cleanup0.kind) + u' ' + cleanup0.error));
+            QVERIFY(!DirectRedis(local.port(0)).exists("on-replica"));
+        }
+    }
+
+    void loadingNodeAnswersLoading()
+    {
+        // A node reloading a large data set answers LOADING, reported as such. Node 0 holds another token,
+        // so the decision needs the loading node's answer.
+        LocalCluster local;
+        QString error;
+        QVERIFY2(local.start(3, {}, &error), qPrintable(error));
+        auto client = makeClient(local.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 3000; });
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok); // connections are up before the reload
+        DirectRedis(local.port(0)).set("during-reload", "someone-else", 60000);
+        QCOMPARE(DirectRedis(local.port(2)).command({"DEBUG", "POPULATE", "1000000"}).str, QByteArray("OK"));
+        auto reload = std::async(std::launch::async, [port = local.port(2)] {
+            return DirectRedis(port).command({"DEBUG", "RELOAD"}).str;
+        });
+        bool sawLoading = false;
+        while (!sawLoading && reload.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
+            const AcquireResult r = client->acquireAndWait({"during-reload"});
+            if (r.ok) // before the reload began: nodes 1 and 2 are a quorum
+                client->releaseAndWait(r.lock);
+            const NodeOutcome& o = r.attempts.first().nodes[2];
+            if (o.kind == Kind::RedisError && o.errorKind == RedisErrorKind::Loading) {
+                sawLoading = true;
+                QVERIFY2(o.error.contains(QStringLiteral("LOADING")), qPrintable(o.error));
+            }
+        }
+        QCOMPARE(reload.get(), QByteArray("OK"));
+        QVERIFY2(sawLoading, "the node never answered LOADING during a one-million-key reload");
+        QCOMPARE(DirectRedis(local.port(0)).get("during-reload").value_or(QByteArray()), QByteArray("someone-else"));
     }
 
     void tokensIdentifyTheHolder()
