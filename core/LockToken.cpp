@@ -19,12 +19,17 @@ QByteArray encodePart(const QString& text)
 
 } // namespace
 
+QByteArray LockToken::newRandom()
+{
+    quint32 words[4];
+    QRandomGenerator::system()->fillRange(words);
+    return QByteArray(reinterpret_cast<const char*>(words), sizeof(words)).toHex();
+}
+
 LockToken LockToken::generate(const QString& clientName)
 {
     LockToken token;
-    quint32 words[4];
-    QRandomGenerator::system()->fillRange(words);
-    token.random = QByteArray(reinterpret_cast<const char*>(words), sizeof(words)).toHex();
+    token.random = newRandom();
     token.pid = QCoreApplication::applicationPid();
     token.host = QSysInfo::machineHostName();
     token.client = clientName;
@@ -33,7 +38,12 @@ LockToken LockToken::generate(const QString& clientName)
 
 QByteArray LockToken::encode() const
 {
-    return "rl1:" + random + ':' + QByteArray::number(pid) + ':' + encodePart(host) + ':' + encodePart(client);
+    return "rl1:" + random + identitySuffix();
+}
+
+QByteArray LockToken::identitySuffix() const
+{
+    return ':' + QByteArray::number(pid) + ':' + encodePart(host) + ':' + encodePart(client);
 }
 
 std::optional<LockToken> LockToken::decode(const QByteArray& value)

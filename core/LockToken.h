@@ -26,7 +26,12 @@ struct LockToken
     QString client;
 
     static LockToken generate(const QString& clientName);
+    // 32 fresh hex digits from the system's cryptographic generator.
+    static QByteArray newRandom();
     QByteArray encode() const;
+    // ":<pid>:<host>:<client>", the part of encode() after the random digits: the same for every lock a
+    // client takes, so clients compute it once.
+    QByteArray identitySuffix() const;
     // nullopt for values that are not ours (they are shown raw).
     static std::optional<LockToken> decode(const QByteArray& value);
 };

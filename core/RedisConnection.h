@@ -87,6 +87,10 @@ public:
     // Several commands written in one go; each keeps its own handler.
     void sendPipeline(QList<Command> commands, int timeoutMs = -1);
 
+    // The RESP encoding of a command, byte for byte what hiredis' redisFormatCommandArgv produces (the
+    // tests hold it to that) without its per-argument sprintf.
+    static QByteArray formatCommand(const QList<QByteArray>& args);
+
     // Pub/Sub: "message" and "pmessage" arrays are not replies to a command; with a handler set they are
     // delivered here instead of being taken as the answer to the oldest command in flight. Subscriptions
     // do not survive a reconnect: subscribe again on ready().
@@ -128,7 +132,6 @@ private:
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
     qint64 deadlineFor(int timeoutMs) const;
 
-    static QByteArray formatCommand(const QList<QByteArray>& args);
 
     NodeEndpoint m_endpoint;
     ConnectionOptions m_options;

@@ -151,6 +151,7 @@ RedlockClient::RedlockClient(RedlockOptions options, QObject* parent)
     : QObject(parent), m_options(std::move(options)), m_check(validate(m_options)),
       m_clock(m_options.clock ? m_options.clock : SteadyClock::system())
 {
+    m_tokenSuffix = LockToken::generate(m_options.clientName).identitySuffix();
     if (!m_check.ok())
         return; // every call will be refused with the configuration errors
     ConnectionOptions connection = m_options.connection;
@@ -411,7 +412,7 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
         op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
         op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
         op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
-        op->token = LockToken::generate(m_options.clientName).encode();
+        op->token = "rl1:" + LockToken::newRandom() + m_tokenSuffix;
         if (options.fencing) {
             for (const QByteArray& r : std::as_const(op->resources))
                 op->fenceKeys.append(r + m_options.fenceSuffix);

@@ -95,6 +95,7 @@ private:
     ConfigCheck m_check;
     std::shared_ptr<SteadyClock> m_clock;
     std::vector<RedisConnection*> m_connections;
+    QByteArray m_tokenSuffix; // the holder identity part of every token this client writes
     bool m_shuttingDown = false;
 };
 

@@ -5,6 +5,7 @@
 #include "RedisConnection.h"
 #include "TestSupport.h"
 
+#include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QtTest>
@@ -73,6 +74,34 @@ private slots:
         for (int i = 0; i < 2000; ++i)
             QCOMPARE(seen[i], i + 1);
         QCOMPARE(c.state(), RedisConnection::State::Ready);
+    }
+
+    void encodesLikeHiredis()
+    {
+        // hiredis stays the reference for the wire format.
+        auto* random = QRandomGenerator::global();
+        for (int round = 0; round < 5000; ++round) {
+            QList<QByteArray> args;
+            const int argc = 1 + random->bounded(12);
+            for (int i = 0; i < argc; ++i) {
+                QByteArray arg(random->bounded(round % 50 == 0 ? 70000 : 40), Qt::Uninitialized);
+                for (char& c : arg)
+                    c = static_cast<char>(random->bounded(256));
+                args.append(arg);
+            }
+            std::vector<const char*> argv;
+            std::vector<size_t> lens;
+            for (const auto& a : args) {
+                argv.push_back(a.constData());
+                lens.push_back(static_cast<size_t>(a.size()));
+            }
+            char* reference = nullptr;
+            const int len = redisFormatCommandArgv(&reference, argc, argv.data(), lens.data());
+            QVERIFY(len > 0);
+            const QByteArray expected(reference, len);
+            redisFreeCommand(reference);
+            QCOMPARE(RedisConnection::formatCommand(args), expected);
+        }
     }
 
     void binarySafe()
