@@ -13,5 +13,6 @@ if [ -x build/app/redlock-console ]; then
     fi
     exec build/app/redlock-console --demo "$@"
 fi
-# Console not built (REDLOCK_BUILD_GUI=OFF): show the demo cluster through the CLI instead.
-exec build/app/redlock cluster --demo "$@"
+# Console not built (REDLOCK_BUILD_GUI=OFF): a local cluster through the CLI instead; try
+#   build/app/redlock acquire --nodes <the printed list> my-resource
+exec build/app/redlock cluster --nodes-count 5
