@@ -221,8 +221,25 @@ void ClusterController::stop()
 
 int ClusterController::nodesUp() const
 {
-    return static_cast<int>(
-        std::count_if(m_facts.cbegin(), m_facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
+    return static_cast<int>(std::count_if(m_facts.cbegin(), m_facts.cend(), [this](const NodeFacts& f) {
+        return f.health == NodeHealth::Up && !m_quarantined.contains(f.node);
+    }));
+}
+
+void ClusterController::setQuarantinedNodes(const QList<int>& nodes)
+{
+    if (nodes == m_quarantined)
+        return;
+    QList<int> touched = m_quarantined + nodes;
+    m_quarantined = nodes;
+    for (int node : std::as_const(touched))
+        if (node >= 0 && node < m_facts.size())
+            emit nodeFactsChanged(node);
+    const int up = nodesUp();
+    if (up != m_lastUp) {
+        m_lastUp = up;
+        emit quorumStateChanged(up, nodeCount(), hasQuorum());
+    }
 }
 
 void ClusterController::refreshNow()

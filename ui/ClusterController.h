@@ -26,6 +26,7 @@ struct ClusterSettings
     double driftFactor = 0.01;
     int refreshIntervalMs = 5000; // periodic full SCAN; keyspace events fill the gaps in between
     bool readOnly = false;
+    bool production = false; // destructive actions need the key (or node) typed in
 };
 
 // One node's answer when the console reads a single key (the lock detail's "last read").
@@ -59,7 +60,7 @@ public:
     const ClusterSettings& settings() const { return m_settings; }
     int nodeCount() const { return static_cast<int>(m_settings.nodes.size()); }
     int quorum() const { return nodeCount() / 2 + 1; }
-    int nodesUp() const;
+    int nodesUp() const; // quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
 
     const QList<NodeFacts>& nodeFacts() const { return m_facts; }
@@ -76,6 +77,8 @@ public slots:
     void readKey(const QByteArray& key);
     // Results of acquires made by the console's own clients, for the failure-rate chart.
     void noteClientAcquires(int acquired, int failed);
+    // Nodes kept out by a delayed restart: not counted for quorum until their delay has passed.
+    void setQuarantinedNodes(const QList<int>& nodes);
 
 signals:
     void started(int nodeCount);
@@ -115,6 +118,7 @@ private:
     bool m_inspectionDone = false;
     bool m_firstRefreshDone = false;
     int m_lastUp = -1;
+    QList<int> m_quarantined;
     quint64 m_generation = 0; // signals of a previous start() that are still queued are dropped
 };
 

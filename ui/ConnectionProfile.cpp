@@ -94,6 +94,7 @@ std::optional<ConnectionProfile> load(QSettings& settings, const QString& name)
     p.driftFactor = settings.value(QStringLiteral("driftFactor"), p.driftFactor).toDouble();
     p.refreshIntervalMs = settings.value(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs).toInt();
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
+    p.production = settings.value(QStringLiteral("production"), false).toBool();
     const int n = settings.beginReadArray(QStringLiteral("nodes"));
     for (int i = 0; i < n; ++i) {
         settings.setArrayIndex(i);
@@ -123,6 +124,7 @@ void save(QSettings& settings, const ConnectionProfile& p)
     settings.setValue(QStringLiteral("driftFactor"), p.driftFactor);
     settings.setValue(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs);
     settings.setValue(QStringLiteral("readOnly"), p.readOnly);
+    settings.setValue(QStringLiteral("production"), p.production);
     settings.beginWriteArray(QStringLiteral("nodes"), int(p.nodes.size()));
     for (int i = 0; i < p.nodes.size(); ++i) {
         settings.setArrayIndex(i);
@@ -165,6 +167,7 @@ std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, 
     s.driftFactor = profile.driftFactor;
     s.refreshIntervalMs = profile.refreshIntervalMs;
     s.readOnly = profile.readOnly;
+    s.production = profile.production;
     for (int i = 0; i < profile.nodes.size(); ++i) {
         const NodeProfile& node = profile.nodes[i];
         NodeEndpoint ep = *node.endpoint();

@@ -44,6 +44,7 @@ struct ConnectionProfile
     double driftFactor = 0.01;
     int refreshIntervalMs = 5000;
     bool readOnly = false;
+    bool production = false; // force release and restarts need the key or node typed in
 
     // Problems that stop a connect: bad addresses, duplicates (double votes), a bad drift factor.
     QStringList errors() const;

@@ -39,6 +39,8 @@ public:
     // Starts the cluster and the workers; reports with clusterReady() or failed(). Call on the object's thread.
     void start(int nodeCount = 5);
     QList<NodeEndpoint> endpoints() const;
+    // The local cluster (lives on this object's thread); null before start().
+    LocalCluster* cluster() const { return m_cluster; }
 
 signals:
     // The cluster runs and the first locks are in place: watch these endpoints.

@@ -1,5 +1,6 @@
 #include "NodesModel.h"
 
+#include <QColor>
 #include <QDateTime>
 #include <QLocale>
 
@@ -98,6 +99,22 @@ int NodesModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void NodesModel::setStateNote(int node, const QString& note, bool warning)
+{
+    if (note.isEmpty()) {
+        if (m_stateNotes.remove(node) == 0)
+            return;
+    } else {
+        const auto old = m_stateNotes.value(node);
+        if (old.first == note && old.second == warning && m_stateNotes.contains(node))
+            return;
+        m_stateNotes.insert(node, {note, warning});
+    }
+    for (int row = 0; row < m_nodes.size(); ++row)
+        if (m_nodes[row].node == node)
+            emit dataChanged(index(row, StateColumn), index(row, StateColumn));
+}
+
 QVariant NodesModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -112,6 +129,10 @@ QVariant NodesModel::data(const QModelIndex& index, int role) const
         return toolTip(facts, index.column());
     case SeverityRole:
         return index.column() == AuditColumn ? worstSeverity(index.row()) : QVariant();
+    case Qt::ForegroundRole:
+        if (index.column() == StateColumn && m_stateNotes.value(facts.node).second)
+            return QColor(0xb0, 0x00, 0x20);
+        return {};
     case Qt::TextAlignmentRole:
         if (index.column() == LatencyColumn || index.column() == ClockOffsetColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -127,6 +148,8 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
     case AddressColumn:
         return tr("#%1 %2").arg(facts.node + 1).arg(facts.endpoint.displayName());
     case StateColumn: {
+        if (const auto note = m_stateNotes.find(facts.node); note != m_stateNotes.end())
+            return note->first;
         QString text = healthSymbol(facts.health) + QLatin1Char(' ') + nodeHealthName(facts.health);
         if (facts.isDegraded())
             text += tr(" (degraded)");

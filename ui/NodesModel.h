@@ -3,6 +3,7 @@
 #include "ObservationTypes.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace redlock {
 
@@ -35,6 +36,10 @@ public:
     void setFacts(const NodeFacts& facts);
     void setSample(const NodeSample& sample);
     void setFindings(const QList<AuditFinding>& findings);
+    // Operator state shown in the state column instead of the health (e.g. "quarantined — 12 s"); empty
+    // clears it. `warning` paints it red (a node back before its due time).
+    void setStateNote(int node, const QString& note, bool warning = false);
+    QString stateNote(int node) const { return m_stateNotes.value(node).first; }
 
     const NodeFacts& facts(int row) const { return m_nodes[row]; }
     QList<AuditFinding> findingsFor(int node) const;
@@ -55,6 +60,7 @@ private:
 
     QList<NodeFacts> m_nodes;
     QList<AuditFinding> m_findings;
+    QHash<int, std::pair<QString, bool>> m_stateNotes;
 };
 
 } // namespace redlock

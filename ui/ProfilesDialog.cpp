@@ -37,6 +37,7 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
       m_certFile(new QLineEdit(this)), m_keyFile(new QLineEdit(this)), m_serverName(new QLineEdit(this)),
       m_pattern(new QLineEdit(this)), m_drift(new QDoubleSpinBox(this)), m_refresh(new QSpinBox(this)),
       m_readOnly(new QCheckBox(tr("Read-only: no action may write to the nodes"), this)),
+      m_production(new QCheckBox(tr("Production: force release and restarts need the key or node typed in"), this)),
       m_report(new QPlainTextEdit(this))
 {
     setWindowTitle(tr("Connection profiles"));
@@ -116,6 +117,7 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     settingsForm->addRow(tr("Clock drift factor"), m_drift);
     settingsForm->addRow(tr("Full refresh every"), m_refresh);
     settingsForm->addRow(QString(), m_readOnly);
+    settingsForm->addRow(QString(), m_production);
 
     m_report->setObjectName(QStringLiteral("checkReport"));
     m_report->setReadOnly(true);
@@ -222,6 +224,7 @@ void ProfilesDialog::setProfile(const ConnectionProfile& p)
     m_drift->setValue(p.driftFactor);
     m_refresh->setValue(p.refreshIntervalMs);
     m_readOnly->setChecked(p.readOnly);
+    m_production->setChecked(p.production);
     m_nodeData.clear();
     m_passwords.clear();
     m_nodes->setRowCount(0);
@@ -245,6 +248,7 @@ ConnectionProfile ProfilesDialog::profile() const
     p.driftFactor = m_drift->value();
     p.refreshIntervalMs = m_refresh->value();
     p.readOnly = m_readOnly->isChecked();
+    p.production = m_production->isChecked();
     return p;
 }
 

@@ -83,6 +83,7 @@ private:
     QDoubleSpinBox* m_drift;
     QSpinBox* m_refresh;
     QCheckBox* m_readOnly;
+    QCheckBox* m_production;
     QPlainTextEdit* m_report;
 
     QList<NodeProfile> m_nodeData;
