@@ -3,6 +3,7 @@
 #include "DemoWorkload.h"
 #include "IoThread.h"
 #include "MainWindow.h"
+#include "OperatorConsole.h"
 #include "ProfilesDialog.h"
 
 #include <QApplication>
@@ -19,6 +20,7 @@ ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
     : QObject(parent), m_settings(settings), m_controller(std::make_unique<ClusterController>())
 {
     m_window = std::make_unique<MainWindow>(m_controller.get());
+    m_operator = std::make_unique<OperatorConsole>(m_controller.get(), m_window.get());
     connect(m_window.get(), &MainWindow::connectRequested, this, &ConsoleLauncher::openProfiles);
 }
 
@@ -28,6 +30,7 @@ ConsoleLauncher::~ConsoleLauncher()
         m_window->saveLayout(*m_settings);
     // Observers first, then the demo clients and servers (deleted on their own thread), then the window.
     m_controller->stop();
+    m_operator.reset(); // its restart scheduler may live on the demo thread
     m_demo = nullptr;
     m_demoThread.reset();
     m_window.reset();
@@ -59,6 +62,7 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         connect(
             m_demo, &DemoWorkload::clusterReady, this,
             [this](const QList<NodeEndpoint>& endpoints) {
+                m_operator->setLocalCluster(m_demoThread.get(), m_demo->cluster());
                 ClusterSettings s;
                 s.nodes = endpoints;
                 s.pattern = m_options.pattern.isEmpty() ? QByteArrayLiteral("*") : m_options.pattern.toUtf8();

@@ -14,6 +14,7 @@ namespace redlock {
 class DemoWorkload;
 class IoThread;
 class MainWindow;
+class OperatorConsole;
 
 // What the command line asked for.
 struct LaunchOptions
@@ -44,6 +45,7 @@ public:
     ClusterController* controller() const { return m_controller.get(); }
     MainWindow* window() const { return m_window.get(); }
     DemoWorkload* demo() const { return m_demo; }
+    OperatorConsole* operatorConsole() const { return m_operator.get(); }
 
 signals:
     // Only in screenshot mode, or when the demo cannot start.
@@ -61,6 +63,7 @@ private:
     LaunchOptions m_options;
     std::unique_ptr<ClusterController> m_controller;
     std::unique_ptr<MainWindow> m_window;
+    std::unique_ptr<OperatorConsole> m_operator;
     std::unique_ptr<IoThread> m_demoThread;
     DemoWorkload* m_demo = nullptr;
     bool m_refreshed = false;

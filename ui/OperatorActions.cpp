@@ -1,0 +1,163 @@
+#include "OperatorActions.h"
+
+#include "AuditLog.h"
+#include "IoThread.h"
+#include "LocalCluster.h"
+
+#include <QDir>
+#include <QStandardPaths>
+
+namespace redlock {
+
+OperatorActions::OperatorActions(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<PendingRestart>();
+    qRegisterMetaType<ForceReleaseReport>();
+}
+
+OperatorActions::~OperatorActions()
+{
+    stop();
+}
+
+void OperatorActions::setLocalCluster(IoThread* thread, LocalCluster* cluster)
+{
+    m_localThread = thread;
+    m_localCluster = cluster;
+}
+
+QString OperatorActions::auditLogPath() const
+{
+    return m_settings.auditLogPath.isEmpty() ? AuditLog::defaultPath() : m_settings.auditLogPath;
+}
+
+QString OperatorActions::defaultRestartStateFile()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("pending-restarts.json"));
+}
+
+void OperatorActions::stop()
+{
+    if (m_scheduler) {
+        NodeRestartScheduler* scheduler = m_scheduler;
+        auto drop = [scheduler] { delete scheduler; };
+        if (m_localThread && scheduler->thread() == m_localThread->thread())
+            m_localThread->runAndWait(drop);
+        else if (m_io)
+            m_io->runAndWait(drop);
+    }
+    m_scheduler = nullptr;
+    m_forceRelease = nullptr;
+    m_io.reset(); // deletes ForceRelease (and the scheduler, when it lived here) on its thread
+    m_localIndex.clear();
+    if (!m_quarantine.isEmpty()) {
+        m_quarantine.clear();
+        emit quarantineChanged();
+    }
+}
+
+void OperatorActions::configure(const OperatorSettings& settings)
+{
+    stop();
+    m_settings = settings;
+    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-ops"));
+
+    ForceReleaseOptions fo;
+    fo.nodes = settings.cluster.nodes;
+    fo.readOnly = settings.cluster.readOnly;
+    fo.profileName = settings.cluster.profileName;
+    fo.auditLogPath = settings.auditLogPath;
+    m_forceRelease = m_io->create<ForceRelease>(fo);
+
+    RestartSchedulerOptions ro;
+    ro.nodes = settings.cluster.nodes;
+    ro.configuredMaxTtlMs = settings.configuredMaxTtlMs;
+    ro.driftFactor = settings.cluster.driftFactor;
+    ro.stateFile = settings.restartStateFile.isEmpty() ? defaultRestartStateFile() : settings.restartStateFile;
+    ro.readOnly = settings.cluster.readOnly;
+    ro.profileName = settings.cluster.profileName;
+    ro.auditLogPath = settings.auditLogPath;
+    ro.tickIntervalMs = settings.restartTickMs;
+
+    IoThread* schedulerThread = m_io.get();
+    if (m_localCluster && m_localThread) {
+        // Match the watched nodes with the local cluster's processes (on the cluster's thread).
+        LocalCluster* cluster = m_localCluster;
+        QHash<int, int> matches;
+        const QList<NodeEndpoint> nodes = settings.cluster.nodes;
+        m_localThread->runAndWait([&] {
+            for (int i = 0; i < cluster->size(); ++i)
+                for (int n = 0; n < nodes.size(); ++n)
+                    if (cluster->endpoint(i).identity() == nodes[n].identity())
+                        matches.insert(n, i);
+        });
+        m_localIndex = matches;
+        if (!matches.isEmpty()) {
+            ro.localCluster = cluster;
+            schedulerThread = m_localThread;
+        }
+    }
+    m_scheduler = schedulerThread->create<NodeRestartScheduler>(ro);
+    NodeRestartScheduler* scheduler = m_scheduler;
+    connect(scheduler, &NodeRestartScheduler::restartChanged, this, &OperatorActions::onRestartChanged);
+    connect(scheduler, &NodeRestartScheduler::restartFinished, this, [this](const PendingRestart& r) {
+        onRestartChanged(r);
+        emit restartFinished(r);
+    });
+    connect(scheduler, &NodeRestartScheduler::countdown, this, [this](int node, qint64 remainingMs) {
+        if (m_quarantine.contains(node))
+            m_quarantine[node] = remainingMs;
+        emit countdown(node, remainingMs);
+    });
+    connect(scheduler, &NodeRestartScheduler::nodeReturnedEarly, this, &OperatorActions::nodeReturnedEarly);
+
+    QList<PendingRestart> resumed;
+    QString error;
+    schedulerThread->runAndWait([&] {
+        scheduler->loadPending(&error);
+        resumed = scheduler->pending();
+    });
+    m_resumeMessage = error;
+    for (const PendingRestart& r : std::as_const(resumed))
+        onRestartChanged(r);
+    emit configured();
+}
+
+void OperatorActions::onRestartChanged(const PendingRestart& restart)
+{
+    const bool was = m_quarantine.contains(restart.node);
+    if (restart.isActive())
+        m_quarantine[restart.node] = restart.remainingMs(QDateTime::currentMSecsSinceEpoch());
+    else
+        m_quarantine.remove(restart.node);
+    emit restartChanged(restart);
+    if (was != m_quarantine.contains(restart.node))
+        emit quarantineChanged();
+}
+
+QFuture<ForceReleaseReport> OperatorActions::previewForceRelease(const QByteArray& key, const QByteArray& token)
+{
+    return m_forceRelease->preview(key, token);
+}
+
+QFuture<ForceReleaseReport> OperatorActions::executeForceRelease(const QByteArray& key, const QByteArray& token,
+                                                                 const QString& reason)
+{
+    return m_forceRelease->execute(key, token, reason);
+}
+
+QFuture<ScheduleResult> OperatorActions::scheduleRestart(const RestartRequest& request)
+{
+    return m_scheduler->schedule(request);
+}
+
+void OperatorActions::abandonRestart(int node)
+{
+    NodeRestartScheduler* scheduler = m_scheduler;
+    if (scheduler)
+        QMetaObject::invokeMethod(
+            scheduler, [scheduler, node] { scheduler->abandon(node); }, Qt::QueuedConnection);
+}
+
+} // namespace redlock

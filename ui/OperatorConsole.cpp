@@ -1,0 +1,295 @@
+#include "OperatorConsole.h"
+
+#include "AuditLogDialog.h"
+#include "ClusterController.h"
+#include "EventLogModel.h"
+#include "ForceReleaseDialog.h"
+#include "LockDetailPanel.h"
+#include "LocksModel.h"
+#include "MainWindow.h"
+#include "NodesModel.h"
+#include "NodesPanel.h"
+#include "RestartDialog.h"
+#include "TestBenchPanel.h"
+
+#include <QAction>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace redlock {
+
+OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* window, QObject* parent)
+    : QObject(parent), m_controller(controller), m_window(window), m_actions(new OperatorActions(this))
+{
+    m_forceRelease = new QAction(tr("&Force release…"), this);
+    m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
+    m_forceRelease->setToolTip(tr("Delete the selected lock on the nodes where it still holds the token shown"));
+    m_restart = new QAction(tr("Restart node with &delay…"), this);
+    m_restart->setObjectName(QStringLiteral("restartAction"));
+    m_restart->setToolTip(tr("Take the selected node out, keep it quarantined longer than the largest TTL, start "
+                             "it again"));
+    m_abandon = new QAction(tr("&Abandon delayed restart"), this);
+    m_abandon->setToolTip(tr("Stop tracking the selected node's restart; it is not started again"));
+    m_auditLog = new QAction(tr("A&udit log…"), this);
+    m_auditLog->setObjectName(QStringLiteral("auditLogAction"));
+
+    m_bench = new TestBenchPanel;
+    m_benchDock = new QDockWidget(tr("Test bench"), window);
+    m_benchDock->setObjectName(QStringLiteral("testBenchDock"));
+    m_benchDock->setWidget(m_bench);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_benchDock);
+    m_benchDock->hide();
+    m_benchToggle = m_benchDock->toggleViewAction();
+    m_benchToggle->setText(tr("&Test bench"));
+
+    QMenu* menu = window->menuBar()->addMenu(tr("&Operations"));
+    menu->addAction(m_forceRelease);
+    menu->addAction(m_restart);
+    menu->addAction(m_abandon);
+    menu->addSeparator();
+    menu->addAction(m_benchToggle);
+    menu->addAction(m_auditLog);
+    if (auto* toolbar = window->findChild<QToolBar*>(QStringLiteral("clusterToolbar"))) {
+        QAction* first = toolbar->actions().value(2); // after Connect and Refresh, before the mode label
+        toolbar->insertAction(first, m_forceRelease);
+        toolbar->insertAction(first, m_benchToggle);
+    }
+
+    connect(m_forceRelease, &QAction::triggered, this, [this] { openForceRelease(selectedKey()); });
+    connect(m_restart, &QAction::triggered, this, [this] { openRestart(selectedNode()); });
+    connect(m_abandon, &QAction::triggered, this, [this] { m_actions->abandonRestart(selectedNode()); });
+    connect(m_auditLog, &QAction::triggered, this, &OperatorConsole::openAuditLog);
+
+    window->locksView()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(window->locksView(), &QWidget::customContextMenuRequested, this, &OperatorConsole::showLocksMenu);
+    window->nodesPanel()->view()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(window->nodesPanel()->view(), &QWidget::customContextMenuRequested, this, &OperatorConsole::showNodesMenu);
+    connect(window->locksView()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &OperatorConsole::updateActions);
+    connect(window->nodesPanel()->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &OperatorConsole::updateActions);
+
+    // The lock detail gets its own button for the lock it shows.
+    if (auto* layout = qobject_cast<QVBoxLayout*>(window->detail()->layout())) {
+        auto* button = new QPushButton(tr("Force release…"), window->detail());
+        button->setObjectName(QStringLiteral("detailForceRelease"));
+        connect(button, &QPushButton::clicked, this, [this] { openForceRelease(m_window->detail()->key()); });
+        auto* row = new QHBoxLayout;
+        row->addStretch(1);
+        row->addWidget(button);
+        layout->addLayout(row);
+        m_detailButton = button;
+    }
+
+    connect(m_controller, &ClusterController::started, this, &OperatorConsole::onStarted);
+    connect(m_controller, &ClusterController::stopped, this, [this] {
+        m_actions->stop();
+        m_bench->setCluster({}, true);
+        updateActions();
+    });
+    connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorConsole::updateQuarantine);
+    connect(m_actions, &OperatorActions::countdown, this, [this](int, qint64) { updateQuarantine(); });
+    connect(m_actions, &OperatorActions::restartChanged, this, [this](const PendingRestart& r) {
+        logEvent(tr("delayed restart"), QStringLiteral("delayed-restart"),
+                 tr("node #%1 %2: %3").arg(r.node + 1).arg(r.endpoint, restartStateName(r.state)) +
+                     (r.error.isEmpty() ? QString() : QStringLiteral(" — ") + r.error));
+        updateQuarantine();
+    });
+    connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
+            [this](int node, qint64 remainingMs, const QString& detail) {
+                logEvent(tr("node back early"), QStringLiteral("node-returned-early"),
+                         tr("⚠ node #%1 %2 answered %3 before its quarantine ends: %4")
+                             .arg(node + 1)
+                             .arg(nodeName(node), NodesModel::formatDuration(remainingMs), detail));
+                m_window->nodesModel()->setStateNote(
+                    node, tr("⚠ back early — quarantined %1").arg(NodesModel::formatDuration(remainingMs)), true);
+            });
+    connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
+    if (m_controller->isRunning())
+        onStarted();
+    updateActions();
+}
+
+OperatorConsole::~OperatorConsole()
+{
+    stop();
+}
+
+void OperatorConsole::setLocalCluster(IoThread* thread, LocalCluster* cluster)
+{
+    m_actions->setLocalCluster(thread, cluster);
+}
+
+void OperatorConsole::stop()
+{
+    m_actions->stop();
+    m_bench->stop();
+}
+
+void OperatorConsole::onStarted()
+{
+    OperatorSettings s = m_defaults;
+    s.cluster = m_controller->settings();
+    s.production = s.production || m_controller->settings().production;
+    m_actions->configure(s);
+    m_bench->setCluster(s.cluster.nodes, s.cluster.readOnly);
+    if (!m_actions->resumeMessage().isEmpty())
+        logEvent(tr("delayed restart"), QStringLiteral("delayed-restart"), m_actions->resumeMessage());
+    updateQuarantine();
+    updateActions();
+}
+
+QString OperatorConsole::nodeName(int node) const
+{
+    return m_actions->settings().cluster.nodes.value(node).displayName();
+}
+
+QByteArray OperatorConsole::selectedKey() const
+{
+    const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
+    return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+}
+
+int OperatorConsole::selectedNode() const
+{
+    const QModelIndex current = m_window->nodesPanel()->view()->selectionModel()->currentIndex();
+    return current.isValid() ? current.row() : -1;
+}
+
+void OperatorConsole::updateActions()
+{
+    const bool ready = m_actions->isConfigured();
+    const bool writable = ready && !m_actions->readOnly();
+    const QString readOnlyTip = tr("Read-only mode: destructive actions are disabled");
+    const LockView* view = m_window->locksModel()->viewFor(selectedKey());
+    m_forceRelease->setEnabled(writable && view && !view->token.isEmpty());
+    const int node = selectedNode();
+    m_restart->setEnabled(writable && node >= 0 && !m_actions->isQuarantined(node));
+    m_abandon->setEnabled(writable && node >= 0 && m_actions->isQuarantined(node));
+    m_benchToggle->setEnabled(true);
+    if (m_detailButton) {
+        const LockView* shown = m_window->locksModel()->viewFor(m_window->detail()->key());
+        m_detailButton->setEnabled(writable && shown && !shown->token.isEmpty());
+        m_detailButton->setToolTip(ready && !writable ? readOnlyTip : QString());
+    }
+    for (QAction* a : {m_forceRelease, m_restart, m_abandon})
+        a->setStatusTip(ready && !writable ? readOnlyTip : QString());
+}
+
+void OperatorConsole::updateQuarantine()
+{
+    NodesModel* nodes = m_window->nodesModel();
+    for (int n = 0; n < m_actions->nodeCount(); ++n) {
+        if (!m_actions->isQuarantined(n)) {
+            nodes->setStateNote(n, {});
+            continue;
+        }
+        if (nodes->stateNote(n).startsWith(QStringLiteral("⚠")))
+            nodes->setStateNote(n,
+                                tr("⚠ back early — quarantined %1")
+                                    .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
+                                true);
+        else
+            nodes->setStateNote(
+                n, tr("⏸ quarantined — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+    }
+    m_controller->setQuarantinedNodes(m_actions->quarantinedNodes());
+    updateActions();
+}
+
+void OperatorConsole::showLocksMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_window->locksView()->indexAt(pos);
+    if (!index.isValid())
+        return;
+    m_window->locksView()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                        QItemSelectionModel::Rows);
+    QMenu menu(m_window);
+    menu.addAction(m_forceRelease);
+    menu.exec(m_window->locksView()->viewport()->mapToGlobal(pos));
+}
+
+void OperatorConsole::showNodesMenu(const QPoint& pos)
+{
+    QTableView* view = m_window->nodesPanel()->view();
+    const QModelIndex index = view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QMenu menu(m_window);
+    menu.addAction(m_restart);
+    menu.addAction(m_abandon);
+    menu.exec(view->viewport()->mapToGlobal(pos));
+}
+
+ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
+{
+    const LockView* view = m_window->locksModel()->viewFor(key);
+    if (!m_actions->isConfigured() || !view || view->token.isEmpty())
+        return nullptr;
+    auto* dialog = new ForceReleaseDialog(m_actions, key, view->token, view->holder.summary, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ForceReleaseDialog::resultShown, this, [this, dialog, key] {
+        const ForceReleaseReport& r = dialog->result();
+        logEvent(tr("force release"), QStringLiteral("force-release"),
+                 r.refused ? tr("refused: %1").arg(r.error)
+                           : tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
+                                 .arg(r.matched())
+                                 .arg(r.nodes.size())
+                                 .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                                 .arg(r.unreachable()),
+                 key);
+        m_controller->refreshNow();
+    });
+    dialog->open();
+    return dialog;
+}
+
+RestartDialog* OperatorConsole::openRestart(int node)
+{
+    if (!m_actions->isConfigured() || node < 0 || node >= m_actions->nodeCount())
+        return nullptr;
+    LockSnapshot snapshot;
+    const LocksModel* locks = m_window->locksModel();
+    for (int row = 0; row < locks->rowCount(); ++row)
+        snapshot.insert(locks->viewAt(row).key, locks->viewAt(row));
+    QList<int> down;
+    const QList<NodeFacts>& facts = m_controller->nodeFacts();
+    for (int i = 0; i < facts.size(); ++i)
+        if (i != node && facts[i].health != NodeHealth::Up)
+            down << i;
+    auto* dialog = new RestartDialog(m_actions, node, snapshot, down, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+AuditLogDialog* OperatorConsole::openAuditLog()
+{
+    auto* dialog = new AuditLogDialog(m_actions->auditLogPath(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+void OperatorConsole::logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key)
+{
+    EventLogModel::Entry e;
+    e.atMs = QDateTime::currentMSecsSinceEpoch();
+    e.source = EventLogModel::Source::OperatorAction;
+    e.kind = kind;
+    e.kindId = kindId;
+    e.key = key;
+    e.detail = detail;
+    m_window->eventLog()->addEntries({e});
+}
+
+} // namespace redlock

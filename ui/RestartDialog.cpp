@@ -1,0 +1,253 @@
+#include "RestartDialog.h"
+
+#include "NodesModel.h"
+#include "ObservationTypes.h"
+#include "OperatorActions.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace redlock {
+
+RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot,
+                             const QList<int>& nodesDown, QWidget* parent)
+    : QDialog(parent), m_actions(actions), m_node(node), m_snapshot(snapshot), m_nodesDown(nodesDown)
+{
+    setObjectName(QStringLiteral("restartDialog"));
+    const NodeEndpoint endpoint = actions->settings().cluster.nodes.value(node);
+    setWindowTitle(tr("Delayed restart of node #%1").arg(node + 1));
+
+    QList<int> unavailable = nodesDown;
+    for (int q : actions->quarantinedNodes())
+        if (!unavailable.contains(q))
+            unavailable.append(q);
+    m_plan = RestartPlanner::plan(node, actions->nodeCount(), snapshot, actions->settings().configuredMaxTtlMs,
+                                  actions->settings().cluster.driftFactor, unavailable);
+
+    auto* intro = new QLabel(tr("Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the "
+                                "delay has passed, then started again. A node that may have lost its data must "
+                                "stay out longer than the largest TTL of any lock it voted for.")
+                                 .arg(node + 1)
+                                 .arg(endpoint.displayName()),
+                             this);
+    intro->setWordWrap(true);
+
+    m_delay = new QDoubleSpinBox(this);
+    m_delay->setObjectName(QStringLiteral("restartDelay"));
+    m_delay->setDecimals(1);
+    m_delay->setRange(0.1, 7 * 24 * 3600.0);
+    m_delay->setSuffix(tr(" s"));
+    // Rounded up to the box's tenths: never below the default.
+    m_delay->setValue(std::ceil(double(m_plan.defaultDelayMs) / 100.0) / 10.0);
+    m_allowShorter = new QCheckBox(tr("Allow a delay shorter than the default"), this);
+    auto* delayNote =
+        new QLabel(tr("Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + "
+                      "drift %4")
+                       .arg(NodesModel::formatDuration(m_plan.defaultDelayMs),
+                            NodesModel::formatDuration(m_plan.configuredMaxTtlMs),
+                            m_plan.largestPttlMs < 0 ? tr("none") : NodesModel::formatDuration(m_plan.largestPttlMs),
+                            NodesModel::formatDuration(m_plan.driftMs)),
+                   this);
+    delayNote->setWordWrap(true);
+
+    m_method = new QComboBox(this);
+    m_method->setObjectName(QStringLiteral("restartMethod"));
+    if (actions->localIndexOf(node) >= 0)
+        m_method->addItem(restartMethodName(RestartMethod::Kind::LocalCluster), int(RestartMethod::Kind::LocalCluster));
+    m_method->addItem(restartMethodName(RestartMethod::Kind::Commands), int(RestartMethod::Kind::Commands));
+    m_method->addItem(restartMethodName(RestartMethod::Kind::ShutdownNoSave), int(RestartMethod::Kind::ShutdownNoSave));
+    if (actions->localIndexOf(node) < 0)
+        m_method->setCurrentIndex(m_method->findData(int(RestartMethod::Kind::ShutdownNoSave)));
+
+    m_commands = new QWidget(this);
+    auto* commandsForm = new QFormLayout(m_commands);
+    commandsForm->setContentsMargins(0, 0, 0, 0);
+    m_stopCommand = new QLineEdit(m_commands);
+    m_stopCommand->setPlaceholderText(tr("e.g. systemctl stop redis-server@7001"));
+    m_startCommand = new QLineEdit(m_commands);
+    m_startCommand->setPlaceholderText(tr("e.g. systemctl start redis-server@7001"));
+    commandsForm->addRow(tr("Stop command:"), m_stopCommand);
+    commandsForm->addRow(tr("Start command:"), m_startCommand);
+    auto* noShell =
+        new QLabel(tr("Run without a shell: the first word is the program, the rest its arguments."), m_commands);
+    noShell->setWordWrap(true);
+    commandsForm->addRow(QString(), noShell);
+
+    m_confirmShutdown = new QCheckBox(tr("Send SHUTDOWN NOSAVE: the node drops its data and must be started again "
+                                         "by something else (a supervisor)"),
+                                      this);
+    m_confirmShutdown->setObjectName(QStringLiteral("confirmShutdown"));
+
+    m_impact = new QTableWidget(0, 3, this);
+    m_impact->setObjectName(QStringLiteral("restartImpact"));
+    m_impact->setHorizontalHeaderLabels({tr("Lock"), tr("Holder"), tr("Holders now → while down")});
+    m_impact->verticalHeader()->hide();
+    m_impact->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_impact->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_impact->setRowCount(int(m_plan.affected.size()));
+    for (int row = 0; row < m_plan.affected.size(); ++row) {
+        const AffectedLock& a = m_plan.affected[row];
+        m_impact->setItem(row, 0, new QTableWidgetItem(printableBytes(a.key)));
+        m_impact->setItem(row, 1, new QTableWidgetItem(a.holderSummary));
+        m_impact->setItem(row, 2, new QTableWidgetItem(tr("%1 → %2").arg(a.holdersNow).arg(a.holdersWhileDown)));
+    }
+    m_impact->resizeColumnToContents(0);
+    auto* impactTitle = new QLabel(m_plan.affected.isEmpty()
+                                       ? tr("No lock held now falls below quorum while the node is out.")
+                                       : tr("%n lock(s) fall below quorum (quorum %1) while the node is out:", nullptr,
+                                            int(m_plan.affected.size()))
+                                             .arg(m_plan.quorum),
+                                   this);
+    impactTitle->setWordWrap(true);
+
+    m_quorum = new QLabel(this);
+    m_quorum->setWordWrap(true);
+    m_override = new QLineEdit(this);
+    m_override->setObjectName(QStringLiteral("restartOverride"));
+    m_override->setPlaceholderText(tr("Type %1 to restart anyway").arg(overrideWord()));
+    if (m_plan.breaksQuorum) {
+        m_quorum->setText(tr("Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.")
+                              .arg(m_plan.quorumExplanation)
+                              .arg(m_plan.nodesUpDuring)
+                              .arg(m_plan.nodeCount)
+                              .arg(m_plan.quorum)
+                              .arg(overrideWord()));
+        m_quorum->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    } else {
+        m_quorum->setText(tr("%1 of %2 nodes stay counted while the node is out (quorum %3).")
+                              .arg(m_plan.nodesUpDuring)
+                              .arg(m_plan.nodeCount)
+                              .arg(m_plan.quorum));
+        m_override->hide();
+    }
+    m_reason = new QLineEdit(this);
+    m_reason->setPlaceholderText(tr("Why (written to the audit log)"));
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("restartStatus"));
+    m_status->setWordWrap(true);
+    if (actions->readOnly())
+        m_status->setText(tr("Read-only mode: nodes cannot be restarted."));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Delay:"), m_delay);
+    form->addRow(QString(), delayNote);
+    form->addRow(QString(), m_allowShorter);
+    form->addRow(tr("How:"), m_method);
+    form->addRow(QString(), m_commands);
+    form->addRow(QString(), m_confirmShutdown);
+
+    auto* buttons = new QDialogButtonBox(this);
+    m_restart = buttons->addButton(tr("Restart with delay"), QDialogButtonBox::DestructiveRole);
+    m_restart->setObjectName(QStringLiteral("restartButton"));
+    auto* cancel = buttons->addButton(QDialogButtonBox::Cancel);
+    connect(cancel, &QPushButton::clicked, this, &QDialog::reject);
+    connect(m_restart, &QPushButton::clicked, this, &RestartDialog::schedule);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(impactTitle);
+    layout->addWidget(m_impact, 1);
+    layout->addWidget(m_quorum);
+    layout->addWidget(m_override);
+    layout->addWidget(m_reason);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(680, 560);
+
+    for (QLineEdit* edit : {m_override, m_stopCommand, m_startCommand})
+        connect(edit, &QLineEdit::textChanged, this, &RestartDialog::updateState);
+    connect(m_confirmShutdown, &QCheckBox::toggled, this, &RestartDialog::updateState);
+    connect(m_allowShorter, &QCheckBox::toggled, this, &RestartDialog::updateState);
+    connect(m_delay, &QDoubleSpinBox::valueChanged, this, &RestartDialog::updateState);
+    connect(m_method, &QComboBox::currentIndexChanged, this, &RestartDialog::updateState);
+    updateState();
+}
+
+QString RestartDialog::overrideWord() const
+{
+    return m_actions->settings().cluster.nodes.value(m_node).displayName();
+}
+
+RestartRequest RestartDialog::request() const
+{
+    RestartRequest r;
+    r.node = m_node;
+    r.delayMs = qint64(m_delay->value() * 1000.0 + 0.5);
+    r.method.kind = RestartMethod::Kind(m_method->currentData().toInt());
+    r.method.localIndex = m_actions->localIndexOf(m_node);
+    const QStringList stop = QProcess::splitCommand(m_stopCommand->text());
+    const QStringList start = QProcess::splitCommand(m_startCommand->text());
+    if (!stop.isEmpty()) {
+        r.method.stopProgram = stop.first();
+        r.method.stopArguments = stop.mid(1);
+    }
+    if (!start.isEmpty()) {
+        r.method.startProgram = start.first();
+        r.method.startArguments = start.mid(1);
+    }
+    r.snapshot = m_snapshot;
+    r.nodesDown = m_nodesDown;
+    r.overrideQuorum = m_plan.breaksQuorum && m_override->text() == overrideWord();
+    r.allowShorterDelay = m_allowShorter->isChecked();
+    r.confirmShutdown = m_confirmShutdown->isChecked();
+    r.reason = m_reason->text();
+    return r;
+}
+
+void RestartDialog::updateState()
+{
+    const auto kind = RestartMethod::Kind(m_method->currentData().toInt());
+    m_commands->setVisible(kind == RestartMethod::Kind::Commands);
+    m_confirmShutdown->setVisible(kind == RestartMethod::Kind::ShutdownNoSave);
+    const RestartRequest r = request();
+    bool ok = !m_actions->readOnly() && !m_running && !m_haveResult;
+    if (m_plan.breaksQuorum && !r.overrideQuorum)
+        ok = false;
+    if (kind == RestartMethod::Kind::ShutdownNoSave && !r.confirmShutdown)
+        ok = false;
+    if (kind == RestartMethod::Kind::Commands && (r.method.stopProgram.isEmpty() || r.method.startProgram.isEmpty()))
+        ok = false;
+    if (r.delayMs < m_plan.defaultDelayMs && !r.allowShorterDelay)
+        ok = false;
+    m_restart->setEnabled(ok);
+}
+
+void RestartDialog::schedule()
+{
+    if (!m_restart->isEnabled())
+        return;
+    m_running = true;
+    updateState();
+    m_status->setText(tr("Stopping the node…"));
+    m_actions->scheduleRestart(request()).then(this, [this](const ScheduleResult& result) {
+        m_running = false;
+        m_result = result;
+        m_haveResult = result.accepted;
+        if (result.accepted)
+            m_status->setText(tr("Node #%1 is quarantined until %2.")
+                                  .arg(m_node + 1)
+                                  .arg(QDateTime::fromMSecsSinceEpoch(result.restart.dueAtMs).toString(u"HH:mm:ss")));
+        else
+            m_status->setText(tr("Refused: %1").arg(result.error.isEmpty() ? result.restart.error : result.error));
+        updateState();
+        emit scheduled(result);
+        if (result.accepted)
+            accept();
+    });
+}
+
+} // namespace redlock

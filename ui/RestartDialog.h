@@ -1,0 +1,78 @@
+#pragma once
+
+#include "NodeRestartScheduler.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace redlock {
+
+class OperatorActions;
+
+// "Restart with delay…" for one node: RestartPlanner's default delay and impact preview (the locks that fall
+// below quorum while the node is out), the backend chosen from what the node is, the typed override when the
+// restart would leave fewer than a quorum of nodes, then NodeRestartScheduler::schedule on its thread.
+class RestartDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RestartDialog)
+
+public:
+    // nodesDown: nodes the console sees down now (quarantined ones are added from `actions`).
+    RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+                  QWidget* parent = nullptr);
+
+    const RestartPlan& plan() const { return m_plan; }
+    QComboBox* methodBox() const { return m_method; }
+    QDoubleSpinBox* delayBox() const { return m_delay; }
+    QLineEdit* overrideEdit() const { return m_override; }
+    QCheckBox* shutdownConfirm() const { return m_confirmShutdown; }
+    QLineEdit* stopCommandEdit() const { return m_stopCommand; }
+    QLineEdit* startCommandEdit() const { return m_startCommand; }
+    QPushButton* restartButton() const { return m_restart; }
+    QLabel* statusLabel() const { return m_status; }
+    QTableWidget* impactTable() const { return m_impact; }
+    bool hasResult() const { return m_haveResult; }
+    const ScheduleResult& result() const { return m_result; }
+    QString overrideWord() const; // what must be typed to override the quorum check
+
+    RestartRequest request() const;
+    void schedule();
+
+signals:
+    void scheduled(const redlock::ScheduleResult& result);
+
+private:
+    void updateState();
+
+    OperatorActions* m_actions;
+    int m_node;
+    LockSnapshot m_snapshot;
+    QList<int> m_nodesDown;
+    RestartPlan m_plan;
+    QComboBox* m_method;
+    QDoubleSpinBox* m_delay;
+    QCheckBox* m_allowShorter;
+    QLabel* m_quorum;
+    QLineEdit* m_override;
+    QCheckBox* m_confirmShutdown;
+    QWidget* m_commands;
+    QLineEdit* m_stopCommand;
+    QLineEdit* m_startCommand;
+    QLineEdit* m_reason;
+    QTableWidget* m_impact;
+    QLabel* m_status;
+    QPushButton* m_restart;
+    ScheduleResult m_result;
+    bool m_haveResult = false;
+    bool m_running = false;
+};
+
+} // namespace redlock
