@@ -1,0 +1,192 @@
+// The force release dialog against real redis-server processes: preview on the I/O thread, compare-and-delete
+// with the token the operator saw (a changed token is left to its new holder and reported), the typed key for
+// production profiles, read-only mode disabling every destructive action, and the audit log viewer.
+
+#include "AuditLog.h"
+#include "AuditLogDialog.h"
+#include "ClusterController.h"
+#include "DirectRedis.h"
+#include "ForceReleaseDialog.h"
+#include "LocalCluster.h"
+#include "LocksModel.h"
+#include "MainWindow.h"
+#include "NodesPanel.h"
+#include "OperatorConsole.h"
+#include "OperatorTestSupport.h"
+#include "TestBenchPanel.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+using Kind = ForceReleaseNode::Kind;
+
+class TestForceReleaseDialog : public QObject
+{
+    Q_OBJECT
+
+    LocalCluster m_cluster;
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    OperatorSettings settings(bool production, bool readOnly) const
+    {
+        OperatorSettings s;
+        s.cluster.nodes = m_cluster.endpoints();
+        s.cluster.profileName = QStringLiteral("test-profile");
+        s.cluster.readOnly = readOnly;
+        s.production = production;
+        s.auditLogPath = m_dir->filePath(QStringLiteral("audit.jsonl"));
+        s.restartStateFile = m_dir->filePath(QStringLiteral("restarts.json"));
+        return s;
+    }
+
+    void setOn(const QList<int>& nodes, const QByteArray& key, const QByteArray& value)
+    {
+        for (int i : nodes)
+            DirectRedis(m_cluster.port(i)).set(key, value, 60000);
+    }
+
+    static QList<Kind> kinds(const ForceReleaseReport& r)
+    {
+        QList<Kind> out;
+        for (const ForceReleaseNode& n : r.nodes)
+            out << n.kind;
+        return out;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QString error;
+        QVERIFY2(m_cluster.start(5, {}, &error), qPrintable(error));
+    }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i)).flushAll();
+    }
+
+    void deletesWhereTokenMatchedAndReportsChangedToken()
+    {
+        setOn({0, 1, 2}, "orders:1", "tok-A");
+        setOn({3}, "orders:1", "tok-B");
+        OperatorActions actions;
+        actions.configure(settings(false, false));
+        ForceReleaseDialog dialog(&actions, "orders:1", "tok-A", QStringLiteral("host pid 1 (billing-worker)"));
+        dialog.show();
+        QTRY_VERIFY(dialog.hasPreview());
+        QCOMPARE(kinds(dialog.preview()),
+                 (QList<Kind>{Kind::WillDelete, Kind::WillDelete, Kind::WillDelete, Kind::TokenChanged, Kind::Gone}));
+        QCOMPARE(dialog.nodesTable()->rowCount(), 5);
+        QVERIFY(dialog.nodesTable()->item(3, 1)->text().contains(QStringLiteral("token changed")));
+        QVERIFY(dialog.releaseButton()->isEnabled());
+        QVERIFY(!dialog.confirmEdit()->isVisible());
+        screenshot(&dialog, QStringLiteral("force-release-preview"));
+
+        // The lock changes hands on node 0 between the preview and the confirmation.
+        DirectRedis(m_cluster.port(0)).set("orders:1", "tok-C", 60000);
+        dialog.reasonEdit()->setText(QStringLiteral("stuck after a crash"));
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog.hasResult());
+        QCOMPARE(kinds(dialog.result()),
+                 (QList<Kind>{Kind::TokenChanged, Kind::Deleted, Kind::Deleted, Kind::TokenChanged, Kind::Gone}));
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("orders:1"), std::optional<QByteArray>("tok-C"));
+        QVERIFY(!DirectRedis(m_cluster.port(1)).exists("orders:1"));
+        QVERIFY(!DirectRedis(m_cluster.port(2)).exists("orders:1"));
+        QCOMPARE(DirectRedis(m_cluster.port(3)).get("orders:1"), std::optional<QByteArray>("tok-B"));
+        QVERIFY(dialog.nodesTable()->item(0, 1)->text().contains(QStringLiteral("left to the new holder")));
+        QVERIFY(dialog.summaryLabel()->text().contains(QStringLiteral("Deleted on 2 of 5")));
+        QVERIFY(!dialog.releaseButton()->isEnabled());
+        screenshot(&dialog, QStringLiteral("force-release-result"));
+
+        // The core wrote the audit line; the viewer lists it.
+        const QList<QJsonObject> lines = AuditLog::read(actions.auditLogPath());
+        QCOMPARE(lines.size(), 1);
+        QCOMPARE(lines[0].value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
+        AuditLogDialog viewer(actions.auditLogPath());
+        viewer.show();
+        QCOMPARE(viewer.table()->rowCount(), 1);
+        QCOMPARE(viewer.table()->item(0, 3)->text(), QStringLiteral("force-release"));
+        QCOMPARE(viewer.table()->item(0, 4)->text(), QStringLiteral("orders:1"));
+        QVERIFY(viewer.table()->item(0, 5)->text().contains(QStringLiteral("#2 deleted")));
+        QVERIFY(viewer.table()->item(0, 5)->text().contains(QStringLiteral("#1 token-changed")));
+        screenshot(&viewer, QStringLiteral("audit-log"));
+    }
+
+    void productionProfileNeedsTheKeyTyped()
+    {
+        setOn({0, 1, 2, 3, 4}, "payments:settle", "tok-P");
+        OperatorActions actions;
+        actions.configure(settings(true, false));
+        ForceReleaseDialog dialog(&actions, "payments:settle", "tok-P", QStringLiteral("settler"));
+        dialog.show();
+        QTRY_VERIFY(dialog.hasPreview());
+        QVERIFY(dialog.confirmEdit()->isVisible());
+        QVERIFY(!dialog.releaseButton()->isEnabled());
+        QTest::keyClicks(dialog.confirmEdit(), QStringLiteral("payments:settl"));
+        QVERIFY(!dialog.releaseButton()->isEnabled());
+        dialog.execute(); // ignored: not confirmed
+        QVERIFY(!dialog.hasResult());
+        QTest::keyClicks(dialog.confirmEdit(), QStringLiteral("e"));
+        QVERIFY(dialog.releaseButton()->isEnabled());
+        screenshot(&dialog, QStringLiteral("force-release-production"));
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog.hasResult());
+        QCOMPARE(dialog.result().matched(), 5);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("payments:settle"));
+    }
+
+    void readOnlyDisablesDestructiveActions()
+    {
+        setOn({0, 1, 2, 3, 4}, "jobs:nightly", "tok-J");
+        for (const bool readOnly : {true, false}) {
+            ClusterController controller;
+            MainWindow window(&controller);
+            OperatorConsole console(&controller, &window);
+            OperatorSettings defaults = settings(false, readOnly);
+            console.setDefaults(defaults);
+            window.show();
+            ClusterSettings cs = defaults.cluster;
+            cs.refreshIntervalMs = 1000;
+            QString error;
+            QVERIFY2(controller.start(cs, &error), qPrintable(error));
+            QVERIFY(console.actions()->isConfigured());
+            QTRY_VERIFY(window.locksModel()->rowOf("jobs:nightly") >= 0);
+            window.locksView()->selectRow(0);
+            window.nodesPanel()->view()->selectRow(0);
+            QCOMPARE(console.forceReleaseAction()->isEnabled(), !readOnly);
+            QCOMPARE(console.restartAction()->isEnabled(), !readOnly);
+            QCOMPARE(console.testBench()->acquireButton()->isEnabled(), !readOnly);
+            QCOMPARE(console.testBench()->runButton()->isEnabled(), !readOnly);
+            if (readOnly) {
+                // The dialog still previews, but cannot release; the core refuses anyway.
+                ForceReleaseDialog* dialog = console.openForceRelease("jobs:nightly");
+                QVERIFY(dialog);
+                QTRY_VERIFY(dialog->hasPreview());
+                QVERIFY(!dialog->releaseButton()->isEnabled());
+                screenshot(dialog, QStringLiteral("force-release-read-only"));
+                dialog->close();
+                auto future = console.actions()->executeForceRelease("jobs:nightly", "tok-J", {});
+                future.waitForFinished();
+                QVERIFY(future.result().refused);
+                QVERIFY(DirectRedis(m_cluster.port(0)).exists("jobs:nightly"));
+            }
+            controller.stop();
+        }
+    }
+};
+
+QTEST_MAIN(TestForceReleaseDialog)
+#include "TestForceReleaseDialog.moc"

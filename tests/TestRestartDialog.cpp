@@ -1,0 +1,189 @@
+// "Restart with delay…" against a real local cluster: the plan's default delay and impact, the refusal when
+// the restart would leave fewer than a quorum of nodes (unless the node name is typed), and a demo-node
+// restart that is shown quarantined in the nodes table, not counted for quorum, and started again after the
+// delay.
+
+#include "ClusterController.h"
+#include "DirectRedis.h"
+#include "IoThread.h"
+#include "LocalCluster.h"
+#include "MainWindow.h"
+#include "NodesModel.h"
+#include "OperatorConsole.h"
+#include "OperatorTestSupport.h"
+#include "RestartDialog.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+
+class TestRestartDialog : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<IoThread> m_clusterThread;
+    LocalCluster* m_cluster = nullptr;
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    QList<NodeEndpoint> endpoints() const
+    {
+        QList<NodeEndpoint> out;
+        m_clusterThread->runAndWait([&] { out = m_cluster->endpoints(); });
+        return out;
+    }
+    quint16 port(int node) const
+    {
+        quint16 p = 0;
+        m_clusterThread->runAndWait([&] { p = m_cluster->port(node); });
+        return p;
+    }
+    bool running(int node) const
+    {
+        bool r = false;
+        m_clusterThread->runAndWait([&] { r = m_cluster->isRunning(node); });
+        return r;
+    }
+
+    OperatorSettings settings() const
+    {
+        OperatorSettings s;
+        s.cluster.nodes = endpoints();
+        s.cluster.refreshIntervalMs = 500;
+        s.auditLogPath = m_dir->filePath(QStringLiteral("audit.jsonl"));
+        s.restartStateFile = m_dir->filePath(QStringLiteral("restarts.json"));
+        s.configuredMaxTtlMs = 1500;
+        s.restartTickMs = 100;
+        return s;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_clusterThread = std::make_unique<IoThread>(QStringLiteral("test-cluster"));
+        m_cluster = m_clusterThread->create<LocalCluster>();
+        QString error;
+        bool ok = false;
+        m_clusterThread->runAndWait([&] { ok = m_cluster->start(3, {}, &error); });
+        QVERIFY2(ok, qPrintable(error));
+    }
+
+    void cleanupTestCase() { m_clusterThread.reset(); }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+    }
+
+    void quorumBreakingRestartNeedsTypedOverride()
+    {
+        OperatorActions actions;
+        actions.setLocalCluster(m_clusterThread.get(), m_cluster);
+        actions.configure(settings());
+        QCOMPARE(actions.localIndexOf(0), 0);
+        // Node 1 is seen down: taking node 0 out leaves 1 of 3 (quorum 2).
+        RestartDialog dialog(&actions, 0, {}, {1});
+        dialog.show();
+        QVERIFY(dialog.plan().breaksQuorum);
+        QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
+        QVERIFY(dialog.overrideEdit()->isVisible());
+        QVERIFY(!dialog.restartButton()->isEnabled());
+        QTest::keyClicks(dialog.overrideEdit(), QStringLiteral("yes"));
+        QVERIFY(!dialog.restartButton()->isEnabled());
+        dialog.overrideEdit()->setText(dialog.overrideWord());
+        QVERIFY(dialog.restartButton()->isEnabled());
+        screenshot(&dialog, QStringLiteral("restart-quorum-refused"));
+
+        // Without the override the core refuses too, and nothing is stopped.
+        dialog.overrideEdit()->clear();
+        RestartRequest request = dialog.request();
+        QVERIFY(!request.overrideQuorum);
+        auto future = actions.scheduleRestart(request);
+        future.waitForFinished();
+        QVERIFY(!future.result().accepted);
+        QVERIFY(running(0));
+        QVERIFY(actions.quarantinedNodes().isEmpty());
+    }
+
+    void shutdownNeedsExplicitConfirm()
+    {
+        OperatorActions actions;
+        actions.configure(settings()); // no local cluster: the node is a plain server
+        RestartDialog dialog(&actions, 2, {}, {});
+        QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
+        QVERIFY(!dialog.restartButton()->isEnabled());
+        dialog.shutdownConfirm()->setChecked(true);
+        QVERIFY(dialog.restartButton()->isEnabled());
+        dialog.methodBox()->setCurrentIndex(dialog.methodBox()->findData(int(RestartMethod::Kind::Commands)));
+        QVERIFY(!dialog.restartButton()->isEnabled());
+        dialog.stopCommandEdit()->setText(QStringLiteral("/bin/true stop"));
+        dialog.startCommandEdit()->setText(QStringLiteral("/bin/true start"));
+        QVERIFY(dialog.restartButton()->isEnabled());
+        QCOMPARE(dialog.request().method.stopArguments, QStringList{QStringLiteral("stop")});
+    }
+
+    void demoNodeIsQuarantinedAndComesBack()
+    {
+        DirectRedis(port(0)).set("leader:scheduler", "tok-L", 800);
+        DirectRedis(port(1)).set("leader:scheduler", "tok-L", 800);
+        ClusterController controller;
+        MainWindow window(&controller);
+        QAbstractItemModelTester tester(window.nodesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        OperatorConsole console(&controller, &window);
+        console.setDefaults(settings());
+        console.setLocalCluster(m_clusterThread.get(), m_cluster);
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(settings().cluster, &error), qPrintable(error));
+        QTRY_COMPARE(controller.nodesUp(), 3);
+
+        RestartDialog* dialog = console.openRestart(1);
+        QVERIFY(dialog);
+        QVERIFY(!dialog->plan().breaksQuorum);
+        QVERIFY(dialog->plan().defaultDelayMs >= 1500);
+        QCOMPARE(dialog->methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
+        QVERIFY(dialog->restartButton()->isEnabled());
+        screenshot(dialog, QStringLiteral("restart-dialog"));
+        QSignalSpy finished(console.actions(), &OperatorActions::restartFinished);
+        QElapsedTimer timer;
+        timer.start();
+        QTest::mouseClick(dialog->restartButton(), Qt::LeftButton);
+
+        QTRY_VERIFY(console.actions()->isQuarantined(1));
+        QTRY_VERIFY(window.nodesModel()->stateNote(1).contains(QStringLiteral("quarantined")));
+        QVERIFY(window.nodesModel()
+                    ->index(1, NodesModel::StateColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("quarantined")));
+        QVERIFY(controller.nodesUp() <= 2);
+        QVERIFY(window.quorumLabel()->text().contains(QStringLiteral("2 of 3")));
+        QVERIFY(!running(1));
+        QVERIFY(QFile::exists(settings().restartStateFile)); // a console restart resumes it
+        QVERIFY(!console.restartAction()->isEnabled() || console.selectedNode() != 1);
+        screenshot(&window, QStringLiteral("restart-quarantined-window"));
+
+        QVERIFY(finished.wait(15000));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, PendingRestart::State::Done);
+        QVERIFY(timer.elapsed() >= 1500);
+        QVERIFY(running(1));
+        QTRY_VERIFY(window.nodesModel()->stateNote(1).isEmpty());
+        QTRY_COMPARE(controller.nodesUp(), 3);
+    }
+};
+
+QTEST_MAIN(TestRestartDialog)
+#include "TestRestartDialog.moc"
