@@ -19,11 +19,16 @@ namespace AclPresets {
 // rule names the exact pattern the inspector subscribes to: __keyspace@<db>__:<keyPattern>.
 inline QList<QByteArray> monitoring(const QByteArray& keyPattern = "*", int db = 0)
 {
-    return {"resetkeys",  "resetchannels", "-@all",      "+ping",          "+info",
-            "+config|get", "+time",        "+client|setname", "+scan",     "+type",
-            "+pttl",      "+get",          "+mget",      "+hgetall",       "+subscribe",
-            "+psubscribe", "+unsubscribe", "+punsubscribe", "~" + keyPattern,
-            "&__keyspace@" + QByteArray::number(db) + "__:" + keyPattern};
+    return {"resetkeys",      "resetchannels",
+            "-@all",          "+ping",
+            "+info",          "+config|get",
+            "+time",          "+client|setname",
+            "+scan",          "+type",
+            "+pttl",          "+get",
+            "+mget",          "+hgetall",
+            "+subscribe",     "+psubscribe",
+            "+unsubscribe",   "+punsubscribe",
+            "~" + keyPattern, "&__keyspace@" + QByteArray::number(db) + "__:" + keyPattern};
 }
 
 // Monitoring plus what acquire, extend, release, force release and the test bench need. Redis 7 checks
@@ -31,7 +36,11 @@ inline QList<QByteArray> monitoring(const QByteArray& keyPattern = "*", int db =
 inline QList<QByteArray> lockOperator(const QByteArray& keyPattern = "*", int db = 0)
 {
     QList<QByteArray> rules = monitoring(keyPattern, db);
-    rules << "+set" << "+del" << "+pexpire" << "+eval" << "+evalsha";
+    rules << "+set"
+          << "+del"
+          << "+pexpire"
+          << "+eval"
+          << "+evalsha";
     return rules;
 }
 

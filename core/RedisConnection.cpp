@@ -84,8 +84,7 @@ RedisConnection::RedisConnection(const NodeEndpoint& endpoint, const ConnectionO
     connect(&m_timeoutTimer, &QTimer::timeout, this, &RedisConnection::onTimeoutTimer);
     m_connectTimer.setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
-        onTransportError(RedisErrorKind::Timeout,
-                         tr("connect timed out after %1 ms").arg(m_options.connectTimeoutMs));
+        onTransportError(RedisErrorKind::Timeout, tr("connect timed out after %1 ms").arg(m_options.connectTimeoutMs));
     });
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startConnecting);
@@ -191,8 +190,7 @@ void RedisConnection::startConnecting()
         });
         if (!setupError.isEmpty()) {
             QMetaObject::invokeMethod(
-                this, [this, setupError] { onTransportError(RedisErrorKind::Tls, setupError); },
-                Qt::QueuedConnection);
+                this, [this, setupError] { onTransportError(RedisErrorKind::Tls, setupError); }, Qt::QueuedConnection);
             return;
         }
     } else {
@@ -248,39 +246,40 @@ void RedisConnection::startHandshake()
     for (int i = 0; i <= last; ++i) {
         const bool mustSucceed = steps[i].second;
         const QByteArray what = steps[i].first.first();
-        writeWire(formatCommand(steps[i].first),
-                  [this, mustSucceed, what, isLast = i == last](const RedisReply& reply) {
-                      if (m_state != State::Handshaking)
-                          return;
-                      if (reply.isError() && mustSucceed) {
-                          RedisErrorKind kind = reply.errorKind();
-                          if (what == "AUTH" && kind == RedisErrorKind::ServerError)
-                              kind = RedisErrorKind::AuthFailed;
-                          onTransportError(kind, tr("%1 failed: %2").arg(QString::fromLatin1(what), reply.errorText()));
-                          return;
-                      }
-                      if (isLast) {
-                          m_backoffMs = 0;
-                          m_lastErrorKind = RedisErrorKind::None;
-                          m_lastError.clear();
-                          setState(State::Ready);
-                          auto waiting = std::move(m_waiting);
-                          m_waiting.clear();
-                          const qint64 now = nowNs();
-                          std::vector<ReplyHandler> expired;
-                          for (auto& q : waiting) {
-                              if (q.deadlineNs <= now)
-                                  expired.push_back(std::move(q.handler));
-                              else
-                                  writeWire(q.wire, std::move(q.handler), q.deadlineNs);
-                          }
-                          flush();
-                          for (auto& h : expired)
-                              h(RedisReply::failure(RedisErrorKind::Timeout, tr("timed out while connecting")));
-                          emit ready();
-                      }
-                  },
-                  deadline);
+        writeWire(
+            formatCommand(steps[i].first),
+            [this, mustSucceed, what, isLast = i == last](const RedisReply& reply) {
+                if (m_state != State::Handshaking)
+                    return;
+                if (reply.isError() && mustSucceed) {
+                    RedisErrorKind kind = reply.errorKind();
+                    if (what == "AUTH" && kind == RedisErrorKind::ServerError)
+                        kind = RedisErrorKind::AuthFailed;
+                    onTransportError(kind, tr("%1 failed: %2").arg(QString::fromLatin1(what), reply.errorText()));
+                    return;
+                }
+                if (isLast) {
+                    m_backoffMs = 0;
+                    m_lastErrorKind = RedisErrorKind::None;
+                    m_lastError.clear();
+                    setState(State::Ready);
+                    auto waiting = std::move(m_waiting);
+                    m_waiting.clear();
+                    const qint64 now = nowNs();
+                    std::vector<ReplyHandler> expired;
+                    for (auto& q : waiting) {
+                        if (q.deadlineNs <= now)
+                            expired.push_back(std::move(q.handler));
+                        else
+                            writeWire(q.wire, std::move(q.handler), q.deadlineNs);
+                    }
+                    flush();
+                    for (auto& h : expired)
+                        h(RedisReply::failure(RedisErrorKind::Timeout, tr("timed out while connecting")));
+                    emit ready();
+                }
+            },
+            deadline);
     }
     flush();
 }
@@ -311,7 +310,8 @@ void RedisConnection::onTransportReadable()
     for (;;) {
         void* raw = nullptr;
         if (redisReaderGetReply(reader, &raw) != REDIS_OK) {
-            onTransportError(RedisErrorKind::Protocol, tr("malformed reply: %1").arg(QString::fromUtf8(reader->errstr)));
+            onTransportError(RedisErrorKind::Protocol,
+                             tr("malformed reply: %1").arg(QString::fromUtf8(reader->errstr)));
             return;
         }
         if (!raw)

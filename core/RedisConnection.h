@@ -132,7 +132,6 @@ private:
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
     qint64 deadlineFor(int timeoutMs) const;
 
-
     NodeEndpoint m_endpoint;
     ConnectionOptions m_options;
     State m_state = State::Disconnected;

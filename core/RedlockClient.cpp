@@ -225,8 +225,7 @@ void RedlockClient::connectAll()
     });
 }
 
-template <typename T, typename Starter>
-QFuture<T> RedlockClient::runOnOwnThread(Starter starter)
+template <typename T, typename Starter> QFuture<T> RedlockClient::runOnOwnThread(Starter starter)
 {
     auto promise = std::make_shared<QPromise<T>>();
     QFuture<T> future = promise->future();
@@ -250,8 +249,8 @@ template <typename T>
 T waitForResult(QFuture<T> future, const QObject* client, std::function<T(const QString&)> makeError)
 {
     if (QThread::currentThread() == client->thread())
-        return makeError(QCoreApplication::translate("RedlockClient",
-                                                     "a blocking call on the client's own thread would deadlock"));
+        return makeError(
+            QCoreApplication::translate("RedlockClient", "a blocking call on the client's own thread would deadlock"));
     future.waitForFinished();
     if (future.resultCount() == 0)
         return makeError(QCoreApplication::translate("RedlockClient", "the client was shut down"));
@@ -368,10 +367,9 @@ void RedlockClient::evalOnNode(int node, const LuaScript& script, const QList<QB
                                std::function<void(const RedisReply&, qint64 latencyUs)> done)
 {
     const qint64 start = nowNs();
-    evalScript(m_connections[static_cast<size_t>(node)], script, keys, args, m_options.nodeTimeoutMs,
-               [this, start, done = std::move(done)](const RedisReply& reply) {
-                   done(reply, (nowNs() - start) / kNsPerUs);
-               });
+    evalScript(
+        m_connections[static_cast<size_t>(node)], script, keys, args, m_options.nodeTimeoutMs,
+        [this, start, done = std::move(done)](const RedisReply& reply) { done(reply, (nowNs() - start) / kNsPerUs); });
 }
 
 NodeOutcome RedlockClient::failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const
@@ -455,39 +453,40 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     // Step 2: the same key and token to all N nodes at once, each with a timeout small against the TTL.
     const int n = nodeCount();
     const int q = quorum();
-    runRound([this, op](int node, std::function<void(NodeOutcome)> done) { acquireOnNode(node, op, std::move(done)); },
-             // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
-             [n, q](int acquired, int failed) { return acquired >= q || failed > n - q; },
-             [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
-                 AcquireAttempt& attempt = op->result.attempts.last();
-                 attempt.nodes = outcomes;
-                 attempt.elapsedUs = elapsedUs;
-                 attempt.acquiredCount = static_cast<int>(
-                     std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
-                 attempt.quorumReached = attempt.acquiredCount >= q;
+    runRound(
+        [this, op](int node, std::function<void(NodeOutcome)> done) { acquireOnNode(node, op, std::move(done)); },
+        // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
+        [n, q](int acquired, int failed) { return acquired >= q || failed > n - q; },
+        [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
+            AcquireAttempt& attempt = op->result.attempts.last();
+            attempt.nodes = outcomes;
+            attempt.elapsedUs = elapsedUs;
+            attempt.acquiredCount = static_cast<int>(
+                std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+            attempt.quorumReached = attempt.acquiredCount >= q;
 
-                 // Step 3 and 4: acquired only with a quorum and time left: validity = ttl - elapsed - drift.
-                 const qint64 elapsedMs = (nowNs() - op->attemptStartNs) / kNsPerMs;
-                 attempt.validityMs = op->ttlMs - elapsedMs - op->driftMs;
-                 if (!attempt.quorumReached) {
-                     finishAttemptFailed(op, tr("quorum not reached: %1 of %2 nodes, %3 needed")
-                                                 .arg(attempt.acquiredCount)
-                                                 .arg(nodeCount())
-                                                 .arg(q));
-                     return;
-                 }
-                 if (attempt.validityMs <= 0) {
-                     finishAttemptFailed(op, tr("quorum reached too late: %1 ms elapsed leave no validity of a %2 ms TTL")
-                                                 .arg(elapsedMs)
-                                                 .arg(op->ttlMs));
-                     return;
-                 }
-                 if (!op->fenceKeys.isEmpty()) {
-                     writeBackFence(op);
-                     return;
-                 }
-                 completeAcquire(op, true, {});
-             });
+            // Step 3 and 4: acquired only with a quorum and time left: validity = ttl - elapsed - drift.
+            const qint64 elapsedMs = (nowNs() - op->attemptStartNs) / kNsPerMs;
+            attempt.validityMs = op->ttlMs - elapsedMs - op->driftMs;
+            if (!attempt.quorumReached) {
+                finishAttemptFailed(op, tr("quorum not reached: %1 of %2 nodes, %3 needed")
+                                            .arg(attempt.acquiredCount)
+                                            .arg(nodeCount())
+                                            .arg(q));
+                return;
+            }
+            if (attempt.validityMs <= 0) {
+                finishAttemptFailed(op, tr("quorum reached too late: %1 ms elapsed leave no validity of a %2 ms TTL")
+                                            .arg(elapsedMs)
+                                            .arg(op->ttlMs));
+                return;
+            }
+            if (!op->fenceKeys.isEmpty()) {
+                writeBackFence(op);
+                return;
+            }
+            completeAcquire(op, true, {});
+        });
 }
 
 void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& operation,
@@ -669,21 +668,23 @@ void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const 
     const int expectedPerNode = static_cast<int>(resources.size());
     runRound(
         [this, resources, token, expectedPerNode](int node, std::function<void(NodeOutcome)> nodeDone) {
-            evalOnNode(node, scripts::compareAndDelete(), resources, {token},
-                       [this, node, expectedPerNode, nodeDone](const RedisReply& reply, qint64 latencyUs) {
-                           NodeOutcome o;
-                           if (reply.isInteger()) {
-                               o.node = node;
-                               o.latencyUs = latencyUs;
-                               o.kind = reply.integer() == expectedPerNode ? NodeOutcome::Kind::Released
-                                                                           : NodeOutcome::Kind::NotHeld;
-                               if (reply.integer() > 0 && reply.integer() < expectedPerNode)
-                                   o.error = tr("%1 of %2 keys still held the token").arg(reply.integer()).arg(expectedPerNode);
-                           } else {
-                               o = failureOutcome(node, reply, latencyUs);
-                           }
-                           nodeDone(o);
-                       });
+            evalOnNode(
+                node, scripts::compareAndDelete(), resources, {token},
+                [this, node, expectedPerNode, nodeDone](const RedisReply& reply, qint64 latencyUs) {
+                    NodeOutcome o;
+                    if (reply.isInteger()) {
+                        o.node = node;
+                        o.latencyUs = latencyUs;
+                        o.kind = reply.integer() == expectedPerNode ? NodeOutcome::Kind::Released
+                                                                    : NodeOutcome::Kind::NotHeld;
+                        if (reply.integer() > 0 && reply.integer() < expectedPerNode)
+                            o.error =
+                                tr("%1 of %2 keys still held the token").arg(reply.integer()).arg(expectedPerNode);
+                    } else {
+                        o = failureOutcome(node, reply, latencyUs);
+                    }
+                    nodeDone(o);
+                });
         },
         // Release always waits for every node (bounded by the per-node timeout): it reports them all.
         [](int, int) { return false; },
@@ -747,7 +748,9 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
             why = tr("extension cap reached (%1 extensions)").arg(m_options.maxExtensions);
         if (why.isEmpty() && m_options.maxHoldMs > 0 &&
             (start - lock.acquiredAtNs) / kNsPerMs + ttlMs > m_options.maxHoldMs)
-            why = tr("extending by %1 ms would exceed the maximum hold time of %2 ms").arg(ttlMs).arg(m_options.maxHoldMs);
+            why = tr("extending by %1 ms would exceed the maximum hold time of %2 ms")
+                      .arg(ttlMs)
+                      .arg(m_options.maxHoldMs);
         if (why.isEmpty() && start >= lock.validUntilNs)
             why = tr("the lock's validity has already run out: it may be held by someone else now");
         if (!why.isEmpty()) {
@@ -769,7 +772,8 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
                                if (reply.isInteger()) {
                                    o.node = node;
                                    o.latencyUs = latencyUs;
-                                   o.kind = reply.integer() == 1 ? NodeOutcome::Kind::Extended : NodeOutcome::Kind::NotHeld;
+                                   o.kind =
+                                       reply.integer() == 1 ? NodeOutcome::Kind::Extended : NodeOutcome::Kind::NotHeld;
                                } else {
                                    o = failureOutcome(node, reply, latencyUs);
                                }
@@ -782,8 +786,8 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
                 r.nodes = outcomes;
                 r.elapsedUs = elapsedUs;
                 r.lock = lock;
-                r.succeededCount = static_cast<int>(
-                    std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
+                r.succeededCount = static_cast<int>(std::count_if(outcomes.begin(), outcomes.end(),
+                                                                  [](const NodeOutcome& o) { return o.succeeded(); }));
                 const qint64 now = nowNs();
                 if (r.succeededCount < q) {
                     r.error = tr("extended on %1 node(s), %2 needed: the lock is lost").arg(r.succeededCount).arg(q);

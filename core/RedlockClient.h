@@ -70,8 +70,7 @@ private:
     // Decides a round early: returns true once the result is known (quorum reached or impossible).
     using EarlyDecision = std::function<bool(int succeeded, int failed)>;
 
-    template <typename T, typename Starter>
-    QFuture<T> runOnOwnThread(Starter starter);
+    template <typename T, typename Starter> QFuture<T> runOnOwnThread(Starter starter);
 
     // One fan-out round: request() is sent to every node at once; done() is called exactly once, as soon
     // as decide() says so or when every node has answered (or timed out).
@@ -86,8 +85,8 @@ private:
                            std::function<void(const RoundResult&)> done);
 
     void acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& op, std::function<void(NodeOutcome)> done);
-    void evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys,
-                    const QList<QByteArray>& args, std::function<void(const RedisReply&, qint64 latencyUs)> done);
+    void evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys, const QList<QByteArray>& args,
+                    std::function<void(const RedisReply&, qint64 latencyUs)> done);
     NodeOutcome failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const;
     QString refusal(qint64 ttlMs) const;
 

@@ -18,15 +18,15 @@ namespace redlock {
 struct RedlockOptions
 {
     QList<NodeEndpoint> nodes;
-    double driftFactor = 0.01;  // drift = ttl * driftFactor + 2 ms
-    int nodeTimeoutMs = 50;     // per node and round; keep it small against the TTL
-    int retryCount = 3;         // attempts after the first
-    int retryDelayMs = 200;     // base wait between attempts
-    int retryJitterMs = 100;    // plus a random 0..jitter ms, so contenders fall out of step
-    QString clientName;         // written into tokens and CLIENT SETNAME
-    int maxExtensions = -1;     // cap on extend() calls per lock; -1 = none
-    qint64 maxHoldMs = 0;       // cap on total hold time (acquire to last expiry); 0 = none
-    bool readOnly = false;      // refuse every call that writes
+    double driftFactor = 0.01;                            // drift = ttl * driftFactor + 2 ms
+    int nodeTimeoutMs = 50;                               // per node and round; keep it small against the TTL
+    int retryCount = 3;                                   // attempts after the first
+    int retryDelayMs = 200;                               // base wait between attempts
+    int retryJitterMs = 100;                              // plus a random 0..jitter ms, so contenders fall out of step
+    QString clientName;                                   // written into tokens and CLIENT SETNAME
+    int maxExtensions = -1;                               // cap on extend() calls per lock; -1 = none
+    qint64 maxHoldMs = 0;                                 // cap on total hold time (acquire to last expiry); 0 = none
+    bool readOnly = false;                                // refuse every call that writes
     QByteArray fenceSuffix = QByteArrayLiteral(":fence"); // fencing counter key = resource + suffix
     ConnectionOptions connection;
     std::shared_ptr<SteadyClock> clock; // null = SteadyClock::system()
@@ -53,25 +53,25 @@ struct AcquireOptions
 struct NodeOutcome
 {
     enum class Kind {
-        NotAttempted,  // not sent (client refused, or the node is not part of this call)
-        NoAnswerYet,   // sent; the decision came before the node answered
-        Acquired,      // our token is set
-        HeldByOther,   // another token holds the key (holderToken, holderPttlMs)
-        Released,      // compare-and-delete removed our token
-        Extended,      // compare-and-pexpire renewed our token
-        NotHeld,       // release/extend: the key is gone or holds another token; nothing changed
-        Timeout,       // no reply within the per-node timeout
+        NotAttempted, // not sent (client refused, or the node is not part of this call)
+        NoAnswerYet,  // sent; the decision came before the node answered
+        Acquired,     // our token is set
+        HeldByOther,  // another token holds the key (holderToken, holderPttlMs)
+        Released,     // compare-and-delete removed our token
+        Extended,     // compare-and-pexpire renewed our token
+        NotHeld,      // release/extend: the key is gone or holds another token; nothing changed
+        Timeout,      // no reply within the per-node timeout
         ConnectionError,
-        RedisError,    // the node answered with an error (WRONGTYPE, NOPERM, READONLY, ...)
+        RedisError, // the node answered with an error (WRONGTYPE, NOPERM, READONLY, ...)
     };
 
     int node = -1;
     Kind kind = Kind::NotAttempted;
-    QByteArray holderToken;  // HeldByOther / NotHeld: the value found, if any
+    QByteArray holderToken;   // HeldByOther / NotHeld: the value found, if any
     qint64 holderPttlMs = -3; // HeldByOther: that key's PTTL; -3 = unknown
     RedisErrorKind errorKind = RedisErrorKind::None;
     QString error;
-    qint64 latencyUs = -1; // request sent -> answer (or timeout)
+    qint64 latencyUs = -1;  // request sent -> answer (or timeout)
     qint64 fenceValue = -1; // acquire with fencing: the counter value this node reported
 
     bool succeeded() const { return kind == Kind::Acquired || kind == Kind::Released || kind == Kind::Extended; }
@@ -85,8 +85,8 @@ struct AcquireAttempt
     int number = 0;           // 1-based
     QList<NodeOutcome> nodes; // one per configured node, in configuration order
     int acquiredCount = 0;
-    qint64 elapsedUs = 0;     // start of the round -> decision
-    qint64 validityMs = 0;    // ttl - elapsed - drift, if a quorum was reached
+    qint64 elapsedUs = 0;  // start of the round -> decision
+    qint64 validityMs = 0; // ttl - elapsed - drift, if a quorum was reached
     bool quorumReached = false;
     QList<NodeOutcome> fenceWriteNodes; // fencing: the write-back round (Acquired = written)
     QList<NodeOutcome> cleanupNodes;    // a failed attempt: its release on every node (Released / NotHeld / ...)

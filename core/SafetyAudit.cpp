@@ -70,8 +70,8 @@ QList<AuditFinding> run(const AuditInput& input)
             tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.", n));
     }
 
-    QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent, offClock,
-        unverified;
+    QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
+        offClock, unverified;
     QHash<QByteArray, QList<int>> byRunId;
     const qint64 driftBudgetUs = (static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2) * 1000;
     for (int i = 0; i < n; ++i) {

@@ -110,8 +110,9 @@ QList<Section> runContender(const ContenderConfig& config, int* failures)
             QThread::msleep(static_cast<unsigned long>(config.pauseAfterAcquireMs));
         }
         s.writeNs = SteadyClock::system()->nowNs();
-        s.accepted = resource.command({"EVAL", kFencedWrite, "1", config.resource + ":written", QByteArray::number(s.fence)})
-                         .integer == 1;
+        s.accepted =
+            resource.command({"EVAL", kFencedWrite, "1", config.resource + ":written", QByteArray::number(s.fence)})
+                .integer == 1;
         // Work for a moment, never past the validity (minus a margin for the release to go out).
         const qint64 workNs = qint64(QRandomGenerator::global()->bounded(500, 3000)) * 1000;
         const qint64 until = std::min(s.writeNs + workNs, s.validUntilNs - 5'000'000);

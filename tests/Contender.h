@@ -21,9 +21,9 @@ struct Section
     qint64 writeNs = 0;      // the fenced write to the protected resource
     qint64 exitNs = 0;       // work done
     qint64 fence = -1;
-    bool accepted = false;   // the resource took the write (its fencing token was the newest)
-    QString nodes;           // per node, what the successful attempt saw: A acquired, H held by other,
-                             // T timeout, C connection error, E Redis error, ? no answer yet, - not sent
+    bool accepted = false; // the resource took the write (its fencing token was the newest)
+    QString nodes;         // per node, what the successful attempt saw: A acquired, H held by other,
+                           // T timeout, C connection error, E Redis error, ? no answer yet, - not sent
 
     QJsonObject toJson() const;
     static Section fromJson(const QJsonObject& o);

@@ -101,9 +101,8 @@ private:
             connect(client, &QTcpSocket::disconnected, holder, [upstream] { upstream->disconnectFromHost(); });
             connect(upstream, &QTcpSocket::disconnected, holder, [client] { client->disconnectFromHost(); });
             connect(client, &QTcpSocket::disconnected, holder, close);
-            connect(upstream, &QAbstractSocket::errorOccurred, holder, [client](QAbstractSocket::SocketError) {
-                client->abort();
-            });
+            connect(upstream, &QAbstractSocket::errorOccurred, holder,
+                    [client](QAbstractSocket::SocketError) { client->abort(); });
             upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             upstream->connectToHost(QHostAddress::LocalHost, m_upstream);
@@ -139,5 +138,6 @@ FaultProxy::~FaultProxy()
 
 void FaultProxy::cutConnections()
 {
-    QMetaObject::invokeMethod(m_server, [this] { m_server->cutAll(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_server, [this] { m_server->cutAll(); }, Qt::BlockingQueuedConnection);
 }

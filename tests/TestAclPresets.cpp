@@ -90,7 +90,11 @@ private slots:
             errors << s.errors;
         });
         connect(inspector.get(), &LockInspector::keyspaceSubscription, this,
-                [&subscribed](int, bool ok, const QString& m) { subscribed += ok ? 1 : 0; if (!ok) qWarning("%s", qPrintable(m)); });
+                [&subscribed](int, bool ok, const QString& m) {
+                    subscribed += ok ? 1 : 0;
+                    if (!ok)
+                        qWarning("%s", qPrintable(m));
+                });
         m_io->runAndWait([i = inspector.get()] { i->start(); });
         QTRY_VERIFY(finished >= 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
@@ -150,7 +154,8 @@ private slots:
         QVERIFY(refused >= 2);
         // Nothing beyond locking: no FLUSHALL, no CONFIG SET.
         RedisConnection conn(as(QStringLiteral("locker"), QStringLiteral("locker-pw"))[0]);
-        for (const QList<QByteArray>& cmd : {QList<QByteArray>{"FLUSHALL"}, QList<QByteArray>{"CONFIG", "SET", "maxmemory", "1"}}) {
+        for (const QList<QByteArray>& cmd :
+             {QList<QByteArray>{"FLUSHALL"}, QList<QByteArray>{"CONFIG", "SET", "maxmemory", "1"}}) {
             bool done = false;
             RedisReply reply;
             conn.send(cmd, [&](const RedisReply& rr) {
@@ -159,7 +164,8 @@ private slots:
             });
             QTRY_VERIFY(done);
             QCOMPARE(reply.errorKind(), RedisErrorKind::NoPermission);
-            QVERIFY2(reply.errorText().contains(QString::fromLatin1(cmd.first().toLower())), qPrintable(reply.errorText()));
+            QVERIFY2(reply.errorText().contains(QString::fromLatin1(cmd.first().toLower())),
+                     qPrintable(reply.errorText()));
         }
         QVERIFY(DirectRedis(m_cluster.port(0)).exists("unrelated"));
     }

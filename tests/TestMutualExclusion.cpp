@@ -89,8 +89,8 @@ private:
             p->setProcessChannelMode(QProcess::SeparateChannels);
             p->start(QStringLiteral(REDLOCK_CONTENDER_PATH),
                      {QStringLiteral("process-%1").arg(i), nodeList(nodes), QString::fromUtf8(resource),
-                      QString::number(m_cluster.port(kResourceNode)),
-                      QString::number(kTtlMs), QString::number(durationMs)});
+                      QString::number(m_cluster.port(kResourceNode)), QString::number(kTtlMs),
+                      QString::number(durationMs)});
             processes.push_back(std::move(p));
         }
         if (faults)
@@ -121,17 +121,20 @@ private:
         QCOMPARE(report.resources, 1); // every contender on the same key, or the check means nothing
         QVERIFY2(report.overlaps == 0, qPrintable(report.details.join(u'\n')));
         QVERIFY2(report.fenceOrderErrors == 0, qPrintable(report.details.join(u'\n')));
-        QVERIFY2(report.sections >= minimumSections,
-                 qPrintable(QStringLiteral("only %1 sections (%2 failed acquisitions)").arg(report.sections).arg(run.failures)));
+        QVERIFY2(
+            report.sections >= minimumSections,
+            qPrintable(
+                QStringLiteral("only %1 sections (%2 failed acquisitions)").arg(report.sections).arg(run.failures)));
         QMap<QString, int> perClient;
         for (const Section& s : run.sections)
             ++perClient[s.client];
         QStringList counts;
         for (auto it = perClient.cbegin(); it != perClient.cend(); ++it)
             counts << QStringLiteral("%1: %2").arg(it.key()).arg(it.value());
-        QVERIFY2(perClient.size() >= 3, qPrintable(QStringLiteral("contention needs several clients getting through (%1; %2 failed)")
-                                                       .arg(counts.join(QStringLiteral(", ")))
-                                                       .arg(run.failures)));
+        QVERIFY2(perClient.size() >= 3,
+                 qPrintable(QStringLiteral("contention needs several clients getting through (%1; %2 failed)")
+                                .arg(counts.join(QStringLiteral(", ")))
+                                .arg(run.failures)));
     }
 
     void expectNothingLeft(const QByteArray& key)
@@ -183,7 +186,11 @@ private slots:
         QCOMPARE(checkMutualExclusion({a, b}).fenceOrderErrors, 1);
     }
 
-    void noFault() { expectSafe(contend("contended", {})); expectNothingLeft("contended"); }
+    void noFault()
+    {
+        expectSafe(contend("contended", {}));
+        expectNothingLeft("contended");
+    }
 
     void minorityPaused()
     {
@@ -311,7 +318,8 @@ private slots:
         DirectRedis(m_cluster.port(4)).set("victim", "blocker", 60000);
         const AcquireResult ra = a->acquireAndWait({"victim"}, {.ttlMs = 5000});
         QVERIFY2(ra.ok, qPrintable(ra.error));
-        Section sa{QStringLiteral("A"), "victim", SteadyClock::system()->nowNs(), ra.lock.validUntilNs, 0, 0, -1, true, {}};
+        Section sa{
+            QStringLiteral("A"), "victim", SteadyClock::system()->nowNs(), ra.lock.validUntilNs, 0, 0, -1, true, {}};
 
         QVERIFY(m_cluster.killNode(2));
         QVERIFY(m_cluster.startNode(2)); // no persistence, no delay: A's key on node 2 is gone
@@ -319,7 +327,8 @@ private slots:
         DirectRedis(m_cluster.port(4)).command({"DEL", "victim"});
         const AcquireResult rb = b->acquireAndWait({"victim"}, {.ttlMs = 5000});
         QVERIFY2(rb.ok, qPrintable(rb.error)); // the double grant
-        Section sb{QStringLiteral("B"), "victim", SteadyClock::system()->nowNs(), rb.lock.validUntilNs, 0, 0, -1, true, {}};
+        Section sb{
+            QStringLiteral("B"), "victim", SteadyClock::system()->nowNs(), rb.lock.validUntilNs, 0, 0, -1, true, {}};
         sa.writeNs = sa.exitNs = sb.acquiredNs + 1'000'000; // A is still working inside its validity
         sb.writeNs = sb.exitNs = sb.acquiredNs + 2'000'000;
         QVERIFY(sa.exitNs < sa.validUntilNs);

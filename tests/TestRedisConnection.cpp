@@ -260,7 +260,8 @@ private slots:
         QTest::addColumn<QByteArray>("wire");
         QTest::addColumn<bool>("close");
         QTest::addColumn<int>("kind");
-        QTest::newRow("cut mid bulk") << QByteArray("+PONG\r\n$10\r\nabc") << true << int(RedisErrorKind::ConnectionLost);
+        QTest::newRow("cut mid bulk") << QByteArray("+PONG\r\n$10\r\nabc") << true
+                                      << int(RedisErrorKind::ConnectionLost);
         QTest::newRow("malformed") << QByteArray("+PONG\r\n?what\r\n") << false << int(RedisErrorKind::Protocol);
     }
 

@@ -40,7 +40,7 @@ private:
     std::unique_ptr<IoThread> m_io;
 
     std::shared_ptr<RedlockClient> makeClient(const QList<NodeEndpoint>& nodes,
-                                                          const std::function<void(RedlockOptions&)>& tweak = {})
+                                              const std::function<void(RedlockOptions&)>& tweak = {})
     {
         RedlockOptions o;
         o.nodes = nodes;
@@ -235,7 +235,8 @@ private slots:
         const AcquireAttempt& last = r.attempts.last();
         // Only the successful attempt's own time is subtracted, not the time spent in earlier attempts.
         QVERIFY(last.validityMs <= ttl - drift);
-        QVERIFY2(last.validityMs >= ttl - drift - last.elapsedUs / 1000 - 1, qPrintable(QString::number(last.validityMs)));
+        QVERIFY2(last.validityMs >= ttl - drift - last.elapsedUs / 1000 - 1,
+                 qPrintable(QString::number(last.validityMs)));
         QVERIFY(last.validityMs > ttl - drift - r.totalElapsedUs / 1000);
         QVERIFY(r.lock.acquiredAtNs > 0);
         for (int i = 0; i < r.attempts.size() - 1; ++i)
@@ -467,7 +468,8 @@ private slots:
         DirectRedis(m_cluster.port(0)).set("fenced", "blocker", 30000);
         const AcquireResult second = client->acquireAndWait({"fenced"}, {.ttlMs = 10000, .fencing = true});
         QVERIFY2(second.ok, qPrintable(second.error));
-        QVERIFY2(second.lock.fencingToken > first.lock.fencingToken, qPrintable(QString::number(second.lock.fencingToken)));
+        QVERIFY2(second.lock.fencingToken > first.lock.fencingToken,
+                 qPrintable(QString::number(second.lock.fencingToken)));
         QVERIFY(client->releaseAndWait(second.lock).succeededCount >= 2);
         DirectRedis(m_cluster.port(0)).command({"DEL", "fenced"});
 
@@ -547,7 +549,8 @@ private slots:
         QString error;
         QVERIFY2(local.start(2, {}, &error), qPrintable(error));
         LocalNodeOptions replica;
-        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"), QString::number(local.port(0))};
+        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                             QString::number(local.port(0))};
         QCOMPARE(local.addNode(replica, &error), 2);
         DirectRedis(local.port(1)).set("on-replica", "someone-else", 60000);
         auto client = makeClient(local.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 1000; });
@@ -561,7 +564,8 @@ private slots:
             // Cleaned up on node 0 before the result came back. (This caught scripts resent after NOSCRIPT
             // running after the cleanup release: the key leaked until its TTL.)
             const NodeOutcome& cleanup0 = r.attempts.first().cleanupNodes.value(0);
-            QVERIFY2(cleanup0.kind == Kind::Released, qPrintable(outcomeKindName(cleanup0.kind) + u' ' + cleanup0.error));
+            QVERIFY2(cleanup0.kind == Kind::Released,
+                     qPrintable(outcomeKindName(cleanup0.kind) + u' ' + cleanup0.error));
             QVERIFY(!DirectRedis(local.port(0)).exists("on-replica"));
         }
     }

@@ -25,8 +25,7 @@ inline redlock::NodeEndpoint downEndpoint()
 }
 
 // Shares an object that lives on an IoThread; the last owner deletes it there.
-template <typename T>
-std::shared_ptr<T> ownedOnIoThread(redlock::IoThread& io, T* object)
+template <typename T> std::shared_ptr<T> ownedOnIoThread(redlock::IoThread& io, T* object)
 {
     return std::shared_ptr<T>(object, [&io](T* o) { io.runAndWait([o] { delete o; }); });
 }

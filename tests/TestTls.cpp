@@ -36,9 +36,10 @@ private:
     // A CA and a certificate it signed for subject/SAN names.
     bool makeCa(const QString& name)
     {
-        return openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                        QStringLiteral("-nodes"), QStringLiteral("-keyout"), name + QStringLiteral(".key"), QStringLiteral("-out"),
-                        name + QStringLiteral(".crt"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+        return openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                        QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"),
+                        name + QStringLiteral(".key"), QStringLiteral("-out"), name + QStringLiteral(".crt"),
+                        QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
                         QStringLiteral("/CN=") + name});
     }
     bool makeCert(const QString& name, const QString& ca, const QString& san)
@@ -48,13 +49,15 @@ private:
             return false;
         ext.write("subjectAltName=" + san.toUtf8() + "\n");
         ext.close();
-        return openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"), QStringLiteral("-nodes"),
-                        QStringLiteral("-keyout"), name + QStringLiteral(".key"), QStringLiteral("-out"), name + QStringLiteral(".csr"),
-                        QStringLiteral("-subj"), QStringLiteral("/CN=") + name}) &&
-               openssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), name + QStringLiteral(".csr"),
-                        QStringLiteral("-CA"), ca + QStringLiteral(".crt"), QStringLiteral("-CAkey"), ca + QStringLiteral(".key"),
-                        QStringLiteral("-CAcreateserial"), QStringLiteral("-out"), name + QStringLiteral(".crt"),
-                        QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-extfile"), name + QStringLiteral(".ext")});
+        return openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                        QStringLiteral("-nodes"), QStringLiteral("-keyout"), name + QStringLiteral(".key"),
+                        QStringLiteral("-out"), name + QStringLiteral(".csr"), QStringLiteral("-subj"),
+                        QStringLiteral("/CN=") + name}) &&
+               openssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
+                        name + QStringLiteral(".csr"), QStringLiteral("-CA"), ca + QStringLiteral(".crt"),
+                        QStringLiteral("-CAkey"), ca + QStringLiteral(".key"), QStringLiteral("-CAcreateserial"),
+                        QStringLiteral("-out"), name + QStringLiteral(".crt"), QStringLiteral("-days"),
+                        QStringLiteral("2"), QStringLiteral("-extfile"), name + QStringLiteral(".ext")});
     }
 
     NodeEndpoint tlsEndpoint(int node) const
@@ -96,11 +99,12 @@ private slots:
         for (int i = 0; i < 2; ++i) {
             m_tlsPort[i] = closedPort();
             LocalNodeOptions o;
-            o.extraArgs = {QStringLiteral("--tls-port"), QString::number(m_tlsPort[i]),
-                           QStringLiteral("--tls-cert-file"), path(QStringLiteral("server.crt")),
-                           QStringLiteral("--tls-key-file"), path(QStringLiteral("server.key")),
-                           QStringLiteral("--tls-ca-cert-file"), path(QStringLiteral("ca.crt")),
-                           QStringLiteral("--tls-auth-clients"), i == 0 ? QStringLiteral("optional") : QStringLiteral("yes")};
+            o.extraArgs = {
+                QStringLiteral("--tls-port"),         QString::number(m_tlsPort[i]),
+                QStringLiteral("--tls-cert-file"),    path(QStringLiteral("server.crt")),
+                QStringLiteral("--tls-key-file"),     path(QStringLiteral("server.key")),
+                QStringLiteral("--tls-ca-cert-file"), path(QStringLiteral("ca.crt")),
+                QStringLiteral("--tls-auth-clients"), i == 0 ? QStringLiteral("optional") : QStringLiteral("yes")};
             QString error;
             QVERIFY2(m_cluster.addNode(o, &error) == i, qPrintable(error));
         }
