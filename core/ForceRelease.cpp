@@ -1,5 +1,7 @@
 #include "ForceRelease.h"
 
+#include "OwnThreadFuture.h"
+
 #include "AuditLog.h"
 #include "LockScripts.h"
 #include "ObservationTypes.h"
@@ -149,42 +151,26 @@ qint64 ForceRelease::nowNs() const
 
 QFuture<ForceReleaseReport> ForceRelease::preview(const QByteArray& key, const QByteArray& expectedToken)
 {
-    auto promise = std::make_shared<QPromise<ForceReleaseReport>>();
-    QFuture<ForceReleaseReport> future = promise->future();
-    promise->start();
-    auto start = [this, promise, key, expectedToken] {
-        run(ForceReleaseReport::Stage::Preview, key, expectedToken, {}, [this, promise](const ForceReleaseReport& r) {
+    return runOnOwnThread<ForceReleaseReport>(this, [this, key, expectedToken](
+                                                        std::function<void(const ForceReleaseReport&)> deliver) {
+        run(ForceReleaseReport::Stage::Preview, key, expectedToken, {}, [this, deliver](const ForceReleaseReport& r) {
             emit previewFinished(r);
-            promise->addResult(r);
-            promise->finish();
+            deliver(r);
         });
-    };
-    if (QThread::currentThread() == thread())
-        start();
-    else
-        QMetaObject::invokeMethod(this, start, Qt::QueuedConnection);
-    return future;
+    });
 }
 
 QFuture<ForceReleaseReport> ForceRelease::execute(const QByteArray& key, const QByteArray& expectedToken,
                                                   const QString& reason)
 {
-    auto promise = std::make_shared<QPromise<ForceReleaseReport>>();
-    QFuture<ForceReleaseReport> future = promise->future();
-    promise->start();
-    auto start = [this, promise, key, expectedToken, reason] {
-        run(ForceReleaseReport::Stage::Execute, key, expectedToken, reason,
-            [this, promise](const ForceReleaseReport& r) {
-                emit executeFinished(r);
-                promise->addResult(r);
-                promise->finish();
-            });
-    };
-    if (QThread::currentThread() == thread())
-        start();
-    else
-        QMetaObject::invokeMethod(this, start, Qt::QueuedConnection);
-    return future;
+    return runOnOwnThread<ForceReleaseReport>(
+        this, [this, key, expectedToken, reason](std::function<void(const ForceReleaseReport&)> deliver) {
+            run(ForceReleaseReport::Stage::Execute, key, expectedToken, reason,
+                [this, deliver](const ForceReleaseReport& r) {
+                    emit executeFinished(r);
+                    deliver(r);
+                });
+        });
 }
 
 QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token) const

@@ -1,5 +1,7 @@
 #include "NodeRestartScheduler.h"
 
+#include "OwnThreadFuture.h"
+
 #include "AuditLog.h"
 #include "LocalCluster.h"
 
@@ -306,20 +308,8 @@ RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, c
 
 QFuture<ScheduleResult> NodeRestartScheduler::schedule(const RestartRequest& request)
 {
-    auto promise = std::make_shared<QPromise<ScheduleResult>>();
-    QFuture<ScheduleResult> future = promise->future();
-    promise->start();
-    auto run = [this, promise, request] {
-        doSchedule(request, [promise](const ScheduleResult& r) {
-            promise->addResult(r);
-            promise->finish();
-        });
-    };
-    if (QThread::currentThread() == thread())
-        run();
-    else
-        QMetaObject::invokeMethod(this, run, Qt::QueuedConnection);
-    return future;
+    return runOnOwnThread<ScheduleResult>(
+        this, [this, request](std::function<void(const ScheduleResult&)> deliver) { doSchedule(request, deliver); });
 }
 
 void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::function<void(const ScheduleResult&)> deliver)

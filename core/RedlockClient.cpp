@@ -2,6 +2,7 @@
 
 #include "LockScripts.h"
 #include "LockToken.h"
+#include "OwnThreadFuture.h"
 #include "RedisConnection.h"
 
 #include <QCoreApplication>
@@ -225,24 +226,6 @@ void RedlockClient::connectAll()
     });
 }
 
-template <typename T, typename Starter> QFuture<T> RedlockClient::runOnOwnThread(Starter starter)
-{
-    auto promise = std::make_shared<QPromise<T>>();
-    QFuture<T> future = promise->future();
-    promise->start();
-    auto run = [promise, starter]() {
-        starter([promise](const T& result) {
-            promise->addResult(result);
-            promise->finish();
-        });
-    };
-    if (QThread::currentThread() == thread())
-        run();
-    else
-        QMetaObject::invokeMethod(this, run, Qt::QueuedConnection);
-    return future;
-}
-
 namespace {
 
 template <typename T>
@@ -399,43 +382,44 @@ NodeOutcome RedlockClient::failureOutcome(int node, const RedisReply& reply, qin
 
 QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources, const AcquireOptions& options)
 {
-    return runOnOwnThread<AcquireResult>([this, resources, options](std::function<void(const AcquireResult&)> deliver) {
-        auto op = std::make_shared<AcquireOperation>();
-        // A fixed key order (sorted, no duplicates) for multi-resource locks.
-        op->resources = resources;
-        std::sort(op->resources.begin(), op->resources.end());
-        op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
-        op->ttlMs = options.ttlMs;
-        op->driftMs = driftMs(options.ttlMs, m_options.driftFactor);
-        op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
-        op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
-        op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
-        op->token = "rl1:" + LockToken::newRandom() + m_tokenSuffix;
-        if (options.fencing) {
-            for (const QByteArray& r : std::as_const(op->resources))
-                op->fenceKeys.append(r + m_options.fenceSuffix);
-        }
-        op->startNs = nowNs();
-        op->deliver = [this, deliver](const AcquireResult& r) {
-            emit acquireFinished(r);
-            deliver(r);
-        };
+    return runOnOwnThread<AcquireResult>(
+        this, [this, resources, options](std::function<void(const AcquireResult&)> deliver) {
+            auto op = std::make_shared<AcquireOperation>();
+            // A fixed key order (sorted, no duplicates) for multi-resource locks.
+            op->resources = resources;
+            std::sort(op->resources.begin(), op->resources.end());
+            op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
+            op->ttlMs = options.ttlMs;
+            op->driftMs = driftMs(options.ttlMs, m_options.driftFactor);
+            op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
+            op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
+            op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
+            op->token = "rl1:" + LockToken::newRandom() + m_tokenSuffix;
+            if (options.fencing) {
+                for (const QByteArray& r : std::as_const(op->resources))
+                    op->fenceKeys.append(r + m_options.fenceSuffix);
+            }
+            op->startNs = nowNs();
+            op->deliver = [this, deliver](const AcquireResult& r) {
+                emit acquireFinished(r);
+                deliver(r);
+            };
 
-        QString why = refusal(options.ttlMs);
-        if (why.isEmpty() && m_options.readOnly)
-            why = tr("read-only mode: acquire refused");
-        if (why.isEmpty() && op->resources.isEmpty())
-            why = tr("no resource given");
-        if (!why.isEmpty()) {
-            AcquireAttempt refused;
-            refused.number = 1;
-            refused.nodes = notAttempted(nodeCount());
-            op->result.attempts.append(refused);
-            completeAcquire(op, false, why);
-            return;
-        }
-        startAttempt(op);
-    });
+            QString why = refusal(options.ttlMs);
+            if (why.isEmpty() && m_options.readOnly)
+                why = tr("read-only mode: acquire refused");
+            if (why.isEmpty() && op->resources.isEmpty())
+                why = tr("no resource given");
+            if (!why.isEmpty()) {
+                AcquireAttempt refused;
+                refused.number = 1;
+                refused.nodes = notAttempted(nodeCount());
+                op->result.attempts.append(refused);
+                completeAcquire(op, false, why);
+                return;
+            }
+            startAttempt(op);
+        });
 }
 
 void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
@@ -705,7 +689,7 @@ void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const 
 
 QFuture<ReleaseResult> RedlockClient::release(const Lock& lock)
 {
-    return runOnOwnThread<RoundResult>([this, lock](std::function<void(const RoundResult&)> deliver) {
+    return runOnOwnThread<RoundResult>(this, [this, lock](std::function<void(const RoundResult&)> deliver) {
         auto finish = [this, deliver, lock](RoundResult r) {
             r.lock = lock;
             emit releaseFinished(r);
@@ -733,7 +717,7 @@ QFuture<ReleaseResult> RedlockClient::release(const Lock& lock)
 
 QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
 {
-    return runOnOwnThread<RoundResult>([this, lock, ttlMs](std::function<void(const RoundResult&)> deliver) {
+    return runOnOwnThread<RoundResult>(this, [this, lock, ttlMs](std::function<void(const RoundResult&)> deliver) {
         auto finish = [this, deliver](const RoundResult& r) {
             emit extendFinished(r);
             deliver(r);

@@ -70,8 +70,6 @@ private:
     // Decides a round early: returns true once the result is known (quorum reached or impossible).
     using EarlyDecision = std::function<bool(int succeeded, int failed)>;
 
-    template <typename T, typename Starter> QFuture<T> runOnOwnThread(Starter starter);
-
     // One fan-out round: request() is sent to every node at once; done() is called exactly once, as soon
     // as decide() says so or when every node has answered (or timed out).
     void runRound(const NodeRequest& request, const EarlyDecision& decide,
