@@ -40,15 +40,19 @@ private slots:
         QCOMPARE(model.rowCount(), 100);
         QCOMPARE(model.countWithVerdict(LockVerdict::Held), 100);
 
-        // Changes to scattered rows: one dataChanged spanning them.
+        // Changes: one dataChanged per run of adjacent rows (10-11 and 50), never per cell.
         LockChangeSet c;
-        c.changed = {makeLockView("lock:010", {"a", "a", "b", "b", ""}, {}), heldView("lock:050", 3000)};
+        c.changed = {makeLockView("lock:010", {"a", "a", "b", "b", ""}, {}), heldView("lock:050", 3000),
+                     heldView("lock:011", 4000)};
         c.disappeared = {"lock:020", "lock:021", "lock:022", "lock:070"};
         model.applyChanges(c);
-        QCOMPARE(changed.size(), 1);
-        const auto args = changed.first();
-        QCOMPARE(args[0].toModelIndex().row(), 10);
-        QCOMPARE(args[1].toModelIndex().row(), 50);
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(changed[0][0].toModelIndex().row(), 10);
+        QCOMPARE(changed[0][1].toModelIndex().row(), 11);
+        QCOMPARE(changed[0][0].toModelIndex().column(), 0);
+        QCOMPARE(changed[0][1].toModelIndex().column(), model.columnCount() - 1);
+        QCOMPARE(changed[1][0].toModelIndex().row(), 50);
+        QCOMPARE(changed[1][1].toModelIndex().row(), 50);
         // Two contiguous ranges removed: 20-22 and 70.
         QCOMPARE(removed.size(), 2);
         QCOMPARE(model.rowCount(), 96);

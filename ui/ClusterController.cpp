@@ -59,7 +59,12 @@ private:
     QList<RedisConnection*> m_connections;
 };
 
-ClusterController::ClusterController(QObject* parent) : QObject(parent) {}
+ClusterController::ClusterController(QObject* parent) : QObject(parent)
+{
+    m_sliceTimer.setSingleShot(true);
+    m_sliceTimer.setInterval(0);
+    connect(&m_sliceTimer, &QTimer::timeout, this, &ClusterController::applyNextSlice);
+}
 
 ClusterController::~ClusterController()
 {
@@ -154,17 +159,32 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     inspectorOptions.driftFactor = settings.driftFactor;
     inspectorOptions.reconcileIntervalMs = settings.refreshIntervalMs;
     m_inspector = m_io->create<LockInspector>(inspectorOptions);
+    // Runs on the I/O thread: new locks are sorted by key there (the locks model keeps key order) and the
+    // largest PTTL is found there, so the GUI thread only applies the batch.
     connect(
-        m_inspector, &LockInspector::locksChanged, this,
+        m_inspector, &LockInspector::locksChanged, m_inspector,
         [this, stale](const LockChangeSet& changes) {
-            if (stale())
-                return;
-            m_metrics->addChanges(changes);
-            for (const LockView& view : changes.appeared)
-                m_largestPttlMs = std::max(m_largestPttlMs, SafetyAudit::largestPttlMs({view}));
-            emit locksChanged(changes);
+            LockChangeSet sorted = changes;
+            std::sort(sorted.appeared.begin(), sorted.appeared.end(),
+                      [](const LockView& a, const LockView& b) { return a.key < b.key; });
+            qint64 largest = 0;
+            for (const LockView& view : std::as_const(sorted.appeared)) {
+                for (const NodeLockState& s : view.nodes)
+                    largest = std::max(largest, s.pttlMs);
+            }
+            // Sliced here too, so the GUI thread only moves the slices into its queue.
+            auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(sorted));
+            QMetaObject::invokeMethod(
+                this,
+                [this, stale, parts, largest] {
+                    if (stale())
+                        return;
+                    m_largestPttlMs = std::max(m_largestPttlMs, largest);
+                    queueSlices(std::move(*parts));
+                },
+                Qt::QueuedConnection);
         },
-        Qt::QueuedConnection);
+        Qt::DirectConnection);
     connect(
         m_inspector, &LockInspector::lockEvents, this,
         [this, stale](const QList<LockEvent>& events) {
@@ -204,11 +224,61 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     return true;
 }
 
+std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& changes)
+{
+    // Large batches (the first full refresh, a refresh after heavy churn) are applied in slices, one per
+    // event-loop turn with timers and input in between, so no turn applies more than a couple of thousand
+    // rows. Later batches queue behind the slices, so the order of changes is kept.
+    constexpr qsizetype slice = 2000;
+    const qsizetype count =
+        std::max<qsizetype>(1, (std::max(changes.appeared.size(), changes.changed.size()) + slice - 1) / slice);
+    std::vector<LockChangeSet> out;
+    out.reserve(size_t(count));
+    for (qsizetype i = 0; i < count; ++i) {
+        LockChangeSet part;
+        part.appeared = changes.appeared.mid(i * slice, slice);
+        part.changed = changes.changed.mid(i * slice, slice);
+        part.atMs = changes.atMs;
+        part.locksPerNode = changes.locksPerNode;
+        if (i == count - 1) {
+            part.disappeared = changes.disappeared;
+            part.fullRefresh = changes.fullRefresh;
+        }
+        out.push_back(std::move(part));
+    }
+    return out;
+}
+
+void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
+{
+    const bool idle = m_pendingSlices.empty();
+    for (LockChangeSet& part : slices)
+        m_pendingSlices.push_back(std::move(part));
+    if (idle)
+        applyNextSlice();
+}
+
+void ClusterController::applyNextSlice()
+{
+    if (m_pendingSlices.empty())
+        return;
+    const LockChangeSet part = std::move(m_pendingSlices.front());
+    m_pendingSlices.pop_front();
+    m_metrics->addChanges(part);
+    emit locksChanged(part);
+    if (!m_pendingSlices.empty())
+        m_sliceTimer.start();
+    else
+        checkFirstRefresh();
+}
+
 void ClusterController::stop()
 {
     if (!m_io)
         return;
     ++m_generation;
+    m_sliceTimer.stop();
+    m_pendingSlices.clear();
     if (m_metrics)
         m_metrics->stop();
     // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends.
@@ -297,7 +367,8 @@ void ClusterController::runAudit()
 
 void ClusterController::checkFirstRefresh()
 {
-    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false))
+    // The first full pass counts once its last slice is in the table.
+    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false) || !m_pendingSlices.empty())
         return;
     m_firstRefreshDone = true;
     emit firstFullRefresh();

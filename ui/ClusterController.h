@@ -6,8 +6,11 @@
 
 #include <QList>
 #include <QObject>
+#include <QTimer>
 
+#include <deque>
 #include <memory>
+#include <vector>
 
 namespace redlock {
 
@@ -100,6 +103,9 @@ private:
     void onFacts(const NodeFacts& facts);
     void runAudit();
     void checkFirstRefresh();
+    static std::vector<LockChangeSet> sliceChanges(const LockChangeSet& changes);
+    void queueSlices(std::vector<LockChangeSet> slices);
+    void applyNextSlice();
 
     ClusterSettings m_settings;
     std::unique_ptr<IoThread> m_io;
@@ -120,6 +126,8 @@ private:
     int m_lastUp = -1;
     QList<int> m_quarantined;
     quint64 m_generation = 0; // signals of a previous start() that are still queued are dropped
+    std::deque<LockChangeSet> m_pendingSlices; // applied one per event-loop turn
+    QTimer m_sliceTimer;
 };
 
 } // namespace redlock

@@ -50,6 +50,16 @@ bool EventLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sou
            e.kind.contains(m_text, Qt::CaseInsensitive);
 }
 
+bool EventLogFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    const auto* log = qobject_cast<const EventLogModel*>(sourceModel());
+    if (!log || left.column() != EventLogModel::TimeColumn)
+        return QSortFilterProxyModel::lessThan(left, right);
+    const qint64 l = log->entry(left.row()).atMs;
+    const qint64 r = log->entry(right.row()).atMs;
+    return l != r ? l < r : left.row() < right.row();
+}
+
 EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
     : QWidget(parent), m_model(model), m_proxy(new EventLogFilterModel(this)), m_filter(new QLineEdit(this)),
       m_kind(new QComboBox(this)), m_view(new QTableView(this))

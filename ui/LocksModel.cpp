@@ -63,7 +63,6 @@ void LocksModel::reset(int nodeCount)
 {
     beginResetModel();
     m_rows.clear();
-    m_rowOfKey.clear();
     m_verdictCounts = {};
     m_nodeCount = nodeCount;
     endResetModel();
@@ -90,10 +89,17 @@ qint64 LocksModel::nowNs() const
 
 void LocksModel::tick()
 {
-    if (m_rows.isEmpty())
+    if (m_rows.empty())
         return;
     emit dataChanged(index(0, ValidityColumn), index(rowCount() - 1, columnCount() - 1),
                      {Qt::DisplayRole, Qt::ToolTipRole, TtlCellRole});
+}
+
+int LocksModel::rowOf(const QByteArray& key) const
+{
+    const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), key,
+                                     [](const Row& row, const QByteArray& k) { return row.view.key < k; });
+    return it != m_rows.cend() && it->view.key == key ? int(it - m_rows.cbegin()) : -1;
 }
 
 const LockView* LocksModel::viewFor(const QByteArray& key) const
@@ -101,6 +107,8 @@ const LockView* LocksModel::viewFor(const QByteArray& key) const
     const int row = rowOf(key);
     return row < 0 ? nullptr : &m_rows[row].view;
 }
+
+static_assert(std::is_nothrow_move_constructible_v<LockView>, "rows move when the table grows");
 
 LocksModel::Row LocksModel::makeRow(const LockView& view) const
 {
@@ -119,9 +127,10 @@ void LocksModel::countVerdict(const LockView& view, int delta)
 
 void LocksModel::applyChanges(const LockChangeSet& changes)
 {
-    // Changed (and re-appearing) keys: updated in place, then one dataChanged over their row span.
-    int firstChanged = -1;
-    int lastChanged = -1;
+    // Changed (and re-appearing) keys: updated in place, then one dataChanged per run of adjacent rows.
+    // Not one signal over the whole span: a sorting proxy re-sorts every row inside a dataChanged range,
+    // which for a few scattered changes in 100,000 rows would move the whole table.
+    QList<int> changedRows;
     QList<const LockView*> fresh;
     auto update = [&](const LockView& view) {
         const int row = rowOf(view.key);
@@ -132,15 +141,20 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
         countVerdict(m_rows[row].view, -1);
         m_rows[row] = makeRow(view);
         countVerdict(view, +1);
-        firstChanged = firstChanged < 0 ? row : std::min(firstChanged, row);
-        lastChanged = std::max(lastChanged, row);
+        changedRows.append(row);
     };
     for (const LockView& view : changes.changed)
         update(view);
     for (const LockView& view : changes.appeared)
         update(view);
-    if (firstChanged >= 0)
-        emit dataChanged(index(firstChanged, 0), index(lastChanged, columnCount() - 1));
+    std::sort(changedRows.begin(), changedRows.end());
+    for (qsizetype begin = 0; begin < changedRows.size();) {
+        qsizetype end = begin + 1;
+        while (end < changedRows.size() && changedRows[end] <= changedRows[end - 1] + 1)
+            ++end;
+        emit dataChanged(index(changedRows[begin], 0), index(changedRows[end - 1], columnCount() - 1));
+        begin = end;
+    }
 
     if (!changes.disappeared.isEmpty()) {
         QList<int> rows;
@@ -154,15 +168,35 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
     }
 
     if (!fresh.isEmpty()) {
-        const int first = rowCount();
-        beginInsertRows({}, first, first + static_cast<int>(fresh.size()) - 1);
-        m_rows.reserve(first + fresh.size());
-        for (const LockView* view : std::as_const(fresh)) {
-            m_rowOfKey.insert(view->key, static_cast<int>(m_rows.size()));
-            m_rows.append(makeRow(*view));
-            countVerdict(*view, +1);
+        // Usually sorted already (by ClusterController, off the GUI thread); cheap to check.
+        if (!std::is_sorted(fresh.cbegin(), fresh.cend(),
+                            [](const LockView* a, const LockView* b) { return a->key < b->key; }))
+            std::sort(fresh.begin(), fresh.end(), [](const LockView* a, const LockView* b) { return a->key < b->key; });
+        // Groups of new keys that go to the same place, inserted from the bottom up so that the positions of
+        // the groups still to go stay valid.
+        qsizetype end = fresh.size();
+        while (end > 0) {
+            const auto at = std::lower_bound(m_rows.cbegin(), m_rows.cend(), fresh[end - 1]->key,
+                                             [](const Row& row, const QByteArray& k) { return row.view.key < k; });
+            const int position = int(at - m_rows.cbegin());
+            qsizetype begin = end - 1;
+            while (begin > 0 && (position == 0 || m_rows[position - 1].view.key < fresh[begin - 1]->key))
+                --begin;
+            std::vector<Row> rows;
+            rows.reserve(size_t(end - begin));
+            for (qsizetype i = begin; i < end; ++i) {
+                rows.push_back(makeRow(*fresh[i]));
+                countVerdict(*fresh[i], +1);
+            }
+            beginInsertRows({}, position, position + int(rows.size()) - 1);
+            // Geometric growth and nothrow moves: appending slice after slice never copies the table.
+            if (m_rows.capacity() < m_rows.size() + rows.size())
+                m_rows.reserve(std::max(m_rows.size() + rows.size(), m_rows.size() * 2));
+            m_rows.insert(m_rows.begin() + position, std::make_move_iterator(rows.begin()),
+                          std::make_move_iterator(rows.end()));
+            endInsertRows();
+            end = begin;
         }
-        endInsertRows();
     }
     emit locksApplied();
 }
@@ -173,10 +207,8 @@ void LocksModel::removeRows(QList<int> rows)
         return;
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    for (const int row : std::as_const(rows)) {
+    for (const int row : std::as_const(rows))
         countVerdict(m_rows[row].view, -1);
-        m_rowOfKey.remove(m_rows[row].view.key);
-    }
     // Contiguous ranges from the bottom up, so the row numbers of ranges still to go stay valid.
     qsizetype end = rows.size();
     while (end > 0) {
@@ -186,12 +218,10 @@ void LocksModel::removeRows(QList<int> rows)
         const int first = rows[begin];
         const int last = rows[end - 1];
         beginRemoveRows({}, first, last);
-        m_rows.remove(first, last - first + 1);
+        m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
         endRemoveRows();
         end = begin;
     }
-    for (int row = rows.first(); row < m_rows.size(); ++row)
-        m_rowOfKey[m_rows[row].view.key] = row;
 }
 
 qint64 LocksModel::expiryMs(const LockView& view) const

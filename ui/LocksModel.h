@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 namespace redlock {
 
@@ -24,11 +25,14 @@ struct TtlCell
     QString text;            // what the cell says, also for screen readers and copy
 };
 
-// One row per lock key, kept in step with LockInspector::locksChanged: appeared rows are appended with one
-// beginInsertRows, changed rows get one dataChanged over their span, disappeared rows are removed in as few
-// contiguous ranges as possible. Columns: key, holder, verdict, observed validity, then one TTL column per node.
-// Time passing is one dataChanged over the time columns per countdown tick, for display roles only, so a
-// proxy sorted on RawValueRole does not re-sort (raw values of time columns are expiry instants).
+// One row per lock key, kept in key order and in step with LockInspector::locksChanged: appeared rows are
+// inserted with one beginInsertRows per insertion point (one for the first full refresh), changed rows get one
+// dataChanged per run of adjacent rows, disappeared rows are removed in as few contiguous ranges as possible.
+// Key order makes the unsorted view useful at once and lets the first 100,000 rows in without any sorting on
+// the GUI thread (ClusterController sorts each batch on the I/O thread). Columns: key, holder, verdict,
+// observed validity, then one TTL column per node. Time passing is one dataChanged over the time columns per
+// countdown tick, for display roles only, so a proxy sorted on RawValueRole does not re-sort (raw values of
+// time columns are expiry instants).
 class LocksModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -57,7 +61,8 @@ public:
 
     int nodeCount() const { return m_nodeCount; }
     static int nodeOfColumn(int column) { return column - ColumnCount; }
-    int rowOf(const QByteArray& key) const { return m_rowOfKey.value(key, -1); }
+    // Rows are kept in key order, so a key is found by binary search and needs no index to maintain.
+    int rowOf(const QByteArray& key) const;
     const LockView& viewAt(int row) const { return m_rows[row].view; }
     const LockView* viewFor(const QByteArray& key) const;
     int countWithVerdict(LockVerdict verdict) const { return m_verdictCounts[size_t(verdict)]; }
@@ -92,8 +97,7 @@ private:
     void countVerdict(const LockView& view, int delta);
     void removeRows(QList<int> rows);
 
-    QList<Row> m_rows;
-    QHash<QByteArray, int> m_rowOfKey;
+    std::vector<Row> m_rows;
     int m_nodeCount = 0;
     std::array<int, 6> m_verdictCounts{};
     QTimer m_countdown;

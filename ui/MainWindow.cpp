@@ -72,7 +72,10 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     m_locksView->setObjectName(QStringLiteral("locksTable"));
     m_locksView->setModel(m_locksProxy);
     m_locksView->setSortingEnabled(true);
-    m_locksView->sortByColumn(LocksModel::KeyColumn, Qt::AscendingOrder);
+    // Unsorted by default: the model is in key order already, and a first table of 100,000 locks then needs
+    // no sort on the GUI thread. A header click sorts (on raw values) from then on.
+    m_locksView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_locksProxy->sort(-1);
     m_locksView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_locksView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_locksView->setAlternatingRowColors(true);

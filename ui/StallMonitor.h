@@ -20,6 +20,9 @@ public:
     void stop();
     void reset();
     qint64 longestStallUs() const { return m_longestUs; }
+    // CPU time this thread spent during the longest stall: much less than the stall means the thread was
+    // waiting for a CPU (other threads and processes), not working.
+    qint64 longestStallCpuUs() const { return m_longestCpuUs; }
     qint64 beats() const { return m_beats; }
 
 private:
@@ -30,6 +33,8 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lastNs = 0;
     qint64 m_longestUs = 0;
+    qint64 m_longestCpuUs = 0;
+    qint64 m_lastCpuNs = 0;
     qint64 m_beats = 0;
 };
 
