@@ -421,6 +421,55 @@
     </message>
 </context>
 <context>
+    <name>redlock::AuditLogDialog</name>
+    <message>
+        <source>Audit log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entr(ies) in %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable line(s) skipped</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>redlock::ChartsPanel</name>
     <message>
         <source>Latency per node</source>
@@ -728,6 +777,149 @@
     </message>
     <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceReleaseDialog</name>
+    <message>
+        <source>Force release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token seen:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the key on every node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the key name to confirm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why (written to the audit log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: the preview is shown, nothing can be released.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not attempted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delete: the token still equals the one shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔ deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skip: the token changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token changed: left to the new holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skip: the key is gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gone: nothing to delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a string lock (%1): left alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable (the delete may or may not have run): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused by the node: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Releasing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview: the lock would be deleted on %1 of %2 nodes; %3 unreachable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The audit log was not written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No node holds the token shown: there is nothing to release.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Production profile. Release the lock “%1” held by %2 on %3 node(s)? Type the key name to confirm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release the lock “%1” held by %2 on %3 node(s)? Nodes where the token changed are left alone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1397,6 +1589,93 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::OperatorConsole</name>
+    <message>
+        <source>&amp;Force release…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected lock on the nodes where it still holds the token shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart node with &amp;delay…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take the selected node out, keep it quarantined longer than the largest TTL, start it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Abandon delayed restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop tracking the selected node&apos;s restart; it is not started again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;udit log…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test bench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Test bench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Operations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delayed restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node #%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node back early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ node #%1 %2 answered %3 before its quarantine ends: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ back early — quarantined %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: destructive actions are disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏸ quarantined — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>force release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::ProfilesDialog</name>
     <message>
         <source>TLS</source>
@@ -1637,6 +1916,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>    failing step: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Production: force release and restarts need the key or node typed in</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedisConnection</name>
@@ -1833,6 +2116,128 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::RestartDialog</name>
+    <message>
+        <source>Delayed restart of node #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the delay has passed, then started again. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow a delay shorter than the default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + drift %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. systemctl stop redis-server@7001</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. systemctl start redis-server@7001</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without a shell: the first word is the program, the rest its arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send SHUTDOWN NOSAVE: the node drops its data and must be started again by something else (a supervisor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holders now → while down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lock held now falls below quorum while the node is out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s) fall below quorum (quorum %1) while the node is out:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Type %1 to restart anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes stay counted while the node is out (quorum %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why (written to the audit log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: nodes cannot be restarted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart with delay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping the node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1 is quarantined until %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::RestartPlanner</name>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
@@ -1946,6 +2351,232 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>SHUTDOWN NOSAVE was answered instead of closing the connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::TestBenchPanel</name>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry delay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry jitter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drift factor:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clients (K):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lock held.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extensions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run K × iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquire latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Single lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: the test bench writes locks and is disabled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquiring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Not acquired after %n attempt(s): %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Released on %1 of %2 nodes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release incomplete (%1 of %2 nodes): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held by %1 (PTTL %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fence %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✖ LOST: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔ Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; fencing token %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; auto-extended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 extension failed (%2 of %3 nodes): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lock could not be kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LOST: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running %1 clients × %2 iterations…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency from (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

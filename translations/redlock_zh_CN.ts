@@ -421,6 +421,49 @@
     </message>
 </context>
 <context>
+    <name>redlock::AuditLogDialog</name>
+    <message>
+        <source>Audit log</source>
+        <translation>审计日志</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Per-node result</source>
+        <translation>各节点结果</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entr(ies) in %1</source>
+        <translation><numerusform>%1 中有 %n 条记录</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable line(s) skipped</source>
+        <translation><numerusform>跳过了 %n 行无法读取的内容</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>redlock::ChartsPanel</name>
     <message>
         <source>Latency per node</source>
@@ -729,6 +772,149 @@
     <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
         <translation>%1（比较并删除可能已执行，也可能未执行）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceReleaseDialog</name>
+    <message>
+        <source>Force release</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation>键：</translation>
+    </message>
+    <message>
+        <source>Holder:</source>
+        <translation>持有者：</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>Token seen:</source>
+        <translation>看到的令牌：</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>What happens</source>
+        <translation>将执行的操作</translation>
+    </message>
+    <message>
+        <source>Value found</source>
+        <translation>找到的值</translation>
+    </message>
+    <message>
+        <source>PTTL</source>
+        <translation>PTTL</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Reading the key on every node…</source>
+        <translation>正在读取该键在每个节点上的值…</translation>
+    </message>
+    <message>
+        <source>Type the key name to confirm</source>
+        <translation>输入键名以确认</translation>
+    </message>
+    <message>
+        <source>Why (written to the audit log)</source>
+        <translation>原因（写入审计日志）</translation>
+    </message>
+    <message>
+        <source>Read-only mode: the preview is shown, nothing can be released.</source>
+        <translation>只读模式：仅显示预览，无法释放任何锁。</translation>
+    </message>
+    <message>
+        <source>not attempted</source>
+        <translation>未尝试</translation>
+    </message>
+    <message>
+        <source>delete: the token still equals the one shown</source>
+        <translation>删除：令牌仍与显示的一致</translation>
+    </message>
+    <message>
+        <source>✔ deleted</source>
+        <translation>✔ 已删除</translation>
+    </message>
+    <message>
+        <source>skip: the token changed</source>
+        <translation>跳过：令牌已变更</translation>
+    </message>
+    <message>
+        <source>token changed: left to the new holder</source>
+        <translation>令牌已变更：留给新的持有者</translation>
+    </message>
+    <message>
+        <source>skip: the key is gone</source>
+        <translation>跳过：键已不存在</translation>
+    </message>
+    <message>
+        <source>gone: nothing to delete</source>
+        <translation>已不存在：无需删除</translation>
+    </message>
+    <message>
+        <source>not a string lock (%1): left alone</source>
+        <translation>不是字符串类型的锁（%1）：未改动</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <translation>不可达：%1</translation>
+    </message>
+    <message>
+        <source>unreachable (the delete may or may not have run): %1</source>
+        <translation>不可达（删除可能已执行，也可能未执行）：%1</translation>
+    </message>
+    <message>
+        <source>refused by the node: %1</source>
+        <translation>被节点拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Releasing…</source>
+        <translation>正在释放…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Preview: the lock would be deleted on %1 of %2 nodes; %3 unreachable.</source>
+        <translation>预览：将在 %2 个节点中的 %1 个上删除该锁；%3 个不可达。</translation>
+    </message>
+    <message>
+        <source>Deleted on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.</source>
+        <translation>已在 %2 个节点中的 %1 个上删除；%3 个留给新的持有者；%4 个已不存在；%5 个不可达。</translation>
+    </message>
+    <message>
+        <source>The audit log was not written: %1</source>
+        <translation>未写入审计日志：%1</translation>
+    </message>
+    <message>
+        <source>No node holds the token shown: there is nothing to release.</source>
+        <translation>没有节点持有所显示的令牌：无需释放。</translation>
+    </message>
+    <message>
+        <source>Production profile. Release the lock “%1” held by %2 on %3 node(s)? Type the key name to confirm.</source>
+        <translation>生产环境配置。要释放由 %2 在 %3 个节点上持有的锁“%1”吗？请输入键名以确认。</translation>
+    </message>
+    <message>
+        <source>Release the lock “%1” held by %2 on %3 node(s)? Nodes where the token changed are left alone.</source>
+        <translation>要释放由 %2 在 %3 个节点上持有的锁“%1”吗？令牌已变更的节点不会被改动。</translation>
     </message>
 </context>
 <context>
@@ -1382,6 +1568,93 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
+    <name>redlock::OperatorConsole</name>
+    <message>
+        <source>&amp;Force release…</source>
+        <translation>强制释放(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Delete the selected lock on the nodes where it still holds the token shown</source>
+        <translation>在仍持有所显示令牌的节点上删除所选的锁</translation>
+    </message>
+    <message>
+        <source>Restart node with &amp;delay…</source>
+        <translation>延迟重启节点(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Take the selected node out, keep it quarantined longer than the largest TTL, start it again</source>
+        <translation>让所选节点下线，隔离时间超过最大 TTL，然后重新启动</translation>
+    </message>
+    <message>
+        <source>&amp;Abandon delayed restart</source>
+        <translation>放弃延迟重启(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Stop tracking the selected node's restart; it is not started again</source>
+        <translation>不再跟踪所选节点的重启；它不会被重新启动</translation>
+    </message>
+    <message>
+        <source>A&amp;udit log…</source>
+        <translation>审计日志(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Test bench</source>
+        <translation>测试台</translation>
+    </message>
+    <message>
+        <source>&amp;Test bench</source>
+        <translation>测试台(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Operations</source>
+        <translation>操作(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Force release…</source>
+        <translation>强制释放…</translation>
+    </message>
+    <message>
+        <source>delayed restart</source>
+        <translation>延迟重启</translation>
+    </message>
+    <message>
+        <source>node #%1 %2: %3</source>
+        <translation>节点 #%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>node back early</source>
+        <translation>节点提前恢复</translation>
+    </message>
+    <message>
+        <source>⚠ node #%1 %2 answered %3 before its quarantine ends: %4</source>
+        <translation>⚠ 节点 #%1 %2 在隔离结束前 %3 已应答：%4</translation>
+    </message>
+    <message>
+        <source>⚠ back early — quarantined %1</source>
+        <translation>⚠ 提前恢复 — 隔离中 %1</translation>
+    </message>
+    <message>
+        <source>Read-only mode: destructive actions are disabled</source>
+        <translation>只读模式：破坏性操作已禁用</translation>
+    </message>
+    <message>
+        <source>⏸ quarantined — %1</source>
+        <translation>⏸ 隔离中 — %1</translation>
+    </message>
+    <message>
+        <source>force release</source>
+        <translation>强制释放</translation>
+    </message>
+    <message>
+        <source>refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4</source>
+        <translation>已在 %2 个节点中的 %1 个上删除，%3 个留给新的持有者，%4 个不可达</translation>
+    </message>
+</context>
+<context>
     <name>redlock::ProfilesDialog</name>
     <message>
         <source>TLS</source>
@@ -1619,6 +1892,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>    failing step: %1</source>
         <translation>    失败的步骤：%1</translation>
     </message>
+    <message>
+        <source>Production: force release and restarts need the key or node typed in</source>
+        <translation>生产环境：强制释放和重启需要输入键名或节点</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedisConnection</name>
@@ -1815,6 +2092,125 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
+    <name>redlock::RestartDialog</name>
+    <message>
+        <source>Delayed restart of node #%1</source>
+        <translation>节点 #%1 的延迟重启</translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the delay has passed, then started again. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
+        <translation>节点 #%1 %2 将被停止，并在延迟结束前保持隔离（不计入法定人数），然后重新启动。可能丢失数据的节点，其离线时间必须超过它投票支持过的任何锁的最大 TTL。</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Allow a delay shorter than the default</source>
+        <translation>允许短于默认值的延迟</translation>
+    </message>
+    <message>
+        <source>Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + drift %4</source>
+        <translation>默认 %1 = max（配置的最大 TTL %2，该节点上见到的最大 PTTL %3）+ 时钟漂移 %4</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>e.g. systemctl stop redis-server@7001</source>
+        <translation>例如 systemctl stop redis-server@7001</translation>
+    </message>
+    <message>
+        <source>e.g. systemctl start redis-server@7001</source>
+        <translation>例如 systemctl start redis-server@7001</translation>
+    </message>
+    <message>
+        <source>Stop command:</source>
+        <translation>停止命令：</translation>
+    </message>
+    <message>
+        <source>Start command:</source>
+        <translation>启动命令：</translation>
+    </message>
+    <message>
+        <source>Run without a shell: the first word is the program, the rest its arguments.</source>
+        <translation>不经 shell 运行：第一个词是程序，其余是参数。</translation>
+    </message>
+    <message>
+        <source>Send SHUTDOWN NOSAVE: the node drops its data and must be started again by something else (a supervisor)</source>
+        <translation>发送 SHUTDOWN NOSAVE：节点会丢弃数据，必须由其他方式（如进程守护程序）重新启动</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>Holders now → while down</source>
+        <translation>当前持有节点数 → 离线期间</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>No lock held now falls below quorum while the node is out.</source>
+        <translation>节点离线期间，当前持有的锁都不会低于法定人数。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s) fall below quorum (quorum %1) while the node is out:</source>
+        <translation><numerusform>节点离线期间，有 %n 个锁会低于法定人数（法定人数 %1）：</numerusform></translation>
+    </message>
+    <message>
+        <source>Type %1 to restart anyway</source>
+        <translation>输入 %1 以强制重启</translation>
+    </message>
+    <message>
+        <source>Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.</source>
+        <translation>已拒绝：%1 只有 %3 个节点中的 %2 个会被计入（法定人数 %4）。输入“%5”以强制执行。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes stay counted while the node is out (quorum %3).</source>
+        <translation>节点离线期间，%2 个节点中仍有 %1 个被计入（法定人数 %3）。</translation>
+    </message>
+    <message>
+        <source>Why (written to the audit log)</source>
+        <translation>原因（写入审计日志）</translation>
+    </message>
+    <message>
+        <source>Read-only mode: nodes cannot be restarted.</source>
+        <translation>只读模式：不能重启节点。</translation>
+    </message>
+    <message>
+        <source>Delay:</source>
+        <translation>延迟：</translation>
+    </message>
+    <message>
+        <source>How:</source>
+        <translation>方式：</translation>
+    </message>
+    <message>
+        <source>Restart with delay</source>
+        <translation>延迟重启</translation>
+    </message>
+    <message>
+        <source>Stopping the node…</source>
+        <translation>正在停止节点…</translation>
+    </message>
+    <message>
+        <source>Node #%1 is quarantined until %2.</source>
+        <translation>节点 #%1 隔离至 %2。</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>已拒绝：%1</translation>
+    </message>
+</context>
+<context>
     <name>redlock::RestartPlanner</name>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
@@ -1929,6 +2325,229 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>SHUTDOWN NOSAVE was answered instead of closing the connection</source>
         <translation>SHUTDOWN NOSAVE 收到了回复，而不是关闭连接</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::TestBenchPanel</name>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation>防护令牌</translation>
+    </message>
+    <message>
+        <source>Auto-extend</source>
+        <translation>自动续期</translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation>资源：</translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation>TTL：</translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation>重试次数：</translation>
+    </message>
+    <message>
+        <source>Retry delay:</source>
+        <translation>重试延迟：</translation>
+    </message>
+    <message>
+        <source>Retry jitter:</source>
+        <translation>重试抖动：</translation>
+    </message>
+    <message>
+        <source>Drift factor:</source>
+        <translation>时钟漂移系数：</translation>
+    </message>
+    <message>
+        <source>Clients (K):</source>
+        <translation>客户端数（K）：</translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Acquire</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation>续期</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>No lock held.</source>
+        <translation>未持有锁。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Extensions:</source>
+        <translation>续期记录：</translation>
+    </message>
+    <message>
+        <source>Run K × iterations</source>
+        <translation>运行 K × 迭代次数</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Acquire latency</source>
+        <translation>获取延迟</translation>
+    </message>
+    <message>
+        <source>Single lock</source>
+        <translation>单个锁</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>批量运行</translation>
+    </message>
+    <message>
+        <source>Read-only mode: the test bench writes locks and is disabled.</source>
+        <translation>只读模式：测试台会写入锁，已禁用。</translation>
+    </message>
+    <message>
+        <source>Acquiring…</source>
+        <translation>正在获取…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not acquired after %n attempt(s): %1</source>
+        <translation><numerusform>尝试 %n 次后仍未获取：%1</numerusform></translation>
+    </message>
+    <message>
+        <source>Released on %1 of %2 nodes.</source>
+        <translation>已在 %2 个节点中的 %1 个上释放。</translation>
+    </message>
+    <message>
+        <source>Release incomplete (%1 of %2 nodes): %3</source>
+        <translation>释放不完整（%2 个节点中的 %1 个）：%3</translation>
+    </message>
+    <message>
+        <source>held by %1 (PTTL %2 ms)</source>
+        <translation>由 %1 持有（PTTL %2 毫秒）</translation>
+    </message>
+    <message>
+        <source>fence %1</source>
+        <translation>防护令牌 %1</translation>
+    </message>
+    <message>
+        <source>✖ LOST: %1</source>
+        <translation>✖ 已丢失：%1</translation>
+    </message>
+    <message>
+        <source>✔ Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation>✔ 已持有：有效期 %1 毫秒（TTL %2 毫秒）；令牌 %3</translation>
+    </message>
+    <message>
+        <source>; fencing token %1</source>
+        <translation>；防护令牌 %1</translation>
+    </message>
+    <message>
+        <source>; auto-extended</source>
+        <translation>；自动续期</translation>
+    </message>
+    <message>
+        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
+        <translation>%1 在 %3 个节点中的 %2 个上续期，耗时 %4，有效期 %5 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 extension failed (%2 of %3 nodes): %4</source>
+        <translation>%1 续期失败（%3 个节点中的 %2 个）：%4</translation>
+    </message>
+    <message>
+        <source>the lock could not be kept</source>
+        <translation>无法保持该锁</translation>
+    </message>
+    <message>
+        <source>LOST: %1</source>
+        <translation>已丢失：%1</translation>
+    </message>
+    <message>
+        <source>Running %1 clients × %2 iterations…</source>
+        <translation>正在运行 %1 个客户端 × %2 次迭代…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
+        <translation>%2 次获取中成功 %1 次（%3 %），耗时 %4 毫秒 · 延迟 p50 %5，p99 %6 · %7 次获取遇到争用</translation>
+    </message>
+    <message>
+        <source>Acquires</source>
+        <translation>获取次数</translation>
+    </message>
+    <message>
+        <source>latency from (ms)</source>
+        <translation>延迟起点（毫秒）</translation>
+    </message>
+    <message>
+        <source>acquires</source>
+        <translation>获取次数</translation>
+    </message>
+    <message>
+        <source>Export run as JSON</source>
+        <translation>将运行结果导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export run as CSV</source>
+        <translation>将运行结果导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON（*.json）</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV（*.csv）</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

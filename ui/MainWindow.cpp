@@ -222,11 +222,13 @@ void MainWindow::onStarted(int nodeCount)
             70);
     m_locksView->setColumnWidth(
         LocksModel::ValidityColumn,
-        std::max(fm.horizontalAdvance(QStringLiteral("00.0 s")),
+        std::max(fm.horizontalAdvance(LocksModel::formatRemaining(58'800)),
                  fm.horizontalAdvance(m_locks->headerData(LocksModel::ValidityColumn, Qt::Horizontal).toString())) +
             20);
     for (int i = 0; i < nodeCount; ++i)
-        m_locksView->setColumnWidth(LocksModel::ColumnCount + i, fm.horizontalAdvance(QStringLiteral("≠ 00.0 s")) + 10);
+        m_locksView->setColumnWidth(LocksModel::ColumnCount + i,
+                                    fm.horizontalAdvance(QStringLiteral("≠ ") + LocksModel::formatRemaining(58'800)) +
+                                        12);
     updateQuorum();
     const ClusterSettings& s = m_controller->settings();
     if (m_modeLabel->text().isEmpty() || !s.profileName.isEmpty())
