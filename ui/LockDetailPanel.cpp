@@ -1,5 +1,7 @@
 #include "LockDetailPanel.h"
 
+#include <algorithm>
+
 #include "EventLogModel.h"
 #include "LocksModel.h"
 #include "NodesModel.h"
@@ -95,6 +97,11 @@ void LockDetailPanel::showKey(const QByteArray& key)
     m_key = key;
     const int n = m_controller->nodeCount();
     m_matrix->setRowCount(n);
+    // Every node's row in sight (up to nine; more scroll): the verdict rests on this matrix.
+    const int visibleRows = std::min(n, 9);
+    m_matrix->setMinimumHeight(m_matrix->horizontalHeader()->sizeHint().height() +
+                               visibleRows * m_matrix->verticalHeader()->defaultSectionSize() +
+                               2 * m_matrix->frameWidth());
     for (int row = 0; row < n; ++row)
         for (int column = 0; column < MatrixColumnCount; ++column)
             setCell(row, column, QString());
