@@ -2197,7 +2197,7 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.</source>
+        <source>Refused: %1. Type “%2” to override.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2170,8 +2170,8 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>输入 %1 以强制重启</translation>
     </message>
     <message>
-        <source>Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.</source>
-        <translation>已拒绝：%1 只有 %3 个节点中的 %2 个会被计入（法定人数 %4）。输入“%5”以强制执行。</translation>
+        <source>Refused: %1. Type “%2” to override.</source>
+        <translation>已拒绝：%1。输入“%2”以强制执行。</translation>
     </message>
     <message>
         <source>%1 of %2 nodes stay counted while the node is out (quorum %3).</source>

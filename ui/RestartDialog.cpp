@@ -118,12 +118,8 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     m_override->setObjectName(QStringLiteral("restartOverride"));
     m_override->setPlaceholderText(tr("Type %1 to restart anyway").arg(overrideWord()));
     if (m_plan.breaksQuorum) {
-        m_quorum->setText(tr("Refused: %1 Only %2 of %3 nodes would be counted (quorum %4). Type “%5” to override.")
-                              .arg(m_plan.quorumExplanation)
-                              .arg(m_plan.nodesUpDuring)
-                              .arg(m_plan.nodeCount)
-                              .arg(m_plan.quorum)
-                              .arg(overrideWord()));
+        // The planner's explanation already gives the counts and the quorum.
+        m_quorum->setText(tr("Refused: %1. Type “%2” to override.").arg(m_plan.quorumExplanation, overrideWord()));
         m_quorum->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
     } else {
         m_quorum->setText(tr("%1 of %2 nodes stay counted while the node is out (quorum %3).")
