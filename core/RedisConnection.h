@@ -90,6 +90,8 @@ public:
     // The RESP encoding of a command, byte for byte what hiredis' redisFormatCommandArgv produces (the
     // tests hold it to that) without its per-argument sprintf.
     static QByteArray formatCommand(const QList<QByteArray>& args);
+    // The same encoding, appended to `out`.
+    static void appendCommand(QByteArray& out, const QList<QByteArray>& args);
 
     // Pub/Sub: "message" and "pmessage" arrays are not replies to a command; with a handler set they are
     // delivered here instead of being taken as the answer to the oldest command in flight. Subscriptions
@@ -126,6 +128,7 @@ private:
     void scheduleReconnect();
     void enqueue(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs);
     void writeWire(const QByteArray& wire, ReplyHandler handler, qint64 deadlineNs);
+    void writeCommand(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs);
     void flush();
     void armTimeout(qint64 deadlineNs);
     void onTimeoutTimer();
@@ -143,6 +146,7 @@ private:
     QLocalSocket* m_local = nullptr;
     redisReader* m_reader = nullptr;
     QByteArray m_outgoing; // commands formatted since the last flush(), written in one go
+    QByteArray m_writing;  // the batch flush() is writing; swapped with m_outgoing so both keep their capacity
 
     std::deque<Pending> m_inflight; // written, waiting for the reply, in order
     std::deque<Queued> m_waiting;   // sent before the handshake finished

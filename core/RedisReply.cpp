@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <hiredis/hiredis.h>
 
+#include <cstring>
+
 namespace redlock {
 
 QString errorKindName(RedisErrorKind kind)
@@ -55,7 +57,11 @@ RedisReply RedisReply::fromHiredis(const redisReply* reply)
         break;
     case REDIS_REPLY_STATUS:
         out.m_type = Type::Status;
-        out.m_bytes = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+        // "+OK" answers most writes, every SET of a Redlock round among them: static bytes, no allocation.
+        if (reply->len == 2 && std::memcmp(reply->str, "OK", 2) == 0)
+            out.m_bytes = QByteArrayLiteral("OK");
+        else
+            out.m_bytes = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
         break;
     case REDIS_REPLY_ERROR:
         out.m_type = Type::Error;
@@ -109,14 +115,15 @@ RedisReply RedisReply::stringReply(const QByteArray& value)
 
 RedisErrorKind RedisReply::classifyServerError(const QByteArray& message)
 {
-    struct Prefix {
+    struct Prefix
+    {
         const char* text;
         RedisErrorKind kind;
     };
     static constexpr Prefix prefixes[] = {
-        {"NOPERM", RedisErrorKind::NoPermission}, {"NOAUTH", RedisErrorKind::AuthFailed},
+        {"NOPERM", RedisErrorKind::NoPermission},  {"NOAUTH", RedisErrorKind::AuthFailed},
         {"WRONGPASS", RedisErrorKind::AuthFailed}, {"READONLY", RedisErrorKind::ReadOnly},
-        {"WRONGTYPE", RedisErrorKind::WrongType}, {"NOSCRIPT", RedisErrorKind::NoScript},
+        {"WRONGTYPE", RedisErrorKind::WrongType},  {"NOSCRIPT", RedisErrorKind::NoScript},
         {"LOADING", RedisErrorKind::Loading},
     };
     for (const auto& p : prefixes) {
