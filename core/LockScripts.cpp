@@ -40,8 +40,9 @@ void evalScript(RedisConnection* connection, const LuaScript& script, const QLis
     QList<QByteArray> command;
     command.reserve(3 + keys.size() + args.size());
     const bool known = connection->knowsScript(script.sha());
-    command << (known ? QByteArray("EVALSHA") : QByteArray("EVAL")) << (known ? script.sha() : script.source())
-            << QByteArray::number(keys.size()) << keys << args;
+    command << (known ? QByteArrayLiteral("EVALSHA") : QByteArrayLiteral("EVAL"))
+            << (known ? script.sha() : script.source())
+            << (keys.size() == 1 ? QByteArrayLiteral("1") : QByteArray::number(keys.size())) << keys << args;
     connection->setScriptKnown(script.sha(), true);
     connection->send(
         command,
@@ -50,7 +51,7 @@ void evalScript(RedisConnection* connection, const LuaScript& script, const QLis
                 done(reply);
                 return;
             }
-            command[0] = "EVAL";
+            command[0] = QByteArrayLiteral("EVAL");
             command[1] = script.source();
             connection->send(command, std::move(done), timeoutMs);
         },

@@ -122,6 +122,7 @@ QString outcomeKindName(NodeOutcome::Kind kind)
 
 struct RedlockClient::Round
 {
+    RedlockClient* client = nullptr;
     QList<NodeOutcome> outcomes;
     int answered = 0;
     int succeeded = 0;
@@ -138,6 +139,7 @@ struct RedlockClient::AcquireOperation
     QList<QByteArray> fenceKeys; // empty unless fencing
     QByteArray token;
     qint64 ttlMs = 0;
+    QList<QByteArray> setCommand; // one resource, no fencing: SET key token NX PX ttl, the same for every node
     qint64 driftMs = 0;
     int maxAttempts = 1;
     int retryDelayMs = 0;
@@ -306,14 +308,16 @@ QList<NodeOutcome> notAttempted(int n)
 // One round over all nodes
 // ---------------------------------------------------------------------------------------------------------
 
-void RedlockClient::runRound(const NodeRequest& request, const EarlyDecision& decide,
+void RedlockClient::runRound(const NodeRequest& request, EarlyDecision decide,
                              std::function<void(const QList<NodeOutcome>&, qint64)> done)
 {
     const int n = nodeCount();
     auto round = std::make_shared<Round>();
-    round->decide = decide;
+    round->client = this;
+    round->decide = std::move(decide);
     round->done = std::move(done);
     round->startNs = nowNs();
+    round->outcomes.reserve(n);
     for (int i = 0; i < n; ++i) {
         NodeOutcome o;
         o.node = i;
@@ -326,22 +330,25 @@ void RedlockClient::runRound(const NodeRequest& request, const EarlyDecision& de
             round->outcomes[i].kind = NodeOutcome::Kind::NotAttempted;
             continue;
         }
-        request(i, [this, round, i, n](NodeOutcome outcome) {
-            outcome.node = i;
-            if (round->decided) {
-                return; // a late answer; the caller already has its result
-            }
-            round->outcomes[i] = outcome;
-            ++round->answered;
-            if (outcome.succeeded())
-                ++round->succeeded;
-            else
-                ++round->failed;
-            if (round->decide(round->succeeded, round->failed) || round->answered == n) {
-                round->decided = true;
-                round->done(round->outcomes, (nowNs() - round->startNs) / kNsPerUs);
-            }
-        });
+        request(i, NodeDone{round, i});
+    }
+}
+
+void RedlockClient::NodeDone::operator()(NodeOutcome outcome) const
+{
+    Round& r = *round;
+    if (r.decided)
+        return; // a late answer; the caller already has its result
+    outcome.node = node;
+    r.outcomes[node] = std::move(outcome);
+    ++r.answered;
+    if (r.outcomes[node].succeeded())
+        ++r.succeeded;
+    else
+        ++r.failed;
+    if (r.decide(r.succeeded, r.failed) || r.answered == r.outcomes.size()) {
+        r.decided = true;
+        r.done(r.outcomes, (r.client->nowNs() - r.startNs) / kNsPerUs);
     }
 }
 
@@ -385,10 +392,13 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
     return runOnOwnThread<AcquireResult>(
         this, [this, resources, options](std::function<void(const AcquireResult&)> deliver) {
             auto op = std::make_shared<AcquireOperation>();
-            // A fixed key order (sorted, no duplicates) for multi-resource locks.
+            // A fixed key order (sorted, no duplicates) for multi-resource locks. A single resource is left
+            // shared with the caller's list: sorting would detach (copy) it.
             op->resources = resources;
-            std::sort(op->resources.begin(), op->resources.end());
-            op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
+            if (op->resources.size() > 1) {
+                std::sort(op->resources.begin(), op->resources.end());
+                op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
+            }
             op->ttlMs = options.ttlMs;
             op->driftMs = driftMs(options.ttlMs, m_options.driftFactor);
             op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
@@ -398,6 +408,10 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
             if (options.fencing) {
                 for (const QByteArray& r : std::as_const(op->resources))
                     op->fenceKeys.append(r + m_options.fenceSuffix);
+            } else if (op->resources.size() == 1) {
+                op->setCommand.reserve(6);
+                op->setCommand << QByteArrayLiteral("SET") << op->resources.first() << op->token
+                               << QByteArrayLiteral("NX") << QByteArrayLiteral("PX") << QByteArray::number(op->ttlMs);
             }
             op->startNs = nowNs();
             op->deliver = [this, deliver](const AcquireResult& r) {
@@ -438,7 +452,7 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     const int n = nodeCount();
     const int q = quorum();
     runRound(
-        [this, op](int node, std::function<void(NodeOutcome)> done) { acquireOnNode(node, op, std::move(done)); },
+        [this, op](int node, NodeDone done) { acquireOnNode(node, op, std::move(done)); },
         // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
         [n, q](int acquired, int failed) { return acquired >= q || failed > n - q; },
         [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
@@ -473,20 +487,18 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
         });
 }
 
-void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& operation,
-                                  std::function<void(NodeOutcome)> done)
+void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& operation, NodeDone done)
 {
     const AcquireOperation& op = *operation;
     const qint64 start = nowNs();
-    const QByteArray ttl = QByteArray::number(op.ttlMs);
-    if (op.resources.size() == 1 && op.fenceKeys.isEmpty()) {
+    if (!op.setCommand.isEmpty()) {
         // The common case needs no script: SET NX PX alone. Only when it is refused do GET and PTTL follow,
         // so the outcome names the holder and its remaining time; an uncontended acquire stays one command.
         const QByteArray& key = op.resources.first();
         RedisConnection* connection = m_connections[static_cast<size_t>(node)];
         connection->send(
-            {"SET", key, op.token, "NX", "PX", ttl},
-            [this, connection, key, node, start, done](const RedisReply& set) {
+            op.setCommand,
+            [this, connection, key, node, start, done = std::move(done)](const RedisReply& set) {
                 if (!set.isNil()) {
                     const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
                     NodeOutcome o = set.isString() ? NodeOutcome{} : failureOutcome(node, set, latencyUs);
@@ -527,7 +539,8 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     QList<QByteArray> keys = op.resources;
     keys << op.fenceKeys;
     const QList<QByteArray> resources = op.resources;
-    evalOnNode(node, scripts::acquire(), keys, {op.token, ttl, QByteArray::number(op.resources.size())},
+    evalOnNode(node, scripts::acquire(), keys,
+               {op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())},
                [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
                    NodeOutcome o;
                    o.node = node;
@@ -568,9 +581,9 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
     const int n = nodeCount();
     const int q = quorum();
     runRound(
-        [this, keys, token, fence](int node, std::function<void(NodeOutcome)> done) {
+        [this, keys, token, fence](int node, NodeDone done) {
             evalOnNode(node, scripts::writeFence(), keys, {token, QByteArray::number(fence)},
-                       [this, node, done](const RedisReply& reply, qint64 latencyUs) {
+                       [this, node, done = std::move(done)](const RedisReply& reply, qint64 latencyUs) {
                            NodeOutcome o;
                            if (reply.isInteger()) {
                                o.node = node;
@@ -650,11 +663,13 @@ void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const 
 {
     const int q = quorum();
     const int expectedPerNode = static_cast<int>(resources.size());
+    const QList<QByteArray> args{token};
     runRound(
-        [this, resources, token, expectedPerNode](int node, std::function<void(NodeOutcome)> nodeDone) {
+        [this, resources, args, expectedPerNode](int node, NodeDone nodeDone) {
             evalOnNode(
-                node, scripts::compareAndDelete(), resources, {token},
-                [this, node, expectedPerNode, nodeDone](const RedisReply& reply, qint64 latencyUs) {
+                node, scripts::compareAndDelete(), resources, args,
+                [this, node, expectedPerNode, nodeDone = std::move(nodeDone)](const RedisReply& reply,
+                                                                              qint64 latencyUs) {
                     NodeOutcome o;
                     if (reply.isInteger()) {
                         o.node = node;
@@ -749,9 +764,9 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
         const int q = quorum();
         const qint64 drift = driftMs(ttlMs, m_options.driftFactor);
         runRound(
-            [this, lock, ttlMs](int node, std::function<void(NodeOutcome)> nodeDone) {
+            [this, lock, ttlMs](int node, NodeDone nodeDone) {
                 evalOnNode(node, scripts::extend(), lock.resources, {lock.token, QByteArray::number(ttlMs)},
-                           [this, node, nodeDone](const RedisReply& reply, qint64 latencyUs) {
+                           [this, node, nodeDone = std::move(nodeDone)](const RedisReply& reply, qint64 latencyUs) {
                                NodeOutcome o;
                                if (reply.isInteger()) {
                                    o.node = node;

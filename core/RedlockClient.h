@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace redlock {
@@ -66,13 +67,21 @@ signals:
 private:
     struct Round;
     struct AcquireOperation;
-    using NodeRequest = std::function<void(int node, std::function<void(NodeOutcome)> done)>;
+    // Reports one node's outcome to its round. A shared pointer and an index, so the reply handler of every
+    // node and round carries it without another std::function (and its allocation) around it.
+    struct NodeDone
+    {
+        std::shared_ptr<Round> round;
+        int node = -1;
+        void operator()(NodeOutcome outcome) const;
+    };
+    using NodeRequest = std::function<void(int node, NodeDone done)>;
     // Decides a round early: returns true once the result is known (quorum reached or impossible).
     using EarlyDecision = std::function<bool(int succeeded, int failed)>;
 
     // One fan-out round: request() is sent to every node at once; done() is called exactly once, as soon
     // as decide() says so or when every node has answered (or timed out).
-    void runRound(const NodeRequest& request, const EarlyDecision& decide,
+    void runRound(const NodeRequest& request, EarlyDecision decide,
                   std::function<void(const QList<NodeOutcome>&, qint64 elapsedUs)> done);
 
     void startAttempt(const std::shared_ptr<AcquireOperation>& op);
@@ -82,7 +91,7 @@ private:
     void releaseEverywhere(const QList<QByteArray>& resources, const QByteArray& token,
                            std::function<void(const RoundResult&)> done);
 
-    void acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& op, std::function<void(NodeOutcome)> done);
+    void acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& op, NodeDone done);
     void evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys, const QList<QByteArray>& args,
                     std::function<void(const RedisReply&, qint64 latencyUs)> done);
     NodeOutcome failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const;
