@@ -82,13 +82,19 @@ void ClusterMetrics::addChanges(const LockChangeSet& changes)
 {
     if (changes.locksPerNode.size() == nodeCount())
         m_currentLocksPerNode = changes.locksPerNode;
+    auto note = [this](const LockView& view) {
+        if (view.verdict == LockVerdict::Contested)
+            m_contestedKeys.insert(view.key);
+        else if (!m_contestedKeys.isEmpty())
+            m_contestedKeys.remove(view.key);
+    };
     for (const LockView& view : changes.appeared)
-        m_contestedKeys.insert(view.key, view.verdict == LockVerdict::Contested);
+        note(view);
     for (const LockView& view : changes.changed)
-        m_contestedKeys.insert(view.key, view.verdict == LockVerdict::Contested);
+        note(view);
     for (const QByteArray& key : changes.disappeared)
         m_contestedKeys.remove(key);
-    m_contestedNow = static_cast<int>(std::count(m_contestedKeys.cbegin(), m_contestedKeys.cend(), true));
+    m_contestedNow = static_cast<int>(m_contestedKeys.size());
 }
 
 void ClusterMetrics::addEvents(const QList<LockEvent>& events)

@@ -5,6 +5,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 #include <vector>
@@ -85,8 +86,8 @@ private:
     int m_acquiredInInterval = 0;
     int m_releasedInInterval = 0;
     int m_tokenChangesInInterval = 0;
-    int m_contestedNow = 0; // contested locks currently in view
-    QHash<QByteArray, bool> m_contestedKeys;
+    int m_contestedNow = 0;           // contested locks currently in view
+    QSet<QByteArray> m_contestedKeys; // only the contested ones: a batch costs what it changes
     QTimer m_timer;
 };
 

@@ -140,9 +140,22 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
 
     QEventLoop loop;
     qint64 firstTableMs = -1;
+    qint64 firstPassMs = -1;  // when the first inspection's summary reached the GUI thread
+    qint64 firstSliceMs = -1; // when the first slice of rows was applied
+    qint64 firstPassInInspectorMs = -1;
+    QObject::connect(&controller, &ClusterController::inspectionFinished, &loop, [&](const InspectionSummary& s) {
+        if (firstPassMs < 0) {
+            firstPassMs = sinceStart.elapsed();
+            firstPassInInspectorMs = s.elapsedUs / 1000;
+        }
+    });
     qint64 loadStallUs = 0;
     qint64 loadStallCpuUs = 0;
     QObject::connect(window.locksModel(), &LocksModel::locksApplied, &loop, [&] {
+        if (firstSliceMs < 0 && window.locksModel()->rowCount() > 0)
+            firstSliceMs = sinceStart.elapsed();
+        if (qEnvironmentVariableIsSet("REDLOCK_SLICE_TRACE") && firstTableMs < 0)
+            std::fprintf(stderr, "%lld ms: %d rows\n", sinceStart.elapsed(), window.locksModel()->rowCount());
         if (firstTableMs < 0 && window.locksModel()->rowCount() >= count) {
             firstTableMs = sinceStart.elapsed();
             QTimer::singleShot(100, &loop, [&] {
@@ -183,6 +196,9 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
                     timing->slowestNs / 1000000);
         timing->slowestNs = 0;
     }
+    std::printf("         first pass: %lld ms in the inspector, summary on the GUI thread at %lld ms, first rows at "
+                "%lld ms\n",
+                firstPassInInspectorMs, firstPassMs, firstSliceMs);
     std::fflush(stdout);
     controller.stop();
 }

@@ -1,3 +1,4 @@
+#include "ClusterMetrics.h"
 #include "IoThread.h"
 #include "LocalCluster.h"
 #include "LockInspector.h"
@@ -378,6 +379,34 @@ private slots:
         QCOMPARE(changed.kind, LockEvent::Kind::TokenChanged);
         QCOMPARE(changed.previousToken, QByteArray("a"));
         QCOMPARE(changed.token, QByteArray("b"));
+    }
+    // The contention series counts the contested locks in view: batches add, change and remove them.
+    void metricsCountContestedLocks()
+    {
+        auto view = [](const QByteArray& key, LockVerdict verdict) {
+            LockView v;
+            v.key = key;
+            v.verdict = verdict;
+            return v;
+        };
+        ClusterMetrics metrics(5);
+        LockChangeSet first;
+        first.appeared = {view("a", LockVerdict::Contested), view("b", LockVerdict::Held),
+                          view("c", LockVerdict::Contested)};
+        metrics.addChanges(first);
+        metrics.tick(1000);
+        QCOMPARE(metrics.contention().last().value, 2.0);
+        LockChangeSet second;
+        second.changed = {view("a", LockVerdict::Held), view("b", LockVerdict::Contested)};
+        second.disappeared = {"c"};
+        metrics.addChanges(second);
+        metrics.tick(2000);
+        QCOMPARE(metrics.contention().last().value, 1.0);
+        LockChangeSet third;
+        third.disappeared = {"b", "never-seen"};
+        metrics.addChanges(third);
+        metrics.tick(3000);
+        QCOMPARE(metrics.contention().last().value, 0.0);
     }
 };
 

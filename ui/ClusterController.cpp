@@ -226,10 +226,10 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
 
 std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& changes)
 {
-    // Large batches (the first full refresh, a refresh after heavy churn) are applied in slices, one per
-    // event-loop turn with timers and input in between, so no turn applies more than a couple of thousand
-    // rows. Later batches queue behind the slices, so the order of changes is kept.
-    constexpr qsizetype slice = 2000;
+    // Large batches (the first full refresh, a refresh after heavy churn) are applied in slices of a thousand
+    // rows, as many per event-loop turn as fit in its time budget (applyNextSlice), with timers, input and a
+    // repaint in between. Later batches queue behind the slices, so the order of changes is kept.
+    constexpr qsizetype slice = 1000;
     const qsizetype count =
         std::max<qsizetype>(1, (std::max(changes.appeared.size(), changes.changed.size()) + slice - 1) / slice);
     std::vector<LockChangeSet> out;
@@ -260,12 +260,20 @@ void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
 
 void ClusterController::applyNextSlice()
 {
-    if (m_pendingSlices.empty())
-        return;
-    const LockChangeSet part = std::move(m_pendingSlices.front());
-    m_pendingSlices.pop_front();
-    m_metrics->addChanges(part);
-    emit locksChanged(part);
+    // Slices are applied back to back for up to kSliceBudgetMs of one turn, then the loop gets its turn
+    // (input, timers, one repaint): fewer repaints of the table than one slice per turn, and no turn much
+    // longer than the budget plus one slice.
+    constexpr qint64 kSliceBudgetMs = 15;
+    QElapsedTimer turn;
+    turn.start();
+    while (!m_pendingSlices.empty()) {
+        const LockChangeSet part = std::move(m_pendingSlices.front());
+        m_pendingSlices.pop_front();
+        m_metrics->addChanges(part);
+        emit locksChanged(part);
+        if (turn.elapsed() >= kSliceBudgetMs)
+            break;
+    }
     if (!m_pendingSlices.empty())
         m_sliceTimer.start();
     else

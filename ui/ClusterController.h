@@ -125,8 +125,8 @@ private:
     bool m_firstRefreshDone = false;
     int m_lastUp = -1;
     QList<int> m_quarantined;
-    quint64 m_generation = 0; // signals of a previous start() that are still queued are dropped
-    std::deque<LockChangeSet> m_pendingSlices; // applied one per event-loop turn
+    quint64 m_generation = 0;                  // signals of a previous start() that are still queued are dropped
+    std::deque<LockChangeSet> m_pendingSlices; // applied a time budget per event-loop turn
     QTimer m_sliceTimer;
 };
 
