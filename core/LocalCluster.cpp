@@ -18,6 +18,11 @@ namespace {
 constexpr int kStartTimeoutMs = 15000;
 constexpr int kRecentLines = 40;
 
+QString socketPathIn(const QString& nodeDir)
+{
+    return nodeDir + QStringLiteral("/redis.sock");
+}
+
 } // namespace
 
 LocalCluster::LocalCluster(QObject* parent) : QObject(parent) {}
@@ -34,8 +39,8 @@ QString LocalCluster::redisServerPath()
         return fromEnv;
     QString found = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
     if (found.isEmpty())
-        found = QStandardPaths::findExecutable(QStringLiteral("redis-server"), {QStringLiteral("/usr/bin"),
-                                                                                QStringLiteral("/usr/local/bin")});
+        found = QStandardPaths::findExecutable(QStringLiteral("redis-server"),
+                                               {QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin")});
     return found;
 }
 
@@ -99,6 +104,8 @@ quint16 LocalCluster::pickFreePort()
 QStringList LocalCluster::argumentsFor(const Node& node) const
 {
     const LocalNodeOptions& o = node.options;
+    // One option and its value per line.
+    // clang-format off
     QStringList args{
         QStringLiteral("--port"), QString::number(node.port),
         QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
@@ -112,6 +119,7 @@ QStringList LocalCluster::argumentsFor(const Node& node) const
         QStringLiteral("--protected-mode"), QStringLiteral("no"),
         QStringLiteral("--enable-debug-command"), QStringLiteral("local"),
     };
+    // clang-format on
     if (!o.maxmemory.isEmpty())
         args << QStringLiteral("--maxmemory") << o.maxmemory;
     if (!o.notifyKeyspaceEvents.isEmpty())
@@ -119,8 +127,8 @@ QStringList LocalCluster::argumentsFor(const Node& node) const
     if (!o.requirePass.isEmpty())
         args << QStringLiteral("--requirepass") << o.requirePass;
     if (o.unixSocket)
-        args << QStringLiteral("--unixsocket") << node.dir + QStringLiteral("/redis.sock")
-             << QStringLiteral("--unixsocketperm") << QStringLiteral("700");
+        args << QStringLiteral("--unixsocket") << socketPathIn(node.dir) << QStringLiteral("--unixsocketperm")
+             << QStringLiteral("700");
     args << o.extraArgs;
     return args;
 }
@@ -246,6 +254,12 @@ quint16 LocalCluster::port(int index) const
 QString LocalCluster::dataDir(int index) const
 {
     return m_nodes[static_cast<size_t>(index)].dir;
+}
+
+QString LocalCluster::unixSocketPath(int index) const
+{
+    const Node& node = m_nodes[static_cast<size_t>(index)];
+    return node.options.unixSocket ? socketPathIn(node.dir) : QString();
 }
 
 qint64 LocalCluster::pid(int index) const

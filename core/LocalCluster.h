@@ -24,8 +24,8 @@ struct LocalNodeOptions
     QString maxmemoryPolicy = QStringLiteral("noeviction");
     QString notifyKeyspaceEvents; // e.g. "Kgx"; empty = off
     QString requirePass;
-    bool unixSocket = false;  // also listen on <dir>/redis.sock
-    QStringList extraArgs;    // appended verbatim, e.g. {"--tls-port", "0"}
+    bool unixSocket = false; // also listen on <dir>/redis.sock
+    QStringList extraArgs;   // appended verbatim, e.g. {"--tls-port", "0"}
 };
 
 // Starts N redis-server processes on free loopback ports in a temporary directory, and stops, kills,
@@ -55,6 +55,8 @@ public:
     QList<NodeEndpoint> endpoints() const;
     quint16 port(int index) const;
     QString dataDir(int index) const;
+    // <dir>/redis.sock when the node was started with LocalNodeOptions::unixSocket, else empty.
+    QString unixSocketPath(int index) const;
     qint64 pid(int index) const;
     bool isRunning(int index) const;
     bool isPaused(int index) const;

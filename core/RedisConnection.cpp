@@ -144,6 +144,9 @@ void RedisConnection::startConnecting()
         });
         connect(m_local, &QLocalSocket::disconnected, this,
                 [this] { onTransportError(RedisErrorKind::ConnectionLost, tr("server closed the connection")); });
+        // Always buffered: QLocalSocket hands an Unbuffered open mode to its inner socket's
+        // setSocketDescriptor(), which ignores it (only QAbstractSocket::connectToHost honours it). Under the
+        // glib dispatcher every write therefore toggles the write notifier and costs two wake-up writes.
         m_local->connectToServer(m_endpoint.unixSocket);
         return;
     }

@@ -9,12 +9,19 @@
 # Usage: scripts/bench-compare.sh [iterations]        (default 20000)
 # Env:   REDLOCK_BIN  the redlock CLI (default: build/app/redlock, then build-cli/app/redlock)
 #        ROUNDS       alternating rounds (default 3)
+#        TRANSPORT    tcp (default): loopback TCP; unix: all three clients over the nodes' unix domain sockets
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 iterations="${1:-20000}"
 rounds="${ROUNDS:-3}"
+transport="${TRANSPORT:-tcp}"
+case "$transport" in
+tcp) cluster_args=() ;;
+unix) cluster_args=(--unix-socket) ;;
+*) echo "bench-compare: TRANSPORT must be tcp or unix" >&2; exit 2 ;;
+esac
 redlock="${REDLOCK_BIN:-}"
 if [[ -z "$redlock" ]]; then
     for candidate in "$root/build/app/redlock" "$root/build-cli/app/redlock"; do
@@ -41,9 +48,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# The cluster prints its node list as its first line on stdout and runs until SIGTERM.
+# The cluster prints its node list (host:port or unix:/path) as its first line and runs until SIGTERM.
 mkfifo "$workdir/nodes"
-"$redlock" cluster --nodes-count 5 >"$workdir/nodes" 2>"$workdir/cluster.log" &
+"$redlock" cluster --nodes-count 5 "${cluster_args[@]}" >"$workdir/nodes" 2>"$workdir/cluster.log" &
 cluster_pid=$!
 if ! read -r nodes <"$workdir/nodes"; then
     echo "bench-compare: the cluster did not start:" >&2
@@ -59,9 +66,9 @@ for ((round = 1; round <= rounds; ++round)); do
     node "$node_dir/bench.js" --nodes "$nodes" --iterations "$iterations" --json >"$workdir/node-$round.json"
 done
 
-node - "$workdir" "$rounds" <<'JS'
+node - "$workdir" "$rounds" "$transport" <<'JS'
 const fs = require('fs');
-const [dir, rounds] = [process.argv[2], Number(process.argv[3])];
+const [dir, rounds, transport] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
 const runs = [];
 for (let r = 1; r <= rounds; ++r) {
   const ours = JSON.parse(fs.readFileSync(`${dir}/ours-${r}.json`));
@@ -80,8 +87,9 @@ const row = (name, f) => [name, f.acquireP50Us.toFixed(1), f.acquireP99Us.toFixe
                           f.releaseP99Us.toFixed(1), String(Math.round(f.pairsPerSecond)), String(f.failures)];
 rows.push(row('redlock core', ours.ours), row('raw hiredis', ours.raw), row('node-redlock 4.2.0', nodeRedlock));
 const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-console.log(`${ours.nodes} local nodes, ${ours.iterations} acquire+release pairs, one client, closed loop; ` +
-            `median of ${rounds} alternating round(s)`);
+const over = transport === 'unix' ? 'unix domain sockets' : 'TCP loopback';
+console.log(`${ours.nodes} local nodes over ${over}, ${ours.iterations} acquire+release pairs, one client, ` +
+            `closed loop; median of ${rounds} alternating round(s)`);
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i] + 2)).join('').trimEnd());
 const vsRaw = ours.ours.acquireP50Us / ours.raw.acquireP50Us;
 const vsNode = nodeRedlock.acquireP50Us / ours.ours.acquireP50Us;

@@ -165,6 +165,8 @@ int runBench(const QStringList& args)
     addNodeOptions(parser);
     parser.addOption({QStringLiteral("local"),
                       tr("Instead of --nodes, start a local cluster of N redis-server nodes for the run."), tr("N")});
+    parser.addOption({QStringLiteral("unix-socket"),
+                      tr("With --local: connect to the nodes over unix domain sockets instead of TCP.")});
     parser.addOption({QStringLiteral("iterations"), tr("Measured acquire+release pairs (default 20000)."), tr("N"),
                       QStringLiteral("20000")});
     parser.addOption(
@@ -215,6 +217,10 @@ int runBench(const QStringList& args)
         printErr(tr("redlock: give either --nodes LIST or --local N"));
         return ExitUsage;
     }
+    if (parser.isSet(QStringLiteral("unix-socket")) && !parser.isSet(QStringLiteral("local"))) {
+        printErr(tr("redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
+        return ExitUsage;
+    }
     const bool json = parser.isSet(QStringLiteral("json"));
     const QByteArray key = parser.isSet(QStringLiteral("key"))
                                ? parser.value(QStringLiteral("key")).toUtf8()
@@ -223,12 +229,20 @@ int runBench(const QStringList& args)
     LocalCluster cluster;
     RedlockOptions options;
     if (localCount > 0) {
+        LocalNodeOptions nodeOptions;
+        nodeOptions.unixSocket = parser.isSet(QStringLiteral("unix-socket"));
         QString error;
-        if (!cluster.start(static_cast<int>(localCount), {}, &error)) {
+        if (!cluster.start(static_cast<int>(localCount), nodeOptions, &error)) {
             printErr(tr("redlock: cannot start the local cluster: %1").arg(error));
             return ExitNoQuorumReachable;
         }
         options.nodes = cluster.endpoints();
+        if (nodeOptions.unixSocket) {
+            for (int i = 0; i < cluster.size(); ++i) {
+                options.nodes[i] = NodeEndpoint();
+                options.nodes[i].unixSocket = cluster.unixSocketPath(i);
+            }
+        }
     } else {
         auto nodes = nodesFromOptions(parser);
         if (!nodes)

@@ -47,6 +47,9 @@ int runCluster(const QStringList& args)
     parser.addOption(
         {QStringLiteral("nodes-count"), tr("Number of redis-server nodes (default 5)."), tr("N"), QStringLiteral("5")});
     parser.addOption({QStringLiteral("json"), tr("Print the nodes as one JSON object instead of one line.")});
+    parser.addOption({QStringLiteral("unix-socket"),
+                      tr("The nodes also listen on a unix domain socket in their directory; the node list names "
+                         "the sockets (unix:/path,...) instead of the TCP ports.")});
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, tr("cluster [options]"),
                         tr("Start N redis-server processes on free loopback ports in a temporary directory, print "
@@ -67,20 +70,28 @@ int runCluster(const QStringList& args)
         return ExitUsage;
     }
 
+    const bool unixSocket = parser.isSet(QStringLiteral("unix-socket"));
+    LocalNodeOptions nodeOptions;
+    nodeOptions.unixSocket = unixSocket;
     LocalCluster cluster;
     QString error;
-    if (!cluster.start(static_cast<int>(count), {}, &error)) {
+    if (!cluster.start(static_cast<int>(count), nodeOptions, &error)) {
         printErr(tr("redlock: cannot start the cluster: %1").arg(error));
         return ExitNoQuorumReachable;
     }
     QStringList names;
     QJsonArray nodes;
     for (int i = 0; i < cluster.size(); ++i) {
-        names << cluster.endpoint(i).displayName();
-        nodes.append(QJsonObject{{QStringLiteral("node"), cluster.endpoint(i).displayName()},
-                                 {QStringLiteral("port"), cluster.port(i)},
-                                 {QStringLiteral("pid"), cluster.pid(i)},
-                                 {QStringLiteral("dataDir"), cluster.dataDir(i)}});
+        const QString name =
+            unixSocket ? QStringLiteral("unix:") + cluster.unixSocketPath(i) : cluster.endpoint(i).displayName();
+        names << name;
+        QJsonObject details{{QStringLiteral("node"), name},
+                            {QStringLiteral("port"), cluster.port(i)},
+                            {QStringLiteral("pid"), cluster.pid(i)},
+                            {QStringLiteral("dataDir"), cluster.dataDir(i)}};
+        if (unixSocket)
+            details.insert(QStringLiteral("unixSocket"), cluster.unixSocketPath(i));
+        nodes.append(details);
     }
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(QJsonObject{{QStringLiteral("nodes"), names.join(u',')},

@@ -2,6 +2,8 @@
 
 #include "CommandLine.h"
 
+#include <QFile>
+
 #include <hiredis/hiredis.h>
 
 #include <poll.h>
@@ -58,12 +60,14 @@ RawHiredisBaseline::~RawHiredisBaseline()
 bool RawHiredisBaseline::connect(QString* error)
 {
     for (const NodeEndpoint& endpoint : std::as_const(m_endpoints)) {
-        if (endpoint.isUnix() || endpoint.tls || !endpoint.password.isEmpty()) {
-            *error = tr("the raw baseline speaks plain TCP without AUTH only: %1").arg(endpoint.displayName());
+        if (endpoint.tls || !endpoint.password.isEmpty() || endpoint.db != 0) {
+            *error = tr("the raw baseline speaks plain TCP or unix sockets without AUTH only: %1")
+                         .arg(endpoint.displayName());
             return false;
         }
         Node node;
-        node.context = redisConnectNonBlock(endpoint.host.toUtf8().constData(), endpoint.port);
+        node.context = endpoint.isUnix() ? redisConnectUnixNonBlock(QFile::encodeName(endpoint.unixSocket).constData())
+                                         : redisConnectNonBlock(endpoint.host.toUtf8().constData(), endpoint.port);
         m_nodes.push_back(node);
         if (!node.context || node.context->err) {
             *error = tr("raw baseline: cannot connect to %1: %2")

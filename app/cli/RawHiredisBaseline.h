@@ -23,7 +23,7 @@ struct LatencySamples
 // every node and written at once, poll() waits on all sockets and replies are read with redisBufferRead +
 // redisGetReplyFromReader until a majority said OK; then DEL goes to every node the same way and the round
 // waits for every outstanding reply. Tokens are 16 random bytes (getrandom), hex encoded, as a real client
-// needs. TCP only, no AUTH/TLS.
+// needs. TCP or unix domain sockets, no AUTH/TLS.
 class RawHiredisBaseline final
 {
 public:

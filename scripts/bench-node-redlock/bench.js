@@ -2,6 +2,7 @@
 // node-redlock measured the way `redlock bench` measures the core: one client, closed loop, acquire one
 // resource then release it, next acquire when the release completed; latency around the library calls.
 // Usage: node bench.js --nodes 127.0.0.1:p1,... [--iterations 20000] [--warmup 1000] [--ttl 10000] [--json]
+// A node may also be a unix domain socket, as `redlock` names it: unix:/path/to/redis.sock
 'use strict';
 
 const Redis = require('ioredis');
@@ -18,7 +19,7 @@ function parseArgs(argv) {
     else if (a === '--ttl') args.ttl = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
-  if (!args.nodes) throw new Error('--nodes host:port,... is required');
+  if (!args.nodes) throw new Error('--nodes host:port,... (or unix:/path,...) is required');
   return args;
 }
 
@@ -32,6 +33,9 @@ function percentileUs(samplesNs, fraction) {
 async function main() {
   const args = parseArgs(process.argv);
   const clients = args.nodes.split(',').map((node) => {
+    if (node.startsWith('unix:')) {
+      return new Redis({ path: node.slice('unix:'.length), enableOfflineQueue: true, lazyConnect: false });
+    }
     const [host, port] = node.split(':');
     return new Redis({ host, port: Number(port), enableOfflineQueue: true, lazyConnect: false });
   });
