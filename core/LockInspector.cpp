@@ -1,6 +1,7 @@
 #include "LockInspector.h"
 
 #include <QDateTime>
+#include <QVarLengthArray>
 
 #include <algorithm>
 
@@ -11,8 +12,8 @@ namespace {
 constexpr qint64 kNsPerMs = 1'000'000;
 // Keys holding Redisson's helpers, not locks.
 constexpr QByteArrayView kRedissonChannelPrefix("redisson_lock__channel");
-// At most this many read pipelines in flight per node during a pass: bounds memory and the queueing a single
-// round trip sees, while keeping the node busy.
+// At most this many groups (a page's keys read on every node) in flight per scanning node during a pass:
+// bounds memory and the queueing a single round trip sees, while keeping the nodes busy.
 constexpr int kMaxReadsInFlight = 2;
 
 qint64 wallNowMs()
@@ -103,17 +104,20 @@ struct LockInspector::Pass
     quint64 generation = 0;
     QElapsedTimer timer;
     qint64 startedAtMs = 0;
-    int nodesRemaining = 0;
+    int nodesRemaining = 0; // nodes whose SCAN has neither completed nor failed
+    int groupsInFlight = 0; // over all nodes
     struct NodeProgress
     {
         bool scanDone = false;
-        bool failed = false;
-        int readsInFlight = 0;
+        bool counted = false; // taken off nodesRemaining
+        int groupsInFlight = 0;
         QByteArray nextCursor; // a page waiting for read capacity; empty = none
     };
     std::vector<NodeProgress> progress;
-    QHash<QByteArray, QList<KeyRead>> found; // key -> reads from the nodes that have it
-    QList<bool> reachable;
+    QSet<QByteArray> seen;               // keys this pass has read (or is reading) on every node
+    QHash<QByteArray, LockView> updated; // merged as the groups come in
+    SkippedKeys skipped;
+    QList<bool> reachable; // per node: no SCAN or read of this pass failed on it
     QStringList unreachableWhy;
     QStringList errors;
     QSet<QByteArray> outsidePattern;
@@ -252,6 +256,8 @@ void LockInspector::refresh()
     m_pass->progress.resize(static_cast<size_t>(nodeCount()));
     m_pass->reachable = QList<bool>(nodeCount(), true);
     m_pass->unreachableWhy = QStringList(nodeCount(), QString());
+    m_pass->seen.reserve(m_views.size());
+    m_pass->updated.reserve(m_views.size());
     m_longestCallUs = 0;
     emit inspectionStarted();
     if (nodeCount() == 0) {
@@ -278,7 +284,7 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 return;
             noteCallUs(timer.nsecsElapsed() / 1000);
             Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
-            if (progress.failed)
+            if (!m_pass->reachable[node])
                 return;
             if (!reply.isArray() || reply.elements().size() != 2 || !reply.elements()[1].isArray()) {
                 nodeScanFailed(node, reply.isError() ? reply.errorText() : tr("unexpected SCAN reply"));
@@ -296,23 +302,27 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                     m_pass->outsidePattern.insert(key);
                 else if (key.startsWith(kRedissonChannelPrefix))
                     m_pass->helpers.insert(key);
-                else
+                else if (!m_pass->seen.contains(key)) { // another node's SCAN may have named it already
+                    m_pass->seen.insert(key);
                     keys.append(key);
+                }
             }
             if (next == "0")
                 progress.scanDone = true;
             else
                 progress.nextCursor = next;
             if (!keys.isEmpty()) {
-                ++progress.readsInFlight;
-                readKeys(node, keys, [this, alive, generation, node](QList<KeyRead> reads) {
-                    if (!*alive || !m_pass || m_pass->generation != generation)
-                        return;
-                    onPageRead(node, reads);
-                });
+                ++progress.groupsInFlight;
+                ++m_pass->groupsInFlight;
+                readOnAllNodes(keys, m_pass->reachable, m_pass->unreachableWhy,
+                               [this, alive, generation, node](const GroupReads& group) {
+                                   if (!*alive || !m_pass || m_pass->generation != generation)
+                                       return;
+                                   onGroupRead(node, group);
+                               });
             }
             // Pipelined behind the reads of this page, while there is read capacity.
-            if (!progress.nextCursor.isEmpty() && progress.readsInFlight < kMaxReadsInFlight) {
+            if (!progress.nextCursor.isEmpty() && progress.groupsInFlight < kMaxReadsInFlight) {
                 const QByteArray cursorNow = std::exchange(progress.nextCursor, QByteArray());
                 scanPage(node, cursorNow);
             }
@@ -321,100 +331,92 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
         m_options.commandTimeoutMs);
 }
 
-void LockInspector::onPageRead(int node, const QList<KeyRead>& reads)
+void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
 {
-    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
-    --progress.readsInFlight;
-    if (progress.failed)
-        return;
-    for (const KeyRead& read : reads) {
-        if (read.nodeFailed) {
-            nodeScanFailed(node, read.state.note);
-            return;
-        }
-        if (read.state.presence == NodeLockState::Presence::Absent)
-            continue; // gone between SCAN and the read
-        QList<KeyRead>& perKey = m_pass->found[read.key];
-        if (perKey.isEmpty())
-            perKey.reserve(nodeCount());
-        perKey.append(read);
-        // The key is the hash's; equal tokens share one buffer (a lock has the same value on every node).
-        KeyRead& stored = perKey.last();
-        stored.key.clear();
-        for (qsizetype i = 0; i + 1 < perKey.size(); ++i) {
-            if (perKey[i].state.token == stored.state.token) {
-                stored.state.token = perKey[i].state.token;
-                break;
-            }
+    Pass& pass = *m_pass;
+    Pass::NodeProgress& progress = pass.progress[static_cast<size_t>(scanNode)];
+    --progress.groupsInFlight;
+    --pass.groupsInFlight;
+    // A node whose connection failed during the group is unreachable for the rest of the pass: what its SCAN
+    // has not returned yet cannot be taken as absent.
+    for (int n = 0; n < nodeCount(); ++n) {
+        const QList<KeyRead>& reads = group.perNode[size_t(n)];
+        const auto failed =
+            std::find_if(reads.cbegin(), reads.cend(), [](const KeyRead& read) { return read.nodeFailed; });
+        if (pass.reachable[n] && failed != reads.cend())
+            nodeScanFailed(n, failed->state.note);
+    }
+    for (qsizetype k = 0; k < group.keys.size(); ++k) {
+        const QByteArray& key = group.keys[k];
+        if (pass.touchedMeanwhile.contains(key))
+            continue;
+        LockView view;
+        switch (mergeGroupKey(group, k, view)) {
+        case Outcome::Lock:
+            pass.updated.insert(key, std::move(view));
+            break;
+        case Outcome::NoTtl:
+            ++pass.skipped.noTtl;
+            break;
+        case Outcome::OtherType:
+            ++pass.skipped.otherType;
+            break;
+        case Outcome::Gone:
+            break; // gone between SCAN and the read; a lock we knew is judged again in finishPass
         }
     }
-    if (!progress.nextCursor.isEmpty() && progress.readsInFlight < kMaxReadsInFlight) {
+    if (pass.reachable[scanNode] && !progress.nextCursor.isEmpty() && progress.groupsInFlight < kMaxReadsInFlight) {
         const QByteArray cursor = std::exchange(progress.nextCursor, QByteArray());
-        scanPage(node, cursor);
+        scanPage(scanNode, cursor);
     }
-    maybeFinishNode(node);
+    maybeFinishNode(scanNode);
+    maybeFinishPass();
 }
 
 void LockInspector::nodeScanFailed(int node, const QString& error)
 {
-    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
-    if (progress.failed)
+    if (!m_pass->reachable[node])
         return;
-    progress.failed = true;
     m_pass->reachable[node] = false;
     m_pass->unreachableWhy[node] = error;
     m_pass->errors.append(QStringLiteral("%1: %2").arg(m_options.nodes[node].displayName(), error));
-    --m_pass->nodesRemaining;
-    if (m_pass->nodesRemaining == 0)
-        finishPass();
+    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+    progress.nextCursor.clear();
+    if (!std::exchange(progress.counted, true))
+        --m_pass->nodesRemaining;
+    maybeFinishPass();
 }
 
 void LockInspector::maybeFinishNode(int node)
 {
     Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
-    if (progress.failed || !progress.scanDone || progress.readsInFlight > 0 || !progress.nextCursor.isEmpty())
+    if (progress.counted || !progress.scanDone || progress.groupsInFlight > 0 || !progress.nextCursor.isEmpty())
         return;
-    progress.failed = true; // counted once
+    progress.counted = true;
     --m_pass->nodesRemaining;
-    if (m_pass->nodesRemaining == 0)
+    maybeFinishPass();
+}
+
+void LockInspector::maybeFinishPass()
+{
+    if (m_pass && m_pass->nodesRemaining == 0 && m_pass->groupsInFlight == 0)
         finishPass();
 }
 
 void LockInspector::finishPass()
 {
     std::unique_ptr<Pass> pass = std::move(m_pass);
-    SkippedKeys skipped;
+    SkippedKeys skipped = pass->skipped;
     skipped.outsidePattern = pass->outsidePattern.size();
     skipped.redissonHelpers = pass->helpers.size();
 
-    QHash<QByteArray, LockView> updated;
-    updated.reserve(pass->found.size());
-    for (auto it = pass->found.cbegin(); it != pass->found.cend(); ++it) {
-        if (pass->touchedMeanwhile.contains(it.key()))
-            continue;
-        bool anyLock = false;
-        KeyRead::Skip reason = KeyRead::Skip::None;
-        for (const KeyRead& read : it.value()) {
-            if (read.skip == KeyRead::Skip::None) // holding, or unreadable (NOPERM): shown either way
-                anyLock = true;
-            else if (reason == KeyRead::Skip::None)
-                reason = read.skip;
-        }
-        if (!anyLock) {
-            if (reason == KeyRead::Skip::NoTtl)
-                ++skipped.noTtl;
-            else
-                ++skipped.otherType;
-            continue;
-        }
-        updated.insert(it.key(), merge(it.key(), it.value(), pass->reachable, pass->unreachableWhy));
-    }
-    // Locks we knew that no reachable node has any more: free, or unknown when the nodes that could still
-    // hold them are unreachable.
+    QHash<QByteArray, LockView> updated = std::move(pass->updated);
+    // Locks we knew that no SCAN returned this time: free, or unknown when the nodes that could still hold
+    // them are unreachable.
     for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        if (updated.contains(it.key()) || pass->touchedMeanwhile.contains(it.key()))
+        if (pass->seen.contains(it.key()) || pass->touchedMeanwhile.contains(it.key()))
             continue;
-        LockView view = merge(it.key(), {}, pass->reachable, pass->unreachableWhy);
+        LockView view = vanished(it.key(), pass->reachable, pass->unreachableWhy);
         if (view.verdict != LockVerdict::Free)
             updated.insert(it.key(), view);
     }
@@ -504,7 +506,8 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
     auto alive = m_alive;
     const std::shared_ptr<SteadyClock> clock = m_clock;
 
-    auto unreachable = [](KeyRead& read, const RedisReply& reply) {
+    // Captureless and static: handlers call it without carrying it.
+    static constexpr auto unreachable = [](KeyRead& read, const RedisReply& reply) {
         read.state.presence = Presence::Unreachable;
         read.state.note = reply.errorText();
         read.nodeFailed = reply.type() == RedisReply::Type::Failure;
@@ -522,7 +525,7 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
 
     // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
     // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
-    auto stage2 = [this, alive, batch, connection, unreachable, setValue, clock](const QList<int>& unresolved) {
+    auto stage2 = [this, alive, batch, connection, setValue, clock](const QList<int>& unresolved) {
         if (unresolved.isEmpty()) {
             batch->done(std::move(batch->reads));
             return;
@@ -541,8 +544,8 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
             commands.append({{"GET", key}, [extra, u](const RedisReply& r) { (*extra)[u].value = r; }});
             commands.append({{"HGETALL", key}, [extra, u](const RedisReply& r) { (*extra)[u].hash = r; }});
         }
-        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, unreachable,
-                                   setValue, clock](const RedisReply& reply) {
+        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, setValue,
+                                   clock](const RedisReply& reply) {
             inner(reply);
             if (!*alive)
                 return;
@@ -614,8 +617,10 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
         read.node = node;
         read.state.presence = Presence::Absent;
         static const QByteArray pttl = QByteArrayLiteral("PTTL"); // shared, not allocated per command
-        commands.append({{pttl, keys[index]}, [batch, index, unreachable](const RedisReply& reply) {
-                             KeyRead& r = batch->reads[index];
+        // A handler small enough for std::function's own storage (no allocation per key): the batch is kept
+        // alive by the MGET before and the last command after, whose handlers are called after this one.
+        commands.append({{pttl, keys[index]}, [b = batch.get(), index](const RedisReply& reply) {
+                             KeyRead& r = b->reads[index];
                              if (reply.isInteger())
                                  r.state.pttlMs = reply.integer();
                              else
@@ -659,13 +664,91 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
 
 // ------------------------------------------------------------------------------------------ merge
 
-LockView LockInspector::merge(const QByteArray& key, const QList<KeyRead>& reads, const QList<bool>& reachable,
-                              const QStringList& unreachableWhy) const
+void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why,
+                                   std::function<void(GroupReads)> done)
+{
+    struct Gather
+    {
+        GroupReads group;
+        int remaining = 0;
+        std::function<void(GroupReads)> done;
+    };
+    auto gather = std::make_shared<Gather>();
+    gather->group.keys = keys;
+    gather->group.perNode.resize(size_t(nodeCount()));
+    gather->remaining = nodeCount();
+    gather->done = std::move(done);
+    auto alive = m_alive;
+    for (int n = 0; n < nodeCount(); ++n) {
+        if (!ask.value(n, false)) {
+            KeyRead unreachable;
+            unreachable.node = n;
+            unreachable.state.note = why.value(n);
+            gather->group.perNode[size_t(n)] = QList<KeyRead>(keys.size(), unreachable);
+            --gather->remaining;
+            continue;
+        }
+        readKeys(n, keys, [alive, gather, n](QList<KeyRead> reads) {
+            if (!*alive)
+                return;
+            gather->group.perNode[size_t(n)] = std::move(reads);
+            if (--gather->remaining == 0)
+                gather->done(std::move(gather->group));
+        });
+    }
+    if (gather->remaining == 0)
+        gather->done(std::move(gather->group));
+}
+
+LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const
+{
+    using Presence = NodeLockState::Presence;
+    bool anyLock = false;
+    Outcome skip = Outcome::Gone;
+    qint64 newestNs = 0;
+    for (int n = 0; n < nodeCount(); ++n) {
+        const KeyRead& read = group.perNode[size_t(n)][index];
+        newestNs = std::max(newestNs, read.readAtNs);
+        if (read.state.presence == Presence::Absent || read.nodeFailed)
+            continue;
+        if (read.skip == KeyRead::Skip::None) // holding, or unreadable (NOPERM): shown either way
+            anyLock = true;
+        else if (skip == Outcome::Gone)
+            skip = read.skip == KeyRead::Skip::NoTtl ? Outcome::NoTtl : Outcome::OtherType;
+    }
+    if (!anyLock && skip != Outcome::Gone)
+        return skip;
+
+    view.key = group.keys[index];
+    view.nodes.resize(nodeCount());
+    view.observedAtNs = newestNs > 0 ? newestNs : m_clock->nowNs();
+    view.observedAtMs = wallNowMs() - (m_clock->nowNs() - view.observedAtNs) / kNsPerMs;
+    const QByteArray* firstToken = nullptr;
+    for (int n = 0; n < nodeCount(); ++n) {
+        const KeyRead& read = group.perNode[size_t(n)][index];
+        NodeLockState& state = view.nodes[n];
+        state = read.state;
+        // All PTTLs as of one instant: the nodes were read a few milliseconds apart.
+        if (state.pttlMs >= 0)
+            state.pttlMs = std::max<qint64>(0, state.pttlMs - (view.observedAtNs - read.readAtNs) / kNsPerMs);
+        // Equal tokens share one buffer (a lock has the same value on every node).
+        if (state.presence == Presence::Holding) {
+            if (!firstToken)
+                firstToken = &state.token;
+            else if (*firstToken == state.token)
+                state.token = *firstToken;
+        }
+    }
+    judge(view, quorum(), m_options.driftFactor, m_options.expiringThresholdMs);
+    return anyLock || view.verdict != LockVerdict::Free ? Outcome::Lock : Outcome::Gone;
+}
+
+LockView LockInspector::vanished(const QByteArray& key, const QList<bool>& reachable,
+                                 const QStringList& unreachableWhy) const
 {
     LockView view;
     view.key = key;
     view.nodes.resize(nodeCount());
-    qint64 newestNs = 0;
     for (int i = 0; i < nodeCount(); ++i) {
         NodeLockState& state = view.nodes[i];
         if (reachable.value(i, false)) {
@@ -675,19 +758,8 @@ LockView LockInspector::merge(const QByteArray& key, const QList<KeyRead>& reads
             state.note = unreachableWhy.value(i);
         }
     }
-    for (const KeyRead& read : reads)
-        newestNs = std::max(newestNs, read.readAtNs);
-    view.observedAtNs = newestNs > 0 ? newestNs : m_clock->nowNs();
-    view.observedAtMs = wallNowMs() - (m_clock->nowNs() - view.observedAtNs) / kNsPerMs;
-    for (const KeyRead& read : reads) {
-        if (read.node < 0 || read.node >= nodeCount() || !reachable.value(read.node, false))
-            continue;
-        NodeLockState state = read.state;
-        // All PTTLs as of one instant: the nodes were read a few milliseconds apart.
-        if (state.pttlMs >= 0)
-            state.pttlMs = std::max<qint64>(0, state.pttlMs - (view.observedAtNs - read.readAtNs) / kNsPerMs);
-        view.nodes[read.node] = std::move(state);
-    }
+    view.observedAtNs = m_clock->nowNs();
+    view.observedAtMs = wallNowMs();
     judge(view, quorum(), m_options.driftFactor, m_options.expiringThresholdMs);
     return view;
 }
@@ -699,35 +771,49 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     view.restsOn.clear();
     view.observedValidityMs = -1;
     int unreachable = 0;
-    QList<QByteArray> tokens; // distinct, first-seen order
-    QList<QList<int>> nodesOf;
+    // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
+    // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
+    QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
+    QVarLengthArray<int, 16> firstNodeOf; // per distinct token: the first node holding it
+    QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
     for (int i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
         if (s.presence == Presence::Unreachable) {
             ++unreachable;
         } else if (s.presence == Presence::Holding) {
-            const qsizetype t = tokens.indexOf(s.token);
-            if (t < 0) {
-                tokens.append(s.token);
-                nodesOf.append(QList<int>{i});
-            } else {
-                nodesOf[t].append(i);
+            qsizetype t = 0;
+            while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
+                ++t;
+            if (t == firstNodeOf.size()) {
+                firstNodeOf.append(i);
+                countOf.append(0);
             }
+            ++countOf[t];
+            tokenOf[i] = int(t);
         }
     }
     qsizetype best = -1;
-    for (qsizetype t = 0; t < tokens.size(); ++t) {
-        if (best < 0 || nodesOf[t].size() > nodesOf[best].size())
+    for (qsizetype t = 0; t < countOf.size(); ++t) {
+        if (best < 0 || countOf[t] > countOf[best])
             best = t;
     }
-    const int bestCount = best < 0 ? 0 : static_cast<int>(nodesOf[best].size());
-    view.tokenCount = static_cast<int>(tokens.size());
-    view.token = best < 0 ? QByteArray() : tokens[best];
+    const int bestCount = best < 0 ? 0 : countOf[best];
+    view.tokenCount = static_cast<int>(countOf.size());
+    view.token = best < 0 ? QByteArray() : view.nodes[firstNodeOf[best]].token;
     view.holders = bestCount;
+    auto nodesHolding = [&](qsizetype t) {
+        QList<int> nodes;
+        nodes.reserve(countOf[t]);
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (tokenOf[i] == t)
+                nodes.append(i);
+        }
+        return nodes;
+    };
 
     if (bestCount >= quorum) {
-        view.restsOn = nodesOf[best];
-        QList<qint64> pttls;
+        view.restsOn = nodesHolding(best);
+        QVarLengthArray<qint64, 16> pttls;
         for (const int i : std::as_const(view.restsOn))
             pttls.append(view.nodes[i].pttlMs);
         std::sort(pttls.begin(), pttls.end(), std::greater<>());
@@ -743,15 +829,15 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
             if (view.nodes[i].presence == Presence::Unreachable)
                 view.restsOn.append(i);
         }
-    } else if (tokens.size() >= 2) {
+    } else if (countOf.size() >= 2) {
         view.verdict = LockVerdict::Contested;
         for (int i = 0; i < view.nodes.size(); ++i) {
             if (view.nodes[i].presence == Presence::Holding)
                 view.restsOn.append(i);
         }
-    } else if (tokens.size() == 1) {
+    } else if (countOf.size() == 1) {
         view.verdict = LockVerdict::MinorityLeftover;
-        view.restsOn = nodesOf[best];
+        view.restsOn = nodesHolding(best);
     } else {
         view.verdict = LockVerdict::Free;
         for (int i = 0; i < view.nodes.size(); ++i) {
@@ -761,7 +847,7 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     }
     view.holder = {};
     if (best >= 0) {
-        const NodeLockState& s = view.nodes[nodesOf[best].first()];
+        const NodeLockState& s = view.nodes[firstNodeOf[best]];
         view.holder = s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields);
     }
 }
@@ -775,6 +861,9 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     changes.fullRefresh = full;
     changes.atMs = nowMs;
     QList<LockEvent> events;
+    // The first full pass is the baseline: the locks it finds were not acquired just now. Its events are
+    // not even built (it may name 100,000 locks); the holders it finds are remembered all the same.
+    const bool baseline = full && !std::exchange(m_baselineDone, true);
     for (const QByteArray& key : touched) {
         const auto before = m_views.constFind(key);
         const auto after = updated.constFind(key);
@@ -782,7 +871,8 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         const bool has = after != updated.cend();
         if (!had && !has)
             continue;
-        deriveEvents(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs, events);
+        deriveEvents(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs,
+                     baseline ? nullptr : &events);
         if (!had)
             changes.appeared.append(after.value());
         else if (!has)
@@ -790,9 +880,6 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         else if (!before.value().sameStateAs(after.value()))
             changes.changed.append(after.value());
     }
-    // The first full pass is the baseline: the locks it finds were not acquired just now.
-    if (full && !std::exchange(m_baselineDone, true))
-        events.clear();
     if (full) {
         m_views = std::move(updated);
     } else {
@@ -814,30 +901,33 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
 }
 
 void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                                 QList<LockEvent>& events)
+                                 QList<LockEvent>* events)
 {
     const QByteArray last = m_lastHolder.value(key);
-    auto event = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) {
-        LockEvent e;
+    auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
+        if (!events)
+            return nullptr;
+        LockEvent& e = events->emplace_back();
         e.kind = kind;
         e.key = key;
         e.token = token;
         e.atMs = nowMs;
         e.holderSummary = summary;
-        return e;
+        return &e;
     };
     if (after && after->isHeld()) {
-        QList<qint64> pttls;
+        QVarLengthArray<qint64, 16> pttls;
         for (const int i : after->restsOn)
             pttls.append(after->nodes[i].pttlMs);
         std::sort(pttls.begin(), pttls.end(), std::greater<>());
         m_quorumEndsNs.insert(key, after->observedAtNs + pttls.value(after->quorum - 1) * kNsPerMs);
         if (last.isEmpty()) {
-            events.append(event(LockEvent::Kind::Acquired, after->token, after->holder.summary));
+            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
         } else if (last != after->token) {
-            LockEvent e = event(LockEvent::Kind::TokenChanged, after->token, after->holder.summary);
-            e.previousToken = last;
-            events.append(e);
+            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
+                e->previousToken = last;
+        } else {
+            return; // the same holder: already remembered
         }
         m_lastHolder.insert(key, after->token);
         return;
@@ -849,13 +939,13 @@ void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, 
         constexpr qint64 slackNs = 50 * kNsPerMs;
         const qint64 endsNs = m_quorumEndsNs.value(key, 0);
         const bool expired = endsNs > 0 && m_clock->nowNs() + slackNs >= endsNs;
-        events.append(event(expired ? LockEvent::Kind::Expired : LockEvent::Kind::Released, last,
-                            before ? before->holder.summary : QString()));
+        add(expired ? LockEvent::Kind::Expired : LockEvent::Kind::Released, last,
+            before ? before->holder.summary : QString());
         m_lastHolder.remove(key);
         m_quorumEndsNs.remove(key);
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
-        events.append(event(LockEvent::Kind::Contested, after->token, after->holder.summary));
+        add(LockEvent::Kind::Contested, after->token, after->holder.summary);
 }
 
 QList<int> LockInspector::locksPerNode() const
@@ -923,57 +1013,26 @@ void LockInspector::flushTouched()
     m_flushInFlight = true;
     const QSet<QByteArray> touched = std::exchange(m_touched, {});
     const QList<QByteArray> keys(touched.cbegin(), touched.cend());
-    struct Flush
-    {
-        QHash<QByteArray, QList<KeyRead>> found;
-        QList<bool> reachable;
-        QStringList why;
-        int remaining = 0;
-    };
-    auto flush = std::make_shared<Flush>();
-    flush->reachable = QList<bool>(nodeCount(), true);
-    flush->why = QStringList(nodeCount(), QString());
-    flush->remaining = nodeCount();
     auto alive = m_alive;
-    auto finish = [this, flush, touched] {
-        QHash<QByteArray, LockView> updated;
-        for (const QByteArray& key : touched) {
-            bool anyLock = false;
-            for (const KeyRead& read : flush->found.value(key)) {
-                if (read.skip == KeyRead::Skip::None)
-                    anyLock = true;
-            }
-            LockView view = merge(key, flush->found.value(key), flush->reachable, flush->why);
-            if (anyLock || view.verdict != LockVerdict::Free)
-                updated.insert(key, view);
-        }
-        if (m_pass) {
-            for (const QByteArray& key : touched)
-                m_pass->touchedMeanwhile.insert(key);
-        }
-        applyChanges(std::move(updated), touched, false);
-        m_flushInFlight = false;
-        if (!m_touched.isEmpty())
-            m_eventTimer.start();
-    };
-    for (int i = 0; i < nodeCount(); ++i) {
-        readKeys(i, keys, [alive, flush, finish, i](QList<KeyRead> reads) {
-            if (!*alive)
-                return;
-            for (KeyRead& read : reads) {
-                if (read.nodeFailed) {
-                    flush->reachable[i] = false;
-                    flush->why[i] = read.state.note;
-                } else if (read.state.presence != NodeLockState::Presence::Absent) {
-                    flush->found[read.key].append(std::move(read));
-                }
-            }
-            if (--flush->remaining == 0)
-                finish();
-        });
-    }
-    if (nodeCount() == 0)
-        finish();
+    readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()),
+                   [this, alive, touched](const GroupReads& group) {
+                       if (!*alive)
+                           return;
+                       QHash<QByteArray, LockView> updated;
+                       for (qsizetype k = 0; k < group.keys.size(); ++k) {
+                           LockView view;
+                           if (mergeGroupKey(group, k, view) == Outcome::Lock)
+                               updated.insert(group.keys[k], std::move(view));
+                       }
+                       if (m_pass) {
+                           for (const QByteArray& key : touched)
+                               m_pass->touchedMeanwhile.insert(key);
+                       }
+                       applyChanges(std::move(updated), touched, false);
+                       m_flushInFlight = false;
+                       if (!m_touched.isEmpty())
+                           m_eventTimer.start();
+                   });
 }
 
 } // namespace redlock

@@ -37,11 +37,14 @@ using LockSnapshot = QHash<QByteArray, LockView>;
 // Finds the lock keys on every node and merges them into one LockView per key, kept live.
 //
 // Discovery: SCAN cursor MATCH pattern COUNT n on every node (never KEYS, never a Lua scan); names are
-// filtered by the glob on the client too. Each page is read back in one pipeline: one MGET for the page
-// (nil for missing keys and non-strings) plus one PTTL per key, so about one command per key instead of
-// TYPE + PTTL + GET (three). Keys that exist but have no string value (Redisson hashes, other types, or an
-// MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in a second, small pipeline. Pages are bounded by
-// scanCount / readBatchKeys and at most two read pipelines are in flight per node, so no single call is long.
+// filtered by the glob on the client too. The names of a page that this pass has not read yet are read on
+// every node at once (a "group"), so one key's N reads are taken moments apart and the key is merged as
+// soon as they are in; a key that several nodes' SCANs return is read once. A read is one pipeline per
+// node: one MGET for the page (nil for missing keys and non-strings) plus one PTTL per key, so about one
+// command per key and node instead of TYPE + PTTL + GET (three). Keys that exist but have no string value
+// (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in a second,
+// small pipeline. Pages are bounded by scanCount / readBatchKeys and at most two groups per scanning node are
+// in flight, so no single call is long.
 // Live: keyspace notifications (a dedicated connection per node, PSUBSCRIBE __keyspace@<db>__:<pattern>,
 // coalesced for eventBatchMs, then the touched keys are re-read on every node), plus a periodic full SCAN,
 // because Pub/Sub drops events on reconnects and nodes may have notifications off. Subscribing is
@@ -105,11 +108,26 @@ private:
         bool everSubscribed = false;
     };
 
+    // One group's reads: per node, one KeyRead per key in key order.
+    struct GroupReads
+    {
+        QList<QByteArray> keys;
+        std::vector<QList<KeyRead>> perNode;
+    };
+    // What one group's reads say about one key: a view to keep, a key that is no lock, or nothing left.
+    enum class Outcome { Lock, NoTtl, OtherType, Gone };
+
     void scanPage(int node, const QByteArray& cursor);
-    void onPageRead(int node, const QList<KeyRead>& reads);
+    void onGroupRead(int scanNode, const GroupReads& group);
     void nodeScanFailed(int node, const QString& error);
     void maybeFinishNode(int node);
+    void maybeFinishPass();
     void finishPass();
+    // Reads `keys` on every node at once; a node that `ask` says false for is not asked and reads as
+    // unreachable, for the reason in `why`. done() is called once, when every node answered (or failed).
+    void readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why,
+                        std::function<void(GroupReads)> done);
+    Outcome mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const;
     // Reads keys on one node in pipelines of at most readBatchKeys keys; done() gets one KeyRead per key
     // (in order) and is called once, after the last batch. A batch's round trip is added to *longestCallUs.
     void readKeys(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done);
@@ -117,11 +135,11 @@ private:
     void subscribe(int node);
     void onKeyspaceMessage(int node, const RedisReply& reply);
     void flushTouched();
-    LockView merge(const QByteArray& key, const QList<KeyRead>& reads, const QList<bool>& reachable,
-                   const QStringList& unreachableWhy) const;
+    // A known lock that no SCAN of this pass returned: absent where the SCAN completed, unknown elsewhere.
+    LockView vanished(const QByteArray& key, const QList<bool>& reachable, const QStringList& unreachableWhy) const;
     void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, bool full);
     void deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                      QList<LockEvent>& events);
+                      QList<LockEvent>* events); // events: null = remember the holder, build no event
     void noteCallUs(qint64 us);
     QList<int> locksPerNode() const;
     void publishSnapshot();

@@ -50,21 +50,41 @@ std::optional<LockToken> LockToken::decode(const QByteArray& value)
 {
     if (!value.startsWith("rl1:") || value.size() > 512)
         return std::nullopt;
-    const QList<QByteArray> parts = value.split(':');
-    if (parts.size() != 5 || parts[1].size() != 32)
+    // rl1:<random>:<pid>:<host>:<client>, cut at the colons in place (the console decodes every lock it sees).
+    const QByteArrayView v(value);
+    qsizetype cut[4];
+    qsizetype from = 0;
+    for (qsizetype& c : cut) {
+        c = v.indexOf(':', from);
+        if (c < 0)
+            return std::nullopt;
+        from = c + 1;
+    }
+    if (v.indexOf(':', from) >= 0)
         return std::nullopt;
-    for (const char c : parts[1]) {
+    auto field = [&](int i) {
+        const qsizetype begin = cut[i] + 1;
+        return v.sliced(begin, (i < 3 ? cut[i + 1] : v.size()) - begin);
+    };
+    const QByteArrayView random = field(0);
+    if (random.size() != 32)
+        return std::nullopt;
+    for (const char c : random) {
         if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
             return std::nullopt;
     }
     bool ok = false;
     LockToken token;
-    token.pid = parts[2].toLongLong(&ok);
+    token.pid = field(1).toLongLong(&ok);
     if (!ok || token.pid < 0)
         return std::nullopt;
-    token.random = parts[1];
-    token.host = QString::fromUtf8(QByteArray::fromPercentEncoding(parts[3]));
-    token.client = QString::fromUtf8(QByteArray::fromPercentEncoding(parts[4]));
+    token.random = random.toByteArray();
+    auto text = [](QByteArrayView part) {
+        return part.contains('%') ? QString::fromUtf8(QByteArray::fromPercentEncoding(part.toByteArray()))
+                                  : QString::fromUtf8(part);
+    };
+    token.host = text(field(2));
+    token.client = text(field(3));
     return token;
 }
 

@@ -41,6 +41,8 @@ private slots:
         QTest::newRow("bad hex") << QByteArray("rl1:zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz:1:h:c");
         QTest::newRow("negative pid") << QByteArray("rl1:0123456789abcdef0123456789abcdef:-4:h:c");
         QTest::newRow("too many parts") << QByteArray("rl1:0123456789abcdef0123456789abcdef:4:h:c:x");
+        QTest::newRow("too few parts") << QByteArray("rl1:0123456789abcdef0123456789abcdef:4:h");
+        QTest::newRow("pid not a number") << QByteArray("rl1:0123456789abcdef0123456789abcdef:4x:h:c");
         QTest::newRow("empty") << QByteArray();
         QTest::newRow("huge") << QByteArray("rl1:0123456789abcdef0123456789abcdef:4:h:") + QByteArray(4096, 'x');
     }
