@@ -1,6 +1,7 @@
 #include "LockInspector.h"
 
 #include <QDateTime>
+#include <QThread>
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -219,20 +220,21 @@ void LockInspector::stop()
 
 LockSnapshot LockInspector::snapshot() const
 {
-    QMutexLocker lock(&m_snapshotMutex);
-    return m_snapshot;
+    // Taken on the inspector's thread: a copy of the live views is O(1) (implicit sharing) and costs a deep
+    // copy only if the views change while the caller still holds it. (Publishing a copy after every change
+    // did that deep copy after every keyspace-event batch: 100,000 entries every 50 ms under churn.)
+    if (QThread::currentThread() == thread() || !thread()->isRunning())
+        return m_views;
+    LockSnapshot copy;
+    QMetaObject::invokeMethod(
+        const_cast<LockInspector*>(this), [this, &copy] { copy = m_views; }, Qt::BlockingQueuedConnection);
+    return copy;
 }
 
 SkippedKeys LockInspector::lastSkipped() const
 {
     QMutexLocker lock(&m_snapshotMutex);
     return m_lastSkipped;
-}
-
-void LockInspector::publishSnapshot()
-{
-    QMutexLocker lock(&m_snapshotMutex);
-    m_snapshot = m_views;
 }
 
 void LockInspector::noteCallUs(qint64 us)
@@ -891,7 +893,6 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
                 m_views.insert(key, after.value());
         }
     }
-    publishSnapshot();
     if (!changes.isEmpty()) {
         changes.locksPerNode = locksPerNode();
         emit locksChanged(changes);

@@ -84,7 +84,9 @@ public:
     void refresh();
     bool isInspecting() const { return m_pass != nullptr; }
 
-    LockSnapshot snapshot() const; // thread-safe copy (implicitly shared)
+    // The current views, from any thread: called from another thread it waits for the inspector's thread to
+    // take the copy (never call it from a thread the inspector's thread waits on).
+    LockSnapshot snapshot() const;
     SkippedKeys lastSkipped() const;
 
 signals:
@@ -142,7 +144,6 @@ private:
                       QList<LockEvent>* events); // events: null = remember the holder, build no event
     void noteCallUs(qint64 us);
     QList<int> locksPerNode() const;
-    void publishSnapshot();
 
     InspectorOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
@@ -151,8 +152,7 @@ private:
     // Last token per key that had a quorum (kept through Unknown), for acquired/released/changed events.
     QHash<QByteArray, QByteArray> m_lastHolder;
     QHash<QByteArray, qint64> m_quorumEndsNs; // steady instant the last seen quorum runs out (expired vs released)
-    mutable QMutex m_snapshotMutex;
-    LockSnapshot m_snapshot;
+    mutable QMutex m_snapshotMutex;           // guards m_lastSkipped
     SkippedKeys m_lastSkipped;
     std::unique_ptr<Pass> m_pass;
     quint64 m_passGeneration = 0;

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <numeric>
 
 namespace redlock {
 
@@ -164,16 +165,13 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     connect(
         m_inspector, &LockInspector::locksChanged, m_inspector,
         [this, stale](const LockChangeSet& changes) {
-            LockChangeSet sorted = changes;
-            std::sort(sorted.appeared.begin(), sorted.appeared.end(),
-                      [](const LockView& a, const LockView& b) { return a.key < b.key; });
             qint64 largest = 0;
-            for (const LockView& view : std::as_const(sorted.appeared)) {
+            for (const LockView& view : changes.appeared) {
                 for (const NodeLockState& s : view.nodes)
                     largest = std::max(largest, s.pttlMs);
             }
             // Sliced here too, so the GUI thread only moves the slices into its queue.
-            auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(sorted));
+            auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(changes));
             QMetaObject::invokeMethod(
                 this,
                 [this, stale, parts, largest] {
@@ -229,14 +227,24 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
     // Large batches (the first full refresh, a refresh after heavy churn) are applied in slices of a thousand
     // rows, as many per event-loop turn as fit in its time budget (applyNextSlice), with timers, input and a
     // repaint in between. Later batches queue behind the slices, so the order of changes is kept.
+    // New locks go in key order (the locks model keeps key order): an index is sorted, not the views, and
+    // each view is copied once, straight into its slice.
     constexpr qsizetype slice = 1000;
+    std::vector<qsizetype> order(size_t(changes.appeared.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](qsizetype a, qsizetype b) { return changes.appeared[a].key < changes.appeared[b].key; });
     const qsizetype count =
         std::max<qsizetype>(1, (std::max(changes.appeared.size(), changes.changed.size()) + slice - 1) / slice);
     std::vector<LockChangeSet> out;
     out.reserve(size_t(count));
     for (qsizetype i = 0; i < count; ++i) {
         LockChangeSet part;
-        part.appeared = changes.appeared.mid(i * slice, slice);
+        const qsizetype end = std::min(changes.appeared.size(), (i + 1) * slice);
+        if (i * slice < end)
+            part.appeared.reserve(end - i * slice);
+        for (qsizetype k = i * slice; k < end; ++k)
+            part.appeared.append(changes.appeared[order[size_t(k)]]);
         part.changed = changes.changed.mid(i * slice, slice);
         part.atMs = changes.atMs;
         part.locksPerNode = changes.locksPerNode;
