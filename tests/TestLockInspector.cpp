@@ -1,4 +1,5 @@
 #include "ClusterMetrics.h"
+#include "FaultProxy.h"
 #include "IoThread.h"
 #include "LocalCluster.h"
 #include "LockInspector.h"
@@ -380,6 +381,45 @@ private slots:
         QCOMPARE(changed.previousToken, QByteArray("a"));
         QCOMPARE(changed.token, QByteArray("b"));
     }
+    // A node that stops answering in the middle of a pass (its SCAN and reads already under way) is
+    // unreachable for the keys still to read: never "absent", so no lock it holds is taken for released.
+    void nodeLostMidPassIsNeverAbsent()
+    {
+        constexpr int keys = 2000;
+        QList<QList<QByteArray>> writes;
+        for (int k = 0; k < keys; ++k)
+            writes.append({"SET", "mid:" + QByteArray::number(k), "t" + QByteArray::number(k), "PX", "600000"});
+        for (const auto& ep : m_cluster.endpoints())
+            runCommands(ep, writes, 30000);
+        FaultProxy proxy(m_cluster.port(4));
+        proxy.setLatencyMs(20); // every round trip to node 4 takes 20 ms: the pass takes well over 100 ms
+        InspectorOptions o = optionsFor(m_cluster);
+        o.nodes[4].port = proxy.port();
+        o.scanCount = 50;
+        o.readBatchKeys = 25;
+        o.commandTimeoutMs = 400;
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QTimer::singleShot(100, [&proxy] { proxy.setBlackhole(true); });
+        QVERIFY(waitForCount(finished, 1, 15000));
+        const auto summary = finished.first().first().value<InspectionSummary>();
+        QCOMPARE(summary.nodeReachable, (QList<bool>{true, true, true, true, false}));
+        const LockSnapshot locks = inspector->snapshot();
+        QCOMPARE(locks.size(), keys);
+        int unreachable = 0;
+        for (const LockView& view : locks) {
+            QCOMPARE(view.verdict, LockVerdict::Held);
+            QVERIFY2(view.nodes[4].presence != NodeLockState::Presence::Absent, view.key.constData());
+            if (view.nodes[4].presence == NodeLockState::Presence::Unreachable)
+                ++unreachable;
+        }
+        QVERIFY(unreachable > 0);
+    }
+
     // The contention series counts the contested locks in view: batches add, change and remove them.
     void metricsCountContestedLocks()
     {
