@@ -290,6 +290,7 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 return;
             if (!reply.isArray() || reply.elements().size() != 2 || !reply.elements()[1].isArray()) {
                 nodeScanFailed(node, reply.isError() ? reply.errorText() : tr("unexpected SCAN reply"));
+                maybeFinishPass();
                 return;
             }
             const QByteArray next = reply.elements()[0].bytes();
@@ -386,7 +387,8 @@ void LockInspector::nodeScanFailed(int node, const QString& error)
     progress.nextCursor.clear();
     if (!std::exchange(progress.counted, true))
         --m_pass->nodesRemaining;
-    maybeFinishPass();
+    // Not finishing the pass here: the caller may still be working on it (onGroupRead merges the group's
+    // keys after marking a node failed); it calls maybeFinishPass() when done.
 }
 
 void LockInspector::maybeFinishNode(int node)
