@@ -61,7 +61,7 @@ bool RawHiredisBaseline::connect(QString* error)
 {
     for (const NodeEndpoint& endpoint : std::as_const(m_endpoints)) {
         if (endpoint.tls || !endpoint.password.isEmpty() || endpoint.db != 0) {
-            *error = tr("the raw baseline speaks plain TCP or unix sockets without AUTH only: %1")
+            *error = tr("the raw baseline speaks plain TCP or unix sockets to database 0, without TLS or AUTH: %1")
                          .arg(endpoint.displayName());
             return false;
         }
