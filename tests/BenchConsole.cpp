@@ -154,8 +154,6 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     QObject::connect(window.locksModel(), &LocksModel::locksApplied, &loop, [&] {
         if (firstSliceMs < 0 && window.locksModel()->rowCount() > 0)
             firstSliceMs = sinceStart.elapsed();
-        if (qEnvironmentVariableIsSet("REDLOCK_SLICE_TRACE") && firstTableMs < 0)
-            std::fprintf(stderr, "%lld ms: %d rows\n", sinceStart.elapsed(), window.locksModel()->rowCount());
         if (firstTableMs < 0 && window.locksModel()->rowCount() >= count) {
             firstTableMs = sinceStart.elapsed();
             QTimer::singleShot(100, &loop, [&] {
