@@ -680,7 +680,7 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
     auto gather = std::make_shared<Gather>();
     gather->group.keys = keys;
     gather->group.perNode.resize(size_t(nodeCount()));
-    gather->remaining = nodeCount();
+    gather->remaining = nodeCount() + 1; // +1 for this call: done() never runs while it is on the stack
     gather->done = std::move(done);
     auto alive = m_alive;
     for (int n = 0; n < nodeCount(); ++n) {
@@ -700,8 +700,17 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
                 gather->done(std::move(gather->group));
         });
     }
-    if (gather->remaining == 0)
-        gather->done(std::move(gather->group));
+    if (--gather->remaining == 0) {
+        // Every node was skipped or failed at once (a node known to be down answers inside send()): the caller
+        // is still on the stack, in the middle of its own bookkeeping, so the result comes from the event loop.
+        QMetaObject::invokeMethod(
+            this,
+            [alive, gather] {
+                if (*alive)
+                    gather->done(std::move(gather->group));
+            },
+            Qt::QueuedConnection);
+    }
 }
 
 LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const
