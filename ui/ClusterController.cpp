@@ -30,6 +30,13 @@ public:
         for (const NodeEndpoint& endpoint : nodes)
             m_connections.append(new RedisConnection(endpoint, options, this));
     }
+    ~LockProbe() override
+    {
+        // The connections answer their pending reads with failures as they go: while this is still a
+        // LockProbe, and without reporting them (nobody waits for a read of a console that is closing).
+        m_closing = true;
+        qDeleteAll(std::exchange(m_connections, {}));
+    }
 
     void read(const QByteArray& key)
     {
@@ -39,6 +46,8 @@ public:
             auto timer = std::make_shared<QElapsedTimer>();
             timer->start();
             m_connections[i]->send({"PTTL", key}, [this, i, key, timer, results, remaining](const RedisReply& reply) {
+                if (m_closing)
+                    return;
                 KeyReadResult& r = (*results)[i];
                 r.node = i;
                 r.latencyUs = timer->nsecsElapsed() / 1000;
@@ -58,6 +67,7 @@ signals:
 
 private:
     QList<RedisConnection*> m_connections;
+    bool m_closing = false;
 };
 
 ClusterController::ClusterController(QObject* parent) : QObject(parent)
