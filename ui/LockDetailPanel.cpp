@@ -55,6 +55,10 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     m_holders->setUniformRowHeights(true);
     m_holders->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_holders->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // The history is the part of the panel that gives way when space is short (taller CJK text, a wrapped
+    // summary): header and about two rows, so the matrix and the timeline above never get squeezed together.
+    m_holders->setMinimumHeight(m_holders->header()->sizeHint().height() + 2 * fontMetrics().height() +
+                                2 * m_holders->frameWidth());
 
     auto* holdersBox = new QWidget(this);
     auto* holdersLayout = new QVBoxLayout(holdersBox);
