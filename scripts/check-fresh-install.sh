@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the README's two commands on a truly fresh Debian 12: a `debootstrap --variant=minbase bookworm` chroot
+# with nothing else installed, into which a clean clone of this repository's HEAD is copied. Proves that
+# scripts/setup-deps.sh installs everything a new machine lacks (a used machine hides missing packages).
+#
+#   sudo ./scripts/check-fresh-install.sh            # both commands: ./scripts/test.sh, then ./scripts/demo.sh
+#   sudo ./scripts/check-fresh-install.sh --keep     # leave the chroot behind for a look (path printed)
+#
+# Needs root and debootstrap (installed if missing). The pristine base system is cached under
+# /var/cache/redlock-fresh-install (delete it to start from the mirror again); every run works on a fresh copy.
+# Only committed work is checked: uncommitted changes are not in the clone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+keep=0
+for arg in "$@"; do
+    case "$arg" in
+    --keep) keep=1 ;;
+    -h | --help)
+        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "check-fresh-install: unknown argument: $arg" >&2
+        exit 2
+        ;;
+    esac
+done
+
+[ "$(id -u)" -eq 0 ] || { echo "check-fresh-install: needs root (chroot, mounts)" >&2; exit 1; }
+if ! command -v debootstrap >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap </dev/null
+fi
+
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+cache=/var/cache/redlock-fresh-install
+base=$cache/bookworm-minbase
+if [ ! -e "$base/.complete" ]; then
+    echo "== debootstrap --variant=minbase bookworm (cached in $base)"
+    rm -rf "$base"
+    mkdir -p "$cache"
+    debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
+        { tail -20 "$cache/debootstrap.log" >&2; exit 1; }
+    touch "$base/.complete"
+fi
+
+root=$(mktemp -d /var/tmp/redlock-fresh.XXXXXX)
+mounts=()
+cleanup() {
+    local status=$?
+    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
+    if [ "$keep" -eq 1 ]; then
+        echo "chroot kept: $root"
+    else
+        rm -rf --one-file-system "$root"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT INT TERM
+
+echo "== fresh copy of the base system in $root"
+cp -a "$base/." "$root/"
+rm -f "$root/.complete"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+for m in proc sys dev dev/pts dev/shm; do
+    mkdir -p "$root/$m"
+    case "$m" in
+    proc) mount -t proc proc "$root/proc" ;;
+    sys) mount -t sysfs sys "$root/sys" ;;
+    dev) mount --bind /dev "$root/dev" ;;
+    dev/pts) mount -t devpts devpts "$root/dev/pts" ;;
+    dev/shm) mount -t tmpfs shm "$root/dev/shm" ;;
+    esac
+    mounts+=("$root/$m")
+done
+
+echo "== clean clone of HEAD ($(git -C "$repo" rev-parse --short HEAD))"
+git clone -q --no-hardlinks "$repo" "$root/root/redlock-console"
+rm -rf "$root/root/redlock-console/.git/hooks"
+
+# The README's two commands, as a new user runs them: as root, in the clone, no standard input, no display.
+run_in_chroot() {
+    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
+        /bin/bash -c "cd /root/redlock-console && $1" </dev/null
+}
+
+start=$(date +%s)
+echo "== ./scripts/test.sh"
+run_in_chroot ./scripts/test.sh
+echo "== ./scripts/test.sh passed after $(($(date +%s) - start)) s"
+
+echo "== ./scripts/demo.sh (no display: renders demo.png under Xvfb)"
+run_in_chroot ./scripts/demo.sh
+png=$root/root/redlock-console/demo.png
+[ -s "$png" ] || { echo "check-fresh-install: demo.sh wrote no demo.png" >&2; exit 1; }
+mkdir -p "$repo/build"
+cp "$png" "$repo/build/fresh-install-demo.png"
+echo "== both README commands passed on a fresh Debian 12 in $(($(date +%s) - start)) s"
+echo "   the demo's screenshot: build/fresh-install-demo.png"
