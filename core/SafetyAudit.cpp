@@ -1,5 +1,7 @@
 #include "SafetyAudit.h"
 
+#include "RedlockClient.h"
+
 #include <QCoreApplication>
 #include <QHash>
 
@@ -161,11 +163,25 @@ QList<AuditFinding> run(const AuditInput& input)
                           "be reached with fewer independent nodes than required.")
                            .arg(names(nodes, it.value())));
     }
-    if (!unverified.isEmpty())
+    // Fewer than a quorum of nodes audited: nothing said above can vouch for the locks, so the absence of
+    // severe findings would read as a clean bill of health for a cluster nobody could look at.
+    const int audited = n - static_cast<int>(unverified.size());
+    const int quorum = RedlockClient::quorumFor(n);
+    if (!unverified.isEmpty() && audited < quorum) {
+        out << finding("unverified", Severity::Severe, unverified, tr("No quorum of nodes could be audited"),
+                       tr("The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of "
+                          "%3 nodes were audited, fewer than the quorum of %4. The safety of these locks cannot "
+                          "be judged.")
+                           .arg(names(nodes, unverified))
+                           .arg(audited)
+                           .arg(n)
+                           .arg(quorum));
+    } else if (!unverified.isEmpty()) {
         out << finding("unverified", Severity::Info, unverified, tr("Node could not be audited"),
                        tr("The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the "
-                          "checks above do not cover it.")
+                          "checks do not cover it.")
                            .arg(names(nodes, unverified)));
+    }
     return out;
 }
 

@@ -28,6 +28,7 @@ struct AuditInput
 //  same-server    two endpoints answer with the same run_id: one server counted twice          severe
 //  node-count     N even (no extra fault tolerance) / N < 3 (no fault tolerance)               warning/severe
 //  unverified     a node's facts could not be read (down, or INFO/CONFIG refused)               info
+//                 (severe when fewer than a quorum of the nodes could be read)
 namespace SafetyAudit {
 
 QList<AuditFinding> run(const AuditInput& input);

@@ -268,6 +268,64 @@ private slots:
         QVERIFY2(release.exitCode == 3, qPrintable(release.describe()));
     }
 
+    // D2: an audit that could look at fewer than a quorum of nodes must not read as a clean bill of health.
+    void auditWithoutQuorumReachableExits3()
+    {
+        LocalCluster five;
+        QString error;
+        QVERIFY2(five.start(5, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(five);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(five.stopNode(i));
+        const auto unverifiedSeverity = [](const QJsonObject& json) {
+            for (const QJsonValue& f : json.value(QStringLiteral("findings")).toArray()) {
+                if (f.toObject().value(QStringLiteral("rule")).toString() == u"unverified")
+                    return f.toObject().value(QStringLiteral("severity")).toString();
+            }
+            return QString();
+        };
+
+        // 3 of 5 down: 2 reachable, quorum 3.
+        const CliRun threeDown =
+            runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodes, QStringLiteral("--max-ttl"),
+                    QStringLiteral("10000"), QStringLiteral("--json")});
+        QVERIFY2(threeDown.exitCode == 3, qPrintable(threeDown.describe()));
+        QCOMPARE(threeDown.json.value(QStringLiteral("severe")).toBool(), true);
+        QCOMPARE(threeDown.json.value(QStringLiteral("nodesReachable")).toInt(), 2);
+        QCOMPARE(unverifiedSeverity(threeDown.json), QStringLiteral("severe"));
+
+        // Every node down, text output: exit 3 and a severe finding that says why.
+        for (int i = 3; i < 5; ++i)
+            QVERIFY(five.stopNode(i));
+        const CliRun allDown = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodes,
+                                       QStringLiteral("--max-ttl"), QStringLiteral("10000")});
+        QVERIFY2(allDown.exitCode == 3, qPrintable(allDown.describe()));
+        QVERIFY2(allDown.out.contains("[SEVERE] No quorum of nodes could be audited (unverified)"),
+                 qPrintable(allDown.describe()));
+        QVERIFY2(allDown.err.contains("0 of 5 nodes reachable"), qPrintable(allDown.describe()));
+        const CliRun allDownJson =
+            runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodes, QStringLiteral("--max-ttl"),
+                    QStringLiteral("10000"), QStringLiteral("--json")});
+        QVERIFY2(allDownJson.exitCode == 3, qPrintable(allDownJson.describe()));
+        QCOMPARE(allDownJson.json.value(QStringLiteral("severe")).toBool(), true);
+        QCOMPARE(allDownJson.json.value(QStringLiteral("exitCode")).toInt(), 3);
+    }
+
+    // With a quorum reachable the audit still runs as before: a minority down is only "unverified" info.
+    void auditWithMinorityDownIsNotNoQuorum()
+    {
+        LocalCluster three;
+        QString error;
+        QVERIFY2(three.start(3, {}, &error), qPrintable(error));
+        QVERIFY(three.stopNode(2));
+        const CliRun run = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(three),
+                                   QStringLiteral("--max-ttl"), QStringLiteral("10000"), QStringLiteral("--json")});
+        // No persistence on the test nodes: warnings only, nothing severe.
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json.value(QStringLiteral("nodesReachable")).toInt(), 2);
+        QCOMPARE(run.json.value(QStringLiteral("severe")).toBool(), false);
+    }
+
     void clusterCommandRunsUntilSigterm()
     {
         QProcess cluster;

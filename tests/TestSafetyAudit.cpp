@@ -238,6 +238,21 @@ private slots:
         QCOMPARE(unverified.first().nodes, QList<int>{1});
         QCOMPARE(unverified.first().severity, AuditFinding::Severity::Info);
     }
+
+    // Fewer than a quorum audited: severe, so that "nothing severe" never means "nobody looked".
+    void noQuorumAuditedIsSevere()
+    {
+        AuditInput in;
+        in.nodes = {safeFacts(0, "r0"), safeFacts(1, "r1"), safeFacts(2, "r2")};
+        in.nodes[0].infoKnown = false;
+        in.nodes[2].infoKnown = false;
+        const QList<AuditFinding> all = SafetyAudit::run(in);
+        const auto unverified = findingsOf(all, QStringLiteral("unverified"));
+        QCOMPARE(unverified.size(), 1);
+        QCOMPARE(unverified.first().nodes, (QList<int>{0, 2}));
+        QCOMPARE(unverified.first().severity, AuditFinding::Severity::Severe);
+        QVERIFY(SafetyAudit::hasSevere(all));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSafetyAudit)

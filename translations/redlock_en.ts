@@ -2339,7 +2339,15 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks above do not cover it.</source>
+        <source>No quorum of nodes could be audited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of %3 nodes were audited, fewer than the quorum of %4. The safety of these locks cannot be judged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks do not cover it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

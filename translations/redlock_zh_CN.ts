@@ -2312,8 +2312,16 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>无法审计节点</translation>
     </message>
     <message>
-        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks above do not cover it.</source>
-        <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）；上述检查未覆盖它。</translation>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks do not cover it.</source>
+        <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）；各项检查未覆盖它。</translation>
+    </message>
+    <message>
+        <source>No quorum of nodes could be audited</source>
+        <translation>可审计的节点不足法定数量</translation>
+    </message>
+    <message>
+        <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of %3 nodes were audited, fewer than the quorum of %4. The safety of these locks cannot be judged.</source>
+        <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）：%3 个节点中只审计了 %2 个，少于法定数量 %4。无法判断这些锁的安全性。</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "IoThread.h"
 #include "LockInspector.h"
 #include "NodeSession.h"
+#include "RedlockClient.h"
 #include "SafetyAudit.h"
 
 #include <QCoreApplication>
@@ -372,6 +373,13 @@ int runAudit(const QStringList& args)
     }
     AuditInput input{facts, maxTtl, command.options.driftFactor};
     const QList<AuditFinding> findings = SafetyAudit::run(input);
+    const int reachable = static_cast<int>(
+        std::count_if(facts.cbegin(), facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
+    const int quorum = RedlockClient::quorumFor(static_cast<int>(nodes.size()));
+    // No quorum reachable outranks a severe finding: the same exit code as every other command gives then.
+    const int auditExit = reachable < quorum                 ? int(ExitNoQuorumReachable)
+                          : SafetyAudit::hasSevere(findings) ? ExitSevereFinding
+                                                             : int(ExitOk);
 
     if (command.json) {
         QJsonArray out;
@@ -387,7 +395,11 @@ int runAudit(const QStringList& args)
         }
         printJson({{QStringLiteral("findings"), out},
                    {QStringLiteral("maxTtlMs"), maxTtl},
-                   {QStringLiteral("severe"), SafetyAudit::hasSevere(findings)}});
+                   {QStringLiteral("nodes"), static_cast<int>(nodes.size())},
+                   {QStringLiteral("nodesReachable"), reachable},
+                   {QStringLiteral("quorum"), quorum},
+                   {QStringLiteral("severe"), SafetyAudit::hasSevere(findings)},
+                   {QStringLiteral("exitCode"), auditExit}});
     } else if (findings.isEmpty()) {
         printOut(QCoreApplication::translate("redlock", "No findings: %n node(s) checked, max TTL %1 ms.", nullptr,
                                              static_cast<int>(nodes.size()))
@@ -398,7 +410,12 @@ int runAudit(const QStringList& args)
             printOut(QStringLiteral("    ") + f.explanation);
         }
     }
-    return SafetyAudit::hasSevere(findings) ? ExitSevereFinding : ExitOk;
+    if (reachable < quorum)
+        printErr(tr("redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks")
+                     .arg(reachable)
+                     .arg(nodes.size())
+                     .arg(quorum));
+    return auditExit;
 }
 
 } // namespace redlock::cli
