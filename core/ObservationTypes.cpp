@@ -2,6 +2,9 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <limits>
+
 namespace redlock {
 
 namespace {
@@ -209,32 +212,95 @@ QString severityId(AuditFinding::Severity severity)
     return {};
 }
 
+namespace {
+
+// Code points that must not reach a terminal or a table cell as they are: C0 and C1 controls and DEL (ESC
+// sequences, BEL, CR, LF; a UTF-8 terminal takes U+009B as CSI), line and paragraph separators (they
+// break a row), and the bidirectional formatting characters that reorder what is shown ("Trojan Source").
+// The backslash is escaped too, so that "\x1b" in the output always means the byte, never the text.
+bool mustEscape(char32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == u'\\' || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+           cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// Length of the valid UTF-8 sequence at data[i] and its code point; 0 when the bytes there are not one
+// (stray continuation byte, overlong form, surrogate, beyond U+10FFFF, truncated).
+int utf8Sequence(const unsigned char* data, qsizetype size, qsizetype i, char32_t* cp)
+{
+    const unsigned char lead = data[i];
+    int length = 0;
+    char32_t value = 0;
+    char32_t minimum = 0;
+    if (lead < 0x80) {
+        *cp = lead;
+        return 1;
+    } else if (lead >= 0xc2 && lead <= 0xdf) {
+        length = 2, value = lead & 0x1f, minimum = 0x80;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3, value = lead & 0x0f, minimum = 0x800;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4, value = lead & 0x07, minimum = 0x10000;
+    } else {
+        return 0;
+    }
+    if (i + length > size)
+        return 0;
+    for (int k = 1; k < length; ++k) {
+        const unsigned char c = data[i + k];
+        if ((c & 0xc0) != 0x80)
+            return 0;
+        value = (value << 6) | (c & 0x3f);
+    }
+    if (value < minimum || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+        return 0;
+    *cp = value;
+    return length;
+}
+
+} // namespace
+
 QString printableBytes(const QByteArray& bytes, int maxChars)
 {
-    const QByteArray head = bytes.left(maxChars * 4);
-    const QString text = QString::fromUtf8(head);
-    bool clean = text.toUtf8() == head;
-    for (const QChar c : text) {
-        if (c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter) {
-            clean = false;
-            break;
-        }
-    }
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.constData());
+    const qsizetype size = bytes.size();
+    const qsizetype limit = maxChars < 0 ? std::numeric_limits<qsizetype>::max() : maxChars;
     QString out;
-    if (clean) {
-        out = text;
-    } else {
-        for (const char c : head) {
-            const auto u = static_cast<unsigned char>(c);
-            if (u >= 0x20 && u < 0x7f && u != '\\')
-                out += QLatin1Char(c);
-            else
-                out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+    out.reserve(std::min<qsizetype>(size, limit) + 1);
+    static constexpr char hex[] = "0123456789abcdef";
+    // Work and output stay within maxChars whatever the input size: a 1 MB key costs what its shown head costs.
+    qsizetype i = 0;
+    while (i < size) {
+        char32_t cp = 0;
+        const int length = utf8Sequence(data, size, i, &cp);
+        const qsizetype needed = length == 0 || mustEscape(cp) ? 4 * std::max(length, 1) : (cp > 0xffff ? 2 : 1);
+        if (out.size() + needed > limit)
+            break;
+        if (length > 0 && !mustEscape(cp)) {
+            if (cp > 0xffff) {
+                out += QChar(QChar::highSurrogate(cp));
+                out += QChar(QChar::lowSurrogate(cp));
+            } else {
+                out += QChar(static_cast<char16_t>(cp));
+            }
+        } else {
+            for (int k = 0; k < std::max(length, 1); ++k) {
+                const unsigned char b = data[i + k];
+                out += QLatin1String("\\x");
+                out += QLatin1Char(hex[b >> 4]);
+                out += QLatin1Char(hex[b & 0xf]);
+            }
         }
+        i += std::max(length, 1);
     }
-    if (out.size() > maxChars || head.size() < bytes.size())
-        out = out.left(maxChars) + QStringLiteral("…");
+    if (i < size)
+        out += QStringLiteral("…");
     return out;
+}
+
+QString printableText(const QString& text, int maxChars)
+{
+    return printableBytes(text.toUtf8(), maxChars);
 }
 
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
@@ -242,9 +308,12 @@ HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
     HolderInfo info;
     if (auto token = LockToken::decode(value)) {
         info.format = HolderFormat::RedlockConsole;
-        info.summary = token->client.isEmpty()
-                           ? tr("%1 pid %2").arg(token->host).arg(token->pid)
-                           : tr("%1 pid %2 (%3)").arg(token->host).arg(token->pid).arg(token->client);
+        // The names are decoded from percent-encoding: anything a writer of the key chose, ESC included.
+        const QString host = printableText(token->host, 64);
+        // One arg() call: a name containing "%2" must not be substituted by the next one.
+        const QString pid = QString::number(token->pid);
+        info.summary = token->client.isEmpty() ? tr("%1 pid %2").arg(host, pid)
+                                               : tr("%1 pid %2 (%3)").arg(host, pid, printableText(token->client, 64));
         info.token = std::move(token);
         return info;
     }
@@ -277,7 +346,9 @@ HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& 
             info.redissonThreadId = thread;
             info.reentrancy = reentrancy;
         }
-        holders << tr("%1 thread %2 ×%3").arg(printableBytes(field.left(colon), 40)).arg(thread).arg(reentrancy);
+        holders << tr("%1 thread %2 ×%3")
+                       .arg(printableBytes(field.left(colon), 40), QString::number(thread),
+                            QString::number(reentrancy));
     }
     info.summary = info.format == HolderFormat::Redisson ? tr("Redisson %1").arg(holders.join(QStringLiteral(", ")))
                                                          : tr("hash with %n field(s)", int(fields.size()));

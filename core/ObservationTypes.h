@@ -128,8 +128,14 @@ struct HolderInfo
 // Decodes a lock value (string) or a Redisson hash's fields. Pure.
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value);
 HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& fields);
-// Printable form of a binary-safe name or value: UTF-8 where valid, \xNN escapes elsewhere.
+// The one escaping for display, on every path (console cells and dialogs, CLI text and JSON): valid UTF-8
+// is shown as text; control characters (C0, DEL, C1), line/paragraph separators, bidirectional overrides,
+// the backslash and invalid bytes become \xNN per byte, so a key, a lock value or a holder name can neither
+// drive a terminal (ESC, OSC, BEL, CR) nor forge a line or a row. At most maxChars characters, then "…"
+// (the work is bounded by maxChars too); maxChars < 0 shows everything.
 QString printableBytes(const QByteArray& bytes, int maxChars = 200);
+// The same for text that is already decoded: holder and client names, error messages from servers.
+QString printableText(const QString& text, int maxChars = 200);
 
 // What one node says about one key.
 struct NodeLockState

@@ -55,6 +55,12 @@ QStringList outcomeKinds(const QJsonArray& outcomes)
     return kinds;
 }
 
+// Bytes that would drive a terminal or forge output if they reached it raw: ESC, BEL, CR, C1 CSI (as UTF-8).
+bool hasTerminalControl(const QByteArray& text)
+{
+    return text.contains('\x1b') || text.contains('\x07') || text.contains('\r') || text.contains("\xc2\x9b");
+}
+
 QString nodeList(const LocalCluster& cluster)
 {
     QStringList names;
@@ -324,6 +330,78 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
         QCOMPARE(run.json.value(QStringLiteral("nodesReachable")).toInt(), 2);
         QCOMPARE(run.json.value(QStringLiteral("severe")).toBool(), false);
+    }
+
+    // D4: whoever can write a lock value chooses the holder's host and client name (percent-encoded in the
+    // token, decoded for display) and the key; none of it may reach the terminal raw, on any path.
+    void untrustedTextIsEscapedOnEveryPath()
+    {
+        const QByteArray hostile = "rl1:00000000000000000000000000000000:1:h%1B%5D0%3Bpwned%07:x%0Acli%3Apay%20%20free";
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set("cli:inj", hostile, 120000);
+
+        // inspect: one row for the lock, nothing forged, no control byte.
+        const CliRun inspect = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                       QStringLiteral("--pattern"), QStringLiteral("cli:inj*")});
+        QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.describe()));
+        QVERIFY2(!hasTerminalControl(inspect.out), qPrintable(inspect.describe()));
+        const QList<QByteArray> lines = inspect.out.split('\n');
+        QVERIFY2(lines.size() >= 2 && lines[1].startsWith("cli:inj "), qPrintable(inspect.describe()));
+        QVERIFY2(lines[1].contains("h\\x1b]0;pwned\\x07 pid 1 (x\\x0acli:pay  free)"), qPrintable(inspect.describe()));
+        for (const QByteArray& line : lines)
+            QVERIFY2(!line.startsWith("cli:pay"), qPrintable(inspect.describe()));
+
+        // watch: an event for a key with control characters in its name and in its holder.
+        QProcess watch;
+        watch.start(QStringLiteral(REDLOCK_CLI_PATH),
+                    {QStringLiteral("watch"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--pattern"),
+                     QStringLiteral("cli:w*"), QStringLiteral("--reconcile"), QStringLiteral("200")});
+        QVERIFY(watch.waitForStarted());
+        QByteArray watched;
+        // The first pass is the baseline (no events): a fresh key per try until one is reported.
+        int sentinel = 0;
+        const auto setEverywhere = [this](const QByteArray& k, const QByteArray& v) {
+            for (int i = 0; i < 3; ++i)
+                DirectRedis(m_cluster.port(i)).set(k, v, 120000);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((setEverywhere("cli:wready:" + QByteArray::number(++sentinel), "r"),
+                                  (watched += watch.readAllStandardOutput()).contains("cli:wready:")),
+                                 15000);
+        const QByteArray key = "cli:w\nnew\x1b]0;pwned\x07";
+        setEverywhere(key, hostile);
+        QTRY_VERIFY_WITH_TIMEOUT((watched += watch.readAllStandardOutput()).contains("cli:w\\x0anew"), 15000);
+        watch.terminate(); // SIGINT/SIGTERM end watch normally
+        QVERIFY(watch.waitForFinished(10000));
+        watched += watch.readAllStandardOutput();
+        QVERIFY2(!hasTerminalControl(watched), watched.constData());
+        QVERIFY2(watched.contains("cli:w\\x0anew\\x1b]0;pwned\\x07"), watched.constData());
+        for (const QByteArray& line : watched.trimmed().split('\n'))
+            QVERIFY2(line.startsWith(QDate::currentDate().toString(Qt::ISODate).left(4).toLatin1()),
+                     watched.constData());
+
+        // acquire with a hostile client name, then inspect its holder.
+        const CliRun acquired =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--client-name"),
+                    QStringLiteral("evil\nname\x1b[31m\x07"), QStringLiteral("cli:injname")});
+        QVERIFY2(acquired.exitCode == 0, qPrintable(acquired.describe()));
+        QVERIFY2(!hasTerminalControl(acquired.out + acquired.err), qPrintable(acquired.describe()));
+        const CliRun holder = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                      QStringLiteral("--pattern"), QStringLiteral("cli:injname")});
+        QVERIFY2(!hasTerminalControl(holder.out), qPrintable(holder.describe()));
+        QVERIFY2(holder.out.contains("(evil\\x0aname\\x1b[31m\\x07)"), qPrintable(holder.describe()));
+
+        // force-release preview: the key from argv and the value found on the nodes.
+        const QByteArray frKey = "cli:fr\x1b]0;k\x07";
+        const QByteArray frValue = "tok\x1b]0;v\x07\r\nforged";
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set(frKey, frValue, 120000);
+        const CliRun preview =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                    QStringLiteral("other"), QStringLiteral("--dry-run"), QString::fromUtf8(frKey)});
+        QVERIFY2(preview.exitCode == 1, qPrintable(preview.describe()));
+        QVERIFY2(!hasTerminalControl(preview.out + preview.err), qPrintable(preview.describe()));
+        QVERIFY2(preview.out.contains("tok\\x1b]0;v\\x07\\x0d\\x0aforged"), qPrintable(preview.describe()));
+        QVERIFY2(!preview.out.contains("\nforged"), qPrintable(preview.describe()));
     }
 
     void clusterCommandRunsUntilSigterm()

@@ -1,4 +1,5 @@
 #include "LockToken.h"
+#include "ObservationTypes.h"
 
 #include <QtTest>
 
@@ -58,6 +59,60 @@ private slots:
         const LockToken t = LockToken::generate(QString(1000, u'n'));
         QVERIFY(t.encode().size() < 512);
         QVERIFY(LockToken::decode(t.encode()).has_value());
+    }
+
+    // The one display escaping (D4): what reaches a terminal or a table cell carries no control character,
+    // no line break and no bidi override; valid UTF-8 text is kept; the backslash is escaped so that an
+    // escape in the output always stands for a byte.
+    void printableBytesEscapesWhatDrivesATerminal_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("plain") << QByteArray("locks:a-1") << QStringLiteral("locks:a-1");
+        QTest::newRow("utf-8 kept") << QByteArray("锁:é") << QStringLiteral("锁:é");
+        QTest::newRow("osc title") << QByteArray("h\x1b]0;pwned\x07") << QStringLiteral("h\\x1b]0;pwned\\x07");
+        QTest::newRow("forged line") << QByteArray("a\r\nb") << QStringLiteral("a\\x0d\\x0ab");
+        QTest::newRow("nul and del") << QByteArray("a\0\x7f", 3) << QStringLiteral("a\\x00\\x7f");
+        QTest::newRow("c1 csi") << QByteArray("\xc2\x9b"
+                                              "31m")
+                                << QStringLiteral("\\xc2\\x9b31m");
+        QTest::newRow("line separator") << QByteArray("a\xe2\x80\xa8"
+                                                      "b")
+                                        << QStringLiteral("a\\xe2\\x80\\xa8b");
+        QTest::newRow("bidi override") << QByteArray("a\xe2\x80\xae"
+                                                     "b")
+                                       << QStringLiteral("a\\xe2\\x80\\xaeb");
+        QTest::newRow("backslash") << QByteArray("a\\x1b") << QStringLiteral("a\\x5cx1b");
+        QTest::newRow("invalid utf-8") << QByteArray("a\xff\xc3") << QStringLiteral("a\\xff\\xc3");
+        QTest::newRow("overlong") << QByteArray("\xc0\x8a") << QStringLiteral("\\xc0\\x8a");
+        QTest::newRow("astral kept") << QByteArray("\xf0\x9f\x94\x92") << QStringLiteral("🔒");
+    }
+    void printableBytesEscapesWhatDrivesATerminal()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, shown);
+        QCOMPARE(printableBytes(bytes), shown);
+        QCOMPARE(printableText(QString::fromUtf8(bytes)).contains(QChar(u'\x1b')), false);
+    }
+
+    void printableBytesIsBounded()
+    {
+        const QByteArray huge(1 << 20, 'K');
+        const QString shown = printableBytes(huge, 80);
+        QCOMPARE(shown, QString(80, u'K') + QStringLiteral("…"));
+        // An escape is never cut in half: it is left out whole.
+        QCOMPARE(printableBytes(QByteArray("abc\x1b"), 5), QStringLiteral("abc…"));
+        QCOMPARE(printableBytes(huge, -1).size(), huge.size());
+    }
+
+    // The holder's host and client name are percent-decoded from the token: anyone who can write a lock value
+    // chooses them. The one-line summary shows them escaped.
+    void decodedHolderNamesAreEscaped()
+    {
+        const QByteArray value = "rl1:00000000000000000000000000000000:1:h%1B%5D0%3Bpwned%07:x%0Alocks%3Apay%20%252";
+        const HolderInfo holder = decodeHolder("locks:inj", value);
+        QCOMPARE(holder.format, HolderFormat::RedlockConsole);
+        QCOMPARE(holder.summary, QStringLiteral("h\\x1b]0;pwned\\x07 pid 1 (x\\x0alocks:pay %2)"));
     }
 };
 

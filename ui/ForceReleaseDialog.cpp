@@ -25,14 +25,19 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     setObjectName(QStringLiteral("forceReleaseDialog"));
     setWindowTitle(tr("Force release"));
     auto* form = new QFormLayout;
+    // Plain text everywhere a key or holder is shown: a key that looks like HTML must not render as another key.
     auto* keyLabel = new QLabel(printableBytes(key), this);
+    keyLabel->setTextFormat(Qt::PlainText);
     keyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bold = keyLabel->font();
     bold.setBold(true);
     keyLabel->setFont(bold);
     form->addRow(tr("Key:"), keyLabel);
-    form->addRow(tr("Holder:"), new QLabel(holder.isEmpty() ? tr("(unknown)") : holder, this));
+    auto* holderLabel = new QLabel(holder.isEmpty() ? tr("(unknown)") : holder, this);
+    holderLabel->setTextFormat(Qt::PlainText);
+    form->addRow(tr("Holder:"), holderLabel);
     auto* tokenLabel = new QLabel(printableBytes(token, 80), this);
+    tokenLabel->setTextFormat(Qt::PlainText);
     tokenLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Token seen:"), tokenLabel);
 
@@ -50,6 +55,7 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     m_summary->setWordWrap(true);
 
     m_confirmText = new QLabel(this);
+    m_confirmText->setTextFormat(Qt::PlainText);
     m_confirmText->setWordWrap(true);
     m_confirm = new QLineEdit(this);
     m_confirm->setObjectName(QStringLiteral("forceReleaseConfirm"));
@@ -199,13 +205,11 @@ void ForceReleaseDialog::updateButtons()
         else if (m_actions->production())
             m_confirmText->setText(tr("Production profile. Release the lock “%1” held by %2 on %3 node(s)? Type "
                                       "the key name to confirm.")
-                                       .arg(printableBytes(m_key), m_holder)
-                                       .arg(m_preview.matched()));
+                                       .arg(printableBytes(m_key), m_holder, QString::number(m_preview.matched())));
         else
             m_confirmText->setText(tr("Release the lock “%1” held by %2 on %3 node(s)? Nodes where the token "
                                       "changed are left alone.")
-                                       .arg(printableBytes(m_key), m_holder)
-                                       .arg(m_preview.matched()));
+                                       .arg(printableBytes(m_key), m_holder, QString::number(m_preview.matched())));
     }
     if (m_haveResult) {
         m_confirmText->clear();

@@ -281,7 +281,7 @@ int runBench(const QStringList& args)
     if (baseline == u"raw") {
         raw.emplace(options.nodes);
         if (!raw->connect(&error)) {
-            printErr(tr("redlock: %1").arg(error));
+            printErr(tr("redlock: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
     }
@@ -290,11 +290,11 @@ int runBench(const QStringList& args)
         const int blockIterations = static_cast<int>(iterations * (block + 1) / blocks - begin);
         const int blockWarmup = block == 0 ? static_cast<int>(warmup) : 0;
         if (!runRedlockCore(client, key, ttlMs, blockWarmup, blockIterations, &ours, &error)) {
-            printErr(tr("redlock: benchmark stopped: %1").arg(error));
+            printErr(tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
         if (raw && !raw->run(key + ":raw", ttlMs, blockWarmup, blockIterations, &rawSamples, &error)) {
-            printErr(tr("redlock: %1").arg(error));
+            printErr(tr("redlock: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
     }

@@ -205,20 +205,6 @@ QString outcomeKindKey(NodeOutcome::Kind kind)
     return QStringLiteral("unknown");
 }
 
-QString displayBytes(const QByteArray& bytes)
-{
-    QString text;
-    text.reserve(bytes.size());
-    for (const char c : bytes) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f && c != '\\')
-            text += QLatin1Char(c);
-        else
-            text += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
-    }
-    return text;
-}
-
 namespace {
 
 QString nodeName(int index, const QList<NodeEndpoint>& nodes)
@@ -236,13 +222,13 @@ QJsonObject outcomeToJson(const NodeOutcome& o, const QList<NodeEndpoint>& nodes
                      {QStringLiteral("outcomeText"), outcomeKindName(o.kind)},
                      {QStringLiteral("latencyUs"), o.latencyUs}};
     if (!o.holderToken.isEmpty())
-        json.insert(QStringLiteral("holderToken"), displayBytes(o.holderToken));
+        json.insert(QStringLiteral("holderToken"), printableBytes(o.holderToken, -1));
     if (o.kind == NodeOutcome::Kind::HeldByOther && o.holderPttlMs != -3)
         json.insert(QStringLiteral("holderPttlMs"), o.holderPttlMs);
     if (o.errorKind != RedisErrorKind::None)
         json.insert(QStringLiteral("errorKind"), errorKindName(o.errorKind));
     if (!o.error.isEmpty())
-        json.insert(QStringLiteral("error"), o.error);
+        json.insert(QStringLiteral("error"), printableText(o.error, -1));
     if (o.fenceValue >= 0)
         json.insert(QStringLiteral("fenceValue"), o.fenceValue);
     return json;
@@ -257,10 +243,10 @@ QList<QStringList> outcomeTableRows(const QList<NodeOutcome>& outcomes, const QL
 {
     QList<QStringList> rows;
     for (const NodeOutcome& o : outcomes) {
-        rows.append({nodeName(o.node, nodes), outcomeKindName(o.kind), displayBytes(o.holderToken),
+        rows.append({nodeName(o.node, nodes), outcomeKindName(o.kind), printableBytes(o.holderToken),
                      o.kind == NodeOutcome::Kind::HeldByOther && o.holderPttlMs != -3 ? QString::number(o.holderPttlMs)
                                                                                       : QString(),
-                     o.latencyUs >= 0 ? QString::number(o.latencyUs) : QString(), o.error});
+                     o.latencyUs >= 0 ? QString::number(o.latencyUs) : QString(), printableText(o.error)});
     }
     return rows;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "NodeEndpoint.h"
+#include "ObservationTypes.h" // printableBytes / printableText: every untrusted byte shown goes through them
 #include "RedlockTypes.h"
 
 #include <QCommandLineParser>
@@ -56,8 +57,6 @@ QString formatTable(const QList<QStringList>& rows, const QString& indent = QStr
 
 // A stable, untranslated identifier for scripts ("acquired", "held-by-other", ...).
 QString outcomeKindKey(NodeOutcome::Kind kind);
-// Token bytes for display: printable ASCII kept, anything else escaped as \xNN.
-QString displayBytes(const QByteArray& bytes);
 QJsonObject outcomeToJson(const NodeOutcome& outcome, const QList<NodeEndpoint>& nodes);
 // Rows of a per-node table (without the header) and its header.
 QStringList outcomeTableHeader();

@@ -74,9 +74,9 @@ bool checkConfiguration(LockCommand* command)
 {
     const ConfigCheck check = RedlockClient::validate(command->options, command->ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(tr("redlock: warning: %1").arg(warning));
+        printErr(tr("redlock: warning: %1").arg(printableText(warning, -1)));
     for (const QString& error : check.errors)
-        printErr(tr("redlock: configuration error: %1").arg(error));
+        printErr(tr("redlock: configuration error: %1").arg(printableText(error, -1)));
     command->warnings = check.warnings;
     return check.ok();
 }
@@ -85,7 +85,7 @@ QJsonArray resourcesJson(const QList<QByteArray>& resources)
 {
     QJsonArray array;
     for (const QByteArray& r : resources)
-        array.append(displayBytes(r));
+        array.append(printableBytes(r, -1));
     return array;
 }
 
@@ -93,7 +93,7 @@ QString resourcesText(const QList<QByteArray>& resources)
 {
     QStringList names;
     for (const QByteArray& r : resources)
-        names << u'"' + displayBytes(r) + u'"';
+        names << u'"' + printableBytes(r) + u'"';
     return names.join(QStringLiteral(", "));
 }
 
@@ -227,17 +227,16 @@ int runAcquire(const QStringList& args)
     }
 
     if (result.ok) {
+        // One arg() call for the whole line: a resource named "%2" must not take the next value's place.
         printOut(tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
-                     .arg(resourcesText(command.resources))
-                     .arg(result.attempts.last().acquiredCount)
-                     .arg(nodes.size())
-                     .arg(quorum)
-                     .arg(result.lock.remainingValidityMs(now)));
-        printOut(tr("token: %1").arg(QString::fromUtf8(result.lock.token)));
+                     .arg(resourcesText(command.resources), QString::number(result.attempts.last().acquiredCount),
+                          QString::number(nodes.size()), QString::number(quorum),
+                          QString::number(result.lock.remainingValidityMs(now))));
+        printOut(tr("token: %1").arg(printableBytes(result.lock.token, -1)));
         if (result.lock.fencingToken >= 0)
             printOut(tr("fencing token: %1").arg(result.lock.fencingToken));
     } else {
-        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), result.error));
+        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
     for (const AcquireAttempt& a : std::as_const(result.attempts)) {
         printOut(tr("attempt %1: %2 of %3 nodes in %4 µs")
@@ -337,7 +336,7 @@ int runRound(const QStringList& args, Operation operation)
 
     if (command.json) {
         QJsonObject json = commonJson(extend ? "extend" : "release", command, exitCode, result.error);
-        json.insert(QStringLiteral("token"), displayBytes(lock.token));
+        json.insert(QStringLiteral("token"), printableBytes(lock.token, -1));
         json.insert(QStringLiteral("succeededCount"), result.succeededCount);
         json.insert(QStringLiteral("elapsedUs"), result.elapsedUs);
         if (extend) {
@@ -354,20 +353,16 @@ int runRound(const QStringList& args, Operation operation)
 
     if (result.ok && extend) {
         printOut(tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
-                     .arg(resourcesText(command.resources))
-                     .arg(result.succeededCount)
-                     .arg(nodes.size())
-                     .arg(quorum)
-                     .arg(result.lock.remainingValidityMs(after)));
+                     .arg(resourcesText(command.resources), QString::number(result.succeededCount),
+                          QString::number(nodes.size()), QString::number(quorum),
+                          QString::number(result.lock.remainingValidityMs(after))));
     } else if (result.ok) {
         printOut(tr("released %1 on %2 of %3 nodes (quorum %4)")
-                     .arg(resourcesText(command.resources))
-                     .arg(result.succeededCount)
-                     .arg(nodes.size())
-                     .arg(quorum));
+                     .arg(resourcesText(command.resources), QString::number(result.succeededCount),
+                          QString::number(nodes.size()), QString::number(quorum)));
     } else {
         printOut((extend ? tr("not extended %1: %2") : tr("not released %1: %2"))
-                     .arg(resourcesText(command.resources), result.error));
+                     .arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
     QList<QStringList> rows{outcomeTableHeader()};
     rows << outcomeTableRows(result.nodes, nodes);

@@ -112,19 +112,19 @@ QJsonObject viewToJson(const LockView& view, const QList<NodeEndpoint>& nodes, q
         QJsonObject n{{QStringLiteral("node"), nodes.value(i).displayName()},
                       {QStringLiteral("state"), presenceKey(s.presence)}};
         if (s.presence == NodeLockState::Presence::Holding || s.presence == NodeLockState::Presence::NotALock) {
-            n.insert(QStringLiteral("value"), displayBytes(s.token));
+            n.insert(QStringLiteral("value"), printableBytes(s.token, -1));
             n.insert(QStringLiteral("pttlMs"), s.pttlMs);
         }
         if (!s.note.isEmpty())
-            n.insert(QStringLiteral("note"), s.note);
+            n.insert(QStringLiteral("note"), printableText(s.note, -1));
         perNode.append(n);
     }
     QJsonArray restsOn;
     for (const int i : view.restsOn)
         restsOn.append(nodes.value(i).displayName());
-    return {{QStringLiteral("key"), displayBytes(view.key)},
+    return {{QStringLiteral("key"), printableBytes(view.key, -1)},
             {QStringLiteral("verdict"), lockVerdictId(view.verdict)},
-            {QStringLiteral("token"), displayBytes(view.token)},
+            {QStringLiteral("token"), printableBytes(view.token, -1)},
             {QStringLiteral("holders"), view.holders},
             {QStringLiteral("quorum"), view.quorum},
             {QStringLiteral("validityMs"), view.remainingValidityMs(nowNs)},
@@ -187,7 +187,7 @@ int runInspect(const QStringList& args)
             locks.append(viewToJson(snapshot.value(key), nodes, nowNs));
         QJsonArray errors;
         for (const QString& e : summary->errors)
-            errors.append(e);
+            errors.append(printableText(e, -1));
         printJson({{QStringLiteral("locks"), locks},
                    {QStringLiteral("nodesReachable"), reachable},
                    {QStringLiteral("nodes"), static_cast<int>(nodes.size())},
@@ -206,7 +206,7 @@ int runInspect(const QStringList& args)
         for (const QByteArray& key : keys) {
             const LockView& v = snapshot[key];
             const qint64 validity = v.remainingValidityMs(nowNs);
-            QStringList row{displayBytes(key), lockVerdictName(v.verdict),
+            QStringList row{printableBytes(key), lockVerdictName(v.verdict),
                             QStringLiteral("%1/%2").arg(v.holders).arg(nodes.size()),
                             validity < 0 ? QStringLiteral("-") : tr("%1 ms").arg(validity), v.holder.summary};
             for (const NodeLockState& s : v.nodes) {
@@ -237,7 +237,7 @@ int runInspect(const QStringList& args)
                      .arg(summary->elapsedUs / 1000)
                      .arg(summary->skipped.total()));
         for (const QString& e : summary->errors)
-            printErr(tr("redlock: %1").arg(e));
+            printErr(tr("redlock: %1").arg(printableText(e, 500)));
     }
     return reachable < nodes.size() / 2 + 1 ? ExitNoQuorumReachable : ExitOk;
 }
@@ -280,17 +280,17 @@ int runWatch(const QStringList& args)
                 if (json) {
                     QJsonObject o{{QStringLiteral("at"), at},
                                   {QStringLiteral("event"), lockEventKindId(e.kind)},
-                                  {QStringLiteral("key"), displayBytes(e.key)},
-                                  {QStringLiteral("token"), displayBytes(e.token)},
+                                  {QStringLiteral("key"), printableBytes(e.key, -1)},
+                                  {QStringLiteral("token"), printableBytes(e.token, -1)},
                                   {QStringLiteral("holder"), e.holderSummary}};
                     if (!e.previousToken.isEmpty())
-                        o.insert(QStringLiteral("previousToken"), displayBytes(e.previousToken));
+                        o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                     std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
                     std::fputc('\n', stdout);
                     std::fflush(stdout);
                 } else {
                     printOut(QStringLiteral("%1  %2  %3  %4")
-                                 .arg(at, lockEventKindName(e.kind).leftJustified(13), displayBytes(e.key),
+                                 .arg(at, lockEventKindName(e.kind).leftJustified(13), printableBytes(e.key),
                                       e.holderSummary));
                 }
             }
@@ -301,7 +301,7 @@ int runWatch(const QStringList& args)
         [nodes](int node, bool subscribed, const QString& message) {
             if (!subscribed)
                 printErr(tr("redlock: %1: no keyspace events (%2); relying on periodic SCAN")
-                             .arg(nodes.value(node).displayName(), message));
+                             .arg(nodes.value(node).displayName(), printableText(message)));
         },
         Qt::QueuedConnection);
     io.runAndWait([inspector] { inspector->start(); });
@@ -407,7 +407,7 @@ int runAudit(const QStringList& args)
     } else {
         for (const AuditFinding& f : findings) {
             printOut(QStringLiteral("[%1] %2 (%3)").arg(severityName(f.severity).toUpper(), f.title, f.ruleId));
-            printOut(QStringLiteral("    ") + f.explanation);
+            printOut(QStringLiteral("    ") + printableText(f.explanation, -1));
         }
     }
     if (reachable < quorum)

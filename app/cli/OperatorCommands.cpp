@@ -23,13 +23,13 @@ QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>
                       {QStringLiteral("endpoint"), nodes.value(n.node).displayName()},
                       {QStringLiteral("result"), forceReleaseKindId(n.kind)}};
         if (!n.foundType.isEmpty())
-            o.insert(QStringLiteral("type"), n.foundType);
+            o.insert(QStringLiteral("type"), printableText(n.foundType, -1));
         if (!n.foundToken.isNull())
-            o.insert(QStringLiteral("foundToken"), displayBytes(n.foundToken));
+            o.insert(QStringLiteral("foundToken"), printableBytes(n.foundToken, -1));
         if (n.pttlMs > -3)
             o.insert(QStringLiteral("pttlMs"), n.pttlMs);
         if (!n.error.isEmpty())
-            o.insert(QStringLiteral("error"), n.error);
+            o.insert(QStringLiteral("error"), printableText(n.error, -1));
         if (n.latencyUs >= 0)
             o.insert(QStringLiteral("latencyUs"), n.latencyUs);
         array.append(o);
@@ -44,11 +44,11 @@ QJsonObject reportJson(const ForceReleaseReport& report, const QList<NodeEndpoin
                   {QStringLiteral("unreachable"), report.unreachable()},
                   {QStringLiteral("elapsedUs"), report.elapsedUs}};
     if (report.refused)
-        o.insert(QStringLiteral("refused"), report.error);
+        o.insert(QStringLiteral("refused"), printableText(report.error, -1));
     if (report.stage == ForceReleaseReport::Stage::Execute && !report.refused) {
         o.insert(QStringLiteral("audited"), report.audited);
         if (!report.auditError.isEmpty())
-            o.insert(QStringLiteral("auditError"), report.auditError);
+            o.insert(QStringLiteral("auditError"), printableText(report.auditError, -1));
     }
     return o;
 }
@@ -58,8 +58,8 @@ void printReport(const ForceReleaseReport& report, const QList<NodeEndpoint>& no
     QList<QStringList> rows{{tr("node"), tr("endpoint"), tr("action"), tr("found"), tr("PTTL ms"), tr("detail")}};
     for (const ForceReleaseNode& n : report.nodes) {
         rows.append({QString::number(n.node + 1), nodes.value(n.node).displayName(), forceReleaseKindName(n.kind),
-                     n.foundToken.isNull() ? n.foundType : displayBytes(n.foundToken),
-                     n.pttlMs > -3 ? QString::number(n.pttlMs) : QString(), n.error});
+                     n.foundToken.isNull() ? printableText(n.foundType) : printableBytes(n.foundToken),
+                     n.pttlMs > -3 ? QString::number(n.pttlMs) : QString(), printableText(n.error)});
     }
     std::fputs(formatTable(rows).toUtf8().constData(), stdout);
     std::fflush(stdout);
@@ -151,8 +151,8 @@ int runForceRelease(const QStringList& args)
         return ExitUsage;
     }
     QJsonObject out{{QStringLiteral("command"), QStringLiteral("force-release")},
-                    {QStringLiteral("key"), displayBytes(key)},
-                    {QStringLiteral("token"), displayBytes(token)}};
+                    {QStringLiteral("key"), printableBytes(key, -1)},
+                    {QStringLiteral("token"), printableBytes(token, -1)}};
     auto finishJson = [&out, json](int code) {
         if (json) {
             out.insert(QStringLiteral("exitCode"), code);
@@ -165,11 +165,12 @@ int runForceRelease(const QStringList& args)
     const ForceReleaseReport preview = awaitOnThisThread(release.preview(key, token)).value_or(ForceReleaseReport{});
     out.insert(QStringLiteral("preview"), reportJson(preview, *nodes));
     if (!json) {
-        printOut(tr("preview of force release of \"%1\" with token %2:").arg(displayBytes(key), displayBytes(token)));
+        printOut(
+            tr("preview of force release of \"%1\" with token %2:").arg(printableBytes(key), printableBytes(token)));
         printReport(preview, *nodes);
     }
     if (preview.refused) {
-        printErr(tr("redlock: %1").arg(preview.error));
+        printErr(tr("redlock: %1").arg(printableText(preview.error, 500)));
         return finishJson(ExitUsage);
     }
     if (parser.isSet(QStringLiteral("dry-run"))) {
@@ -195,12 +196,13 @@ int runForceRelease(const QStringList& args)
     out.insert(QStringLiteral("auditLog"), AuditLog(options.auditLogPath).path());
     if (!json) {
         if (result.refused) {
-            printErr(tr("redlock: %1").arg(result.error));
+            printErr(tr("redlock: %1").arg(printableText(result.error, 500)));
         } else {
             printOut(tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size()));
             printReport(result, *nodes);
             if (!result.audited)
-                printErr(tr("redlock: warning: the audit log was not written: %1").arg(result.auditError));
+                printErr(tr("redlock: warning: the audit log was not written: %1")
+                             .arg(printableText(result.auditError, 500)));
         }
     }
     return finishJson(exitFor(result));
