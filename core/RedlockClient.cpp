@@ -14,6 +14,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <utility>
 
 namespace redlock {
 
@@ -324,32 +325,59 @@ void RedlockClient::runRound(const NodeRequest& request, EarlyDecision decide,
         o.kind = NodeOutcome::Kind::NoAnswerYet;
         round->outcomes.append(o);
     }
+    // The sending itself counts as one unsettled request: a node known down fails at once, and must not
+    // make the client look idle before the other nodes got theirs.
+    ++m_unsettledRequests;
     for (int i = 0; i < n; ++i) {
         if (round->decided) {
             // Decided already (nodes known down fail at once): the rest is not worth sending.
             round->outcomes[i].kind = NodeOutcome::Kind::NotAttempted;
             continue;
         }
+        ++m_unsettledRequests;
         request(i, NodeDone{round, i});
     }
+    requestSettled();
 }
 
 void RedlockClient::NodeDone::operator()(NodeOutcome outcome) const
 {
     Round& r = *round;
-    if (r.decided)
-        return; // a late answer; the caller already has its result
-    outcome.node = node;
-    r.outcomes[node] = std::move(outcome);
-    ++r.answered;
-    if (r.outcomes[node].succeeded())
-        ++r.succeeded;
-    else
-        ++r.failed;
-    if (r.decide(r.succeeded, r.failed) || r.answered == r.outcomes.size()) {
-        r.decided = true;
-        r.done(r.outcomes, (r.client->nowNs() - r.startNs) / kNsPerUs);
+    // A late answer (the round was decided) only settles its request: the caller already has its result.
+    if (!r.decided) {
+        outcome.node = node;
+        r.outcomes[node] = std::move(outcome);
+        ++r.answered;
+        if (r.outcomes[node].succeeded())
+            ++r.succeeded;
+        else
+            ++r.failed;
+        if (r.decide(r.succeeded, r.failed) || r.answered == r.outcomes.size()) {
+            r.decided = true;
+            // Follow-up rounds started from here are counted before this request is settled below.
+            r.done(r.outcomes, (r.client->nowNs() - r.startNs) / kNsPerUs);
+        }
     }
+    r.client->requestSettled();
+}
+
+void RedlockClient::requestSettled()
+{
+    if (--m_unsettledRequests > 0 || m_idleWaiters.empty())
+        return;
+    const auto waiters = std::exchange(m_idleWaiters, {});
+    for (const auto& deliver : waiters)
+        deliver(true);
+}
+
+QFuture<bool> RedlockClient::whenIdle()
+{
+    return runOnOwnThread<bool>(this, [this](std::function<void(const bool&)> deliver) {
+        if (m_unsettledRequests == 0)
+            deliver(true);
+        else
+            m_idleWaiters.push_back(std::move(deliver));
+    });
 }
 
 void RedlockClient::evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys,

@@ -54,6 +54,12 @@ public:
     // current validity ran out; the returned lock carries the new validity.
     QFuture<ExtendResult> extend(const Lock& lock, qint64 ttlMs);
 
+    // Completes (with true) once every command this client has sent so far was answered or timed out, each
+    // bounded by the per-node timeout. A round is decided as soon as a quorum answers, while the commands of
+    // the slower nodes may still wait behind their connect: a process about to exit waits for this, or the
+    // exit drops them and the lock lands on a bare quorum (or a release on fewer nodes than it could).
+    QFuture<bool> whenIdle();
+
     AcquireResult acquireAndWait(const QList<QByteArray>& resources, const AcquireOptions& options = {});
     ReleaseResult releaseAndWait(const Lock& lock);
     ExtendResult extendAndWait(const Lock& lock, qint64 ttlMs);
@@ -96,6 +102,8 @@ private:
                     std::function<void(const RedisReply&, qint64 latencyUs)> done);
     NodeOutcome failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const;
     QString refusal(qint64 ttlMs) const;
+    // One sent node request (or a round still sending) is over; completes whenIdle() when none is left.
+    void requestSettled();
 
     RedlockOptions m_options;
     ConfigCheck m_check;
@@ -103,6 +111,8 @@ private:
     std::vector<RedisConnection*> m_connections;
     QByteArray m_tokenSuffix; // the holder identity part of every token this client writes
     bool m_shuttingDown = false;
+    int m_unsettledRequests = 0; // node requests sent and not yet answered or timed out
+    std::vector<std::function<void(const bool&)>> m_idleWaiters;
 };
 
 } // namespace redlock

@@ -2,6 +2,7 @@
 // exit codes, JSON output and what is really left on the nodes (read directly with hiredis).
 
 #include "DirectRedis.h"
+#include "FaultProxy.h"
 #include "LocalCluster.h"
 
 #include <QJsonArray>
@@ -402,6 +403,80 @@ private slots:
         QVERIFY2(!hasTerminalControl(preview.out + preview.err), qPrintable(preview.describe()));
         QVERIFY2(preview.out.contains("tok\\x1b]0;v\\x07\\x0d\\x0aforged"), qPrintable(preview.describe()));
         QVERIFY2(!preview.out.contains("\nforged"), qPrintable(preview.describe()));
+    }
+
+    // D7: the result is decided by the first quorum, but the process must not exit before the other nodes
+    // got the command: on a healthy cluster every acquire lands on every node, every extend renews every node.
+    void acquireAndExtendReachEveryNodeBeforeExit()
+    {
+        LocalCluster five;
+        QString error;
+        QVERIFY2(five.start(5, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(five);
+        // A node timeout generous for a loaded machine: a connect that is merely slow must not time out.
+        const QStringList common{QStringLiteral("--nodes"),        nodes,
+                                 QStringLiteral("--node-timeout"), QStringLiteral("2000"),
+                                 QStringLiteral("--ttl"),          QStringLiteral("60000")};
+        QStringList partial;
+        for (int i = 0; i < 20; ++i) {
+            const QByteArray key = "cli:all" + QByteArray::number(i);
+            const CliRun run = runCli(QStringList{QStringLiteral("acquire")} << common << QStringLiteral("--json")
+                                                                             << QString::fromLatin1(key));
+            QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+            const QByteArray token = run.json.value(QStringLiteral("token")).toString().toUtf8();
+            int holding = 0;
+            for (int n = 0; n < 5; ++n)
+                holding += DirectRedis(five.port(n)).get(key) == token ? 1 : 0;
+            if (holding != 5)
+                partial << QStringLiteral("%1 on %2 nodes").arg(QString::fromLatin1(key)).arg(holding);
+
+            const CliRun extended =
+                runCli(QStringList{QStringLiteral("extend")} << common << QStringLiteral("--ttl")
+                                                             << QStringLiteral("120000") << QStringLiteral("--token")
+                                                             << QString::fromUtf8(token) << QString::fromLatin1(key));
+            QVERIFY2(extended.exitCode == 0, qPrintable(extended.describe()));
+            int renewed = 0;
+            for (int n = 0; n < 5; ++n)
+                renewed += DirectRedis(five.port(n)).pttl(key) > 60000 ? 1 : 0;
+            if (renewed != 5)
+                partial << QStringLiteral("%1 extended on %2 nodes").arg(QString::fromLatin1(key)).arg(renewed);
+        }
+        QVERIFY2(partial.isEmpty(), qPrintable(partial.join(QStringLiteral("; "))));
+    }
+
+    // The same with two slow nodes (150 ms each way through a proxy): the quorum of three fast nodes decides
+    // long before the slow ones even finished their handshake, so an early exit leaves them without the key.
+    void acquireWaitsForSlowNodesBeforeExit()
+    {
+        LocalCluster five;
+        QString error;
+        QVERIFY2(five.start(5, {}, &error), qPrintable(error));
+        FaultProxy slow3(five.port(3));
+        FaultProxy slow4(five.port(4));
+        slow3.setLatencyMs(150);
+        slow4.setLatencyMs(150);
+        QStringList names;
+        for (int n = 0; n < 3; ++n)
+            names << five.endpoint(n).displayName();
+        names << QStringLiteral("127.0.0.1:%1").arg(slow3.port()) << QStringLiteral("127.0.0.1:%1").arg(slow4.port());
+        const QStringList common{QStringLiteral("--nodes"), names.join(u','),        QStringLiteral("--node-timeout"),
+                                 QStringLiteral("3000"),    QStringLiteral("--ttl"), QStringLiteral("60000")};
+        for (int i = 0; i < 3; ++i) {
+            const QByteArray key = "cli:slow" + QByteArray::number(i);
+            const CliRun run = runCli(QStringList{QStringLiteral("acquire")} << common << QStringLiteral("--json")
+                                                                             << QString::fromLatin1(key));
+            QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+            const QByteArray token = run.json.value(QStringLiteral("token")).toString().toUtf8();
+            for (int n = 0; n < 5; ++n)
+                QVERIFY2(DirectRedis(five.port(n)).get(key) == token, qPrintable(QStringLiteral("node %1").arg(n)));
+            const CliRun extended =
+                runCli(QStringList{QStringLiteral("extend")} << common << QStringLiteral("--ttl")
+                                                             << QStringLiteral("120000") << QStringLiteral("--token")
+                                                             << QString::fromUtf8(token) << QString::fromLatin1(key));
+            QVERIFY2(extended.exitCode == 0, qPrintable(extended.describe()));
+            for (int n = 0; n < 5; ++n)
+                QVERIFY2(DirectRedis(five.port(n)).pttl(key) > 60000, qPrintable(QStringLiteral("node %1").arg(n)));
+        }
     }
 
     void clusterCommandRunsUntilSigterm()

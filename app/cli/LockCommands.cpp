@@ -141,6 +141,69 @@ QString tokenHelp()
     return tr("The lock's token, as printed by 'redlock acquire' (the whole value stored in the keys).");
 }
 
+void printAcquire(const LockCommand& command, const AcquireResult& result, int exitCode, int quorum, qint64 now)
+{
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+    if (command.json) {
+        QJsonObject json = commonJson("acquire", command, exitCode, result.error);
+        json.insert(QStringLiteral("ttlMs"), command.ttlMs);
+        json.insert(QStringLiteral("totalElapsedUs"), result.totalElapsedUs);
+        if (result.ok) {
+            json.insert(QStringLiteral("token"), QString::fromUtf8(result.lock.token));
+            json.insert(QStringLiteral("validityMs"), result.lock.remainingValidityMs(now));
+            json.insert(QStringLiteral("validUntilEpochMs"), toEpochMs(result.lock.validUntilNs, now));
+            json.insert(QStringLiteral("driftMs"), result.lock.driftMs);
+            if (result.lock.fencingToken >= 0)
+                json.insert(QStringLiteral("fencingToken"), result.lock.fencingToken);
+        }
+        QJsonArray attempts;
+        for (const AcquireAttempt& a : std::as_const(result.attempts)) {
+            QJsonObject attempt{{QStringLiteral("number"), a.number},
+                                {QStringLiteral("acquiredCount"), a.acquiredCount},
+                                {QStringLiteral("quorumReached"), a.quorumReached},
+                                {QStringLiteral("elapsedUs"), a.elapsedUs},
+                                {QStringLiteral("validityMs"), a.validityMs},
+                                {QStringLiteral("outcomes"), outcomesJson(a.nodes, nodes)}};
+            if (!a.fenceWriteNodes.isEmpty())
+                attempt.insert(QStringLiteral("fenceWriteOutcomes"), outcomesJson(a.fenceWriteNodes, nodes));
+            attempts.append(attempt);
+        }
+        json.insert(QStringLiteral("attempts"), attempts);
+        printJson(json);
+        return;
+    }
+
+    if (result.ok) {
+        // One arg() call for the whole line: a resource named "%2" must not take the next value's place.
+        printOut(tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+                     .arg(resourcesText(command.resources), QString::number(result.attempts.last().acquiredCount),
+                          QString::number(nodes.size()), QString::number(quorum),
+                          QString::number(result.lock.remainingValidityMs(now))));
+        printOut(tr("token: %1").arg(printableBytes(result.lock.token, -1)));
+        if (result.lock.fencingToken >= 0)
+            printOut(tr("fencing token: %1").arg(result.lock.fencingToken));
+    } else {
+        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), printableText(result.error, 500)));
+    }
+    for (const AcquireAttempt& a : std::as_const(result.attempts)) {
+        printOut(tr("attempt %1: %2 of %3 nodes in %4 µs")
+                     .arg(a.number)
+                     .arg(a.acquiredCount)
+                     .arg(nodes.size())
+                     .arg(a.elapsedUs));
+        QList<QStringList> rows{outcomeTableHeader()};
+        rows << outcomeTableRows(a.nodes, nodes);
+        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+        if (!a.fenceWriteNodes.isEmpty()) {
+            printOut(tr("fencing token write-back:"));
+            QList<QStringList> fenceRows{outcomeTableHeader()};
+            fenceRows << outcomeTableRows(a.fenceWriteNodes, nodes);
+            std::fputs(formatTable(fenceRows).toUtf8().constData(), stdout);
+        }
+    }
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int runAcquire(const QStringList& args)
@@ -195,66 +258,9 @@ int runAcquire(const QStringList& args)
     const QList<NodeOutcome> lastNodes =
         result.attempts.isEmpty() ? QList<NodeOutcome>{} : result.attempts.last().nodes;
     exitCode = exitCodeFor(result.ok, lastNodes, quorum);
-    const QList<NodeEndpoint>& nodes = command.options.nodes;
-
-    if (command.json) {
-        QJsonObject json = commonJson("acquire", command, exitCode, result.error);
-        json.insert(QStringLiteral("ttlMs"), command.ttlMs);
-        json.insert(QStringLiteral("totalElapsedUs"), result.totalElapsedUs);
-        if (result.ok) {
-            json.insert(QStringLiteral("token"), QString::fromUtf8(result.lock.token));
-            json.insert(QStringLiteral("validityMs"), result.lock.remainingValidityMs(now));
-            json.insert(QStringLiteral("validUntilEpochMs"), toEpochMs(result.lock.validUntilNs, now));
-            json.insert(QStringLiteral("driftMs"), result.lock.driftMs);
-            if (result.lock.fencingToken >= 0)
-                json.insert(QStringLiteral("fencingToken"), result.lock.fencingToken);
-        }
-        QJsonArray attempts;
-        for (const AcquireAttempt& a : std::as_const(result.attempts)) {
-            QJsonObject attempt{{QStringLiteral("number"), a.number},
-                                {QStringLiteral("acquiredCount"), a.acquiredCount},
-                                {QStringLiteral("quorumReached"), a.quorumReached},
-                                {QStringLiteral("elapsedUs"), a.elapsedUs},
-                                {QStringLiteral("validityMs"), a.validityMs},
-                                {QStringLiteral("outcomes"), outcomesJson(a.nodes, nodes)}};
-            if (!a.fenceWriteNodes.isEmpty())
-                attempt.insert(QStringLiteral("fenceWriteOutcomes"), outcomesJson(a.fenceWriteNodes, nodes));
-            attempts.append(attempt);
-        }
-        json.insert(QStringLiteral("attempts"), attempts);
-        printJson(json);
-        return exitCode;
-    }
-
-    if (result.ok) {
-        // One arg() call for the whole line: a resource named "%2" must not take the next value's place.
-        printOut(tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
-                     .arg(resourcesText(command.resources), QString::number(result.attempts.last().acquiredCount),
-                          QString::number(nodes.size()), QString::number(quorum),
-                          QString::number(result.lock.remainingValidityMs(now))));
-        printOut(tr("token: %1").arg(printableBytes(result.lock.token, -1)));
-        if (result.lock.fencingToken >= 0)
-            printOut(tr("fencing token: %1").arg(result.lock.fencingToken));
-    } else {
-        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), printableText(result.error, 500)));
-    }
-    for (const AcquireAttempt& a : std::as_const(result.attempts)) {
-        printOut(tr("attempt %1: %2 of %3 nodes in %4 µs")
-                     .arg(a.number)
-                     .arg(a.acquiredCount)
-                     .arg(nodes.size())
-                     .arg(a.elapsedUs));
-        QList<QStringList> rows{outcomeTableHeader()};
-        rows << outcomeTableRows(a.nodes, nodes);
-        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
-        if (!a.fenceWriteNodes.isEmpty()) {
-            printOut(tr("fencing token write-back:"));
-            QList<QStringList> fenceRows{outcomeTableHeader()};
-            fenceRows << outcomeTableRows(a.fenceWriteNodes, nodes);
-            std::fputs(formatTable(fenceRows).toUtf8().constData(), stdout);
-        }
-    }
-    std::fflush(stdout);
+    printAcquire(command, result, exitCode, quorum, now);
+    // Decided by the first quorum; the slower nodes still get their SET (or the cleanup) before the exit.
+    awaitOnThisThread(client.whenIdle());
     return exitCode;
 }
 
@@ -348,10 +354,7 @@ int runRound(const QStringList& args, Operation operation)
         }
         json.insert(QStringLiteral("outcomes"), outcomesJson(result.nodes, nodes));
         printJson(json);
-        return exitCode;
-    }
-
-    if (result.ok && extend) {
+    } else if (result.ok && extend) {
         printOut(tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
                      .arg(resourcesText(command.resources), QString::number(result.succeededCount),
                           QString::number(nodes.size()), QString::number(quorum),
@@ -364,10 +367,14 @@ int runRound(const QStringList& args, Operation operation)
         printOut((extend ? tr("not extended %1: %2") : tr("not released %1: %2"))
                      .arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
-    QList<QStringList> rows{outcomeTableHeader()};
-    rows << outcomeTableRows(result.nodes, nodes);
-    std::fputs(formatTable(rows).toUtf8().constData(), stdout);
-    std::fflush(stdout);
+    if (!command.json) {
+        QList<QStringList> rows{outcomeTableHeader()};
+        rows << outcomeTableRows(result.nodes, nodes);
+        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+        std::fflush(stdout);
+    }
+    // An extend is decided by the first quorum: the slower nodes still get their PEXPIRE before the exit.
+    awaitOnThisThread(client.whenIdle());
     return exitCode;
 }
 
