@@ -79,7 +79,9 @@ bool AuditLog::append(const QString& action, const QString& profile, const QByte
         return false;
     }
     QFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
+    // Created readable by its owner only: it names keys, tokens and who forced what.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
+                   QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         if (error)
             *error = tr("cannot open the audit log %1: %2").arg(m_path, file.errorString());
         return false;

@@ -191,7 +191,7 @@ QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray&
         if (!QDir().mkpath(QFileInfo(path).absolutePath()))
             return tr("the audit log folder cannot be created (%1): force release refused").arg(path);
         QFile probe(path);
-        if (!probe.open(QIODevice::WriteOnly | QIODevice::Append))
+        if (!probe.open(QIODevice::WriteOnly | QIODevice::Append, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
             return tr("the audit log %1 is not writable (%2): force release refused").arg(path, probe.errorString());
     }
     return {};

@@ -722,10 +722,30 @@ void RedlockClient::releaseEverywhere(const QList<QByteArray>& resources, const 
             r.succeededCount = static_cast<int>(
                 std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) { return o.succeeded(); }));
             r.ok = r.succeededCount >= q;
-            if (r.succeededCount == 0)
+            // What the nodes that answered said is all we know: a node that gave no answer (or refused the
+            // script) may still hold the token, so "not found" and "lost its quorum" are said only of them.
+            const int n = static_cast<int>(outcomes.size());
+            const int answered =
+                static_cast<int>(std::count_if(outcomes.begin(), outcomes.end(), [](const NodeOutcome& o) {
+                    return o.kind == NodeOutcome::Kind::Released || o.kind == NodeOutcome::Kind::NotHeld;
+                }));
+            if (answered == 0)
+                r.error =
+                    tr("no node answered (or every one refused): nothing was released, and the lock may still be held "
+                       "until it expires");
+            else if (r.succeededCount == 0 && answered == n)
                 r.error = tr("the token was not found on any node (expired or taken over): nothing was deleted");
-            else if (!r.ok)
+            else if (r.succeededCount == 0)
+                r.error = tr("the token was not found on the %1 node(s) that answered; %2 node(s) did not answer or "
+                             "refused, and may still hold it")
+                              .arg(answered)
+                              .arg(n - answered);
+            else if (!r.ok && answered == n)
                 r.error = tr("released on %1 node(s) only: the lock had already lost its quorum").arg(r.succeededCount);
+            else if (!r.ok)
+                r.error = tr("released on %1 node(s) only; %2 node(s) did not answer or refused, and may still hold it")
+                              .arg(r.succeededCount)
+                              .arg(n - answered);
             done(r);
         });
 }

@@ -9,7 +9,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace redlock;
 
@@ -414,14 +417,14 @@ private slots:
         QVERIFY2(five.start(5, {}, &error), qPrintable(error));
         const QString nodes = nodeList(five);
         // A node timeout generous for a loaded machine: a connect that is merely slow must not time out.
-        const QStringList common{QStringLiteral("--nodes"),        nodes,
-                                 QStringLiteral("--node-timeout"), QStringLiteral("2000"),
-                                 QStringLiteral("--ttl"),          QStringLiteral("60000")};
+        const QStringList common{QStringLiteral("--nodes"), nodes, QStringLiteral("--node-timeout"),
+                                 QStringLiteral("2000")};
         QStringList partial;
         for (int i = 0; i < 20; ++i) {
             const QByteArray key = "cli:all" + QByteArray::number(i);
-            const CliRun run = runCli(QStringList{QStringLiteral("acquire")} << common << QStringLiteral("--json")
-                                                                             << QString::fromLatin1(key));
+            const CliRun run = runCli(QStringList{QStringLiteral("acquire")}
+                                      << common << QStringLiteral("--ttl") << QStringLiteral("60000")
+                                      << QStringLiteral("--json") << QString::fromLatin1(key));
             QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
             const QByteArray token = run.json.value(QStringLiteral("token")).toString().toUtf8();
             int holding = 0;
@@ -459,12 +462,17 @@ private slots:
         for (int n = 0; n < 3; ++n)
             names << five.endpoint(n).displayName();
         names << QStringLiteral("127.0.0.1:%1").arg(slow3.port()) << QStringLiteral("127.0.0.1:%1").arg(slow4.port());
-        const QStringList common{QStringLiteral("--nodes"), names.join(u','),        QStringLiteral("--node-timeout"),
-                                 QStringLiteral("3000"),    QStringLiteral("--ttl"), QStringLiteral("60000")};
+        const QStringList common{
+            QStringLiteral("--nodes"),
+            names.join(u','),
+            QStringLiteral("--node-timeout"),
+            QStringLiteral("3000"),
+        };
         for (int i = 0; i < 3; ++i) {
             const QByteArray key = "cli:slow" + QByteArray::number(i);
-            const CliRun run = runCli(QStringList{QStringLiteral("acquire")} << common << QStringLiteral("--json")
-                                                                             << QString::fromLatin1(key));
+            const CliRun run = runCli(QStringList{QStringLiteral("acquire")}
+                                      << common << QStringLiteral("--ttl") << QStringLiteral("60000")
+                                      << QStringLiteral("--json") << QString::fromLatin1(key));
             QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
             const QByteArray token = run.json.value(QStringLiteral("token")).toString().toUtf8();
             for (int n = 0; n < 5; ++n)
@@ -477,6 +485,112 @@ private slots:
             for (int n = 0; n < 5; ++n)
                 QVERIFY2(DirectRedis(five.port(n)).pttl(key) > 60000, qPrintable(QStringLiteral("node %1").arg(n)));
         }
+    }
+
+    // D9: "not found on any node (expired or taken over)" is said only when every node answered.
+    void releaseSaysWhatTheNodesSaid()
+    {
+        LocalCluster three;
+        QString error;
+        QVERIFY2(three.start(3, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(three);
+        QVERIFY(three.stopNode(1));
+        QVERIFY(three.stopNode(2));
+        const QStringList release{QStringLiteral("release"), QStringLiteral("--nodes"), nodes,
+                                  QStringLiteral("--token"), QStringLiteral("t"),       QStringLiteral("cli:gone")};
+        const CliRun someDown = runCli(release);
+        QVERIFY2(someDown.exitCode == 3, qPrintable(someDown.describe()));
+        QVERIFY2(!someDown.out.contains("not found on any node"), qPrintable(someDown.describe()));
+        QVERIFY2(someDown.out.contains("not found on the 1 node(s) that answered; 2 node(s) did not answer"),
+                 qPrintable(someDown.describe()));
+        QVERIFY(three.stopNode(0));
+        const CliRun allDown = runCli(release);
+        QVERIFY2(allDown.exitCode == 3, qPrintable(allDown.describe()));
+        QVERIFY2(!allDown.out.contains("not found on any node"), qPrintable(allDown.describe()));
+        QVERIFY2(allDown.out.contains("no node answered"), qPrintable(allDown.describe()));
+    }
+
+    // D10: a token nobody received is not a success; the lock is released again.
+    void outputThatCannotBeWrittenIsAnError()
+    {
+        QProcess acquire;
+        acquire.setStandardOutputFile(QStringLiteral("/dev/full"));
+        acquire.start(QStringLiteral(REDLOCK_CLI_PATH),
+                      {QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--ttl"),
+                       QStringLiteral("60000"), QStringLiteral("cli:full")});
+        QVERIFY(acquire.waitForFinished(20000));
+        const QByteArray err = acquire.readAllStandardError();
+        QVERIFY2(acquire.exitStatus() == QProcess::NormalExit && acquire.exitCode() == 5, err.constData());
+        QVERIFY2(err.contains("released again on 3 of 3 nodes"), err.constData());
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("cli:full"));
+
+        QProcess inspect;
+        inspect.setStandardOutputFile(QStringLiteral("/dev/full"));
+        inspect.start(QStringLiteral(REDLOCK_CLI_PATH),
+                      {QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes});
+        QVERIFY(inspect.waitForFinished(20000));
+        QVERIFY2(inspect.exitCode() == 5, inspect.readAllStandardError().constData());
+    }
+
+    // Usage mistakes that used to be taken literally.
+    void ambiguousArgumentsAreRefused()
+    {
+        // An empty resource name (an unset shell variable) locks nothing.
+        const CliRun empty = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QString()});
+        QVERIFY2(empty.exitCode == 2, qPrintable(empty.describe()));
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists(""));
+        const CliRun emptyRelease = runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes,
+                                            QStringLiteral("--token"), QStringLiteral("t"), QString()});
+        QVERIFY2(emptyRelease.exitCode == 2, qPrintable(emptyRelease.describe()));
+        const CliRun emptyKey =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                    QStringLiteral("t"), QStringLiteral("--dry-run"), QString()});
+        QVERIFY2(emptyKey.exitCode == 2, qPrintable(emptyKey.describe()));
+        const CliRun emptyPattern = runCli(
+            {QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--pattern"), QString()});
+        QVERIFY2(emptyPattern.exitCode == 2, qPrintable(emptyPattern.describe()));
+
+        // A second --nodes does not replace the first: it is an error, and nothing is locked.
+        const CliRun twice =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--nodes"),
+                    m_cluster.endpoint(0).displayName(), QStringLiteral("cli:twice")});
+        QVERIFY2(twice.exitCode == 2, qPrintable(twice.describe()));
+        QVERIFY2(twice.err.contains("--nodes is given 2 times"), qPrintable(twice.describe()));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("cli:twice"));
+    }
+
+    // Every exit code a command can return is in its --help; force-release has its own block only.
+    void helpListsEveryExitCode()
+    {
+        const CliRun general = runCli({QStringLiteral("--help")});
+        QVERIFY2(general.out.contains("  4  audit: at least one severe finding"), general.out.constData());
+        QVERIFY2(general.out.contains("  5  the result could not be written"), general.out.constData());
+        const CliRun audit = runCli({QStringLiteral("audit"), QStringLiteral("--help")});
+        QVERIFY2(audit.out.contains("  4  audit: at least one severe finding"), audit.out.constData());
+        const CliRun forceRelease = runCli({QStringLiteral("force-release"), QStringLiteral("--help")});
+        QCOMPARE(forceRelease.out.count("Exit codes"), 1);
+        QVERIFY2(!forceRelease.out.contains("nothing was sent to any node"), forceRelease.out.constData());
+        QVERIFY2(forceRelease.out.contains("  3  nothing matched and nodes were unreachable"),
+                 forceRelease.out.constData());
+    }
+
+    // The audit log names keys, tokens and operators: created readable by its owner only.
+    void auditLogIsPrivate()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString log = dir.filePath(QStringLiteral("audit.jsonl"));
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set("cli:audited", "tok", 60000);
+        const CliRun run = runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--token"), QStringLiteral("tok"), QStringLiteral("--yes"),
+                                   QStringLiteral("--audit-log"), log, QStringLiteral("cli:audited")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        struct stat info = {};
+        QCOMPARE(::stat(QFile::encodeName(log).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, 0600u);
     }
 
     void clusterCommandRunsUntilSigterm()

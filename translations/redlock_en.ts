@@ -2114,6 +2114,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>the extension came after the lock&apos;s validity ran out: the lock is lost</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no node answered (or every one refused): nothing was released, and the lock may still be held until it expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token was not found on the %1 node(s) that answered; %2 node(s) did not answer or refused, and may still hold it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released on %1 node(s) only; %2 node(s) did not answer or refused, and may still hold it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartDialog</name>

@@ -20,11 +20,13 @@ QString exitCodeHelp()
               "  0  success\n"
               "  1  lock not acquired / not held / not released (the nodes answered)\n"
               "  2  usage or configuration error (nothing was sent to any node)\n"
-              "  3  no quorum reachable: too many nodes timed out or refused the connection\n");
+              "  3  no quorum reachable: too many nodes timed out or refused the connection\n"
+              "  4  audit: at least one severe finding\n"
+              "  5  the result could not be written to stdout (acquire: the lock was released again)\n");
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& usage,
-                    const QString& description, int* exitCode)
+                    const QString& description, int* exitCode, const QString& exitCodes)
 {
     parser.setApplicationDescription(description);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
@@ -42,10 +44,21 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
         text.replace(0, firstLineEnd, tr("Usage: redlock %1").arg(usage) + u'\n');
         std::fputs(text.toUtf8().constData(), stdout);
         std::fputs("\n", stdout);
-        std::fputs(exitCodeHelp().toUtf8().constData(), stdout);
+        std::fputs((exitCodes.isEmpty() ? exitCodeHelp() : exitCodes).toUtf8().constData(), stdout);
         std::fflush(stdout);
         *exitCode = ExitOk;
         return false;
+    }
+    // `--nodes A --nodes B` used to lock on B alone with only a warning about N=1.
+    const QStringList given = parser.optionNames();
+    for (const QString& name : given) {
+        if (parser.values(name).size() > 1) {
+            printErr(tr("redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)")
+                         .arg(name)
+                         .arg(parser.values(name).size()));
+            *exitCode = ExitUsage;
+            return false;
+        }
     }
     return true;
 }
@@ -150,6 +163,11 @@ void printJson(const QJsonObject& object)
 {
     std::fputs(QJsonDocument(object).toJson(QJsonDocument::Indented).constData(), stdout);
     std::fflush(stdout);
+}
+
+bool outputFailed()
+{
+    return std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
 }
 
 QString formatTable(const QList<QStringList>& rows, const QString& indent)

@@ -25,6 +25,8 @@ enum ExitCode : int {
     ExitNotAcquired = 1,       // lock not acquired / not held / not released: the nodes answered "no"
     ExitUsage = 2,             // bad arguments or configuration; nothing was sent to any node
     ExitNoQuorumReachable = 3, // too many nodes unreachable (connection errors, timeouts) to form a quorum
+    ExitSevereFinding = 4,     // audit: at least one severe finding
+    ExitOutputFailed = 5,      // the result could not be written to stdout (acquire: the lock was released)
 };
 
 QString tr(const char* text);
@@ -35,8 +37,10 @@ QString exitCodeHelp();
 // Parses args (args[0] = "redlock <name>") and handles --help. Returns false when the command should not
 // run, with the exit code in *exitCode (ExitOk after --help, ExitUsage after an error printed to stderr).
 // usage is the synopsis without the program name, e.g. "acquire [options] --nodes LIST RESOURCE...".
+// exitCodes replaces the general exit code paragraph in --help for a command whose codes mean more.
+// An option that takes a value may be given once: a second one is an error, never "the last one wins".
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& usage,
-                    const QString& description, int* exitCode);
+                    const QString& description, int* exitCode, const QString& exitCodes = QString());
 
 // Integer / floating point option with a range check; on error prints it and returns false.
 bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max, qint64* value);
@@ -51,6 +55,9 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
 void printOut(const QString& line);
 void printErr(const QString& line);
 void printJson(const QJsonObject& object);
+// True when stdout could not take everything written to it (a full disk, /dev/full, a closed file):
+// flushes first. The caller must not report success for output nobody got.
+bool outputFailed();
 
 // Aligned text table: the first row is the header.
 QString formatTable(const QList<QStringList>& rows, const QString& indent = QStringLiteral("  "));

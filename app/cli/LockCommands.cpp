@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QJsonArray>
 
+#include <cerrno>
+#include <cstring>
 #include <limits>
 
 namespace redlock::cli {
@@ -64,8 +66,14 @@ bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
         printErr(tr("redlock: name at least one resource (the lock key)"));
         return false;
     }
-    for (const QString& resource : positional)
+    for (const QString& resource : positional) {
+        // An unset shell variable must not lock the key "".
+        if (resource.isEmpty()) {
+            printErr(tr("redlock: a resource name cannot be empty"));
+            return false;
+        }
         command->resources.append(resource.toUtf8());
+    }
     return true;
 }
 
@@ -259,6 +267,17 @@ int runAcquire(const QStringList& args)
         result.attempts.isEmpty() ? QList<NodeOutcome>{} : result.attempts.last().nodes;
     exitCode = exitCodeFor(result.ok, lastNodes, quorum);
     printAcquire(command, result, exitCode, quorum, now);
+    if (result.ok && outputFailed()) {
+        // Nobody got the token, so nobody can extend or release this lock: it would only be in the way until
+        // it expires. Undo it (behind the SETs on each connection) and say so.
+        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        const RoundResult undone = awaitOnThisThread(client.release(result.lock)).value_or(RoundResult{});
+        printErr(tr("redlock: the token could not be written to stdout (%1): the lock was released again on %2 "
+                    "of %3 nodes")
+                     .arg(why, QString::number(undone.succeededCount), QString::number(command.options.nodes.size())));
+        awaitOnThisThread(client.whenIdle());
+        return ExitOutputFailed;
+    }
     // Decided by the first quorum; the slower nodes still get their SET (or the cleanup) before the exit.
     awaitOnThisThread(client.whenIdle());
     return exitCode;

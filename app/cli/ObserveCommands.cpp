@@ -25,9 +25,6 @@ namespace redlock::cli {
 
 namespace {
 
-// audit: at least one severe finding (documented in `redlock audit --help`).
-constexpr int ExitSevereFinding = 4;
-
 int g_stopPipe[2] = {-1, -1};
 
 void onStopSignal(int)
@@ -79,6 +76,10 @@ bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* comman
     InspectorOptions& o = command->options;
     o.nodes = *nodes;
     o.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
+    if (o.pattern.isEmpty()) {
+        printErr(tr("redlock: --pattern cannot be empty (it would match no key; * matches every key)"));
+        return false;
+    }
     qint64 scanCount = o.scanCount;
     if (!intOption(parser, QStringLiteral("scan-count"), 1, 100000, &scanCount) ||
         !intOption(parser, QStringLiteral("expiring"), 0, 365LL * 24 * 3600 * 1000, &o.expiringThresholdMs) ||
@@ -377,9 +378,9 @@ int runAudit(const QStringList& args)
         std::count_if(facts.cbegin(), facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
     const int quorum = RedlockClient::quorumFor(static_cast<int>(nodes.size()));
     // No quorum reachable outranks a severe finding: the same exit code as every other command gives then.
-    const int auditExit = reachable < quorum                 ? int(ExitNoQuorumReachable)
+    const int auditExit = reachable < quorum                 ? ExitNoQuorumReachable
                           : SafetyAudit::hasSevere(findings) ? ExitSevereFinding
-                                                             : int(ExitOk);
+                                                             : ExitOk;
 
     if (command.json) {
         QJsonArray out;

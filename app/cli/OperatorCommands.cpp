@@ -113,10 +113,15 @@ int runForceRelease(const QStringList& args)
                            "gone or is not a string lock; unreachable), then a compare-and-delete with that token "
                            "on every node, never a bare DEL. A lock that changed hands in between is left to its "
                            "new holder. Every execution is appended to the audit log. Redisson hash locks are "
-                           "reported and left alone.\n\nExit codes here: 0 deleted on at least one node (preview: "
-                           "would delete), 1 nothing matched, 2 usage, refused or not confirmed, 3 nothing "
-                           "matched and nodes were unreachable."),
-                        &exitCode))
+                           "reported and left alone."),
+                        &exitCode,
+                        tr("Exit codes:\n"
+                           "  0  deleted on at least one node (--dry-run: would delete)\n"
+                           "  1  nothing matched the token\n"
+                           "  2  usage error, refused (read-only, configuration), or not confirmed: nothing was "
+                           "deleted\n"
+                           "  3  nothing matched and nodes were unreachable\n"
+                           "  5  the result could not be written to stdout\n")))
         return exitCode;
 
     const auto nodes = nodesFromOptions(parser);
@@ -128,6 +133,10 @@ int runForceRelease(const QStringList& args)
         return ExitUsage;
     }
     const QByteArray key = positional.first().toUtf8();
+    if (key.isEmpty()) {
+        printErr(tr("redlock: the lock key cannot be empty"));
+        return ExitUsage;
+    }
     const QByteArray token = parser.value(QStringLiteral("token")).toUtf8();
     if (token.isEmpty()) {
         printErr(tr("redlock: --token is required: force release deletes only the token you saw"));

@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
 
 using namespace redlock::cli;
@@ -74,5 +76,12 @@ int main(int argc, char* argv[])
     }
     QStringList commandArguments = arguments.mid(2);
     commandArguments.prepend(QStringLiteral("redlock ") + name);
-    return found->run(commandArguments);
+    const int exitCode = found->run(commandArguments);
+    // Success is only success if someone got to read it (`redlock inspect > /dev/full` exited 0).
+    if (outputFailed()) {
+        const int error = errno;
+        printErr(tr("redlock: cannot write the output: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+        return exitCode == ExitOk ? int(ExitOutputFailed) : exitCode;
+    }
+    return exitCode;
 }
