@@ -170,29 +170,55 @@ bool outputFailed()
     return std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
 }
 
+QString elide(const QString& text, qsizetype width)
+{
+    if (text.size() <= width)
+        return text;
+    if (width <= 0)
+        return {};
+    qsizetype keep = width - 1;
+    if (keep > 0 && text.at(keep - 1).isHighSurrogate())
+        --keep;
+    return text.left(keep) + QStringLiteral("…");
+}
+
+TextTable::TextTable(QList<int> caps, QString indent) : m_caps(std::move(caps)), m_indent(std::move(indent)) {}
+
+void TextTable::measure(const QStringList& row)
+{
+    for (qsizetype i = 0; i < row.size(); ++i) {
+        if (m_widths.size() <= i)
+            m_widths.append(0);
+        const int cap = m_caps.value(i, -1);
+        const qsizetype width = cap < 0 ? row[i].size() : std::min<qsizetype>(row[i].size(), cap);
+        m_widths[i] = std::max(m_widths[i], width);
+    }
+}
+
+QString TextTable::line(const QStringList& row) const
+{
+    QString line = m_indent;
+    for (qsizetype i = 0; i < row.size(); ++i) {
+        const int cap = m_caps.value(i, -1);
+        const QString cell = cap < 0 ? row[i] : elide(row[i], cap);
+        if (i + 1 < row.size())
+            line += cell.leftJustified(m_widths.value(i) + 2);
+        else
+            line += cell;
+    }
+    while (line.endsWith(u' '))
+        line.chop(1);
+    return line;
+}
+
 QString formatTable(const QList<QStringList>& rows, const QString& indent)
 {
-    QList<qsizetype> widths;
-    for (const QStringList& row : rows) {
-        for (qsizetype i = 0; i < row.size(); ++i) {
-            if (widths.size() <= i)
-                widths.append(0);
-            widths[i] = std::max(widths[i], row[i].size());
-        }
-    }
+    TextTable table({}, indent);
+    for (const QStringList& row : rows)
+        table.measure(row);
     QString text;
-    for (const QStringList& row : rows) {
-        QString line = indent;
-        for (qsizetype i = 0; i < row.size(); ++i) {
-            if (i + 1 < row.size())
-                line += row[i].leftJustified(widths[i] + 2);
-            else
-                line += row[i];
-        }
-        while (line.endsWith(u' '))
-            line.chop(1);
-        text += line + u'\n';
-    }
+    for (const QStringList& row : rows)
+        text += table.line(row) + u'\n';
     return text;
 }
 

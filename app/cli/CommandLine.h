@@ -62,6 +62,27 @@ bool outputFailed();
 // Aligned text table: the first row is the header.
 QString formatTable(const QList<QStringList>& rows, const QString& indent = QStringLiteral("  "));
 
+// A text table written row by row, for tables as large as the data (inspect): each column is as wide as its
+// widest cell up to its cap, and a longer cell is elided ("…"). A line stays bounded whatever the keys and
+// values are, and no row is kept: measure() every row in a first pass, then line() each in a second.
+class TextTable
+{
+public:
+    // One cap per column; -1 = no cap.
+    explicit TextTable(QList<int> caps, QString indent = {});
+    void measure(const QStringList& row);
+    QString line(const QStringList& row) const;
+
+private:
+    QList<int> m_caps;
+    QList<qsizetype> m_widths;
+    QString m_indent;
+};
+
+// The text cut to at most `width` characters, the last one "…" when something was cut (never half of a
+// surrogate pair). For text that is already printable (see printableBytes).
+QString elide(const QString& text, qsizetype width);
+
 // A stable, untranslated identifier for scripts ("acquired", "held-by-other", ...).
 QString outcomeKindKey(NodeOutcome::Kind kind);
 QJsonObject outcomeToJson(const NodeOutcome& outcome, const QList<NodeEndpoint>& nodes);
