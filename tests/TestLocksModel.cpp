@@ -64,6 +64,28 @@ private slots:
         QCOMPARE(model.countWithVerdict(LockVerdict::Held), 95);
     }
 
+    // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
+    // show them escaped (the one display escaping, printableBytes).
+    void hostileKeysAndHoldersAreEscapedInCells()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(3);
+        const QByteArray key = "lock:a\nforged\x1b[31m\xe2\x80\xae";
+        const QByteArray token = "rl1:00000000000000000000000000000000:1:h%0Aforged%1B%5D0%3Bx%07:c%E2%80%AE";
+        model.applyChanges(appeared({makeLockView(key, {token, token, token}, {})}));
+        QCOMPARE(model.rowCount(), 1);
+        for (const int column : {int(LocksModel::KeyColumn), int(LocksModel::HolderColumn)}) {
+            const QString text = model.index(0, column).data().toString();
+            QVERIFY2(!text.isEmpty(), qPrintable(QString::number(column)));
+            for (const QChar c : text)
+                QVERIFY2(c.category() != QChar::Other_Control && c != QChar(0x202e) && c != QChar::LineSeparator,
+                         qPrintable(text));
+        }
+        QCOMPARE(model.index(0, LocksModel::KeyColumn).data().toString(),
+                 QStringLiteral("lock:a\\x0aforged\\x1b[31m\\xe2\\x80\\xae"));
+    }
+
     void ttlCellsTellStatesApartWithoutColour()
     {
         LocksModel model;
