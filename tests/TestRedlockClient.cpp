@@ -193,6 +193,36 @@ private slots:
         QTRY_VERIFY(tokenNowhere("paused-minority", r.lock.token, 5));
     }
 
+    // whenIdle(): the decision comes at quorum, "idle" only once every node answered or timed out. A CLI
+    // waits for it before exiting so that the slower nodes still get the lock.
+    void whenIdleWaitsForTheNodesTheDecisionDidNot()
+    {
+        auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 5000; });
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok);
+        const QFuture<bool> warm = client->whenIdle();
+        QTRY_VERIFY(warm.isFinished()); // the warm-up's last answers
+        const auto resume = qScopeGuard([this] {
+            m_cluster.resumeNode(3);
+            m_cluster.resumeNode(4);
+        });
+        QVERIFY(m_cluster.pauseNode(3));
+        QVERIFY(m_cluster.pauseNode(4));
+        const AcquireResult r = client->acquireAndWait({"idle-after-all"});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.attempts.first().nodes[3].kind, Kind::NoAnswerYet);
+        QFuture<bool> idle = client->whenIdle();
+        // Still waiting for the paused nodes, well within their timeout (a negative: there is no signal to await).
+        QTest::qWait(300);
+        QVERIFY(!idle.isFinished());
+        QVERIFY(m_cluster.resumeNode(3));
+        QVERIFY(m_cluster.resumeNode(4));
+        QTRY_VERIFY_WITH_TIMEOUT(idle.isFinished(), 10000);
+        QCOMPARE(idle.result(), true);
+        // Idle means answered: the late SETs have landed.
+        QCOMPARE(valuesOn("idle-after-all", 5).count(r.lock.token), 5);
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+    }
+
     void pausedMajorityFailsAtNodeTimeoutAndCleansUp()
     {
         auto client = makeClient(m_cluster.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 100; });
