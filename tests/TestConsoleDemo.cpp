@@ -5,6 +5,7 @@
 #include "LocksModel.h"
 #include "MainWindow.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLineSeries>
 #include <QProcess>
@@ -64,6 +65,41 @@ private slots:
             QVERIFY(s->count() >= 1);
         // Lock events flow: something was acquired while we watched.
         QTRY_VERIFY_WITH_TIMEOUT(launcher.controller()->metrics()->acquisitionsPerSecond().size() > 0, 5000);
+    }
+
+    // Issue 14: --screenshot-delay waits after the first full refresh, so the charts have a history.
+    void screenshotDelayLetsTheChartsFill()
+    {
+        QSettings settings(m_dir.filePath(QStringLiteral("delay.ini")), QSettings::IniFormat);
+        ConsoleLauncher launcher(&settings);
+        LaunchOptions options;
+        options.demo = true;
+        options.screenshot = m_dir.filePath(QStringLiteral("delayed.png"));
+        options.screenshotDelayMs = 4000;
+        const auto latencyPoints = [&launcher] {
+            const auto series = launcher.window()->charts()->latencySeries();
+            return series.isEmpty() ? qsizetype(0) : series.first()->count();
+        };
+        QElapsedTimer sinceRefresh;
+        qsizetype pointsAtRefresh = -1;
+        connect(launcher.controller(), &ClusterController::firstFullRefresh, this, [&] {
+            sinceRefresh.start();
+            pointsAtRefresh = latencyPoints();
+        });
+        qint64 waitedMs = -1;
+        qsizetype newPoints = -1;
+        connect(&launcher, &ConsoleLauncher::finished, this, [&](int code, const QString& message) {
+            QVERIFY2(code == 0, qPrintable(message));
+            waitedMs = sinceRefresh.elapsed();
+            newPoints = latencyPoints() - pointsAtRefresh;
+        });
+        QString error;
+        QVERIFY2(launcher.start(options, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(waitedMs >= 0, 30000);
+        QVERIFY2(waitedMs >= 4000, qPrintable(QString::number(waitedMs)));
+        // One metrics tick a second: without the delay the picture is taken at the first tick after the refresh.
+        QVERIFY2(newPoints >= 3, qPrintable(QString::number(newPoints)));
+        QVERIFY(!QImage(options.screenshot).isNull());
     }
 
     void screenshotOfTheRealWindow()

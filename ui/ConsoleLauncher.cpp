@@ -173,8 +173,9 @@ void ConsoleLauncher::takeScreenshot()
     if (m_screenshotTaken || !m_refreshed || !m_metricsTicked)
         return;
     m_screenshotTaken = true;
-    // Let the batches that arrived with the refresh lay out and paint first.
-    QTimer::singleShot(0, this, [this] {
+    // Let the batches that arrived with the refresh lay out and paint first; with a delay, the charts also
+    // gather a history of that many metrics ticks.
+    QTimer::singleShot(m_options.screenshotDelayMs, this, [this] {
         const QPixmap pixmap = m_window->grab();
         const QString path = QFileInfo(m_options.screenshot).absoluteFilePath();
         if (pixmap.isNull() || !pixmap.save(path, "PNG")) {

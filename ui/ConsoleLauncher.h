@@ -24,13 +24,16 @@ struct LaunchOptions
     QString profile;    // --profile NAME
     bool demo = false;  // --demo
     QString screenshot; // --screenshot FILE
+    // --screenshot-delay: how long to wait after the first refresh, so the charts have a history.
+    int screenshotDelayMs = 0;
     bool readOnly = false;
     double driftFactor = 0.01;
 };
 
 // Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
 // I/O thread (the local cluster starts there, never on the GUI thread). With a screenshot file it renders
-// the window once the first full refresh is in and reports finished(exit code).
+// the window once the first full refresh is in (and the screenshot delay has passed) and reports
+// finished(exit code).
 class ConsoleLauncher final : public QObject
 {
     Q_OBJECT

@@ -64,6 +64,11 @@ int main(int argc, char* argv[])
         QStringLiteral("screenshot"),
         QApplication::translate("main", "Render the window after the first full refresh to a PNG file and exit."),
         QApplication::translate("main", "file"));
+    const QCommandLineOption screenshotDelay(
+        QStringLiteral("screenshot-delay"),
+        QApplication::translate("main", "With --screenshot: wait this many seconds after the first full refresh, so "
+                                        "the live charts have a history (default 0)."),
+        QApplication::translate("main", "seconds"), QStringLiteral("0"));
     const QCommandLineOption langOption(QStringLiteral("lang"),
                                         QApplication::translate("main", "User interface language, e.g. zh_CN or en."),
                                         QApplication::translate("main", "locale"));
@@ -72,7 +77,7 @@ int main(int argc, char* argv[])
     const QCommandLineOption drift(QStringLiteral("drift-factor"),
                                    QApplication::translate("main", "Clock drift factor (default 0.01)."),
                                    QApplication::translate("main", "factor"), QStringLiteral("0.01"));
-    parser.addOptions({nodes, pattern, profile, demo, screenshot, langOption, readOnly, drift});
+    parser.addOptions({nodes, pattern, profile, demo, screenshot, screenshotDelay, langOption, readOnly, drift});
     parser.process(app);
 
     redlock::LaunchOptions options;
@@ -89,6 +94,16 @@ int main(int argc, char* argv[])
                      qPrintable(QApplication::translate("main", "--drift-factor must be a number from 0 to 0.5")));
         return 2;
     }
+
+    bool delayOk = false;
+    const double delaySeconds = parser.value(screenshotDelay).toDouble(&delayOk);
+    if (!delayOk || delaySeconds < 0 || delaySeconds > 600) {
+        std::fprintf(stderr, "redlock-console: %s\n",
+                     qPrintable(QApplication::translate("main", "--screenshot-delay must be a number of seconds "
+                                                                "from 0 to 600")));
+        return 2;
+    }
+    options.screenshotDelayMs = qRound(delaySeconds * 1000);
 
     QSettings settings;
     redlock::ConsoleLauncher launcher(&settings);
