@@ -3,14 +3,22 @@
 #include "LocksModel.h"
 #include "LocksProxyModel.h"
 #include "MainWindow.h"
+#include "OperatorConsole.h"
 #include "UiTestSupport.h"
 #include "ValidityTimeline.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QToolBar>
+#include <QWidgetAction>
 #include <QtTest>
 
 using namespace redlock;
@@ -90,6 +98,85 @@ private slots:
         QCOMPARE(window.detail()->key(), QByteArray("cache:rebuild:7"));
         QVERIFY(window.detail()->timeline()->validityEndsInMs() > 50000);
         QVERIFY(window.detail()->timeline()->quorumEndsInMs() > window.detail()->timeline()->validityEndsInMs());
+    }
+
+    // Issue 14: every toolbar action has a keyboard shortcut, no two actions share one, and Help lists them.
+    void everyToolbarActionHasAShortcutListedInHelp()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole operatorConsole(&controller, &window);
+        const auto* toolbar = window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"));
+        QVERIFY(toolbar);
+        const QList<MainWindow::Shortcut> listed = window.shortcuts();
+        QSet<QKeySequence> seen;
+        for (const MainWindow::Shortcut& s : listed) {
+            QVERIFY2(!seen.contains(s.keys), qPrintable(s.keys.toString() + QStringLiteral(" twice")));
+            seen.insert(s.keys);
+        }
+        int buttons = 0;
+        for (QAction* action : toolbar->actions()) {
+            if (qobject_cast<QWidgetAction*>(action) || action->isSeparator())
+                continue; // the mode label
+            ++buttons;
+            QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
+            QVERIFY2(seen.contains(action->shortcut()), qPrintable(action->text()));
+        }
+        QVERIFY(buttons >= 4);
+        // Help comes last, after the menus the operator console adds.
+        const QList<QAction*> menus = window.menuBar()->actions();
+        QCOMPARE(menus.last()->menu()->actions().first()->objectName(), QStringLiteral("shortcutsAction"));
+    }
+
+    void findShortcutFocusesTheFilter()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        fill(window);
+        window.locksView()->setFocus();
+        QTest::keyClick(window.locksView(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(window.locksFilter()->hasFocus());
+    }
+
+    // Issue 14: splitters and column widths come back on the next run.
+    void layoutIsRestoredBetweenRuns()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("layout.ini")), QSettings::IniFormat);
+        ClusterController controller;
+        {
+            MainWindow window(&controller);
+            window.show();
+            fill(window);
+            window.locksView()->setColumnWidth(LocksModel::HolderColumn, 321);
+            window.locksView()->setColumnWidth(LocksModel::ColumnCount, 99);
+            window.findChild<QSplitter*>(QStringLiteral("middleSplit"))
+                ->setSizes({400, 800}); // the default is 920, 470
+            window.saveLayout(settings);
+        }
+        MainWindow window(&controller);
+        window.show();
+        fill(window);
+        window.restoreLayout(settings);
+        QCOMPARE(window.locksView()->columnWidth(LocksModel::HolderColumn), 321);
+        // The TTL columns share the first one's width.
+        QCOMPARE(window.locksView()->columnWidth(LocksModel::ColumnCount), 99);
+        QCOMPARE(window.locksView()->columnWidth(LocksModel::ColumnCount + 4), 99);
+        const QList<int> sizes = window.findChild<QSplitter*>(QStringLiteral("middleSplit"))->sizes();
+        QVERIFY2(sizes.value(0) < sizes.value(1),
+                 qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
+    }
+
+    void aboutNamesVersionQtAndLicence()
+    {
+        QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7"));
+        const QString text = MainWindow::aboutText();
+        QVERIFY(text.contains(QStringLiteral("9.8.7")));
+        QVERIFY(text.contains(QString::fromLatin1(qVersion())));
+        QVERIFY(text.contains(QStringLiteral("MIT")));
+        QVERIFY(text.contains(QStringLiteral("GPL")));
     }
 };
 

@@ -129,6 +129,18 @@
         <source>--drift-factor must be a number from 0 to 0.5</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>With --screenshot: wait this many seconds after the first full refresh, so the live charts have a history (default 0).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot-delay must be a number of seconds from 0 to 600</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock</name>
@@ -1311,6 +1323,42 @@ token: %3</source>
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;Filter locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Redlock Console %1&lt;/h3&gt;&lt;p&gt;Monitoring and admin console for Redlock distributed locks over N independent Redis masters.&lt;/p&gt;&lt;p&gt;Built with Qt %2, running on Qt %3.&lt;/p&gt;&lt;p&gt;The source code is under the MIT licence. The console links Qt Charts, which Debian ships under the GNU GPL version 3, so the console in binary form is distributed under the terms of the GPL-3 as well.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Redlock Console</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

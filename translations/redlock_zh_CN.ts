@@ -141,6 +141,18 @@
         <source>--drift-factor must be a number from 0 to 0.5</source>
         <translation>--drift-factor 必须是 0 到 0.5 之间的数</translation>
     </message>
+    <message>
+        <source>With --screenshot: wait this many seconds after the first full refresh, so the live charts have a history (default 0).</source>
+        <translation>与 --screenshot 一起使用：第一次完整刷新后再等待这么多秒，使实时图表有历史数据（默认 0）。</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒数</translation>
+    </message>
+    <message>
+        <source>--screenshot-delay must be a number of seconds from 0 to 600</source>
+        <translation>--screenshot-delay 必须是 0 到 600 之间的秒数</translation>
+    </message>
 </context>
 <context>
     <name>redlock</name>
@@ -1304,6 +1316,42 @@ token: %3</source>
     <message numerus="yes">
         <source> · %n node error(s)</source>
         <translation><numerusform> · %n 个节点错误</numerusform></translation>
+    </message>
+    <message>
+        <source>&amp;Filter locks</source>
+        <translation>筛选锁(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Redlock Console</source>
+        <translation>关于 Redlock 控制台(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Redlock Console %1&lt;/h3&gt;&lt;p&gt;Monitoring and admin console for Redlock distributed locks over N independent Redis masters.&lt;/p&gt;&lt;p&gt;Built with Qt %2, running on Qt %3.&lt;/p&gt;&lt;p&gt;The source code is under the MIT licence. The console links Qt Charts, which Debian ships under the GNU GPL version 3, so the console in binary form is distributed under the terms of the GPL-3 as well.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Redlock 控制台 %1&lt;/h3&gt;&lt;p&gt;基于 N 个相互独立的 Redis 主节点的 Redlock 分布式锁监控与管理控制台。&lt;/p&gt;&lt;p&gt;使用 Qt %2 构建，运行于 Qt %3。&lt;/p&gt;&lt;p&gt;源代码采用 MIT 许可证。控制台链接了 Qt Charts，Debian 以 GNU GPL 第 3 版发布该库，因此控制台的二进制形式同样按 GPL-3 的条款分发。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About Redlock Console</source>
+        <translation>关于 Redlock 控制台</translation>
     </message>
 </context>
 <context>

@@ -14,17 +14,21 @@
 #include <QAction>
 #include <QApplication>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -49,11 +53,22 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     connect(connectAction, &QAction::triggered, this, &MainWindow::connectRequested);
     connect(refreshAction, &QAction::triggered, m_controller, &ClusterController::refreshNow);
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
+    auto* filterAction = new QAction(tr("&Filter locks"), this);
+    filterAction->setObjectName(QStringLiteral("filterLocksAction"));
+    filterAction->setShortcut(QKeySequence::Find);
     QMenu* fileMenu = menuBar()->addMenu(tr("&Cluster"));
     fileMenu->addAction(connectAction);
     fileMenu->addAction(refreshAction);
+    fileMenu->addAction(filterAction);
     fileMenu->addSeparator();
     fileMenu->addAction(quitAction);
+    m_helpMenu = menuBar()->addMenu(tr("&Help"));
+    auto* shortcutsAction = m_helpMenu->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    shortcutsAction->setObjectName(QStringLiteral("shortcutsAction"));
+    shortcutsAction->setShortcut(QKeySequence::HelpContents);
+    auto* aboutAction = m_helpMenu->addAction(tr("&About Redlock Console"), this, &MainWindow::showAbout);
+    aboutAction->setObjectName(QStringLiteral("aboutAction"));
+    aboutAction->setMenuRole(QAction::AboutRole);
     QToolBar* toolbar = addToolBar(tr("Cluster"));
     toolbar->setObjectName(QStringLiteral("clusterToolbar"));
     toolbar->setMovable(false);
@@ -90,6 +105,10 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     m_filter->setObjectName(QStringLiteral("locksFilter"));
     m_filter->setPlaceholderText(tr("Filter locks by key, holder or verdict"));
     m_filter->setClearButtonEnabled(true);
+    connect(filterAction, &QAction::triggered, this, [this] {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    });
     connect(m_filter, &QLineEdit::textChanged, m_locksProxy, &LocksProxyModel::setFilterText);
     m_locksCount = new QLabel(this);
     auto* locksBox = new QWidget(this);
@@ -183,6 +202,74 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+QMenu* MainWindow::insertMenu(const QString& title)
+{
+    auto* menu = new QMenu(title, menuBar());
+    menuBar()->insertMenu(m_helpMenu->menuAction(), menu);
+    return menu;
+}
+
+QList<MainWindow::Shortcut> MainWindow::shortcuts() const
+{
+    QList<Shortcut> list;
+    const auto collect = [&list](const QMenu* menu, const QString& path, const auto& self) -> void {
+        for (QAction* action : menu->actions()) {
+            const QString text = QString(action->text()).remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+            if (action->menu())
+                self(action->menu(), path + QStringLiteral(" › ") + text, self);
+            else if (!action->shortcut().isEmpty())
+                list.append({path + QStringLiteral(" › ") + text, action->shortcut()});
+        }
+    };
+    for (QAction* top : menuBar()->actions()) {
+        if (top->menu())
+            collect(top->menu(), QString(top->text()).remove(QLatin1Char('&')), collect);
+    }
+    return list;
+}
+
+void MainWindow::showShortcuts()
+{
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog.setWindowTitle(tr("Keyboard shortcuts"));
+    const QList<Shortcut> list = shortcuts();
+    auto* table = new QTableWidget(int(list.size()), 2, &dialog);
+    table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionMode(QAbstractItemView::NoSelection);
+    for (int row = 0; row < list.size(); ++row) {
+        table->setItem(row, 0, new QTableWidgetItem(list[row].action));
+        table->setItem(row, 1, new QTableWidgetItem(list[row].keys.toString(QKeySequence::NativeText)));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog.resize(table->horizontalHeader()->length() + 80, fontMetrics().height() * (int(list.size()) + 6));
+    dialog.exec();
+}
+
+QString MainWindow::aboutText()
+{
+    return tr("<h3>Redlock Console %1</h3>"
+              "<p>Monitoring and admin console for Redlock distributed locks over N independent Redis masters.</p>"
+              "<p>Built with Qt %2, running on Qt %3.</p>"
+              "<p>The source code is under the MIT licence. The console links Qt Charts, which Debian ships "
+              "under the GNU GPL version 3, so the console in binary form is distributed under the terms of "
+              "the GPL-3 as well.</p>")
+        .arg(QApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Redlock Console"), aboutText());
+}
+
 void MainWindow::setModeText(const QString& text)
 {
     m_modeLabel->setText(text);
@@ -193,6 +280,11 @@ void MainWindow::restoreLayout(QSettings& settings)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     m_mainSplit->restoreState(settings.value(QStringLiteral("window/mainSplit")).toByteArray());
     m_middleSplit->restoreState(settings.value(QStringLiteral("window/middleSplit")).toByteArray());
+    m_savedColumnWidths.clear();
+    for (const QVariant& width : settings.value(QStringLiteral("window/locksColumnWidths")).toList())
+        m_savedColumnWidths.append(width.toInt());
+    if (m_locks->nodeCount() > 0)
+        applySavedColumnWidths();
 }
 
 void MainWindow::saveLayout(QSettings& settings) const
@@ -200,6 +292,27 @@ void MainWindow::saveLayout(QSettings& settings) const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/mainSplit"), m_mainSplit->saveState());
     settings.setValue(QStringLiteral("window/middleSplit"), m_middleSplit->saveState());
+    // The fixed columns and the TTL columns' common width; before any connect, what was restored.
+    QVariantList widths;
+    if (m_locks->nodeCount() > 0) {
+        for (int column = 0; column <= LocksModel::ColumnCount; ++column)
+            widths.append(m_locksView->columnWidth(column));
+    } else {
+        for (int width : m_savedColumnWidths)
+            widths.append(width);
+    }
+    if (!widths.isEmpty())
+        settings.setValue(QStringLiteral("window/locksColumnWidths"), widths);
+}
+
+void MainWindow::applySavedColumnWidths()
+{
+    const int columns = m_locks->columnCount();
+    for (int column = 0; column < columns; ++column) {
+        const int width = m_savedColumnWidths.value(std::min<int>(column, LocksModel::ColumnCount));
+        if (width > 0)
+            m_locksView->setColumnWidth(column, width);
+    }
 }
 
 void MainWindow::onStarted(int nodeCount)
@@ -229,6 +342,7 @@ void MainWindow::onStarted(int nodeCount)
         m_locksView->setColumnWidth(LocksModel::ColumnCount + i,
                                     fm.horizontalAdvance(QStringLiteral("≠ ") + LocksModel::formatRemaining(58'800)) +
                                         12);
+    applySavedColumnWidths();
     updateQuorum();
     const ClusterSettings& s = m_controller->settings();
     if (m_modeLabel->text().isEmpty() || !s.profileName.isEmpty())

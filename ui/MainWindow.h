@@ -2,10 +2,12 @@
 
 #include "ObservationTypes.h"
 
+#include <QKeySequence>
 #include <QMainWindow>
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -35,7 +37,21 @@ public:
     explicit MainWindow(ClusterController* controller, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // A keyboard shortcut as Help lists it: "Menu › Action" and its keys.
+    struct Shortcut
+    {
+        QString action;
+        QKeySequence keys;
+    };
+
     void setModeText(const QString& text); // e.g. "demo: local cluster" or the profile name
+    // Adds a menu to the menu bar before Help (the operator actions' menu, for one).
+    QMenu* insertMenu(const QString& title);
+    // Every menu action with a shortcut, in menu order: what Help → Keyboard shortcuts shows.
+    QList<Shortcut> shortcuts() const;
+    // Help → About: version, Qt version, licence.
+    static QString aboutText();
+    // Window geometry, splitters and the locks table's column widths, between runs.
     void restoreLayout(QSettings& settings);
     void saveLayout(QSettings& settings) const;
 
@@ -55,7 +71,10 @@ signals:
     void connectRequested();
 
 private:
+    void showShortcuts();
+    void showAbout();
     void onStarted(int nodeCount);
+    void applySavedColumnWidths();
     void updateQuorum();
     void updateLockCounts();
     void onInspection(const InspectionSummary& summary);
@@ -81,7 +100,9 @@ private:
     QLabel* m_countsLabel;
     QLabel* m_refreshLabel;
     QLabel* m_modeLabel;
+    QMenu* m_helpMenu;
     bool m_autoSelected = false;
+    QList<int> m_savedColumnWidths; // key, holder, verdict, validity, every TTL column
 };
 
 } // namespace redlock

@@ -18,7 +18,6 @@
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QMenu>
-#include <QMenuBar>
 #include <QPushButton>
 #include <QTableView>
 #include <QToolBar>
@@ -31,15 +30,18 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
 {
     m_forceRelease = new QAction(tr("&Force release…"), this);
     m_forceRelease->setObjectName(QStringLiteral("forceReleaseAction"));
+    m_forceRelease->setShortcut(Qt::SHIFT | Qt::Key_Delete);
     m_forceRelease->setToolTip(tr("Delete the selected lock on the nodes where it still holds the token shown"));
     m_restart = new QAction(tr("Restart node with &delay…"), this);
     m_restart->setObjectName(QStringLiteral("restartAction"));
     m_restart->setToolTip(tr("Take the selected node out, keep it quarantined longer than the largest TTL, start "
                              "it again"));
+    m_restart->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
     m_abandon = new QAction(tr("&Abandon delayed restart"), this);
     m_abandon->setToolTip(tr("Stop tracking the selected node's restart; it is not started again"));
     m_auditLog = new QAction(tr("A&udit log…"), this);
     m_auditLog->setObjectName(QStringLiteral("auditLogAction"));
+    m_auditLog->setShortcut(Qt::CTRL | Qt::Key_L);
 
     m_bench = new TestBenchPanel;
     m_benchDock = new QDockWidget(tr("Test bench"), window);
@@ -49,8 +51,9 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     m_benchDock->hide();
     m_benchToggle = m_benchDock->toggleViewAction();
     m_benchToggle->setText(tr("&Test bench"));
+    m_benchToggle->setShortcut(Qt::CTRL | Qt::Key_T);
 
-    QMenu* menu = window->menuBar()->addMenu(tr("&Operations"));
+    QMenu* menu = window->insertMenu(tr("&Operations"));
     menu->addAction(m_forceRelease);
     menu->addAction(m_restart);
     menu->addAction(m_abandon);
