@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
@@ -18,6 +20,11 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("RedlockConsole"));
     QApplication::setApplicationName(QStringLiteral("redlock-console"));
     QApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("org.redlockconsole.RedlockConsole"));
+    QIcon icon;
+    for (const QFileInfo& png : QDir(QStringLiteral(":/icons")).entryInfoList({QStringLiteral("*.png")}))
+        icon.addFile(png.filePath());
+    QApplication::setWindowIcon(icon);
 
     // --lang must be known before any translated text is made, the parser's own help included.
     QString lang;
