@@ -49,7 +49,7 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     refreshAction->setShortcut(QKeySequence::Refresh);
     refreshAction->setToolTip(tr("Scan every node for locks now instead of at the next interval"));
     auto* quitAction = new QAction(tr("&Quit"), this);
-    quitAction->setShortcut(QKeySequence::Quit);
+    quitAction->setShortcut(Qt::CTRL | Qt::Key_Q); // QKeySequence::Quit is empty under the generic Unix theme
     connect(connectAction, &QAction::triggered, this, &MainWindow::connectRequested);
     connect(refreshAction, &QAction::triggered, m_controller, &ClusterController::refreshNow);
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
@@ -243,14 +243,18 @@ void MainWindow::showShortcuts()
         table->setItem(row, 0, new QTableWidgetItem(list[row].action));
         table->setItem(row, 1, new QTableWidgetItem(list[row].keys.toString(QKeySequence::NativeText)));
     }
+    table->setFocusPolicy(Qt::NoFocus);
     table->resizeColumnsToContents();
     table->horizontalHeader()->setStretchLastSection(true);
+    // Every row visible without scrolling.
+    const int frame = 2 * table->frameWidth();
+    table->setMinimumSize(table->horizontalHeader()->length() + frame + fontMetrics().averageCharWidth() * 4,
+                          table->verticalHeader()->length() + table->horizontalHeader()->sizeHint().height() + frame);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto* layout = new QVBoxLayout(&dialog);
     layout->addWidget(table);
     layout->addWidget(buttons);
-    dialog.resize(table->horizontalHeader()->length() + 80, fontMetrics().height() * (int(list.size()) + 6));
     dialog.exec();
 }
 
