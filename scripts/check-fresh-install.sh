@@ -5,20 +5,26 @@
 #
 #   sudo ./scripts/check-fresh-install.sh            # both commands: ./scripts/test.sh, then ./scripts/demo.sh
 #   sudo ./scripts/check-fresh-install.sh --keep     # leave the chroot behind for a look (path printed)
+#   sudo ./scripts/check-fresh-install.sh --deb      # the .deb instead: scripts/package.sh on this machine,
+#        `apt-get install ./redlock-console_*.deb` in the chroot, then the INSTALLED redlock and
+#        redlock-console (--demo without and with redis-server, English and zh_CN screenshots under Xvfb,
+#        copied to build/fresh-install-deb*.png)
 #
 # Needs root and debootstrap (installed if missing). The pristine base system is cached under
 # /var/cache/redlock-fresh-install (delete it to start from the mirror again); every run works on a fresh copy.
-# Only committed work is checked: uncommitted changes are not in the clone.
+# Only committed work is checked: uncommitted changes are not in the clone (--deb packages the working tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
 keep=0
+deb=0
 for arg in "$@"; do
     case "$arg" in
     --keep) keep=1 ;;
+    --deb) deb=1 ;;
     -h | --help)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -75,15 +81,52 @@ for m in proc sys dev dev/pts dev/shm; do
     mounts+=("$root/$m")
 done
 
+run_in_chroot() {
+    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
+        /bin/bash -c "cd /root/redlock-console && $1" </dev/null
+}
+
+if [ "$deb" -eq 1 ]; then
+    echo "== scripts/package.sh (on this machine)"
+    ./scripts/package.sh
+    package=$(ls -t redlock-console_*.deb | head -1)
+    mkdir -p "$root/root/redlock-console"
+    cp "$package" "$root/root/redlock-console/"
+    apt_get="DEBIAN_FRONTEND=noninteractive apt-get -y -q"
+    echo "== apt-get install ./$package (with what it recommends, as a user would)"
+    run_in_chroot "$apt_get update >/dev/null && $apt_get install ./$package >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    run_in_chroot "dpkg -s redlock-console | grep -E '^(Version|Depends|Recommends|Suggests):'"
+    echo "== installed redlock --help, man page, desktop files"
+    run_in_chroot "command -v redlock redlock-console && redlock --help | head -3 && redlock --version"
+    run_in_chroot "ls /usr/share/man/man1/redlock.1.gz /usr/share/applications/*.desktop /usr/share/metainfo/*.xml \
+        /usr/share/icons/hicolor/scalable/apps/redlock-console.svg"
+    # The demo without redis-server (only Suggested) must say what it needs; xvfb for the display.
+    run_in_chroot "$apt_get install --no-install-recommends xvfb xauth >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    echo "== redlock-console --demo without redis-server"
+    if run_in_chroot "xvfb-run -a redlock-console --demo --screenshot /tmp/none.png >/tmp/demo.log 2>&1"; then
+        echo "check-fresh-install: the demo succeeded without redis-server?" >&2
+        exit 1
+    fi
+    run_in_chroot "cat /tmp/demo.log; grep -q 'redis-server not found' /tmp/demo.log"
+    echo "== redlock-console --demo with redis-server (English, then zh_CN)"
+    run_in_chroot "$apt_get install --no-install-recommends redis-server >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    run_in_chroot "xvfb-run -a redlock-console --demo --screenshot /tmp/x.png --screenshot-delay 3"
+    run_in_chroot "xvfb-run -a redlock-console --demo --lang zh_CN --screenshot /tmp/zh.png --screenshot-delay 3"
+    mkdir -p "$repo/build"
+    for shot in x zh; do
+        [ -s "$root/tmp/$shot.png" ] || { echo "check-fresh-install: no screenshot /tmp/$shot.png" >&2; exit 1; }
+    done
+    cp "$root/tmp/x.png" "$repo/build/fresh-install-deb.png"
+    cp "$root/tmp/zh.png" "$repo/build/fresh-install-deb-zh_CN.png"
+    echo "== the .deb installs and runs on a fresh Debian 12; screenshots: build/fresh-install-deb{,-zh_CN}.png"
+    exit 0
+fi
+
 echo "== clean clone of HEAD ($(git -C "$repo" rev-parse --short HEAD))"
 git clone -q --no-hardlinks "$repo" "$root/root/redlock-console"
 rm -rf "$root/root/redlock-console/.git/hooks"
 
 # The README's two commands, as a new user runs them: as root, in the clone, no standard input, no display.
-run_in_chroot() {
-    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb \
-        /bin/bash -c "cd /root/redlock-console && $1" </dev/null
-}
 
 start=$(date +%s)
 echo "== ./scripts/test.sh"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the Debian package: ./redlock-console_<version>_<arch>.deb (CPack, in build-package/). Checks the
+# desktop entry and the AppStream metainfo with their validators first, and the package's contents after.
+#
+#   ./scripts/package.sh                 # as root or with sudo (installs what is missing)
+#   apt-get install ./redlock-console_*.deb
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup-deps.sh
+
+# Packaging and validation tools, not needed to build: dpkg-shlibdeps (dpkg-dev) and file for CPack's
+# dependency scan, the two validators.
+tools=(dpkg-dev file desktop-file-utils appstream)
+missing=()
+for p in "${tools[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+desktop-file-validate resources/linux/org.redlockconsole.RedlockConsole.desktop
+appstreamcli validate --no-net resources/linux/org.redlockconsole.RedlockConsole.metainfo.xml >/dev/null
+
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDLOCK_WERROR=ON \
+    -DREDLOCK_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+cmake --build build-package --parallel "$(nproc)"
+(cd build-package && cpack -G DEB >cpack.log 2>&1) || { cat build-package/cpack.log >&2; exit 1; }
+
+deb=$(ls -t build-package/redlock-console_*.deb | head -1)
+cp "$deb" .
+deb=$(basename "$deb")
+contents=$(dpkg-deb -c "$deb")
+for f in ./usr/bin/redlock ./usr/bin/redlock-console ./usr/share/man/man1/redlock.1.gz \
+    ./usr/share/applications/org.redlockconsole.RedlockConsole.desktop \
+    ./usr/share/metainfo/org.redlockconsole.RedlockConsole.metainfo.xml \
+    ./usr/share/icons/hicolor/scalable/apps/redlock-console.svg \
+    ./usr/share/icons/hicolor/48x48/apps/redlock-console.png; do
+    grep -q " $f\$" <<<"$contents" || { echo "package.sh: $f is missing from $deb" >&2; exit 1; }
+done
+echo "$deb:"
+dpkg-deb -f "$deb" Package Version Architecture Depends Recommends Suggests | sed 's/^/  /'
