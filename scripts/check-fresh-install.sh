@@ -110,8 +110,27 @@ if [ "$deb" -eq 1 ]; then
     run_in_chroot "cat /tmp/demo.log; grep -q 'redis-server not found' /tmp/demo.log"
     echo "== redlock-console --demo with redis-server (English, then zh_CN)"
     run_in_chroot "$apt_get install --no-install-recommends redis-server >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
-    run_in_chroot "xvfb-run -a redlock-console --demo --screenshot /tmp/x.png --screenshot-delay 3"
-    run_in_chroot "xvfb-run -a redlock-console --demo --lang zh_CN --screenshot /tmp/zh.png --screenshot-delay 3"
+    # A crash leaves its core dump and a backtrace (the unstripped binary is build-package/app/redlock-console).
+    console_run() {
+        run_in_chroot "ulimit -c unlimited; cd /tmp && rm -f core*; xvfb-run -a redlock-console --demo $1 || {
+            status=\$?; core=\$(ls core* 2>/dev/null | head -1)
+            if [ -n \"\$core\" ]; then
+                $apt_get install --no-install-recommends gdb >/dev/null 2>&1
+                gdb -q -batch -ex 'thread apply all bt 40' /usr/bin/redlock-console \$core 2>&1 | tail -150
+                mv \$core /tmp/console.core
+            fi
+            exit \$status; }" || {
+            status=$?
+            if [ -e "$root/tmp/console.core" ]; then
+                mkdir -p "$repo/build"
+                cp "$root/tmp/console.core" "$repo/build/fresh-install-console.core"
+                echo "check-fresh-install: core dump in build/fresh-install-console.core" >&2
+            fi
+            exit $status
+        }
+    }
+    console_run "--screenshot /tmp/x.png --screenshot-delay 3"
+    console_run "--lang zh_CN --screenshot /tmp/zh.png --screenshot-delay 3"
     mkdir -p "$repo/build"
     for shot in x zh; do
         [ -s "$root/tmp/$shot.png" ] || { echo "check-fresh-install: no screenshot /tmp/$shot.png" >&2; exit 1; }
