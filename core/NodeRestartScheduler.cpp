@@ -15,6 +15,8 @@
 #include <QThread>
 #include <QUuid>
 
+#include <cstdlib>
+
 namespace redlock {
 
 namespace {
@@ -68,6 +70,15 @@ std::optional<RestartMethod> methodFromJson(const QJsonObject& o)
     return m;
 }
 
+// Steady-clock readings compare across processes only within one boot of the machine.
+QString bootId()
+{
+    QFile file(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromLatin1(file.readAll().trimmed());
+}
+
 QByteArray runIdFromInfo(const QByteArray& info)
 {
     for (const QByteArray& line : info.split('\n')) {
@@ -87,9 +98,14 @@ QString restartMethodName(RestartMethod::Kind kind)
     case RestartMethod::Kind::Commands:
         return tr("stop and start commands");
     case RestartMethod::Kind::ShutdownNoSave:
-        return tr("SHUTDOWN NOSAVE (comes back by itself)");
+        return tr("SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)");
     }
     return {};
+}
+
+bool restartMethodEnforcesDelay(RestartMethod::Kind kind)
+{
+    return kind != RestartMethod::Kind::ShutdownNoSave;
 }
 
 QString restartMethodId(RestartMethod::Kind kind)
@@ -111,7 +127,7 @@ QString restartStateName(PendingRestart::State state)
     case State::Stopping:
         return tr("stopping");
     case State::Quarantined:
-        return tr("quarantined");
+        return tr("waiting out the delay");
     case State::Starting:
         return tr("starting");
     case State::Done:
@@ -278,7 +294,8 @@ void ShutdownRestartBackend::start(Done done)
 // ------------------------------------------------------------------------------------------------ scheduler
 
 NodeRestartScheduler::NodeRestartScheduler(RestartSchedulerOptions options, QObject* parent)
-    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : WallClock::system())
+    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : WallClock::system()),
+      m_steady(m_options.steadyClock ? m_options.steadyClock : SteadyClock::system())
 {
     m_tick.setInterval(std::max(10, m_options.tickIntervalMs));
     connect(&m_tick, &QTimer::timeout, this, &NodeRestartScheduler::tick);
@@ -358,9 +375,10 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     if (!backend)
         return refuse(error);
 
-    // Until the stop step reports, the quarantine is counted from now (saved first: a crash mid-stop keeps it).
-    r.stoppedAtMs = nowMs();
-    r.dueAtMs = r.stoppedAtMs + delay;
+    // Until the stop is confirmed, the delay is counted from now, provisionally (saved first: a console that
+    // goes away mid-stop resumes it as unconfirmed and re-bases it).
+    rebase(r);
+    r.stopConfirmed = false;
     Entry& entry = m_entries[r.id];
     entry.restart = r;
     entry.backend = backend;
@@ -458,15 +476,25 @@ void NodeRestartScheduler::onStopped(const QString& id, const RestartBackend::St
         r.error = step.error;
         return; // finish() follows in the caller, after the schedule result is delivered
     }
-    // The delay counts from the moment the node is known down.
-    r.stoppedAtMs = nowMs();
-    r.dueAtMs = r.stoppedAtMs + r.delayMs;
+    // The delay counts from the moment the node is known down; a stop command's exit is not proof of that,
+    // so the probe confirms it (at once, then every tick).
+    rebase(r);
+    r.stopConfirmed = e->backend && e->backend->confirmsStop();
     r.state = State::Quarantined;
     save();
     emit restartChanged(r);
-    emit countdown(r.node, r.remainingMs(nowMs()));
+    emit countdown(r.node, r.remainingMs(steadyNowMs()));
     if (!m_tick.isActive())
         m_tick.start();
+    if (!r.stopConfirmed)
+        probeEarly(*e);
+}
+
+void NodeRestartScheduler::rebase(PendingRestart& r)
+{
+    r.stoppedAtMs = nowMs();
+    r.dueAtMs = r.stoppedAtMs + r.delayMs;
+    r.dueAtSteadyMs = steadyNowMs() + r.delayMs;
 }
 
 void NodeRestartScheduler::tick()
@@ -478,12 +506,22 @@ void NodeRestartScheduler::tick()
         Entry* e = find(id);
         if (!e || e->restart.state != State::Quarantined)
             continue;
-        const qint64 remaining = e->restart.remainingMs(nowMs());
-        if (remaining > 0) {
-            emit countdown(e->restart.node, remaining);
+        PendingRestart& r = e->restart;
+        const qint64 remaining = r.remainingMs(steadyNowMs());
+        // The countdown runs on the monotonic clock; when the wall clock steps, the wall-clock due time (shown,
+        // and used should the console restart) moves with it.
+        const qint64 wallDue = nowMs() + remaining;
+        if (remaining > 0 && std::abs(wallDue - r.dueAtMs) > 1000) {
+            r.stoppedAtMs += wallDue - r.dueAtMs;
+            r.dueAtMs = wallDue;
+            save();
+            emit restartChanged(r);
+        }
+        if (remaining > 0 || !r.stopConfirmed) {
+            emit countdown(r.node, std::max<qint64>(remaining, 1));
             probeEarly(*e);
         } else {
-            emit countdown(e->restart.node, 0);
+            emit countdown(r.node, 0);
             startDue(*e);
         }
     }
@@ -496,7 +534,9 @@ void NodeRestartScheduler::tick()
 
 void NodeRestartScheduler::probeEarly(Entry& entry)
 {
-    if (entry.probing || entry.restart.returnedEarly)
+    // Once a new instance has been flagged there is nothing more to learn; while the stop is unconfirmed, every
+    // tick looks again.
+    if (entry.probing || (entry.restart.returnedEarly && entry.restart.stopConfirmed))
         return;
     entry.probing = true;
     const QString id = entry.restart.id;
@@ -506,23 +546,60 @@ void NodeRestartScheduler::probeEarly(Entry& entry)
             return;
         e->probing = false;
         PendingRestart& r = e->restart;
-        if (!answered || r.state != State::Quarantined)
+        if (r.state != State::Quarantined)
             return;
-        const qint64 remaining = r.remainingMs(nowMs());
-        if (remaining <= 0)
+        // The old instance: its run_id, or, before the stop is confirmed, any answer without a readable run_id
+        // (it cannot be told apart).
+        const bool oldInstance = answered && (r.stopConfirmed ? !runId.isEmpty() && runId == r.runIdBefore
+                                                              : runId.isEmpty() || runId == r.runIdBefore);
+        if (oldInstance) {
+            // It has not gone down: the delay counts from the last time it was seen.
+            r.stopConfirmed = false;
+            rebase(r);
+            const bool first = !r.returnedEarly;
+            if (first) {
+                r.returnedEarly = true;
+                r.earlyDetail = runId.isEmpty()
+                                    ? tr("node %1 still answers and its run_id cannot be read: the delay counts "
+                                         "from when it stops answering")
+                                          .arg(r.node + 1)
+                                    : tr("node %1 still answers as the same instance (run_id %2): it has not gone "
+                                         "down, and the delay counts from when it stops answering")
+                                          .arg(r.node + 1)
+                                          .arg(QString::fromLatin1(runId));
+                audit(QStringLiteral("node-still-up"), r, {{QStringLiteral("runId"), QString::fromLatin1(runId)}});
+                save();
+                emit restartChanged(r);
+                emit nodeReturnedEarly(r.node, r.remainingMs(steadyNowMs()), r.earlyDetail);
+            }
+            // Later sightings only move the countdown (a resumed unconfirmed entry is re-based anyway).
+            emit countdown(r.node, r.remainingMs(steadyNowMs()));
             return;
+        }
+        if (!r.stopConfirmed) {
+            // The old instance is gone: the delay counts from now, the first moment that is known.
+            r.stopConfirmed = true;
+            r.returnedEarly = false;
+            r.earlyDetail.clear();
+            rebase(r);
+            save();
+            audit(QStringLiteral("node-stop-confirmed"), r,
+                  {{QStringLiteral("stoppedAt"),
+                    QDateTime::fromMSecsSinceEpoch(r.stoppedAtMs, Qt::UTC).toString(Qt::ISODateWithMs)}});
+            emit restartChanged(r);
+            emit countdown(r.node, r.remainingMs(steadyNowMs()));
+        }
+        const qint64 remaining = r.remainingMs(steadyNowMs());
+        if (!answered || remaining <= 0 || r.returnedEarly)
+            return;
+        // A new instance answers. Nothing here can keep it out: clients count it as soon as it answers.
         r.returnedEarly = true;
-        if (!runId.isEmpty() && runId == r.runIdBefore)
-            r.earlyDetail = tr("node %1 still answers as the same instance (run_id %2): it never went down")
-                                .arg(r.node + 1)
-                                .arg(QString::fromLatin1(runId));
-        else
-            r.earlyDetail =
-                tr("node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it "
-                   "stays quarantined until the delay has passed")
-                    .arg(r.node + 1)
-                    .arg(remaining)
-                    .arg(runId.isEmpty() ? QString() : tr(" (new run_id %1)").arg(QString::fromLatin1(runId)));
+        r.earlyDetail =
+            tr("node %1 answers again %2 ms before the delay has passed%3: clients count it again and it may vote "
+               "for locks it lost. The console cannot keep it out; it only flags it")
+                .arg(r.node + 1)
+                .arg(remaining)
+                .arg(runId.isEmpty() ? QString() : tr(" (new run_id %1)").arg(QString::fromLatin1(runId)));
         save();
         audit(QStringLiteral("node-returned-early"), r,
               {{QStringLiteral("remainingMs"), remaining}, {QStringLiteral("runId"), QString::fromLatin1(runId)}});
@@ -596,7 +673,7 @@ bool NodeRestartScheduler::abandon(int node, QString* error)
                 return false;
             }
             audit(QStringLiteral("node-restart-abandoned"), entry.restart,
-                  {{QStringLiteral("remainingMs"), entry.restart.remainingMs(nowMs())}});
+                  {{QStringLiteral("remainingMs"), entry.restart.remainingMs(steadyNowMs())}});
             finish(QString(id), State::Abandoned);
             return true;
         }
@@ -644,22 +721,27 @@ void NodeRestartScheduler::save()
     if (m_options.stateFile.isEmpty())
         return;
     QJsonArray restarts;
+    const QString boot = bootId();
     for (const auto& [id, entry] : m_entries) {
         const PendingRestart& r = entry.restart;
         if (!r.isActive())
             continue;
-        restarts.append(QJsonObject{{QStringLiteral("id"), r.id},
-                                    {QStringLiteral("node"), r.node},
-                                    {QStringLiteral("endpoint"), r.endpoint},
-                                    {QStringLiteral("identity"), r.identity},
-                                    {QStringLiteral("method"), methodToJson(r.method)},
-                                    {QStringLiteral("state"), restartStateId(r.state)},
-                                    {QStringLiteral("delayMs"), r.delayMs},
-                                    {QStringLiteral("stoppedAtMs"), r.stoppedAtMs},
-                                    {QStringLiteral("dueAtMs"), r.dueAtMs},
-                                    {QStringLiteral("runIdBefore"), QString::fromLatin1(r.runIdBefore)},
-                                    {QStringLiteral("returnedEarly"), r.returnedEarly},
-                                    {QStringLiteral("reason"), r.reason}});
+        restarts.append(
+            QJsonObject{{QStringLiteral("id"), r.id},
+                        {QStringLiteral("node"), r.node},
+                        {QStringLiteral("endpoint"), r.endpoint},
+                        {QStringLiteral("identity"), r.identity},
+                        {QStringLiteral("method"), methodToJson(r.method)},
+                        {QStringLiteral("state"), restartStateId(r.state)},
+                        {QStringLiteral("delayMs"), r.delayMs},
+                        {QStringLiteral("stoppedAtMs"), r.stoppedAtMs},
+                        {QStringLiteral("dueAtMs"), r.dueAtMs},
+                        {QStringLiteral("stopConfirmed"), r.stopConfirmed},
+                        {QStringLiteral("steady"),
+                         QJsonObject{{QStringLiteral("bootId"), boot}, {QStringLiteral("dueAtMs"), r.dueAtSteadyMs}}},
+                        {QStringLiteral("runIdBefore"), QString::fromLatin1(r.runIdBefore)},
+                        {QStringLiteral("returnedEarly"), r.returnedEarly},
+                        {QStringLiteral("reason"), r.reason}});
     }
     QSaveFile file(m_options.stateFile);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -667,7 +749,7 @@ void NodeRestartScheduler::save()
                  qPrintable(file.errorString()));
         return;
     }
-    file.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("restarts"), restarts}})
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 2}, {QStringLiteral("restarts"), restarts}})
                    .toJson(QJsonDocument::Indented));
     if (!file.commit())
         qWarning("cannot save pending restarts to %s: %s", qPrintable(m_options.stateFile),
@@ -695,6 +777,7 @@ int NodeRestartScheduler::loadPending(QString* error)
     }
     QStringList problems;
     int resumed = 0;
+    const QString boot = bootId();
     for (const QJsonValue& v : doc.object().value(QStringLiteral("restarts")).toArray()) {
         const QJsonObject o = v.toObject();
         PendingRestart r;
@@ -718,8 +801,32 @@ int NodeRestartScheduler::loadPending(QString* error)
         r.runIdBefore = o.value(QStringLiteral("runIdBefore")).toString().toLatin1();
         r.returnedEarly = o.value(QStringLiteral("returnedEarly")).toBool();
         r.reason = o.value(QStringLiteral("reason")).toString();
-        // Whatever step was running when the console went away, the node may be down: keep the quarantine
-        // (a start that was running is retried at the next tick).
+        const QString savedState = o.value(QStringLiteral("state")).toString();
+        // Version 1 files had no stopConfirmed: a quarantined entry had its stop confirmed.
+        r.stopConfirmed =
+            savedState != restartStateId(State::Stopping) && o.value(QStringLiteral("stopConfirmed")).toBool(true);
+        if (r.stopConfirmed) {
+            // Resume on the later of the wall-clock due time and, within the same boot, the monotonic one: a
+            // wall-clock step while the console was away cannot shorten the delay.
+            qint64 remaining = r.dueAtMs - nowMs();
+            const QJsonObject steady = o.value(QStringLiteral("steady")).toObject();
+            if (!boot.isEmpty() && steady.value(QStringLiteral("bootId")).toString() == boot)
+                remaining = std::max(remaining, steady.value(QStringLiteral("dueAtMs")).toInteger() - steadyNowMs());
+            remaining = std::max<qint64>(0, remaining);
+            r.dueAtSteadyMs = steadyNowMs() + remaining;
+            if (nowMs() + remaining - r.dueAtMs > 1000) { // the wall clock stepped forward meanwhile
+                r.stoppedAtMs += nowMs() + remaining - r.dueAtMs;
+                r.dueAtMs = nowMs() + remaining;
+            }
+        } else {
+            // The stop time was provisional (the console went away while the stop step ran): when the stop
+            // really happened is not known, only that it was not before now. Count from now; the probe then
+            // re-bases it while the old instance still answers.
+            rebase(r);
+            r.returnedEarly = false;
+        }
+        // Whatever step was running when the console went away, the node may be down: keep it out (a start
+        // that was running is retried when due).
         r.state = State::Quarantined;
         Entry& entry = m_entries[r.id];
         entry.restart = r;
@@ -732,6 +839,10 @@ int NodeRestartScheduler::loadPending(QString* error)
     if (resumed > 0 && !m_tick.isActive())
         m_tick.start();
     save();
+    for (auto& [id, entry] : m_entries) {
+        if (entry.restart.state == State::Quarantined && !entry.restart.stopConfirmed)
+            probeEarly(entry);
+    }
     return resumed;
 }
 

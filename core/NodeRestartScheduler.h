@@ -3,6 +3,7 @@
 #include "NodeEndpoint.h"
 #include "RedisConnection.h"
 #include "RestartPlanner.h"
+#include "SteadyClock.h"
 #include "WallClock.h"
 
 #include <QByteArray>
@@ -30,7 +31,8 @@ struct RestartMethod
     enum class Kind {
         LocalCluster,   // a node of this process' LocalCluster: stop the process, start it again (same port, dir)
         Commands,       // operator-configured programs, run without a shell (program + argument list)
-        ShutdownNoSave, // SHUTDOWN NOSAVE only; something else (a supervisor) brings the node back
+        ShutdownNoSave, // SHUTDOWN NOSAVE only; something else (a supervisor) brings the node back, usually
+                        // at once: nothing keeps it out, the delay is only watched
     };
     Kind kind = Kind::LocalCluster;
     int localIndex = -1; // LocalCluster: index in the cluster; -1 = the node's index
@@ -57,13 +59,19 @@ struct RestartRequest
     QString reason;                 // free text for the audit log
 };
 
-// One node out for a delayed restart. Times are wall clock (ms since the epoch), so they survive a restart
-// of the console.
+// The delay is enforced (the console keeps the node down until it has passed) only by methods that start
+// the node themselves; with SHUTDOWN NOSAVE it is only watched.
+bool restartMethodEnforcesDelay(RestartMethod::Kind kind);
+
+// One node out for a delayed restart. In the process the countdown runs on the scheduler's monotonic clock
+// (dueAtSteadyMs), so a step of the wall clock neither shortens nor lengthens it. The wall-clock times
+// (ms since the epoch) are for display and to resume after a restart of the console, when the later of
+// the wall-clock and the monotonic due time (same boot only) is taken.
 struct PendingRestart
 {
     enum class State {
         Stopping,    // the stop step runs
-        Quarantined, // down (or expected down) and not counted until dueAtMs
+        Quarantined, // stopped (or SHUTDOWN sent): not counted by the console and not started until due
         Starting,    // due: the start step runs
         Done,        // started again after the full delay
         Failed,      // stop or start failed (error, output)
@@ -76,8 +84,13 @@ struct PendingRestart
     RestartMethod method;
     State state = State::Stopping;
     qint64 delayMs = 0;
-    qint64 stoppedAtMs = 0;
-    qint64 dueAtMs = 0;
+    qint64 stoppedAtMs = 0;   // wall clock: when the stop was confirmed (provisional until stopConfirmed)
+    qint64 dueAtMs = 0;       // wall clock: stoppedAtMs + delayMs, moved when the wall clock steps
+    qint64 dueAtSteadyMs = 0; // the scheduler's monotonic clock: what the countdown runs on
+    // The delay counts from the moment the old instance is known gone: the stop step confirmed it (the process
+    // exited, SHUTDOWN closed the connection), or, for stop commands and resumed entries, a probe no longer
+    // found the old run_id answering. Until then the countdown is re-based on every probe that still finds it.
+    bool stopConfirmed = false;
     QByteArray runIdBefore; // INFO run_id before the stop; empty if it could not be read
     bool returnedEarly = false;
     QString earlyDetail; // translated: what the probe saw
@@ -89,7 +102,8 @@ struct PendingRestart
     {
         return state == State::Stopping || state == State::Quarantined || state == State::Starting;
     }
-    qint64 remainingMs(qint64 nowMs) const { return std::max<qint64>(0, dueAtMs - nowMs); }
+    // steadyNowMs: the scheduler's monotonic clock (SteadyClock::nowNs() / 1e6).
+    qint64 remainingMs(qint64 steadyNowMs) const { return std::max<qint64>(0, dueAtSteadyMs - steadyNowMs); }
 };
 
 QString restartStateName(PendingRestart::State state); // translated
@@ -122,6 +136,10 @@ public:
     virtual void start(Done done) = 0;
     // False: start() does nothing and the node is expected to come back by itself (after the delay).
     virtual bool startsNode() const = 0;
+    // True: a successful stop() proves the old instance is gone (the process exited, the server closed the
+    // connection). False: the stop step only ran (a stop command can return before the node is down), so
+    // the scheduler waits for its probe to stop finding the old instance.
+    virtual bool confirmsStop() const = 0;
 };
 
 class LocalClusterRestartBackend final : public RestartBackend
@@ -133,6 +151,7 @@ public:
     void stop(Done done) override;
     void start(Done done) override;
     bool startsNode() const override { return true; }
+    bool confirmsStop() const override { return true; } // stopNode() waits for the process to exit
 
 private:
     QPointer<LocalCluster> m_cluster;
@@ -151,6 +170,7 @@ public:
     void stop(Done done) override;
     void start(Done done) override;
     bool startsNode() const override { return true; }
+    bool confirmsStop() const override { return false; } // e.g. systemctl stop --no-block returns at once
 
     static void runProgram(QObject* context, const QString& program, const QStringList& arguments, int timeoutMs,
                            Done done);
@@ -170,6 +190,7 @@ public:
     void stop(Done done) override;
     void start(Done done) override;
     bool startsNode() const override { return false; }
+    bool confirmsStop() const override { return true; }
 
 private:
     NodeEndpoint m_endpoint;
@@ -185,18 +206,22 @@ struct RestartSchedulerOptions
     QString stateFile;     // pending restarts (JSON); empty = not persisted
     bool readOnly = false; // schedule() refused; persisted restarts are not started when due
     QString profileName;
-    QString auditLogPath;                 // empty = AuditLog::defaultPath()
-    LocalCluster* localCluster = nullptr; // RestartMethod::LocalCluster; must live on the scheduler's thread
-    std::shared_ptr<WallClock> clock;     // null = WallClock::system()
-    int tickIntervalMs = 1000;            // countdown signals, due check and early-return probe
+    QString auditLogPath;                     // empty = AuditLog::defaultPath()
+    LocalCluster* localCluster = nullptr;     // RestartMethod::LocalCluster; must live on the scheduler's thread
+    std::shared_ptr<WallClock> clock;         // null = WallClock::system(); display, state file, resume
+    std::shared_ptr<SteadyClock> steadyClock; // null = SteadyClock::system(); the countdown
+    int tickIntervalMs = 1000;                // countdown signals, due check and early-return probe
     int probeTimeoutMs = 1000;
     ConnectionOptions connection;
 };
 
 // Delayed node restarts: plans them (default delay, impact, quorum check), takes the node down through a
-// backend, keeps it quarantined (not to be counted) until the full delay has passed on the wall clock,
-// starts it again (backends that can), and warns when a node answers before its due time (PING / run_id
-// probe every tick). Pending restarts are saved to stateFile on every change and resumed by loadPending().
+// backend, does not count it and does not start it until the full delay has passed on a monotonic clock,
+// counted from the confirmed stop, then starts it again (backends that can), and warns when a node answers
+// before its due time (run_id probe every tick). What is enforced: the console itself never starts the node
+// early. What is only watched: anything else starting it (a supervisor after SHUTDOWN NOSAVE, an operator);
+// clients then count it again, and the scheduler can only flag it. Pending restarts are saved to stateFile
+// on every change and resumed by loadPending().
 //
 // Lives on one thread with an event loop; the LocalCluster (if any) must live there too. schedule() may be
 // called from any thread; the other members on the scheduler's thread (or through queued signals).
@@ -253,6 +278,8 @@ private:
     RedisConnection* makeProbe(int node);
     void readRunId(RedisConnection* probe, std::function<void(const QByteArray& runId, bool answered)> done);
     void onStopped(const QString& id, const RestartBackend::StepResult& step);
+    // Counts the delay from now (the stop confirmed now, or the old instance still seen).
+    void rebase(PendingRestart& r);
     void tick();
     void startDue(Entry& entry);
     void probeEarly(Entry& entry);
@@ -262,9 +289,11 @@ private:
     void audit(const QString& action, const PendingRestart& restart, const QJsonObject& extra = {}) const;
     Entry* find(const QString& id);
     qint64 nowMs() const { return m_clock->nowMs(); }
+    qint64 steadyNowMs() const { return m_steady->nowNs() / 1'000'000; }
 
     RestartSchedulerOptions m_options;
     std::shared_ptr<WallClock> m_clock;
+    std::shared_ptr<SteadyClock> m_steady;
     std::map<QString, Entry> m_entries; // by id
     bool m_shuttingDown = false;        // callbacks from children deleted in the destructor find nothing
     QTimer m_tick;

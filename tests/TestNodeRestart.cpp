@@ -1,7 +1,10 @@
 // Delayed node restarts against real redis-server processes: default delay and impact from a live
 // LockInspector snapshot, the quorum refusal and its override, a managed (LocalCluster) restart that waits
-// out the full delay, SHUTDOWN NOSAVE with a node that comes back early, operator commands run without a
-// shell, pending restarts reloaded from their file, and read-only mode across every destructive core path.
+// out the full delay on the monotonic clock whatever the wall clock does, SHUTDOWN NOSAVE with a node that
+// comes back early (flagged, not kept out), a stop command whose node does not go down (the delay waits for
+// the confirmed stop), operator commands run without a shell, pending restarts reloaded from their file (the
+// later of the wall-clock and monotonic due times; a stop that was still running is re-based), and
+// read-only mode across every destructive core path.
 
 #include "AuditLog.h"
 #include "DirectRedis.h"
@@ -54,6 +57,14 @@ private:
     LocalCluster m_cluster;
     std::unique_ptr<QTemporaryDir> m_dir;
     std::shared_ptr<ShiftedWallClock> m_clock;
+    std::shared_ptr<ShiftedClock> m_steady;
+
+    // Time passes for the scheduler: both clocks move together, as they do unless the wall clock steps.
+    void advance(qint64 ms)
+    {
+        m_clock->advanceMs(ms);
+        m_steady->advanceMs(ms);
+    }
 
     QString auditPath() const { return m_dir->filePath(QStringLiteral("audit.jsonl")); }
     QString statePath() const { return m_dir->filePath(QStringLiteral("pending-restarts.json")); }
@@ -68,6 +79,7 @@ private:
         o.profileName = QStringLiteral("test-profile");
         o.localCluster = const_cast<LocalCluster*>(&m_cluster);
         o.clock = m_clock;
+        o.steadyClock = m_steady;
         o.tickIntervalMs = 20;
         o.probeTimeoutMs = 300;
         o.readOnly = readOnly;
@@ -106,6 +118,7 @@ private slots:
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
         m_clock = std::make_shared<ShiftedWallClock>();
+        m_steady = std::make_shared<ShiftedClock>();
         for (int i = 0; i < m_cluster.size(); ++i) {
             if (!m_cluster.isRunning(i))
                 QVERIFY(m_cluster.startNode(i));
@@ -216,7 +229,7 @@ private slots:
         QVERIFY(waitForCount(countdown, 5));
         QCOMPARE(countdown.last().at(0).toInt(), 1);
         QVERIFY(countdown.last().at(1).toLongLong() > 59000);
-        m_clock->advanceMs(59000);
+        advance(59000);
         const int seen = static_cast<int>(countdown.size());
         QVERIFY(waitForCount(countdown, seen + 3));
         const qint64 remaining = countdown.last().at(1).toLongLong();
@@ -225,7 +238,7 @@ private slots:
         QVERIFY(finished.isEmpty());
         QVERIFY(started.isEmpty());
 
-        m_clock->advanceMs(1500);
+        advance(1500);
         QVERIFY(waitForCount(finished, 1));
         const PendingRestart done = finished.first().first().value<PendingRestart>();
         QCOMPARE(done.state, State::Done);
@@ -243,6 +256,7 @@ private slots:
         // No clock tricks: a 300 ms TTL, and the process must not start before stop + delay.
         RestartSchedulerOptions o = options();
         o.clock = nullptr;
+        o.steadyClock = nullptr;
         o.configuredMaxTtlMs = 300;
         NodeRestartScheduler scheduler(o);
         QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
@@ -286,15 +300,184 @@ private slots:
         QVERIFY(waitForCount(early, 1));
         QCOMPARE(early.first().at(0).toInt(), 0);
         QVERIFY(early.first().at(1).toLongLong() > 50000);
-        QVERIFY(early.first().at(2).toString().contains(QStringLiteral("before its due time")));
-        QVERIFY(scheduler.isQuarantined(0)); // still not counted
+        // Nothing keeps a SHUTDOWN NOSAVE node out, and the message says so instead of promising a quarantine.
+        const QString detail = early.first().at(2).toString();
+        QVERIFY2(detail.contains(QStringLiteral("before the delay has passed")) &&
+                     detail.contains(QStringLiteral("clients count it again")) &&
+                     detail.contains(QStringLiteral("cannot keep it out")),
+                 qPrintable(detail));
+        QVERIFY(!restartMethodEnforcesDelay(RestartMethod::Kind::ShutdownNoSave));
+        QVERIFY(restartMethodName(RestartMethod::Kind::ShutdownNoSave).contains(QStringLiteral("only watched")));
+        QVERIFY(scheduler.isQuarantined(0)); // the console itself still leaves it out until the delay has passed
         QVERIFY(scheduler.pending().first().returnedEarly);
         QVERIFY(actions(auditPath()).contains(QStringLiteral("node-returned-early")));
 
-        m_clock->advanceMs(61000);
+        advance(61000);
         QVERIFY(waitForCount(finished, 1));
         QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
         QVERIFY(!scheduler.isQuarantined(0));
+    }
+
+    void wallClockStepsDoNotMoveTheCountdown()
+    {
+        NodeRestartScheduler scheduler(options());
+        QSignalSpy countdown(&scheduler, &NodeRestartScheduler::countdown);
+        QSignalSpy changed(&scheduler, &NodeRestartScheduler::restartChanged);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(r.restart.stopConfirmed); // the local cluster waited for the process to exit
+        const qint64 dueBefore = r.restart.dueAtMs;
+
+        // An NTP step of the wall clock past the due time: the countdown runs on the monotonic clock.
+        m_clock->advanceMs(61000);
+        const int seen = static_cast<int>(countdown.size());
+        QVERIFY(waitForCount(countdown, seen + 5));
+        QVERIFY2(countdown.last().at(1).toLongLong() > 55000, qPrintable(countdown.last().at(1).toString()));
+        QVERIFY(!m_cluster.isRunning(1));
+        QVERIFY(finished.isEmpty());
+        // The wall-clock due time (shown, and used after a console restart) moved with the step.
+        QTRY_VERIFY(!scheduler.pending().isEmpty() && scheduler.pending().first().dueAtMs > dueBefore + 55000);
+        QVERIFY(!changed.isEmpty());
+
+        // A step back by an hour does not lengthen it either.
+        m_clock->advanceMs(-3'661'000);
+        m_steady->advanceMs(60500);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.isRunning(1));
+    }
+
+    void resumeTakesTheLaterOfWallAndMonotonicDueTimes()
+    {
+        {
+            NodeRestartScheduler first(options());
+            QVERIFY(wait(first.schedule(request(2, 60000))).accepted);
+        }
+        // While the console is away, 5 s pass and the wall clock is stepped 50 s forward.
+        m_steady->advanceMs(5000);
+        m_clock->advanceMs(55000);
+        {
+            NodeRestartScheduler second(options());
+            QSignalSpy countdown(&second, &NodeRestartScheduler::countdown);
+            QCOMPARE(second.loadPending(), 1);
+            QVERIFY(waitForCount(countdown, 2));
+            // The monotonic clock (same boot) says 55 s are left; the wall clock alone would say 5 s.
+            const qint64 left = countdown.last().at(1).toLongLong();
+            QVERIFY2(left > 50000 && left <= 55000, qPrintable(QString::number(left)));
+        }
+        // After a reboot (another boot id) only the wall clock is left to go by.
+        QFile file(statePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray restarts = doc.value(QStringLiteral("restarts")).toArray();
+        QCOMPARE(restarts.size(), 1);
+        QJsonObject entry = restarts.first().toObject();
+        QJsonObject steady = entry.value(QStringLiteral("steady")).toObject();
+        QVERIFY(!steady.value(QStringLiteral("bootId")).toString().isEmpty());
+        steady.insert(QStringLiteral("bootId"), QStringLiteral("another-boot"));
+        entry.insert(QStringLiteral("steady"), steady);
+        restarts[0] = entry;
+        doc.insert(QStringLiteral("restarts"), restarts);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(doc).toJson());
+        file.close();
+        m_clock->advanceMs(10000); // 10 s later by the wall clock
+        NodeRestartScheduler third(options());
+        QSignalSpy countdown(&third, &NodeRestartScheduler::countdown);
+        QSignalSpy finished(&third, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(third.loadPending(), 1);
+        QVERIFY(waitForCount(countdown, 2));
+        const qint64 left = countdown.last().at(1).toLongLong();
+        QVERIFY2(left > 40000 && left <= 45000, qPrintable(QString::number(left)));
+        advance(46000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+    }
+
+    void stopCommandThatDoesNotStopTheNodeKeepsTheCountdownFromStarting()
+    {
+        const QString trueProgram = QStandardPaths::findExecutable(QStringLiteral("true"));
+        QVERIFY(!trueProgram.isEmpty());
+        NodeRestartScheduler scheduler(options());
+        QSignalSpy countdown(&scheduler, &NodeRestartScheduler::countdown);
+        QSignalSpy early(&scheduler, &NodeRestartScheduler::nodeReturnedEarly);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        RestartRequest req = request(2, 60000);
+        req.method.kind = RestartMethod::Kind::Commands;
+        req.method.stopProgram = trueProgram; // exits 0 and stops nothing (like systemctl stop --no-block)
+        req.method.startProgram = trueProgram;
+        const ScheduleResult r = wait(scheduler.schedule(req));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(!r.restart.stopConfirmed);
+
+        // The old instance still answers: flagged, and the delay has not started.
+        QVERIFY(waitForCount(early, 1));
+        QVERIFY2(early.first().at(2).toString().contains(QStringLiteral("has not gone down")),
+                 qPrintable(early.first().at(2).toString()));
+        advance(61000);
+        int seen = static_cast<int>(countdown.size());
+        QVERIFY(waitForCount(countdown, seen + 5));
+        QVERIFY2(countdown.last().at(1).toLongLong() > 55000, qPrintable(countdown.last().at(1).toString()));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-still-up")));
+
+        // Now it really goes down: the delay counts from the confirmed stop.
+        QVERIFY(m_cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.pending().isEmpty() && scheduler.pending().first().stopConfirmed, 10000);
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-stop-confirmed")));
+        advance(30000);
+        seen = static_cast<int>(countdown.size());
+        QVERIFY(waitForCount(countdown, seen + 3));
+        QVERIFY(countdown.last().at(1).toLongLong() > 25000);
+        QVERIFY(finished.isEmpty());
+        advance(31000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.startNode(2));
+    }
+
+    void resumedStopIsRebasedOnTheConfirmedStop()
+    {
+        // The console goes away while the stop step still runs: the saved stop time is provisional.
+        const QString sleepProgram = QStandardPaths::findExecutable(QStringLiteral("sleep"));
+        QVERIFY(!sleepProgram.isEmpty());
+        {
+            NodeRestartScheduler first(options());
+            RestartRequest req = request(2, 60000);
+            req.method.kind = RestartMethod::Kind::Commands;
+            req.method.stopProgram = sleepProgram;
+            req.method.stopArguments = {QStringLiteral("30")};
+            req.method.startProgram = sleepProgram;
+            req.method.startArguments = {QStringLiteral("0")};
+            QSignalSpy changed(&first, &NodeRestartScheduler::restartChanged);
+            first.schedule(req);
+            QVERIFY(waitForCount(changed, 1));
+            QCOMPARE(changed.first().first().value<PendingRestart>().state, State::Stopping);
+        }
+        // The stop really finishes much later.
+        advance(50000);
+        QVERIFY(m_cluster.stopNode(2));
+        const qint64 resumedAt = m_clock->nowMs();
+        NodeRestartScheduler second(options());
+        QSignalSpy countdown(&second, &NodeRestartScheduler::countdown);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(second.loadPending(), 1);
+        QVERIFY(second.pending().first().stoppedAtMs >= resumedAt);
+        QTRY_VERIFY_WITH_TIMEOUT(!second.pending().isEmpty() && second.pending().first().stopConfirmed, 10000);
+        QVERIFY(waitForCount(countdown, 2));
+        // Counted from the confirmed stop (now), not from the provisional time 50 s ago.
+        QVERIFY2(countdown.last().at(1).toLongLong() > 55000, qPrintable(countdown.last().at(1).toString()));
+        advance(15000);
+        const int seen = static_cast<int>(countdown.size());
+        QVERIFY(waitForCount(countdown, seen + 3));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(!m_cluster.isRunning(2));
+        advance(46000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.startNode(2));
     }
 
     void operatorCommandsRunWithoutAShell()
@@ -317,7 +500,10 @@ private slots:
         const ScheduleResult r = wait(scheduler.schedule(req));
         QVERIFY2(r.accepted, qPrintable(r.error));
         QTRY_VERIFY(!m_cluster.isRunning(2));
-        m_clock->advanceMs(61000);
+        // A stop command's exit proves nothing; the probe confirms the stop, and the delay counts from there.
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.pending().isEmpty() && scheduler.pending().first().stopConfirmed, 10000);
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-stop-confirmed")));
+        advance(61000);
         QVERIFY(waitForCount(finished, 1));
         const PendingRestart done = finished.first().first().value<PendingRestart>();
         QCOMPARE(done.state, State::Done);
@@ -377,7 +563,7 @@ private slots:
         QVERIFY(countdown.last().at(1).toLongLong() > 50000);
         QVERIFY(!m_cluster.isRunning(2));
 
-        m_clock->advanceMs(61000);
+        advance(61000);
         QVERIFY(waitForCount(finished, 1));
         QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
         QVERIFY(m_cluster.isRunning(2));
@@ -438,7 +624,7 @@ private slots:
         NodeRestartScheduler readOnly(options(true));
         QSignalSpy finished(&readOnly, &NodeRestartScheduler::restartFinished);
         QCOMPARE(readOnly.loadPending(), 1);
-        m_clock->advanceMs(61000);
+        advance(61000);
         QVERIFY(waitForCount(finished, 1));
         const PendingRestart failed = finished.first().first().value<PendingRestart>();
         QCOMPARE(failed.state, State::Failed);

@@ -1,7 +1,7 @@
 // "Restart with delay…" against a real local cluster: the plan's default delay and impact, the refusal when
 // the restart would leave fewer than a quorum of nodes (unless the node name is typed), and a demo-node
-// restart that is shown quarantined in the nodes table, not counted for quorum, and started again after the
-// delay.
+// restart that is shown kept down in the nodes table, not counted for quorum, and started again after the
+// delay; the dialog says what each method enforces (SHUTDOWN NOSAVE: only watched).
 
 #include "ClusterController.h"
 #include "DirectRedis.h"
@@ -124,10 +124,17 @@ private slots:
         actions.configure(settings()); // no local cluster: the node is a plain server
         RestartDialog dialog(&actions, 2, {}, {});
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
+        // Nothing keeps a SHUTDOWN NOSAVE node down; the dialog says the delay is only watched.
+        QVERIFY2(dialog.introLabel()->text().contains(QStringLiteral("Nothing here keeps it down")) &&
+                     dialog.introLabel()->text().contains(QStringLiteral("only watched")),
+                 qPrintable(dialog.introLabel()->text()));
+        QVERIFY(!dialog.introLabel()->text().contains(QStringLiteral("kept down until")));
         QVERIFY(!dialog.restartButton()->isEnabled());
         dialog.shutdownConfirm()->setChecked(true);
         QVERIFY(dialog.restartButton()->isEnabled());
         dialog.methodBox()->setCurrentIndex(dialog.methodBox()->findData(int(RestartMethod::Kind::Commands)));
+        QVERIFY2(dialog.introLabel()->text().contains(QStringLiteral("kept down until the delay has passed")),
+                 qPrintable(dialog.introLabel()->text()));
         QVERIFY(!dialog.restartButton()->isEnabled());
         dialog.stopCommandEdit()->setText(QStringLiteral("/bin/true stop"));
         dialog.startCommandEdit()->setText(QStringLiteral("/bin/true start"));
@@ -163,12 +170,12 @@ private slots:
         QTest::mouseClick(dialog->restartButton(), Qt::LeftButton);
 
         QTRY_VERIFY(console.actions()->isQuarantined(1));
-        QTRY_VERIFY(window.nodesModel()->stateNote(1).contains(QStringLiteral("quarantined")));
+        QTRY_VERIFY(window.nodesModel()->stateNote(1).contains(QStringLiteral("kept down")));
         QVERIFY(window.nodesModel()
                     ->index(1, NodesModel::StateColumn)
                     .data()
                     .toString()
-                    .contains(QStringLiteral("quarantined")));
+                    .contains(QStringLiteral("kept down")));
         QVERIFY(controller.nodesUp() <= 2);
         QVERIFY(window.quorumLabel()->text().contains(QStringLiteral("2 of 3")));
         QVERIFY(!running(1));

@@ -3,6 +3,7 @@
 #include "AuditLog.h"
 #include "IoThread.h"
 #include "LocalCluster.h"
+#include "SteadyClock.h"
 
 #include <QDir>
 #include <QStandardPaths>
@@ -51,6 +52,7 @@ void OperatorActions::stop()
     m_forceRelease = nullptr;
     m_io.reset(); // deletes ForceRelease (and the scheduler, when it lived here) on its thread
     m_localIndex.clear();
+    m_enforced.clear();
     if (!m_quarantine.isEmpty()) {
         m_quarantine.clear();
         emit quarantineChanged();
@@ -127,10 +129,14 @@ void OperatorActions::configure(const OperatorSettings& settings)
 void OperatorActions::onRestartChanged(const PendingRestart& restart)
 {
     const bool was = m_quarantine.contains(restart.node);
-    if (restart.isActive())
-        m_quarantine[restart.node] = restart.remainingMs(QDateTime::currentMSecsSinceEpoch());
-    else
+    if (restart.isActive()) {
+        // The scheduler counts down on the system's monotonic clock, as this does.
+        m_quarantine[restart.node] = restart.remainingMs(SteadyClock::system()->nowNs() / 1'000'000);
+        m_enforced[restart.node] = restartMethodEnforcesDelay(restart.method.kind);
+    } else {
         m_quarantine.remove(restart.node);
+        m_enforced.remove(restart.node);
+    }
     emit restartChanged(restart);
     if (was != m_quarantine.contains(restart.node))
         emit quarantineChanged();

@@ -62,6 +62,9 @@ public:
     QList<int> quarantinedNodes() const { return m_quarantine.keys(); }
     bool isQuarantined(int node) const { return m_quarantine.contains(node); }
     qint64 quarantineRemainingMs(int node) const { return m_quarantine.value(node, -1); }
+    // True when the console keeps the node down until the delay has passed; false when it only watches
+    // (SHUTDOWN NOSAVE: a supervisor brings the node back, usually at once).
+    bool quarantineEnforced(int node) const { return m_enforced.value(node, true); }
     QString resumeMessage() const { return m_resumeMessage; }
 
     QFuture<ForceReleaseReport> previewForceRelease(const QByteArray& key, const QByteArray& token);
@@ -89,6 +92,7 @@ private:
     QPointer<NodeRestartScheduler> m_scheduler;
     QHash<int, int> m_localIndex;
     QHash<int, qint64> m_quarantine; // node -> remaining ms
+    QHash<int, bool> m_enforced;     // node -> restartMethodEnforcesDelay()
     QString m_resumeMessage;
 };
 

@@ -34,8 +34,8 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     m_forceRelease->setToolTip(tr("Delete the selected lock on the nodes where it still holds the token shown"));
     m_restart = new QAction(tr("Restart node with &delay…"), this);
     m_restart->setObjectName(QStringLiteral("restartAction"));
-    m_restart->setToolTip(tr("Take the selected node out, keep it quarantined longer than the largest TTL, start "
-                             "it again"));
+    m_restart->setToolTip(tr("Take the selected node out for longer than the largest TTL, then start it again "
+                             "(kept down by the console; with SHUTDOWN NOSAVE only watched)"));
     m_restart->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
     m_abandon = new QAction(tr("&Abandon delayed restart"), this);
     m_abandon->setToolTip(tr("Stop tracking the selected node's restart; it is not started again"));
@@ -109,11 +109,11 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
             [this](int node, qint64 remainingMs, const QString& detail) {
                 logEvent(tr("node back early"), QStringLiteral("node-returned-early"),
-                         tr("⚠ node #%1 %2 answered %3 before its quarantine ends: %4")
+                         tr("⚠ node #%1 %2 answered %3 before its delay has passed: %4")
                              .arg(node + 1)
                              .arg(nodeName(node), NodesModel::formatDuration(remainingMs), detail));
                 m_window->nodesModel()->setStateNote(
-                    node, tr("⚠ back early — quarantined %1").arg(NodesModel::formatDuration(remainingMs)), true);
+                    node, tr("⚠ answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
             });
     connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
     if (m_controller->isRunning())
@@ -197,12 +197,15 @@ void OperatorConsole::updateQuarantine()
         }
         if (nodes->stateNote(n).startsWith(QStringLiteral("⚠")))
             nodes->setStateNote(n,
-                                tr("⚠ back early — quarantined %1")
+                                tr("⚠ answers — %1 of the delay left")
                                     .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
                                 true);
+        else if (m_actions->quarantineEnforced(n))
+            nodes->setStateNote(
+                n, tr("⏸ kept down — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
         else
             nodes->setStateNote(
-                n, tr("⏸ quarantined — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+                n, tr("⏱ watched — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
     }
     m_controller->setQuarantinedNodes(m_actions->quarantinedNodes());
     updateActions();

@@ -36,13 +36,10 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     m_plan = RestartPlanner::plan(node, actions->nodeCount(), snapshot, actions->settings().configuredMaxTtlMs,
                                   actions->settings().cluster.driftFactor, unavailable);
 
-    auto* intro = new QLabel(tr("Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the "
-                                "delay has passed, then started again. A node that may have lost its data must "
-                                "stay out longer than the largest TTL of any lock it voted for.")
-                                 .arg(node + 1)
-                                 .arg(endpoint.displayName()),
-                             this);
-    intro->setWordWrap(true);
+    // Set by updateState(): what is enforced depends on the method.
+    m_intro = new QLabel(this);
+    m_intro->setObjectName(QStringLiteral("restartIntro"));
+    m_intro->setWordWrap(true);
 
     m_delay = new QDoubleSpinBox(this);
     m_delay->setObjectName(QStringLiteral("restartDelay"));
@@ -85,8 +82,8 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     noShell->setWordWrap(true);
     commandsForm->addRow(QString(), noShell);
 
-    m_confirmShutdown = new QCheckBox(tr("Send SHUTDOWN NOSAVE: the node drops its data and must be started again "
-                                         "by something else (a supervisor)"),
+    m_confirmShutdown = new QCheckBox(tr("Send SHUTDOWN NOSAVE: the node drops its data and comes back when "
+                                         "something else (a supervisor) starts it, perhaps at once"),
                                       this);
     m_confirmShutdown->setObjectName(QStringLiteral("confirmShutdown"));
 
@@ -153,7 +150,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     connect(m_restart, &QPushButton::clicked, this, &RestartDialog::schedule);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(intro);
+    layout->addWidget(m_intro);
     layout->addLayout(form);
     layout->addWidget(impactTitle);
     layout->addWidget(m_impact, 1);
@@ -207,6 +204,22 @@ RestartRequest RestartDialog::request() const
 void RestartDialog::updateState()
 {
     const auto kind = RestartMethod::Kind(m_method->currentData().toInt());
+    const QString name = m_actions->settings().cluster.nodes.value(m_node).displayName();
+    if (restartMethodEnforcesDelay(kind))
+        m_intro->setText(tr("Node #%1 %2 is stopped and kept down until the delay has passed, counted from the "
+                            "confirmed stop; then it is started again. Meanwhile the console does not count it "
+                            "for quorum. A node that may have lost its data must stay out longer than the largest "
+                            "TTL of any lock it voted for.")
+                             .arg(m_node + 1)
+                             .arg(name));
+    else
+        m_intro->setText(tr("Node #%1 %2 is sent SHUTDOWN NOSAVE. Nothing here keeps it down: a supervisor "
+                            "(systemd Restart=always, Kubernetes) usually starts it again at once, empty, and "
+                            "clients count it as soon as it answers. The delay is only watched: if the node answers "
+                            "before it has passed, it is flagged in the event log, the nodes table and the audit "
+                            "log. To enforce the delay, use stop and start commands instead.")
+                             .arg(m_node + 1)
+                             .arg(name));
     m_commands->setVisible(kind == RestartMethod::Kind::Commands);
     m_confirmShutdown->setVisible(kind == RestartMethod::Kind::ShutdownNoSave);
     const RestartRequest r = request();
@@ -233,10 +246,14 @@ void RestartDialog::schedule()
         m_running = false;
         m_result = result;
         m_haveResult = result.accepted;
-        if (result.accepted)
-            m_status->setText(tr("Node #%1 is quarantined until %2.")
+        const QString due = QDateTime::fromMSecsSinceEpoch(result.restart.dueAtMs).toString(u"HH:mm:ss");
+        if (result.accepted && restartMethodEnforcesDelay(result.restart.method.kind))
+            m_status->setText(tr("Node #%1 is stopped and kept down until %2.").arg(m_node + 1).arg(due));
+        else if (result.accepted)
+            m_status->setText(tr("SHUTDOWN NOSAVE sent to node #%1. Watched until %2: if it answers earlier, it is "
+                                 "flagged.")
                                   .arg(m_node + 1)
-                                  .arg(QDateTime::fromMSecsSinceEpoch(result.restart.dueAtMs).toString(u"HH:mm:ss")));
+                                  .arg(due));
         else
             m_status->setText(tr("Refused: %1").arg(result.error.isEmpty() ? result.restart.error : result.error));
         updateState();

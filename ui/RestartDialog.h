@@ -38,6 +38,7 @@ public:
     QLineEdit* startCommandEdit() const { return m_startCommand; }
     QPushButton* restartButton() const { return m_restart; }
     QLabel* statusLabel() const { return m_status; }
+    QLabel* introLabel() const { return m_intro; } // what the chosen method enforces and what it only watches
     QTableWidget* impactTable() const { return m_impact; }
     bool hasResult() const { return m_haveResult; }
     const ScheduleResult& result() const { return m_result; }
@@ -57,6 +58,7 @@ private:
     LockSnapshot m_snapshot;
     QList<int> m_nodesDown;
     RestartPlan m_plan;
+    QLabel* m_intro;
     QComboBox* m_method;
     QDoubleSpinBox* m_delay;
     QCheckBox* m_allowShorter;
