@@ -12,6 +12,10 @@
 #include <QMutexLocker>
 #include <QStandardPaths>
 
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -78,6 +82,7 @@ bool AuditLog::append(const QString& action, const QString& profile, const QByte
             *error = tr("cannot create the audit log folder %1").arg(dir);
         return false;
     }
+    const bool created = !QFileInfo::exists(m_path);
     QFile file(m_path);
     // Created readable by its owner only: it names keys, tokens and who forced what.
     if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
@@ -91,8 +96,28 @@ bool AuditLog::append(const QString& action, const QString& profile, const QByte
             *error = tr("cannot write the audit log %1: %2").arg(m_path, file.errorString());
         return false;
     }
-    // An audit line that a crash can lose is not much of an audit line.
-    ::fsync(file.handle());
+    // An audit line that a crash can lose is not much of an audit line: the data must reach the disk, and
+    // for a new file so must its directory entry.
+    if (::fsync(file.handle()) != 0) {
+        const int savedErrno = errno;
+        if (error)
+            *error = tr("cannot sync the audit log %1 to disk: %2")
+                         .arg(m_path, QString::fromLocal8Bit(std::strerror(savedErrno)));
+        return false;
+    }
+    if (created) {
+        const int dirFd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        const bool synced = dirFd >= 0 && ::fsync(dirFd) == 0;
+        const int savedErrno = errno;
+        if (dirFd >= 0)
+            ::close(dirFd);
+        if (!synced) {
+            if (error)
+                *error = tr("cannot sync the audit log folder %1 to disk: %2")
+                             .arg(dir, QString::fromLocal8Bit(std::strerror(savedErrno)));
+            return false;
+        }
+    }
     return true;
 }
 

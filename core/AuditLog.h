@@ -31,6 +31,8 @@ public:
 
     // Appends one line; thread-safe within the process (one write per line, O_APPEND). Creates the folder.
     // `key` and `token` may be empty (then the fields are left out); details are merged into the line.
+    // True only when the line reached the disk: written whole and fsynced (and, for a new file, its folder
+    // fsynced too); otherwise false with *error saying which step failed.
     bool append(const QString& action, const QString& profile, const QByteArray& key, const QByteArray& token,
                 const QJsonObject& details, QString* error = nullptr) const;
 

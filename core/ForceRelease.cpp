@@ -7,14 +7,12 @@
 #include "ObservationTypes.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
-#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QPromise>
 #include <QThread>
+#include <QUuid>
 
 namespace redlock {
 
@@ -185,15 +183,6 @@ QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray&
         return tr("no lock key given");
     if (token.isEmpty())
         return tr("the expected token is required: force release deletes only the token you saw");
-    if (stage == ForceReleaseReport::Stage::Execute) {
-        // Refuse before deleting anything if the action could not be recorded.
-        const QString path = AuditLog(m_options.auditLogPath).path();
-        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-            return tr("the audit log folder cannot be created (%1): force release refused").arg(path);
-        QFile probe(path);
-        if (!probe.open(QIODevice::WriteOnly | QIODevice::Append, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
-            return tr("the audit log %1 is not writable (%2): force release refused").arg(path, probe.errorString());
-    }
     return {};
 }
 
@@ -214,6 +203,12 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
     if (!why.isEmpty()) {
         report->refused = true;
         report->error = why;
+        deliver(*report);
+        return;
+    }
+    // Nothing is deleted unless the intent is on disk first: a crash or kill during the deletes still leaves
+    // a record of what was about to happen.
+    if (stage == ForceReleaseReport::Stage::Execute && !writeIntent(*report)) {
         deliver(*report);
         return;
     }
@@ -316,6 +311,27 @@ void ForceRelease::deleteOnNode(int node, const QByteArray& key, const QByteArra
                });
 }
 
+bool ForceRelease::writeIntent(ForceReleaseReport& report) const
+{
+    report.operationId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QJsonArray endpoints;
+    for (const NodeEndpoint& n : m_options.nodes)
+        endpoints.append(n.displayName());
+    QJsonObject details{{QStringLiteral("operation"), report.operationId},
+                        {QStringLiteral("endpoints"), endpoints},
+                        {QStringLiteral("nodeCount"), nodeCount()}};
+    if (!report.reason.isEmpty())
+        details.insert(QStringLiteral("reason"), report.reason);
+    QString error;
+    if (AuditLog(m_options.auditLogPath)
+            .append(QStringLiteral("force-release-intent"), m_options.profileName, report.key, report.expectedToken,
+                    details, &error))
+        return true;
+    report.refused = true;
+    report.error = tr("the audit log could not be written, so nothing was deleted: %1").arg(error);
+    return false;
+}
+
 void ForceRelease::writeAudit(ForceReleaseReport& report) const
 {
     QJsonArray nodes;
@@ -331,7 +347,8 @@ void ForceRelease::writeAudit(ForceReleaseReport& report) const
             o.insert(QStringLiteral("error"), n.error);
         nodes.append(o);
     }
-    QJsonObject details{{QStringLiteral("nodes"), nodes},
+    QJsonObject details{{QStringLiteral("operation"), report.operationId},
+                        {QStringLiteral("nodes"), nodes},
                         {QStringLiteral("deleted"), report.count(Kind::Deleted)},
                         {QStringLiteral("nodeCount"), report.nodes.size()}};
     if (!report.reason.isEmpty())

@@ -66,10 +66,11 @@ struct ForceReleaseReport
     QByteArray expectedToken;
     QString reason;                // execute: the operator's note, as logged
     QList<ForceReleaseNode> nodes; // one per configured node, in configuration order
-    bool refused = false;          // nothing was sent (read-only, bad input, audit log not writable)
+    bool refused = false;          // nothing was sent (read-only, bad input, the intent line not written)
     QString error;                 // why it was refused
-    bool audited = false;          // execute: the audit line was written
-    QString auditError;            // execute: why it was not
+    QString operationId;           // execute: ties the intent line to the result line in the audit log
+    bool audited = false;          // execute: the result line was written (the intent line always is)
+    QString auditError;            // execute: why the result line was not written (the deletes did run)
     qint64 elapsedUs = 0;
 
     int count(ForceReleaseNode::Kind kind) const;
@@ -108,8 +109,11 @@ public:
 
     // Reads the key on every node (TYPE, GET, PTTL) and says what execute() would do there. Writes nothing.
     QFuture<ForceReleaseReport> preview(const QByteArray& key, const QByteArray& expectedToken);
-    // Compare-and-delete with expectedToken on every node, then one audit log line with the per-node result.
-    // Refused in read-only mode and when the audit log cannot be written.
+    // Write-ahead audit: first an intent line ("force-release-intent": key, token, nodes, reason), fsynced;
+    // only then the compare-and-delete with expectedToken on every node; then the result line
+    // ("force-release", the per-node result), tied to the intent by operationId. If the intent line cannot be
+    // written (open, write or fsync fails), nothing is deleted and the report is refused with that error;
+    // if the result line fails, audited is false and auditError says why. Refused in read-only mode.
     QFuture<ForceReleaseReport> execute(const QByteArray& key, const QByteArray& expectedToken,
                                         const QString& reason = {});
 
@@ -127,6 +131,7 @@ private:
                   std::function<void(ForceReleaseNode)> done);
     void deleteOnNode(int node, const QByteArray& key, const QByteArray& token, qint64 startNs,
                       std::function<void(ForceReleaseNode)> done);
+    bool writeIntent(ForceReleaseReport& report) const;
     void writeAudit(ForceReleaseReport& report) const;
     qint64 nowNs() const;
 

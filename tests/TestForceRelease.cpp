@@ -1,6 +1,7 @@
 // Force release against real redis-server processes: compare-and-delete with the token the operator saw,
 // per-node preview and result, a lock that changed hands is left alone, unreachable nodes, other key types,
-// the audit log, and read-only mode.
+// the write-ahead audit log (an intent line on disk before any delete, then the result line; a log that
+// cannot be written, synced or appended is an error, in the core and in the CLI), and read-only mode.
 
 #include "AuditLog.h"
 #include "DirectRedis.h"
@@ -8,8 +9,14 @@
 #include "TestSupport.h"
 
 #include <QJsonArray>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace redlock;
 using Kind = ForceReleaseNode::Kind;
@@ -112,8 +119,18 @@ private slots:
         int bad = -1;
         const QList<QJsonObject> lines = AuditLog::read(auditPath(), nullptr, &bad);
         QCOMPARE(bad, 0);
-        QCOMPARE(lines.size(), 1);
-        const QJsonObject line = lines.first();
+        QCOMPARE(lines.size(), 2);
+        // First the intent (written before any delete), then the result, tied by the operation id.
+        const QJsonObject intent = lines.first();
+        QCOMPARE(intent.value(QStringLiteral("action")).toString(), QStringLiteral("force-release-intent"));
+        QVERIFY(!done.operationId.isEmpty());
+        QCOMPARE(intent.value(QStringLiteral("operation")).toString(), done.operationId);
+        QCOMPARE(intent.value(QStringLiteral("reason")).toString(), QStringLiteral("client crashed"));
+        QCOMPARE(intent.value(QStringLiteral("endpoints")).toArray().size(), 5);
+        QCOMPARE(intent.value(QStringLiteral("token")).toObject().value(QStringLiteral("printable")).toString(),
+                 QStringLiteral("token-seen"));
+        const QJsonObject line = lines.last();
+        QCOMPARE(line.value(QStringLiteral("operation")).toString(), done.operationId);
         QCOMPARE(line.value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
         QCOMPARE(line.value(QStringLiteral("profile")).toString(), QStringLiteral("test-profile"));
         QCOMPARE(line.value(QStringLiteral("user")).toString(), AuditLog::osUser());
@@ -162,7 +179,8 @@ private slots:
         QCOMPARE(none.matched(), 0);
         QCOMPARE(valueOn(0, key), std::optional<QByteArray>("new-holder"));
         const QList<QJsonObject> lines = AuditLog::read(auditPath());
-        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.size(), 4); // intent and result, twice
+        QCOMPARE(lines.last().value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
         QCOMPARE(lines.last().value(QStringLiteral("deleted")).toInt(), 0);
     }
 
@@ -181,7 +199,7 @@ private slots:
         const ForceReleaseReport done = wait(fr->execute(key, "tok"));
         QCOMPARE(kinds(done), (QList<Kind>{Kind::Deleted, Kind::Unreachable, Kind::Deleted}));
         QVERIFY(!done.nodes[1].error.isEmpty());
-        const QJsonArray logged = AuditLog::read(auditPath()).first().value(QStringLiteral("nodes")).toArray();
+        const QJsonArray logged = AuditLog::read(auditPath()).last().value(QStringLiteral("nodes")).toArray();
         QCOMPARE(logged[1].toObject().value(QStringLiteral("result")).toString(), QStringLiteral("unreachable"));
     }
 
@@ -249,6 +267,85 @@ private slots:
         auto dup = make(duplicate);
         QVERIFY(!dup->configErrors().isEmpty());
         QVERIFY(wait(dup->preview(key, "tok")).refused);
+    }
+
+    void nothingIsDeletedWhenTheIntentCannotBeWritten()
+    {
+        const QByteArray key = "unlogged-lock";
+        setOn({0, 1, 2}, key, "tok");
+        // A device that is always full: the file opens, the write fails (ENOSPC).
+        auto full = make(m_cluster.endpoints().mid(0, 3), false, QStringLiteral("/dev/full"));
+        const ForceReleaseReport r = wait(full->execute(key, "tok"));
+        QVERIFY(r.refused);
+        QVERIFY2(r.error.contains(QStringLiteral("nothing was deleted")) &&
+                     r.error.contains(QStringLiteral("/dev/full")),
+                 qPrintable(r.error));
+        QCOMPARE(kinds(r), (QList<Kind>{Kind::NotAttempted, Kind::NotAttempted, Kind::NotAttempted}));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>("tok"));
+
+        // A FIFO (with a reader, so it opens and takes the write): fsync fails (EINVAL), and that counts.
+        const QString fifo = m_dir->filePath(QStringLiteral("audit.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const int reader = ::open(QFile::encodeName(fifo).constData(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(reader >= 0);
+        auto unsynced = make(m_cluster.endpoints().mid(0, 3), false, fifo);
+        const ForceReleaseReport notSynced = wait(unsynced->execute(key, "tok"));
+        ::close(reader);
+        QVERIFY(notSynced.refused);
+        QVERIFY2(notSynced.error.contains(QStringLiteral("sync")), qPrintable(notSynced.error));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>("tok"));
+    }
+
+    void aResultLineThatCannotBeWrittenIsReported()
+    {
+        // The intent goes to the log; while a node is paused (the deletes wait for it), the log is replaced by
+        // a full device, so the result line fails after the deletes ran.
+        const QByteArray key = "half-logged-lock";
+        setOn({0, 1, 2}, key, "tok");
+        ForceReleaseOptions o;
+        o.nodes = m_cluster.endpoints().mid(0, 3);
+        o.nodeTimeoutMs = 10000;
+        o.auditLogPath = auditPath();
+        auto fr = ownedOnIoThread(*m_io, m_io->create<ForceRelease>(o));
+        QVERIFY(m_cluster.pauseNode(2));
+        auto resume = qScopeGuard([this] { m_cluster.resumeNode(2); });
+        QFuture<ForceReleaseReport> future = fr->execute(key, "tok");
+        QTRY_VERIFY_WITH_TIMEOUT(AuditLog::read(auditPath()).size() == 1, 5000);
+        QCOMPARE(AuditLog::read(auditPath()).first().value(QStringLiteral("action")).toString(),
+                 QStringLiteral("force-release-intent"));
+        QVERIFY(QFile::remove(auditPath()));
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), auditPath()));
+        QVERIFY(m_cluster.resumeNode(2));
+        const ForceReleaseReport r = wait(future);
+        QVERIFY2(!r.refused, qPrintable(r.error));
+        QCOMPARE(r.matched(), 3);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists(key));
+        QVERIFY(!r.audited);
+        QVERIFY2(r.auditError.contains(QStringLiteral("cannot write")), qPrintable(r.auditError));
+    }
+
+    void cliSaysSoWhenTheAuditLogCannotBeWritten()
+    {
+        const QByteArray key = "cli-unlogged";
+        setOn({0, 1, 2}, key, "tok");
+        QStringList nodes;
+        for (int i = 0; i < 3; ++i)
+            nodes << m_cluster.endpoint(i).displayName();
+        QProcess cli;
+        cli.start(QStringLiteral(REDLOCK_CLI_PATH),
+                  {QStringLiteral("force-release"), QStringLiteral("--nodes"), nodes.join(u','),
+                   QStringLiteral("--token"), QStringLiteral("tok"), QStringLiteral("--yes"),
+                   QStringLiteral("--audit-log"), QStringLiteral("/dev/full"), QString::fromUtf8(key)});
+        QVERIFY(cli.waitForFinished(20000));
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(cli.exitCode() == 2, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("nothing was deleted")), qPrintable(err));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>("tok"));
     }
 
     void readOnlyRefusesAndLogsNothing()

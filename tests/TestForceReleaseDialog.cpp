@@ -1,6 +1,7 @@
 // The force release dialog against real redis-server processes: preview on the I/O thread, compare-and-delete
 // with the token the operator saw (a changed token is left to its new holder and reported), the typed key for
-// production profiles, read-only mode disabling every destructive action, and the audit log viewer.
+// production profiles, read-only mode disabling every destructive action, an audit log that cannot be
+// written (refused, nothing deleted, said in red), and the audit log viewer.
 
 #include "AuditLog.h"
 #include "AuditLogDialog.h"
@@ -110,18 +111,43 @@ private slots:
         QVERIFY(!dialog.releaseButton()->isEnabled());
         screenshot(&dialog, QStringLiteral("force-release-result"));
 
-        // The core wrote the audit line; the viewer lists it.
+        // The core wrote the intent line, then the result line; the viewer lists them, newest first.
         const QList<QJsonObject> lines = AuditLog::read(actions.auditLogPath());
-        QCOMPARE(lines.size(), 1);
-        QCOMPARE(lines[0].value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0].value(QStringLiteral("action")).toString(), QStringLiteral("force-release-intent"));
+        QCOMPARE(lines[1].value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
         AuditLogDialog viewer(actions.auditLogPath());
         viewer.show();
-        QCOMPARE(viewer.table()->rowCount(), 1);
+        QCOMPARE(viewer.table()->rowCount(), 2);
         QCOMPARE(viewer.table()->item(0, 3)->text(), QStringLiteral("force-release"));
         QCOMPARE(viewer.table()->item(0, 4)->text(), QStringLiteral("orders:1"));
         QVERIFY(viewer.table()->item(0, 5)->text().contains(QStringLiteral("#2 deleted")));
         QVERIFY(viewer.table()->item(0, 5)->text().contains(QStringLiteral("#1 token-changed")));
         screenshot(&viewer, QStringLiteral("audit-log"));
+    }
+
+    void unwritableAuditLogRefusesAndDeletesNothing()
+    {
+        setOn({0, 1, 2, 3, 4}, "orders:2", "tok-F");
+        OperatorActions actions;
+        OperatorSettings s = settings(false, false);
+        s.auditLogPath = QStringLiteral("/dev/full"); // opens, but every write fails (ENOSPC)
+        actions.configure(s);
+        ForceReleaseDialog dialog(&actions, "orders:2", "tok-F", QStringLiteral("billing"));
+        dialog.show();
+        QTRY_VERIFY(dialog.hasPreview());
+        QVERIFY(dialog.releaseButton()->isEnabled());
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog.hasResult());
+        QVERIFY(dialog.result().refused);
+        const QString summary = dialog.summaryLabel()->text();
+        QVERIFY2(summary.contains(QStringLiteral("nothing was deleted")) &&
+                     summary.contains(QStringLiteral("/dev/full")),
+                 qPrintable(summary));
+        QVERIFY(dialog.summaryLabel()->styleSheet().contains(QStringLiteral("#b00020")));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("orders:2"), std::optional<QByteArray>("tok-F"));
+        screenshot(&dialog, QStringLiteral("force-release-audit-refused"));
     }
 
     void productionProfileNeedsTheKeyTyped()

@@ -174,6 +174,8 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
     m_table->resizeColumnToContents(FoundColumn);
 
     const int total = int(report.nodes.size());
+    const bool failed = report.refused || (report.stage == ForceReleaseReport::Stage::Execute && !report.audited);
+    m_summary->setStyleSheet(failed ? QStringLiteral("color: #b00020; font-weight: bold;") : QString());
     if (report.refused) {
         m_summary->setText(tr("Refused: %1").arg(report.error));
     } else if (report.stage == ForceReleaseReport::Stage::Preview) {
@@ -189,7 +191,9 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
                            .arg(report.count(ForceReleaseNode::Kind::Gone))
                            .arg(report.unreachable());
         if (!report.audited)
-            text += QLatin1Char(' ') + tr("The audit log was not written: %1").arg(report.auditError);
+            text += QLatin1Char(' ') + tr("The deletes ran, but their result could not be written to the audit log "
+                                          "(the intent line is there): %1")
+                                           .arg(report.auditError);
         m_summary->setText(text);
     }
     updateButtons();

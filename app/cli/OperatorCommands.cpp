@@ -210,7 +210,8 @@ int runForceRelease(const QStringList& args)
             printOut(tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size()));
             printReport(result, *nodes);
             if (!result.audited)
-                printErr(tr("redlock: warning: the audit log was not written: %1")
+                printErr(tr("redlock: error: the deletes ran, but their result could not be written to the audit "
+                            "log (the intent line is there): %1")
                              .arg(printableText(result.auditError, 500)));
         }
     }
