@@ -389,15 +389,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>SHUTDOWN NOSAVE (comes back by itself)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>stopping</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>quarantined</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -416,6 +408,14 @@
         <source>abandoned</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting out the delay</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -429,6 +429,14 @@
     </message>
     <message>
         <source>cannot write the audit log %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot sync the audit log %1 to disk: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot sync the audit log folder %1 to disk: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -768,14 +776,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the audit log folder cannot be created (%1): force release refused</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the audit log %1 is not writable (%2): force release refused</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>a hash (Redisson-style lock): force release handles string locks only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -789,6 +789,10 @@
     </message>
     <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audit log could not be written, so nothing was deleted: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -919,10 +923,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The audit log was not written: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No node holds the token shown: there is nothing to release.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -932,6 +932,10 @@
     </message>
     <message>
         <source>Release the lock “%1” held by %2 on %3 node(s)? Nodes where the token changed are left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1455,14 +1459,6 @@ token: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>node %1 still answers as the same instance (run_id %2): it never went down</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it stays quarantined until the delay has passed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> (new run_id %1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1488,6 +1484,18 @@ token: %3</source>
     </message>
     <message>
         <source>pending restart of %1 dropped: not a node of this profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 still answers and its run_id cannot be read: the delay counts from when it stops answering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 still answers as the same instance (run_id %2): it has not gone down, and the delay counts from when it stops answering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 answers again %2 ms before the delay has passed%3: clients count it again and it may vote for locks it lost. The console cannot keep it out; it only flags it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1651,10 +1659,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Take the selected node out, keep it quarantined longer than the largest TTL, start it again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Abandon delayed restart</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1695,19 +1699,7 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ node #%1 %2 answered %3 before its quarantine ends: %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>⚠ back early — quarantined %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Read-only mode: destructive actions are disabled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>⏸ quarantined — %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1720,6 +1712,26 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take the selected node out for longer than the largest TTL, then start it again (kept down by the console; with SHUTDOWN NOSAVE only watched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ node #%1 %2 answered %3 before its delay has passed: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ answers — %1 of the delay left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏸ kept down — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏱ watched — %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2182,10 +2194,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the delay has passed, then started again. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2219,10 +2227,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>Run without a shell: the first word is the program, the rest its arguments.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send SHUTDOWN NOSAVE: the node drops its data and must be started again by something else (a supervisor)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2289,11 +2293,27 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Node #%1 is quarantined until %2.</source>
+        <source>Refused: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Refused: %1</source>
+        <source>Send SHUTDOWN NOSAVE: the node drops its data and comes back when something else (a supervisor) starts it, perhaps at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is stopped and kept down until the delay has passed, counted from the confirmed stop; then it is started again. Meanwhile the console does not count it for quorum. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is sent SHUTDOWN NOSAVE. Nothing here keeps it down: a supervisor (systemd Restart=always, Kubernetes) usually starts it again at once, empty, and clients count it as soon as it answers. The delay is only watched: if the node answers before it has passed, it is flagged in the event log, the nodes table and the audit log. To enforce the delay, use stop and start commands instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node #%1 is stopped and kept down until %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE sent to node #%1. Watched until %2: if it answers earlier, it is flagged.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

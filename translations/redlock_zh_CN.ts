@@ -401,16 +401,8 @@
         <translation>停止与启动命令</translation>
     </message>
     <message>
-        <source>SHUTDOWN NOSAVE (comes back by itself)</source>
-        <translation>SHUTDOWN NOSAVE（需由外部自行恢复）</translation>
-    </message>
-    <message>
         <source>stopping</source>
         <translation>正在停止</translation>
-    </message>
-    <message>
-        <source>quarantined</source>
-        <translation>已隔离</translation>
     </message>
     <message>
         <source>starting</source>
@@ -428,6 +420,14 @@
         <source>abandoned</source>
         <translation>已放弃</translation>
     </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
+        <translation>SHUTDOWN NOSAVE（由守护进程重启；延迟仅被监视）</translation>
+    </message>
+    <message>
+        <source>waiting out the delay</source>
+        <translation>等待延迟结束</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -442,6 +442,14 @@
     <message>
         <source>cannot write the audit log %1: %2</source>
         <translation>无法写入审计日志 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot sync the audit log %1 to disk: %2</source>
+        <translation>无法将审计日志 %1 同步到磁盘：%2</translation>
+    </message>
+    <message>
+        <source>cannot sync the audit log folder %1 to disk: %2</source>
+        <translation>无法将审计日志文件夹 %1 同步到磁盘：%2</translation>
     </message>
 </context>
 <context>
@@ -774,14 +782,6 @@
         <translation>必须提供预期令牌：强制释放只删除您看到的那个令牌</translation>
     </message>
     <message>
-        <source>the audit log folder cannot be created (%1): force release refused</source>
-        <translation>无法创建审计日志目录（%1）：拒绝强制释放</translation>
-    </message>
-    <message>
-        <source>the audit log %1 is not writable (%2): force release refused</source>
-        <translation>审计日志 %1 不可写（%2）：拒绝强制释放</translation>
-    </message>
-    <message>
         <source>a hash (Redisson-style lock): force release handles string locks only</source>
         <translation>这是一个哈希（Redisson 风格的锁）：强制释放只处理字符串类型的锁</translation>
     </message>
@@ -796,6 +796,10 @@
     <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
         <translation>%1（比较并删除可能已执行，也可能未执行）</translation>
+    </message>
+    <message>
+        <source>the audit log could not be written, so nothing was deleted: %1</source>
+        <translation>无法写入审计日志，因此未删除任何内容：%1</translation>
     </message>
 </context>
 <context>
@@ -925,10 +929,6 @@
         <translation>已在 %2 个节点中的 %1 个上删除；%3 个留给新的持有者；%4 个已不存在；%5 个不可达。</translation>
     </message>
     <message>
-        <source>The audit log was not written: %1</source>
-        <translation>未写入审计日志：%1</translation>
-    </message>
-    <message>
         <source>No node holds the token shown: there is nothing to release.</source>
         <translation>没有节点持有所显示的令牌：无需释放。</translation>
     </message>
@@ -939,6 +939,10 @@
     <message>
         <source>Release the lock “%1” held by %2 on %3 node(s)? Nodes where the token changed are left alone.</source>
         <translation>要释放由 %2 在 %3 个节点上持有的锁“%1”吗？令牌已变更的节点不会被改动。</translation>
+    </message>
+    <message>
+        <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
+        <translation>删除已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
     </message>
 </context>
 <context>
@@ -1448,14 +1452,6 @@ token: %3</source>
         <translation>未知的重启方式</translation>
     </message>
     <message>
-        <source>node %1 still answers as the same instance (run_id %2): it never went down</source>
-        <translation>节点 %1 仍以同一实例（run_id %2）应答：它从未停机</translation>
-    </message>
-    <message>
-        <source>node %1 is back %2 ms before its due time%3: it may vote for locks it lost; it stays quarantined until the delay has passed</source>
-        <translation>节点 %1 比预定时间提前 %2 毫秒恢复%3：它可能为已丢失的锁投票；在延迟结束前它将保持隔离</translation>
-    </message>
-    <message>
         <source> (new run_id %1)</source>
         <translation>（新的 run_id %1）</translation>
     </message>
@@ -1482,6 +1478,18 @@ token: %3</source>
     <message>
         <source>pending restart of %1 dropped: not a node of this profile</source>
         <translation>已丢弃 %1 的待执行重启：它不是此连接配置中的节点</translation>
+    </message>
+    <message>
+        <source>node %1 still answers and its run_id cannot be read: the delay counts from when it stops answering</source>
+        <translation>节点 %1 仍在应答且无法读取其 run_id：延迟从它停止应答时开始计算</translation>
+    </message>
+    <message>
+        <source>node %1 still answers as the same instance (run_id %2): it has not gone down, and the delay counts from when it stops answering</source>
+        <translation>节点 %1 仍以同一实例应答（run_id %2）：它尚未停止，延迟从它停止应答时开始计算</translation>
+    </message>
+    <message>
+        <source>node %1 answers again %2 ms before the delay has passed%3: clients count it again and it may vote for locks it lost. The console cannot keep it out; it only flags it</source>
+        <translation>节点 %1 在延迟结束前 %2 毫秒再次应答%3：客户端会重新计入它，它可能为自己已丢失的锁投票。控制台无法阻止它加入，只能标记它</translation>
     </message>
 </context>
 <context>
@@ -1642,10 +1650,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>延迟重启节点(&amp;D)…</translation>
     </message>
     <message>
-        <source>Take the selected node out, keep it quarantined longer than the largest TTL, start it again</source>
-        <translation>让所选节点下线，隔离时间超过最大 TTL，然后重新启动</translation>
-    </message>
-    <message>
         <source>&amp;Abandon delayed restart</source>
         <translation>放弃延迟重启(&amp;A)</translation>
     </message>
@@ -1686,20 +1690,8 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>节点提前恢复</translation>
     </message>
     <message>
-        <source>⚠ node #%1 %2 answered %3 before its quarantine ends: %4</source>
-        <translation>⚠ 节点 #%1 %2 在隔离结束前 %3 已应答：%4</translation>
-    </message>
-    <message>
-        <source>⚠ back early — quarantined %1</source>
-        <translation>⚠ 提前恢复 — 隔离中 %1</translation>
-    </message>
-    <message>
         <source>Read-only mode: destructive actions are disabled</source>
         <translation>只读模式：破坏性操作已禁用</translation>
-    </message>
-    <message>
-        <source>⏸ quarantined — %1</source>
-        <translation>⏸ 隔离中 — %1</translation>
     </message>
     <message>
         <source>force release</source>
@@ -1712,6 +1704,26 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4</source>
         <translation>已在 %2 个节点中的 %1 个上删除，%3 个留给新的持有者，%4 个不可达</translation>
+    </message>
+    <message>
+        <source>Take the selected node out for longer than the largest TTL, then start it again (kept down by the console; with SHUTDOWN NOSAVE only watched)</source>
+        <translation>让所选节点停机超过最大 TTL，然后重新启动（由控制台保持停机；使用 SHUTDOWN NOSAVE 时仅监视）</translation>
+    </message>
+    <message>
+        <source>⚠ node #%1 %2 answered %3 before its delay has passed: %4</source>
+        <translation>⚠ 节点 #%1 %2 在延迟结束前 %3 应答：%4</translation>
+    </message>
+    <message>
+        <source>⚠ answers — %1 of the delay left</source>
+        <translation>⚠ 已应答 — 延迟还剩 %1</translation>
+    </message>
+    <message>
+        <source>⏸ kept down — %1</source>
+        <translation>⏸ 保持停机 — %1</translation>
+    </message>
+    <message>
+        <source>⏱ watched — %1</source>
+        <translation>⏱ 监视中 — %1</translation>
     </message>
 </context>
 <context>
@@ -2158,10 +2170,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>节点 #%1 的延迟重启</translation>
     </message>
     <message>
-        <source>Node #%1 %2 is stopped, kept in quarantine (not counted for quorum) until the delay has passed, then started again. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
-        <translation>节点 #%1 %2 将被停止，并在延迟结束前保持隔离（不计入法定人数），然后重新启动。可能丢失数据的节点，其离线时间必须超过它投票支持过的任何锁的最大 TTL。</translation>
-    </message>
-    <message>
         <source> s</source>
         <translation> 秒</translation>
     </message>
@@ -2196,10 +2204,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>Run without a shell: the first word is the program, the rest its arguments.</source>
         <translation>不经 shell 运行：第一个词是程序，其余是参数。</translation>
-    </message>
-    <message>
-        <source>Send SHUTDOWN NOSAVE: the node drops its data and must be started again by something else (a supervisor)</source>
-        <translation>发送 SHUTDOWN NOSAVE：节点会丢弃数据，必须由其他方式（如进程守护程序）重新启动</translation>
     </message>
     <message>
         <source>Lock</source>
@@ -2262,12 +2266,28 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>正在停止节点…</translation>
     </message>
     <message>
-        <source>Node #%1 is quarantined until %2.</source>
-        <translation>节点 #%1 隔离至 %2。</translation>
-    </message>
-    <message>
         <source>Refused: %1</source>
         <translation>已拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Send SHUTDOWN NOSAVE: the node drops its data and comes back when something else (a supervisor) starts it, perhaps at once</source>
+        <translation>发送 SHUTDOWN NOSAVE：节点丢弃其数据，并在其他程序（守护进程）启动它时恢复，可能立即恢复</translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is stopped and kept down until the delay has passed, counted from the confirmed stop; then it is started again. Meanwhile the console does not count it for quorum. A node that may have lost its data must stay out longer than the largest TTL of any lock it voted for.</source>
+        <translation>节点 #%1 %2 将被停止，并保持停机直到延迟结束（从确认停止时开始计算），然后重新启动。在此期间控制台不将其计入法定数。可能丢失数据的节点必须停机超过它投票过的任何锁的最大 TTL。</translation>
+    </message>
+    <message>
+        <source>Node #%1 %2 is sent SHUTDOWN NOSAVE. Nothing here keeps it down: a supervisor (systemd Restart=always, Kubernetes) usually starts it again at once, empty, and clients count it as soon as it answers. The delay is only watched: if the node answers before it has passed, it is flagged in the event log, the nodes table and the audit log. To enforce the delay, use stop and start commands instead.</source>
+        <translation>将向节点 #%1 %2 发送 SHUTDOWN NOSAVE。这里没有任何机制让它保持停机：守护进程（systemd Restart=always、Kubernetes）通常会立即以空数据重新启动它，客户端一旦收到应答就会计入它。延迟仅被监视：如果节点在延迟结束前应答，会在事件日志、节点表和审计日志中标记。要强制执行延迟，请改用停止和启动命令。</translation>
+    </message>
+    <message>
+        <source>Node #%1 is stopped and kept down until %2.</source>
+        <translation>节点 #%1 已停止，并保持停机直到 %2。</translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE sent to node #%1. Watched until %2: if it answers earlier, it is flagged.</source>
+        <translation>已向节点 #%1 发送 SHUTDOWN NOSAVE。监视至 %2：如果它提前应答，将被标记。</translation>
     </message>
 </context>
 <context>
