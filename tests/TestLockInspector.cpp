@@ -420,6 +420,114 @@ private slots:
         QVERIFY(unreachable > 0);
     }
 
+    // Keys released or extended in the middle of a full pass (review item 3): the pass must not put its
+    // earlier reads over what keyspace events found since (a released lock shown held again, with a false
+    // "acquired" event), nor drop a key the events touched before the pass read it (a row a
+    // locksChanged-driven view such as the console's LocksModel keeps forever).
+    void fullPassKeepsWhatEventsFoundMeanwhile()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        constexpr int keys = 2000;
+        constexpr int released = 1000; // keys [0, released) are deleted mid-pass, the others extended
+        auto name = [](int k) -> QByteArray { return "churn:" + QByteArray::number(k); };
+        QList<QList<QByteArray>> writes, deletes, extends, deleteAll;
+        for (int k = 0; k < keys; ++k) {
+            writes.append({"SET", name(k), "t" + QByteArray::number(k), "PX", "600000"});
+            (k < released ? deletes : extends)
+                .append(k < released ? QList<QByteArray>{"DEL", name(k)}
+                                     : QList<QByteArray>{"PEXPIRE", name(k), "900000"});
+            deleteAll.append({"DEL", name(k)});
+        }
+        for (const auto& ep : cluster.endpoints())
+            runCommands(ep, writes, 30000);
+        // Every round trip of the inspector takes 20 ms more: a pass takes a second or more, long enough to
+        // change keys in its middle. The changes themselves go to the nodes directly.
+        std::vector<std::unique_ptr<FaultProxy>> proxies;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "churn:*";
+        o.scanCount = 40;
+        o.readBatchKeys = 20;
+        o.reconcileIntervalMs = 0;
+        for (int i = 0; i < 3; ++i) {
+            proxies.push_back(std::make_unique<FaultProxy>(cluster.port(i)));
+            proxies.back()->setLatencyMs(20);
+            o.nodes[i].port = proxies.back()->port();
+        }
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSet<QByteArray> model; // a view that upserts from locksChanged, as LocksModel does
+        QObject::connect(inspector, &LockInspector::locksChanged, inspector, [&model](const LockChangeSet& c) {
+            for (const LockView& v : c.appeared)
+                model.insert(v.key);
+            for (const LockView& v : c.changed)
+                model.insert(v.key);
+            for (const QByteArray& k : c.disappeared)
+                model.remove(k);
+        });
+        QAtomicInt falseAcquired = 0;
+        QObject::connect(inspector, &LockInspector::lockEvents, inspector, [&](const QList<LockEvent>& events) {
+            for (const LockEvent& e : events) {
+                if (e.kind == LockEvent::Kind::Acquired && e.key.startsWith("churn:") &&
+                    e.key.mid(6).toInt() < released)
+                    falseAcquired.ref();
+            }
+        });
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QTRY_COMPARE_WITH_TIMEOUT(subscribed.size(), 3, 5000);
+        const qint64 passMs = finished.first().first().value<InspectionSummary>().elapsedUs / 1000;
+        QCOMPARE(inspector->snapshot().size(), keys);
+
+        // A second pass; a third of the way into it, release half the keys and extend the other half.
+        QElapsedTimer sincePass;
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        sincePass.start();
+        QTest::qWait(static_cast<int>(passMs / 3));
+        for (const auto& ep : cluster.endpoints()) {
+            runCommands(ep, deletes, 30000);
+            runCommands(ep, extends, 30000);
+        }
+        QVERIFY2(finished.size() == 1, qPrintable(QStringLiteral("the pass (%1 ms before) ended before the changes "
+                                                                 "were made (%2 ms into it)")
+                                                      .arg(passMs)
+                                                      .arg(sincePass.elapsed())));
+        QVERIFY(waitForCount(finished, 2, 30000));
+        auto wrong = [&] {
+            const LockSnapshot snapshot = inspector->snapshot();
+            int releasedShownHeld = 0, extendedMissing = 0;
+            for (int k = 0; k < keys; ++k) {
+                const auto it = snapshot.constFind(name(k));
+                if (k < released && it != snapshot.cend())
+                    ++releasedShownHeld;
+                else if (k >= released && (it == snapshot.cend() || !it->isHeld()))
+                    ++extendedMissing;
+            }
+            return QStringLiteral("%1 released keys still shown, %2 extended keys not shown held")
+                .arg(releasedShownHeld)
+                .arg(extendedMissing);
+        };
+        const QString right = QStringLiteral("0 released keys still shown, 0 extended keys not shown held");
+        // Events still being flushed when the pass ended land shortly after it.
+        QTRY_COMPARE_WITH_TIMEOUT(wrong(), right, 10000);
+        QCOMPARE(falseAcquired.loadRelaxed(), 0);
+
+        // Release everything; one more full pass; the locksChanged-driven view must be empty.
+        for (const auto& ep : cluster.endpoints())
+            runCommands(ep, deleteAll, 30000);
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 3, 30000));
+        int ghosts = -1;
+        QTRY_COMPARE_WITH_TIMEOUT((io.runAndWait([&] { ghosts = static_cast<int>(model.size()); }), ghosts), 0, 10000);
+        QVERIFY(inspector->snapshot().isEmpty());
+        QCOMPARE(falseAcquired.loadRelaxed(), 0);
+    }
+
     // The contention series counts the contested locks in view: batches add, change and remove them.
     void metricsCountContestedLocks()
     {
