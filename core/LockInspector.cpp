@@ -5,6 +5,7 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <limits>
 
 namespace redlock {
 
@@ -139,6 +140,10 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
         NodeLink link;
         connection.clientName = QByteArrayLiteral("redlock-console:inspect");
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
+        connect(link.reader, &RedisConnection::ready, this, [this, i] { checkRunId(i); });
+        connect(link.reader, &RedisConnection::connectionLost, this, [this, i](RedisErrorKind, const QString&) {
+            m_links[static_cast<size_t>(i)].lostAtNs = m_clock->nowNs();
+        });
         if (m_options.keyspaceEvents) {
             connection.clientName = QByteArrayLiteral("redlock-console:events");
             link.subscriber = new RedisConnection(m_options.nodes[i], connection, this);
@@ -523,15 +528,25 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
     auto alive = m_alive;
     const std::shared_ptr<SteadyClock> clock = m_clock;
 
-    // Captureless and static: handlers call it without carrying it.
-    static constexpr auto unreachable = [](KeyRead& read, const RedisReply& reply) {
-        read.state.presence = Presence::Unreachable;
-        read.state.note = reply.errorText();
+    // Captureless and static: handlers call it without carrying it. An ACL refusal (NOPERM) is a state of
+    // its own: the node answers, but not about this key.
+    static constexpr auto unreachable = [](KeyRead& read, const RedisReply& reply, const char* command) {
+        const bool refused = reply.errorKind() == RedisErrorKind::NoPermission;
+        read.state.presence = refused ? Presence::Refused : Presence::Unreachable;
+        // A refusal names the refused command (the server's text names neither it nor the key).
+        read.state.note =
+            refused ? tr("%1 refused: %2").arg(QLatin1String(command), reply.errorText()) : reply.errorText();
         read.nodeFailed = reply.type() == RedisReply::Type::Failure;
     };
-    auto setValue = [](KeyRead& read, const QByteArray& value) {
+    static constexpr auto unanswered = [](const KeyRead& read) {
+        return read.state.presence == Presence::Unreachable || read.state.presence == Presence::Refused;
+    };
+    // A value without TTL is a lock that never expires when it looks like one (a format a lock library
+    // writes, a Redisson holder); any other string without TTL is application data, skipped. (mergeGroupKey
+    // also keeps a lock we were showing whose own token lost its TTL.)
+    auto setValue = [](KeyRead& read, const QByteArray& value, bool lockLike) {
         read.state.token = value;
-        if (read.state.pttlMs == -1) {
+        if (read.state.pttlMs == -1 && !lockLike) {
             read.state.presence = Presence::NotALock;
             read.state.note = tr("no TTL");
             read.skip = KeyRead::Skip::NoTtl;
@@ -561,20 +576,22 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
             commands.append({{"GET", key}, [extra, u](const RedisReply& r) { (*extra)[u].value = r; }});
             commands.append({{"HGETALL", key}, [extra, u](const RedisReply& r) { (*extra)[u].hash = r; }});
         }
+        // Stamped when sent: the server computed the PTTLs later than this, so ages taken from this instant
+        // never make a lock look longer valid than it is.
+        const qint64 sentNs = clock->nowNs();
         commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, setValue,
-                                   clock](const RedisReply& reply) {
+                                   sentNs](const RedisReply& reply) {
             inner(reply);
             if (!*alive)
                 return;
             noteCallUs(batch->timer.nsecsElapsed() / 1000);
-            const qint64 now = clock->nowNs();
             for (qsizetype u = 0; u < unresolved.size(); ++u) {
                 KeyRead& read = batch->reads[unresolved[u]];
                 const Extra& x = (*extra)[u];
-                read.readAtNs = now;
+                read.readAtNs = sentNs;
                 read.state.presence = Presence::Absent;
                 if (x.type.isError()) {
-                    unreachable(read, x.type);
+                    unreachable(read, x.type, "TYPE");
                     continue;
                 }
                 const QByteArray type = x.type.bytes();
@@ -583,12 +600,13 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
                     continue;
                 if (type == "string") {
                     if (x.value.isString())
-                        setValue(read, x.value.bytes());
+                        setValue(read, x.value.bytes(),
+                                 decodeHolder(read.key, x.value.bytes()).format != HolderFormat::Opaque);
                     else
-                        unreachable(read, x.value);
+                        unreachable(read, x.value, "GET");
                 } else if (type == "hash") {
                     if (!x.hash.isArray()) {
-                        unreachable(read, x.hash);
+                        unreachable(read, x.hash, "HGETALL");
                         continue;
                     }
                     const auto& e = x.hash.elements();
@@ -599,7 +617,8 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
                             holders.append(e[i].bytes());
                     }
                     std::sort(holders.begin(), holders.end());
-                    setValue(read, holders.join(','));
+                    setValue(read, holders.join(','),
+                             decodeRedissonHolder(read.state.hashFields).format == HolderFormat::Redisson);
                 } else {
                     read.state.presence = Presence::NotALock;
                     read.state.note = QString::fromLatin1(type);
@@ -641,16 +660,16 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
                              if (reply.isInteger())
                                  r.state.pttlMs = reply.integer();
                              else
-                                 unreachable(r, reply);
+                                 unreachable(r, reply, "PTTL");
                          }});
     }
+    const qint64 sentNs = clock->nowNs(); // see stage 2
     commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue,
-                               clock](const RedisReply& reply) {
+                               sentNs](const RedisReply& reply) {
         inner(reply);
         if (!*alive)
             return;
         noteCallUs(batch->timer.nsecsElapsed() / 1000);
-        const qint64 now = clock->nowNs();
         const bool mgetFailed = batch->values.isEmpty();
         if (mgetFailed && batch->mgetError.type() == RedisReply::Type::Failure) {
             for (KeyRead& read : batch->reads) {
@@ -664,13 +683,16 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
         QList<int> unresolved;
         for (int index = 0; index < batch->reads.size(); ++index) {
             KeyRead& read = batch->reads[index];
-            read.readAtNs = now;
-            if (read.state.presence == Presence::Unreachable || read.state.pttlMs == -2)
+            read.readAtNs = sentNs;
+            if (unanswered(read) || read.state.pttlMs == -2)
                 continue;
-            if (mgetFailed || !batch->values[index].isString())
+            if (mgetFailed || !batch->values[index].isString()) {
                 unresolved.append(index); // exists, but no string value: a hash, another type, or refused
-            else
-                setValue(read, batch->values[index].bytes());
+            } else {
+                const QByteArray& value = batch->values[index].bytes();
+                setValue(read, value,
+                         read.state.pttlMs == -1 && decodeHolder(read.key, value).format != HolderFormat::Opaque);
+            }
         }
         stage2(unresolved);
     };
@@ -732,12 +754,18 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
     bool anyLock = false;
     Outcome skip = Outcome::Gone;
     qint64 newestNs = 0;
+    // A lock we are showing whose own token lost its TTL (PERSIST) is that lock, stuck: not application data.
+    const auto known = m_views.constFind(group.keys[index]);
+    auto ownTokenWithoutTtl = [&](const KeyRead& read) {
+        return read.skip == KeyRead::Skip::NoTtl && known != m_views.cend() && known->holders > 0 &&
+               known->token == read.state.token;
+    };
     for (int n = 0; n < nodeCount(); ++n) {
         const KeyRead& read = group.perNode[size_t(n)][index];
         newestNs = std::max(newestNs, read.readAtNs);
         if (read.state.presence == Presence::Absent || read.nodeFailed)
             continue;
-        if (read.skip == KeyRead::Skip::None) // holding, or unreadable (NOPERM): shown either way
+        if (read.skip == KeyRead::Skip::None || ownTokenWithoutTtl(read)) // holding, or refused: shown either way
             anyLock = true;
         else if (skip == Outcome::Gone)
             skip = read.skip == KeyRead::Skip::NoTtl ? Outcome::NoTtl : Outcome::OtherType;
@@ -754,6 +782,10 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
         const KeyRead& read = group.perNode[size_t(n)][index];
         NodeLockState& state = view.nodes[n];
         state = read.state;
+        if (ownTokenWithoutTtl(read)) {
+            state.presence = Presence::Holding;
+            state.note.clear();
+        }
         // All PTTLs as of one instant: the nodes were read a few milliseconds apart.
         if (state.pttlMs >= 0)
             state.pttlMs = std::max<qint64>(0, state.pttlMs - (view.observedAtNs - read.readAtNs) / kNsPerMs);
@@ -796,7 +828,8 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     view.quorum = quorum;
     view.restsOn.clear();
     view.observedValidityMs = -1;
-    int unreachable = 0;
+    int unreachable = 0; // unreachable or refusing: either may hold anything
+    int noExpiry = 0;    // holding a value without TTL
     // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
     // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
     QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
@@ -804,9 +837,11 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
     for (int i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
-        if (s.presence == Presence::Unreachable) {
+        if (s.presence == Presence::Unreachable || s.presence == Presence::Refused) {
             ++unreachable;
         } else if (s.presence == Presence::Holding) {
+            if (s.pttlMs < 0)
+                ++noExpiry;
             qsizetype t = 0;
             while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
                 ++t;
@@ -837,7 +872,14 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
         return nodes;
     };
 
-    if (bestCount >= quorum) {
+    if (noExpiry > 0) {
+        // Whatever else holds: these nodes never let the value go by themselves.
+        view.verdict = LockVerdict::Stuck;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Holding && view.nodes[i].pttlMs < 0)
+                view.restsOn.append(i);
+        }
+    } else if (bestCount >= quorum) {
         view.restsOn = nodesHolding(best);
         QVarLengthArray<qint64, 16> pttls;
         for (const int i : std::as_const(view.restsOn))
@@ -852,7 +894,7 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     } else if (bestCount + unreachable >= quorum) {
         view.verdict = LockVerdict::Unknown;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Unreachable)
+            if (view.nodes[i].presence == Presence::Unreachable || view.nodes[i].presence == Presence::Refused)
                 view.restsOn.append(i);
         }
     } else if (countOf.size() >= 2) {
@@ -867,7 +909,7 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
     } else {
         view.verdict = LockVerdict::Free;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence != Presence::Unreachable)
+            if (view.nodes[i].presence != Presence::Unreachable && view.nodes[i].presence != Presence::Refused)
                 view.restsOn.append(i);
         }
     }
@@ -928,7 +970,6 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
 void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
                                  QList<LockEvent>* events)
 {
-    const QByteArray last = m_lastHolder.value(key);
     auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
         if (!events)
             return nullptr;
@@ -940,34 +981,65 @@ void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, 
         e.holderSummary = summary;
         return &e;
     };
-    if (after && after->isHeld()) {
+    const auto last = m_lastQuorum.find(key); // "no holder" is no entry: an empty value is a token too
+    if (after && after->hasQuorum()) {
+        LastQuorum seen;
+        seen.token = after->token;
+        seen.seenAtNs = after->observedAtNs;
+        // After the quorum-th largest PTTL among the holders, fewer than a quorum still hold it (no TTL: never).
         QVarLengthArray<qint64, 16> pttls;
-        for (const int i : after->restsOn)
-            pttls.append(after->nodes[i].pttlMs);
-        std::sort(pttls.begin(), pttls.end(), std::greater<>());
-        m_quorumEndsNs.insert(key, after->observedAtNs + pttls.value(after->quorum - 1) * kNsPerMs);
-        if (last.isEmpty()) {
-            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
-        } else if (last != after->token) {
-            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
-                e->previousToken = last;
-        } else {
-            return; // the same holder: already remembered
+        for (int i = 0; i < after->nodes.size(); ++i) {
+            const NodeLockState& s = after->nodes[i];
+            if (s.presence != NodeLockState::Presence::Holding || s.token != after->token)
+                continue;
+            pttls.append(s.pttlMs < 0 ? std::numeric_limits<qint64>::max() : s.pttlMs);
+            if (i < 64)
+                seen.nodeMask |= quint64(1) << i;
         }
-        m_lastHolder.insert(key, after->token);
+        std::sort(pttls.begin(), pttls.end(), std::greater<>());
+        const qint64 quorumPttl = pttls.value(after->quorum - 1, 0);
+        seen.endsNs =
+            quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
+        if (last == m_lastQuorum.end()) {
+            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
+            m_lastQuorum.insert(key, std::move(seen));
+            return;
+        }
+        if (last->token != after->token) {
+            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
+                e->previousToken = last->token;
+        }
+        *last = std::move(seen); // the same holder too: where and when it was last seen
         return;
     }
     if (after && after->verdict == LockVerdict::Unknown)
         return; // cannot tell: the last holder stays as it was
-    if (!last.isEmpty()) {
+    if (last != m_lastQuorum.end()) {
+        // Nodes that held it when last seen on a quorum, do not now, and restarted since: had they kept their
+        // data, would it still have its quorum? Then it was lost, not released.
+        QList<int> restartedWithout;
+        int stillHolding = 0;
+        for (int i = 0; i < nodeCount(); ++i) {
+            const NodeLockState* now = after ? &after->nodes[i] : nullptr;
+            if (now && now->presence == NodeLockState::Presence::Holding && now->token == last->token) {
+                ++stillHolding;
+                continue;
+            }
+            const bool heldThen = i < 64 && (last->nodeMask & (quint64(1) << i));
+            const NodeLink& link = m_links[static_cast<size_t>(i)];
+            if (heldThen && link.restartedAtNs > last->seenAtNs)
+                restartedWithout.append(i);
+        }
+        const bool lost = !restartedWithout.isEmpty() && stillHolding + restartedWithout.size() >= quorum();
         // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
         constexpr qint64 slackNs = 50 * kNsPerMs;
-        const qint64 endsNs = m_quorumEndsNs.value(key, 0);
-        const bool expired = endsNs > 0 && m_clock->nowNs() + slackNs >= endsNs;
-        add(expired ? LockEvent::Kind::Expired : LockEvent::Kind::Released, last,
-            before ? before->holder.summary : QString());
-        m_lastHolder.remove(key);
-        m_quorumEndsNs.remove(key);
+        const bool expired = last->endsNs > 0 && m_clock->nowNs() + slackNs >= last->endsNs;
+        const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
+                                     : expired ? LockEvent::Kind::Expired
+                                               : LockEvent::Kind::Released;
+        if (LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString()); e && lost)
+            e->nodes = restartedWithout;
+        m_lastQuorum.erase(last);
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
         add(LockEvent::Kind::Contested, after->token, after->holder.summary);
@@ -1008,6 +1080,32 @@ void LockInspector::subscribe(int node)
         if (std::exchange(l.everSubscribed, true))
             refresh();
     });
+}
+
+void LockInspector::checkRunId(int node)
+{
+    auto alive = m_alive;
+    m_links[static_cast<size_t>(node)].reader->send(
+        {"INFO", "server"},
+        [this, alive, node](const RedisReply& reply) {
+            if (!*alive || !reply.isString())
+                return; // refused or lost: restarts of this node go unnoticed (then a lost lock reads "released")
+            QByteArray runId;
+            for (const QByteArray& line : reply.bytes().split('\n')) {
+                if (line.startsWith("run_id:"))
+                    runId = line.mid(7).trimmed();
+            }
+            NodeLink& link = m_links[static_cast<size_t>(node)];
+            const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
+            if (!runId.isEmpty())
+                link.runId = runId;
+            if (!restarted)
+                return;
+            link.restartedAtNs = link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs();
+            emit nodeRestarted(node);
+            refresh(); // its keys vanished without keyspace events
+        },
+        m_options.commandTimeoutMs);
 }
 
 void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)

@@ -70,7 +70,8 @@ public:
 
     // The verdict for one key from per-node states (pure: the heart of the inspector, tested directly).
     // restsOn: Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding
-    // any token; Free -> the nodes that answered; Unknown -> the unreachable nodes.
+    // any token; Free -> the nodes that answered; Unknown -> the unreachable (or refusing) nodes; Stuck -> the
+    // nodes holding a value without expiry (Stuck wins over every other verdict: it never resolves by itself).
     static void judge(LockView& view, int quorum, double driftFactor, qint64 expiringThresholdMs);
 
     const InspectorOptions& options() const { return m_options; }
@@ -98,6 +99,9 @@ signals:
     void lockEvents(const QList<redlock::LockEvent>& events);
     // Per node: subscribed to keyspace events or not (and why not).
     void keyspaceSubscription(int node, bool subscribed, const QString& message);
+    // The node's run_id changed across a reconnect: it restarted, and lost every lock it did not persist.
+    // Locks that lose their quorum that way are reported as LockEvent::Kind::Lost, not as released.
+    void nodeRestarted(int node);
 
 private:
     struct Pass;
@@ -108,6 +112,11 @@ private:
         RedisConnection* subscriber = nullptr;
         bool subscribed = false;
         bool everSubscribed = false;
+        // Restarts, from the reader's INFO run_id after each reconnect: the instant the reader lost the old
+        // instance (everything read before it came from that instance), when the run_id then changed.
+        QByteArray runId;
+        qint64 lostAtNs = 0;
+        qint64 restartedAtNs = 0; // 0 = no restart seen
     };
 
     // One group's reads: per node, one KeyRead per key in key order.
@@ -135,6 +144,7 @@ private:
     void readKeys(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done);
     void readBatch(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done);
     void subscribe(int node);
+    void checkRunId(int node);
     void onKeyspaceMessage(int node, const RedisReply& reply);
     void flushTouched();
     // A known lock that no SCAN of this pass returned: absent where the SCAN completed, unknown elsewhere.
@@ -149,10 +159,16 @@ private:
     std::shared_ptr<SteadyClock> m_clock;
     std::vector<NodeLink> m_links;
     QHash<QByteArray, LockView> m_views;
-    // Last token per key that had a quorum (kept through Unknown), for acquired/released/changed events.
-    QHash<QByteArray, QByteArray> m_lastHolder;
-    QHash<QByteArray, qint64> m_quorumEndsNs; // steady instant the last seen quorum runs out (expired vs released)
-    mutable QMutex m_snapshotMutex;           // guards m_lastSkipped
+    // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.
+    struct LastQuorum
+    {
+        QByteArray token;
+        qint64 endsNs = 0;    // steady instant that quorum runs out (expired vs released); 0 = never (no TTL)
+        qint64 seenAtNs = 0;  // steady instant of the read that last saw it (a restart after it lost it there)
+        quint64 nodeMask = 0; // the nodes (below 64) holding it then
+    };
+    QHash<QByteArray, LastQuorum> m_lastQuorum;
+    mutable QMutex m_snapshotMutex; // guards m_lastSkipped
     SkippedKeys m_lastSkipped;
     std::unique_ptr<Pass> m_pass;
     quint64 m_passGeneration = 0;

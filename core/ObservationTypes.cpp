@@ -87,6 +87,8 @@ QString lockVerdictName(LockVerdict verdict)
         return tr("free");
     case LockVerdict::Unknown:
         return tr("unknown");
+    case LockVerdict::Stuck:
+        return tr("stuck (no expiry)");
     }
     return {};
 }
@@ -106,6 +108,8 @@ QString lockVerdictId(LockVerdict verdict)
         return QStringLiteral("free");
     case LockVerdict::Unknown:
         return QStringLiteral("unknown");
+    case LockVerdict::Stuck:
+        return QStringLiteral("stuck");
     }
     return {};
 }
@@ -165,6 +169,8 @@ QString lockEventKindName(LockEvent::Kind kind)
         return tr("token changed");
     case LockEvent::Kind::Contested:
         return tr("contested");
+    case LockEvent::Kind::Lost:
+        return tr("lost on node restart");
     }
     return {};
 }
@@ -182,6 +188,8 @@ QString lockEventKindId(LockEvent::Kind kind)
         return QStringLiteral("token-changed");
     case LockEvent::Kind::Contested:
         return QStringLiteral("contested");
+    case LockEvent::Kind::Lost:
+        return QStringLiteral("lost-on-restart");
     }
     return {};
 }

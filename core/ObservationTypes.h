@@ -93,7 +93,9 @@ enum class LockVerdict {
     Contested,        // no token reaches quorum, >= 2 tokens present (and the unreachable nodes cannot change that)
     MinorityLeftover, // one token on fewer than quorum nodes and no other: a failed or half-released acquire
     Free,             // no token anywhere a quorum could hold one
-    Unknown,          // too many nodes unreachable to tell
+    Unknown,          // too many nodes unreachable (or refusing the read) to tell
+    Stuck, // a lock value with no expiry (PTTL -1) on some node: it never goes away by itself (PERSIST, a SET
+           // without PX, a client bug); an operator must release it
 };
 
 QString lockVerdictName(LockVerdict verdict); // translated, for display
@@ -143,14 +145,15 @@ struct NodeLockState
     enum class Presence {
         Unreachable, // the node could not be read: never taken as "absent"
         Absent,      // the node answered: no such key
-        Holding,     // a lock value with a TTL
-        NotALock,    // the key exists but is not a lock here (no TTL, or a list/set/zset/...)
+        Holding,     // a lock value (pttlMs -1: one with no expiry, see LockVerdict::Stuck)
+        NotALock,    // the key exists but is not a lock here (a list/set/zset/..., or no TTL and not lock-like)
+        Refused,     // the node refused to read the key (ACL: NOPERM); like Unreachable never taken as "absent"
     };
     Presence presence = Presence::Unreachable;
     QByteArray token; // Holding: the string value, or the Redisson hash's holder field(s)
     QList<std::pair<QByteArray, QByteArray>> hashFields; // Redisson hash: field -> value
     qint64 pttlMs = -2;                                  // PTTL when read (-1 no TTL, -2 absent)
-    QString note;                                        // Unreachable: why; NotALock: the type or "no TTL"
+    QString note; // Unreachable, Refused: why (the server's error); NotALock: the type or "no TTL"
 
     friend bool operator==(const NodeLockState&, const NodeLockState&) = default;
 };
@@ -174,6 +177,8 @@ struct LockView
     HolderInfo holder;
 
     bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }
+    // One token on a quorum, whatever else (Held, Expiring, or Stuck with a quorum of holders).
+    bool hasQuorum() const { return holders >= quorum && quorum > 0; }
     // Remaining observed validity at steady instant nowNs (clamped at 0); -1 when not held.
     qint64 remainingValidityMs(qint64 nowNs) const
     {
@@ -217,11 +222,14 @@ struct LockEvent
         Expired,      // the quorum went away at (or after) its observed expiry
         TokenChanged, // another token now holds the quorum
         Contested,    // no token has quorum, several are present
+        Lost,         // the quorum went away before its TTL because nodes holding it restarted without it (their
+                      // run_id changed): data loss, not a release; the holder still believes it holds the lock
     };
     Kind kind = Kind::Acquired;
     QByteArray key;
     QByteArray token;         // the new holder (Acquired, TokenChanged) or the old one (Released, Expired)
     QByteArray previousToken; // TokenChanged
+    QList<int> nodes;         // Lost: the nodes that restarted without the lock
     qint64 atMs = 0;          // wall clock when observed
     QString holderSummary;
 };

@@ -5,6 +5,7 @@
 #include "LockInspector.h"
 #include "LockToken.h"
 #include "ObservationTestSupport.h"
+#include "SteadyClock.h"
 
 #include <QtTest>
 
@@ -526,6 +527,190 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT((io.runAndWait([&] { ghosts = static_cast<int>(model.size()); }), ghosts), 0, 10000);
         QVERIFY(inspector->snapshot().isEmpty());
         QCOMPARE(falseAcquired.loadRelaxed(), 0);
+    }
+
+    // A lock value without TTL never goes away by itself: shown as stuck, never hidden as "not a lock"
+    // (review item 11). Values that look like no lock (application data) stay skipped.
+    void lockWithoutExpiryIsStuck()
+    {
+        const QByteArray ours = LockToken::generate(QStringLiteral("billing")).encode();
+        const QByteArray uuid = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
+        for (const int i : {0, 1, 2})
+            QVERIFY(runCommand(m_cluster.endpoint(i), {"SET", "lock:forever", ours}).isString()); // no PX
+        QVERIFY(runCommand(m_cluster.endpoint(3), {"SET", "lock:stray", uuid}).isString());
+        QVERIFY(runCommand(m_cluster.endpoint(0), {"SET", "lock:config", "plain value"}).isString());
+        setLock(m_cluster, "lock:fine", "t", range(0, 5));
+        setLock(m_cluster, "lock:kept", "keeper-token", range(0, 5), 60000);
+
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        LockSnapshot locks = inspector->snapshot();
+        QCOMPARE(finished.first().first().value<InspectionSummary>().skipped.noTtl, 1); // lock:config only
+        QVERIFY(!locks.contains("lock:config"));
+
+        const LockView noExpiry = locks.value("lock:forever");
+        QCOMPARE(noExpiry.verdict, LockVerdict::Stuck);
+        QCOMPARE(noExpiry.restsOn, range(0, 3));
+        QCOMPARE(noExpiry.holders, 3);
+        QCOMPARE(noExpiry.token, ours);
+        QCOMPARE(noExpiry.nodes[0].presence, NodeLockState::Presence::Holding);
+        QCOMPARE(noExpiry.nodes[0].pttlMs, -1);
+        QCOMPARE(noExpiry.holder.format, HolderFormat::RedlockConsole);
+        const LockView stray = locks.value("lock:stray");
+        QCOMPARE(stray.verdict, LockVerdict::Stuck);
+        QCOMPARE(stray.restsOn, QList<int>{3});
+        QCOMPARE(locks.value("lock:fine").verdict, LockVerdict::Held);
+        QCOMPARE(lockVerdictId(LockVerdict::Stuck), QStringLiteral("stuck"));
+
+        // A lock we are showing loses its TTL (PERSIST): its own token, stuck now, not "released" and gone.
+        for (const auto& ep : m_cluster.endpoints())
+            QCOMPARE(runCommand(ep, {"PERSIST", "lock:kept"}).integer(), 1);
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 2, 15000));
+        locks = inspector->snapshot();
+        QCOMPARE(locks.value("lock:kept").verdict, LockVerdict::Stuck);
+        QCOMPARE(locks.value("lock:kept").restsOn, range(0, 5));
+        QVERIFY(events.isEmpty()); // the same holder, still on every node: no event
+    }
+
+    // Ages of PTTLs are taken from when the read was sent, not when the last reply came back: the observed
+    // validity never reaches past the real expiry, however slow the round trip (review item 11).
+    void observedValidityIsNeverOptimistic()
+    {
+        std::vector<std::unique_ptr<FaultProxy>> proxies;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "slow:*";
+        for (int i = 0; i < 5; ++i) {
+            proxies.push_back(std::make_unique<FaultProxy>(m_cluster.port(i)));
+            proxies.back()->setLatencyMs(300);
+            o.nodes[i].port = proxies.back()->port();
+        }
+        const std::shared_ptr<SteadyClock> clock = SteadyClock::system();
+        setLock(m_cluster, "slow:a", "t", range(0, 5), 20000);
+        // The key expires on every node at most 20 s after its SET was answered.
+        const qint64 latestExpiryMs = clock->nowNs() / 1'000'000 + 20000;
+        const Inspection r = inspectOnce(o);
+        const LockView view = r.locks.value("slow:a");
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        for (int i = 0; i < 5; ++i) {
+            const qint64 seenExpiryMs = view.observedAtNs / 1'000'000 + view.nodes[i].pttlMs;
+            QVERIFY2(seenExpiryMs <= latestExpiryMs + 1,
+                     qPrintable(QStringLiteral("node %1 seen expiring %2 ms after the real expiry")
+                                    .arg(i)
+                                    .arg(seenExpiryMs - latestExpiryMs)));
+        }
+    }
+
+    // A key the user's ACL does not let it read is refused, with the refused command and the server's reason:
+    // not "unreachable" (adversarial D11). It is never taken as absent either.
+    void aclRefusalIsItsOwnState()
+    {
+        for (const auto& ep : m_cluster.endpoints())
+            QVERIFY(
+                !runCommand(ep, {"ACL", "SETUSER", "lock-reader", "reset", "on", ">pw", "~lock:*", "+@all"}).isError());
+        setLock(m_cluster, "lock:ok", "t", range(0, 5));
+        setLock(m_cluster, "secret:k", "s", range(0, 5));
+        InspectorOptions o = optionsFor(m_cluster);
+        for (NodeEndpoint& ep : o.nodes) {
+            ep.user = QStringLiteral("lock-reader");
+            ep.password = QStringLiteral("pw");
+        }
+        const Inspection r = inspectOnce(o);
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"ACL", "DELUSER", "lock-reader"});
+        QCOMPARE(r.summary.nodeReachable, QList<bool>(5, true));
+        QCOMPARE(r.locks.value("lock:ok").verdict, LockVerdict::Held);
+        const LockView secret = r.locks.value("secret:k");
+        QCOMPARE(secret.verdict, LockVerdict::Unknown);
+        QCOMPARE(secret.restsOn, range(0, 5));
+        for (const NodeLockState& s : secret.nodes) {
+            QCOMPARE(s.presence, NodeLockState::Presence::Refused);
+            QVERIFY2(s.note.contains(QStringLiteral("NOPERM")) && s.note.contains(QStringLiteral("PTTL")),
+                     qPrintable(s.note));
+        }
+    }
+
+    // Nodes that restart empty under a held lock: the lock is lost to data loss, not "released" (its holder
+    // did nothing and still believes it holds it), adversarial D5.
+    void lockLostOnRestartIsNotReleased()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        setLock(cluster, "job:r", "holder-token", range(0, 3), 600000);
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "job:*";
+        o.reconcileIntervalMs = 300;
+        o.commandTimeoutMs = 1000;
+        o.connection.backoffInitialMs = 50;
+        o.connection.backoffMaxMs = 200;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QSignalSpy restarted(inspector, &LockInspector::nodeRestarted);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 10000));
+        QCOMPARE(inspector->snapshot().value("job:r").verdict, LockVerdict::Held);
+        QVERIFY(cluster.killNode(1));
+        QVERIFY(cluster.killNode(2));
+        QVERIFY2(cluster.startNode(1, &error), qPrintable(error)); // no persistence: empty
+        QVERIFY2(cluster.startNode(2, &error), qPrintable(error));
+        auto allEvents = [&] {
+            QList<LockEvent> all;
+            for (const auto& args : events)
+                all << args.first().value<QList<LockEvent>>();
+            return all;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!allEvents().isEmpty(), 15000);
+        const LockEvent e = allEvents().first();
+        QCOMPARE(lockEventKindId(e.kind), lockEventKindId(LockEvent::Kind::Lost));
+        QCOMPARE(e.key, QByteArray("job:r"));
+        QCOMPARE(e.token, QByteArray("holder-token"));
+        // The restarted nodes it was last seen on (a pass between the two kills may have seen it on 0 and 2).
+        QVERIFY(!e.nodes.isEmpty());
+        for (const int n : e.nodes)
+            QVERIFY(n == 1 || n == 2);
+        QTRY_COMPARE_WITH_TIMEOUT(restarted.size(), 2, 5000);
+        QCOMPARE(inspector->snapshot().value("job:r").verdict, LockVerdict::MinorityLeftover);
+        // Released for real afterwards: the remaining leftover goes without another event (no quorum had it).
+        runCommand(cluster.endpoint(0), {"DEL", "job:r"});
+        QTRY_VERIFY_WITH_TIMEOUT(!inspector->snapshot().contains("job:r"), 5000);
+        QCOMPARE(allEvents().size(), 1);
+    }
+
+    // An empty value is a token like any other: acquired once, not again on every pass (adversarial D6).
+    void emptyValueIsAcquiredOnce()
+    {
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "empty:*";
+        o.reconcileIntervalMs = 100;
+        o.keyspaceEvents = false;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 10000));
+        setLock(m_cluster, "empty:k", "", range(0, 5), 60000);
+        QVERIFY(waitForCount(events, 1, 10000));
+        const int passesNow = static_cast<int>(finished.size());
+        QVERIFY(waitForCount(finished, passesNow + 5, 10000));
+        QCOMPARE(events.size(), 1);
+        const QList<LockEvent> first = events.first().first().value<QList<LockEvent>>();
+        QCOMPARE(first.size(), 1);
+        QCOMPARE(first.first().kind, LockEvent::Kind::Acquired);
+        QCOMPARE(inspector->snapshot().value("empty:k").verdict, LockVerdict::Held);
     }
 
     // The contention series counts the contested locks in view: batches add, change and remove them.

@@ -108,6 +108,41 @@ private slots:
                  int(LockVerdict::MinorityLeftover));
     }
 
+    // An empty value is a token: a lock held with it shows majority cells, not "other" ones (adversarial D6).
+    // A node refusing the read (ACL) says so; a stuck lock (no expiry) sorts first among the verdicts.
+    void emptyTokenRefusalAndStuckCells()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(3);
+        LockView empty;
+        empty.key = "e";
+        empty.nodes.resize(3);
+        for (NodeLockState& s : empty.nodes) {
+            s.presence = NodeLockState::Presence::Holding;
+            s.pttlMs = 10000;
+        }
+        empty.nodes[2].presence = NodeLockState::Presence::Refused;
+        empty.nodes[2].note = QStringLiteral("PTTL refused: NOPERM");
+        empty.observedAtNs = SteadyClock::system()->nowNs();
+        LockInspector::judge(empty, 2, 0.01, 1000);
+        QCOMPARE(empty.verdict, LockVerdict::Held);
+        LockView stuck = makeLockView("s", {"t", "t", ""}, {-1, 5000});
+        QCOMPARE(stuck.verdict, LockVerdict::Stuck);
+        model.applyChanges(appeared({empty, stuck}));
+        auto cell = [&](int row, int node) {
+            return model.index(row, LocksModel::ColumnCount + node).data(LocksModel::TtlCellRole).value<TtlCell>();
+        };
+        QCOMPARE(cell(0, 0).kind, TtlCell::Kind::Majority);
+        QCOMPARE(cell(0, 1).kind, TtlCell::Kind::Majority);
+        QCOMPARE(cell(0, 2).kind, TtlCell::Kind::Unreachable);
+        QCOMPARE(cell(0, 2).text, QStringLiteral("no permission"));
+        QCOMPARE(model.countWithVerdict(LockVerdict::Stuck), 1);
+        QVERIFY(model.lessThan(1, 0, LocksModel::VerdictColumn)); // stuck before held
+        QCOMPARE(model.index(1, LocksModel::VerdictColumn).data().toString(),
+                 QStringLiteral("∞ %1 1/3").arg(lockVerdictName(LockVerdict::Stuck)));
+    }
+
     void countdownIsOneDataChangedWithoutSortRole()
     {
         auto clock = std::make_shared<ShiftedClock>();

@@ -18,10 +18,17 @@ void EventLogModel::addLockEvents(const QList<LockEvent>& events)
         entry.kindId = lockEventKindId(e.kind);
         entry.key = e.key;
         entry.holder = e.holderSummary.isEmpty() ? printableBytes(e.token, 60) : e.holderSummary;
-        if (e.kind == LockEvent::Kind::TokenChanged)
+        if (e.kind == LockEvent::Kind::TokenChanged) {
             entry.detail = tr("previous token %1").arg(printableBytes(e.previousToken, 60));
-        else if (!e.token.isEmpty())
+        } else if (e.kind == LockEvent::Kind::Lost) {
+            QStringList nodes;
+            for (const int n : e.nodes)
+                nodes << QStringLiteral("#%1").arg(n + 1);
+            entry.detail = tr("token %1; nodes %2 restarted without it: its holder may still think it holds it")
+                               .arg(printableBytes(e.token, 60), nodes.join(QStringLiteral(", ")));
+        } else if (!e.token.isEmpty()) {
             entry.detail = tr("token %1").arg(printableBytes(e.token, 60));
+        }
         entries.append(entry);
     }
     addEntries(entries);

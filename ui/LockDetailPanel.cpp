@@ -180,6 +180,9 @@ void LockDetailPanel::refresh()
         case NodeLockState::Presence::Unreachable:
             presence = tr("✕ unreachable");
             break;
+        case NodeLockState::Presence::Refused:
+            presence = tr("⛔ no permission");
+            break;
         case NodeLockState::Presence::NotALock:
             presence = tr("∅ not a lock");
             break;
@@ -209,7 +212,7 @@ void LockDetailPanel::refreshCountdown()
         const NodeLockState& s = view->nodes[row];
         QString text;
         if (s.presence == NodeLockState::Presence::Holding)
-            text = s.pttlMs < 0 ? tr("no TTL")
+            text = s.pttlMs < 0 ? tr("no expiry: stuck")
                                 : LocksModel::formatRemaining(
                                       std::max<qint64>(0, s.pttlMs - (now - view->observedAtNs) / 1'000'000));
         setCell(row, PttlColumn, text);

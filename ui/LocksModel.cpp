@@ -14,20 +14,22 @@ int verdictOrder(LockVerdict verdict)
 {
     // What an operator wants first when sorting by verdict: trouble, then held locks, then the rest.
     switch (verdict) {
-    case LockVerdict::Contested:
+    case LockVerdict::Stuck:
         return 0;
-    case LockVerdict::Unknown:
+    case LockVerdict::Contested:
         return 1;
-    case LockVerdict::MinorityLeftover:
+    case LockVerdict::Unknown:
         return 2;
-    case LockVerdict::Expiring:
+    case LockVerdict::MinorityLeftover:
         return 3;
-    case LockVerdict::Held:
+    case LockVerdict::Expiring:
         return 4;
-    case LockVerdict::Free:
+    case LockVerdict::Held:
         return 5;
+    case LockVerdict::Free:
+        return 6;
     }
-    return 6;
+    return 7;
 }
 
 QString verdictSymbol(LockVerdict verdict)
@@ -45,6 +47,8 @@ QString verdictSymbol(LockVerdict verdict)
         return QStringLiteral("○");
     case LockVerdict::Unknown:
         return QStringLiteral("?");
+    case LockVerdict::Stuck:
+        return QStringLiteral("∞");
     }
     return {};
 }
@@ -238,6 +242,7 @@ qint64 LocksModel::nodeExpiryMs(const LockView& view, int node) const
     const NodeLockState& state = view.nodes[node];
     switch (state.presence) {
     case NodeLockState::Presence::Unreachable:
+    case NodeLockState::Presence::Refused:
         return -3;
     case NodeLockState::Presence::Absent:
         return -2;
@@ -261,6 +266,10 @@ TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
         cell.kind = TtlCell::Kind::Unreachable;
         cell.text = tr("unreachable");
         return cell;
+    case NodeLockState::Presence::Refused:
+        cell.kind = TtlCell::Kind::Unreachable;
+        cell.text = tr("no permission");
+        return cell;
     case NodeLockState::Presence::Absent:
         cell.kind = TtlCell::Kind::Absent;
         cell.text = tr("absent");
@@ -272,7 +281,8 @@ TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
     case NodeLockState::Presence::Holding:
         break;
     }
-    const bool majority = !view.token.isEmpty() && state.token == view.token && view.verdict != LockVerdict::Contested;
+    // An empty value is a token too: "no holder" is holders == 0, not an empty token.
+    const bool majority = view.holders > 0 && state.token == view.token && view.verdict != LockVerdict::Contested;
     cell.kind = majority ? TtlCell::Kind::Majority : TtlCell::Kind::OtherToken;
     qint64 scale = 0;
     for (const NodeLockState& s : view.nodes)
@@ -332,6 +342,8 @@ QString LocksModel::verdictText(const LockView& view)
     case LockVerdict::Expiring:
     case LockVerdict::MinorityLeftover:
         return tr("%1 %2/%3").arg(name).arg(view.holders).arg(view.nodes.size());
+    case LockVerdict::Stuck: // on how many nodes it never expires
+        return tr("%1 %2/%3").arg(name).arg(view.restsOn.size()).arg(view.nodes.size());
     default:
         return name;
     }

@@ -176,6 +176,10 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
             p.fillRect(row, QBrush(pal.color(QPalette::Mid), Qt::DiagCrossPattern));
             text = tr("✕ unreachable");
             break;
+        case NodeLockState::Presence::Refused:
+            p.fillRect(row, QBrush(pal.color(QPalette::Mid), Qt::DiagCrossPattern));
+            text = tr("⛔ no permission: %1").arg(s.note);
+            break;
         case NodeLockState::Presence::NotALock:
             text = tr("∅ not a lock (%1)").arg(s.note);
             break;

@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
+#include <memory>
 #include <unistd.h>
 
 namespace redlock::cli {
@@ -101,6 +102,8 @@ QString presenceKey(NodeLockState::Presence presence)
         return QStringLiteral("holding");
     case NodeLockState::Presence::NotALock:
         return QStringLiteral("not-a-lock");
+    case NodeLockState::Presence::Refused:
+        return QStringLiteral("refused");
     }
     return {};
 }
@@ -165,15 +168,20 @@ QStringList inspectRow(const LockView& v, qsizetype nodeCount, qint64 nowNs)
         case NodeLockState::Presence::Unreachable:
             row << tr("unreachable");
             break;
+        case NodeLockState::Presence::Refused:
+            row << tr("no permission");
+            break;
         case NodeLockState::Presence::Absent:
             row << QStringLiteral("-");
             break;
         case NodeLockState::Presence::NotALock:
             row << tr("not a lock");
             break;
-        case NodeLockState::Presence::Holding:
-            row << (s.token == v.token ? tr("%1 ms").arg(s.pttlMs) : tr("other %1 ms").arg(s.pttlMs));
+        case NodeLockState::Presence::Holding: {
+            const QString ttl = s.pttlMs < 0 ? tr("no expiry") : tr("%1 ms").arg(s.pttlMs);
+            row << (s.token == v.token ? ttl : tr("other %1").arg(ttl));
             break;
+        }
         }
     }
     return row;
@@ -307,9 +315,12 @@ int runWatch(const QStringList& args)
     const bool json = command.json;
     QObject::connect(
         inspector, &LockInspector::lockEvents, &loop,
-        [json](const QList<LockEvent>& events) {
+        [json, nodes](const QList<LockEvent>& events) {
             for (const LockEvent& e : events) {
                 const QString at = QDateTime::fromMSecsSinceEpoch(e.atMs).toString(Qt::ISODateWithMs);
+                QStringList lostOn; // Lost: the nodes that restarted without it
+                for (const int n : e.nodes)
+                    lostOn << nodes.value(n).displayName();
                 if (json) {
                     QJsonObject o{{QStringLiteral("at"), at},
                                   {QStringLiteral("event"), lockEventKindId(e.kind)},
@@ -318,15 +329,64 @@ int runWatch(const QStringList& args)
                                   {QStringLiteral("holder"), e.holderSummary}};
                     if (!e.previousToken.isEmpty())
                         o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
+                    if (!lostOn.isEmpty())
+                        o.insert(QStringLiteral("restartedNodes"), QJsonArray::fromStringList(lostOn));
                     std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
                     std::fputc('\n', stdout);
                     std::fflush(stdout);
                 } else {
-                    printOut(QStringLiteral("%1  %2  %3  %4")
-                                 .arg(at, lockEventKindName(e.kind).leftJustified(13), printableBytes(e.key),
-                                      e.holderSummary));
+                    QString line = QStringLiteral("%1  %2  %3  %4")
+                                       .arg(at, lockEventKindName(e.kind).leftJustified(13), printableBytes(e.key),
+                                            e.holderSummary);
+                    if (!lostOn.isEmpty())
+                        line += QLatin1String("  ") + tr("(restarted without it: %1)").arg(lostOn.join(u", "));
+                    printOut(line);
                 }
             }
+        },
+        Qt::QueuedConnection);
+    // Nodes: a restart, and reachability as each full pass found it (only changes are printed).
+    QObject::connect(
+        inspector, &LockInspector::nodeRestarted, &loop,
+        [nodes](int node) {
+            printErr(tr("redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
+                         .arg(nodes.value(node).displayName()));
+        },
+        Qt::QueuedConnection);
+    auto reachable = std::make_shared<QList<bool>>(nodes.size(), true);
+    QObject::connect(
+        inspector, &LockInspector::inspectionFinished, &loop,
+        [nodes, reachable](const InspectionSummary& summary) {
+            if (summary.nodeReachable == *reachable)
+                return;
+            const int quorum = static_cast<int>(nodes.size()) / 2 + 1;
+            const bool hadQuorum = reachable->count(true) >= quorum;
+            for (int i = 0; i < nodes.size() && i < summary.nodeReachable.size(); ++i) {
+                if (summary.nodeReachable[i] == reachable->value(i))
+                    continue;
+                if (summary.nodeReachable[i]) {
+                    printErr(tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
+                } else {
+                    QString why;
+                    for (const QString& e : summary.errors) {
+                        if (e.startsWith(nodes[i].displayName() + QLatin1String(": ")))
+                            why = e.mid(nodes[i].displayName().size() + 2);
+                    }
+                    printErr(why.isEmpty() ? tr("redlock: %1: unreachable").arg(nodes[i].displayName())
+                                           : tr("redlock: %1: unreachable (%2)").arg(nodes[i].displayName(), why));
+                }
+            }
+            *reachable = summary.nodeReachable;
+            const int up = static_cast<int>(reachable->count(true));
+            if (up == 0)
+                printErr(tr("redlock: no node reachable: no lock events can be seen"));
+            else if (up < quorum)
+                printErr(tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
+                             .arg(up)
+                             .arg(nodes.size())
+                             .arg(quorum));
+            else if (!hadQuorum)
+                printErr(tr("redlock: a quorum of nodes is reachable again (%1 of %2)").arg(up).arg(nodes.size()));
         },
         Qt::QueuedConnection);
     QObject::connect(
