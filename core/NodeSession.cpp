@@ -3,6 +3,7 @@
 #include <QDateTime>
 
 #include <chrono>
+#include <utility>
 
 namespace redlock {
 
@@ -17,6 +18,12 @@ qint64 wallNowUs()
 qint64 wallNowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
+}
+
+qint64 steadyNowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 // Everything that is worth a factsChanged(): samples (latency, offset) are not.
@@ -90,6 +97,7 @@ void NodeSession::onStateChanged(RedisConnection::State state)
         m_facts.errorKind = RedisErrorKind::None;
         m_facts.reason.clear();
         m_lastAnswerMs = wallNowMs();
+        m_answeredSinceLoss = true;
         publish();
         refreshNow();
         return;
@@ -107,8 +115,9 @@ void NodeSession::onStateChanged(RedisConnection::State state)
         m_facts.errorKind = kind;
         m_facts.reason = m_connection->lastError();
         m_facts.latencyUs = -1;
-        if (m_lastAnswerMs > 0)
-            m_lastUpBeforeLossMs = m_lastAnswerMs;
+        // The first loss after the node answered; failed reconnects after it say nothing new.
+        if (std::exchange(m_answeredSinceLoss, false))
+            m_lostAtSteadyMs = steadyNowMs();
         publish();
         return;
     }
@@ -177,6 +186,7 @@ void NodeSession::refreshFacts()
     if (!m_connection->isReady() || m_factsInFlight)
         return;
     m_factsInFlight = true;
+    m_factsSentAtSteadyMs = steadyNowMs();
     QList<RedisConnection::Command> commands;
     commands.append({{"INFO"}, [this](const RedisReply& reply) {
                          if (!m_connection)
@@ -249,9 +259,10 @@ void NodeSession::applyInfo(const QByteArray& info)
     if (!runId.isEmpty() && !m_facts.runId.isEmpty() && runId != m_facts.runId) {
         m_facts.previousRunId = m_facts.runId;
         m_facts.restartSeenAtMs = wallNowMs();
-        if (m_lastUpBeforeLossMs > 0 && m_facts.uptimeSeconds >= 0) {
-            const qint64 startedAtMs = m_facts.restartSeenAtMs - m_facts.uptimeSeconds * 1000;
-            m_facts.downtimeMs = std::max<qint64>(0, startedAtMs - m_lastUpBeforeLossMs);
+        if (m_lostAtSteadyMs > 0 && m_facts.uptimeSeconds >= 0) {
+            // uptime_in_seconds is truncated: the new instance may have started up to a second earlier.
+            const qint64 startedAtMs = m_factsSentAtSteadyMs - (m_facts.uptimeSeconds + 1) * 1000;
+            m_facts.downtimeMs = std::max<qint64>(0, startedAtMs - m_lostAtSteadyMs);
         } else {
             m_facts.downtimeMs = -1;
         }

@@ -69,8 +69,13 @@ private:
     bool m_havePublished = false;
     QTimer m_pingTimer;
     QTimer m_factsTimer;
-    qint64 m_lastAnswerMs = 0;       // wall clock of the last successful reply
-    qint64 m_lastUpBeforeLossMs = 0; // m_lastAnswerMs when the connection was last lost (downtime estimates)
+    qint64 m_lastAnswerMs = 0; // wall clock of the last successful reply
+    // Downtime estimates, on the steady clock, both erring toward a shorter downtime (a restart within the
+    // TTL is flagged rather than missed): the old instance may have answered until we saw the connection
+    // go, and the new one started no later than INFO's send time minus (uptime_in_seconds + 1) s.
+    qint64 m_lostAtSteadyMs = 0;      // when the connection was last lost; 0 = never
+    qint64 m_factsSentAtSteadyMs = 0; // when the INFO being answered was sent
+    bool m_answeredSinceLoss = false;
     bool m_sampleInFlight = false;
     bool m_factsInFlight = false;
 };

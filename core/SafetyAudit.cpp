@@ -75,7 +75,11 @@ QList<AuditFinding> run(const AuditInput& input)
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
         offClock, unverified;
     QHash<QByteArray, QList<int>> byRunId;
-    const qint64 driftBudgetUs = (static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2) * 1000;
+    const qint64 driftMs = static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2;
+    const qint64 driftBudgetUs = driftMs * 1000;
+    // A lock granted just before the crash stays valid for its TTL on the clock of its holder, which may run
+    // slow by the drift: the same allowance the Redlock client and the restart planner take.
+    const qint64 ttlWithDriftMs = ttlMs + driftMs;
     for (int i = 0; i < n; ++i) {
         const NodeFacts& f = nodes[i];
         if (!f.infoKnown) {
@@ -93,7 +97,7 @@ QList<AuditFinding> run(const AuditInput& input)
         if (losesLocks) {
             persistence << i;
             const bool youngerThanTtl = f.uptimeMs() >= 0 && f.uptimeMs() < ttlMs;
-            const bool shortDowntime = f.restartSeenAtMs > 0 && f.downtimeMs >= 0 && f.downtimeMs < ttlMs;
+            const bool shortDowntime = f.restartSeenAtMs > 0 && f.downtimeMs >= 0 && f.downtimeMs < ttlWithDriftMs;
             // A restart we watched, with a measured downtime under the TTL, certainly broke the rule. A node
             // that is merely younger than the TTL may have been down long enough: we cannot tell, so warn.
             if (shortDowntime)
@@ -122,10 +126,10 @@ QList<AuditFinding> run(const AuditInput& input)
     if (!restartedEarly.isEmpty())
         out << finding("restart-early", Severity::Severe, restartedEarly, tr("Node restarted within the lock TTL"),
                        tr("%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL "
-                          "(%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual "
-                          "exclusion. Delay restarts by at least the max TTL.")
+                          "plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, "
+                          "breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.")
                            .arg(names(nodes, restartedEarly))
-                           .arg(ttlMs));
+                           .arg(ttlWithDriftMs));
     if (!startedRecently.isEmpty())
         out << finding("recent-start", Severity::Warning, startedRecently, tr("Node started within the lock TTL"),
                        tr("%1 started less than the largest TTL (%2 ms) ago without fsync'ed AOF. If it came back "

@@ -21,7 +21,8 @@ struct AuditInput
 //                 independent)                                                                  severe
 //  has-replicas   node has replicas: failover after an async replication loses locks            warning
 //  persistence    no AOF, or appendfsync not "always": a restart can lose acquired locks        warning
-//  restart-early  such a node was seen restarting with a measured downtime < max TTL            severe
+//  restart-early  such a node was seen restarting with an estimated downtime < max TTL + drift   severe
+//                 (NodeSession estimates the downtime low: a restart too early is flagged, not missed)
 //  recent-start   such a node is younger than the max TTL (its downtime was not observed)       warning
 //  eviction       maxmemory-policy other than noeviction (severe when a memory limit is set)    warning/severe
 //  clock-offset   |clock offset| beyond the drift budget (maxTtl * driftFactor + 2 ms)          warning

@@ -9,6 +9,7 @@
 #include "DirectRedis.h"
 #include "ForceReleaseDialog.h"
 #include "LocalCluster.h"
+#include "LockToken.h"
 #include "LocksModel.h"
 #include "MainWindow.h"
 #include "NodesPanel.h"
@@ -211,6 +212,55 @@ private slots:
             }
             controller.stop();
         }
+    }
+
+    // A lock value without TTL (it never expires) is shown as stuck and can be force released; the audit
+    // judges restarts by the configured max TTL, not by the largest PTTL in view (review items 11 and 13).
+    void stuckLockIsShownAndReleasable()
+    {
+        const QByteArray token = LockToken::generate(QStringLiteral("crashed-worker")).encode();
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).set("jobs:stuck", token); // no PX
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        OperatorSettings defaults = settings(false, false);
+        defaults.configuredMaxTtlMs = 3600000; // the nodes (no AOF) are younger than that: "recent-start"
+        console.setDefaults(defaults);
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
+        QVERIFY(console.actions()->isConfigured());
+        QCOMPARE(controller.auditMaxTtlMs(), 3600000);
+        QTRY_VERIFY(window.locksModel()->rowOf("jobs:stuck") >= 0);
+        const int row = window.locksModel()->rowOf("jobs:stuck");
+        QCOMPARE(window.locksModel()->viewFor("jobs:stuck")->verdict, LockVerdict::Stuck);
+        QCOMPARE(window.locksModel()->countWithVerdict(LockVerdict::Stuck), 1);
+        QVERIFY(window.locksModel()
+                    ->index(row, LocksModel::VerdictColumn)
+                    .data()
+                    .toString()
+                    .contains(lockVerdictName(LockVerdict::Stuck)));
+        auto judgedByConfiguredTtl = [&] {
+            for (const AuditFinding& f : controller.findings()) {
+                if (f.ruleId == u"recent-start" && f.explanation.contains(QStringLiteral("3600000 ms")))
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY(judgedByConfiguredTtl());
+
+        ForceReleaseDialog* dialog = console.openForceRelease("jobs:stuck");
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->hasPreview());
+        QVERIFY(dialog->releaseButton()->isEnabled());
+        QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog->hasResult());
+        QCOMPARE(dialog->result().matched(), 5);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("jobs:stuck"));
+        dialog->close();
+        controller.stop();
     }
 };
 

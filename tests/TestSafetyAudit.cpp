@@ -16,13 +16,17 @@ namespace {
 class Watcher
 {
 public:
-    explicit Watcher(const QList<NodeEndpoint>& endpoints)
+    static NodeSessionOptions fastOptions()
     {
         NodeSessionOptions o;
         o.pingIntervalMs = 100;
         o.factsIntervalMs = 100;
         o.connection.backoffInitialMs = 50;
         o.connection.backoffMaxMs = 200;
+        return o;
+    }
+    explicit Watcher(const QList<NodeEndpoint>& endpoints, const NodeSessionOptions& o = fastOptions())
+    {
         for (int i = 0; i < endpoints.size(); ++i) {
             auto* session = m_io.create<NodeSession>(i, endpoints[i], o);
             m_spies.push_back(std::make_unique<QSignalSpy>(session, &NodeSession::factsChanged));
@@ -167,6 +171,58 @@ private slots:
         const auto persistence = findingsOf(all, QStringLiteral("persistence"));
         QCOMPARE(persistence.size(), 1);
         QCOMPARE(persistence.first().nodes, QList<int>{2}); // the AOF+always nodes are fine
+    }
+
+    // The downtime estimate errs toward flagging (review item 13): the session's last answer came long before
+    // the crash and uptime_in_seconds is truncated, yet the estimate never exceeds the real downtime, so a
+    // restart quicker than the TTL is severe.
+    void downtimeEstimateNeverExceedsTheRealDowntime()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error)); // no AOF
+        NodeSessionOptions o = Watcher::fastOptions();
+        o.pingIntervalMs = 600000; // the last answer before the crash is the first one
+        o.factsIntervalMs = 600000;
+        Watcher watcher(cluster.endpoints(), o);
+        QTRY_VERIFY(watcher.allKnown());
+        const QByteArray before = watcher.facts()[2].runId;
+        // Three seconds without a word from the node, then a crash and a quick restart.
+        QTest::qWait(3000);
+        QElapsedTimer down;
+        down.start();
+        QVERIFY(cluster.killNode(2));
+        QVERIFY2(cluster.startNode(2, &error), qPrintable(error));
+        const qint64 realDowntimeAtMostMs = down.elapsed();
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.facts()[2].runId != before && !watcher.facts()[2].runId.isEmpty(), 10000);
+        const NodeFacts restarted = watcher.facts()[2];
+        QVERIFY2(restarted.downtimeMs >= 0 && restarted.downtimeMs <= realDowntimeAtMostMs,
+                 qPrintable(QStringLiteral("estimated %1 ms, really at most %2 ms")
+                                .arg(restarted.downtimeMs)
+                                .arg(realDowntimeAtMostMs)));
+        // A TTL just above the real downtime: the restart broke it, and the audit says so.
+        const qint64 ttl = realDowntimeAtMostMs + 200;
+        const auto early =
+            findingsOf(SafetyAudit::run(AuditInput{watcher.facts(), ttl}), QStringLiteral("restart-early"));
+        QCOMPARE(early.size(), 1);
+        QCOMPARE(early.first().nodes, QList<int>{2});
+        QCOMPARE(early.first().severity, AuditFinding::Severity::Severe);
+    }
+
+    // The rule takes the drift into account: a downtime of exactly the TTL is still inside TTL + drift.
+    void restartWithinTtlPlusDriftIsEarly()
+    {
+        QList<NodeFacts> facts{safeFacts(0, "a"), safeFacts(1, "b"), safeFacts(2, "c")};
+        facts[2].aofEnabled = 0;
+        facts[2].previousRunId = "old";
+        facts[2].restartSeenAtMs = 1;
+        facts[2].downtimeMs = 10000; // = the TTL; the holder's clock may run 1 % slow: 100 + 2 ms more
+        const auto early =
+            findingsOf(SafetyAudit::run(AuditInput{facts, 10000, 0.01}), QStringLiteral("restart-early"));
+        QCOMPARE(early.size(), 1);
+        facts[2].downtimeMs = 10000 + 102;
+        QVERIFY(
+            findingsOf(SafetyAudit::run(AuditInput{facts, 10000, 0.01}), QStringLiteral("restart-early")).isEmpty());
     }
 
     void youngNodeWithoutAofIsOnlyAWarning()

@@ -381,11 +381,18 @@ void ClusterController::onFacts(const NodeFacts& facts)
     checkFirstRefresh();
 }
 
+void ClusterController::setConfiguredMaxTtlMs(qint64 ms)
+{
+    m_configuredMaxTtlMs = std::max<qint64>(0, ms);
+    runAudit();
+}
+
 void ClusterController::runAudit()
 {
     AuditInput input;
     input.nodes = m_facts;
-    input.maxTtlMs = m_largestPttlMs;
+    // The largest PTTL seen is only a lower bound of the TTLs in use: judging restarts by it misses them.
+    input.maxTtlMs = auditMaxTtlMs();
     input.driftFactor = m_settings.driftFactor;
     m_findings = SafetyAudit::run(input);
     emit auditChanged();

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -68,6 +69,10 @@ public:
 
     const QList<NodeFacts>& nodeFacts() const { return m_facts; }
     const QList<AuditFinding>& findings() const { return m_findings; }
+    // The largest TTL the cluster's clients use (the operator's setting, also the restart delay): what the
+    // audit judges restarts against, or the largest PTTL seen if that is larger. Re-runs the audit.
+    void setConfiguredMaxTtlMs(qint64 ms);
+    qint64 auditMaxTtlMs() const { return std::max(m_configuredMaxTtlMs, m_largestPttlMs); }
     ClusterMetrics* metrics() const { return m_metrics.get(); }
     // Failed acquires per second of the console's own clients (demo workers; the test bench later).
     const MetricSeries& clientFailuresPerSecond() const { return m_clientFailures; }
@@ -120,6 +125,7 @@ private:
     QList<bool> m_reported;
     QList<AuditFinding> m_findings;
     qint64 m_largestPttlMs = 0;
+    qint64 m_configuredMaxTtlMs = 30000; // OperatorSettings::configuredMaxTtlMs until set
     InspectionSummary m_lastInspection;
     bool m_inspectionDone = false;
     bool m_firstRefreshDone = false;

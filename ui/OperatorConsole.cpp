@@ -143,6 +143,7 @@ void OperatorConsole::onStarted()
     s.cluster = m_controller->settings();
     s.production = s.production || m_controller->settings().production;
     m_actions->configure(s);
+    m_controller->setConfiguredMaxTtlMs(s.configuredMaxTtlMs);
     m_bench->setCluster(s.cluster.nodes, s.cluster.readOnly);
     if (!m_actions->resumeMessage().isEmpty())
         logEvent(tr("delayed restart"), QStringLiteral("delayed-restart"), m_actions->resumeMessage());
