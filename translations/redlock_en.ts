@@ -416,6 +416,14 @@
         <source>waiting out the delay</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>stuck (no expiry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost on node restart</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -723,6 +731,10 @@
     </message>
     <message>
         <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token %1; nodes %2 restarted without it: its holder may still think it holds it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1091,6 +1103,14 @@
         <source>≠ other</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>⛔ no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no expiry: stuck</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1100,6 +1120,10 @@
     </message>
     <message>
         <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1205,6 +1229,10 @@ token: %3</source>
         <source>TTL #%1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::MainWindow</name>
@@ -1307,10 +1335,6 @@ token: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Scanned %1 keys in %2 ms at %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1362,6 +1386,10 @@ token: %3</source>
     </message>
     <message>
         <source>About Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2363,10 +2391,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 lost its locks on restart (no fsync&apos;ed AOF) and came back before the largest TTL (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Node started within the lock TTL</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2428,6 +2452,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks do not cover it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 lost its locks on restart (no fsync&apos;ed AOF) and came back before the largest TTL plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2716,6 +2744,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>No quorum holds this key (%1): no validity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⛔ no permission: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -428,6 +428,14 @@
         <source>waiting out the delay</source>
         <translation>等待延迟结束</translation>
     </message>
+    <message>
+        <source>stuck (no expiry)</source>
+        <translation>卡住（永不过期）</translation>
+    </message>
+    <message>
+        <source>lost on node restart</source>
+        <translation>因节点重启而丢失</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -730,6 +738,10 @@
     <message>
         <source>Detail</source>
         <translation>详情</translation>
+    </message>
+    <message>
+        <source>token %1; nodes %2 restarted without it: its holder may still think it holds it</source>
+        <translation>令牌 %1；节点 %2 重启后不再持有它：持有者可能仍以为自己持有该锁</translation>
     </message>
 </context>
 <context>
@@ -1097,6 +1109,14 @@
         <source>≠ other</source>
         <translation>≠ 其他令牌</translation>
     </message>
+    <message>
+        <source>⛔ no permission</source>
+        <translation>⛔ 无权限</translation>
+    </message>
+    <message>
+        <source>no expiry: stuck</source>
+        <translation>永不过期：卡住</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1107,6 +1127,10 @@
     <message>
         <source>no TTL</source>
         <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source>%1 refused: %2</source>
+        <translation>%1 被拒绝：%2</translation>
     </message>
 </context>
 <context>
@@ -1210,6 +1234,10 @@ token: %3</source>
         <source>TTL #%1</source>
         <translation>TTL #%1</translation>
     </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
 </context>
 <context>
     <name>redlock::MainWindow</name>
@@ -1306,10 +1334,6 @@ token: %3</source>
         <translation>显示 %2 个中的 %1 个</translation>
     </message>
     <message>
-        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5</source>
-        <translation>已持有 %1 · 即将过期 %2 · 争用中 %3 · 少数派残留 %4 · 未知 %5</translation>
-    </message>
-    <message>
         <source>Scanned %1 keys in %2 ms at %3</source>
         <translation>%3 扫描了 %1 个键，耗时 %2 毫秒</translation>
     </message>
@@ -1356,6 +1380,10 @@ token: %3</source>
     <message>
         <source>About Redlock Console</source>
         <translation>关于 Redlock 控制台</translation>
+    </message>
+    <message>
+        <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6</source>
+        <translation>已持有 %1 · 即将过期 %2 · 争用中 %3 · 少数派残留 %4 · 未知 %5 · 卡住 %6</translation>
     </message>
 </context>
 <context>
@@ -2336,10 +2364,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>节点在锁 TTL 内重启</translation>
     </message>
     <message>
-        <source>%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL.</source>
-        <translation>%1 重启时丢失了锁（没有经 fsync 的 AOF），并在最大 TTL（%2 毫秒）过去之前就恢复了：它已授予的锁现在可能被再次授予，破坏互斥性。请将重启延迟至少最大 TTL。</translation>
-    </message>
-    <message>
         <source>Node started within the lock TTL</source>
         <translation>节点在锁 TTL 内启动</translation>
     </message>
@@ -2394,6 +2418,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused); the checks do not cover it.</source>
         <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）；各项检查未覆盖它。</translation>
+    </message>
+    <message>
+        <source>%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.</source>
+        <translation>%1 重启时丢失了它的锁（没有 fsync 的 AOF），并且在最大 TTL 加时钟漂移（%2 毫秒）过去之前就恢复了：它曾授予的锁现在可能被再次授予，破坏互斥。请将重启至少延迟最大 TTL 加漂移的时间。</translation>
     </message>
     <message>
         <source>No quorum of nodes could be audited</source>
@@ -2687,6 +2715,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>No quorum holds this key (%1): no validity</source>
         <translation>没有法定人数持有该键（%1）：无有效期</translation>
+    </message>
+    <message>
+        <source>⛔ no permission: %1</source>
+        <translation>⛔ 无权限：%1</translation>
     </message>
 </context>
 </TS>
