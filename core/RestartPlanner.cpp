@@ -46,7 +46,7 @@ QList<AffectedLock> RestartPlanner::affectedLocks(const LockSnapshot& snapshot, 
     const int quorum = nodeCount / 2 + 1;
     QList<AffectedLock> out;
     for (const LockView& view : snapshot) {
-        if (!view.isHeld() || node < 0 || node >= view.nodes.size())
+        if (!view.hasQuorum() || node < 0 || node >= view.nodes.size()) // held, or stuck on a quorum
             continue;
         const NodeLockState& mine = view.nodes[node];
         if (mine.presence != NodeLockState::Presence::Holding || mine.token != view.token)

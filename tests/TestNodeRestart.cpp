@@ -632,6 +632,21 @@ private slots:
         QVERIFY(!m_cluster.isRunning(1));
         QVERIFY(!actions(auditPath()).contains(QStringLiteral("node-start")));
     }
+
+    // A lock whose value never expires on a quorum is held for good: restarting one of its nodes affects it
+    // like any held lock (it was left out as "not held" when the stuck verdict came in).
+    void stuckLockIsAffectedByARestart()
+    {
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).set("lock-stuck", "6b1c1a2e-0d5a-4a44-9d2b-3f8f6c1d2e7a"); // no PX
+        const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
+        QCOMPARE(snapshot.value("lock-stuck").verdict, LockVerdict::Stuck);
+        NodeRestartScheduler scheduler(options());
+        const RestartPlan p = scheduler.plan(0, snapshot);
+        QCOMPARE(p.affected.size(), 1);
+        QCOMPARE(p.affected.first().key, QByteArray("lock-stuck"));
+        QCOMPARE(p.affected.first().holdersWhileDown, 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeRestart)
