@@ -656,6 +656,62 @@ private slots:
         QVERIFY2(after.exitCode == 3, qPrintable(after.describe()));
     }
 
+    // watch tells data loss from a release (nodes restarted empty under a held lock), and says when nodes
+    // become unreachable, all of them included, instead of staying silent (adversarial D5).
+    void watchReportsLostLocksAndUnreachableNodes()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error)); // no persistence
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(cluster.port(i)).set("watch:held", "holder-token", 600000);
+        QProcess watch;
+        watch.start(QStringLiteral(REDLOCK_CLI_PATH),
+                    {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
+                     QStringLiteral("--reconcile"), QStringLiteral("300")});
+        QVERIFY(watch.waitForStarted());
+        QByteArray out, err;
+        auto read = [&] {
+            out += watch.readAllStandardOutput();
+            err += watch.readAllStandardError();
+        };
+        auto outLineWith = [&](const QByteArray& a, const QByteArray& b) {
+            read();
+            for (const QByteArray& line : out.split('\n')) {
+                if (line.contains(a) && line.contains(b))
+                    return true;
+            }
+            return false;
+        };
+        // A lock that changes after the first pass (the baseline, which prints nothing) is news: once an event
+        // about it is printed, the baseline is done. It changes hands until then.
+        int version = 0;
+        auto baselineDone = [&] {
+            if (outLineWith("watch:later", "  "))
+                return true;
+            const QByteArray token = "t" + QByteArray::number(++version);
+            for (int i = 0; i < 3; ++i)
+                DirectRedis(cluster.port(i)).set("watch:later", token, 600000);
+            return false;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(baselineDone(), qPrintable(QString::fromUtf8(out + err)), 15000);
+        for (const int i : {1, 2})
+            QVERIFY(cluster.killNode(i));
+        for (const int i : {1, 2})
+            QVERIFY2(cluster.startNode(i, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(outLineWith("lost on node restart", "watch:held"),
+                                  qPrintable(QString::fromUtf8(out + err)), 15000);
+        QVERIFY2(!outLineWith("released", "watch:held"), qPrintable(QString::fromUtf8(out)));
+        QVERIFY2(err.contains("restarted"), qPrintable(QString::fromUtf8(err)));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(cluster.stopNode(i));
+        QTRY_VERIFY2_WITH_TIMEOUT((read(), err.contains("no node reachable")), qPrintable(QString::fromUtf8(err)),
+                                  15000);
+        QVERIFY2(err.contains("unreachable"), qPrintable(QString::fromUtf8(err)));
+        watch.terminate();
+        QVERIFY(watch.waitForFinished(10000));
+    }
+
 private:
     LocalCluster m_cluster;
     QString m_nodes;
