@@ -635,6 +635,25 @@ private slots:
                  bigKey);
     }
 
+    // D11: a key the ACL does not let us read was shown as "unreachable" with no reason anywhere.
+    void inspectNamesTheReasonAKeyWasNotRead()
+    {
+        LocalCluster one;
+        QString error;
+        QVERIFY2(one.start(1, {}, &error), qPrintable(error));
+        DirectRedis admin(one.port(0));
+        QCOMPARE(admin.command({"ACL", "SETUSER", "limited", "on", ">lpw", "~cli:ok*", "+@all"}).str, QByteArray("OK"));
+        admin.set("cli:ok", "tok", 60000);
+        admin.set("other:k", "tok2", 60000);
+        qputenv("REDLOCK_TEST_PW", "lpw");
+        const CliRun run =
+            runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodeList(one), QStringLiteral("--user"),
+                    QStringLiteral("limited"), QStringLiteral("--password-env"), QStringLiteral("REDLOCK_TEST_PW")});
+        qunsetenv("REDLOCK_TEST_PW");
+        QVERIFY2(run.out.contains("cli:ok"), qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("1 key(s) not read: NOPERM"), qPrintable(run.describe()));
+    }
+
     void clusterCommandRunsUntilSigterm()
     {
         QProcess cluster;

@@ -13,6 +13,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMap>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -279,6 +280,23 @@ int runInspect(const QStringList& args)
                      .arg(summary->skipped.total()));
         for (const QString& e : summary->errors)
             printErr(tr("redlock: %1").arg(printableText(e, 500)));
+        // A key a reachable node did not give (an ACL refusal, NOPERM) shows in its cell without the reason:
+        // the reason goes here, once per node and reason (D11: it read as "unreachable", with no reason).
+        QMap<std::pair<int, QString>, int> notRead;
+        for (const QByteArray& key : keys) {
+            const LockView v = snapshot.value(key);
+            for (int i = 0; i < v.nodes.size(); ++i) {
+                const NodeLockState& s = v.nodes[i];
+                const bool read = s.presence == NodeLockState::Presence::Holding ||
+                                  s.presence == NodeLockState::Presence::Absent ||
+                                  s.presence == NodeLockState::Presence::NotALock;
+                if (!read && !s.note.isEmpty() && summary->nodeReachable.value(i))
+                    ++notRead[{i, s.note}];
+            }
+        }
+        for (auto it = notRead.cbegin(); it != notRead.cend(); ++it)
+            printErr(QCoreApplication::translate("redlock", "redlock: %1: %n key(s) not read: %2", nullptr, it.value())
+                         .arg(nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
     }
     return reachable < nodes.size() / 2 + 1 ? ExitNoQuorumReachable : ExitOk;
 }
