@@ -390,8 +390,9 @@ int runWatch(const QStringList& args)
                         if (e.startsWith(nodes[i].displayName() + QLatin1String(": ")))
                             why = e.mid(nodes[i].displayName().size() + 2);
                     }
-                    printErr(why.isEmpty() ? tr("redlock: %1: unreachable").arg(nodes[i].displayName())
-                                           : tr("redlock: %1: unreachable (%2)").arg(nodes[i].displayName(), why));
+                    printErr(why.isEmpty()
+                                 ? tr("redlock: %1: unreachable").arg(nodes[i].displayName())
+                                 : tr("redlock: %1: unreachable (%2)").arg(nodes[i].displayName(), printableText(why)));
                 }
             }
             *reachable = summary.nodeReachable;
