@@ -296,6 +296,10 @@ void NodeSession::publish()
 void NodeSession::enableKeyspaceEvents(const QByteArray& flags)
 {
     const int node = m_facts.node;
+    if (m_options.readOnly) {
+        emit keyspaceEventsConfigured(node, false, tr("read-only mode: enabling keyspace events refused"));
+        return;
+    }
     m_connection->send(
         {"CONFIG", "GET", "notify-keyspace-events"},
         [this, flags, node](const RedisReply& current) {

@@ -13,6 +13,7 @@ struct NodeSessionOptions
     int pingIntervalMs = 1000;    // PING + TIME sample period
     int factsIntervalMs = 5000;   // INFO + CONFIG GET period (run_id and uptime are how restarts are seen)
     int commandTimeoutMs = 1000;  // per observation command; a slower node counts as down for the sample
+    bool readOnly = false;        // refuse every call that writes (enableKeyspaceEvents)
     ConnectionOptions connection; // reconnect/backoff; clientName defaults to "redlock-console:observe"
 };
 
@@ -42,7 +43,7 @@ public:
 
     // CONFIG SET notify-keyspace-events to the current flags plus `flags` (e.g.
     // LockInspector::keyspaceEventFlags()). Only ever called on an operator's explicit request; the result
-    // comes back in keyspaceEventsConfigured().
+    // comes back in keyspaceEventsConfigured(). Refused, with nothing sent, in read-only mode.
     void enableKeyspaceEvents(const QByteArray& flags);
 
 signals:

@@ -184,6 +184,39 @@ private slots:
         for (const char c : QByteArray("KEg$hx"))
             QVERIFY2(now.contains(c), now.constData()); // the existing E flag is kept
     }
+
+    void enablingKeyspaceEventsIsRefusedReadOnly()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions options;
+        options.notifyKeyspaceEvents = QStringLiteral("Ex");
+        QVERIFY2(cluster.start(1, options, &error), qPrintable(error));
+        NodeSessionOptions readOnly = fastOptions();
+        readOnly.readOnly = true;
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), readOnly);
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QSignalSpy configured(session, &NodeSession::keyspaceEventsConfigured);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).notifyKeyspaceEvents.has_value());
+        const auto configSetCalls = [&] {
+            const QByteArray stats = runCommand(cluster.endpoint(0), {"INFO", "commandstats"}).bytes();
+            const qsizetype at = stats.indexOf("cmdstat_config|set:calls=");
+            return at < 0 ? 0 : stats.mid(at + 25, stats.indexOf(',', at) - at - 25).toInt();
+        };
+        QCOMPARE(configSetCalls(), 0);
+        QMetaObject::invokeMethod(session, [session] { session->enableKeyspaceEvents("Kg$hxe"); });
+        QTRY_COMPARE(configured.size(), 1);
+        QCOMPARE(configured.first().at(1).toBool(), false);
+        QVERIFY2(configured.first().at(2).toString().contains(QStringLiteral("read-only")),
+                 qPrintable(configured.first().at(2).toString()));
+        // Nothing was sent: the flags are as the server was started, and no CONFIG SET ever reached it.
+        const QByteArray now =
+            runCommand(cluster.endpoint(0), {"CONFIG", "GET", "notify-keyspace-events"}).elements().value(1).bytes();
+        QVERIFY2(!now.contains('K') && !now.contains('g'), now.constData());
+        QCOMPARE(configSetCalls(), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeSession)

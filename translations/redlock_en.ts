@@ -1530,6 +1530,10 @@ token: %3</source>
 <context>
     <name>redlock::NodeSession</name>
     <message>
+        <source>read-only mode: enabling keyspace events refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>unexpected reply</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1523,6 +1523,10 @@ token: %3</source>
 <context>
     <name>redlock::NodeSession</name>
     <message>
+        <source>read-only mode: enabling keyspace events refused</source>
+        <translation>只读模式：已拒绝启用键空间事件</translation>
+    </message>
+    <message>
         <source>unexpected reply</source>
         <translation>意外的回复</translation>
     </message>

@@ -132,6 +132,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     auto stale = [this, generation] { return generation != m_generation; };
 
     NodeSessionOptions sessionOptions;
+    sessionOptions.readOnly = settings.readOnly;
     for (int i = 0; i < n; ++i) {
         NodeSession* session = m_io->create<NodeSession>(i, settings.nodes[i], sessionOptions);
         m_sessions.append(session);
