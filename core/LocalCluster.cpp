@@ -158,6 +158,14 @@ bool LocalCluster::launch(int index, bool mayChangePort, QString* error)
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         });
         process->setWorkingDirectory(node.dir);
+        if (!node.options.environment.isEmpty()) {
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            for (const QString& entry : node.options.environment) {
+                const qsizetype equals = entry.indexOf(u'=');
+                environment.insert(entry.left(equals), equals < 0 ? QString() : entry.mid(equals + 1));
+            }
+            process->setProcessEnvironment(environment);
+        }
         node.recentLines.clear();
         process->start(server, argumentsFor(node));
         if (!process->waitForStarted(kStartTimeoutMs)) {

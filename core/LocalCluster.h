@@ -26,6 +26,7 @@ struct LocalNodeOptions
     QString requirePass;
     bool unixSocket = false; // also listen on <dir>/redis.sock
     QStringList extraArgs;   // appended verbatim, e.g. {"--tls-port", "0"}
+    QStringList environment; // "NAME=VALUE" set for the server on top of ours, e.g. LD_PRELOAD for libfaketime
 };
 
 // Starts N redis-server processes on free loopback ports in a temporary directory, and stops, kills,

@@ -1,3 +1,4 @@
+#include "FakeClock.h"
 #include "IoThread.h"
 #include "LocalCluster.h"
 #include "NodeSession.h"
@@ -45,6 +46,14 @@ public:
     {
         const auto all = facts();
         return std::all_of(all.cbegin(), all.cend(), [](const NodeFacts& f) { return f.infoKnown; });
+    }
+    // INFO and CONFIG GET read, and a clock sample taken, on every node.
+    bool allAudited() const
+    {
+        const auto all = facts();
+        return std::all_of(all.cbegin(), all.cend(), [](const NodeFacts& f) {
+            return f.infoKnown && !f.appendFsync.isEmpty() && f.clockOffsetUs.has_value();
+        });
     }
 
 private:
@@ -223,6 +232,76 @@ private slots:
         facts[2].downtimeMs = 10000 + 102;
         QVERIFY(
             findingsOf(SafetyAudit::run(AuditInput{facts, 10000, 0.01}), QStringLiteral("restart-early")).isEmpty());
+    }
+
+    void appendfsyncOtherThanAlwaysIsFlagged()
+    {
+        // AOF on every node, fsync'ed on every write only on the first: the others lose the last second
+        // (everysec) or whatever the OS had not written (no) in a crash.
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions aof;
+        aof.appendOnly = true;
+        for (const QString& fsync : {QStringLiteral("always"), QStringLiteral("everysec"), QStringLiteral("no")}) {
+            aof.appendFsync = fsync;
+            QVERIFY2(cluster.addNode(aof, &error) >= 0, qPrintable(error));
+        }
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.allAudited(), 15000);
+        QCOMPARE(watcher.facts()[1].appendFsync, QStringLiteral("everysec"));
+        QCOMPARE(watcher.facts()[1].aofEnabled, 1);
+        auto all = SafetyAudit::run({watcher.facts(), 10000});
+        auto persistence = findingsOf(all, QStringLiteral("persistence"));
+        QCOMPARE(persistence.size(), 1);
+        QCOMPARE(persistence.first().nodes, (QList<int>{1, 2}));
+        QCOMPARE(persistence.first().severity, AuditFinding::Severity::Warning);
+        QVERIFY(persistence.first().explanation.contains(cluster.endpoint(1).displayName()));
+        QVERIFY(!persistence.first().explanation.contains(cluster.endpoint(0).displayName()));
+        QVERIFY(findingsOf(all, QStringLiteral("restart-early")).isEmpty());
+
+        // The same nodes switched to always: nothing to say about persistence; and the first one back to
+        // everysec is flagged alone.
+        for (int i : {1, 2})
+            QVERIFY(!runCommand(cluster.endpoint(i), {"CONFIG", "SET", "appendfsync", "always"}).isError());
+        QVERIFY(!runCommand(cluster.endpoint(0), {"CONFIG", "SET", "appendfsync", "everysec"}).isError());
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.facts()[0].appendFsync == u"everysec" &&
+                                     watcher.facts()[1].appendFsync == u"always" &&
+                                     watcher.facts()[2].appendFsync == u"always",
+                                 15000);
+        persistence = findingsOf(SafetyAudit::run({watcher.facts(), 10000}), QStringLiteral("persistence"));
+        QCOMPARE(persistence.size(), 1);
+        QCOMPARE(persistence.first().nodes, QList<int>{0});
+    }
+
+    void clockOffsetOfARealNode()
+    {
+        // Three durable nodes; the third runs 5 s ahead of this machine (libfaketime).
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(2, durable, &error), qPrintable(error));
+        LocalNodeOptions ahead = durable;
+        QVERIFY2(withClockOffset(&ahead, 5, &error), qPrintable(error));
+        QVERIFY2(cluster.addNode(ahead, &error) == 2, qPrintable(error));
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY_WITH_TIMEOUT(watcher.allAudited(), 15000);
+        const QList<NodeFacts> facts = watcher.facts();
+        QVERIFY2(qAbs(*facts[0].clockOffsetUs) < 1'000'000, qPrintable(QString::number(*facts[0].clockOffsetUs)));
+        QVERIFY2(*facts[2].clockOffsetUs > 4'000'000 && *facts[2].clockOffsetUs < 6'000'000,
+                 qPrintable(QString::number(*facts[2].clockOffsetUs)));
+
+        // 10 s locks: a drift budget of 102 ms, far below 5 s.
+        const auto all = SafetyAudit::run({facts, 10000});
+        const auto offset = findingsOf(all, QStringLiteral("clock-offset"));
+        QCOMPARE(offset.size(), 1);
+        QCOMPARE(offset.first().nodes, QList<int>{2});
+        QCOMPARE(offset.first().severity, AuditFinding::Severity::Warning);
+        QVERIFY(offset.first().explanation.contains(cluster.endpoint(2).displayName()));
+        QVERIFY(!SafetyAudit::hasSevere(all));
+        // 10-minute locks: the budget (6002 ms) covers the 5 s.
+        QVERIFY(findingsOf(SafetyAudit::run({facts, 600000}), QStringLiteral("clock-offset")).isEmpty());
     }
 
     void youngNodeWithoutAofIsOnlyAWarning()
