@@ -183,6 +183,8 @@ int runBench(const QStringList& args)
                          "to all nodes at once and waits for a majority, then DEL to all."),
                       tr("KIND")});
     parser.addOption({QStringLiteral("json"), tr("Print the figures as one JSON object.")});
+    parser.addOption({QStringLiteral("read-only"),
+                      tr("Read-only mode: the benchmark writes lock keys, so it is refused (exit code 2).")});
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, tr("bench [options] (--nodes LIST | --local N)"),
                         tr("Measure the Redlock client: a single client in a closed loop acquires a lock (one "
@@ -193,6 +195,10 @@ int runBench(const QStringList& args)
                         &exitCode))
         return exitCode;
 
+    if (parser.isSet(QStringLiteral("read-only"))) {
+        printErr(tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
+        return ExitUsage;
+    }
     qint64 localCount = 0;
     qint64 iterations = 20000;
     qint64 warmup = 1000;
@@ -297,6 +303,11 @@ int runBench(const QStringList& args)
             printErr(tr("redlock: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
+    }
+    if (ours.acquireNs.empty()) {
+        // Fewer failures than the stop-after count, but not one measured pair: no figures to show.
+        printErr(tr("redlock: no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
+        return ExitNoQuorumReachable;
     }
     const qint64 rssKb = procStatusKb("VmRSS");
     const qint64 peakRssKb = procStatusKb("VmHWM");

@@ -43,6 +43,8 @@ void addClientOptions(QCommandLineParser& parser, Operation operation)
                       tr("Name written into the lock token and CLIENT SETNAME (default: redlock-cli)."), tr("NAME"),
                       QStringLiteral("redlock-cli")});
     parser.addOption({QStringLiteral("json"), tr("Print one JSON object instead of text.")});
+    parser.addOption({QStringLiteral("read-only"),
+                      tr("Read-only mode: the client refuses to write, nothing is sent to the nodes (exit code 2).")});
 }
 
 // Parses the options every lock command has; prints what is wrong and returns false on a usage error.
@@ -54,6 +56,7 @@ bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
     RedlockOptions& o = command->options;
     o.nodes = *nodes;
     o.clientName = parser.value(QStringLiteral("client-name"));
+    o.readOnly = parser.isSet(QStringLiteral("read-only"));
     qint64 nodeTimeout = o.nodeTimeoutMs;
     if (!intOption(parser, QStringLiteral("ttl"), 1, 365LL * 24 * 3600 * 1000, &command->ttlMs) ||
         !intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout) ||
@@ -137,10 +140,12 @@ qint64 toEpochMs(qint64 steadyDeadlineNs, qint64 steadyNowNs)
     return QDateTime::currentMSecsSinceEpoch() + (steadyDeadlineNs - steadyNowNs) / 1'000'000;
 }
 
-int exitCodeFor(bool ok, const QList<NodeOutcome>& outcomes, int quorum)
+int exitCodeFor(const RedlockOptions& options, bool ok, const QList<NodeOutcome>& outcomes, int quorum)
 {
     if (ok)
         return ExitOk;
+    if (options.readOnly)
+        return ExitUsage; // the client refused every write: nothing was sent
     return quorumUnreachable(outcomes, quorum) ? ExitNoQuorumReachable : ExitNotAcquired;
 }
 
@@ -265,7 +270,7 @@ int runAcquire(const QStringList& args)
     const int quorum = client.quorum();
     const QList<NodeOutcome> lastNodes =
         result.attempts.isEmpty() ? QList<NodeOutcome>{} : result.attempts.last().nodes;
-    exitCode = exitCodeFor(result.ok, lastNodes, quorum);
+    exitCode = exitCodeFor(command.options, result.ok, lastNodes, quorum);
     printAcquire(command, result, exitCode, quorum, now);
     if (result.ok && outputFailed()) {
         // Nobody got the token, so nobody can extend or release this lock: it would only be in the way until
@@ -355,7 +360,7 @@ int runRound(const QStringList& args, Operation operation)
     if (!maybeResult)
         result.error = tr("the client stopped without a result");
     const int quorum = client.quorum();
-    exitCode = exitCodeFor(result.ok, result.nodes, quorum);
+    exitCode = exitCodeFor(command.options, result.ok, result.nodes, quorum);
     const QList<NodeEndpoint>& nodes = command.options.nodes;
     const qint64 after = client.nowNs();
 

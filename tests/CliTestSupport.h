@@ -1,0 +1,54 @@
+#pragma once
+
+// Running the real `redlock` binary as scripts do (QProcess, stdin not a terminal), and reading what the
+// nodes did with hiredis directly, not through the code under test.
+
+#include "LocalCluster.h"
+#include "NodeActivity.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStringList>
+
+struct CliRun
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json; // empty unless stdout was a JSON object
+
+    QString describe() const
+    {
+        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
+            .arg(exitCode)
+            .arg(QString::fromUtf8(out), QString::fromUtf8(err));
+    }
+};
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 30000)
+{
+    CliRun run;
+    QProcess process;
+    process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = "did not finish in time";
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    run.json = QJsonDocument::fromJson(run.out).object();
+    return run;
+}
+
+inline QString nodeList(const redlock::LocalCluster& cluster, int first = 0, int count = -1)
+{
+    QStringList names;
+    const int end = count < 0 ? cluster.size() : first + count;
+    for (int i = first; i < end; ++i)
+        names << cluster.endpoint(i).displayName();
+    return names.join(u',');
+}

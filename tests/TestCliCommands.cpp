@@ -1,0 +1,708 @@
+// The `redlock` CLI's observation and operator commands as scripts use them: inspect, watch, audit,
+// force-release, bench, and --read-only on every command that writes. The real binary is run with QProcess
+// against real redis-server nodes; exit codes, output, and what really is (or is not) on the nodes, read
+// with hiredis directly.
+
+#include "CliTestSupport.h"
+#include "FakeClock.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace redlock;
+
+namespace {
+
+// A lock value as written by the test: a quorum of keys (or fewer) with one token, like a client would.
+void setOn(const LocalCluster& cluster, const QList<int>& nodes, const QByteArray& key, const QByteArray& value,
+           qint64 pxMs = 60000)
+{
+    for (const int i : nodes)
+        DirectRedis(cluster.port(i)).set(key, value, pxMs);
+}
+
+QJsonObject findLock(const QJsonArray& locks, const QString& key)
+{
+    for (const QJsonValue& l : locks) {
+        if (l.toObject().value(QStringLiteral("key")).toString() == key)
+            return l.toObject();
+    }
+    return {};
+}
+
+QStringList strings(const QJsonValue& array)
+{
+    QStringList out;
+    for (const QJsonValue& v : array.toArray())
+        out << v.toString();
+    return out;
+}
+
+QJsonObject findingOf(const QJsonObject& audit, const QString& rule)
+{
+    for (const QJsonValue& f : audit.value(QStringLiteral("findings")).toArray()) {
+        if (f.toObject().value(QStringLiteral("rule")).toString() == rule)
+            return f.toObject();
+    }
+    return {};
+}
+
+QStringList rules(const QJsonObject& audit)
+{
+    QStringList out;
+    for (const QJsonValue& f : audit.value(QStringLiteral("findings")).toArray())
+        out << f.toObject().value(QStringLiteral("rule")).toString();
+    return out;
+}
+
+// Per-node results ("will-delete", "deleted", ...) of a force-release report.
+QStringList results(const QJsonObject& report)
+{
+    QStringList out;
+    for (const QJsonValue& n : report.value(QStringLiteral("nodes")).toArray())
+        out << n.toObject().value(QStringLiteral("result")).toString();
+    return out;
+}
+
+// Reads `watch --json` lines as they come.
+class WatchProcess
+{
+public:
+    explicit WatchProcess(const QStringList& args) { m_process.start(QStringLiteral(REDLOCK_CLI_PATH), args); }
+    ~WatchProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(5000);
+        }
+    }
+    QProcess& process() { return m_process; }
+
+    // The next event for `key` of the given kind, skipping others; empty after timeoutMs.
+    QJsonObject waitFor(const QString& kind, const QString& key, int timeoutMs)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        for (;;) {
+            while (m_process.canReadLine()) {
+                const QByteArray line = m_process.readLine();
+                m_seen += line;
+                const QJsonObject event = QJsonDocument::fromJson(line).object();
+                if (event.value(QStringLiteral("event")).toString() == kind &&
+                    event.value(QStringLiteral("key")).toString() == key)
+                    return event;
+            }
+            if (deadline.hasExpired() || m_process.state() != QProcess::Running)
+                return {};
+            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        }
+    }
+    QString seen() { return QString::fromUtf8(m_seen + m_process.readAllStandardError()); }
+
+    // Locks that exist when watch starts are its baseline, not events: writes fresh ones until the first is
+    // reported. Then watch is live (and its signal handlers are installed: that happens before it starts).
+    bool makeLive(const redlock::LocalCluster& cluster)
+    {
+        for (int probe = 0; probe < 20; ++probe) {
+            const QByteArray key = "locks:probe" + QByteArray::number(probe);
+            setOn(cluster, {0, 1, 2}, key, "probe");
+            if (!waitFor(QStringLiteral("acquired"), QString::fromLatin1(key), 1000).isEmpty())
+                return true;
+        }
+        return false;
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_seen;
+};
+
+// Read commands a client may run in read-only mode (connection set-up, observation, force release's preview).
+const QSet<QByteArray>& readCommands()
+{
+    static const QSet<QByteArray> commands{"ping",   "hello", "auth",    "client|setname", "select", "info",
+                                           "time",   "get",   "mget",    "pttl",           "type",   "hgetall",
+                                           "exists", "scan",  "command", "config|get"};
+    return commands;
+}
+
+} // namespace
+
+class TestCliCommands : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(QStringLiteral(REDLOCK_CLI_PATH)), REDLOCK_CLI_PATH);
+        QVERIFY(m_dir.isValid());
+        QString error;
+        QVERIFY2(m_cluster.start(3, {}, &error), qPrintable(error));
+        m_nodes = nodeList(m_cluster);
+    }
+
+    void init()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i)).flushAll();
+    }
+
+    // ---- inspect ----------------------------------------------------------------------------------------
+
+    void inspectMergesEveryNode()
+    {
+        const CliRun acquired =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--ttl"),
+                    QStringLiteral("60000"), QStringLiteral("--json"), QStringLiteral("locks:held")});
+        QVERIFY2(acquired.exitCode == 0, qPrintable(acquired.describe()));
+        const QString token = acquired.json.value(QStringLiteral("token")).toString();
+        setOn(m_cluster, {0}, "locks:leftover", "left-behind");
+        setOn(m_cluster, {0}, "locks:fight", "first");
+        setOn(m_cluster, {1}, "locks:fight", "second");
+        setOn(m_cluster, {2}, "locks:fight", "third");
+        DirectRedis(m_cluster.port(1)).set("locks:no-ttl", "x");      // not a lock: no TTL
+        setOn(m_cluster, {0, 1, 2}, "other:held", "outside-pattern"); // not matched by --pattern
+
+        const CliRun run = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json.value(QStringLiteral("nodesReachable")).toInt(), 3);
+        QCOMPARE(run.json.value(QStringLiteral("nodes")).toInt(), 3);
+        const QJsonArray locks = run.json.value(QStringLiteral("locks")).toArray();
+        QCOMPARE(locks.size(), 3);
+        QVERIFY(findLock(locks, QStringLiteral("other:held")).isEmpty());
+        QVERIFY(findLock(locks, QStringLiteral("locks:no-ttl")).isEmpty());
+        QCOMPARE(run.json.value(QStringLiteral("skipped")).toObject().value(QStringLiteral("noTtl")).toInt(), 1);
+
+        const QJsonObject held = findLock(locks, QStringLiteral("locks:held"));
+        QCOMPARE(held.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
+        QCOMPARE(held.value(QStringLiteral("token")).toString(), token);
+        QCOMPARE(held.value(QStringLiteral("holders")).toInt(), 3);
+        QCOMPARE(held.value(QStringLiteral("quorum")).toInt(), 2);
+        QCOMPARE(held.value(QStringLiteral("format")).toString(), QStringLiteral("redlock-console"));
+        QVERIFY(held.value(QStringLiteral("validityMs")).toInteger() > 50000);
+        QCOMPARE(strings(held.value(QStringLiteral("restsOn"))), m_nodes.split(u','));
+        for (const QJsonValue& n : held.value(QStringLiteral("nodes")).toArray()) {
+            QCOMPARE(n.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("holding"));
+            QCOMPARE(n.toObject().value(QStringLiteral("value")).toString(), token);
+        }
+
+        const QJsonObject leftover = findLock(locks, QStringLiteral("locks:leftover"));
+        QCOMPARE(leftover.value(QStringLiteral("verdict")).toString(), QStringLiteral("minority-leftover"));
+        QCOMPARE(leftover.value(QStringLiteral("holders")).toInt(), 1);
+        const QJsonArray leftoverNodes = leftover.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(leftoverNodes[0].toObject().value(QStringLiteral("state")).toString(), QStringLiteral("holding"));
+        QCOMPARE(leftoverNodes[1].toObject().value(QStringLiteral("state")).toString(), QStringLiteral("absent"));
+        QCOMPARE(leftoverNodes[2].toObject().value(QStringLiteral("state")).toString(), QStringLiteral("absent"));
+
+        QCOMPARE(findLock(locks, QStringLiteral("locks:fight")).value(QStringLiteral("verdict")).toString(),
+                 QStringLiteral("contested"));
+
+        // The same as a table: one row per lock, a column per node, and the summary line.
+        const CliRun text = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                    QStringLiteral("--pattern"), QStringLiteral("locks:*")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        const QStringList lines = QString::fromUtf8(text.out).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() == 5, qPrintable(text.describe())); // header, 3 locks, summary
+        QVERIFY(lines[0].startsWith(QStringLiteral("KEY")));
+        for (const NodeEndpoint& e : m_cluster.endpoints())
+            QVERIFY2(lines[0].contains(e.displayName()), qPrintable(lines[0]));
+        // Sorted by key: fight, held, leftover.
+        QVERIFY2(lines[1].startsWith(QStringLiteral("locks:fight")) && lines[1].contains(QStringLiteral("contested")),
+                 qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("locks:held")) && lines[2].contains(QStringLiteral("held")) &&
+                     lines[2].contains(QStringLiteral("3/3")),
+                 qPrintable(lines[2]));
+        QVERIFY2(lines[3].startsWith(QStringLiteral("locks:leftover")) &&
+                     lines[3].contains(QStringLiteral("minority leftover")) && lines[3].contains(QStringLiteral("1/3")),
+                 qPrintable(lines[3]));
+        QVERIFY2(lines[4].startsWith(QStringLiteral("3 lock(s) on 3 of 3 nodes")), qPrintable(lines[4]));
+    }
+
+    void inspectWithNodesDown()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(cluster);
+        setOn(cluster, {0, 1, 2}, "locks:a", "token-a");
+        QVERIFY(cluster.stopNode(2));
+        // One of three down: the view is still complete enough; the lock rests on the other two.
+        const CliRun one =
+            runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes, QStringLiteral("--json")});
+        QVERIFY2(one.exitCode == 0, qPrintable(one.describe()));
+        QCOMPARE(one.json.value(QStringLiteral("nodesReachable")).toInt(), 2);
+        const QJsonObject lock = findLock(one.json.value(QStringLiteral("locks")).toArray(), QStringLiteral("locks:a"));
+        QCOMPARE(lock.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
+        QCOMPARE(lock.value(QStringLiteral("holders")).toInt(), 2);
+        QCOMPARE(lock.value(QStringLiteral("nodes")).toArray()[2].toObject().value(QStringLiteral("state")).toString(),
+                 QStringLiteral("unreachable"));
+        QVERIFY(!one.json.value(QStringLiteral("errors")).toArray().isEmpty());
+        // Two of three down: no quorum reachable.
+        QVERIFY(cluster.stopNode(1));
+        const CliRun two = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes});
+        QVERIFY2(two.exitCode == 3, qPrintable(two.describe()));
+        // Usage errors send nothing.
+        QCOMPARE(runCli({QStringLiteral("inspect")}).exitCode, 2);
+        QCOMPARE(runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes, QStringLiteral("--scan-count"),
+                         QStringLiteral("0")})
+                     .exitCode,
+                 2);
+    }
+
+    // ---- watch ------------------------------------------------------------------------------------------
+
+    void watchPrintsLockEventsUntilSigterm()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withEvents;
+        withEvents.notifyKeyspaceEvents = QStringLiteral("Kg$x");
+        QVERIFY2(cluster.start(3, withEvents, &error), qPrintable(error));
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
+                            QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--reconcile"),
+                            QStringLiteral("1000"), QStringLiteral("--json")});
+        QVERIFY(watch.process().waitForStarted());
+        QVERIFY2(watch.makeLive(cluster), qPrintable(watch.seen()));
+
+        setOn(cluster, {0, 1, 2}, "locks:job", "rl1:0123456789abcdef0123456789abcdef:42:host:worker");
+        const QJsonObject acquired = watch.waitFor(QStringLiteral("acquired"), QStringLiteral("locks:job"), 10000);
+        QVERIFY2(!acquired.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(acquired.value(QStringLiteral("token")).toString(),
+                 QStringLiteral("rl1:0123456789abcdef0123456789abcdef:42:host:worker"));
+        QVERIFY(acquired.value(QStringLiteral("holder")).toString().contains(QStringLiteral("worker")));
+        QVERIFY(QDateTime::fromString(acquired.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs).isValid());
+
+        setOn(cluster, {0, 1, 2}, "locks:job", "rl1:fedcba9876543210fedcba9876543210:43:host:other");
+        const QJsonObject changed = watch.waitFor(QStringLiteral("token-changed"), QStringLiteral("locks:job"), 10000);
+        QVERIFY2(!changed.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(changed.value(QStringLiteral("previousToken")).toString(),
+                 QStringLiteral("rl1:0123456789abcdef0123456789abcdef:42:host:worker"));
+
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(cluster.port(i)).command({"DEL", "locks:job"});
+        QVERIFY2(!watch.waitFor(QStringLiteral("released"), QStringLiteral("locks:job"), 10000).isEmpty(),
+                 qPrintable(watch.seen()));
+
+        setOn(cluster, {0, 1, 2}, "locks:short", "short-lived", 1500);
+        QVERIFY2(!watch.waitFor(QStringLiteral("expired"), QStringLiteral("locks:short"), 15000).isEmpty(),
+                 qPrintable(watch.seen()));
+
+        watch.process().terminate(); // SIGTERM, as a service manager stops it
+        QVERIFY(watch.process().waitForFinished(10000));
+        QCOMPARE(watch.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(watch.process().exitCode(), 0);
+    }
+
+    void watchStopsOnSigintAndRefusesBadOptions()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withEvents;
+        withEvents.notifyKeyspaceEvents = QStringLiteral("Kg$x");
+        QVERIFY2(cluster.start(3, withEvents, &error), qPrintable(error));
+        WatchProcess watch(
+            {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster), QStringLiteral("--json")});
+        QVERIFY(watch.process().waitForStarted());
+        QVERIFY2(watch.makeLive(cluster), qPrintable(watch.seen()));
+        ::kill(static_cast<pid_t>(watch.process().processId()), SIGINT);
+        QVERIFY(watch.process().waitForFinished(10000));
+        QCOMPARE(watch.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(watch.process().exitCode(), 0);
+
+        QCOMPARE(runCli({QStringLiteral("watch")}).exitCode, 2);
+        const CliRun fast = runCli({QStringLiteral("watch"), QStringLiteral("--nodes"), m_nodes,
+                                    QStringLiteral("--reconcile"), QStringLiteral("5")});
+        QVERIFY2(fast.exitCode == 2 && fast.err.contains("--reconcile"), qPrintable(fast.describe()));
+    }
+
+    // ---- audit ------------------------------------------------------------------------------------------
+
+    void auditOfASafeCluster()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        const CliRun text = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        QVERIFY2(text.out.startsWith("No findings: 3 node(s) checked, max TTL 60000 ms."), qPrintable(text.describe()));
+        const CliRun json = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000"), QStringLiteral("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.describe()));
+        QVERIFY(json.json.value(QStringLiteral("findings")).toArray().isEmpty());
+        QCOMPARE(json.json.value(QStringLiteral("severe")).toBool(true), false);
+        QCOMPARE(json.json.value(QStringLiteral("maxTtlMs")).toInteger(), 60000);
+
+        // Two of those nodes alone: too few for Redlock, severe.
+        const CliRun two = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster, 0, 2),
+                                   QStringLiteral("--max-ttl"), QStringLiteral("60000"), QStringLiteral("--json")});
+        QVERIFY2(two.exitCode == 4, qPrintable(two.describe()));
+        QCOMPARE(rules(two.json), QStringList{QStringLiteral("node-count")});
+        QCOMPARE(findingOf(two.json, QStringLiteral("node-count")).value(QStringLiteral("severity")).toString(),
+                 QStringLiteral("severe"));
+    }
+
+    void auditSevereFindingExitsFour()
+    {
+        // Two masters and a replica of the first.
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(2, durable, &error), qPrintable(error));
+        LocalNodeOptions replica = durable;
+        replica.extraArgs = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                             QString::number(cluster.port(0))};
+        QVERIFY2(cluster.addNode(replica, &error) == 2, qPrintable(error));
+
+        const CliRun json = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000"), QStringLiteral("--json")});
+        QVERIFY2(json.exitCode == 4, qPrintable(json.describe()));
+        QCOMPARE(json.json.value(QStringLiteral("severe")).toBool(), true);
+        const QJsonObject finding = findingOf(json.json, QStringLiteral("replica"));
+        QCOMPARE(finding.value(QStringLiteral("severity")).toString(), QStringLiteral("severe"));
+        QCOMPARE(strings(finding.value(QStringLiteral("nodes"))), QStringList{cluster.endpoint(2).displayName()});
+        QVERIFY(!finding.value(QStringLiteral("explanation")).toString().isEmpty());
+
+        const CliRun text = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000")});
+        QVERIFY2(text.exitCode == 4, qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("[SEVERE] Node is a replica (replica)"), qPrintable(text.describe()));
+    }
+
+    void auditWarningsExitZero()
+    {
+        // AOF without fsync on every write on one node, and its clock 5 s ahead on another.
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(1, durable, &error), qPrintable(error));
+        LocalNodeOptions everysec = durable;
+        everysec.appendFsync = QStringLiteral("everysec");
+        QVERIFY2(cluster.addNode(everysec, &error) == 1, qPrintable(error));
+        LocalNodeOptions ahead = durable;
+        QVERIFY2(withClockOffset(&ahead, 5, &error), qPrintable(error));
+        QVERIFY2(cluster.addNode(ahead, &error) == 2, qPrintable(error));
+
+        const CliRun json = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000"), QStringLiteral("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.describe()));
+        QCOMPARE(json.json.value(QStringLiteral("severe")).toBool(true), false);
+        const QJsonObject persistence = findingOf(json.json, QStringLiteral("persistence"));
+        QCOMPARE(persistence.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+        QCOMPARE(strings(persistence.value(QStringLiteral("nodes"))), QStringList{cluster.endpoint(1).displayName()});
+        const QJsonObject clock = findingOf(json.json, QStringLiteral("clock-offset"));
+        QCOMPARE(clock.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+        QCOMPARE(strings(clock.value(QStringLiteral("nodes"))), QStringList{cluster.endpoint(2).displayName()});
+
+        const CliRun text = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster),
+                                    QStringLiteral("--max-ttl"), QStringLiteral("60000")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("[WARNING] Persistence can lose locks (persistence)"), qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("(clock-offset)"), qPrintable(text.describe()));
+        QVERIFY2(!text.out.contains("[SEVERE]"), qPrintable(text.describe()));
+    }
+
+    // ---- force-release ----------------------------------------------------------------------------------
+
+    void forceReleasePreviewConfirmAndExecute()
+    {
+        setOn(m_cluster, {0, 1, 2}, "locks:stuck", "stuck-token");
+        const QString log = m_dir.filePath(QStringLiteral("audit-execute.jsonl"));
+        auto forceRelease = [&](const QStringList& extra) {
+            return runCli(QStringList{QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
+                                      QStringLiteral("--audit-log"), log}
+                          << extra);
+        };
+        auto stillHeld = [&] {
+            for (int i = 0; i < 3; ++i) {
+                if (DirectRedis(m_cluster.port(i)).get("locks:stuck") != "stuck-token")
+                    return false;
+            }
+            return true;
+        };
+
+        // Preview only.
+        const CliRun preview =
+            forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"), QStringLiteral("--dry-run"),
+                          QStringLiteral("--json"), QStringLiteral("locks:stuck")});
+        QVERIFY2(preview.exitCode == 0, qPrintable(preview.describe()));
+        QCOMPARE(preview.json.value(QStringLiteral("executed")).toBool(true), false);
+        const QJsonObject previewReport = preview.json.value(QStringLiteral("preview")).toObject();
+        QCOMPARE(previewReport.value(QStringLiteral("matched")).toInt(), 3);
+        QCOMPARE(results(previewReport), QStringList(3, QStringLiteral("will-delete")));
+        QVERIFY(stillHeld());
+
+        // Not confirmed: stdin is not a terminal and there is no --yes.
+        const CliRun unconfirmed =
+            forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"), QStringLiteral("locks:stuck")});
+        QVERIFY2(unconfirmed.exitCode == 2, qPrintable(unconfirmed.describe()));
+        QVERIFY2(unconfirmed.err.contains("--yes"), qPrintable(unconfirmed.describe()));
+        QVERIFY(unconfirmed.out.contains("preview"));
+        QVERIFY(stillHeld());
+
+        // Another token: nothing matches, nothing is deleted.
+        const CliRun wrong =
+            forceRelease({QStringLiteral("--token"), QStringLiteral("not-the-token"), QStringLiteral("--yes"),
+                          QStringLiteral("--json"), QStringLiteral("locks:stuck")});
+        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.describe()));
+        QCOMPARE(results(wrong.json.value(QStringLiteral("preview")).toObject()),
+                 QStringList(3, QStringLiteral("token-changed")));
+        QVERIFY(stillHeld());
+
+        // Executed: deleted everywhere, and one audit line with the reason.
+        const CliRun done = forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"),
+                                          QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--reason"),
+                                          QStringLiteral("worker died"), QStringLiteral("locks:stuck")});
+        QVERIFY2(done.exitCode == 0, qPrintable(done.describe()));
+        QCOMPARE(done.json.value(QStringLiteral("executed")).toBool(), true);
+        const QJsonObject result = done.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(result.value(QStringLiteral("matched")).toInt(), 3);
+        QCOMPARE(results(result), QStringList(3, QStringLiteral("deleted")));
+        QCOMPARE(result.value(QStringLiteral("audited")).toBool(), true);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("locks:stuck"));
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QJsonObject> lines;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            if (!line.isEmpty())
+                lines << QJsonDocument::fromJson(line).object();
+        }
+        // Each execution writes its intent before any delete, then its result, tied by the operation id; the
+        // wrong-token one too, with nothing deleted.
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0].value(QStringLiteral("action")).toString(), QStringLiteral("force-release-intent"));
+        QCOMPARE(lines[1].value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
+        QCOMPARE(lines[1].value(QStringLiteral("deleted")).toInt(-1), 0);
+        const QJsonObject intent = lines[2];
+        const QJsonObject entry = lines[3];
+        QCOMPARE(intent.value(QStringLiteral("action")).toString(), QStringLiteral("force-release-intent"));
+        QCOMPARE(intent.value(QStringLiteral("reason")).toString(), QStringLiteral("worker died"));
+        QVERIFY(!intent.value(QStringLiteral("operation")).toString().isEmpty());
+        QCOMPARE(entry.value(QStringLiteral("operation")), intent.value(QStringLiteral("operation")));
+        QCOMPARE(entry.value(QStringLiteral("action")).toString(), QStringLiteral("force-release"));
+        QCOMPARE(entry.value(QStringLiteral("key")).toObject().value(QStringLiteral("printable")).toString(),
+                 QStringLiteral("locks:stuck"));
+        QCOMPARE(entry.value(QStringLiteral("token")).toObject().value(QStringLiteral("printable")).toString(),
+                 QStringLiteral("stuck-token"));
+        QCOMPARE(entry.value(QStringLiteral("reason")).toString(), QStringLiteral("worker died"));
+        QCOMPARE(entry.value(QStringLiteral("deleted")).toInt(), 3);
+
+        // Gone everywhere now: nothing left to match.
+        const CliRun again = forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"),
+                                           QStringLiteral("--yes"), QStringLiteral("locks:stuck")});
+        QVERIFY2(again.exitCode == 1, qPrintable(again.describe()));
+    }
+
+    void forceReleaseLeavesANewHolderAlone()
+    {
+        setOn(m_cluster, {0, 1}, "locks:moved", "old-token");
+        setOn(m_cluster, {2}, "locks:moved", "new-token");
+        const CliRun run = runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--audit-log"), m_dir.filePath(QStringLiteral("audit-moved.jsonl")),
+                                   QStringLiteral("--token"), QStringLiteral("old-token"), QStringLiteral("--yes"),
+                                   QStringLiteral("--json"), QStringLiteral("locks:moved")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const QJsonObject result = run.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(results(result),
+                 (QStringList{QStringLiteral("deleted"), QStringLiteral("deleted"), QStringLiteral("token-changed")}));
+        QCOMPARE(result.value(QStringLiteral("nodes")).toArray()[2].toObject().value(QStringLiteral("foundToken")),
+                 QJsonValue(QStringLiteral("new-token")));
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("locks:moved"));
+        QVERIFY(!DirectRedis(m_cluster.port(1)).exists("locks:moved"));
+        QCOMPARE(DirectRedis(m_cluster.port(2)).get("locks:moved"), std::optional<QByteArray>("new-token"));
+    }
+
+    void forceReleaseUsageAndUnreachable()
+    {
+        setOn(m_cluster, {0, 1, 2}, "locks:keep", "keep-token");
+        QCOMPARE(runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--yes"),
+                         QStringLiteral("locks:keep")})
+                     .exitCode,
+                 2); // no --token
+        QCOMPARE(runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                         QStringLiteral("keep-token"), QStringLiteral("--yes"), QStringLiteral("locks:keep"),
+                         QStringLiteral("locks:other")})
+                     .exitCode,
+                 2); // two keys
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("locks:keep"), std::optional<QByteArray>("keep-token"));
+
+        LocalCluster down;
+        QString error;
+        QVERIFY2(down.start(3, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(down);
+        down.stopAll();
+        const CliRun run =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), nodes, QStringLiteral("--audit-log"),
+                    m_dir.filePath(QStringLiteral("audit-down.jsonl")), QStringLiteral("--token"), QStringLiteral("t"),
+                    QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("locks:keep")});
+        QVERIFY2(run.exitCode == 3, qPrintable(run.describe()));
+        QCOMPARE(results(run.json.value(QStringLiteral("preview")).toObject()),
+                 QStringList(3, QStringLiteral("unreachable")));
+    }
+
+    // ---- bench ------------------------------------------------------------------------------------------
+
+    void benchAgainstNodes()
+    {
+        QList<NodeActivity> before;
+        for (int i = 0; i < 3; ++i)
+            before << NodeActivity::of(m_cluster.port(i));
+        const CliRun run =
+            runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--iterations"),
+                    QStringLiteral("200"), QStringLiteral("--warmup"), QStringLiteral("20"), QStringLiteral("--key"),
+                    QStringLiteral("bench:k"), QStringLiteral("--json")},
+                   120000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json.value(QStringLiteral("nodes")).toInt(), 3);
+        QCOMPARE(run.json.value(QStringLiteral("iterations")).toInt(), 200);
+        const QJsonObject ours = run.json.value(QStringLiteral("ours")).toObject();
+        QCOMPARE(ours.value(QStringLiteral("failures")).toInt(-1), 0);
+        QVERIFY(ours.value(QStringLiteral("acquireP50Us")).toDouble() > 0);
+        QVERIFY(ours.value(QStringLiteral("acquireP99Us")).toDouble() >=
+                ours.value(QStringLiteral("acquireP50Us")).toDouble());
+        QVERIFY(ours.value(QStringLiteral("releaseP50Us")).toDouble() > 0);
+        QVERIFY(ours.value(QStringLiteral("pairsPerSecond")).toDouble() > 0);
+        QVERIFY(run.json.value(QStringLiteral("rssKb")).toInteger() > 0);
+        QVERIFY(!run.json.contains(QStringLiteral("raw")));
+        // Every pair really went to every node, and nothing is left behind.
+        for (int i = 0; i < 3; ++i) {
+            const auto calls = NodeActivity::of(m_cluster.port(i)).since(before[i]);
+            QVERIFY2(calls.value("set") >= 220, qPrintable(QString::number(calls.value("set"))));
+            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("bench:k"));
+        }
+
+        // As a table, with the raw hiredis client alongside.
+        const CliRun text = runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes,
+                                    QStringLiteral("--iterations"), QStringLiteral("100"), QStringLiteral("--warmup"),
+                                    QStringLiteral("10"), QStringLiteral("--baseline"), QStringLiteral("raw"),
+                                    QStringLiteral("--blocks"), QStringLiteral("2")},
+                                   120000);
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("acquire p50 µs")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("redlock core")) && out.contains(QStringLiteral("raw hiredis")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("acquire p50 ours/raw:")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("resident memory after the run:")), qPrintable(out));
+    }
+
+    void benchLocalClusterUsageAndNodesDown()
+    {
+        const CliRun local = runCli({QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("3"),
+                                     QStringLiteral("--iterations"), QStringLiteral("50"), QStringLiteral("--warmup"),
+                                     QStringLiteral("5"), QStringLiteral("--json")},
+                                    120000);
+        QVERIFY2(local.exitCode == 0, qPrintable(local.describe()));
+        QCOMPARE(local.json.value(QStringLiteral("nodes")).toInt(), 3);
+        QCOMPARE(local.json.value(QStringLiteral("ours")).toObject().value(QStringLiteral("failures")).toInt(-1), 0);
+
+        QCOMPARE(runCli({QStringLiteral("bench")}).exitCode, 2);
+        QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("3"),
+                         QStringLiteral("--nodes"), m_nodes})
+                     .exitCode,
+                 2);
+        QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--baseline"),
+                         QStringLiteral("redis-py")})
+                     .exitCode,
+                 2);
+        QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--unix-socket")})
+                     .exitCode,
+                 2);
+
+        LocalCluster down;
+        QString error;
+        QVERIFY2(down.start(3, {}, &error), qPrintable(error));
+        const QString nodes = nodeList(down);
+        down.stopAll();
+        // Every pair fails: stopped after 100 failures in a row, or at the end with nothing measured.
+        for (const QString& iterations : {QStringLiteral("300"), QStringLiteral("50")}) {
+            const CliRun run =
+                runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), nodes, QStringLiteral("--iterations"),
+                        iterations, QStringLiteral("--warmup"), QStringLiteral("0")},
+                       120000);
+            QVERIFY2(run.exitCode == 3, qPrintable(run.describe()));
+            QVERIFY2(run.err.contains(iterations == u"300" ? "benchmark stopped" : "no acquire succeeded"),
+                     qPrintable(run.describe()));
+        }
+    }
+
+    // ---- --read-only ------------------------------------------------------------------------------------
+
+    void readOnlyRefusesEveryWrite()
+    {
+        setOn(m_cluster, {0, 1, 2}, "locks:ro", "ro-token");
+        QList<NodeActivity> before;
+        for (int i = 0; i < 3; ++i)
+            before << NodeActivity::of(m_cluster.port(i));
+        const QString ro = QStringLiteral("--read-only");
+        const QString nodes = QStringLiteral("--nodes");
+        const QString token = QStringLiteral("--token");
+
+        const CliRun acquire = runCli(
+            {QStringLiteral("acquire"), nodes, m_nodes, ro, QStringLiteral("--json"), QStringLiteral("locks:ro2")});
+        QVERIFY2(acquire.exitCode == 2, qPrintable(acquire.describe()));
+        QVERIFY2(acquire.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("read-only")),
+                 qPrintable(acquire.describe()));
+        const CliRun extend = runCli({QStringLiteral("extend"), nodes, m_nodes, ro, token, QStringLiteral("ro-token"),
+                                      QStringLiteral("--ttl"), QStringLiteral("600000"), QStringLiteral("locks:ro")});
+        QVERIFY2(extend.exitCode == 2 && extend.out.contains("read-only"), qPrintable(extend.describe()));
+        const CliRun release = runCli({QStringLiteral("release"), nodes, m_nodes, ro, token, QStringLiteral("ro-token"),
+                                       QStringLiteral("locks:ro")});
+        QVERIFY2(release.exitCode == 2 && release.out.contains("read-only"), qPrintable(release.describe()));
+        const CliRun force = runCli({QStringLiteral("force-release"), nodes, m_nodes, ro, token,
+                                     QStringLiteral("ro-token"), QStringLiteral("--yes"), QStringLiteral("--audit-log"),
+                                     m_dir.filePath(QStringLiteral("audit-ro.jsonl")), QStringLiteral("locks:ro")});
+        QVERIFY2(force.exitCode == 2 && force.err.contains("read-only"), qPrintable(force.describe()));
+        const CliRun bench = runCli({QStringLiteral("bench"), nodes, m_nodes, ro, QStringLiteral("--iterations"),
+                                     QStringLiteral("10"), QStringLiteral("--key"), QStringLiteral("locks:ro3")});
+        QVERIFY2(bench.exitCode == 2 && bench.err.contains("read-only"), qPrintable(bench.describe()));
+
+        // Nothing was written on any node, nor any writing command run (not even a compare-and-delete that
+        // would have found nothing to delete).
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i));
+            QCOMPARE(node.get("locks:ro"), std::optional<QByteArray>("ro-token"));
+            QVERIFY(node.pttl("locks:ro") <= 60000);
+            QVERIFY(!node.exists("locks:ro2"));
+            QVERIFY(!node.exists("locks:ro3"));
+            const NodeActivity after = NodeActivity::of(m_cluster.port(i));
+            QCOMPARE(after.changes, before[i].changes);
+            const auto calls = after.since(before[i]);
+            for (auto it = calls.cbegin(); it != calls.cend(); ++it)
+                QVERIFY2(readCommands().contains(it.key()), it.key().constData());
+        }
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("audit-ro.jsonl"))));
+
+        // The same command without --read-only does write: the checks above can see a write.
+        const CliRun released = runCli(
+            {QStringLiteral("release"), nodes, m_nodes, token, QStringLiteral("ro-token"), QStringLiteral("locks:ro")});
+        QVERIFY2(released.exitCode == 0, qPrintable(released.describe()));
+        const NodeActivity after = NodeActivity::of(m_cluster.port(0));
+        QVERIFY(after.changes > before[0].changes);
+        const auto calls = after.since(before[0]);
+        QVERIFY(calls.contains("evalsha") || calls.contains("eval")); // the compare-and-delete script
+    }
+
+private:
+    QTemporaryDir m_dir;
+    LocalCluster m_cluster;
+    QString m_nodes;
+};
+
+QTEST_GUILESS_MAIN(TestCliCommands)
+#include "TestCliCommands.moc"
