@@ -62,18 +62,6 @@
         <source>the client was shut down</source>
         <translation>客户端已关闭</translation>
     </message>
-    <message>
-        <source>no node answered (or every one refused): nothing was released, and the lock may still be held until it expires</source>
-        <translation>没有节点应答（或全部拒绝）：未释放任何内容，锁可能仍被持有，直到过期</translation>
-    </message>
-    <message>
-        <source>the token was not found on the %1 node(s) that answered; %2 node(s) did not answer or refused, and may still hold it</source>
-        <translation>在已应答的 %1 个节点上未找到该令牌；%2 个节点未应答或拒绝，可能仍持有它</translation>
-    </message>
-    <message>
-        <source>released on %1 node(s) only; %2 node(s) did not answer or refused, and may still hold it</source>
-        <translation>仅在 %1 个节点上释放；%2 个节点未应答或拒绝，可能仍持有它</translation>
-    </message>
 </context>
 <context>
     <name>main</name>
@@ -2074,6 +2062,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
 </context>
 <context>
     <name>redlock::RedlockClient</name>
+    <message>
+        <source>no node answered (or every one refused): nothing was released, and the lock may still be held until it expires</source>
+        <translation>没有节点应答（或全部拒绝）：未释放任何内容，锁可能仍被持有，直到过期</translation>
+    </message>
+    <message>
+        <source>the token was not found on the %1 node(s) that answered; %2 node(s) did not answer or refused, and may still hold it</source>
+        <translation>在已应答的 %1 个节点上未找到该令牌；%2 个节点未应答或拒绝，可能仍持有它</translation>
+    </message>
+    <message>
+        <source>released on %1 node(s) only; %2 node(s) did not answer or refused, and may still hold it</source>
+        <translation>仅在 %1 个节点上释放；%2 个节点未应答或拒绝，可能仍持有它</translation>
+    </message>
     <message>
         <source>no nodes configured: Redlock needs N independent Redis masters</source>
         <translation>未配置节点：Redlock 需要 N 个相互独立的 Redis 主节点</translation>
