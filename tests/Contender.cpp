@@ -84,6 +84,10 @@ QList<Section> runContender(const ContenderConfig& config, int* failures)
     o.clientName = config.name;
     o.nodeTimeoutMs = config.nodeTimeoutMs;
     o.retryCount = 0; // this loop retries itself, so it can stop on time
+    // Reconnect within a few attempts of a node coming back, however long it was away: a contender that
+    // stays away for seconds of exponential backoff after a restart tests nothing.
+    o.connection.backoffInitialMs = 20;
+    o.connection.backoffMaxMs = 100;
     auto* client = io.create<RedlockClient>(o);
     DirectRedis resource(config.resourcePort);
     const qint64 endNs = SteadyClock::system()->nowNs() + qint64(config.durationMs) * 1'000'000;
@@ -105,6 +109,7 @@ QList<Section> runContender(const ContenderConfig& config, int* failures)
         s.fence = r.lock.fencingToken;
         for (const NodeOutcome& n : r.attempts.last().nodes)
             s.nodes += QLatin1Char(nodeLetter(n.kind));
+        const bool holdToTheEnd = config.onAcquired && config.onAcquired(s);
         if (config.pauseAfterAcquireMs > 0 && !paused) {
             paused = true; // the client is stopped right after acquiring, and does not know it
             QThread::msleep(static_cast<unsigned long>(config.pauseAfterAcquireMs));
@@ -113,9 +118,12 @@ QList<Section> runContender(const ContenderConfig& config, int* failures)
         s.accepted =
             resource.command({"EVAL", kFencedWrite, "1", config.resource + ":written", QByteArray::number(s.fence)})
                 .integer == 1;
-        // Work for a moment, never past the validity (minus a margin for the release to go out).
-        const qint64 workNs = qint64(QRandomGenerator::global()->bounded(500, 3000)) * 1000;
-        const qint64 until = std::min(s.writeNs + workNs, s.validUntilNs - 5'000'000);
+        // Work for a large part of the validity left, never past it (minus a margin for the release to go out).
+        const qint64 leftNs = s.validUntilNs - 5'000'000 - s.writeNs;
+        const double share = holdToTheEnd ? 1.0
+                                          : config.workMin + (config.workMax - config.workMin) *
+                                                                 QRandomGenerator::global()->generateDouble();
+        const qint64 until = s.writeNs + std::max<qint64>(0, qint64(share * double(leftNs)));
         while (SteadyClock::system()->nowNs() < until)
             QThread::usleep(200);
         s.exitNs = std::max(s.writeNs, SteadyClock::system()->nowNs());

@@ -12,6 +12,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 struct Section
 {
     QString client;
@@ -39,6 +41,15 @@ struct ContenderConfig
     int durationMs = 2000;
     int nodeTimeoutMs = 50;
     int pauseAfterAcquireMs = 0; // once, after the first acquisition: a client "GC pause"
+    // Each critical section lasts a random share, in [workMin, workMax], of the validity left after the
+    // write: a large part of it, so that a lock granted twice is used twice at once, and validity, drift and
+    // restart bugs show up as overlaps.
+    double workMin = 0.3;
+    double workMax = 0.9;
+    // Called on the contender's thread right after each acquisition, before the write (a fault injector that
+    // must hit a fresh holder). Returning true makes this section last to the end of the validity (minus the
+    // margin for the release).
+    std::function<bool(const Section&)> onAcquired;
 };
 
 // Blocking; returns the sections in order. Failed acquisitions are counted in *failures.
