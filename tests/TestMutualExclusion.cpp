@@ -319,13 +319,15 @@ private:
 
     void startClockNodeUnderFaketime()
     {
-        const QString libfaketime = QStringLiteral(REDLOCK_LIBFAKETIME);
+        // libfaketime and glibc's malloc before it (FakeClock.h, GlibcMalloc.cpp), the offset read from a
+        // file on every call so that it can jump while the server runs.
+        const QString libfaketime = QStringLiteral(REDLOCK_FAKETIME_LIBRARY);
         QVERIFY2(!libfaketime.isEmpty() && QFile::exists(libfaketime),
-                 "libfaketime is needed for the clock-jump scenarios: install the faketime package "
-                 "(scripts/setup-deps.sh) and run cmake again");
+                 "libfaketime is needed for the clock-jump scenarios: run scripts/setup-deps.sh and configure again");
+        QVERIFY(QFile::exists(QStringLiteral(REDLOCK_GLIBC_MALLOC_SHIM)));
         setClockOffset("+0");
         LocalNodeOptions o = m_cluster.nodeOptions(kClockNode);
-        o.environment = {QStringLiteral("LD_PRELOAD=%1:%2").arg(QStringLiteral(REDLOCK_FAKETIME_SHIM), libfaketime),
+        o.environment = {QStringLiteral("LD_PRELOAD=%1 %2").arg(QStringLiteral(REDLOCK_GLIBC_MALLOC_SHIM), libfaketime),
                          QStringLiteral("FAKETIME_TIMESTAMP_FILE=%1").arg(clockFile()),
                          QStringLiteral("FAKETIME_NO_CACHE=1"), QStringLiteral("FAKETIME_DONT_FAKE_MONOTONIC=1")};
         m_cluster.setNodeOptions(kClockNode, o);
