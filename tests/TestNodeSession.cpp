@@ -6,6 +6,8 @@
 #include <QTcpServer>
 #include <QtTest>
 
+#include <limits>
+
 using namespace redlock;
 
 namespace {
@@ -41,7 +43,12 @@ private slots:
         IoThread io;
         auto* session = io.create<NodeSession>(0, cluster.endpoint(0), fastOptions());
         QSignalSpy facts(session, &NodeSession::factsChanged);
-        QSignalSpy samples(session, &NodeSession::sampled);
+        QList<NodeSample> samples; // collected on this thread: the session's signals arrive queued
+        QObject receiver;          // goes first, with any sample still queued for it
+        connect(session, &NodeSession::sampled, &receiver, [&samples](const NodeSample& s) {
+            if (s.clockOffsetUs)
+                samples.append(s);
+        });
         QMetaObject::invokeMethod(session, &NodeSession::start);
         QTRY_VERIFY(lastFacts(facts).infoKnown && lastFacts(facts).notifyKeyspaceEvents.has_value());
         const NodeFacts f = lastFacts(facts);
@@ -57,11 +64,19 @@ private slots:
         QCOMPARE(f.appendFsync, QStringLiteral("everysec"));
         QCOMPARE(*f.notifyKeyspaceEvents, QString());
 
-        QTRY_VERIFY(!samples.isEmpty() && samples.last().first().value<NodeSample>().clockOffsetUs.has_value());
-        const NodeSample s = samples.last().first().value<NodeSample>();
-        QVERIFY(s.latencyUs >= 0 && s.latencyUs < 500'000);
-        // Same machine, same clock: the offset is within the round trip and TIME's microseconds.
-        QVERIFY2(qAbs(*s.clockOffsetUs) < 50'000, qPrintable(QString::number(*s.clockOffsetUs)));
+        // Same machine, same clock: an offset is wrong by at most half its round trip and TIME's microseconds.
+        // A stall on a loaded machine lengthens some round trips, not all: the best of several samples counts.
+        QTRY_VERIFY_WITH_TIMEOUT(samples.size() >= 5, 10000);
+        qint64 bestLatencyUs = std::numeric_limits<qint64>::max();
+        qint64 bestOffsetUs = std::numeric_limits<qint64>::max();
+        for (const NodeSample& s : std::as_const(samples)) {
+            QVERIFY(s.latencyUs >= 0);
+            QVERIFY2(qAbs(*s.clockOffsetUs) < 1'000'000, qPrintable(QString::number(*s.clockOffsetUs)));
+            bestLatencyUs = std::min(bestLatencyUs, s.latencyUs);
+            bestOffsetUs = std::min(bestOffsetUs, qAbs(*s.clockOffsetUs));
+        }
+        QVERIFY2(bestLatencyUs < 500'000, qPrintable(QString::number(bestLatencyUs)));
+        QVERIFY2(bestOffsetUs < 50'000, qPrintable(QString::number(bestOffsetUs)));
     }
 
     void wrongPasswordIsAuthFailed()

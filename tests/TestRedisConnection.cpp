@@ -124,12 +124,14 @@ private slots:
         RedisConnection c(m_cluster.endpoint(0));
         QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
         Await slow, next;
-        c.send({"DEBUG", "SLEEP", "0.3"}, slow.handler(), 50);
-        c.send({"ECHO", "after"}, next.handler(), 5000);
+        // The server sleeps for seconds, the first command times out after 50 ms: the test thread sees the
+        // timeout long before the sleep ends, even on a loaded machine.
+        c.send({"DEBUG", "SLEEP", "2"}, slow.handler(), 50);
+        c.send({"ECHO", "after"}, next.handler(), 10000);
         QTRY_VERIFY(slow.done);
         QCOMPARE(slow.reply.errorKind(), RedisErrorKind::Timeout);
         QVERIFY(!next.done); // still queued behind the sleeping command
-        QTRY_VERIFY(next.done);
+        QTRY_VERIFY_WITH_TIMEOUT(next.done, 10000);
         QCOMPARE(next.reply.bytes(), QByteArray("after")); // not DEBUG SLEEP's "OK"
     }
 
@@ -137,19 +139,22 @@ private slots:
     {
         NodeEndpoint down = downEndpoint();
         ConnectionOptions o;
-        o.backoffInitialMs = 20;
-        o.backoffMaxMs = 50;
+        // A long back-off: the connection stays "waiting to reconnect" (known down) for the whole check.
+        o.backoffInitialMs = 20000;
+        o.backoffMaxMs = 20000;
         RedisConnection c(down, o);
         const RedisReply r = roundTrip(c, {"PING"});
         QCOMPARE(r.type(), RedisReply::Type::Failure);
         QCOMPARE(r.errorKind(), RedisErrorKind::ConnectionRefused);
         QVERIFY(!r.errorText().isEmpty());
         QTRY_COMPARE(c.state(), RedisConnection::State::WaitingToReconnect);
-        // While the node is known down, commands fail at once instead of waiting out a timeout.
+        // While the node is known down, commands fail at once instead of waiting out a timeout (60 s) or the
+        // next reconnection attempt (at least 16 s away).
         Await fast;
         c.send({"PING"}, fast.handler(), 60000);
-        if (c.state() == RedisConnection::State::WaitingToReconnect)
-            QVERIFY(fast.done);
+        QTRY_VERIFY_WITH_TIMEOUT(fast.done, 5000);
+        QCOMPARE(fast.reply.type(), RedisReply::Type::Failure);
+        QCOMPARE(c.state(), RedisConnection::State::WaitingToReconnect);
     }
 
     void reconnectsAfterNodeRestart()
