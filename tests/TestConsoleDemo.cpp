@@ -4,10 +4,15 @@
 #include "DemoWorkload.h"
 #include "LocksModel.h"
 #include "MainWindow.h"
+#include "ObservationTestSupport.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QImage>
 #include <QLineSeries>
+#include <QPainter>
+#include <QPalette>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,10 +37,10 @@ private slots:
         LaunchOptions options;
         options.demo = true;
         options.screenshot = m_dir.filePath(QStringLiteral("unused.png")); // no saved layout, no dialogs
+        QSignalSpy refreshed(launcher.controller(), &ClusterController::firstFullRefresh);
         QString error;
         QVERIFY2(launcher.start(options, &error), qPrintable(error));
-        QSignalSpy refreshed(launcher.controller(), &ClusterController::firstFullRefresh);
-        QVERIFY(refreshed.wait(15000));
+        QVERIFY(waitForCount(refreshed, 1, 15000));
 
         LocksModel* locks = launcher.window()->locksModel();
         QCOMPARE(locks->nodeCount(), 5);
@@ -116,9 +121,45 @@ private slots:
         QVERIFY(console.waitForFinished(30000));
         QVERIFY2(console.exitStatus() == QProcess::NormalExit && console.exitCode() == 0,
                  console.readAllStandardError().constData());
-        const QImage image(png);
+        const QImage image = QImage(png).convertToFormat(QImage::Format_RGB32);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() >= 1000 && image.height() >= 700);
+
+        // What is in it: a real window (text, tables and charts: many colours, no colour covering almost
+        // everything) with lock rows in the table: the TtlBarDelegate's majority fill (#4c9a2a at alpha 110)
+        // over a row's background. Measured: a console watching one empty node shows none of it; the demo
+        // about 22 000 pixels (a full bar is about 800, less its text).
+        QList<QRgb> barFill;
+        for (const QPalette::ColorRole role : {QPalette::Base, QPalette::AlternateBase}) {
+            QImage blend(1, 1, QImage::Format_RGB32);
+            blend.fill(QApplication::palette().color(QPalette::Active, role));
+            QPainter painter(&blend);
+            painter.fillRect(blend.rect(), QColor(0x4c, 0x9a, 0x2a, 110));
+            painter.end();
+            barFill.append(blend.pixel(0, 0));
+        }
+        const auto near = [](QRgb a, QRgb b) {
+            return qAbs(qRed(a) - qRed(b)) <= 2 && qAbs(qGreen(a) - qGreen(b)) <= 2 && qAbs(qBlue(a) - qBlue(b)) <= 2;
+        };
+        QHash<QRgb, int> histogram;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x)
+                ++histogram[image.pixel(x, y)];
+        }
+        int mostCommon = 0;
+        int barPixels = 0;
+        for (auto it = histogram.cbegin(); it != histogram.cend(); ++it) {
+            mostCommon = std::max(mostCommon, it.value());
+            if (near(it.key(), barFill[0]) || near(it.key(), barFill[1]))
+                barPixels += it.value();
+        }
+        const QString measured = QStringLiteral("%1 colours, the most common on %2% of the pixels, %3 TTL bar pixels")
+                                     .arg(histogram.size())
+                                     .arg(100.0 * mostCommon / (image.width() * image.height()), 0, 'f', 1)
+                                     .arg(barPixels);
+        QVERIFY2(histogram.size() >= 200, qPrintable(measured));
+        QVERIFY2(mostCommon < image.width() * image.height() * 9 / 10, qPrintable(measured));
+        QVERIFY2(barPixels >= 2000, qPrintable(measured));
     }
 
     void screenshotFailsClearly()

@@ -1,5 +1,6 @@
 #include "ConnectionProfile.h"
 #include "LocalCluster.h"
+#include "ObservationTestSupport.h"
 #include "ProfilesDialog.h"
 
 #include <QFile>
@@ -116,7 +117,7 @@ private slots:
         dialog.setProfile(p);
         QSignalSpy finished(&dialog, &ProfilesDialog::checkFinished);
         dialog.checkConnection();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(waitForCount(finished, 1));
         QCOMPARE(finished.first().first().toBool(), false);
         const QString report = dialog.checkReport()->toPlainText();
         QVERIFY2(report.contains(QStringLiteral("✖ node 1")) && report.contains(QStringLiteral("failing step: AUTH")),
