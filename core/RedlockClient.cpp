@@ -167,12 +167,16 @@ RedlockClient::RedlockClient(RedlockOptions options, QObject* parent)
 
 RedlockClient::~RedlockClient()
 {
-    // Connections fail their pending commands as they go, which completes every pending call with an
-    // error; no retry is started any more.
+    // Deleting a connection fails its pending commands, and a failure can decide a round whose follow-up
+    // (the cleanup release after a failed attempt, the fencing write-back) would send on the other
+    // connections. So they leave m_connections before the first one goes, and while shutting down every
+    // round fails at once without touching a connection: every pending call completes with an error, no
+    // retry starts, and nothing is sent any more. Keys an unfinished acquire wrote expire with their TTL.
     m_shuttingDown = true;
-    for (RedisConnection* c : m_connections)
+    std::vector<RedisConnection*> connections;
+    connections.swap(m_connections);
+    for (RedisConnection* c : connections)
         delete c;
-    m_connections.clear();
 }
 
 qint64 RedlockClient::driftMs(qint64 ttlMs, double driftFactor)
@@ -324,6 +328,16 @@ void RedlockClient::runRound(const NodeRequest& request, EarlyDecision decide,
         o.node = i;
         o.kind = NodeOutcome::Kind::NoAnswerYet;
         round->outcomes.append(o);
+    }
+    if (m_shuttingDown) {
+        // The connections are gone or going (see the destructor): nothing is sent, the round fails now.
+        for (NodeOutcome& o : round->outcomes) {
+            o.kind = NodeOutcome::Kind::NotAttempted;
+            o.error = tr("the client is shutting down");
+        }
+        round->decided = true;
+        round->done(round->outcomes, 0);
+        return;
     }
     // The sending itself counts as one unsettled request: a node known down fails at once, and must not
     // make the client look idle before the other nodes got theirs.

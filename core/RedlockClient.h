@@ -20,6 +20,8 @@ class LuaScript;
 // happens there. Every public call may come from any thread and returns a QFuture that completes on the
 // client's thread; the *AndWait conveniences block the calling thread (never the client's own).
 // Nothing throws; every result carries one NodeOutcome per configured node for every round.
+// Destroying the client (on its own thread) completes every call in flight with an error at once and sends
+// nothing more: keys that an unfinished acquire already wrote are left to expire with their TTL.
 class RedlockClient final : public QObject
 {
     Q_OBJECT

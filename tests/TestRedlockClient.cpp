@@ -262,6 +262,43 @@ private slots:
         QCOMPARE(valuesOn("paused-majority", 5), QList<QByteArray>(5, QByteArray()));
     }
 
+    // A client deleted while an acquire waits for answers (core review item 1). Deleting the connections
+    // fails the pending SETs; the third failure decides the round, whose cleanup release used to be sent on
+    // connections already freed (heap use-after-free under ASan). Now every round fails at once while the
+    // client shuts down: the call completes with an error and nothing more is sent.
+    void destroyingTheClientWithAnAcquireInFlight()
+    {
+        RedlockOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.clientName = QStringLiteral("test-client");
+        o.nodeTimeoutMs = 30000; // the answers never come in time: only the deletion can decide the round
+        auto* client = m_io->create<RedlockClient>(o);
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok); // connections are up before the pause
+        const auto resume = qScopeGuard([this] {
+            for (int i = 0; i < 5; ++i)
+                m_cluster.resumeNode(i);
+        });
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(m_cluster.pauseNode(i));
+        QFuture<AcquireResult> future = client->acquire(QByteArray("in-flight"), {.ttlMs = 60000, .retryCount = 3});
+        // Queued on the client's thread behind the acquire, so its SETs are out and unanswered.
+        m_io->runAndWait([client] { delete client; });
+        QVERIFY(future.isFinished());
+        QCOMPARE(future.resultCount(), 1);
+        const AcquireResult r = future.result();
+        QVERIFY(!r.ok);
+        QCOMPARE(r.attempts.size(), 1); // no retry once shutting down
+        const AcquireAttempt& a = r.attempts.first();
+        QCOMPARE(a.nodes.size(), 5);
+        for (const NodeOutcome& n : a.nodes)
+            QVERIFY2(n.kind == Kind::ConnectionError || n.kind == Kind::NoAnswerYet,
+                     qPrintable(outcomeKindName(n.kind)));
+        // The cleanup round was not sent anywhere (the connections were being deleted).
+        QCOMPARE(a.cleanupNodes.size(), 5);
+        for (const NodeOutcome& n : a.cleanupNodes)
+            QCOMPARE(n.kind, Kind::NotAttempted);
+    }
+
     // ---------------------------------------------------------------------------------------------------
     void validityIsMeasuredFromTheSuccessfulAttempt()
     {
