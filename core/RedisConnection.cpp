@@ -93,10 +93,12 @@ RedisConnection::RedisConnection(const NodeEndpoint& endpoint, const ConnectionO
 
 RedisConnection::~RedisConnection()
 {
-    // Callers learn that their commands will never be answered; nothing blocks here.
+    // Callers learn that their commands will never be answered; nothing blocks here. A command their
+    // handlers send now fails at once (see enqueue): it must neither reopen nor wait on a dying connection.
     m_wantOpen = false;
-    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
+    m_destroying = true;
     dropTransport();
+    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
 }
 
 void RedisConnection::open()
@@ -113,9 +115,9 @@ void RedisConnection::close()
     m_wantOpen = false;
     m_reconnectTimer.stop();
     m_connectTimer.stop();
-    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
     dropTransport();
     setState(State::Disconnected);
+    failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
 }
 
 void RedisConnection::setState(State state)
@@ -132,6 +134,17 @@ void RedisConnection::startConnecting()
     m_knownScripts.clear(); // a new server process (or a restarted one) has an empty script cache
     m_reader = redisReaderCreate();
     setState(State::Connecting);
+    // Replies on the new transport answer only what is written on it. Every teardown path fails the
+    // commands in flight before a new transport exists; should one have been left, it fails now instead of
+    // taking the first handshake reply.
+    std::deque<Pending> stale;
+    stale.swap(m_inflight);
+    for (Pending& p : stale) {
+        if (!p.answered && p.handler)
+            p.handler(RedisReply::failure(RedisErrorKind::ConnectionLost, tr("connection lost")));
+    }
+    if (m_state != State::Connecting)
+        return; // a handler closed or reopened the connection
     m_connectTimer.start(m_options.connectTimeoutMs);
 
     if (m_endpoint.isUnix()) {
@@ -355,11 +368,14 @@ void RedisConnection::onTransportError(RedisErrorKind kind, const QString& messa
     m_lastError = message.isEmpty() ? errorKindName(kind) : message;
     const State before = m_state;
     dropTransport();
+    // The state says "down" before the pending commands fail: a command their handlers send then fails at
+    // once (or waits for the reconnect), instead of being queued as in flight on a transport that is gone,
+    // where it would take the next handshake's first reply.
+    scheduleReconnect();
     failAll(kind, m_lastError);
     m_handlingError = false;
     if (before == State::Ready || before == State::Connecting || before == State::Handshaking)
         emit connectionLost(kind, m_lastError);
-    scheduleReconnect();
 }
 
 void RedisConnection::scheduleReconnect()
@@ -438,6 +454,10 @@ void RedisConnection::enqueue(const QList<QByteArray>& args, ReplyHandler handle
 {
     if (args.isEmpty()) {
         handler(RedisReply::failure(RedisErrorKind::Protocol, tr("empty command")));
+        return;
+    }
+    if (m_destroying) {
+        handler(RedisReply::failure(RedisErrorKind::ConnectionLost, tr("connection closed")));
         return;
     }
     switch (m_state) {

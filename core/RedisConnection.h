@@ -160,6 +160,7 @@ private:
     bool m_wantOpen = false;
     QSet<QByteArray> m_knownScripts;
     bool m_handlingError = false;
+    bool m_destroying = false;
 };
 
 } // namespace redlock

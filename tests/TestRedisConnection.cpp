@@ -260,6 +260,41 @@ private slots:
         QCOMPARE(pending.reply.errorKind(), RedisErrorKind::ConnectionLost);
     }
 
+    // Core review item 4: a command sent from a failure handler while the transport is torn down. It used to
+    // be queued as in flight on the transport that was gone, survived the reconnect, took the handshake's
+    // first reply (CLIENT SETNAME's OK) and left PING unanswered until the handshake timed out.
+    void commandSentFromAFailureHandlerDoesNotSurviveTheReconnect()
+    {
+        ConnectionOptions o;
+        o.clientName = "victim";
+        o.backoffInitialMs = 20;
+        o.backoffMaxMs = 50;
+        RedisConnection c(m_cluster.endpoint(0), o);
+        DirectRedis admin(m_cluster.port(0));
+        admin.set("handler-key", "value-of-k");
+        QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
+        QSignalSpy lost(&c, &RedisConnection::connectionLost);
+        Await fromHandler;
+        bool blockingFailed = false;
+        c.send(
+            {"BLPOP", "never-filled", "30"},
+            [&](const RedisReply& r) {
+                blockingFailed = r.type() == RedisReply::Type::Failure;
+                c.send({"GET", "handler-key"}, fromHandler.handler(), 5000);
+            },
+            40000);
+        QTRY_VERIFY(admin.command({"CLIENT", "LIST"}).str.contains("name=victim"));
+        QVERIFY(admin.command({"CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal"}).integer >= 1);
+        QTRY_VERIFY(fromHandler.done);
+        QVERIFY(blockingFailed);
+        // Sent while the node was down: it fails, it never takes another command's reply.
+        QCOMPARE(fromHandler.reply.type(), RedisReply::Type::Failure);
+        // The reconnect's handshake gets its own replies and succeeds at the first try.
+        QTRY_VERIFY_WITH_TIMEOUT(c.isReady(), 10000);
+        QCOMPARE(lost.count(), 1);
+        QCOMPARE(roundTrip(c, {"GET", "handler-key"}).bytes(), QByteArray("value-of-k"));
+    }
+
     void cutMidReplyAndMalformed_data()
     {
         QTest::addColumn<QByteArray>("wire");
