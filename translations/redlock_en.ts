@@ -2083,6 +2083,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>no reply in time</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>connection lost</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedlockClient</name>

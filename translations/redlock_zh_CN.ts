@@ -2059,6 +2059,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>no reply in time</source>
         <translation>未及时收到回复</translation>
     </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接丢失</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedlockClient</name>
