@@ -14,8 +14,15 @@ LockKeeper::LockKeeper(RedlockClient* client, const Lock& lock, QObject* parent)
     connect(&m_extendTimer, &QTimer::timeout, this, &LockKeeper::extendNow);
     m_validityTimer.setSingleShot(true);
     m_validityTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_validityTimer, &QTimer::timeout, this,
-            [this] { declareLost(tr("the validity ran out before an extension succeeded")); });
+    connect(&m_validityTimer, &QTimer::timeout, this, [this] {
+        declareLost(tr("less than the safety margin (%1 ms) of validity left and no extension has succeeded")
+                        .arg(safetyMarginMs()));
+    });
+}
+
+bool LockKeeper::isHeld() const
+{
+    return m_held && m_client && m_client->nowNs() < m_lock.validUntilNs - safetyMarginMs() * 1'000'000;
 }
 
 void LockKeeper::start()
@@ -46,14 +53,17 @@ void LockKeeper::scheduleNext()
 {
     if (!m_running || !m_client)
         return;
+    const qint64 marginMs = safetyMarginMs();
     const qint64 remainingMs = m_lock.remainingValidityMs(m_client->nowNs());
-    if (remainingMs <= 0) {
-        declareLost(tr("the validity ran out before an extension succeeded"));
+    if (remainingMs <= marginMs) {
+        declareLost(
+            tr("less than the safety margin (%1 ms) of validity left and no extension has succeeded").arg(marginMs));
         return;
     }
-    const qint64 threshold = static_cast<qint64>(static_cast<double>(m_lock.ttlMs) * m_fraction);
+    const qint64 threshold =
+        std::max(static_cast<qint64>(static_cast<double>(m_lock.ttlMs) * m_fraction), 2 * marginMs);
     m_extendTimer.start(static_cast<int>(std::max<qint64>(0, remainingMs - threshold)));
-    m_validityTimer.start(static_cast<int>(remainingMs));
+    m_validityTimer.start(static_cast<int>(remainingMs - marginMs));
 }
 
 void LockKeeper::extendNow()

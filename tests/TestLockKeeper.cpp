@@ -132,6 +132,62 @@ private slots:
         QVERIFY(m_cluster.resumeNode(1));
         QVERIFY(m_cluster.resumeNode(2));
     }
+
+    // Core review item 6: isHeld() was a flag that only the keeper's timers cleared, so it read true after
+    // the validity had ended while the keeper's thread was busy (seen with -308 ms left).
+    void isHeldIsAClockCheck()
+    {
+        auto client = makeClient();
+        const AcquireResult r = client->acquireAndWait({"busy-holder"}, {.ttlMs = 300});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        LockKeeper keeper(client.get(), r.lock); // on this thread, so that this thread's work blocks it
+        keeper.start();
+        QVERIFY(keeper.isHeld());
+        // The holder's own work keeps the thread (and so the keeper's timers) busy past the validity: the
+        // scenario itself, not a wait for something.
+        QThread::msleep(600);
+        QVERIFY(r.lock.remainingValidityMs(client->nowNs()) < 0);
+        QVERIFY(!keeper.isHeld());
+    }
+
+    // ... and lost() came at the end of validity or after it; it now comes a safety margin before the end.
+    void saysLostBeforeTheValidityEnds()
+    {
+        RedlockOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.nodeTimeoutMs = 20000; // the extension stays in flight: only the keeper's own deadline decides
+        o.retryCount = 0;
+        auto client = ownedOnIoThread(*m_io, m_io->create<RedlockClient>(o));
+        const AcquireResult r = client->acquireAndWait({"margin"}, {.ttlMs = 4000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const auto resume = qScopeGuard([this] {
+            m_cluster.resumeNode(1);
+            m_cluster.resumeNode(2);
+        });
+        QVERIFY(m_cluster.pauseNode(1));
+        QVERIFY(m_cluster.pauseNode(2));
+        auto keeper = ownedOnIoThread(*m_io, m_io->create<LockKeeper>(client.get(), r.lock));
+        qint64 remainingAtLost = std::numeric_limits<qint64>::min();
+        bool heldAtLost = true;
+        QString why;
+        // Direct: measured on the keeper's thread at the moment it says lost.
+        connect(
+            keeper.get(), &LockKeeper::lost, keeper.get(),
+            [&, k = keeper.get(), c = client.get()](const QString& reason) {
+                remainingAtLost = k->lock().remainingValidityMs(c->nowNs());
+                heldAtLost = k->isHeld();
+                why = reason;
+            },
+            Qt::DirectConnection);
+        m_io->runAndWait([k = keeper.get()] {
+            k->setSafetyMarginMs(1000);
+            k->start();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!why.isEmpty(), 10000);
+        QVERIFY2(why.contains(QStringLiteral("safety margin")), qPrintable(why));
+        QVERIFY2(remainingAtLost > 0, qPrintable(QString::number(remainingAtLost)));
+        QVERIFY(!heldAtLost);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLockKeeper)
