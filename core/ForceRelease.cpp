@@ -112,17 +112,7 @@ ForceRelease::ForceRelease(ForceReleaseOptions options, QObject* parent)
 {
     if (m_options.nodes.isEmpty())
         m_configErrors << tr("no nodes configured");
-    QHash<QString, int> seen;
-    for (int i = 0; i < nodeCount(); ++i) {
-        const QString id = m_options.nodes[i].identity();
-        if (seen.contains(id))
-            m_configErrors << tr("nodes %1 and %2 are the same endpoint (%3)")
-                                  .arg(seen.value(id) + 1)
-                                  .arg(i + 1)
-                                  .arg(m_options.nodes[i].displayName());
-        else
-            seen.insert(id, i);
-    }
+    m_configErrors << NodeEndpoint::duplicateErrors(m_options.nodes);
     if (m_options.nodeTimeoutMs <= 0)
         m_configErrors << tr("per-node timeout must be positive");
     if (!m_configErrors.isEmpty())

@@ -1,6 +1,7 @@
 #include "NodeEndpoint.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QHostAddress>
 #include <QUrl>
 #include <QUrlQuery>
@@ -48,10 +49,11 @@ bool validHost(const QString& host)
 
 QString NodeEndpoint::displayName() const
 {
+    const QString dbSuffix = db != 0 ? u'/' + QString::number(db) : QString();
     if (isUnix())
-        return QStringLiteral("unix:") + unixSocket;
+        return QStringLiteral("unix:") + unixSocket + dbSuffix;
     const QString h = host.contains(u':') ? u'[' + host + u']' : host;
-    return h + u':' + QString::number(port);
+    return h + u':' + QString::number(port) + dbSuffix;
 }
 
 QString NodeEndpoint::identity() const
@@ -64,8 +66,26 @@ QString NodeEndpoint::identity() const
     const QHostAddress address(h);
     if (!address.isNull())
         h = address.isLoopback() && address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("::1")
-                                                                                          : address.toString();
-    return h + u'|' + QString::number(port) + u'|' + QString::number(db);
+                                                                                        : address.toString();
+    return h + u'|' + QString::number(port);
+}
+
+QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes)
+{
+    QStringList errors;
+    QHash<QString, qsizetype> first;
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        const auto known = first.constFind(nodes[i].identity());
+        if (known == first.cend()) {
+            first.insert(nodes[i].identity(), i);
+            continue;
+        }
+        errors << tr("nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum")
+                      .arg(*known + 1)
+                      .arg(i + 1)
+                      .arg(nodes[*known].displayName(), nodes[i].displayName());
+    }
+    return errors;
 }
 
 std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString* error)

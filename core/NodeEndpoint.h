@@ -3,6 +3,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -28,10 +29,16 @@ struct NodeEndpoint
     QString serverName; // name to verify and send as SNI; empty = host
 
     bool isUnix() const { return !unixSocket.isEmpty(); }
-    // "host:port" or "unix:/path", without credentials: safe to show and log.
+    // "host:port" or "unix:/path", then "/db" when the database is not 0, without credentials: safe to show
+    // and log.
     QString displayName() const;
-    // Normalised identity used to reject duplicates (two entries for one server would double-count votes).
+    // The server this endpoint reaches, normalised: host name case, "localhost" and the spellings of one IP
+    // address are one server, and the database is left out (two databases of one server are one server, one
+    // vote). The one rule for "the same node": duplicate checks, matching nodes across reloads.
     QString identity() const;
+    // One error per entry that names a server listed earlier (by identity()): it would count that server's
+    // vote twice. The check of the Redlock client, force release, the console and the CLI.
+    static QStringList duplicateErrors(const QList<NodeEndpoint>& nodes);
 
     static std::optional<NodeEndpoint> parse(const QString& text, QString* error = nullptr);
     // Comma-separated list; stops at the first bad entry and names it in *error.

@@ -191,18 +191,7 @@ ConfigCheck RedlockClient::validate(const RedlockOptions& options, qint64 ttlMs)
     const int n = static_cast<int>(options.nodes.size());
     if (n == 0)
         check.errors << tr("no nodes configured: Redlock needs N independent Redis masters");
-    QHash<QString, int> seen;
-    for (int i = 0; i < n; ++i) {
-        const QString id = options.nodes[i].identity();
-        if (seen.contains(id)) {
-            check.errors << tr("nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum")
-                                .arg(seen.value(id) + 1)
-                                .arg(i + 1)
-                                .arg(options.nodes[i].displayName());
-        } else {
-            seen.insert(id, i);
-        }
-    }
+    check.errors << NodeEndpoint::duplicateErrors(options.nodes);
     if (n > 0 && n % 2 == 0)
         check.warnings << tr("%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)").arg(n);
     if (n > 0 && n < 3)

@@ -238,8 +238,22 @@ private slots:
                     QStringLiteral("127.0.0.1:%1,localhost:%1,%2").arg(port, m_cluster.endpoint(1).displayName()),
                     QStringLiteral("cli:dup")});
         QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
-        QVERIFY2(run.err.contains("same endpoint"), run.err.constData());
+        QVERIFY2(run.err.contains("same server"), run.err.constData());
         QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:dup"));
+
+        // One server under three database numbers is one vote, not three: refused by every command.
+        const QString databases =
+            QStringLiteral("redis://127.0.0.1:%1/0,redis://127.0.0.1:%1/1,redis://127.0.0.1:%1/2").arg(port);
+        for (const QString& command : {QStringLiteral("acquire"), QStringLiteral("audit")}) {
+            QStringList args{command, QStringLiteral("--nodes"), databases};
+            if (command == u"acquire")
+                args << QStringLiteral("cli:dbdup");
+            const CliRun byDb = runCli(args);
+            QVERIFY2(byDb.exitCode == 2, qPrintable(byDb.describe()));
+            QVERIFY2(byDb.err.contains("same server") && byDb.err.contains(QByteArray(':' + port.toLatin1() + "/1")),
+                     byDb.err.constData());
+        }
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:dbdup"));
     }
 
     void missingTokenAndUnknownOptionAreUsageErrors()

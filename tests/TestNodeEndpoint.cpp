@@ -82,6 +82,28 @@ private slots:
         QCOMPARE(a->identity(), c->identity());
         QVERIFY(a->identity() != d->identity());
     }
+
+    // One server under several database numbers is one server: one vote (adversarial D3).
+    void databasesOfOneServerAreOneServer()
+    {
+        const auto nodes = NodeEndpoint::parseList(QStringLiteral(
+            "redis://127.0.0.1:7401/0,redis://localhost:7401/1,redis://127.0.0.1:7401/2,127.0.0.1:7402"));
+        QVERIFY(nodes);
+        QCOMPARE(nodes->at(0).identity(), nodes->at(1).identity());
+        QCOMPARE(nodes->at(0).identity(), nodes->at(2).identity());
+        QVERIFY(nodes->at(0).identity() != nodes->at(3).identity());
+        const QStringList errors = NodeEndpoint::duplicateErrors(*nodes);
+        QCOMPARE(errors.size(), 2);
+        QVERIFY2(errors[0].contains(QStringLiteral("nodes 1 and 2 are the same server")), qPrintable(errors[0]));
+        QVERIFY2(errors[1].contains(QStringLiteral("nodes 1 and 3")), qPrintable(errors[1]));
+        QVERIFY2(errors[1].contains(QStringLiteral("127.0.0.1:7401/2")), qPrintable(errors[1]));
+        QVERIFY(NodeEndpoint::duplicateErrors(nodes->mid(2)).isEmpty());
+        // The database shows when it is not 0.
+        QCOMPARE(nodes->at(0).displayName(), QStringLiteral("127.0.0.1:7401"));
+        QCOMPARE(nodes->at(1).displayName(), QStringLiteral("localhost:7401/1"));
+        QCOMPARE(NodeEndpoint::parse(QStringLiteral("unix:/tmp/r.sock?db=3"))->displayName(),
+                 QStringLiteral("unix:/tmp/r.sock/3"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeEndpoint)

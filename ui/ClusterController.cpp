@@ -90,14 +90,11 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
             *error = tr("no nodes to watch");
         return false;
     }
-    QStringList seen;
-    for (const NodeEndpoint& endpoint : settings.nodes) {
-        if (seen.contains(endpoint.identity())) {
-            if (error)
-                *error = tr("node %1 is listed twice: it would count two votes").arg(endpoint.displayName());
-            return false;
-        }
-        seen << endpoint.identity();
+    const QStringList duplicates = NodeEndpoint::duplicateErrors(settings.nodes);
+    if (!duplicates.isEmpty()) {
+        if (error)
+            *error = duplicates.join(u'\n');
+        return false;
     }
 
     m_settings = settings;

@@ -36,21 +36,17 @@ QStringList ConnectionProfile::errors() const
         out << QCoreApplication::translate("ConnectionProfile", "the profile needs a name");
     if (nodes.isEmpty())
         out << QCoreApplication::translate("ConnectionProfile", "add at least one node");
-    QStringList identities;
+    QList<NodeEndpoint> endpoints;
     for (int i = 0; i < nodes.size(); ++i) {
         QString why;
         const auto ep = nodes[i].endpoint(&why);
-        if (!ep) {
+        if (ep)
+            endpoints << *ep;
+        else
             out << QCoreApplication::translate("ConnectionProfile", "node %1: %2").arg(i + 1).arg(why);
-            continue;
-        }
-        if (identities.contains(ep->identity()))
-            out << QCoreApplication::translate("ConnectionProfile",
-                                               "node %1 (%2) is listed twice: it would count two votes")
-                       .arg(i + 1)
-                       .arg(ep->displayName());
-        identities << ep->identity();
     }
+    if (endpoints.size() == nodes.size()) // the numbers in the messages are the rows of the list
+        out << NodeEndpoint::duplicateErrors(endpoints);
     if (!(driftFactor >= 0 && driftFactor < 0.5))
         out << QCoreApplication::translate("ConnectionProfile", "the drift factor must be at least 0 and below 0.5");
     if (refreshIntervalMs < 200)

@@ -124,6 +124,10 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
         printErr(tr("redlock: bad --nodes: %1").arg(error));
         return std::nullopt;
     }
+    if (const QStringList duplicates = NodeEndpoint::duplicateErrors(*nodes); !duplicates.isEmpty()) {
+        printErr(tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
+        return std::nullopt;
+    }
     if (parser.isSet(QStringLiteral("password-env"))) {
         const QString variable = parser.value(QStringLiteral("password-env"));
         if (!qEnvironmentVariableIsSet(variable.toLocal8Bit().constData())) {
