@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FencingCounters.h"
+
 #include <QByteArray>
 #include <QList>
 
@@ -8,8 +10,9 @@ namespace redlock {
 // Least-privilege ACL rules for the users the console and the Redlock client need, in one place so that
 // the documentation, the tests and the console's connection dialog say the same thing. Apply with
 //   ACL SETUSER <name> on ><password> <rules...>
-// The key pattern narrows which keys the user may touch (e.g. "redlock:*"); fencing counters live at
-// "<resource>:fence", so they match the same pattern.
+// The key pattern narrows which keys the user may touch (e.g. "redlock:*"); the fencing counters live in a
+// key of their own (fenceCountersKey()), granted next to it: readable when monitoring (the safety audit
+// checks whether fencing is in use), writable for the lock operator.
 namespace AclPresets {
 
 // Watching only: node health (PING, TIME, INFO, CONFIG GET), lock discovery (SCAN) and reads (TYPE, PTTL,
@@ -19,28 +22,43 @@ namespace AclPresets {
 // rule names the exact pattern the inspector subscribes to: __keyspace@<db>__:<keyPattern>.
 inline QList<QByteArray> monitoring(const QByteArray& keyPattern = "*", int db = 0)
 {
-    return {"resetkeys",      "resetchannels",
-            "-@all",          "+ping",
-            "+info",          "+config|get",
-            "+time",          "+client|setname",
-            "+scan",          "+type",
-            "+pttl",          "+get",
-            "+mget",          "+hgetall",
-            "+subscribe",     "+psubscribe",
-            "+unsubscribe",   "+punsubscribe",
-            "~" + keyPattern, "&__keyspace@" + QByteArray::number(db) + "__:" + keyPattern};
+    return {"resetkeys",
+            "resetchannels",
+            "-@all",
+            "+ping",
+            "+info",
+            "+config|get",
+            "+time",
+            "+client|setname",
+            "+scan",
+            "+type",
+            "+pttl",
+            "+get",
+            "+mget",
+            "+hgetall",
+            "+subscribe",
+            "+psubscribe",
+            "+unsubscribe",
+            "+punsubscribe",
+            "~" + keyPattern,
+            "%R~" + fenceCountersKey(),
+            "&__keyspace@" + QByteArray::number(db) + "__:" + keyPattern};
 }
 
 // Monitoring plus what acquire, extend, release, force release and the test bench need. Redis 7 checks
-// the commands a Lua script runs against the caller's ACL too, hence +del and +pexpire next to +eval.
+// the commands a Lua script runs against the caller's ACL too, hence +del, +pexpire, +hget and +hset (the
+// fencing counters) next to +eval.
 inline QList<QByteArray> lockOperator(const QByteArray& keyPattern = "*", int db = 0)
 {
     QList<QByteArray> rules = monitoring(keyPattern, db);
     rules << "+set"
           << "+del"
           << "+pexpire"
+          << "+hget"
+          << "+hset"
           << "+eval"
-          << "+evalsha";
+          << "+evalsha"
+          << "~" + fenceCountersKey();
     return rules;
 }
 

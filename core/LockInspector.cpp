@@ -1,5 +1,7 @@
 #include "LockInspector.h"
 
+#include "FencingCounters.h"
+
 #include <QDateTime>
 #include <QThread>
 #include <QVarLengthArray>
@@ -308,8 +310,8 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 // SCAN may name keys outside an ACL key pattern, and MATCH is ours to double-check.
                 if (!globMatches(m_options.pattern, key))
                     m_pass->outsidePattern.insert(key);
-                else if (key.startsWith(kRedissonChannelPrefix))
-                    m_pass->helpers.insert(key);
+                else if (key.startsWith(kRedissonChannelPrefix) || key == fenceCountersKey())
+                    m_pass->helpers.insert(key);        // not a lock: skipped, not read (the counters can be large)
                 else if (!m_pass->seen.contains(key)) { // another node's SCAN may have named it already
                     m_pass->seen.insert(key);
                     keys.append(key);

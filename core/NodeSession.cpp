@@ -1,5 +1,7 @@
 #include "NodeSession.h"
 
+#include "FencingCounters.h"
+
 #include <QDateTime>
 
 #include <chrono>
@@ -34,8 +36,8 @@ bool sameFacts(const NodeFacts& a, const NodeFacts& b)
            a.connectedReplicas == b.connectedReplicas && a.runId == b.runId && a.redisVersion == b.redisVersion &&
            a.maxmemoryPolicy == b.maxmemoryPolicy && a.maxmemoryBytes == b.maxmemoryBytes &&
            a.aofEnabled == b.aofEnabled && a.appendFsync == b.appendFsync &&
-           a.notifyKeyspaceEvents == b.notifyKeyspaceEvents && a.previousRunId == b.previousRunId &&
-           a.restartSeenAtMs == b.restartSeenAtMs &&
+           a.notifyKeyspaceEvents == b.notifyKeyspaceEvents && a.fencingCounters == b.fencingCounters &&
+           a.previousRunId == b.previousRunId && a.restartSeenAtMs == b.restartSeenAtMs &&
            // uptime restarts from 0 after a restart; otherwise its ticking is no news
            (a.uptimeSeconds < 0) == (b.uptimeSeconds < 0) && a.clockOffsetUs.has_value() == b.clockOffsetUs.has_value();
 }
@@ -215,6 +217,11 @@ void NodeSession::refreshFacts()
     commands.append(configGet("appendfsync", [this](const QString& v) { m_facts.appendFsync = v; }));
     commands.append(
         configGet("notify-keyspace-events", [this](const QString& v) { m_facts.notifyKeyspaceEvents = v; }));
+    // Whether fencing is in use: its counters must then never be lost (the audit's persistence rule).
+    commands.append({{"TYPE", fenceCountersKey()}, [this](const RedisReply& reply) {
+                         if (m_connection)
+                             m_facts.fencingCounters = reply.isString() ? (reply.bytes() != "none" ? 1 : 0) : -1;
+                     }});
     // The last reply closes the round.
     commands.last().handler = [inner = commands.last().handler, this](const RedisReply& reply) {
         if (!m_connection)

@@ -65,6 +65,8 @@ struct NodeFacts
     // CONFIG GET
     QString appendFsync;                         // "always" | "everysec" | "no" | empty = unknown
     std::optional<QString> notifyKeyspaceEvents; // nullopt = unknown (CONFIG refused)
+    // The node holds fencing counters (fenceCountersKey()): fencing is in use. 1 / 0 / -1 unknown.
+    int fencingCounters = -1;
 
     // Restarts seen by this session: the run_id changed while we watched.
     QByteArray previousRunId;

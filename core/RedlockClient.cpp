@@ -1,5 +1,6 @@
 #include "RedlockClient.h"
 
+#include "FencingCounters.h"
 #include "LockScripts.h"
 #include "LockToken.h"
 #include "OwnThreadFuture.h"
@@ -34,7 +35,9 @@ namespace scripts {
 
 // Sets every key to the token if none is held by another token; otherwise reports the first conflict.
 // Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
-// KEYS: resources..., then fence counters (only when fencing). ARGV: token, ttl ms, number of resources.
+// KEYS: resources..., then the fence counters hash (only when fencing). ARGV: token, ttl ms, number of
+// resources. With fencing it also returns the largest counter of the resources; a counter that is not a
+// number is an error, and everything is read before anything is written.
 const LuaScript& acquire()
 {
     static const LuaScript script(R"lua(
@@ -45,13 +48,18 @@ for i = 1, n do
         return {0, i, current, redis.call('PTTL', KEYS[i])}
     end
 end
+local fence = 0
+if #KEYS > n then
+    for i = 1, n do
+        local value = tonumber(redis.call('HGET', KEYS[n + 1], KEYS[i]) or '0')
+        if not value then
+            return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
+        end
+        if value > fence then fence = value end
+    end
+end
 for i = 1, n do
     redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
-end
-local fence = 0
-for i = n + 1, #KEYS do
-    local value = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
-    if value > fence then fence = value end
 end
 return {1, fence}
 )lua");
@@ -73,19 +81,28 @@ return 1
     return script;
 }
 
-// Fencing max-register write-back, only where the lock is still ours: KEYS = resources..., fence keys...;
-// ARGV = token, new fencing value. Raises each counter to the value (never lowers it).
+// Fencing max-register write-back, only where the lock is still ours: KEYS = resources..., the fence
+// counters hash; ARGV = token, new fencing value. Raises each resource's counter to the value (never lowers
+// it); a counter that is not a number is an error and nothing is written.
 const LuaScript& writeFence()
 {
     static const LuaScript script(R"lua(
-local n = #KEYS / 2
+local n = #KEYS - 1
+local counters = KEYS[n + 1]
 for i = 1, n do
     if redis.call('GET', KEYS[i]) ~= ARGV[1] then return 0 end
 end
 local target = tonumber(ARGV[2])
-for i = n + 1, #KEYS do
-    local value = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
-    if value < target then redis.call('SET', KEYS[i], ARGV[2]) end
+local raise = {}
+for i = 1, n do
+    local value = tonumber(redis.call('HGET', counters, KEYS[i]) or '0')
+    if not value then
+        return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
+    end
+    if value < target then raise[#raise + 1] = KEYS[i] end
+end
+for _, resource in ipairs(raise) do
+    redis.call('HSET', counters, resource, ARGV[2])
 end
 return 1
 )lua");
@@ -137,7 +154,7 @@ struct RedlockClient::Round
 struct RedlockClient::AcquireOperation
 {
     QList<QByteArray> resources;
-    QList<QByteArray> fenceKeys; // empty unless fencing
+    bool fencing = false;
     QByteArray token;
     qint64 ttlMs = 0;
     QList<QByteArray> setCommand; // one resource, no fencing: SET key token NX PX ttl, the same for every node
@@ -436,10 +453,8 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
             op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
             op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
             op->token = "rl1:" + LockToken::newRandom() + m_tokenSuffix;
-            if (options.fencing) {
-                for (const QByteArray& r : std::as_const(op->resources))
-                    op->fenceKeys.append(r + m_options.fenceSuffix);
-            } else if (op->resources.size() == 1) {
+            op->fencing = options.fencing;
+            if (!op->fencing && op->resources.size() == 1) {
                 op->setCommand.reserve(6);
                 op->setCommand << QByteArrayLiteral("SET") << op->resources.first() << op->token
                                << QByteArrayLiteral("NX") << QByteArrayLiteral("PX") << QByteArray::number(op->ttlMs);
@@ -455,6 +470,9 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
                 why = tr("read-only mode: acquire refused");
             if (why.isEmpty() && op->resources.isEmpty())
                 why = tr("no resource given");
+            if (why.isEmpty() && op->resources.contains(fenceCountersKey()))
+                why = tr("\"%1\" is the key of the fencing counters: no lock can take that name")
+                          .arg(QString::fromLatin1(fenceCountersKey()));
             if (!why.isEmpty()) {
                 AcquireAttempt refused;
                 refused.number = 1;
@@ -510,7 +528,7 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
                                             .arg(op->ttlMs));
                 return;
             }
-            if (!op->fenceKeys.isEmpty()) {
+            if (op->fencing) {
                 writeBackFence(op);
                 return;
             }
@@ -529,7 +547,7 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
         RedisConnection* connection = m_connections[static_cast<size_t>(node)];
         connection->send(
             op.setCommand,
-            [this, connection, key, node, start, done = std::move(done)](const RedisReply& set) {
+            [this, connection, operation, key, node, start, done = std::move(done)](const RedisReply& set) {
                 if (!set.isNil()) {
                     const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
                     NodeOutcome o = set.isString() ? NodeOutcome{} : failureOutcome(node, set, latencyUs);
@@ -544,9 +562,34 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
                 auto holder = std::make_shared<RedisReply>();
                 QList<RedisConnection::Command> lookup;
                 lookup.append({{"GET", key}, [holder](const RedisReply& r) { *holder = r; }});
-                lookup.append({{"PTTL", key}, [this, holder, node, start, done](const RedisReply& pttl) {
+                lookup.append({{"PTTL", key},
+                               [this, connection, operation, key, holder, node, start, done](const RedisReply& pttl) {
                                    const qint64 latencyUs = (nowNs() - start) / kNsPerUs;
                                    NodeOutcome o;
+                                   if (holder->isString() && holder->bytes() == operation->token) {
+                                       // Our own token, left by an earlier attempt whose cleanup did not reach
+                                       // this node: ours, as in the script path, once its TTL is renewed from
+                                       // now (compare-and-pexpire) so that it lasts the validity counted
+                                       // from this attempt's start.
+                                       evalScript(connection, scripts::extend(), {key},
+                                                  {operation->token, QByteArray::number(operation->ttlMs)},
+                                                  m_options.nodeTimeoutMs,
+                                                  [this, node, start, done](const RedisReply& renewed) {
+                                                      const qint64 us = (nowNs() - start) / kNsPerUs;
+                                                      NodeOutcome mine;
+                                                      if (renewed.isInteger()) {
+                                                          mine.node = node;
+                                                          mine.latencyUs = us;
+                                                          mine.kind = renewed.integer() == 1
+                                                                          ? NodeOutcome::Kind::Acquired
+                                                                          : NodeOutcome::Kind::HeldByOther;
+                                                      } else {
+                                                          mine = failureOutcome(node, renewed, us);
+                                                      }
+                                                      done(mine);
+                                                  });
+                                       return;
+                                   }
                                    if (holder->isError() && holder->type() == RedisReply::Type::Error) {
                                        // The key exists with another type (a hash lock, a list ...).
                                        o = failureOutcome(node, *holder, latencyUs);
@@ -568,7 +611,8 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     }
 
     QList<QByteArray> keys = op.resources;
-    keys << op.fenceKeys;
+    if (op.fencing)
+        keys << fenceCountersKey();
     const QList<QByteArray> resources = op.resources;
     evalOnNode(node, scripts::acquire(), keys,
                {op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())},
@@ -597,9 +641,14 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
 void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
 {
     // Fencing as a quorum max-register: the new token is one more than the largest value any node of our
-    // quorum reported, and it is written back to a quorum of nodes that still hold our lock before the
-    // acquire returns. Any later acquisition's quorum intersects this one on a node that was written while
-    // we held it, so it reads at least this value: tokens strictly increase while a majority keeps its data.
+    // quorum reported, and it is written back to every node that still holds our lock (at least a quorum)
+    // before the acquire returns. A later acquisition's quorum R intersects the written nodes W when
+    // |W| + |R| > N, so it reads at least this value. A node that loses its counter (restart without
+    // persistence) leaves W: the tokens stay strictly increasing while |W minus the nodes that lost data|
+    // + quorum > N, and for every acquisition only if no node ever loses its counter (appendfsync always).
+    // Hence the write-back goes to all nodes, not just until a quorum answered: when all N answered, the
+    // token survives the loss of up to N - quorum counters. README "Fencing tokens"; the safety audit makes
+    // weak persistence severe when it finds fencing counters.
     qint64 maxSeen = 0;
     for (const NodeOutcome& o : std::as_const(op->result.attempts.last().nodes)) {
         if (o.kind == NodeOutcome::Kind::Acquired)
@@ -607,9 +656,8 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
     }
     const qint64 fence = maxSeen + 1;
     QList<QByteArray> keys = op->resources;
-    keys << op->fenceKeys;
+    keys << fenceCountersKey();
     const QByteArray token = op->token;
-    const int n = nodeCount();
     const int q = quorum();
     runRound(
         [this, keys, token, fence](int node, NodeDone done) {
@@ -626,7 +674,9 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
                            done(o);
                        });
         },
-        [n, q](int ok, int failed) { return ok >= q || failed > n - q; },
+        // Every node's answer (bounded by the per-node timeout): the more nodes carry the value, the more
+        // counter losses it survives; a quorum is only the minimum.
+        [](int, int) { return false; },
         [this, op, q, fence](const QList<NodeOutcome>& outcomes, qint64) {
             AcquireAttempt& attempt = op->result.attempts.last();
             const int written = static_cast<int>(
@@ -839,15 +889,22 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
                 r.succeededCount = static_cast<int>(std::count_if(outcomes.begin(), outcomes.end(),
                                                                   [](const NodeOutcome& o) { return o.succeeded(); }));
                 const qint64 now = nowNs();
+                // The new validity counts from the start of the round, like an acquire's: if the round took
+                // longer than ttl - drift, the renewed keys may already have expired (and PEXPIRE may have
+                // shortened them), so the lock is not ours any more even with a quorum.
+                const qint64 newValidUntilNs = start + (ttlMs - drift) * kNsPerMs;
                 if (r.succeededCount < q) {
                     r.error = tr("extended on %1 node(s), %2 needed: the lock is lost").arg(r.succeededCount).arg(q);
                 } else if (now >= lock.validUntilNs) {
                     r.error = tr("the extension came after the lock's validity ran out: the lock is lost");
+                } else if (now >= newValidUntilNs) {
+                    r.error =
+                        tr("the extension took longer than the new validity (%1 ms TTL): the lock is lost").arg(ttlMs);
                 } else {
                     r.ok = true;
                     r.lock.ttlMs = ttlMs;
                     r.lock.driftMs = drift;
-                    r.lock.validUntilNs = start + (ttlMs - drift) * kNsPerMs;
+                    r.lock.validUntilNs = newValidUntilNs;
                     r.lock.extensions = lock.extensions + 1;
                 }
                 finish(r);

@@ -73,7 +73,7 @@ QList<AuditFinding> run(const AuditInput& input)
     }
 
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
-        offClock, unverified;
+        offClock, unverified, fencing;
     QHash<QByteArray, QList<int>> byRunId;
     const qint64 driftMs = static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2;
     const qint64 driftBudgetUs = driftMs * 1000;
@@ -111,6 +111,8 @@ QList<AuditFinding> run(const AuditInput& input)
             offClock << i;
         if (!f.runId.isEmpty())
             byRunId[f.runId] << i;
+        if (f.fencingCounters == 1)
+            fencing << i;
     }
 
     if (!replicas.isEmpty())
@@ -137,7 +139,16 @@ QList<AuditFinding> run(const AuditInput& input)
                           "be granted twice. The downtime was not observed here.")
                            .arg(names(nodes, startedRecently))
                            .arg(ttlMs));
-    if (!persistence.isEmpty())
+    // Locks expire, so a delayed restart makes a wiped node harmless for mutual exclusion. Fencing counters
+    // are permanent: a node that loses them can make the tokens go back however long it stayed down.
+    if (!persistence.isEmpty() && !fencing.isEmpty())
+        out << finding("persistence", Severity::Severe, persistence, tr("Persistence can lose fencing counters"),
+                       tr("Fencing is in use (counters found on %1), and %2 run(s) without AOF or with "
+                          "appendfsync other than \"always\": a crash loses recent locks and fencing counters. "
+                          "Delaying the restart protects the locks but not the counters, so fencing tokens can "
+                          "go backwards. Use appendonly yes with appendfsync always on every node.")
+                           .arg(names(nodes, fencing), names(nodes, persistence)));
+    else if (!persistence.isEmpty())
         out << finding("persistence", Severity::Warning, persistence, tr("Persistence can lose locks"),
                        tr("%1 run(s) without AOF or with appendfsync other than \"always\": a crash loses recent "
                           "locks. Safe only if restarts are delayed by more than the max TTL.")

@@ -21,6 +21,7 @@ struct AuditInput
 //                 independent)                                                                  severe
 //  has-replicas   node has replicas: failover after an async replication loses locks            warning
 //  persistence    no AOF, or appendfsync not "always": a restart can lose acquired locks        warning
+//                 ... and fencing counters found on some node: tokens can go backwards          severe
 //  restart-early  such a node was seen restarting with an estimated downtime < max TTL + drift   severe
 //                 (NodeSession estimates the downtime low: a restart too early is flagged, not missed)
 //  recent-start   such a node is younger than the max TTL (its downtime was not observed)       warning

@@ -3,6 +3,7 @@
 // multi-resource atomicity and fencing tokens.
 
 #include "DirectRedis.h"
+#include "FencingCounters.h"
 #include "LockToken.h"
 #include "RedlockClient.h"
 #include "TestSupport.h"
@@ -541,9 +542,9 @@ private slots:
     {
         // The counterexample to "INCR on a majority, take the max": counters A=5, B=1, C=1.
         const QList<NodeEndpoint> nodes = firstNodes(3);
-        DirectRedis(m_cluster.port(0)).set("fenced:fence", "5");
-        DirectRedis(m_cluster.port(1)).set("fenced:fence", "1");
-        DirectRedis(m_cluster.port(2)).set("fenced:fence", "1");
+        DirectRedis(m_cluster.port(0)).command({"HSET", fenceCountersKey(), "fenced", "5"});
+        DirectRedis(m_cluster.port(1)).command({"HSET", fenceCountersKey(), "fenced", "1"});
+        DirectRedis(m_cluster.port(2)).command({"HSET", fenceCountersKey(), "fenced", "1"});
         auto client = makeClient(nodes);
 
         // First acquisition reaches {A, B}: C holds a conflicting value.
@@ -582,6 +583,178 @@ private slots:
         }
     }
 
+    // Core review item 5: the counter of "a" was the key "a:fence", written without TTL over whatever was
+    // there. A fenced acquire of "a" overwrote a live lock named "a:fence" with "1", for ever.
+    void fenceCountersDoNotShareTheLockNamespace()
+    {
+        auto client = makeClient(firstNodes(3));
+        const AcquireResult other = client->acquireAndWait({"a:fence"}, {.ttlMs = 30000});
+        QVERIFY2(other.ok, qPrintable(other.error));
+        const AcquireResult fenced = client->acquireAndWait({"a"}, {.ttlMs = 30000, .fencing = true});
+        QVERIFY2(fenced.ok, qPrintable(fenced.error));
+        QCOMPARE(fenced.lock.fencingToken, 1);
+        QTRY_COMPARE(valuesOn("a:fence", 3), QList<QByteArray>(3, other.lock.token));
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("a:fence") > 0);
+            QTRY_COMPARE(DirectRedis(m_cluster.port(i)).command({"HGET", fenceCountersKey(), "a"}).str,
+                         QByteArray("1"));
+        }
+        QCOMPARE(client->releaseAndWait(other.lock).succeededCount, 3);
+        QCOMPARE(client->releaseAndWait(fenced.lock).succeededCount, 3);
+
+        // One fenced lock over a resource and that resource's old counter name: two plain locks.
+        const AcquireResult both = client->acquireAndWait({"a2", "a2:fence"}, {.ttlMs = 30000, .fencing = true});
+        QVERIFY2(both.ok, qPrintable(both.error));
+        QTRY_COMPARE(valuesOn("a2:fence", 3), QList<QByteArray>(3, both.lock.token));
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl("a2:fence") > 0);
+        QCOMPARE(client->releaseAndWait(both.lock).succeededCount, 3);
+
+        // The counters' own key is no lock name.
+        const AcquireResult reserved = client->acquireAndWait({fenceCountersKey()});
+        QVERIFY(!reserved.ok);
+        QVERIFY2(reserved.error.contains(QStringLiteral("fencing counters")), qPrintable(reserved.error));
+        QCOMPARE(reserved.attempts.first().nodes.first().kind, Kind::NotAttempted);
+
+        // A counter that is not a number is refused, and nothing is written on that node.
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).command({"HSET", fenceCountersKey(), "b", "not-a-number"});
+        const AcquireResult bad = client->acquireAndWait({"b"}, {.ttlMs = 30000, .fencing = true});
+        QVERIFY(!bad.ok);
+        for (int i : {0, 1}) {
+            const NodeOutcome& refused = bad.attempts.last().nodes[i];
+            QCOMPARE(refused.kind, Kind::RedisError);
+            QVERIFY2(refused.error.contains(QStringLiteral("not a number")), qPrintable(refused.error));
+            QCOMPARE(DirectRedis(m_cluster.port(i)).command({"HGET", fenceCountersKey(), "b"}).str,
+                     QByteArray("not-a-number"));
+        }
+        QTRY_COMPARE(valuesOn("b", 3), QList<QByteArray>(3, QByteArray()));
+    }
+
+    // Adversarial D3 / core review item 9: one server listed under two database numbers had two votes.
+    void oneServerUnderTwoDatabasesIsRefused()
+    {
+        QList<NodeEndpoint> nodes = firstNodes(3);
+        nodes[1] = nodes[0];
+        nodes[1].db = 1;
+        const ConfigCheck check = RedlockClient::validate({.nodes = nodes});
+        QCOMPARE(check.errors.size(), 1);
+        QVERIFY2(check.errors.first().contains(QStringLiteral("same server")), qPrintable(check.errors.first()));
+        QVERIFY2(check.errors.first().contains(nodes[1].displayName()), qPrintable(check.errors.first()));
+        QVERIFY(nodes[1].displayName().endsWith(QStringLiteral("/1")));
+        auto client = makeClient(nodes);
+        const AcquireResult r = client->acquireAndWait({"db-duplicate"});
+        QVERIFY(!r.ok);
+        for (const NodeOutcome& o : r.attempts.first().nodes)
+            QCOMPARE(o.kind, Kind::NotAttempted);
+        for (int db : {0, 1}) {
+            DirectRedis direct(m_cluster.port(0));
+            direct.command({"SELECT", QByteArray::number(db)});
+            QVERIFY(!direct.exists("db-duplicate"));
+        }
+    }
+
+    // Core review item 10: extend() checked only the old validity, so a round slower than the new TTL
+    // returned ok with a lock that was already invalid (its keys possibly shortened by the PEXPIRE).
+    void extendWithNoNewValidityLeftIsAFailure()
+    {
+        // Every clock reading advances 100 ms: the extension round "takes" far longer than 300 ms.
+        auto clock = std::make_shared<JumpingClock>(100);
+        auto client = makeClient(m_cluster.endpoints(), [clock](RedlockOptions& o) { o.clock = clock; });
+        const AcquireResult r = client->acquireAndWait({"slow-extend"}, {.ttlMs = 600000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const ExtendResult e = client->extendAndWait(r.lock, 300);
+        QVERIFY(!e.ok);
+        QVERIFY(e.succeededCount >= 3); // a quorum renewed it, too late
+        QVERIFY2(e.error.contains(QStringLiteral("longer than the new validity")), qPrintable(e.error));
+        const ExtendResult fine = client->extendAndWait(r.lock, 600000);
+        QVERIFY2(fine.ok, qPrintable(fine.error));
+        QVERIFY(client->releaseAndWait(fine.lock).ok);
+    }
+
+    // Core review item 12: the fast path (SET NX) took our own token, left on a node by an earlier attempt
+    // whose cleanup failed there, for another holder's; the script path counts it as ours.
+    void ownLeftoverTokenCountsAsAcquired()
+    {
+        // On node 0 the client may not DEL: a failed attempt's compare-and-delete fails there, the SET stays.
+        DirectRedis(m_cluster.port(0))
+            .command({"ACL", "SETUSER", "no-del", "reset", "on", ">pw", "~*", "&*", "+@all", "-del"});
+        const auto dropUser = qScopeGuard([this] {
+            DirectRedis(m_cluster.port(0)).command({"DEL", "leftover"});
+            DirectRedis(m_cluster.port(0)).command({"ACL", "DELUSER", "no-del"});
+        });
+        // Three nodes, one down, node 1 held by someone else for a while: the quorum (2) needs node 0, where
+        // the first attempt's token is left over.
+        QList<NodeEndpoint> nodes = firstNodes(2) << downEndpoint();
+        nodes[0].user = QStringLiteral("no-del");
+        nodes[0].password = QStringLiteral("pw");
+        DirectRedis(m_cluster.port(1)).set("leftover", "earlier-holder", 400);
+        auto client = makeClient(nodes, [](RedlockOptions& o) {
+            o.retryCount = 40;
+            o.retryDelayMs = 50;
+            o.retryJitterMs = 20;
+            o.nodeTimeoutMs = 2000;
+        });
+        const AcquireResult r = client->acquireAndWait({"leftover"}, {.ttlMs = 60000});
+        QVERIFY(r.attempts.size() >= 2);
+        QCOMPARE(r.attempts.first().cleanupNodes[0].kind, Kind::RedisError); // NOPERM on DEL: our token stayed
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.attempts.last().nodes[0].kind, Kind::Acquired);
+        QCOMPARE(r.attempts.last().nodes[1].kind, Kind::Acquired);
+        QVERIFY(client->releaseAndWait(r.lock).succeededCount >= 1);
+    }
+
+    // Core review item 2 (exp_fence): nodes 3 and 4 are down while A takes the lock five times, so its
+    // counters live on nodes 0..2 only. Node 2 crashes and comes back; nodes 0 and 1 are partitioned while B
+    // acquires through {2, 3, 4}. Tokens keep increasing when node 2 kept its counter (AOF, appendfsync
+    // always); without persistence they go back to 1, the limit README "Fencing tokens" states and the
+    // safety audit reports as severe (TestSafetyAudit::weakPersistenceIsSevereWhenFencingIsInUse).
+    void fencingTokensAcrossACrashedNode_data()
+    {
+        QTest::addColumn<bool>("durable");
+        QTest::newRow("aof-always") << true;
+        QTest::newRow("no-persistence") << false;
+    }
+
+    void fencingTokensAcrossACrashedNode()
+    {
+        QFETCH(bool, durable);
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions node2;
+        node2.appendOnly = durable;
+        node2.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(2, {}, &error), qPrintable(error));
+        QCOMPARE(cluster.addNode(node2, &error), 2);
+        QCOMPARE(cluster.addNode({}, &error), 3);
+        QCOMPARE(cluster.addNode({}, &error), 4);
+        const auto resume = qScopeGuard([&cluster] {
+            cluster.resumeNode(0);
+            cluster.resumeNode(1);
+        });
+        QVERIFY(cluster.stopNode(3));
+        QVERIFY(cluster.stopNode(4));
+        auto a = makeClient(cluster.endpoints());
+        for (int i = 1; i <= 5; ++i) {
+            const AcquireResult r = a->acquireAndWait({"res"}, {.ttlMs = 1000, .fencing = true});
+            QVERIFY2(r.ok, qPrintable(r.error));
+            QCOMPARE(r.lock.fencingToken, i);
+            // Written back to every node that holds the lock, not only until a quorum answered.
+            for (int n = 0; n < 3; ++n)
+                QCOMPARE(r.attempts.last().fenceWriteNodes[n].kind, Kind::Acquired);
+            QVERIFY(a->releaseAndWait(r.lock).ok);
+        }
+        QVERIFY2(cluster.startNode(3, &error), qPrintable(error));
+        QVERIFY2(cluster.startNode(4, &error), qPrintable(error));
+        QVERIFY(cluster.killNode(2));
+        QVERIFY2(cluster.startNode(2, &error), qPrintable(error));
+        QVERIFY(cluster.pauseNode(0));
+        QVERIFY(cluster.pauseNode(1));
+        auto b = makeClient(cluster.endpoints());
+        const AcquireResult r = b->acquireAndWait({"res"}, {.ttlMs = 1000, .fencing = true});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.lock.fencingToken, durable ? 6 : 1);
+    }
+
     // ---------------------------------------------------------------------------------------------------
     void badConfigurationIsRefused()
     {
@@ -599,7 +772,7 @@ private slots:
             auto client = makeClient(nodes);
             const AcquireResult r = client->acquireAndWait({"x"});
             QVERIFY(!r.ok);
-            QVERIFY2(r.error.contains(QStringLiteral("same endpoint")), qPrintable(r.error));
+            QVERIFY2(r.error.contains(QStringLiteral("same server")), qPrintable(r.error));
             for (const NodeOutcome& o : r.attempts.first().nodes)
                 QCOMPARE(o.kind, Kind::NotAttempted);
             QVERIFY(!DirectRedis(m_cluster.port(1)).exists("x"));

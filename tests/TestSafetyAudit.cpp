@@ -1,4 +1,5 @@
 #include "FakeClock.h"
+#include "FencingCounters.h"
 #include "IoThread.h"
 #include "LocalCluster.h"
 #include "NodeSession.h"
@@ -302,6 +303,36 @@ private slots:
         QVERIFY(!SafetyAudit::hasSevere(all));
         // 10-minute locks: the budget (6002 ms) covers the 5 s.
         QVERIFY(findingsOf(SafetyAudit::run({facts, 600000}), QStringLiteral("clock-offset")).isEmpty());
+    }
+
+    // Core review item 2: fencing counters are permanent, so the delayed restart does not protect them. With
+    // counters on the nodes, persistence that can lose data is severe; without, it stays a warning.
+    void weakPersistenceIsSevereWhenFencingIsInUse()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(2, durable, &error), qPrintable(error));
+        QCOMPARE(cluster.addNode({}, &error), 2); // no AOF
+        Watcher watcher(cluster.endpoints());
+        QTRY_VERIFY(watcher.allKnown() && watcher.facts()[0].fencingCounters == 0);
+        auto persistenceOf = [&] {
+            const auto found = findingsOf(SafetyAudit::run({watcher.facts(), 30000}), QStringLiteral("persistence"));
+            AuditFinding none;
+            none.severity = AuditFinding::Severity::Info;
+            return found.size() == 1 ? found.first() : none;
+        };
+        QCOMPARE(persistenceOf().severity, AuditFinding::Severity::Warning);
+        // A fenced acquire leaves counters (on the durable nodes here): fencing is in use.
+        for (int i = 0; i < 2; ++i)
+            runCommand(cluster.endpoint(i), {"HSET", fenceCountersKey(), "job", "7"});
+        QTRY_VERIFY(watcher.facts()[0].fencingCounters == 1 && watcher.facts()[1].fencingCounters == 1);
+        const AuditFinding severe = persistenceOf();
+        QCOMPARE(severe.severity, AuditFinding::Severity::Severe);
+        QCOMPARE(severe.nodes, QList<int>{2});
+        QVERIFY2(severe.explanation.contains(QStringLiteral("backwards")), qPrintable(severe.explanation));
     }
 
     void youngNodeWithoutAofIsOnlyAWarning()
