@@ -20,10 +20,6 @@
         <translation>节点 %1：%2</translation>
     </message>
     <message>
-        <source>node %1 (%2) is listed twice: it would count two votes</source>
-        <translation>节点 %1（%2）被列出两次：它会被计为两票</translation>
-    </message>
-    <message>
         <source>the drift factor must be at least 0 and below 0.5</source>
         <translation>时钟漂移系数必须不小于 0 且小于 0.5</translation>
     </message>
@@ -540,10 +536,6 @@
         <source>no nodes to watch</source>
         <translation>没有要监视的节点</translation>
     </message>
-    <message>
-        <source>node %1 is listed twice: it would count two votes</source>
-        <translation>节点 %1 被列出两次：它会被计为两票</translation>
-    </message>
 </context>
 <context>
     <name>redlock::CommandRestartBackend</name>
@@ -756,10 +748,6 @@
     <message>
         <source>no nodes configured</source>
         <translation>未配置节点</translation>
-    </message>
-    <message>
-        <source>nodes %1 and %2 are the same endpoint (%3)</source>
-        <translation>节点 %1 和 %2 是同一个端点（%3）</translation>
     </message>
     <message>
         <source>per-node timeout must be positive</source>
@@ -1124,8 +1112,8 @@
 <context>
     <name>redlock::LockKeeper</name>
     <message>
-        <source>the validity ran out before an extension succeeded</source>
-        <translation>续期成功之前有效期已耗尽</translation>
+        <source>less than the safety margin (%1 ms) of validity left and no extension has succeeded</source>
+        <translation>剩余有效期已不足安全余量（%1 毫秒），且没有任何续期成功</translation>
     </message>
 </context>
 <context>
@@ -1423,6 +1411,10 @@ token: %3</source>
     <message>
         <source>no nodes given</source>
         <translation>未指定节点</translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum</source>
+        <translation>节点 %1 和 %2 是同一台服务器（%3 和 %4）：它的票会在法定人数中被计算两次</translation>
     </message>
 </context>
 <context>
@@ -2083,10 +2075,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>未配置节点：Redlock 需要 N 个相互独立的 Redis 主节点</translation>
     </message>
     <message>
-        <source>nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum</source>
-        <translation>节点 %1 和 %2 是同一个端点（%3）：它会在法定人数中被计算两次</translation>
-    </message>
-    <message>
         <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
         <translation>%1 个节点：偶数 N 能容忍的故障数并不比 N-1 更多（请使用奇数）</translation>
     </message>
@@ -2197,6 +2185,14 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>the extension came after the lock's validity ran out: the lock is lost</source>
         <translation>续期发生在锁的有效期耗尽之后：锁已丢失</translation>
+    </message>
+    <message>
+        <source>"%1" is the key of the fencing counters: no lock can take that name</source>
+        <translation>“%1”是防护计数器的键：任何锁都不能使用这个名称</translation>
+    </message>
+    <message>
+        <source>the extension took longer than the new validity (%1 ms TTL): the lock is lost</source>
+        <translation>续期耗时超过了新的有效期（TTL %1 毫秒）：锁已丢失</translation>
     </message>
 </context>
 <context>
@@ -2438,6 +2434,14 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of %3 nodes were audited, fewer than the quorum of %4. The safety of these locks cannot be judged.</source>
         <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）：%3 个节点中只审计了 %2 个，少于法定数量 %4。无法判断这些锁的安全性。</translation>
+    </message>
+    <message>
+        <source>Persistence can lose fencing counters</source>
+        <translation>持久化可能丢失防护计数器</translation>
+    </message>
+    <message>
+        <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than "always": a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
+        <translation>正在使用防护令牌（在 %1 上发现了计数器），而 %2 未启用 AOF 或 appendfsync 不是“always”：崩溃会丢失最近的锁和防护计数器。延迟重启可以保护锁，但保护不了计数器，因此防护令牌可能倒退。请在每个节点上使用 appendonly yes 并设置 appendfsync always。</translation>
     </message>
 </context>
 <context>
