@@ -70,8 +70,9 @@ QString NodeEndpoint::identity() const
     return h + u'|' + QString::number(port);
 }
 
-QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes)
+QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes, const QList<int>& numbers)
 {
+    const auto number = [&numbers](qsizetype i) { return i < numbers.size() ? numbers[i] : int(i) + 1; };
     QStringList errors;
     QHash<QString, qsizetype> first;
     for (qsizetype i = 0; i < nodes.size(); ++i) {
@@ -81,8 +82,8 @@ QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes)
             continue;
         }
         errors << tr("nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum")
-                      .arg(*known + 1)
-                      .arg(i + 1)
+                      .arg(number(*known))
+                      .arg(number(i))
                       .arg(nodes[*known].displayName(), nodes[i].displayName());
     }
     return errors;

@@ -37,8 +37,9 @@ struct NodeEndpoint
     // vote). The one rule for "the same node": duplicate checks, matching nodes across reloads.
     QString identity() const;
     // One error per entry that names a server listed earlier (by identity()): it would count that server's
-    // vote twice. The check of the Redlock client, force release, the console and the CLI.
-    static QStringList duplicateErrors(const QList<NodeEndpoint>& nodes);
+    // vote twice. The check of the Redlock client, force release, the console and the CLI. Entries are
+    // named by their 1-based position, or by numbers[i] when given (e.g. rows of a list with bad entries).
+    static QStringList duplicateErrors(const QList<NodeEndpoint>& nodes, const QList<int>& numbers = {});
 
     static std::optional<NodeEndpoint> parse(const QString& text, QString* error = nullptr);
     // Comma-separated list; stops at the first bad entry and names it in *error.

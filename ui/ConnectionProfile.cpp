@@ -37,16 +37,18 @@ QStringList ConnectionProfile::errors() const
     if (nodes.isEmpty())
         out << QCoreApplication::translate("ConnectionProfile", "add at least one node");
     QList<NodeEndpoint> endpoints;
+    QList<int> rows; // the messages name the rows of the list, also when some could not be read
     for (int i = 0; i < nodes.size(); ++i) {
         QString why;
         const auto ep = nodes[i].endpoint(&why);
-        if (ep)
+        if (ep) {
             endpoints << *ep;
-        else
+            rows << i + 1;
+        } else {
             out << QCoreApplication::translate("ConnectionProfile", "node %1: %2").arg(i + 1).arg(why);
+        }
     }
-    if (endpoints.size() == nodes.size()) // the numbers in the messages are the rows of the list
-        out << NodeEndpoint::duplicateErrors(endpoints);
+    out << NodeEndpoint::duplicateErrors(endpoints, rows);
     if (!(driftFactor >= 0 && driftFactor < 0.5))
         out << QCoreApplication::translate("ConnectionProfile", "the drift factor must be at least 0 and below 0.5");
     if (refreshIntervalMs < 200)
