@@ -20,10 +20,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>node %1 (%2) is listed twice: it would count two votes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the drift factor must be at least 0 and below 0.5</source>
         <translation type="unfinished"></translation>
     </message>
@@ -546,10 +542,6 @@
         <source>no nodes to watch</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>node %1 is listed twice: it would count two votes</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>redlock::CommandRestartBackend</name>
@@ -761,10 +753,6 @@
     <name>redlock::ForceRelease</name>
     <message>
         <source>no nodes configured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>nodes %1 and %2 are the same endpoint (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1130,7 +1118,7 @@
 <context>
     <name>redlock::LockKeeper</name>
     <message>
-        <source>the validity ran out before an extension succeeded</source>
+        <source>less than the safety margin (%1 ms) of validity left and no extension has succeeded</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1441,6 +1429,10 @@ token: %3</source>
     </message>
     <message>
         <source>no nodes given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2095,10 +2087,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>nodes %1 and %2 are the same endpoint (%3): it would count twice towards the quorum</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2220,6 +2208,14 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>released on %1 node(s) only; %2 node(s) did not answer or refused, and may still hold it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is the key of the fencing counters: no lock can take that name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the extension took longer than the new validity (%1 ms TTL): the lock is lost</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2464,6 +2460,14 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>%1 lost its locks on restart (no fsync&apos;ed AOF) and came back before the largest TTL plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persistence can lose fencing counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
