@@ -735,7 +735,7 @@ private slots:
         QVERIFY(cluster.stopNode(4));
         auto a = makeClient(cluster.endpoints());
         for (int i = 1; i <= 5; ++i) {
-            const AcquireResult r = a->acquireAndWait({"res"}, {.ttlMs = 1000, .fencing = true});
+            const AcquireResult r = a->acquireAndWait({"res"}, {.ttlMs = 10000, .fencing = true});
             QVERIFY2(r.ok, qPrintable(r.error));
             QCOMPARE(r.lock.fencingToken, i);
             // Written back to every node that holds the lock, not only until a quorum answered.
@@ -750,7 +750,7 @@ private slots:
         QVERIFY(cluster.pauseNode(0));
         QVERIFY(cluster.pauseNode(1));
         auto b = makeClient(cluster.endpoints());
-        const AcquireResult r = b->acquireAndWait({"res"}, {.ttlMs = 1000, .fencing = true});
+        const AcquireResult r = b->acquireAndWait({"res"}, {.ttlMs = 10000, .fencing = true});
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(r.lock.fencingToken, durable ? 6 : 1);
     }
