@@ -655,6 +655,9 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
             maxSeen = std::max(maxSeen, o.fenceValue);
     }
     const qint64 fence = maxSeen + 1;
+    const auto& acquired = op->result.attempts.last().nodes;
+    const int holders = static_cast<int>(std::count_if(
+        acquired.begin(), acquired.end(), [](const NodeOutcome& o) { return o.kind == NodeOutcome::Kind::Acquired; }));
     QList<QByteArray> keys = op->resources;
     keys << fenceCountersKey();
     const QByteArray token = op->token;
@@ -674,9 +677,10 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
                            done(o);
                        });
         },
-        // Every node's answer (bounded by the per-node timeout): the more nodes carry the value, the more
-        // counter losses it survives; a quorum is only the minimum.
-        [](int, int) { return false; },
+        // Every node that holds our lock (bounded by the per-node timeout): the more nodes carry the value,
+        // the more counter losses it survives; a quorum is only the minimum. A node that did not hold our lock
+        // cannot take the write, so a stalled minority does not hold the acquire up to its timeout.
+        [holders](int succeeded, int) { return succeeded >= holders; },
         [this, op, q, fence](const QList<NodeOutcome>& outcomes, qint64) {
             AcquireAttempt& attempt = op->result.attempts.last();
             const int written = static_cast<int>(
