@@ -1,6 +1,7 @@
 // The `redlock` CLI as scripts use it: the real binary, run with QProcess against real redis-server nodes;
 // exit codes, JSON output and what is really left on the nodes (read directly with hiredis).
 
+#include "CliTestSupport.h"
 #include "DirectRedis.h"
 #include "FaultProxy.h"
 #include "LocalCluster.h"
@@ -18,39 +19,6 @@ using namespace redlock;
 
 namespace {
 
-struct CliRun
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QJsonObject json; // empty unless stdout was a JSON object
-
-    QString describe() const
-    {
-        return QStringLiteral("exit %1\nstdout: %2\nstderr: %3")
-            .arg(exitCode)
-            .arg(QString::fromUtf8(out), QString::fromUtf8(err));
-    }
-};
-
-CliRun runCli(const QStringList& args)
-{
-    CliRun run;
-    QProcess process;
-    process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
-    if (!process.waitForFinished(20000)) {
-        process.kill();
-        process.waitForFinished();
-        run.err = "did not finish in 20 s";
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    run.json = QJsonDocument::fromJson(run.out).object();
-    return run;
-}
-
 QStringList outcomeKinds(const QJsonArray& outcomes)
 {
     QStringList kinds;
@@ -63,14 +31,6 @@ QStringList outcomeKinds(const QJsonArray& outcomes)
 bool hasTerminalControl(const QByteArray& text)
 {
     return text.contains('\x1b') || text.contains('\x07') || text.contains('\r') || text.contains("\xc2\x9b");
-}
-
-QString nodeList(const LocalCluster& cluster)
-{
-    QStringList names;
-    for (const NodeEndpoint& e : cluster.endpoints())
-        names << e.displayName();
-    return names.join(u',');
 }
 
 } // namespace
