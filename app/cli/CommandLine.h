@@ -1,8 +1,8 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "ObservationTypes.h" // printableBytes / printableText: every untrusted byte shown goes through them
-#include "RedlockTypes.h"
+#include "observe/ObservationTypes.h" // printableBytes / printableText: every untrusted byte shown goes through them
+#include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockTypes.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>

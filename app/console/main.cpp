@@ -1,7 +1,7 @@
 // redlock-console: the Widgets console. Everything but the command line lives in ui/ (redlock_ui).
-#include "ConsoleCommandLine.h"
-#include "ConsoleLauncher.h"
-#include "ContextAliasTranslator.h"
+#include "controller/ConsoleCommandLine.h"
+#include "controller/ConsoleLauncher.h"
+#include "controller/ContextAliasTranslator.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "LocalCluster.h"
+#include "localcluster/LocalCluster.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "NodeEndpoint.h"
+#include "protocol/NodeEndpoint.h"
 
 #include <QList>
 #include <QObject>

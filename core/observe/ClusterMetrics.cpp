@@ -1,4 +1,4 @@
-#include "ClusterMetrics.h"
+#include "observe/ClusterMetrics.h"
 
 #include <QDateTime>
 

@@ -1,6 +1,6 @@
-#include "LockInspector.h"
+#include "observe/LockInspector.h"
 
-#include "FencingCounters.h"
+#include "redlock/FencingCounters.h"
 
 #include <QDateTime>
 #include <QThread>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ObservationTypes.h"
-#include "RedisConnection.h"
-#include "SteadyClock.h"
+#include "observe/ObservationTypes.h"
+#include "protocol/RedisConnection.h"
+#include "runtime/SteadyClock.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "NodeSession.h"
+#include "observe/NodeSession.h"
 
-#include "FencingCounters.h"
+#include "redlock/FencingCounters.h"
 
 #include <QDateTime>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ObservationTypes.h"
-#include "RedisConnection.h"
+#include "observe/ObservationTypes.h"
+#include "protocol/RedisConnection.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
 
 #include <QRegularExpression>
 

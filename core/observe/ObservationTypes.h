@@ -4,9 +4,9 @@
 // about the locks, and what SafetyAudit concludes. Plain copyable values, so they cross threads in queued
 // signals and models can keep them without talking to Redis.
 
-#include "LockToken.h"
-#include "NodeEndpoint.h"
-#include "RedisReply.h"
+#include "protocol/NodeEndpoint.h"
+#include "protocol/RedisReply.h"
+#include "redlock/LockToken.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "SafetyAudit.h"
+#include "observe/SafetyAudit.h"
 
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
 
 #include <QCoreApplication>
 #include <QHash>

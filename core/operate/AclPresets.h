@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FencingCounters.h"
+#include "redlock/FencingCounters.h"
 
 #include <QByteArray>
 #include <QList>

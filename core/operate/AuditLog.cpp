@@ -1,6 +1,6 @@
-#include "AuditLog.h"
+#include "operate/AuditLog.h"
 
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

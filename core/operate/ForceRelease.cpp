@@ -1,10 +1,10 @@
-#include "ForceRelease.h"
+#include "operate/ForceRelease.h"
 
-#include "OwnThreadFuture.h"
+#include "runtime/OwnThreadFuture.h"
 
-#include "AuditLog.h"
-#include "LockScripts.h"
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
+#include "operate/AuditLog.h"
+#include "protocol/LockScripts.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

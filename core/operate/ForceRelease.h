@@ -1,7 +1,7 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "RedisConnection.h"
+#include "protocol/NodeEndpoint.h"
+#include "protocol/RedisConnection.h"
 
 #include <QByteArray>
 #include <QFuture>

@@ -1,9 +1,9 @@
-#include "NodeRestartScheduler.h"
+#include "operate/NodeRestartScheduler.h"
 
-#include "OwnThreadFuture.h"
+#include "runtime/OwnThreadFuture.h"
 
-#include "AuditLog.h"
-#include "LocalCluster.h"
+#include "localcluster/LocalCluster.h"
+#include "operate/AuditLog.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "RedisConnection.h"
-#include "RestartPlanner.h"
-#include "SteadyClock.h"
-#include "WallClock.h"
+#include "operate/RestartPlanner.h"
+#include "protocol/NodeEndpoint.h"
+#include "protocol/RedisConnection.h"
+#include "runtime/SteadyClock.h"
+#include "runtime/WallClock.h"
 
 #include <QByteArray>
 #include <QFuture>

@@ -1,4 +1,4 @@
-#include "RestartPlanner.h"
+#include "operate/RestartPlanner.h"
 
 #include <QCoreApplication>
 

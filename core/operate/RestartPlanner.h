@@ -1,6 +1,6 @@
 #pragma once
 
-#include "LockInspector.h"
+#include "observe/LockInspector.h"
 
 #include <QByteArray>
 #include <QList>

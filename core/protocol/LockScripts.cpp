@@ -1,6 +1,6 @@
-#include "LockScripts.h"
+#include "protocol/LockScripts.h"
 
-#include "RedisConnection.h"
+#include "protocol/RedisConnection.h"
 
 #include <QCryptographicHash>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RedisReply.h"
+#include "protocol/RedisReply.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "NodeEndpoint.h"
+#include "protocol/NodeEndpoint.h"
 
 #include <QCoreApplication>
 #include <QHash>

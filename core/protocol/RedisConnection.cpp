@@ -1,4 +1,4 @@
-#include "RedisConnection.h"
+#include "protocol/RedisConnection.h"
 
 #include <QCoreApplication>
 #include <QFile>

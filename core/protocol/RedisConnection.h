@@ -1,7 +1,7 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "RedisReply.h"
+#include "protocol/NodeEndpoint.h"
+#include "protocol/RedisReply.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "RedisReply.h"
+#include "protocol/RedisReply.h"
 
 #include <QCoreApplication>
 #include <hiredis/hiredis.h>

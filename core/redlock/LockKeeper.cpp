@@ -1,6 +1,6 @@
-#include "LockKeeper.h"
+#include "redlock/LockKeeper.h"
 
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
 
 #include <algorithm>
 

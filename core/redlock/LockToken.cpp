@@ -1,4 +1,4 @@
-#include "LockToken.h"
+#include "redlock/LockToken.h"
 
 #include <QCoreApplication>
 #include <QList>

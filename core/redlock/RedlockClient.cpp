@@ -1,10 +1,10 @@
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
 
-#include "FencingCounters.h"
-#include "LockScripts.h"
-#include "LockToken.h"
-#include "OwnThreadFuture.h"
-#include "RedisConnection.h"
+#include "protocol/LockScripts.h"
+#include "protocol/RedisConnection.h"
+#include "redlock/FencingCounters.h"
+#include "redlock/LockToken.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QCoreApplication>
 #include <QPromise>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RedlockTypes.h"
+#include "redlock/RedlockTypes.h"
 
 #include <QFuture>
 #include <QObject>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "RedisConnection.h"
-#include "RedisReply.h"
-#include "SteadyClock.h"
+#include "protocol/NodeEndpoint.h"
+#include "protocol/RedisConnection.h"
+#include "protocol/RedisReply.h"
+#include "runtime/SteadyClock.h"
 
 #include <QByteArray>
 #include <QList>

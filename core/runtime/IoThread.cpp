@@ -1,4 +1,4 @@
-#include "IoThread.h"
+#include "runtime/IoThread.h"
 
 namespace redlock {
 

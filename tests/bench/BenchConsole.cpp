@@ -2,13 +2,13 @@
 // Measures, on the GUI thread of a real (offscreen) main window: the time from start to the first full
 // locks table, the longest event-loop stall (a 5 ms heartbeat: the largest gap beyond its interval) while
 // the first table loads and during later refreshes with churn, and the process RSS.
-#include "ClusterController.h"
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "LocksModel.h"
-#include "MainWindow.h"
-#include "ObservationTestSupport.h"
-#include "StallMonitor.h"
+#include "controller/ClusterController.h"
+#include "localcluster/LocalCluster.h"
+#include "models/LocksModel.h"
+#include "runtime/IoThread.h"
+#include "support/ObservationTestSupport.h"
+#include "support/StallMonitor.h"
+#include "views/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,10 +1,10 @@
 // bench-inspect: time to a full LockInspector pass over many lock keys on 5 local nodes.
 // Prints figures; not a test. Usage: bench-inspect [keys=100000] [nodesPerKey=5]
 
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "LockInspector.h"
-#include "ObservationTestSupport.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/LockInspector.h"
+#include "runtime/IoThread.h"
+#include "support/ObservationTestSupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,12 +2,12 @@
 // the console shows and can change nothing; the operator user can also lock, extend and release; every
 // refusal names the refused command.
 
-#include "AclPresets.h"
-#include "DirectRedis.h"
-#include "LockInspector.h"
-#include "NodeSession.h"
-#include "RedlockClient.h"
-#include "TestSupport.h"
+#include "observe/LockInspector.h"
+#include "observe/NodeSession.h"
+#include "operate/AclPresets.h"
+#include "redlock/RedlockClient.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QtTest>
 

@@ -3,10 +3,10 @@
 // the write-ahead audit log (an intent line on disk before any delete, then the result line; a log that
 // cannot be written, synced or appended is an error, in the core and in the CLI), and read-only mode.
 
-#include "AuditLog.h"
-#include "DirectRedis.h"
-#include "ForceRelease.h"
-#include "TestSupport.h"
+#include "operate/AuditLog.h"
+#include "operate/ForceRelease.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QJsonArray>
 #include <QProcess>

@@ -1,11 +1,11 @@
-#include "ClusterMetrics.h"
-#include "FaultProxy.h"
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "LockInspector.h"
-#include "LockToken.h"
-#include "ObservationTestSupport.h"
-#include "SteadyClock.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/ClusterMetrics.h"
+#include "observe/LockInspector.h"
+#include "redlock/LockToken.h"
+#include "runtime/IoThread.h"
+#include "runtime/SteadyClock.h"
+#include "support/FaultProxy.h"
+#include "support/ObservationTestSupport.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // Auto-extension: keeps a lock past its TTL, and says "lost" the moment an extension fails.
 
-#include "DirectRedis.h"
-#include "LockKeeper.h"
-#include "RedlockClient.h"
-#include "TestSupport.h"
+#include "redlock/LockKeeper.h"
+#include "redlock/RedlockClient.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QtTest>
 

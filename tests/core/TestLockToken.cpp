@@ -1,5 +1,5 @@
-#include "LockToken.h"
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
+#include "redlock/LockToken.h"
 
 #include <QtTest>
 

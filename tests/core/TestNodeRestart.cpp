@@ -6,13 +6,13 @@
 // later of the wall-clock and monotonic due times; a stop that was still running is re-based), and
 // read-only mode across every destructive core path.
 
-#include "AuditLog.h"
-#include "DirectRedis.h"
-#include "ForceRelease.h"
-#include "NodeRestartScheduler.h"
-#include "ObservationTestSupport.h"
-#include "RedlockClient.h"
-#include "TestSupport.h"
+#include "operate/AuditLog.h"
+#include "operate/ForceRelease.h"
+#include "operate/NodeRestartScheduler.h"
+#include "redlock/RedlockClient.h"
+#include "support/DirectRedis.h"
+#include "support/ObservationTestSupport.h"
+#include "support/TestSupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

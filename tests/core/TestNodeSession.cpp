@@ -1,7 +1,7 @@
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "NodeSession.h"
-#include "ObservationTestSupport.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/NodeSession.h"
+#include "runtime/IoThread.h"
+#include "support/ObservationTestSupport.h"
 
 #include <QTcpServer>
 #include <QtTest>

@@ -1,9 +1,9 @@
 // The node connection: Qt socket transport + hiredis protocol against real redis-server processes,
 // plus a raw TCP peer for replies no healthy server sends (cut mid-reply, malformed).
 
-#include "DirectRedis.h"
-#include "RedisConnection.h"
-#include "TestSupport.h"
+#include "protocol/RedisConnection.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QRandomGenerator>
 #include <QTcpServer>

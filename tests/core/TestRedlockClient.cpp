@@ -2,11 +2,11 @@
 // decision, validity, release after failure, compare-and-delete/extend, scripts, hostile names,
 // multi-resource atomicity and fencing tokens.
 
-#include "DirectRedis.h"
-#include "FencingCounters.h"
-#include "LockToken.h"
-#include "RedlockClient.h"
-#include "TestSupport.h"
+#include "redlock/FencingCounters.h"
+#include "redlock/LockToken.h"
+#include "redlock/RedlockClient.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
-#include "FakeClock.h"
-#include "FencingCounters.h"
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "NodeSession.h"
-#include "ObservationTestSupport.h"
-#include "SafetyAudit.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/NodeSession.h"
+#include "observe/SafetyAudit.h"
+#include "redlock/FencingCounters.h"
+#include "runtime/IoThread.h"
+#include "support/FakeClock.h"
+#include "support/ObservationTestSupport.h"
 
 #include <QtTest>
 

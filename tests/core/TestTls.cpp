@@ -2,10 +2,10 @@
 // verified connections work; a wrong CA, a wrong host name and a missing client certificate each fail
 // with a clear error, never silently ignored.
 
-#include "DirectRedis.h"
-#include "RedisConnection.h"
-#include "RedlockClient.h"
-#include "TestSupport.h"
+#include "protocol/RedisConnection.h"
+#include "redlock/RedlockClient.h"
+#include "support/DirectRedis.h"
+#include "support/TestSupport.h"
 
 #include <QProcess>
 #include <QSslSocket>

@@ -3,8 +3,8 @@
 // Running the real `redlock` binary as scripts do (QProcess, stdin not a terminal), and reading what the
 // nodes did with hiredis directly, not through the code under test.
 
-#include "LocalCluster.h"
-#include "NodeActivity.h"
+#include "localcluster/LocalCluster.h"
+#include "support/NodeActivity.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,8 +1,8 @@
-#include "Contender.h"
+#include "support/Contender.h"
 
-#include "DirectRedis.h"
-#include "IoThread.h"
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
+#include "support/DirectRedis.h"
 
 #include <QRandomGenerator>
 #include <QSet>

@@ -5,7 +5,7 @@
 // (redlock-contender), so that contention crosses process boundaries too. Times are CLOCK_MONOTONIC
 // nanoseconds (steady_clock), comparable between processes on one machine.
 
-#include "NodeEndpoint.h"
+#include "protocol/NodeEndpoint.h"
 
 #include <QByteArray>
 #include <QJsonObject>

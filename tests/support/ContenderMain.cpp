@@ -2,7 +2,7 @@
 // Usage: redlock-contender NAME NODES RESOURCE RESOURCE_PORT TTL_MS DURATION_MS; prints one JSON line per
 // section.
 
-#include "Contender.h"
+#include "support/Contender.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 // offset, and glibc's malloc preloaded before it (GlibcMalloc.cpp says why). The paths come from CMake
 // (tests/CMakeLists.txt); libfaketime is installed by scripts/setup-deps.sh.
 
-#include "LocalCluster.h"
+#include "localcluster/LocalCluster.h"
 
 #include <QFileInfo>
 

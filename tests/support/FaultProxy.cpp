@@ -1,4 +1,4 @@
-#include "FaultProxy.h"
+#include "support/FaultProxy.h"
 
 #include <QElapsedTimer>
 #include <QPointer>

@@ -3,7 +3,7 @@
 // What a node did, read with hiredis directly (not through the code under test): to check that nothing was
 // written, or that something was.
 
-#include "DirectRedis.h"
+#include "support/DirectRedis.h"
 
 #include <QHash>
 

@@ -3,7 +3,7 @@
 // Helpers for the observation tests: write to a node the way client libraries do, with a plain connection
 // on the test's thread (not through the code under test).
 
-#include "RedisConnection.h"
+#include "protocol/RedisConnection.h"
 
 #include <QDeadlineTimer>
 #include <QEventLoop>

@@ -1,4 +1,4 @@
-#include "StallMonitor.h"
+#include "support/StallMonitor.h"
 
 #include <ctime>
 

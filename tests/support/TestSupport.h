@@ -1,8 +1,8 @@
 #pragma once
 
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "NodeEndpoint.h"
+#include "localcluster/LocalCluster.h"
+#include "protocol/NodeEndpoint.h"
+#include "runtime/IoThread.h"
 
 #include <QTcpServer>
 

@@ -3,9 +3,9 @@
 // Lock views as LockInspector makes them, for model and widget tests that need exact, repeatable input.
 // (The Redlock behaviour itself is tested against real nodes in the core tests and TestConsoleDemo.)
 
-#include "LockInspector.h"
-#include "ObservationTypes.h"
-#include "SteadyClock.h"
+#include "observe/LockInspector.h"
+#include "observe/ObservationTypes.h"
+#include "runtime/SteadyClock.h"
 
 #include <QDateTime>
 

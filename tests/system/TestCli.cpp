@@ -1,10 +1,10 @@
 // The `redlock` CLI as scripts use it: the real binary, run with QProcess against real redis-server nodes;
 // exit codes, JSON output and what is really left on the nodes (read directly with hiredis).
 
-#include "CliTestSupport.h"
-#include "DirectRedis.h"
-#include "FaultProxy.h"
-#include "LocalCluster.h"
+#include "localcluster/LocalCluster.h"
+#include "support/CliTestSupport.h"
+#include "support/DirectRedis.h"
+#include "support/FaultProxy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

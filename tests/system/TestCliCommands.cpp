@@ -3,8 +3,8 @@
 // against real redis-server nodes; exit codes, output, and what really is (or is not) on the nodes, read
 // with hiredis directly.
 
-#include "CliTestSupport.h"
-#include "FakeClock.h"
+#include "support/CliTestSupport.h"
+#include "support/FakeClock.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
-#include "ChartsPanel.h"
-#include "ClusterController.h"
-#include "ConsoleLauncher.h"
-#include "DemoWorkload.h"
-#include "LocksModel.h"
-#include "MainWindow.h"
-#include "ObservationTestSupport.h"
+#include "controller/ClusterController.h"
+#include "controller/ConsoleLauncher.h"
+#include "controller/DemoWorkload.h"
+#include "models/LocksModel.h"
+#include "support/ObservationTestSupport.h"
+#include "views/ChartsPanel.h"
+#include "views/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -7,15 +7,15 @@
 // the delay, driven by the product's NodeRestartScheduler; the same partition without the jump) must not be:
 // a checker that cannot fail proves nothing.
 
-#include "Contender.h"
-#include "DirectRedis.h"
-#include "FaultProxy.h"
-#include "NodeRestartScheduler.h"
-#include "NodeSession.h"
-#include "ObservationTestSupport.h"
-#include "RedlockClient.h"
-#include "SafetyAudit.h"
-#include "TestSupport.h"
+#include "observe/NodeSession.h"
+#include "observe/SafetyAudit.h"
+#include "operate/NodeRestartScheduler.h"
+#include "redlock/RedlockClient.h"
+#include "support/Contender.h"
+#include "support/DirectRedis.h"
+#include "support/FaultProxy.h"
+#include "support/ObservationTestSupport.h"
+#include "support/TestSupport.h"
 
 #include <QFutureWatcher>
 #include <QJsonDocument>

@@ -2,16 +2,16 @@
 // main.cpp parses with) disables the operator's actions and is refused in the core, against real nodes; and the
 // real binary prints --help and --version without a display.
 
-#include "ClusterController.h"
-#include "ConsoleCommandLine.h"
-#include "ConsoleLauncher.h"
-#include "LocalCluster.h"
-#include "LocksModel.h"
-#include "MainWindow.h"
-#include "NodeActivity.h"
-#include "NodesPanel.h"
-#include "OperatorConsole.h"
-#include "TestBenchPanel.h"
+#include "bench/TestBenchPanel.h"
+#include "controller/ClusterController.h"
+#include "controller/ConsoleCommandLine.h"
+#include "controller/ConsoleLauncher.h"
+#include "localcluster/LocalCluster.h"
+#include "models/LocksModel.h"
+#include "support/NodeActivity.h"
+#include "views/MainWindow.h"
+#include "views/NodesPanel.h"
+#include "views/OperatorConsole.h"
 
 #include <QAction>
 #include <QProcess>

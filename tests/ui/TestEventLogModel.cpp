@@ -1,5 +1,5 @@
-#include "EventLogModel.h"
-#include "EventLogPanel.h"
+#include "models/EventLogModel.h"
+#include "views/EventLogPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -3,19 +3,19 @@
 // production profiles, read-only mode disabling every destructive action, an audit log that cannot be
 // written (refused, nothing deleted, said in red), and the audit log viewer.
 
-#include "AuditLog.h"
-#include "AuditLogDialog.h"
-#include "ClusterController.h"
-#include "DirectRedis.h"
-#include "ForceReleaseDialog.h"
-#include "LocalCluster.h"
-#include "LockToken.h"
-#include "LocksModel.h"
-#include "MainWindow.h"
-#include "NodesPanel.h"
-#include "OperatorConsole.h"
-#include "OperatorTestSupport.h"
-#include "TestBenchPanel.h"
+#include "bench/TestBenchPanel.h"
+#include "controller/ClusterController.h"
+#include "dialogs/AuditLogDialog.h"
+#include "dialogs/ForceReleaseDialog.h"
+#include "localcluster/LocalCluster.h"
+#include "models/LocksModel.h"
+#include "operate/AuditLog.h"
+#include "redlock/LockToken.h"
+#include "support/DirectRedis.h"
+#include "support/OperatorTestSupport.h"
+#include "views/MainWindow.h"
+#include "views/NodesPanel.h"
+#include "views/OperatorConsole.h"
 
 #include <QAction>
 #include <QLabel>

@@ -1,6 +1,6 @@
-#include "LocksModel.h"
-#include "LocksProxyModel.h"
-#include "UiTestSupport.h"
+#include "models/LocksModel.h"
+#include "models/LocksProxyModel.h"
+#include "support/UiTestSupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,11 +1,11 @@
-#include "ClusterController.h"
-#include "LockDetailPanel.h"
-#include "LocksModel.h"
-#include "LocksProxyModel.h"
-#include "MainWindow.h"
-#include "OperatorConsole.h"
-#include "UiTestSupport.h"
-#include "ValidityTimeline.h"
+#include "controller/ClusterController.h"
+#include "models/LocksModel.h"
+#include "models/LocksProxyModel.h"
+#include "support/UiTestSupport.h"
+#include "views/LockDetailPanel.h"
+#include "views/MainWindow.h"
+#include "views/OperatorConsole.h"
+#include "views/ValidityTimeline.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>

@@ -1,4 +1,4 @@
-#include "NodesModel.h"
+#include "models/NodesModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

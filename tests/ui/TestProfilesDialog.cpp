@@ -1,7 +1,7 @@
-#include "ConnectionProfile.h"
-#include "LocalCluster.h"
-#include "ObservationTestSupport.h"
-#include "ProfilesDialog.h"
+#include "controller/ConnectionProfile.h"
+#include "dialogs/ProfilesDialog.h"
+#include "localcluster/LocalCluster.h"
+#include "support/ObservationTestSupport.h"
 
 #include <QFile>
 #include <QPlainTextEdit>

@@ -3,17 +3,17 @@
 // restart that is shown kept down in the nodes table, not counted for quorum, and started again after the
 // delay; the dialog says what each method enforces (SHUTDOWN NOSAVE: only watched).
 
-#include "ClusterController.h"
-#include "DirectRedis.h"
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "MainWindow.h"
-#include "NodesModel.h"
-#include "NodesPanel.h"
-#include "ObservationTestSupport.h"
-#include "OperatorConsole.h"
-#include "OperatorTestSupport.h"
-#include "RestartDialog.h"
+#include "controller/ClusterController.h"
+#include "dialogs/RestartDialog.h"
+#include "localcluster/LocalCluster.h"
+#include "models/NodesModel.h"
+#include "runtime/IoThread.h"
+#include "support/DirectRedis.h"
+#include "support/ObservationTestSupport.h"
+#include "support/OperatorTestSupport.h"
+#include "views/MainWindow.h"
+#include "views/NodesPanel.h"
+#include "views/OperatorConsole.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -2,12 +2,12 @@
 // fencing token, release; auto-extension listed and a clear "lost" when an extension fails; a run of K
 // clients x iterations with statistics and CSV / JSON exports that parse.
 
-#include "BenchRun.h"
-#include "DirectRedis.h"
-#include "LocalCluster.h"
-#include "ObservationTestSupport.h"
-#include "OperatorTestSupport.h"
-#include "TestBenchPanel.h"
+#include "bench/BenchRun.h"
+#include "bench/TestBenchPanel.h"
+#include "localcluster/LocalCluster.h"
+#include "support/DirectRedis.h"
+#include "support/ObservationTestSupport.h"
+#include "support/OperatorTestSupport.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -7,9 +7,9 @@
 // the console (:/i18n) is loaded and must give every translation of the .ts, also through the
 // ContextAliasTranslator for the core's own messages.
 
-#include "ContextAliasTranslator.h"
-#include "ObservationTypes.h"
-#include "SafetyAudit.h"
+#include "controller/ContextAliasTranslator.h"
+#include "observe/ObservationTypes.h"
+#include "observe/SafetyAudit.h"
 
 #include <QFile>
 #include <QProcess>

@@ -1,5 +1,5 @@
-#include "UiTestSupport.h"
-#include "ValidityTimeline.h"
+#include "support/UiTestSupport.h"
+#include "views/ValidityTimeline.h"
 
 #include <QImage>
 #include <QtTest>

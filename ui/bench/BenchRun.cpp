@@ -1,6 +1,6 @@
-#include "BenchRun.h"
+#include "bench/BenchRun.h"
 
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -1,10 +1,10 @@
-#include "TestBenchPanel.h"
+#include "bench/TestBenchPanel.h"
 
-#include "IoThread.h"
-#include "LockKeeper.h"
-#include "NodesModel.h"
-#include "ObservationTypes.h"
-#include "RedlockClient.h"
+#include "models/NodesModel.h"
+#include "observe/ObservationTypes.h"
+#include "redlock/LockKeeper.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "BenchRun.h"
-#include "RedlockTypes.h"
+#include "bench/BenchRun.h"
+#include "redlock/RedlockTypes.h"
 
 #include <QPointer>
 #include <QWidget>

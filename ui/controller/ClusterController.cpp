@@ -1,10 +1,10 @@
-#include "ClusterController.h"
+#include "controller/ClusterController.h"
 
-#include "IoThread.h"
-#include "LockInspector.h"
-#include "NodeSession.h"
-#include "RedisConnection.h"
-#include "SafetyAudit.h"
+#include "observe/LockInspector.h"
+#include "observe/NodeSession.h"
+#include "observe/SafetyAudit.h"
+#include "protocol/RedisConnection.h"
+#include "runtime/IoThread.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

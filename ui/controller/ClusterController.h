@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClusterMetrics.h"
-#include "NodeEndpoint.h"
-#include "ObservationTypes.h"
+#include "observe/ClusterMetrics.h"
+#include "observe/ObservationTypes.h"
+#include "protocol/NodeEndpoint.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "ConnectionCheck.h"
+#include "controller/ConnectionCheck.h"
 
-#include "RedisConnection.h"
+#include "protocol/RedisConnection.h"
 
 namespace redlock {
 

@@ -1,4 +1,4 @@
-#include "ConnectionProfile.h"
+#include "controller/ConnectionProfile.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ClusterController.h"
-#include "NodeEndpoint.h"
+#include "controller/ClusterController.h"
+#include "protocol/NodeEndpoint.h"
 
 #include <QList>
 #include <QString>

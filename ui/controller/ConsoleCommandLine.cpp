@@ -1,4 +1,4 @@
-#include "ConsoleCommandLine.h"
+#include "controller/ConsoleCommandLine.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ConsoleLauncher.h"
+#include "controller/ConsoleLauncher.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,10 +1,10 @@
-#include "ConsoleLauncher.h"
+#include "controller/ConsoleLauncher.h"
 
-#include "DemoWorkload.h"
-#include "IoThread.h"
-#include "MainWindow.h"
-#include "OperatorConsole.h"
-#include "ProfilesDialog.h"
+#include "controller/DemoWorkload.h"
+#include "dialogs/ProfilesDialog.h"
+#include "runtime/IoThread.h"
+#include "views/MainWindow.h"
+#include "views/OperatorConsole.h"
 
 #include <QApplication>
 #include <QDir>

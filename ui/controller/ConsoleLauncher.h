@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ClusterController.h"
+#include "controller/ClusterController.h"
 
 #include <QObject>
 #include <QString>

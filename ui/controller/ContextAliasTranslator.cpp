@@ -1,4 +1,4 @@
-#include "ContextAliasTranslator.h"
+#include "controller/ContextAliasTranslator.h"
 
 namespace redlock {
 

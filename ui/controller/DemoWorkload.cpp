@@ -1,11 +1,11 @@
-#include "DemoWorkload.h"
+#include "controller/DemoWorkload.h"
 
-#include "LocalCluster.h"
-#include "LockInspector.h"
-#include "LockKeeper.h"
-#include "LockToken.h"
-#include "RedisConnection.h"
-#include "RedlockClient.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/LockInspector.h"
+#include "protocol/RedisConnection.h"
+#include "redlock/LockKeeper.h"
+#include "redlock/LockToken.h"
+#include "redlock/RedlockClient.h"
 
 #include <QUuid>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "NodeEndpoint.h"
-#include "RedlockTypes.h"
+#include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockTypes.h"
 
 #include <QHash>
 #include <QList>

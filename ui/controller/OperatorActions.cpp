@@ -1,9 +1,9 @@
-#include "OperatorActions.h"
+#include "controller/OperatorActions.h"
 
-#include "AuditLog.h"
-#include "IoThread.h"
-#include "LocalCluster.h"
-#include "SteadyClock.h"
+#include "localcluster/LocalCluster.h"
+#include "operate/AuditLog.h"
+#include "runtime/IoThread.h"
+#include "runtime/SteadyClock.h"
 
 #include <QDir>
 #include <QStandardPaths>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClusterController.h"
-#include "ForceRelease.h"
-#include "NodeRestartScheduler.h"
+#include "controller/ClusterController.h"
+#include "operate/ForceRelease.h"
+#include "operate/NodeRestartScheduler.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "AuditLogDialog.h"
+#include "dialogs/AuditLogDialog.h"
 
-#include "AuditLog.h"
+#include "operate/AuditLog.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>

@@ -1,7 +1,7 @@
-#include "ForceReleaseDialog.h"
+#include "dialogs/ForceReleaseDialog.h"
 
-#include "ObservationTypes.h"
-#include "OperatorActions.h"
+#include "controller/OperatorActions.h"
+#include "observe/ObservationTypes.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

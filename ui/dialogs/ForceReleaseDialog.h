@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ForceRelease.h"
+#include "operate/ForceRelease.h"
 
 #include <QDialog>
 

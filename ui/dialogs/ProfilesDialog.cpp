@@ -1,6 +1,6 @@
-#include "ProfilesDialog.h"
+#include "dialogs/ProfilesDialog.h"
 
-#include "IoThread.h"
+#include "runtime/IoThread.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ConnectionCheck.h"
-#include "ConnectionProfile.h"
+#include "controller/ConnectionCheck.h"
+#include "controller/ConnectionProfile.h"
 
 #include <QDialog>
 

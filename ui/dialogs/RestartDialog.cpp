@@ -1,8 +1,8 @@
-#include "RestartDialog.h"
+#include "dialogs/RestartDialog.h"
 
-#include "NodesModel.h"
-#include "ObservationTypes.h"
-#include "OperatorActions.h"
+#include "controller/OperatorActions.h"
+#include "models/NodesModel.h"
+#include "observe/ObservationTypes.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "NodeRestartScheduler.h"
+#include "operate/NodeRestartScheduler.h"
 
 #include <QDialog>
 

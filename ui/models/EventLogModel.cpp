@@ -1,4 +1,4 @@
-#include "EventLogModel.h"
+#include "models/EventLogModel.h"
 
 namespace redlock {
 

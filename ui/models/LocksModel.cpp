@@ -1,6 +1,6 @@
-#include "LocksModel.h"
+#include "models/LocksModel.h"
 
-#include "SteadyClock.h"
+#include "runtime/SteadyClock.h"
 
 #include <QLocale>
 

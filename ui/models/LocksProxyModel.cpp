@@ -1,6 +1,6 @@
-#include "LocksProxyModel.h"
+#include "models/LocksProxyModel.h"
 
-#include "LocksModel.h"
+#include "models/LocksModel.h"
 
 namespace redlock {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

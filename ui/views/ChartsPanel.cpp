@@ -1,6 +1,6 @@
-#include "ChartsPanel.h"
+#include "views/ChartsPanel.h"
 
-#include "ClusterController.h"
+#include "controller/ClusterController.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,6 +1,6 @@
-#include "EventLogPanel.h"
+#include "views/EventLogPanel.h"
 
-#include "EventLogModel.h"
+#include "models/EventLogModel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,11 +1,11 @@
-#include "LockDetailPanel.h"
+#include "views/LockDetailPanel.h"
 
 #include <algorithm>
 
-#include "EventLogModel.h"
-#include "LocksModel.h"
-#include "NodesModel.h"
-#include "ValidityTimeline.h"
+#include "models/EventLogModel.h"
+#include "models/LocksModel.h"
+#include "models/NodesModel.h"
+#include "views/ValidityTimeline.h"
 
 #include <QDateTime>
 #include <QHeaderView>

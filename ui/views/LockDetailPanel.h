@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ClusterController.h"
+#include "controller/ClusterController.h"
 
 #include <QTimer>
 #include <QWidget>

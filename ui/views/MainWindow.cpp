@@ -1,15 +1,15 @@
-#include "MainWindow.h"
+#include "views/MainWindow.h"
 
-#include "ChartsPanel.h"
-#include "ClusterController.h"
-#include "EventLogModel.h"
-#include "EventLogPanel.h"
-#include "LockDetailPanel.h"
-#include "LocksModel.h"
-#include "LocksProxyModel.h"
-#include "NodesModel.h"
-#include "NodesPanel.h"
-#include "TtlBarDelegate.h"
+#include "controller/ClusterController.h"
+#include "models/EventLogModel.h"
+#include "models/LocksModel.h"
+#include "models/LocksProxyModel.h"
+#include "models/NodesModel.h"
+#include "views/ChartsPanel.h"
+#include "views/EventLogPanel.h"
+#include "views/LockDetailPanel.h"
+#include "views/NodesPanel.h"
+#include "views/TtlBarDelegate.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
-#include "NodesPanel.h"
+#include "views/NodesPanel.h"
 
-#include "ClusterController.h"
-#include "NodesModel.h"
+#include "controller/ClusterController.h"
+#include "models/NodesModel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

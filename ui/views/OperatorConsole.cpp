@@ -1,16 +1,16 @@
-#include "OperatorConsole.h"
+#include "views/OperatorConsole.h"
 
-#include "AuditLogDialog.h"
-#include "ClusterController.h"
-#include "EventLogModel.h"
-#include "ForceReleaseDialog.h"
-#include "LockDetailPanel.h"
-#include "LocksModel.h"
-#include "MainWindow.h"
-#include "NodesModel.h"
-#include "NodesPanel.h"
-#include "RestartDialog.h"
-#include "TestBenchPanel.h"
+#include "bench/TestBenchPanel.h"
+#include "controller/ClusterController.h"
+#include "dialogs/AuditLogDialog.h"
+#include "dialogs/ForceReleaseDialog.h"
+#include "dialogs/RestartDialog.h"
+#include "models/EventLogModel.h"
+#include "models/LocksModel.h"
+#include "models/NodesModel.h"
+#include "views/LockDetailPanel.h"
+#include "views/MainWindow.h"
+#include "views/NodesPanel.h"
 
 #include <QAction>
 #include <QDateTime>

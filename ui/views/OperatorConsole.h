@@ -1,6 +1,6 @@
 #pragma once
 
-#include "OperatorActions.h"
+#include "controller/OperatorActions.h"
 
 #include <QObject>
 #include <QPointer>

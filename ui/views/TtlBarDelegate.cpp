@@ -1,6 +1,6 @@
-#include "TtlBarDelegate.h"
+#include "views/TtlBarDelegate.h"
 
-#include "LocksModel.h"
+#include "models/LocksModel.h"
 
 #include <QApplication>
 #include <QPainter>

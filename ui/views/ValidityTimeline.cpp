@@ -1,7 +1,7 @@
-#include "ValidityTimeline.h"
+#include "views/ValidityTimeline.h"
 
-#include "LocksModel.h"
-#include "SteadyClock.h"
+#include "models/LocksModel.h"
+#include "runtime/SteadyClock.h"
 
 #include <QPainter>
 #include <QPainterPath>

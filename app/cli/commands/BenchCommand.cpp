@@ -1,9 +1,9 @@
 #include "CommandLine.h"
 #include "Commands.h"
-#include "RawHiredisBaseline.h"
+#include "commands/RawHiredisBaseline.h"
 
-#include "LocalCluster.h"
-#include "RedlockClient.h"
+#include "localcluster/LocalCluster.h"
+#include "redlock/RedlockClient.h"
 
 #include <QCoreApplication>
 #include <QFile>

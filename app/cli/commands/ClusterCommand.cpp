@@ -1,7 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
-#include "LocalCluster.h"
+#include "localcluster/LocalCluster.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
-#include "RedlockClient.h"
+#include "redlock/RedlockClient.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -3,11 +3,11 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
-#include "IoThread.h"
-#include "LockInspector.h"
-#include "NodeSession.h"
-#include "RedlockClient.h"
-#include "SafetyAudit.h"
+#include "observe/LockInspector.h"
+#include "observe/NodeSession.h"
+#include "observe/SafetyAudit.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,9 +1,9 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
-#include "AuditLog.h"
-#include "ForceRelease.h"
-#include "ObservationTypes.h"
+#include "observe/ObservationTypes.h"
+#include "operate/AuditLog.h"
+#include "operate/ForceRelease.h"
 
 #include <QJsonArray>
 #include <QTextStream>

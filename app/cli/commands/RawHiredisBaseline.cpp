@@ -1,4 +1,4 @@
-#include "RawHiredisBaseline.h"
+#include "commands/RawHiredisBaseline.h"
 
 #include "CommandLine.h"
 
