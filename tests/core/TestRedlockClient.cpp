@@ -835,34 +835,56 @@ private slots:
 
     void loadingNodeAnswersLoading()
     {
-        // A node reloading a large data set answers LOADING, reported as such. Node 0 holds another token,
-        // so the decision needs the loading node's answer.
+        // A node reloading its data set answers LOADING, reported as such. Node 0 holds another token, so the
+        // decision needs the loading node's answer. Racing acquires against a fast reload missed the LOADING
+        // window under CPU load: the reload's blocking part (saving and freeing the data set, when the node
+        // answers nothing) outlasted the node timeout, and the loading itself could fall between two tries.
+        // So the load is slowed to at least 1 ms per key (key-load-delay, a Redis test setting), the node is
+        // seen loading on a connection of its own, and only then does the acquire go out: it must meet LOADING.
         LocalCluster local;
         QString error;
         QVERIFY2(local.start(3, {}, &error), qPrintable(error));
-        auto client = makeClient(local.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 3000; });
-        QVERIFY(client->acquireAndWait({"warm-up"}).ok); // connections are up before the reload
+        auto client = makeClient(local.endpoints(), [](RedlockOptions& o) { o.nodeTimeoutMs = 5000; });
+        // Every connection is up before the reload. The acquire returns at quorum, maybe before the third
+        // node's handshake is over; a handshake caught by the reload fails, and the node is then reported
+        // down, not loading.
+        QVERIFY(client->acquireAndWait({"warm-up"}).ok);
+        const QFuture<bool> warm = client->whenIdle();
+        QTRY_VERIFY_WITH_TIMEOUT(warm.isFinished(), 10000);
+        const quint16 loadingPort = local.port(2);
+        QVERIFY(DirectRedis(loadingPort).exists("warm-up"));
         DirectRedis(local.port(0)).set("during-reload", "someone-else", 60000);
-        QCOMPARE(DirectRedis(local.port(2)).command({"DEBUG", "POPULATE", "1000000"}).str, QByteArray("OK"));
-        // A few reloads at most: on a loaded machine one can be over before an acquire reaches the node.
-        bool sawLoading = false;
-        for (int reloads = 0; reloads < 3 && !sawLoading; ++reloads) {
-            auto reload = std::async(std::launch::async, [port = local.port(2)] {
-                return DirectRedis(port).command({"DEBUG", "RELOAD"}).str;
-            });
-            while (!sawLoading && reload.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
-                const AcquireResult r = client->acquireAndWait({"during-reload"});
-                if (r.ok) // before the reload began: nodes 1 and 2 are a quorum
-                    client->releaseAndWait(r.lock);
-                const NodeOutcome& o = r.attempts.first().nodes[2];
-                if (o.kind == Kind::RedisError && o.errorKind == RedisErrorKind::Loading) {
-                    sawLoading = true;
-                    QVERIFY2(o.error.contains(QStringLiteral("LOADING")), qPrintable(o.error));
-                }
-            }
-            QCOMPARE(reload.get(), QByteArray("OK"));
-        }
-        QVERIFY2(sawLoading, "the node never answered LOADING during three one-million-key reloads");
+        DirectRedis node(loadingPort);
+        QCOMPARE(node.command({"DEBUG", "POPULATE", "20000"}).str, QByteArray("OK"));
+        QCOMPARE(node.command({"CONFIG", "SET", "key-load-delay", "1000"}).str, QByteArray("OK"));
+        // Answer other clients every 1 KB loaded rather than every 2 MB.
+        QCOMPARE(node.command({"CONFIG", "SET", "loading-process-events-interval-bytes", "1024"}).str,
+                 QByteArray("OK"));
+        auto reload = std::async(std::launch::async, [loadingPort] {
+            return DirectRedis(loadingPort).command({"DEBUG", "RELOAD"}).str;
+        });
+        // However the test ends: the load is sped up again and the reload waited for.
+        auto finishReload = qScopeGuard([&] {
+            DirectRedis(loadingPort).command({"CONFIG", "SET", "key-load-delay", "0"});
+            reload.wait();
+        });
+        const auto isLoading = [loadingPort] {
+            return DirectRedis(loadingPort).command({"INFO", "persistence"}).str.contains("\r\nloading:1\r\n");
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(isLoading(), 20000);
+
+        // 20,000 keys at 1 ms or more each: the node is still loading when the acquire reaches it.
+        const AcquireResult r = client->acquireAndWait({"during-reload"});
+        QVERIFY(!r.ok);
+        const NodeOutcome& o = r.attempts.first().nodes[2];
+        QVERIFY2(o.kind == Kind::RedisError, qPrintable(outcomeKindName(o.kind)));
+        QCOMPARE(o.errorKind, RedisErrorKind::Loading);
+        QVERIFY2(o.error.contains(QStringLiteral("LOADING")), qPrintable(o.error));
+        QVERIFY(isLoading());
+
+        finishReload.dismiss();
+        QCOMPARE(DirectRedis(loadingPort).command({"CONFIG", "SET", "key-load-delay", "0"}).str, QByteArray("OK"));
+        QCOMPARE(reload.get(), QByteArray("OK"));
         QCOMPARE(DirectRedis(local.port(0)).get("during-reload").value_or(QByteArray()), QByteArray("someone-else"));
     }
 
