@@ -1,6 +1,7 @@
 #include "redlock/LockKeeper.h"
 
 #include "redlock/RedlockClient.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <algorithm>
 
@@ -46,7 +47,7 @@ void LockKeeper::release()
     if (!m_client)
         return;
     m_held = false;
-    m_client->release(m_lock).then(this, [this](const ReleaseResult& r) { emit released(r); });
+    whenFinished(this, m_client->release(m_lock), [this](const ReleaseResult& r) { emit released(r); });
 }
 
 void LockKeeper::scheduleNext()
@@ -71,7 +72,7 @@ void LockKeeper::extendNow()
     if (!m_running || !m_client || m_inFlight)
         return;
     m_inFlight = true;
-    m_client->extend(m_lock, m_lock.ttlMs).then(this, [this](const ExtendResult& r) {
+    whenFinished(this, m_client->extend(m_lock, m_lock.ttlMs), [this](const ExtendResult& r) {
         m_inFlight = false;
         if (!m_running)
             return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPromise>
 #include <QThread>
@@ -30,6 +31,26 @@ template <typename T, typename Starter> QFuture<T> runOnOwnThread(QObject* conte
     else
         QMetaObject::invokeMethod(context, run, Qt::QueuedConnection);
     return future;
+}
+
+// Calls handler(result) on context's thread once future has its result, or never if context is destroyed
+// first (or the future is cancelled). Instead of QFuture::then(context, ...): Qt 6.4 reads the context's
+// QPointer on the thread that finishes the future, races with the context being destroyed on its own
+// thread, and asserts that it is still alive (an abort in builds with assertions). A context that goes away
+// with a call in flight is normal here (a keeper released and deleted, a dialog closed, a panel rebuilt).
+// The QFutureWatcher belongs to context, so Qt disconnects it safely when context goes. Call it on
+// context's thread. The handler never runs inside this call, even for a future that has already finished.
+template <typename T, typename Handler> void whenFinished(QObject* context, const QFuture<T>& future, Handler handler)
+{
+    Q_ASSERT(QThread::currentThread() == context->thread());
+    auto* watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context,
+                     [watcher, handler = std::move(handler)]() mutable {
+                         watcher->deleteLater();
+                         if (watcher->future().resultCount() > 0)
+                             handler(watcher->result());
+                     });
+    watcher->setFuture(future);
 }
 
 } // namespace redlock

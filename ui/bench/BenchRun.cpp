@@ -1,6 +1,7 @@
 #include "bench/BenchRun.h"
 
 #include "redlock/RedlockClient.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -195,14 +196,15 @@ void BenchRun::next(int client)
     }
     ++m_iteration[client];
     RedlockClient* c = m_clients[client];
-    c->acquire(m_config.resource, m_config.acquireOptions())
-        .then(this, [this, client, iteration, c](const AcquireResult& result) {
-            record(client, iteration, result);
-            if (result.ok)
-                c->release(result.lock).then(this, [this, client](const ReleaseResult&) { next(client); });
-            else
-                next(client);
-        });
+    whenFinished(this, c->acquire(m_config.resource, m_config.acquireOptions()),
+                 [this, client, iteration, c](const AcquireResult& result) {
+                     record(client, iteration, result);
+                     if (result.ok)
+                         whenFinished(this, c->release(result.lock),
+                                      [this, client](const ReleaseResult&) { next(client); });
+                     else
+                         next(client);
+                 });
 }
 
 void BenchRun::record(int client, int iteration, const AcquireResult& result)

@@ -5,6 +5,7 @@
 #include "redlock/LockKeeper.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -242,7 +243,7 @@ void TestBenchPanel::acquire()
     updateButtons();
     RedlockClient* client = freshClient();
     const BenchConfig c = config();
-    client->acquire(c.resource, c.acquireOptions()).then(this, [this, c](const AcquireResult& result) {
+    whenFinished(this, client->acquire(c.resource, c.acquireOptions()), [this, c](const AcquireResult& result) {
         m_busy = false;
         if (!result.attempts.isEmpty())
             showOutcomes(result.attempts.last().nodes);
@@ -271,7 +272,7 @@ void TestBenchPanel::extend()
         return;
     m_busy = true;
     updateButtons();
-    m_client->extend(m_lock, m_ttl->value()).then(this, [this](const ExtendResult& result) {
+    whenFinished(this, m_client->extend(m_lock, m_ttl->value()), [this](const ExtendResult& result) {
         m_busy = false;
         showOutcomes(result.nodes);
         addExtension(result);
@@ -299,7 +300,7 @@ void TestBenchPanel::release()
                 keeper->stop();
         });
     }
-    m_client->release(m_lock).then(this, [this](const ReleaseResult& result) {
+    whenFinished(this, m_client->release(m_lock), [this](const ReleaseResult& result) {
         m_busy = false;
         showOutcomes(result.nodes);
         m_lock = {};

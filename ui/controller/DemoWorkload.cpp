@@ -6,6 +6,7 @@
 #include "redlock/LockKeeper.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockClient.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QUuid>
 
@@ -146,7 +147,7 @@ void DemoWorkload::holdAndRelease()
     m_billingHeld.insert(resource, true);
     AcquireOptions options;
     options.ttlMs = 10000;
-    m_billing->acquire(resource, options).then(this, [this, resource](const AcquireResult& result) {
+    whenFinished(this, m_billing->acquire(resource, options), [this, resource](const AcquireResult& result) {
         noteAcquire(result);
         if (!result.ok || m_stopping) {
             m_billingHeld.remove(resource);
@@ -155,8 +156,8 @@ void DemoWorkload::holdAndRelease()
         QTimer::singleShot(randomMs(1500, 6000), this, [this, resource, lock = result.lock] {
             if (m_stopping)
                 return;
-            m_billing->release(lock).then(this,
-                                          [this, resource](const ReleaseResult&) { m_billingHeld.remove(resource); });
+            whenFinished(this, m_billing->release(lock),
+                         [this, resource](const ReleaseResult&) { m_billingHeld.remove(resource); });
         });
     });
 }
@@ -167,26 +168,30 @@ void DemoWorkload::keepLeader(const QByteArray& resource, qint64 ttlMs, int hold
         return;
     AcquireOptions options;
     options.ttlMs = ttlMs;
-    m_scheduler->acquire(resource, options).then(this, [this, resource, ttlMs, holdMs](const AcquireResult& result) {
-        noteAcquire(result);
-        if (m_stopping)
-            return;
-        if (!result.ok) {
-            QTimer::singleShot(1000, this, [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
-            return;
-        }
-        auto* keeper = new LockKeeper(m_scheduler, result.lock, this);
-        connect(keeper, &LockKeeper::lost, this, [this, keeper, resource, ttlMs, holdMs] {
-            keeper->deleteLater();
-            QTimer::singleShot(1000, this, [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
-        });
-        keeper->start();
-        QTimer::singleShot(holdMs, keeper, [this, keeper, resource, ttlMs, holdMs] {
-            keeper->release();
-            keeper->deleteLater();
-            QTimer::singleShot(2000, this, [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
-        });
-    });
+    whenFinished(this, m_scheduler->acquire(resource, options),
+                 [this, resource, ttlMs, holdMs](const AcquireResult& result) {
+                     noteAcquire(result);
+                     if (m_stopping)
+                         return;
+                     if (!result.ok) {
+                         QTimer::singleShot(1000, this,
+                                            [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
+                         return;
+                     }
+                     auto* keeper = new LockKeeper(m_scheduler, result.lock, this);
+                     connect(keeper, &LockKeeper::lost, this, [this, keeper, resource, ttlMs, holdMs] {
+                         keeper->deleteLater();
+                         QTimer::singleShot(1000, this,
+                                            [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
+                     });
+                     keeper->start();
+                     QTimer::singleShot(holdMs, keeper, [this, keeper, resource, ttlMs, holdMs] {
+                         keeper->release();
+                         keeper->deleteLater();
+                         QTimer::singleShot(2000, this,
+                                            [this, resource, ttlMs, holdMs] { keepLeader(resource, ttlMs, holdMs); });
+                     });
+                 });
 }
 
 void DemoWorkload::crash()
@@ -195,14 +200,15 @@ void DemoWorkload::crash()
     const QByteArray resource = "cache:rebuild:" + QByteArray::number(m_crashCounter++ % 24);
     AcquireOptions options;
     options.ttlMs = randomMs(4000, 16000);
-    m_cacheBuilder->acquire(resource, options).then(this, [this](const AcquireResult& result) { noteAcquire(result); });
+    whenFinished(this, m_cacheBuilder->acquire(resource, options),
+                 [this](const AcquireResult& result) { noteAcquire(result); });
 }
 
 void DemoWorkload::contend(RedlockClient* client, const QByteArray& resource)
 {
     AcquireOptions options;
     options.ttlMs = 2500;
-    client->acquire(resource, options).then(this, [this, client](const AcquireResult& result) {
+    whenFinished(this, client->acquire(resource, options), [this, client](const AcquireResult& result) {
         noteAcquire(result);
         if (!result.ok || m_stopping)
             return;

@@ -2,6 +2,7 @@
 
 #include "controller/OperatorActions.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -119,7 +120,7 @@ void ForceReleaseDialog::runPreview()
     if (m_running)
         return;
     m_running = true;
-    m_actions->previewForceRelease(m_key, m_token).then(this, [this](const ForceReleaseReport& report) {
+    whenFinished(this, m_actions->previewForceRelease(m_key, m_token), [this](const ForceReleaseReport& report) {
         m_running = false;
         m_preview = report;
         m_havePreview = true;
@@ -135,15 +136,15 @@ void ForceReleaseDialog::execute()
     m_running = true;
     updateButtons();
     m_summary->setText(tr("Releasing…"));
-    m_actions->executeForceRelease(m_key, m_token, m_reason->text())
-        .then(this, [this](const ForceReleaseReport& report) {
-            m_running = false;
-            m_result = report;
-            m_haveResult = true;
-            showReport(report);
-            m_close->setText(tr("Close"));
-            emit resultShown();
-        });
+    whenFinished(this, m_actions->executeForceRelease(m_key, m_token, m_reason->text()),
+                 [this](const ForceReleaseReport& report) {
+                     m_running = false;
+                     m_result = report;
+                     m_haveResult = true;
+                     showReport(report);
+                     m_close->setText(tr("Close"));
+                     emit resultShown();
+                 });
 }
 
 void ForceReleaseDialog::showReport(const ForceReleaseReport& report)

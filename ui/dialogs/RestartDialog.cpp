@@ -3,6 +3,7 @@
 #include "controller/OperatorActions.h"
 #include "models/NodesModel.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/OwnThreadFuture.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -242,7 +243,7 @@ void RestartDialog::schedule()
     m_running = true;
     updateState();
     m_status->setText(tr("Stopping the node…"));
-    m_actions->scheduleRestart(request()).then(this, [this](const ScheduleResult& result) {
+    whenFinished(this, m_actions->scheduleRestart(request()), [this](const ScheduleResult& result) {
         m_running = false;
         m_result = result;
         m_haveResult = result.accepted;
