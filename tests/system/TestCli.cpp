@@ -489,9 +489,12 @@ private slots:
     {
         QProcess acquire;
         acquire.setStandardOutputFile(QStringLiteral("/dev/full"));
+        // A node timeout generous for a loaded machine (the default is 50 ms): the release that undoes the
+        // lock must hear every node to say "3 of 3".
         acquire.start(QStringLiteral(REDLOCK_CLI_PATH),
-                      {QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--ttl"),
-                       QStringLiteral("60000"), QStringLiteral("cli:full")});
+                      {QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--node-timeout"),
+                       QStringLiteral("3000"), QStringLiteral("--ttl"), QStringLiteral("60000"),
+                       QStringLiteral("cli:full")});
         QVERIFY(acquire.waitForFinished(20000));
         const QByteArray err = acquire.readAllStandardError();
         QVERIFY2(acquire.exitStatus() == QProcess::NormalExit && acquire.exitCode() == 5, err.constData());
