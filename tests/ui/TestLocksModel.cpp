@@ -1,5 +1,6 @@
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
+#include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
 
 #include <QAbstractItemModelTester>
@@ -145,7 +146,7 @@ private slots:
 
     void countdownIsOneDataChangedWithoutSortRole()
     {
-        auto clock = std::make_shared<ShiftedClock>();
+        auto clock = std::make_shared<ManualClock>();
         LocksModel model;
         model.setCountdownInterval(0);
         model.setClock(clock);

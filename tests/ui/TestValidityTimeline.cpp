@@ -1,3 +1,4 @@
+#include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
 #include "views/ValidityTimeline.h"
 
@@ -38,7 +39,7 @@ class TestValidityTimeline : public QObject
 private slots:
     void linesFollowTheClock()
     {
-        auto clock = std::make_shared<ShiftedClock>();
+        auto clock = std::make_shared<ManualClock>();
         ValidityTimeline timeline;
         timeline.setClock(clock);
         // PTTLs 10 9 8 7 6 s on five nodes: the quorum (3) of holders lasts 8 s; validity = 8000 - 80 - 2.
