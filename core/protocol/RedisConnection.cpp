@@ -491,6 +491,7 @@ void RedisConnection::enqueue(const QList<QByteArray>& args, ReplyHandler handle
 void RedisConnection::writeWire(const QByteArray& wire, ReplyHandler handler, qint64 deadlineNs)
 {
     m_outgoing += wire;
+    ++m_commandsWritten;
     m_inflight.push_back({std::move(handler), deadlineNs, false});
     armTimeout(deadlineNs);
 }
@@ -498,6 +499,7 @@ void RedisConnection::writeWire(const QByteArray& wire, ReplyHandler handler, qi
 void RedisConnection::writeCommand(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs)
 {
     appendCommand(m_outgoing, args);
+    ++m_commandsWritten;
     m_inflight.push_back({std::move(handler), deadlineNs, false});
     armTimeout(deadlineNs);
 }

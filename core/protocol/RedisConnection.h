@@ -68,6 +68,9 @@ public:
     QString lastError() const { return m_lastError; }
     // Commands sent and not yet answered by the server (including timed-out ones).
     int inFlight() const { return static_cast<int>(m_inflight.size()); }
+    // Commands written to the server since construction, over every reconnect (the handshake included):
+    // the load this connection puts on its node. Connection thread only.
+    quint64 commandsWritten() const { return m_commandsWritten; }
 
     void open();
     void close();
@@ -157,6 +160,7 @@ private:
     QTimer m_connectTimer;
     QTimer m_reconnectTimer;
     int m_backoffMs = 0;
+    quint64 m_commandsWritten = 0;
     bool m_wantOpen = false;
     QSet<QByteArray> m_knownScripts;
     bool m_handlingError = false;
