@@ -7,6 +7,7 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace redlock {
@@ -106,6 +107,9 @@ struct LockInspector::KeyRead
 struct LockInspector::Pass
 {
     quint64 generation = 0;
+    bool incremental = false; // a background rescan: each group is applied as it is read
+    bool throttled = false;   // paced by the budget
+    int scanCount = 0;        // SCAN COUNT of this pass
     QElapsedTimer timer;
     qint64 startedAtMs = 0;
     int nodesRemaining = 0; // nodes whose SCAN has neither completed nor failed
@@ -142,7 +146,10 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
         NodeLink link;
         connection.clientName = QByteArrayLiteral("redlock-console:inspect");
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
-        connect(link.reader, &RedisConnection::ready, this, [this, i] { checkRunId(i); });
+        connect(link.reader, &RedisConnection::ready, this, [this, i] {
+            checkRunId(i);
+            checkEventsConfig(i);
+        });
         connect(link.reader, &RedisConnection::connectionLost, this, [this, i](RedisErrorKind, const QString&) {
             m_links[static_cast<size_t>(i)].lostAtNs = m_clock->nowNs();
         });
@@ -156,14 +163,30 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
                         NodeLink& l = m_links[static_cast<size_t>(i)];
                         if (l.subscribed) {
                             l.subscribed = false;
+                            l.subscribeNote = tr("Pub/Sub connection lost: %1").arg(message);
                             emit keyspaceSubscription(i, false, message);
+                            reportLiveSource(i);
                         }
                     });
         }
         m_links.push_back(link);
     }
-    m_reconcileTimer.setInterval(std::max(0, m_options.reconcileIntervalMs));
-    connect(&m_reconcileTimer, &QTimer::timeout, this, &LockInspector::refresh);
+    m_locksPerNode = QList<int>(nodeCount(), 0);
+    m_reconcileTimer.setSingleShot(true);
+    connect(&m_reconcileTimer, &QTimer::timeout, this, [this] { startPass(true, m_options.budgetPerNode > 0); });
+    m_throttleTimer.setSingleShot(true);
+    connect(&m_throttleTimer, &QTimer::timeout, this, [this] {
+        for (int n = 0; n < nodeCount() && m_pass; ++n)
+            continueScan(n);
+    });
+    m_eventsCheckTimer.setInterval(std::max(0, m_options.eventsCheckIntervalMs));
+    connect(&m_eventsCheckTimer, &QTimer::timeout, this, [this] {
+        for (int n = 0; n < nodeCount(); ++n)
+            checkEventsConfig(n);
+    });
+    m_loadTimer.setInterval(std::max(0, m_options.loadReportIntervalMs));
+    connect(&m_loadTimer, &QTimer::timeout, this, &LockInspector::reportLoad);
+    m_budgetClock.start();
     m_eventTimer.setSingleShot(true);
     m_eventTimer.setInterval(std::max(0, m_options.eventBatchMs));
     connect(&m_eventTimer, &QTimer::timeout, this, &LockInspector::flushTouched);
@@ -201,19 +224,38 @@ bool LockInspector::globMatches(const QByteArray& pattern, const QByteArray& nam
 
 void LockInspector::start()
 {
+    m_started = true;
     for (NodeLink& link : m_links) {
         link.reader->open();
         if (link.subscriber)
             link.subscriber->open();
     }
-    if (m_options.reconcileIntervalMs > 0)
-        m_reconcileTimer.start();
+    if (m_options.keyspaceEvents && m_options.eventsCheckIntervalMs > 0)
+        m_eventsCheckTimer.start();
+    if (m_options.loadReportIntervalMs > 0) {
+        for (NodeLink& link : m_links) {
+            link.reportedTotal = link.reader->commandsWritten() + (link.subscriber ? link.subscriber->commandsWritten() : 0);
+            link.reportedRescan = link.rescanCommands;
+            link.reportedEvents = link.eventCommands;
+        }
+        m_loadClock.start();
+        m_loadTimer.start();
+    }
+    if (!m_options.keyspaceEvents) {
+        for (int n = 0; n < nodeCount(); ++n)
+            reportLiveSource(n);
+    }
     refresh();
 }
 
 void LockInspector::stop()
 {
+    m_started = false;
+    m_resyncPending = false;
     m_reconcileTimer.stop();
+    m_throttleTimer.stop();
+    m_eventsCheckTimer.stop();
+    m_loadTimer.stop();
     m_eventTimer.stop();
     m_pass.reset();
     m_refreshAgain = false;
@@ -253,12 +295,67 @@ void LockInspector::noteCallUs(qint64 us)
 
 void LockInspector::refresh()
 {
+    if (m_pass && m_pass->throttled) {
+        // The operator wants the full picture now: the rescan under way goes on at full speed.
+        m_pass->throttled = false;
+        m_throttleTimer.stop();
+        for (int n = 0; n < nodeCount() && m_pass; ++n)
+            continueScan(n);
+        return;
+    }
     if (m_pass) {
         m_refreshAgain = true;
         return;
     }
+    m_reconcileTimer.stop();
+    startPass(false, false);
+}
+
+void LockInspector::resync()
+{
+    if (m_pass && !m_pass->incremental) {
+        m_resyncPending = true; // a full pass under way: what it read before the gap may be stale
+        return;
+    }
+    // A rescan under way read part of its keys before the gap: start again from the first page. (Its
+    // in-flight replies are dropped by the generation check.)
+    m_pass.reset();
+    m_throttleTimer.stop();
+    m_reconcileTimer.stop();
+    m_resyncPending = false;
+    startPass(true, m_options.budgetPerNode > 0);
+}
+
+void LockInspector::setBudgetPerNode(int commandsPerSecond)
+{
+    const bool wasThrottled = m_pass && m_pass->throttled;
+    m_options.budgetPerNode = std::max(0, commandsPerSecond);
+    if (m_pass && m_pass->incremental)
+        m_pass->throttled = m_options.budgetPerNode > 0;
+    if (wasThrottled && m_pass && !m_pass->throttled) {
+        m_throttleTimer.stop();
+        for (int n = 0; n < nodeCount() && m_pass; ++n)
+            continueScan(n);
+    } else if (m_pass && m_pass->throttled) {
+        // The new rate from now on: the wait for the next page is taken again.
+        m_throttleTimer.stop();
+        for (int n = 0; n < nodeCount() && m_pass; ++n)
+            continueScan(n);
+    }
+}
+
+void LockInspector::startPass(bool incremental, bool throttled)
+{
+    // The first pass is the baseline, applied whole and at full speed.
+    if (!m_baselineDone)
+        incremental = throttled = false;
     m_pass = std::make_unique<Pass>();
     m_pass->generation = ++m_passGeneration;
+    m_pass->incremental = incremental;
+    m_pass->throttled = throttled;
+    // Throttled: pages of about a tenth of a second's budget, so the pace is even, not bursts of 1000 keys.
+    m_pass->scanCount = throttled ? std::clamp(m_options.budgetPerNode / 10, 10, m_options.scanCount)
+                                  : m_options.scanCount;
     m_pass->timer.start();
     m_pass->startedAtMs = wallNowMs();
     m_pass->nodesRemaining = nodeCount();
@@ -273,10 +370,65 @@ void LockInspector::refresh()
         finishPass();
         return;
     }
+    const qint64 nowNs = m_budgetClock.nsecsElapsed();
     for (int i = 0; i < nodeCount(); ++i) {
-        m_links[static_cast<size_t>(i)].reader->open();
-        scanPage(i, QByteArrayLiteral("0"));
+        NodeLink& link = m_links[static_cast<size_t>(i)];
+        link.reader->open();
+        link.tokens = 0;
+        link.refilledAtNs = nowNs;
+        m_pass->progress[static_cast<size_t>(i)].nextCursor = QByteArrayLiteral("0");
     }
+    for (int i = 0; i < nodeCount() && m_pass; ++i)
+        continueScan(i);
+}
+
+void LockInspector::continueScan(int node)
+{
+    if (!m_pass)
+        return;
+    Pass::NodeProgress& progress = m_pass->progress[static_cast<size_t>(node)];
+    if (progress.nextCursor.isEmpty() || progress.groupsInFlight >= kMaxReadsInFlight || !m_pass->reachable[node] ||
+        !budgetAllows())
+        return;
+    const QByteArray cursor = std::exchange(progress.nextCursor, QByteArray());
+    scanPage(node, cursor);
+}
+
+bool LockInspector::budgetAllows()
+{
+    if (!m_pass->throttled)
+        return true;
+    const double rate = std::max(1, m_options.budgetPerNode);
+    const qint64 nowNs = m_budgetClock.nsecsElapsed();
+    double worst = 0;
+    for (int n = 0; n < nodeCount(); ++n) {
+        NodeLink& link = m_links[static_cast<size_t>(n)];
+        // A tenth of a second's worth may be saved up; a page may take the bucket into debt.
+        link.tokens = std::min(rate / 10, link.tokens + double(nowNs - link.refilledAtNs) * rate / 1e9);
+        link.refilledAtNs = nowNs;
+        if (m_pass->reachable[n] && link.tokens < 0)
+            worst = std::max(worst, -link.tokens);
+    }
+    if (worst <= 0)
+        return true;
+    if (!m_throttleTimer.isActive())
+        m_throttleTimer.start(std::max(1, static_cast<int>(std::ceil(worst * 1000 / rate))));
+    return false;
+}
+
+void LockInspector::charge(int node, qint64 commands, bool forPass)
+{
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    if (!forPass) {
+        link.eventCommands += quint64(commands);
+        return;
+    }
+    link.rescanCommands += quint64(commands);
+    if (!m_pass)
+        return;
+    m_pass->commandsSent += commands;
+    if (m_pass->throttled)
+        link.tokens -= double(commands);
 }
 
 void LockInspector::scanPage(int node, const QByteArray& cursor)
@@ -285,9 +437,9 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
     auto alive = m_alive;
     QElapsedTimer timer;
     timer.start();
-    ++m_pass->commandsSent;
+    charge(node, 1, true);
     m_links[static_cast<size_t>(node)].reader->send(
-        {"SCAN", cursor, "MATCH", m_options.pattern, "COUNT", QByteArray::number(m_options.scanCount)},
+        {"SCAN", cursor, "MATCH", m_options.pattern, "COUNT", QByteArray::number(m_pass->scanCount)},
         [this, alive, generation, node, timer](const RedisReply& reply) {
             if (!*alive || !m_pass || m_pass->generation != generation)
                 return;
@@ -324,19 +476,17 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
             if (!keys.isEmpty()) {
                 ++progress.groupsInFlight;
                 ++m_pass->groupsInFlight;
-                readOnAllNodes(keys, m_pass->reachable, m_pass->unreachableWhy,
+                readOnAllNodes(keys, m_pass->reachable, m_pass->unreachableWhy, true,
                                [this, alive, generation, node](const GroupReads& group) {
                                    if (!*alive || !m_pass || m_pass->generation != generation)
                                        return;
                                    onGroupRead(node, group);
                                });
             }
-            // Pipelined behind the reads of this page, while there is read capacity.
-            if (!progress.nextCursor.isEmpty() && progress.groupsInFlight < kMaxReadsInFlight) {
-                const QByteArray cursorNow = std::exchange(progress.nextCursor, QByteArray());
-                scanPage(node, cursorNow);
-            }
-            maybeFinishNode(node);
+            // Pipelined behind the reads of this page, while there is read capacity (and budget).
+            continueScan(node);
+            if (m_pass && m_pass->generation == generation)
+                maybeFinishNode(node);
         },
         m_options.commandTimeoutMs);
 }
@@ -356,14 +506,20 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
         if (pass.reachable[n] && failed != reads.cend())
             nodeScanFailed(n, failed->state.note);
     }
+    // A rescan applies what it read at once; a full pass keeps it for finishPass().
+    QHash<QByteArray, LockView> partViews;
+    QSet<QByteArray> partKeys;
+    QHash<QByteArray, LockView>& updated = pass.incremental ? partViews : pass.updated;
     for (qsizetype k = 0; k < group.keys.size(); ++k) {
         const QByteArray& key = group.keys[k];
         if (pass.touchedMeanwhile.contains(key))
             continue;
+        if (pass.incremental)
+            partKeys.insert(key);
         LockView view;
         switch (mergeGroupKey(group, k, view)) {
         case Outcome::Lock:
-            pass.updated.insert(key, std::move(view));
+            updated.insert(key, std::move(view));
             break;
         case Outcome::NoTtl:
             ++pass.skipped.noTtl;
@@ -375,10 +531,13 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
             break; // gone between SCAN and the read; a lock we knew is judged again in finishPass
         }
     }
-    if (pass.reachable[scanNode] && !progress.nextCursor.isEmpty() && progress.groupsInFlight < kMaxReadsInFlight) {
-        const QByteArray cursor = std::exchange(progress.nextCursor, QByteArray());
-        scanPage(scanNode, cursor);
+    if (!partKeys.isEmpty()) {
+        const quint64 generation = pass.generation;
+        applyChanges(std::move(partViews), partKeys, Apply::ScanPart);
+        if (!m_pass || m_pass->generation != generation)
+            return; // a slot restarted the rescan
     }
+    continueScan(scanNode);
     maybeFinishNode(scanNode);
     maybeFinishPass();
 }
@@ -421,6 +580,31 @@ void LockInspector::finishPass()
     skipped.outsidePattern = pass->outsidePattern.size();
     skipped.redissonHelpers = pass->helpers.size();
 
+    m_throttleTimer.stop();
+    if (nodeCount() > 0)
+        m_lastPassCommandsPerNode = pass->commandsSent / nodeCount();
+    if (pass->incremental) {
+        // What the rescan read is applied already. Locks we knew that no SCAN returned (and no event touched)
+        // are gone: free, or unknown when the nodes that could still hold them are unreachable.
+        QHash<QByteArray, LockView> updated;
+        QSet<QByteArray> touched;
+        for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+            if (pass->seen.contains(it.key()) || pass->touchedMeanwhile.contains(it.key()))
+                continue;
+            touched.insert(it.key());
+            LockView view = vanished(it.key(), pass->reachable, pass->unreachableWhy);
+            if (view.verdict != LockVerdict::Free)
+                updated.insert(it.key(), std::move(view));
+        }
+        {
+            QMutexLocker lock(&m_snapshotMutex);
+            m_lastSkipped = skipped;
+        }
+        applyChanges(std::move(updated), touched, Apply::ScanPart);
+        emitFinished(*pass, skipped);
+        return;
+    }
+
     QHash<QByteArray, LockView> updated = std::move(pass->updated);
     // Keys that keyspace events named during the pass were re-read (or are being re-read) after this pass
     // read them, or instead of it: what the events made of them is newer than anything the pass read. The
@@ -457,30 +641,41 @@ void LockInspector::finishPass()
         QMutexLocker lock(&m_snapshotMutex);
         m_lastSkipped = skipped;
     }
-    applyChanges(std::move(updated), touched, true);
+    applyChanges(std::move(updated), touched, Apply::FullPass);
+    emitFinished(*pass, skipped);
+}
 
+void LockInspector::emitFinished(const Pass& pass, const SkippedKeys& skipped)
+{
     InspectionSummary summary;
-    summary.startedAtMs = pass->startedAtMs;
-    summary.elapsedUs = pass->timer.nsecsElapsed() / 1000;
+    summary.startedAtMs = pass.startedAtMs;
+    summary.elapsedUs = pass.timer.nsecsElapsed() / 1000;
     summary.longestCallUs = m_longestCallUs;
-    summary.keysScanned = pass->keysScanned;
-    summary.commandsSent = pass->commandsSent;
+    summary.keysScanned = pass.keysScanned;
+    summary.commandsSent = pass.commandsSent;
     summary.locks = static_cast<int>(m_views.size());
     summary.skipped = skipped;
-    summary.nodeReachable = pass->reachable;
-    summary.errors = pass->errors;
+    summary.nodeReachable = pass.reachable;
+    summary.errors = pass.errors;
     emit inspectionFinished(summary);
+    if (m_pass)
+        return; // a slot started the next one
     if (std::exchange(m_refreshAgain, false))
         refresh();
+    else if (std::exchange(m_resyncPending, false))
+        resync();
+    else if (m_started && m_options.reconcileIntervalMs > 0)
+        m_reconcileTimer.start(m_options.reconcileIntervalMs);
 }
 
 // ------------------------------------------------------------------------------------------ reads
 
-void LockInspector::readKeys(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done)
+void LockInspector::readKeys(int node, const QList<QByteArray>& keys, bool forPass,
+                             std::function<void(QList<KeyRead>)> done)
 {
     const int batch = m_options.readBatchKeys;
     if (keys.size() <= batch) {
-        readBatch(node, keys, std::move(done));
+        readBatch(node, keys, forPass, std::move(done));
         return;
     }
     struct Gather
@@ -495,7 +690,7 @@ void LockInspector::readKeys(int node, const QList<QByteArray>& keys, std::funct
     gather->remaining = parts;
     gather->done = std::move(done);
     for (int p = 0; p < parts; ++p) {
-        readBatch(node, keys.mid(qsizetype(p) * batch, batch), [gather, p](QList<KeyRead> reads) {
+        readBatch(node, keys.mid(qsizetype(p) * batch, batch), forPass, [gather, p](QList<KeyRead> reads) {
             gather->parts[p] = std::move(reads);
             if (--gather->remaining == 0) {
                 QList<KeyRead> all;
@@ -507,7 +702,8 @@ void LockInspector::readKeys(int node, const QList<QByteArray>& keys, std::funct
     }
 }
 
-void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::function<void(QList<KeyRead>)> done)
+void LockInspector::readBatch(int node, const QList<QByteArray>& keys, bool forPass,
+                              std::function<void(QList<KeyRead>)> done)
 {
     using Presence = NodeLockState::Presence;
     if (keys.isEmpty()) {
@@ -559,7 +755,7 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
 
     // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
     // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
-    auto stage2 = [this, alive, batch, connection, setValue, clock](const QList<int>& unresolved) {
+    auto stage2 = [this, alive, batch, connection, setValue, clock, node, forPass](const QList<int>& unresolved) {
         if (unresolved.isEmpty()) {
             batch->done(std::move(batch->reads));
             return;
@@ -629,8 +825,7 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
             }
             batch->done(std::move(batch->reads));
         };
-        if (m_pass)
-            m_pass->commandsSent += commands.size();
+        charge(node, commands.size(), forPass);
         connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
     };
 
@@ -698,15 +893,14 @@ void LockInspector::readBatch(int node, const QList<QByteArray>& keys, std::func
         }
         stage2(unresolved);
     };
-    if (m_pass)
-        m_pass->commandsSent += commands.size();
+    charge(node, commands.size(), forPass);
     connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
 }
 
 // ------------------------------------------------------------------------------------------ merge
 
 void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why,
-                                   std::function<void(GroupReads)> done)
+                                   bool forPass, std::function<void(GroupReads)> done)
 {
     struct Gather
     {
@@ -729,7 +923,7 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
             --gather->remaining;
             continue;
         }
-        readKeys(n, keys, [alive, gather, n](QList<KeyRead> reads) {
+        readKeys(n, keys, forPass, [alive, gather, n](QList<KeyRead> reads) {
             if (!*alive)
                 return;
             gather->group.perNode[size_t(n)] = std::move(reads);
@@ -924,11 +1118,12 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
 
 // ------------------------------------------------------------------------------------------ changes
 
-void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, bool full)
+void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how)
 {
+    const bool full = how == Apply::FullPass;
     const qint64 nowMs = wallNowMs();
     LockChangeSet changes;
-    changes.fullRefresh = full;
+    changes.fullRefresh = how != Apply::Events;
     changes.atMs = nowMs;
     QList<LockEvent> events;
     // The first full pass is the baseline: the locks it finds were not acquired just now. Its events are
@@ -952,17 +1147,29 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     }
     if (full) {
         m_views = std::move(updated);
+        m_locksPerNode.fill(0);
+        for (const LockView& view : std::as_const(m_views))
+            countHolding(view, 1);
     } else {
         for (const QByteArray& key : touched) {
             const auto after = updated.constFind(key);
-            if (after == updated.cend())
-                m_views.remove(key);
+            auto it = m_views.find(key);
+            if (it != m_views.end())
+                countHolding(it.value(), -1);
+            if (after == updated.cend()) {
+                if (it != m_views.end())
+                    m_views.erase(it);
+                continue;
+            }
+            if (it != m_views.end())
+                it.value() = after.value();
             else
-                m_views.insert(key, after.value());
+                it = m_views.insert(key, after.value());
+            countHolding(it.value(), 1);
         }
     }
     if (!changes.isEmpty()) {
-        changes.locksPerNode = locksPerNode();
+        changes.locksPerNode = m_locksPerNode;
         emit locksChanged(changes);
     }
     if (!events.isEmpty())
@@ -1047,17 +1254,12 @@ void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, 
         add(LockEvent::Kind::Contested, after->token, after->holder.summary);
 }
 
-QList<int> LockInspector::locksPerNode() const
+void LockInspector::countHolding(const LockView& view, int delta)
 {
-    QList<int> counts(nodeCount(), 0);
-    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        const QList<NodeLockState>& nodes = it.value().nodes;
-        for (qsizetype i = 0; i < nodes.size() && i < counts.size(); ++i) {
-            if (nodes[i].presence == NodeLockState::Presence::Holding)
-                ++counts[i];
-        }
+    for (qsizetype i = 0; i < view.nodes.size() && i < m_locksPerNode.size(); ++i) {
+        if (view.nodes[i].presence == NodeLockState::Presence::Holding)
+            m_locksPerNode[i] += delta;
     }
-    return counts;
 }
 
 // ------------------------------------------------------------------------------------------ live events
@@ -1073,14 +1275,18 @@ void LockInspector::subscribe(int node)
         NodeLink& l = m_links[static_cast<size_t>(node)];
         if (reply.isError()) {
             l.subscribed = false;
+            l.subscribeNote = tr("PSUBSCRIBE refused: %1").arg(reply.errorText());
             emit keyspaceSubscription(node, false, reply.errorText());
+            reportLiveSource(node);
             return;
         }
         l.subscribed = true;
+        l.subscribeNote.clear();
         emit keyspaceSubscription(node, true, QString());
-        // Events sent while we were not subscribed are lost for good: reconcile.
+        reportLiveSource(node);
+        // Events sent while we were not subscribed are lost for good: resync.
         if (std::exchange(l.everSubscribed, true))
-            refresh();
+            resync();
     });
 }
 
@@ -1105,9 +1311,106 @@ void LockInspector::checkRunId(int node)
                 return;
             link.restartedAtNs = link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs();
             emit nodeRestarted(node);
-            refresh(); // its keys vanished without keyspace events
+            resync(); // its keys vanished without keyspace events
         },
         m_options.commandTimeoutMs);
+}
+
+void LockInspector::checkEventsConfig(int node)
+{
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    if (!m_options.keyspaceEvents || !link.reader->isReady())
+        return;
+    auto alive = m_alive;
+    link.reader->send(
+        {"CONFIG", "GET", "notify-keyspace-events"},
+        [this, alive, node](const RedisReply& reply) {
+            if (!*alive)
+                return;
+            NodeLink& l = m_links[static_cast<size_t>(node)];
+            if (reply.type() == RedisReply::Type::Failure)
+                return; // lost or timed out: the configuration did not change for that
+            if (reply.isArray() && reply.elements().size() >= 2) {
+                const QString flags = QString::fromUtf8(reply.elements()[1].bytes());
+                const bool enough = keyspaceEventsSufficient(flags);
+                l.eventsConfig = enough ? NodeLink::EventsConfig::On : NodeLink::EventsConfig::Off;
+                l.eventsNote = enough ? QString()
+                               : flags.isEmpty()
+                                   ? tr("notify-keyspace-events is off")
+                                   : tr("notify-keyspace-events \"%1\" lacks some of \"%2\"")
+                                         .arg(flags, QString::fromLatin1(keyspaceEventFlags()));
+            } else {
+                l.eventsConfig = NodeLink::EventsConfig::Unknown;
+                l.eventsNote = tr("notify-keyspace-events unknown (CONFIG GET: %1)")
+                                   .arg(reply.isError() ? reply.errorText() : tr("unexpected reply"));
+            }
+            l.configChecked = true;
+            reportLiveSource(node);
+        },
+        m_options.commandTimeoutMs);
+}
+
+void LockInspector::reportLiveSource(int node)
+{
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    bool live = false;
+    QString why;
+    if (!m_options.keyspaceEvents) {
+        why = tr("keyspace events not used");
+    } else {
+        // Not before both the subscription and the configuration have answered once.
+        if (!link.configChecked || (!link.subscribed && link.subscribeNote.isEmpty()))
+            return;
+        if (!link.subscribed)
+            why = link.subscribeNote;
+        else if (link.eventsConfig != NodeLink::EventsConfig::On)
+            why = link.eventsNote;
+        else
+            live = true;
+    }
+    if (link.liveReported == int(live) && link.liveReportedWhy == why)
+        return;
+    link.liveReported = int(live);
+    link.liveReportedWhy = why;
+    emit liveSourceChanged(node, live, why);
+}
+
+void LockInspector::reportLoad()
+{
+    const double seconds = std::max<qint64>(1, m_loadClock.restart()) / 1000.0;
+    const int budget = m_options.budgetPerNode;
+    qint64 known = m_views.size();
+    int percent = -1;
+    if (m_pass)
+        percent = known > 0 ? static_cast<int>(std::min<qint64>(100, m_pass->seen.size() * 100 / known)) : 0;
+    qint64 fullMs = -1;
+    if (budget > 0) {
+        // One full rescan costs a node about what the last one did (or a command per known key).
+        const qint64 perNode = m_lastPassCommandsPerNode > 0 ? m_lastPassCommandsPerNode : known;
+        fullMs = perNode * 1000 / budget;
+    }
+    QList<ObserverLoad> out;
+    out.reserve(nodeCount());
+    for (int n = 0; n < nodeCount(); ++n) {
+        NodeLink& link = m_links[static_cast<size_t>(n)];
+        const quint64 total =
+            link.reader->commandsWritten() + (link.subscriber ? link.subscriber->commandsWritten() : 0);
+        ObserverLoad load;
+        load.node = n;
+        load.commandsPerSecond = double(total - link.reportedTotal) / seconds;
+        load.rescanPerSecond = double(link.rescanCommands - link.reportedRescan) / seconds;
+        load.eventReadsPerSecond = double(link.eventCommands - link.reportedEvents) / seconds;
+        load.budgetPerSecond = budget;
+        load.eventsLive = link.liveReported == 1;
+        load.eventsNote = link.liveReported == 0 ? link.liveReportedWhy : QString();
+        load.rescanPercent = percent;
+        load.fullRescanMs = fullMs;
+        link.reportedTotal = total;
+        link.reportedRescan = link.rescanCommands;
+        link.reportedEvents = link.eventCommands;
+        out.append(load);
+    }
+    emit observerLoad(out);
 }
 
 void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)
@@ -1139,7 +1442,7 @@ void LockInspector::flushTouched()
     const QSet<QByteArray> touched = std::exchange(m_touched, {});
     const QList<QByteArray> keys(touched.cbegin(), touched.cend());
     auto alive = m_alive;
-    readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()),
+    readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()), false,
                    [this, alive, touched](const GroupReads& group) {
                        if (!*alive)
                            return;
@@ -1153,7 +1456,7 @@ void LockInspector::flushTouched()
                            for (const QByteArray& key : touched)
                                m_pass->touchedMeanwhile.insert(key);
                        }
-                       applyChanges(std::move(updated), touched, false);
+                       applyChanges(std::move(updated), touched, Apply::Events);
                        m_flushInFlight = false;
                        if (!m_touched.isEmpty())
                            m_eventTimer.start();

@@ -130,10 +130,25 @@ void NodeSession::onStateChanged(RedisConnection::State state)
     }
 }
 
+double NodeSession::commandsPerSecond()
+{
+    // Over the time since the previous sample: what this session costs its node.
+    const quint64 written = m_connection->commandsWritten();
+    if (!m_loadClock.isValid()) {
+        m_loadClock.start();
+        m_loadCommands = written;
+        return -1;
+    }
+    const qint64 ms = m_loadClock.restart();
+    const double rate = ms > 0 ? double(written - m_loadCommands) * 1000.0 / double(ms) : -1;
+    m_loadCommands = written;
+    return rate;
+}
+
 void NodeSession::sample()
 {
     if (!m_connection->isReady()) {
-        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt});
+        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt, commandsPerSecond()});
         return;
     }
     if (m_sampleInFlight)
@@ -177,7 +192,7 @@ void NodeSession::sample()
                          }
                          m_facts.latencyUs = timing->latencyUs;
                          m_facts.clockOffsetUs = offset;
-                         emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset});
+                         emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset, commandsPerSecond()});
                          publish();
                      }});
     m_connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);

@@ -3,6 +3,7 @@
 #include "observe/ObservationTypes.h"
 #include "protocol/RedisConnection.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -62,6 +63,7 @@ private:
     void noteRefused(const QString& command, const RedisReply& reply);
     void noteAllowed(const QString& command);
     void publish();
+    double commandsPerSecond();
 
     NodeSessionOptions m_options;
     RedisConnection* m_connection = nullptr;
@@ -79,6 +81,8 @@ private:
     bool m_answeredSinceLoss = false;
     bool m_sampleInFlight = false;
     bool m_factsInFlight = false;
+    QElapsedTimer m_loadClock;
+    quint64 m_loadCommands = 0;
 };
 
 } // namespace redlock

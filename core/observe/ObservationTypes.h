@@ -85,6 +85,7 @@ struct NodeSample
     qint64 atMs = 0;       // wall clock
     qint64 latencyUs = -1; // -1: the PING failed
     std::optional<qint64> clockOffsetUs;
+    double commandsPerSecond = -1; // what the session sent the node since the previous sample; -1 unknown
 };
 
 // ---------------------------------------------------------------------------------------------- locks
@@ -252,6 +253,20 @@ struct InspectionSummary
     QStringList errors;        // per-node failures, "host:port: text"
 };
 
+// What watching the locks costs one node (LockInspector::observerLoad), and where live changes come from.
+struct ObserverLoad
+{
+    int node = -1;
+    double commandsPerSecond = 0;   // everything the inspector sent the node over the last report interval
+    double eventReadsPerSecond = 0; // of which re-reads of keys named by keyspace events
+    double rescanPerSecond = 0;     // of which the reconciliation rescan (full passes included)
+    int budgetPerSecond = 0;        // the rescan's budget; 0 = unlimited
+    bool eventsLive = false;        // keyspace events arrive: changes show at once; else only via the rescan
+    QString eventsNote;             // why not live
+    int rescanPercent = -1;         // progress of the rescan under way (by known keys); -1 = none running
+    qint64 fullRescanMs = -1;       // how long one full rescan takes at the budget; -1 unknown or unlimited
+};
+
 // ---------------------------------------------------------------------------------------------- audit
 
 struct AuditFinding
@@ -277,3 +292,4 @@ Q_DECLARE_METATYPE(redlock::LockChangeSet)
 Q_DECLARE_METATYPE(redlock::LockEvent)
 Q_DECLARE_METATYPE(redlock::InspectionSummary)
 Q_DECLARE_METATYPE(redlock::AuditFinding)
+Q_DECLARE_METATYPE(redlock::ObserverLoad)

@@ -5,6 +5,7 @@
 #include "runtime/IoThread.h"
 #include "runtime/SteadyClock.h"
 #include "support/FaultProxy.h"
+#include "support/NodeActivity.h"
 #include "support/ObservationTestSupport.h"
 
 #include <QtTest>
@@ -713,6 +714,192 @@ private slots:
         QCOMPARE(first.size(), 1);
         QCOMPARE(first.first().kind, LockEvent::Kind::Acquired);
         QCOMPARE(inspector->snapshot().value("empty:k").verdict, LockVerdict::Held);
+    }
+
+    // The background rescan paces itself to the budget: over one whole rescan (SCAN, MGET, PTTL), each node
+    // executes no more commands per second than the budget allows, counted on the node itself.
+    void rescanStaysWithinItsBudget()
+    {
+        constexpr int keys = 1500;
+        constexpr int budget = 400;
+        QList<QList<QByteArray>> writes;
+        for (int k = 0; k < keys; ++k)
+            writes.append({"SET", "budget:" + QByteArray::number(k), "t" + QByteArray::number(k), "PX", "600000"});
+        for (const auto& ep : m_cluster.endpoints())
+            runCommands(ep, writes, 30000);
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "budget:*";
+        o.keyspaceEvents = false;
+        o.budgetPerNode = budget;
+        o.reconcileIntervalMs = 1; // rescans back to back
+        o.loadReportIntervalMs = 500;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy load(inspector, &LockInspector::observerLoad);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 2, 30000)); // the baseline (full speed), then a first rescan
+        QList<NodeActivity> before;
+        for (int i = 0; i < m_cluster.size(); ++i)
+            before << NodeActivity::of(m_cluster.port(i));
+        QElapsedTimer window;
+        window.start();
+        QVERIFY(waitForCount(finished, 3, 60000)); // one whole rescan
+        const double seconds = window.nsecsElapsed() / 1e9;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            QHash<QByteArray, qint64> calls = NodeActivity::of(m_cluster.port(i)).since(before[i]);
+            calls.remove("info"); // NodeActivity's own
+            qint64 commands = 0;
+            for (const qint64 c : std::as_const(calls))
+                commands += c;
+            // Every key was read (the rescan ran), and no faster than the budget: a page of debt (40 keys)
+            // and a tenth of a second's savings are the only slack.
+            QVERIFY2(commands >= keys, qPrintable(QStringLiteral("node %1: %2 commands").arg(i).arg(commands)));
+            const double perSecond = double(commands - 2 * budget / 10) / seconds;
+            qInfo("node %d: %lld commands in %.2f s", i, commands, seconds);
+            QVERIFY2(perSecond <= budget * 1.1,
+                     qPrintable(QStringLiteral("node %1: %2 commands in %3 s: %4/s, budget %5/s")
+                                    .arg(i)
+                                    .arg(commands)
+                                    .arg(seconds)
+                                    .arg(perSecond)
+                                    .arg(budget)));
+        }
+        // The inspector's own count of what it sends, as the console shows it, says the same.
+        QVERIFY(!load.isEmpty());
+        const QList<ObserverLoad> last = load.last().first().value<QList<ObserverLoad>>();
+        QCOMPARE(last.size(), m_cluster.size());
+        for (const ObserverLoad& l : last) {
+            QCOMPARE(l.budgetPerSecond, budget);
+            QVERIFY2(l.commandsPerSecond > 0 && l.commandsPerSecond <= budget * 1.5,
+                     qPrintable(QString::number(l.commandsPerSecond)));
+            QVERIFY(l.fullRescanMs > 0);
+        }
+    }
+
+    // Keyspace events show a change at once, while a slow (budgeted) rescan is still far from done.
+    void eventsShowChangesWithoutWaitingForTheRescan()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        constexpr int keys = 3000;
+        QList<QList<QByteArray>> writes;
+        for (int k = 0; k < keys; ++k)
+            writes.append({"SET", "ev:" + QByteArray::number(k), "t", "PX", "600000"});
+        for (const auto& ep : cluster.endpoints())
+            runCommands(ep, writes, 30000);
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "ev:*";
+        o.budgetPerNode = 100; // a rescan takes half a minute
+        o.reconcileIntervalMs = 1;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy live(inspector, &LockInspector::liveSourceChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QTRY_COMPARE_WITH_TIMEOUT(live.size(), 3, 10000);
+        for (const auto& args : live)
+            QVERIFY2(args.at(1).toBool(), qPrintable(args.at(2).toString()));
+        QElapsedTimer sinceWrite;
+        sinceWrite.start();
+        setLock(cluster, "ev:new", "fresh", {0, 1, 2});
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().value("ev:new").isHeld(), 5000);
+        QVERIFY2(finished.size() == 1, "a rescan finished meanwhile: the change may have come from it");
+        QVERIFY(inspector->isInspecting()); // the rescan was under way all along
+        qInfo("seen after %lld ms", sinceWrite.elapsed());
+    }
+
+    // A node without keyspace events is followed by the budgeted rescan alone, and says so.
+    void withoutKeyspaceEventsTheRescanConverges()
+    {
+        QList<QList<QByteArray>> writes;
+        for (int k = 0; k < 300; ++k)
+            writes.append({"SET", "quiet:" + QByteArray::number(k), "t", "PX", "600000"});
+        for (const auto& ep : m_cluster.endpoints())
+            runCommands(ep, writes, 30000);
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster); // the nodes have notify-keyspace-events off
+        o.pattern = "quiet:*";
+        o.budgetPerNode = 300;
+        o.reconcileIntervalMs = 1;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy live(inspector, &LockInspector::liveSourceChanged);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QTRY_COMPARE_WITH_TIMEOUT(live.size(), m_cluster.size(), 10000);
+        for (const auto& args : live) {
+            QVERIFY(!args.at(1).toBool());
+            QVERIFY2(args.at(2).toString().contains(QLatin1String("notify-keyspace-events")),
+                     qPrintable(args.at(2).toString()));
+        }
+        setLock(m_cluster, "quiet:new", "fresh", range(0, 5));
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().value("quiet:new").isHeld(), 20000);
+        auto cameWith = [&](const QByteArray& key, bool appeared) {
+            for (const auto& args : changes) {
+                const auto c = args.first().value<LockChangeSet>();
+                if (appeared && std::any_of(c.appeared.cbegin(), c.appeared.cend(),
+                                            [&](const LockView& v) { return v.key == key; }))
+                    return c.fullRefresh;
+                if (!appeared && c.disappeared.contains(key))
+                    return c.fullRefresh;
+            }
+            return false;
+        };
+        QTRY_VERIFY(cameWith("quiet:new", true)); // from the rescan
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"DEL", "quiet:new"});
+        QTRY_VERIFY_WITH_TIMEOUT(!inspector->snapshot().contains("quiet:new"), 20000);
+        QTRY_VERIFY(cameWith("quiet:new", false));
+    }
+
+    // Events sent while the Pub/Sub connection was down are lost: its return starts a resync, which finds
+    // the change (there is no periodic rescan here to find it otherwise).
+    void lostPubSubConnectionTriggersResync()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        const QByteArray flags = LockInspector::keyspaceEventFlags();
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(flags);
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "gap:*";
+        o.reconcileIntervalMs = 0;    // no background rescan
+        o.eventsCheckIntervalMs = 0;  // checked on connect only
+        o.connection.backoffInitialMs = 50;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy live(inspector, &LockInspector::liveSourceChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 10000));
+        QTRY_COMPARE_WITH_TIMEOUT(live.size(), 3, 10000);
+        // A change no event reports: the nodes send none while it is made.
+        for (const auto& ep : cluster.endpoints()) {
+            QVERIFY(!runCommand(ep, {"CONFIG", "SET", "notify-keyspace-events", ""}).isError());
+            QVERIFY(!runCommand(ep, {"SET", "gap:1", "t", "PX", "600000"}).isError());
+            QVERIFY(!runCommand(ep, {"CONFIG", "SET", "notify-keyspace-events", flags}).isError());
+        }
+        setLock(cluster, "gap:2", "t", {0, 1, 2}); // seen by its events: the subscription works
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().contains("gap:2"), 5000);
+        QVERIFY(!inspector->snapshot().contains("gap:1"));
+        QCOMPARE(finished.size(), 1);
+        // The Pub/Sub connections are dropped; they come back and subscribe again.
+        for (const auto& ep : cluster.endpoints())
+            QVERIFY(!runCommand(ep, {"CLIENT", "KILL", "TYPE", "pubsub"}).isError());
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().value("gap:1").isHeld(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.size() >= 2, 10000); // the resync, complete
+        bool sawLoss = false;
+        for (const auto& args : live)
+            sawLoss = sawLoss || (!args.at(1).toBool() && args.at(2).toString().contains(QLatin1String("Pub/Sub")));
+        QVERIFY(sawLoss);
+        QTRY_VERIFY_WITH_TIMEOUT(live.last().at(1).toBool(), 5000); // live again
     }
 
     // The contention series counts the contested locks in view: batches add, change and remove them.
