@@ -16,10 +16,6 @@
 
 namespace redlock {
 
-// The default rescan budget: a full rescan of 100,000 keys takes about 3.5 minutes and costs a node well
-// under 1% of a core (measured by bench-observer).
-constexpr int kDefaultBudgetPerNode = 500;
-
 struct InspectorOptions
 {
     QList<NodeEndpoint> nodes;

@@ -78,6 +78,49 @@ private slots:
                  int(AuditFinding::Severity::Severe));
         QCOMPARE(model.index(0, NodesModel::AuditColumn).data(NodesModel::SeverityRole).toInt(), -1);
     }
+
+    // The console's own load on each node: the lock view's commands (observerLoad) plus the node session's
+    // (samples), and whether the node's changes show live or only through the rescan.
+    void consoleLoadPerNode()
+    {
+        NodesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QList<NodeFacts> facts(2);
+        for (int i = 0; i < 2; ++i)
+            facts[i].node = i;
+        model.setNodes(facts);
+        QCOMPARE(model.index(0, NodesModel::LoadColumn).data().toString(), QStringLiteral("—"));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        NodeSample sample;
+        sample.node = 1;
+        sample.latencyUs = 200;
+        sample.commandsPerSecond = 3;
+        model.setSample(sample);
+        QCOMPARE(changed.last()[0].toModelIndex().column(), int(NodesModel::LoadColumn));
+        ObserverLoad live, quiet;
+        live.node = 0;
+        live.commandsPerSecond = 1500;
+        live.eventReadsPerSecond = 1020;
+        live.rescanPerSecond = 480;
+        live.budgetPerSecond = 500;
+        live.eventsLive = true;
+        live.fullRescanMs = 200000;
+        quiet = live;
+        quiet.node = 1;
+        quiet.commandsPerSecond = 497;
+        quiet.eventsLive = false;
+        quiet.eventsNote = QStringLiteral("notify-keyspace-events is off");
+        model.setLoad({live, quiet});
+        QCOMPARE(model.index(1, NodesModel::LoadColumn).data(NodesModel::RawValueRole).toDouble(), 500.0);
+        QVERIFY(model.index(1, NodesModel::LoadColumn).data().toString().contains(QStringLiteral("500")));
+        QVERIFY(model.index(1, NodesModel::LoadColumn).data().toString().contains(QStringLiteral("rescan only")));
+        QVERIFY(!model.index(0, NodesModel::LoadColumn).data().toString().contains(QStringLiteral("rescan only")));
+        const QString tip = model.index(1, NodesModel::LoadColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("budget of 500/s")) &&
+                     tip.contains(QStringLiteral("notify-keyspace-events is off")) &&
+                     tip.contains(QStringLiteral("3 min 20 s")),
+                 qPrintable(tip));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodesModel)

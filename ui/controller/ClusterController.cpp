@@ -167,7 +167,15 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     inspectorOptions.pattern = settings.pattern;
     inspectorOptions.driftFactor = settings.driftFactor;
     inspectorOptions.reconcileIntervalMs = settings.refreshIntervalMs;
+    inspectorOptions.budgetPerNode = m_rescanBudget;
     m_inspector = m_io->create<LockInspector>(inspectorOptions);
+    connect(
+        m_inspector, &LockInspector::observerLoad, this,
+        [this, stale](const QList<ObserverLoad>& load) {
+            if (!stale())
+                emit observerLoad(load);
+        },
+        Qt::QueuedConnection);
     // Runs on the I/O thread: new locks are sorted by key there (the locks model keeps key order) and the
     // largest PTTL is found there, so the GUI thread only applies the batch.
     connect(
@@ -342,6 +350,15 @@ void ClusterController::refreshNow()
         QMetaObject::invokeMethod(m_inspector, &LockInspector::refresh, Qt::QueuedConnection);
     for (NodeSession* session : std::as_const(m_sessions))
         QMetaObject::invokeMethod(session, &NodeSession::refreshNow, Qt::QueuedConnection);
+}
+
+void ClusterController::setRescanBudget(int commandsPerSecond)
+{
+    m_rescanBudget = std::max(0, commandsPerSecond);
+    if (m_inspector)
+        QMetaObject::invokeMethod(
+            m_inspector, [inspector = m_inspector, budget = m_rescanBudget] { inspector->setBudgetPerNode(budget); },
+            Qt::QueuedConnection);
 }
 
 void ClusterController::readKey(const QByteArray& key)

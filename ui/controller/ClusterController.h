@@ -78,6 +78,9 @@ public:
     const MetricSeries& clientFailuresPerSecond() const { return m_clientFailures; }
     bool firstFullRefreshDone() const { return m_firstRefreshDone; }
     const InspectionSummary& lastInspection() const { return m_lastInspection; }
+    // The lock view's rescan budget, commands per second per node (0 = unlimited): kept across start().
+    int rescanBudget() const { return m_rescanBudget; }
+    void setRescanBudget(int commandsPerSecond);
 
 public slots:
     void refreshNow();
@@ -103,6 +106,8 @@ signals:
     void firstFullRefresh();
     void keyRead(const QByteArray& key, const QList<redlock::KeyReadResult>& results);
     void metricsUpdated(qint64 atMs);
+    // What the lock view costs each node, about once a second.
+    void observerLoad(const QList<redlock::ObserverLoad>& load);
 
 private:
     void onFacts(const NodeFacts& facts);
@@ -131,6 +136,7 @@ private:
     bool m_firstRefreshDone = false;
     int m_lastUp = -1;
     QList<int> m_quarantined;
+    int m_rescanBudget = kDefaultBudgetPerNode;
     quint64 m_generation = 0;                  // signals of a previous start() that are still queued are dropped
     std::deque<LockChangeSet> m_pendingSlices; // applied a time budget per event-loop turn
     QTimer m_sliceTimer;

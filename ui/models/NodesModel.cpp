@@ -43,6 +43,7 @@ void NodesModel::setNodes(const QList<NodeFacts>& facts)
     beginResetModel();
     m_nodes = facts;
     m_findings.clear();
+    m_load = QList<Load>(facts.size());
     endResetModel();
 }
 
@@ -70,6 +71,22 @@ void NodesModel::setSample(const NodeSample& sample)
     if (sample.clockOffsetUs)
         row.clockOffsetUs = sample.clockOffsetUs;
     emit dataChanged(index(sample.node, LatencyColumn), index(sample.node, ClockOffsetColumn));
+    if (sample.commandsPerSecond >= 0 && sample.node < m_load.size()) {
+        m_load[sample.node].sessionPerSecond = sample.commandsPerSecond;
+        emit dataChanged(index(sample.node, LoadColumn), index(sample.node, LoadColumn));
+    }
+}
+
+void NodesModel::setLoad(const QList<ObserverLoad>& load)
+{
+    for (const ObserverLoad& l : load) {
+        if (l.node < 0 || l.node >= m_load.size())
+            continue;
+        m_load[l.node].inspector = l;
+        m_load[l.node].inspectorKnown = true;
+    }
+    if (!m_nodes.isEmpty())
+        emit dataChanged(index(0, LoadColumn), index(rowCount() - 1, LoadColumn));
 }
 
 void NodesModel::setFindings(const QList<AuditFinding>& findings)
@@ -178,6 +195,15 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
                        .arg(text, QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(u"HH:mm:ss"));
         return text;
     }
+    case LoadColumn: {
+        const Load load = m_load.value(facts.node);
+        if (!load.known())
+            return tr("—");
+        QString text = tr("%1 cmd/s").arg(QLocale().toString(load.total(), 'f', 0));
+        if (load.inspectorKnown && !load.inspector.eventsLive && !load.inspector.eventsNote.isEmpty())
+            text += tr(" · rescan only");
+        return text;
+    }
     case AuditColumn: {
         const QList<AuditFinding> findings = findingsFor(facts.node);
         if (findings.isEmpty())
@@ -208,6 +234,8 @@ QVariant NodesModel::raw(const NodeFacts& facts, int column) const
         return facts.clockOffsetUs ? *facts.clockOffsetUs : std::numeric_limits<qint64>::min();
     case UptimeColumn:
         return facts.uptimeMs();
+    case LoadColumn:
+        return m_load.value(facts.node).total();
     case AuditColumn:
         return worstSeverity(facts.node);
     default:
@@ -240,6 +268,38 @@ QString NodesModel::toolTip(const NodeFacts& facts, int column) const
                 .arg(QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(Qt::ISODate),
                      facts.downtimeMs < 0 ? tr("unknown") : formatDuration(facts.downtimeMs));
         return {};
+    case LoadColumn: {
+        const Load load = m_load.value(facts.node);
+        if (!load.known())
+            return {};
+        QStringList lines;
+        lines << tr("This console sends this node %1 commands/s.").arg(QLocale().toString(load.total(), 'f', 0));
+        if (load.inspectorKnown) {
+            const ObserverLoad& l = load.inspector;
+            lines << (l.budgetPerSecond > 0
+                          ? tr("Lock view: %1/s (changes %2/s, rescan %3/s within a budget of %4/s).")
+                                .arg(QLocale().toString(l.commandsPerSecond, 'f', 0),
+                                     QLocale().toString(l.eventReadsPerSecond, 'f', 0),
+                                     QLocale().toString(l.rescanPerSecond, 'f', 0))
+                                .arg(l.budgetPerSecond)
+                          : tr("Lock view: %1/s (changes %2/s, rescan %3/s, no budget: full passes at full speed).")
+                                .arg(QLocale().toString(l.commandsPerSecond, 'f', 0),
+                                     QLocale().toString(l.eventReadsPerSecond, 'f', 0),
+                                     QLocale().toString(l.rescanPerSecond, 'f', 0)));
+            if (l.eventsLive)
+                lines << tr("Changes show at once: keyspace events.");
+            else if (!l.eventsNote.isEmpty())
+                lines << tr("No keyspace events (%1): changes show only when the rescan reaches them.")
+                             .arg(l.eventsNote);
+            if (l.fullRescanMs > 0)
+                lines << tr("A full rescan takes about %1.").arg(formatDuration(l.fullRescanMs));
+            if (l.rescanPercent >= 0)
+                lines << tr("Rescan under way: %1%.").arg(l.rescanPercent);
+        }
+        if (load.sessionPerSecond >= 0)
+            lines << tr("Node health (PING, TIME, INFO): %1/s.").arg(QLocale().toString(load.sessionPerSecond, 'f', 1));
+        return lines.join(QLatin1Char('\n'));
+    }
     case AuditColumn: {
         QStringList lines;
         for (const AuditFinding& f : findingsFor(facts.node))
@@ -278,6 +338,8 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Clock offset");
     case UptimeColumn:
         return tr("Uptime");
+    case LoadColumn:
+        return tr("Console load");
     case AuditColumn:
         return tr("Safety audit");
     default:

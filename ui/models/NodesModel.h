@@ -5,6 +5,8 @@
 #include <QAbstractTableModel>
 #include <QHash>
 
+#include <algorithm>
+
 namespace redlock {
 
 // One row per configured node: what its NodeSession reports and the audit findings that concern it.
@@ -22,6 +24,7 @@ public:
         LatencyColumn,
         ClockOffsetColumn,
         UptimeColumn,
+        LoadColumn, // what this console sends the node, commands/s, and whether it sees changes live
         AuditColumn,
         ColumnCount
     };
@@ -35,6 +38,8 @@ public:
     void setNodes(const QList<NodeFacts>& facts);
     void setFacts(const NodeFacts& facts);
     void setSample(const NodeSample& sample);
+    // What the lock view costs each node (LockInspector::observerLoad); the sessions' part comes in samples.
+    void setLoad(const QList<ObserverLoad>& load);
     void setFindings(const QList<AuditFinding>& findings);
     // Operator state shown in the state column instead of the health (e.g. "quarantined — 12 s"); empty
     // clears it. `warning` paints it red (a node back before its due time).
@@ -61,6 +66,18 @@ private:
     QList<NodeFacts> m_nodes;
     QList<AuditFinding> m_findings;
     QHash<int, std::pair<QString, bool>> m_stateNotes;
+    struct Load
+    {
+        double sessionPerSecond = -1; // -1 unknown
+        bool inspectorKnown = false;
+        ObserverLoad inspector;
+        double total() const
+        {
+            return std::max(0.0, sessionPerSecond) + (inspectorKnown ? inspector.commandsPerSecond : 0.0);
+        }
+        bool known() const { return sessionPerSecond >= 0 || inspectorKnown; }
+    };
+    QList<Load> m_load; // per node
 };
 
 } // namespace redlock

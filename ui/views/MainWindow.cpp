@@ -168,6 +168,7 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
         updateQuorum();
     });
     connect(m_controller, &ClusterController::nodeSampled, m_nodes, &NodesModel::setSample);
+    connect(m_controller, &ClusterController::observerLoad, m_nodes, &NodesModel::setLoad);
     connect(m_controller, &ClusterController::auditChanged, this,
             [this] { m_nodes->setFindings(m_controller->findings()); });
     connect(m_controller, &ClusterController::locksChanged, m_locks, &LocksModel::applyChanges);

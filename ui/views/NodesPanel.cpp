@@ -5,7 +5,9 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QListWidget>
+#include <QSpinBox>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -14,7 +16,7 @@ namespace redlock {
 
 NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_model(model), m_view(new QTableView(this)),
-      m_findings(new QListWidget(this))
+      m_findings(new QListWidget(this)), m_budget(new QSpinBox(this))
 {
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -37,6 +39,22 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     m_view->setColumnWidth(NodesModel::ClockOffsetColumn, fm.horizontalAdvance(QStringLiteral("Clock offset")) + 20);
     m_view->setColumnWidth(NodesModel::UptimeColumn,
                            fm.horizontalAdvance(QStringLiteral("59 min 59 s, restarted at 00:00:00")) + 16);
+    m_view->setColumnWidth(NodesModel::LoadColumn, fm.horizontalAdvance(QStringLiteral("00,000 cmd/s · rescan only")) + 16);
+
+    // The operator sets what the console may cost each node: the lock view's background rescan stays within
+    // it (live changes come from keyspace events; the Console load column shows the result).
+    m_budget->setObjectName(QStringLiteral("rescanBudget"));
+    m_budget->setRange(0, 1000000);
+    m_budget->setSingleStep(100);
+    m_budget->setSpecialValueText(tr("unlimited"));
+    m_budget->setSuffix(tr(" commands/s per node"));
+    m_budget->setValue(m_controller->rescanBudget());
+    m_budget->setToolTip(tr("How many commands per second the lock view's background rescan may send each node. "
+                            "Live changes come from keyspace events; the rescan catches what they miss, and is "
+                            "the only source on nodes without them. 0: no limit (a full pass at full speed)."));
+    auto* budgetLabel = new QLabel(tr("&Rescan budget:"), this);
+    budgetLabel->setBuddy(m_budget);
+    connect(m_budget, &QSpinBox::valueChanged, m_controller, &ClusterController::setRescanBudget);
 
     m_findings->setObjectName(QStringLiteral("auditFindings"));
     m_findings->setWordWrap(true);
@@ -48,8 +66,13 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({1000, 380});
-    auto* layout = new QHBoxLayout(this);
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(budgetLabel);
+    budgetRow->addWidget(m_budget);
+    budgetRow->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(budgetRow);
     layout->addWidget(split);
 
     connect(m_controller, &ClusterController::auditChanged, this, &NodesPanel::showFindings);

@@ -4,6 +4,7 @@
 
 class QLabel;
 class QListWidget;
+class QSpinBox;
 class QTableView;
 
 namespace redlock {
@@ -22,6 +23,7 @@ public:
     NodesPanel(ClusterController* controller, NodesModel* model, QWidget* parent = nullptr);
     QTableView* view() const { return m_view; }
     QListWidget* findings() const { return m_findings; }
+    QSpinBox* rescanBudget() const { return m_budget; }
 
 private:
     void showFindings();
@@ -30,6 +32,7 @@ private:
     NodesModel* m_model;
     QTableView* m_view;
     QListWidget* m_findings;
+    QSpinBox* m_budget;
 };
 
 } // namespace redlock

@@ -306,21 +306,31 @@ int runWatch(const QStringList& args)
     QCommandLineParser parser;
     addInspectOptions(parser);
     parser.addOption({QStringLiteral("reconcile"),
-                      tr("Full SCAN every MS milliseconds besides keyspace events (default 5000)."), tr("MS")});
+                      tr("Pause between two background rescans, in ms (default 5000)."), tr("MS")});
+    parser.addOption({QStringLiteral("budget"),
+                      tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
+                         "a full SCAN at full speed).")
+                          .arg(kDefaultBudgetPerNode),
+                      tr("N")});
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, QStringLiteral("watch [options] --nodes LIST"),
                         tr("Print lock events (acquired, released, expired, token changed, contested) as they "
-                           "happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled "
-                           "(this command never enables them) and a periodic full SCAN."),
+                           "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
+                           "have them enabled (this command never enables them); a background rescan within a "
+                           "budget of commands per second per node catches the rest, and is the only source on "
+                           "nodes without them."),
                         &exitCode))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
         return ExitUsage;
     qint64 reconcile = 5000;
-    if (!intOption(parser, QStringLiteral("reconcile"), 100, 3600000, &reconcile))
+    qint64 budget = kDefaultBudgetPerNode;
+    if (!intOption(parser, QStringLiteral("reconcile"), 100, 3600000, &reconcile) ||
+        !intOption(parser, QStringLiteral("budget"), 0, 10000000, &budget))
         return ExitUsage;
     command.options.reconcileIntervalMs = static_cast<int>(reconcile);
+    command.options.budgetPerNode = static_cast<int>(budget);
 
     QEventLoop loop;
     if (!quitOnStopSignals(&loop)) {
@@ -408,12 +418,17 @@ int runWatch(const QStringList& args)
                 printErr(tr("redlock: a quorum of nodes is reachable again (%1 of %2)").arg(up).arg(nodes.size()));
         },
         Qt::QueuedConnection);
+    // Per node, where changes come from: said once, and again when it changes.
+    const QString pace = budget > 0 ? tr("the background rescan (%1 commands/s)").arg(budget)
+                                    : tr("the background rescan (no budget)");
     QObject::connect(
-        inspector, &LockInspector::keyspaceSubscription, &loop,
-        [nodes](int node, bool subscribed, const QString& message) {
-            if (!subscribed)
-                printErr(tr("redlock: %1: no keyspace events (%2); relying on periodic SCAN")
-                             .arg(nodes.value(node).displayName(), printableText(message)));
+        inspector, &LockInspector::liveSourceChanged, &loop,
+        [nodes, pace](int node, bool eventsLive, const QString& why) {
+            if (eventsLive)
+                printErr(tr("redlock: %1: keyspace events: changes show live").arg(nodes.value(node).displayName()));
+            else
+                printErr(tr("redlock: %1: no keyspace events (%2): changes show only through %3")
+                             .arg(nodes.value(node).displayName(), printableText(why), pace));
         },
         Qt::QueuedConnection);
     io.runAndWait([inspector] { inspector->start(); });
