@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 #include <memory>
 #include <vector>
 
@@ -249,8 +250,10 @@ int main(int argc, char** argv)
         QList<NodeSession*> sessions;
         QTimer* oldTimer = nullptr;
         const bool watching = phase != QLatin1String("baseline");
+        // The console's own count, weighted by the time each report covers (reports may come late).
         std::vector<double> consoleSum(kNodes, 0);
-        int consoleReports = 0;
+        double consoleSeconds = 0;
+        qint64 lastReportNs = 0;
         if (watching) {
             InspectorOptions o;
             o.nodes = cluster.endpoints();
@@ -284,12 +287,15 @@ int main(int argc, char** argv)
             QObject::connect(
                 inspector, &LockInspector::observerLoad, inspector,
                 [&](const QList<ObserverLoad>& load) {
+                    const qint64 now = steadyNs();
                     QMutexLocker lock(&pending.mutex);
-                    if (!pending.measuring)
+                    const qint64 last = std::exchange(lastReportNs, now);
+                    if (!pending.measuring || last == 0)
                         return;
+                    const double covered = double(now - last) / 1e9;
                     for (const ObserverLoad& l : load)
-                        consoleSum[size_t(l.node)] += l.commandsPerSecond;
-                    ++consoleReports;
+                        consoleSum[size_t(l.node)] += l.commandsPerSecond * covered;
+                    consoleSeconds += covered;
                 },
                 Qt::DirectConnection);
             QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
@@ -353,7 +359,7 @@ int main(int argc, char** argv)
                 if (now - sent > 2'000'000'000LL)
                     ++result.notShown;
             for (int n = 0; n < kNodes; ++n)
-                result.consolePerSec.push_back(consoleReports > 0 ? consoleSum[size_t(n)] / consoleReports : 0);
+                result.consolePerSec.push_back(consoleSeconds > 0 ? consoleSum[size_t(n)] / consoleSeconds : 0);
         }
         result.passes = passes ? int(passes->size()) : 0;
         if (watching) {
