@@ -234,7 +234,8 @@ void LockInspector::start()
         m_eventsCheckTimer.start();
     if (m_options.loadReportIntervalMs > 0) {
         for (NodeLink& link : m_links) {
-            link.reportedTotal = link.reader->commandsWritten() + (link.subscriber ? link.subscriber->commandsWritten() : 0);
+            link.reportedTotal =
+                link.reader->commandsWritten() + (link.subscriber ? link.subscriber->commandsWritten() : 0);
             link.reportedRescan = link.rescanCommands;
             link.reportedEvents = link.eventCommands;
         }
@@ -354,8 +355,8 @@ void LockInspector::startPass(bool incremental, bool throttled)
     m_pass->incremental = incremental;
     m_pass->throttled = throttled;
     // Throttled: pages of about a tenth of a second's budget, so the pace is even, not bursts of 1000 keys.
-    m_pass->scanCount = throttled ? std::clamp(m_options.budgetPerNode / 10, 10, m_options.scanCount)
-                                  : m_options.scanCount;
+    m_pass->scanCount =
+        throttled ? std::clamp(m_options.budgetPerNode / 10, 10, m_options.scanCount) : m_options.scanCount;
     m_pass->timer.start();
     m_pass->startedAtMs = wallNowMs();
     m_pass->nodesRemaining = nodeCount();
@@ -1334,11 +1335,10 @@ void LockInspector::checkEventsConfig(int node)
                 const QString flags = QString::fromUtf8(reply.elements()[1].bytes());
                 const bool enough = keyspaceEventsSufficient(flags);
                 l.eventsConfig = enough ? NodeLink::EventsConfig::On : NodeLink::EventsConfig::Off;
-                l.eventsNote = enough ? QString()
-                               : flags.isEmpty()
-                                   ? tr("notify-keyspace-events is off")
-                                   : tr("notify-keyspace-events \"%1\" lacks some of \"%2\"")
-                                         .arg(flags, QString::fromLatin1(keyspaceEventFlags()));
+                l.eventsNote = enough            ? QString()
+                               : flags.isEmpty() ? tr("notify-keyspace-events is off")
+                                                 : tr("notify-keyspace-events \"%1\" lacks some of \"%2\"")
+                                                       .arg(flags, QString::fromLatin1(keyspaceEventFlags()));
             } else {
                 l.eventsConfig = NodeLink::EventsConfig::Unknown;
                 l.eventsNote = tr("notify-keyspace-events unknown (CONFIG GET: %1)")

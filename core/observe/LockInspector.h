@@ -235,14 +235,14 @@ private:
     QSet<QByteArray> m_touched;  // keys named by keyspace events since the last flush
     bool m_flushInFlight = false;
     qint64 m_longestCallUs = 0; // of the current pass
-    QList<int> m_locksPerNode; // views holding a lock value, per node (kept with m_views)
+    QList<int> m_locksPerNode;  // views holding a lock value, per node (kept with m_views)
     bool m_started = false;
-    bool m_resyncPending = false; // start the next rescan as soon as the current pass ends
+    bool m_resyncPending = false;          // start the next rescan as soon as the current pass ends
     qint64 m_lastPassCommandsPerNode = -1; // what the last complete pass cost one node (for the estimate)
     QElapsedTimer m_loadClock;
     QElapsedTimer m_budgetClock; // the budget is real time whatever m_clock is
-    QTimer m_reconcileTimer; // single shot: the next background rescan
-    QTimer m_throttleTimer;  // single shot: the budget allows the next page
+    QTimer m_reconcileTimer;     // single shot: the next background rescan
+    QTimer m_throttleTimer;      // single shot: the budget allows the next page
     QTimer m_eventsCheckTimer;
     QTimer m_loadTimer;
     QTimer m_eventTimer;

@@ -29,8 +29,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <utility>
 #include <memory>
+#include <utility>
 #include <vector>
 
 using namespace redlock;
@@ -118,8 +118,8 @@ private:
                 send(keyName(int(index % m_keys)), {"DEL"});
             } else if (index >= lag) {
                 const QByteArray key = keyName(int((index - lag) % m_keys));
-                send(key, {"SET", "rl1:" + QByteArray::number(m_done, 16).rightJustified(32, '0') + ":1:churn:",
-                           "NX", "PX", "3600000"});
+                send(key, {"SET", "rl1:" + QByteArray::number(m_done, 16).rightJustified(32, '0') + ":1:churn:", "NX",
+                           "PX", "3600000"});
             }
             ++m_done;
         }
@@ -221,8 +221,8 @@ int main(int argc, char** argv)
     for (int n = 0; n < kNodes; ++n) {
         QList<QList<QByteArray>> batch;
         for (int k = 0; k < keys; ++k) {
-            batch.append({"SET", keyName(k), "rl1:" + QByteArray::number(k, 16).rightJustified(32, '0') + ":1:bench:",
-                          "PX", "3600000"});
+            batch.append({"SET", keyName(k),
+                          "rl1:" + QByteArray::number(k, 16).rightJustified(32, '0') + ":1:bench:", "PX", "3600000"});
             if (batch.size() == 10000) {
                 runCommands(cluster.endpoint(n), batch, 30000);
                 batch.clear();
@@ -411,7 +411,6 @@ int main(int argc, char** argv)
     qint64 churnErrors = 0;
     churnThread.runAndWait([&] { churnErrors = churn->errors(); });
     if (churnErrors > 0)
-        std::printf("(churn: %lld writes failed)\n",
-                    static_cast<long long>(churnErrors));
+        std::printf("(churn: %lld writes failed)\n", static_cast<long long>(churnErrors));
     return 0;
 }

@@ -871,8 +871,8 @@ private slots:
         IoThread io;
         InspectorOptions o = optionsFor(cluster);
         o.pattern = "gap:*";
-        o.reconcileIntervalMs = 0;    // no background rescan
-        o.eventsCheckIntervalMs = 0;  // checked on connect only
+        o.reconcileIntervalMs = 0;   // no background rescan
+        o.eventsCheckIntervalMs = 0; // checked on connect only
         o.connection.backoffInitialMs = 50;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);

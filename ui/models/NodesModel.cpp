@@ -289,8 +289,8 @@ QString NodesModel::toolTip(const NodeFacts& facts, int column) const
             if (l.eventsLive)
                 lines << tr("Changes show at once: keyspace events.");
             else if (!l.eventsNote.isEmpty())
-                lines << tr("No keyspace events (%1): changes show only when the rescan reaches them.")
-                             .arg(l.eventsNote);
+                lines
+                    << tr("No keyspace events (%1): changes show only when the rescan reaches them.").arg(l.eventsNote);
             if (l.fullRescanMs > 0)
                 lines << tr("A full rescan takes about %1.").arg(formatDuration(l.fullRescanMs));
             if (l.rescanPercent >= 0)

@@ -7,8 +7,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QSpinBox>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 
@@ -39,7 +39,8 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     m_view->setColumnWidth(NodesModel::ClockOffsetColumn, fm.horizontalAdvance(QStringLiteral("Clock offset")) + 20);
     m_view->setColumnWidth(NodesModel::UptimeColumn,
                            fm.horizontalAdvance(QStringLiteral("59 min 59 s, restarted at 00:00:00")) + 16);
-    m_view->setColumnWidth(NodesModel::LoadColumn, fm.horizontalAdvance(QStringLiteral("00,000 cmd/s · rescan only")) + 16);
+    m_view->setColumnWidth(NodesModel::LoadColumn,
+                           fm.horizontalAdvance(QStringLiteral("00,000 cmd/s · rescan only")) + 16);
 
     // The operator sets what the console may cost each node: the lock view's background rescan stays within
     // it (live changes come from keyspace events; the Console load column shows the result).

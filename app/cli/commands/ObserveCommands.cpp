@@ -305,8 +305,8 @@ int runWatch(const QStringList& args)
 {
     QCommandLineParser parser;
     addInspectOptions(parser);
-    parser.addOption({QStringLiteral("reconcile"),
-                      tr("Pause between two background rescans, in ms (default 5000)."), tr("MS")});
+    parser.addOption(
+        {QStringLiteral("reconcile"), tr("Pause between two background rescans, in ms (default 5000)."), tr("MS")});
     parser.addOption({QStringLiteral("budget"),
                       tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
                          "a full SCAN at full speed).")
@@ -419,8 +419,8 @@ int runWatch(const QStringList& args)
         },
         Qt::QueuedConnection);
     // Per node, where changes come from: said once, and again when it changes.
-    const QString pace = budget > 0 ? tr("the background rescan (%1 commands/s)").arg(budget)
-                                    : tr("the background rescan (no budget)");
+    const QString pace =
+        budget > 0 ? tr("the background rescan (%1 commands/s)").arg(budget) : tr("the background rescan (no budget)");
     QObject::connect(
         inspector, &LockInspector::liveSourceChanged, &loop,
         [nodes, pace](int node, bool eventsLive, const QString& why) {
