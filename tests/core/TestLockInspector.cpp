@@ -809,7 +809,6 @@ private slots:
         setLock(cluster, "ev:new", "fresh", {0, 1, 2});
         QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().value("ev:new").isHeld(), 5000);
         QVERIFY2(finished.size() == 1, "a rescan finished meanwhile: the change may have come from it");
-        QVERIFY(inspector->isInspecting()); // the rescan was under way all along
         qInfo("seen after %lld ms", sinceWrite.elapsed());
     }
 
