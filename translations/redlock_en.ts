@@ -1114,6 +1114,34 @@
         <source>%1 refused: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Pub/Sub connection lost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PSUBSCRIBE refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events is off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events &quot;%1&quot; lacks some of &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events unknown (CONFIG GET: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keyspace events not used</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockKeeper</name>
@@ -1648,6 +1676,50 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>%1 d %2 h</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 cmd/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · rescan only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This console sends this node %1 commands/s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock view: %1/s (changes %2/s, rescan %3/s within a budget of %4/s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock view: %1/s (changes %2/s, rescan %3/s, no budget: full passes at full speed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changes show at once: keyspace events.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keyspace events (%1): changes show only when the rescan reaches them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A full rescan takes about %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rescan under way: %1%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node health (PING, TIME, INFO): %1/s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Console load</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
@@ -1665,6 +1737,22 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>%1 %2 [%3]: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> commands/s per node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many commands per second the lock view&apos;s background rescan may send each node. Live changes come from keyspace events; the rescan catches what they miss, and is the only source on nodes without them. 0: no limit (a full pass at full speed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rescan budget:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

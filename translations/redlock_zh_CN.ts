@@ -1108,6 +1108,34 @@
         <source>%1 refused: %2</source>
         <translation>%1 被拒绝：%2</translation>
     </message>
+    <message>
+        <source>Pub/Sub connection lost: %1</source>
+        <translation>Pub/Sub 连接断开：%1</translation>
+    </message>
+    <message>
+        <source>PSUBSCRIBE refused: %1</source>
+        <translation>PSUBSCRIBE 被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events is off</source>
+        <translation>notify-keyspace-events 已关闭</translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events "%1" lacks some of "%2"</source>
+        <translation>notify-keyspace-events 为“%1”，缺少“%2”中的部分标志</translation>
+    </message>
+    <message>
+        <source>notify-keyspace-events unknown (CONFIG GET: %1)</source>
+        <translation>notify-keyspace-events 未知（CONFIG GET：%1）</translation>
+    </message>
+    <message>
+        <source>unexpected reply</source>
+        <translation>意外的回复</translation>
+    </message>
+    <message>
+        <source>keyspace events not used</source>
+        <translation>未使用键空间事件</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockKeeper</name>
@@ -1627,6 +1655,50 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
+    <message>
+        <source>%1 cmd/s</source>
+        <translation>%1 条命令/秒</translation>
+    </message>
+    <message>
+        <source> · rescan only</source>
+        <translation> · 仅靠重新扫描</translation>
+    </message>
+    <message>
+        <source>This console sends this node %1 commands/s.</source>
+        <translation>本控制台向此节点每秒发送 %1 条命令。</translation>
+    </message>
+    <message>
+        <source>Lock view: %1/s (changes %2/s, rescan %3/s within a budget of %4/s).</source>
+        <translation>锁视图：%1/秒（变更重读 %2/秒，重新扫描 %3/秒，预算 %4/秒）。</translation>
+    </message>
+    <message>
+        <source>Lock view: %1/s (changes %2/s, rescan %3/s, no budget: full passes at full speed).</source>
+        <translation>锁视图：%1/秒（变更重读 %2/秒，重新扫描 %3/秒，无预算：全速完整扫描）。</translation>
+    </message>
+    <message>
+        <source>Changes show at once: keyspace events.</source>
+        <translation>变更立即显示：键空间事件。</translation>
+    </message>
+    <message>
+        <source>No keyspace events (%1): changes show only when the rescan reaches them.</source>
+        <translation>无键空间事件（%1）：变更只有在重新扫描扫到时才显示。</translation>
+    </message>
+    <message>
+        <source>A full rescan takes about %1.</source>
+        <translation>一次完整的重新扫描约需 %1。</translation>
+    </message>
+    <message>
+        <source>Rescan under way: %1%.</source>
+        <translation>重新扫描进行中：%1%。</translation>
+    </message>
+    <message>
+        <source>Node health (PING, TIME, INFO): %1/s.</source>
+        <translation>节点健康检查（PING、TIME、INFO）：%1/秒。</translation>
+    </message>
+    <message>
+        <source>Console load</source>
+        <translation>控制台负载</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
@@ -1645,6 +1717,22 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>%1 %2 [%3]: %4</source>
         <translation>%1 %2 [%3]：%4</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> commands/s per node</source>
+        <translation> 条命令/秒（每节点）</translation>
+    </message>
+    <message>
+        <source>How many commands per second the lock view's background rescan may send each node. Live changes come from keyspace events; the rescan catches what they miss, and is the only source on nodes without them. 0: no limit (a full pass at full speed).</source>
+        <translation>锁视图的后台重新扫描每秒最多可向每个节点发送多少条命令。实时变更来自键空间事件；重新扫描补上事件遗漏的部分，并且是没有键空间事件的节点的唯一来源。0：不限（全速完整扫描）。</translation>
+    </message>
+    <message>
+        <source>&amp;Rescan budget:</source>
+        <translation>重新扫描预算(&amp;R)：</translation>
     </message>
 </context>
 <context>
