@@ -9,11 +9,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text, int n = -1)
-{
-    return QCoreApplication::translate("redlock::Observation", text, nullptr, n);
-}
-
 bool isHex(const QByteArray& s)
 {
     for (const char c : s) {
@@ -59,15 +54,15 @@ QString nodeHealthName(NodeHealth health)
 {
     switch (health) {
     case NodeHealth::Connecting:
-        return tr("connecting");
+        return QCoreApplication::translate("redlock::NodeHealth", "connecting");
     case NodeHealth::Up:
-        return tr("up");
+        return QCoreApplication::translate("redlock::NodeHealth", "up");
     case NodeHealth::AuthFailed:
-        return tr("authentication failed");
+        return QCoreApplication::translate("redlock::NodeHealth", "authentication failed");
     case NodeHealth::NoPermission:
-        return tr("no permission");
+        return QCoreApplication::translate("redlock::NodeHealth", "no permission");
     case NodeHealth::Down:
-        return tr("down");
+        return QCoreApplication::translate("redlock::NodeHealth", "down");
     }
     return {};
 }
@@ -76,19 +71,19 @@ QString lockVerdictName(LockVerdict verdict)
 {
     switch (verdict) {
     case LockVerdict::Held:
-        return tr("held");
+        return QCoreApplication::translate("redlock::LockVerdict", "held");
     case LockVerdict::Expiring:
-        return tr("expiring");
+        return QCoreApplication::translate("redlock::LockVerdict", "expiring");
     case LockVerdict::Contested:
-        return tr("contested");
+        return QCoreApplication::translate("redlock::LockVerdict", "contested");
     case LockVerdict::MinorityLeftover:
-        return tr("minority leftover");
+        return QCoreApplication::translate("redlock::LockVerdict", "minority leftover");
     case LockVerdict::Free:
-        return tr("free");
+        return QCoreApplication::translate("redlock::LockVerdict", "free");
     case LockVerdict::Unknown:
-        return tr("unknown");
+        return QCoreApplication::translate("redlock::LockVerdict", "unknown");
     case LockVerdict::Stuck:
-        return tr("stuck (no expiry)");
+        return QCoreApplication::translate("redlock::LockVerdict", "stuck (no expiry)");
     }
     return {};
 }
@@ -118,19 +113,19 @@ QString holderFormatName(HolderFormat format)
 {
     switch (format) {
     case HolderFormat::Opaque:
-        return tr("unrecognised");
+        return QCoreApplication::translate("redlock::HolderFormat", "unrecognised");
     case HolderFormat::RedlockConsole:
-        return tr("Redlock Console core");
+        return QCoreApplication::translate("redlock::HolderFormat", "Redlock Console core");
     case HolderFormat::NodeRedlock:
-        return tr("node-redlock (hex)");
+        return QCoreApplication::translate("redlock::HolderFormat", "node-redlock (hex)");
     case HolderFormat::Redsync:
-        return tr("Redsync (base64)");
+        return QCoreApplication::translate("redlock::HolderFormat", "Redsync (base64)");
     case HolderFormat::PrefixedUuid:
-        return tr("pottery / RedLock.net (uuid)");
+        return QCoreApplication::translate("redlock::HolderFormat", "pottery / RedLock.net (uuid)");
     case HolderFormat::Uuid:
-        return tr("redlock-rb (uuid)");
+        return QCoreApplication::translate("redlock::HolderFormat", "redlock-rb (uuid)");
     case HolderFormat::Redisson:
-        return tr("Redisson RLock");
+        return QCoreApplication::translate("redlock::HolderFormat", "Redisson RLock");
     }
     return {};
 }
@@ -160,17 +155,17 @@ QString lockEventKindName(LockEvent::Kind kind)
 {
     switch (kind) {
     case LockEvent::Kind::Acquired:
-        return tr("acquired");
+        return QCoreApplication::translate("redlock::LockEvent", "acquired");
     case LockEvent::Kind::Released:
-        return tr("released");
+        return QCoreApplication::translate("redlock::LockEvent", "released");
     case LockEvent::Kind::Expired:
-        return tr("expired");
+        return QCoreApplication::translate("redlock::LockEvent", "expired");
     case LockEvent::Kind::TokenChanged:
-        return tr("token changed");
+        return QCoreApplication::translate("redlock::LockEvent", "token changed");
     case LockEvent::Kind::Contested:
-        return tr("contested");
+        return QCoreApplication::translate("redlock::LockEvent", "contested");
     case LockEvent::Kind::Lost:
-        return tr("lost on node restart");
+        return QCoreApplication::translate("redlock::LockEvent", "lost on node restart");
     }
     return {};
 }
@@ -198,11 +193,11 @@ QString severityName(AuditFinding::Severity severity)
 {
     switch (severity) {
     case AuditFinding::Severity::Info:
-        return tr("info");
+        return QCoreApplication::translate("redlock::Severity", "info");
     case AuditFinding::Severity::Warning:
-        return tr("warning");
+        return QCoreApplication::translate("redlock::Severity", "warning");
     case AuditFinding::Severity::Severe:
-        return tr("severe");
+        return QCoreApplication::translate("redlock::Severity", "severe");
     }
     return {};
 }
@@ -320,8 +315,10 @@ HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
         const QString host = printableText(token->host, 64);
         // One arg() call: a name containing "%2" must not be substituted by the next one.
         const QString pid = QString::number(token->pid);
-        info.summary = token->client.isEmpty() ? tr("%1 pid %2").arg(host, pid)
-                                               : tr("%1 pid %2 (%3)").arg(host, pid, printableText(token->client, 64));
+        info.summary = token->client.isEmpty()
+                           ? QCoreApplication::translate("redlock::HolderInfo", "%1 pid %2").arg(host, pid)
+                           : QCoreApplication::translate("redlock::HolderInfo", "%1 pid %2 (%3)")
+                                 .arg(host, pid, printableText(token->client, 64));
         info.token = std::move(token);
         return info;
     }
@@ -354,12 +351,14 @@ HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& 
             info.redissonThreadId = thread;
             info.reentrancy = reentrancy;
         }
-        holders << tr("%1 thread %2 ×%3")
+        holders << QCoreApplication::translate("redlock::HolderInfo", "%1 thread %2 ×%3")
                        .arg(printableBytes(field.left(colon), 40), QString::number(thread),
                             QString::number(reentrancy));
     }
-    info.summary = info.format == HolderFormat::Redisson ? tr("Redisson %1").arg(holders.join(QStringLiteral(", ")))
-                                                         : tr("hash with %n field(s)", int(fields.size()));
+    info.summary =
+        info.format == HolderFormat::Redisson
+            ? QCoreApplication::translate("redlock::HolderInfo", "Redisson %1").arg(holders.join(QStringLiteral(", ")))
+            : QCoreApplication::translate("redlock::HolderInfo", "hash with %n field(s)", nullptr, int(fields.size()));
     return info;
 }
 

@@ -11,11 +11,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text, int n = -1)
-{
-    return QCoreApplication::translate("redlock::SafetyAudit", text, nullptr, n);
-}
-
 QString names(const QList<NodeFacts>& nodes, const QList<int>& which)
 {
     QStringList out;
@@ -32,9 +27,7 @@ AuditFinding finding(const char* rule, AuditFinding::Severity severity, QList<in
 
 } // namespace
 
-namespace SafetyAudit {
-
-qint64 largestPttlMs(const QList<LockView>& locks)
+qint64 SafetyAudit::largestPttlMs(const QList<LockView>& locks)
 {
     qint64 largest = 0;
     for (const LockView& view : locks) {
@@ -46,13 +39,13 @@ qint64 largestPttlMs(const QList<LockView>& locks)
     return largest;
 }
 
-bool hasSevere(const QList<AuditFinding>& findings)
+bool SafetyAudit::hasSevere(const QList<AuditFinding>& findings)
 {
     return std::any_of(findings.cbegin(), findings.cend(),
                        [](const AuditFinding& f) { return f.severity == AuditFinding::Severity::Severe; });
 }
 
-QList<AuditFinding> run(const AuditInput& input)
+QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
 {
     using Severity = AuditFinding::Severity;
     const QList<NodeFacts>& nodes = input.nodes;
@@ -65,11 +58,11 @@ QList<AuditFinding> run(const AuditInput& input)
         out << finding("node-count", Severity::Severe, {}, tr("Fewer than 3 nodes"),
                        tr("With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N >= 3 "
                           "independent masters.",
-                          n));
+                          nullptr, n));
     } else if (n % 2 == 0) {
-        out << finding(
-            "node-count", Severity::Warning, {}, tr("Even number of nodes"),
-            tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.", n));
+        out << finding("node-count", Severity::Warning, {}, tr("Even number of nodes"),
+                       tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.",
+                          nullptr, n));
     }
 
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
@@ -199,7 +192,5 @@ QList<AuditFinding> run(const AuditInput& input)
     }
     return out;
 }
-
-} // namespace SafetyAudit
 
 } // namespace redlock

@@ -2,6 +2,7 @@
 
 #include "observe/ObservationTypes.h"
 
+#include <QCoreApplication>
 #include <QList>
 
 namespace redlock {
@@ -31,13 +32,17 @@ struct AuditInput
 //  node-count     N even (no extra fault tolerance) / N < 3 (no fault tolerance)               warning/severe
 //  unverified     a node's facts could not be read (down, or INFO/CONFIG refused)               info
 //                 (severe when fewer than a quorum of the nodes could be read)
-namespace SafetyAudit {
+class SafetyAudit final
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::SafetyAudit)
 
-QList<AuditFinding> run(const AuditInput& input);
-bool hasSevere(const QList<AuditFinding>& findings);
-// The largest PTTL among the locks of a snapshot (a lower bound of the largest TTL in use).
-qint64 largestPttlMs(const QList<LockView>& locks);
+public:
+    SafetyAudit() = delete;
 
-} // namespace SafetyAudit
+    static QList<AuditFinding> run(const AuditInput& input);
+    static bool hasSevere(const QList<AuditFinding>& findings);
+    // The largest PTTL among the locks of a snapshot (a lower bound of the largest TTL in use).
+    static qint64 largestPttlMs(const QList<LockView>& locks);
+};
 
 } // namespace redlock

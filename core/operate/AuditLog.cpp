@@ -23,11 +23,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("AuditLog", text);
-}
-
 QMutex& writeMutex()
 {
     static QMutex mutex;

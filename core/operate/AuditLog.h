@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -16,6 +17,8 @@ namespace redlock {
 //          "key": {"base64": "...", "printable": "..."}, "token": {...}, ...details}
 class AuditLog final
 {
+    Q_DECLARE_TR_FUNCTIONS(redlock::AuditLog)
+
 public:
     // path empty = defaultPath().
     explicit AuditLog(QString path = {});

@@ -18,11 +18,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("ForceRelease", text);
-}
-
 using Kind = ForceReleaseNode::Kind;
 
 qint64 steadyNs()
@@ -48,7 +43,7 @@ ForceReleaseNode failureNode(int node, const RedisReply& reply)
     } else {
         n.kind = Kind::RedisError;
         n.errorKind = RedisErrorKind::Protocol;
-        n.error = tr("unexpected reply from the node");
+        n.error = ForceRelease::tr("unexpected reply from the node");
     }
     return n;
 }
@@ -59,21 +54,22 @@ QString forceReleaseKindName(ForceReleaseNode::Kind kind)
 {
     switch (kind) {
     case Kind::NotAttempted:
-        return tr("not attempted");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "not attempted");
     case Kind::WillDelete:
-        return tr("delete: the token still matches");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "delete: the token still matches");
     case Kind::Deleted:
-        return tr("deleted");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "deleted");
     case Kind::TokenChanged:
-        return tr("skipped: another token holds the key (untouched)");
+        return QCoreApplication::translate("redlock::ForceReleaseNode",
+                                           "skipped: another token holds the key (untouched)");
     case Kind::Gone:
-        return tr("skipped: no such key");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "skipped: no such key");
     case Kind::OtherType:
-        return tr("skipped: not a string lock (untouched)");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "skipped: not a string lock (untouched)");
     case Kind::Unreachable:
-        return tr("unreachable");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "unreachable");
     case Kind::RedisError:
-        return tr("Redis error (untouched)");
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "Redis error (untouched)");
     }
     return {};
 }

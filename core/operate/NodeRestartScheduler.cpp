@@ -21,11 +21,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("NodeRestartScheduler", text);
-}
-
 constexpr qsizetype kMaxOutputBytes = 64 * 1024;
 
 using State = PendingRestart::State;
@@ -94,11 +89,12 @@ QString restartMethodName(RestartMethod::Kind kind)
 {
     switch (kind) {
     case RestartMethod::Kind::LocalCluster:
-        return tr("local cluster process");
+        return QCoreApplication::translate("redlock::RestartMethod", "local cluster process");
     case RestartMethod::Kind::Commands:
-        return tr("stop and start commands");
+        return QCoreApplication::translate("redlock::RestartMethod", "stop and start commands");
     case RestartMethod::Kind::ShutdownNoSave:
-        return tr("SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)");
+        return QCoreApplication::translate("redlock::RestartMethod",
+                                           "SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)");
     }
     return {};
 }
@@ -125,17 +121,17 @@ QString restartStateName(PendingRestart::State state)
 {
     switch (state) {
     case State::Stopping:
-        return tr("stopping");
+        return QCoreApplication::translate("redlock::RestartState", "stopping");
     case State::Quarantined:
-        return tr("waiting out the delay");
+        return QCoreApplication::translate("redlock::RestartState", "waiting out the delay");
     case State::Starting:
-        return tr("starting");
+        return QCoreApplication::translate("redlock::RestartState", "starting");
     case State::Done:
-        return tr("restarted");
+        return QCoreApplication::translate("redlock::RestartState", "restarted");
     case State::Failed:
-        return tr("failed");
+        return QCoreApplication::translate("redlock::RestartState", "failed");
     case State::Abandoned:
-        return tr("abandoned");
+        return QCoreApplication::translate("redlock::RestartState", "abandoned");
     }
     return {};
 }

@@ -6,15 +6,6 @@
 
 namespace redlock {
 
-namespace {
-
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("RestartPlanner", text);
-}
-
-} // namespace
-
 qint64 RestartPlanner::driftMs(qint64 ttlMs, double driftFactor)
 {
     // Same allowance as the Redlock client: ttl * driftFactor + 2 ms.

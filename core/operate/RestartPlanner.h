@@ -3,6 +3,7 @@
 #include "observe/LockInspector.h"
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QList>
 #include <QString>
 
@@ -41,6 +42,8 @@ struct RestartPlan
 // everywhere before it votes again; and taking it out must not leave fewer than a quorum of nodes.
 class RestartPlanner final
 {
+    Q_DECLARE_TR_FUNCTIONS(redlock::RestartPlanner)
+
 public:
     static qint64 driftMs(qint64 ttlMs, double driftFactor);
     // max(configuredMaxTtlMs, largestPttlMs) + drift of that TTL.

@@ -10,11 +10,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("NodeEndpoint", text);
-}
-
 bool setError(QString* error, const QString& message)
 {
     if (error)
@@ -27,7 +22,7 @@ bool parsePort(const QString& text, quint16* port, QString* error)
     bool ok = false;
     const int value = text.toInt(&ok);
     if (!ok || value < 1 || value > 65535)
-        return setError(error, tr("bad port \"%1\": expected a number from 1 to 65535").arg(text));
+        return setError(error, NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(text));
     *port = static_cast<quint16>(value);
     return true;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -15,6 +16,9 @@ namespace redlock {
 //   unix:/path/to/socket[?db=N]   /path/to/socket
 struct NodeEndpoint
 {
+    Q_DECLARE_TR_FUNCTIONS(redlock::NodeEndpoint)
+
+public:
     QString host;
     quint16 port = 6379;
     QString unixSocket; // non-empty: connect over a unix domain socket instead of TCP

@@ -11,37 +11,37 @@ QString errorKindName(RedisErrorKind kind)
 {
     switch (kind) {
     case RedisErrorKind::None:
-        return QCoreApplication::translate("redlock", "no error");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "no error");
     case RedisErrorKind::ConnectionRefused:
-        return QCoreApplication::translate("redlock", "connection refused");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "connection refused");
     case RedisErrorKind::HostNotFound:
-        return QCoreApplication::translate("redlock", "host not found");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "host not found");
     case RedisErrorKind::Unreachable:
-        return QCoreApplication::translate("redlock", "unreachable");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "unreachable");
     case RedisErrorKind::Timeout:
-        return QCoreApplication::translate("redlock", "timeout");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "timeout");
     case RedisErrorKind::AuthFailed:
-        return QCoreApplication::translate("redlock", "authentication failed");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "authentication failed");
     case RedisErrorKind::NoPermission:
-        return QCoreApplication::translate("redlock", "no permission");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "no permission");
     case RedisErrorKind::ReadOnly:
-        return QCoreApplication::translate("redlock", "read-only replica");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "read-only replica");
     case RedisErrorKind::WrongType:
-        return QCoreApplication::translate("redlock", "wrong type");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "wrong type");
     case RedisErrorKind::NoScript:
-        return QCoreApplication::translate("redlock", "script not loaded");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "script not loaded");
     case RedisErrorKind::Loading:
-        return QCoreApplication::translate("redlock", "loading data set");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "loading data set");
     case RedisErrorKind::ConnectionLost:
-        return QCoreApplication::translate("redlock", "connection lost");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "connection lost");
     case RedisErrorKind::NotConnected:
-        return QCoreApplication::translate("redlock", "not connected");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "not connected");
     case RedisErrorKind::Tls:
-        return QCoreApplication::translate("redlock", "TLS error");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "TLS error");
     case RedisErrorKind::Protocol:
-        return QCoreApplication::translate("redlock", "protocol error");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "protocol error");
     case RedisErrorKind::ServerError:
-        return QCoreApplication::translate("redlock", "server error");
+        return QCoreApplication::translate("redlock::RedisErrorKind", "server error");
     }
     return {};
 }

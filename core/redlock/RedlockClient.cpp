@@ -21,11 +21,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("RedlockClient", text);
-}
-
 constexpr qint64 kNsPerMs = 1'000'000;
 constexpr qint64 kNsPerUs = 1'000;
 
@@ -115,25 +110,25 @@ QString outcomeKindName(NodeOutcome::Kind kind)
 {
     switch (kind) {
     case NodeOutcome::Kind::NotAttempted:
-        return tr("not attempted");
+        return QCoreApplication::translate("redlock::NodeOutcome", "not attempted");
     case NodeOutcome::Kind::NoAnswerYet:
-        return tr("no answer before the decision");
+        return QCoreApplication::translate("redlock::NodeOutcome", "no answer before the decision");
     case NodeOutcome::Kind::Acquired:
-        return tr("acquired");
+        return QCoreApplication::translate("redlock::NodeOutcome", "acquired");
     case NodeOutcome::Kind::HeldByOther:
-        return tr("held by another token");
+        return QCoreApplication::translate("redlock::NodeOutcome", "held by another token");
     case NodeOutcome::Kind::Released:
-        return tr("released");
+        return QCoreApplication::translate("redlock::NodeOutcome", "released");
     case NodeOutcome::Kind::Extended:
-        return tr("extended");
+        return QCoreApplication::translate("redlock::NodeOutcome", "extended");
     case NodeOutcome::Kind::NotHeld:
-        return tr("not held: nothing changed");
+        return QCoreApplication::translate("redlock::NodeOutcome", "not held: nothing changed");
     case NodeOutcome::Kind::Timeout:
-        return tr("timeout");
+        return QCoreApplication::translate("redlock::NodeOutcome", "timeout");
     case NodeOutcome::Kind::ConnectionError:
-        return tr("connection error");
+        return QCoreApplication::translate("redlock::NodeOutcome", "connection error");
     case NodeOutcome::Kind::RedisError:
-        return tr("Redis error");
+        return QCoreApplication::translate("redlock::NodeOutcome", "Redis error");
     }
     return {};
 }
@@ -245,11 +240,10 @@ template <typename T>
 T waitForResult(QFuture<T> future, const QObject* client, std::function<T(const QString&)> makeError)
 {
     if (QThread::currentThread() == client->thread())
-        return makeError(
-            QCoreApplication::translate("RedlockClient", "a blocking call on the client's own thread would deadlock"));
+        return makeError(RedlockClient::tr("a blocking call on the client's own thread would deadlock"));
     future.waitForFinished();
     if (future.resultCount() == 0)
-        return makeError(QCoreApplication::translate("RedlockClient", "the client was shut down"));
+        return makeError(RedlockClient::tr("the client was shut down"));
     return future.result();
 }
 
