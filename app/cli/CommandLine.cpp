@@ -9,31 +9,26 @@
 
 namespace redlock::cli {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("redlock", text);
-}
-
 QString exitCodeHelp()
 {
-    return tr("Exit codes:\n"
-              "  0  success\n"
-              "  1  lock not acquired / not held / not released (the nodes answered)\n"
-              "  2  usage or configuration error (nothing was sent to any node)\n"
-              "  3  no quorum reachable: too many nodes timed out or refused the connection\n"
-              "  4  audit: at least one severe finding\n"
-              "  5  the result could not be written to stdout (acquire: the lock was released again)\n");
+    return CommandLine::tr("Exit codes:\n"
+                           "  0  success\n"
+                           "  1  lock not acquired / not held / not released (the nodes answered)\n"
+                           "  2  usage or configuration error (nothing was sent to any node)\n"
+                           "  3  no quorum reachable: too many nodes timed out or refused the connection\n"
+                           "  4  audit: at least one severe finding\n"
+                           "  5  the result could not be written to stdout (acquire: the lock was released again)\n");
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& usage,
                     const QString& description, int* exitCode, const QString& exitCodes)
 {
     parser.setApplicationDescription(description);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, tr("Show this help."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, CommandLine::tr("Show this help."));
     parser.addOption(help);
     if (!parser.parse(args)) {
-        printErr(tr("redlock: %1").arg(parser.errorText()));
-        printErr(tr("Try '%1 --help'.").arg(args.value(0)));
+        printErr(CommandLine::tr("redlock: %1").arg(parser.errorText()));
+        printErr(CommandLine::tr("Try '%1 --help'.").arg(args.value(0)));
         *exitCode = ExitUsage;
         return false;
     }
@@ -41,7 +36,7 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
         // Qt's first line names the executable's path; ours names the subcommand's synopsis.
         QString text = parser.helpText();
         const qsizetype firstLineEnd = text.indexOf(u'\n');
-        text.replace(0, firstLineEnd, tr("Usage: redlock %1").arg(usage) + u'\n');
+        text.replace(0, firstLineEnd, CommandLine::tr("Usage: redlock %1").arg(usage) + u'\n');
         std::fputs(text.toUtf8().constData(), stdout);
         std::fputs("\n", stdout);
         std::fputs((exitCodes.isEmpty() ? exitCodeHelp() : exitCodes).toUtf8().constData(), stdout);
@@ -53,7 +48,8 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     const QStringList given = parser.optionNames();
     for (const QString& name : given) {
         if (parser.values(name).size() > 1) {
-            printErr(tr("redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)")
+            printErr(CommandLine::tr(
+                         "redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)")
                          .arg(name)
                          .arg(parser.values(name).size()));
             *exitCode = ExitUsage;
@@ -70,7 +66,7 @@ bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min
     bool ok = false;
     const qint64 parsed = parser.value(name).toLongLong(&ok);
     if (!ok || parsed < min || parsed > max) {
-        printErr(tr("redlock: --%1 expects a whole number from %2 to %3, not \"%4\"")
+        printErr(CommandLine::tr("redlock: --%1 expects a whole number from %2 to %3, not \"%4\"")
                      .arg(name)
                      .arg(min)
                      .arg(max)
@@ -88,7 +84,7 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
     bool ok = false;
     const double parsed = parser.value(name).toDouble(&ok);
     if (!ok || !(parsed >= min && parsed <= max)) {
-        printErr(tr("redlock: --%1 expects a number from %2 to %3, not \"%4\"")
+        printErr(CommandLine::tr("redlock: --%1 expects a number from %2 to %3, not \"%4\"")
                      .arg(name)
                      .arg(min)
                      .arg(max)
@@ -101,37 +97,42 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
 
 void addNodeOptions(QCommandLineParser& parser)
 {
-    parser.addOption({QStringLiteral("nodes"),
-                      tr("Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, "
+    parser.addOption(
+        {QStringLiteral("nodes"),
+         CommandLine::tr("Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, "
                          "rediss://... (TLS), unix:/path. Duplicates are refused."),
-                      tr("LIST")});
-    parser.addOption({QStringLiteral("password-env"),
-                      tr("Read the password of every node from environment variable VAR (never pass a password "
+         CommandLine::tr("LIST")});
+    parser.addOption(
+        {QStringLiteral("password-env"),
+         CommandLine::tr("Read the password of every node from environment variable VAR (never pass a password "
                          "as an argument: it would show in the process list)."),
-                      tr("VAR")});
-    parser.addOption({QStringLiteral("user"), tr("ACL user for every node that names none."), tr("NAME")});
+         CommandLine::tr("VAR")});
+    parser.addOption(
+        {QStringLiteral("user"), CommandLine::tr("ACL user for every node that names none."), CommandLine::tr("NAME")});
 }
 
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser)
 {
     if (!parser.isSet(QStringLiteral("nodes"))) {
-        printErr(tr("redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
+        printErr(CommandLine::tr(
+            "redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
         return std::nullopt;
     }
     QString error;
     auto nodes = NodeEndpoint::parseList(parser.value(QStringLiteral("nodes")), &error);
     if (!nodes) {
-        printErr(tr("redlock: bad --nodes: %1").arg(error));
+        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(error));
         return std::nullopt;
     }
     if (const QStringList duplicates = NodeEndpoint::duplicateErrors(*nodes); !duplicates.isEmpty()) {
-        printErr(tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
+        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
         return std::nullopt;
     }
     if (parser.isSet(QStringLiteral("password-env"))) {
         const QString variable = parser.value(QStringLiteral("password-env"));
         if (!qEnvironmentVariableIsSet(variable.toLocal8Bit().constData())) {
-            printErr(tr("redlock: environment variable %1 (from --password-env) is not set").arg(variable));
+            printErr(
+                CommandLine::tr("redlock: environment variable %1 (from --password-env) is not set").arg(variable));
             return std::nullopt;
         }
         const QString password = qEnvironmentVariable(variable.toLocal8Bit().constData());
@@ -284,7 +285,8 @@ QJsonObject outcomeToJson(const NodeOutcome& o, const QList<NodeEndpoint>& nodes
 
 QStringList outcomeTableHeader()
 {
-    return {tr("node"), tr("outcome"), tr("holder token"), tr("PTTL ms"), tr("latency µs"), tr("error")};
+    return {CommandLine::tr("node"),    CommandLine::tr("outcome"),    CommandLine::tr("holder token"),
+            CommandLine::tr("PTTL ms"), CommandLine::tr("latency µs"), CommandLine::tr("error")};
 }
 
 QList<QStringList> outcomeTableRows(const QList<NodeOutcome>& outcomes, const QList<NodeEndpoint>& nodes)

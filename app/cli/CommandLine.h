@@ -5,6 +5,7 @@
 #include "redlock/RedlockTypes.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QFuture>
 #include <QFutureWatcher>
@@ -29,7 +30,11 @@ enum ExitCode : int {
     ExitOutputFailed = 5,      // the result could not be written to stdout (acquire: the lock was released)
 };
 
-QString tr(const char* text);
+// The translation context of the messages every command shares: usage, node options, result tables.
+class CommandLine
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::CommandLine)
+};
 
 // The exit code paragraph shown in --help.
 QString exitCodeHelp();

@@ -17,6 +17,12 @@
 
 namespace redlock::cli {
 
+// The translation context of this file's messages.
+class BenchCommand
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::BenchCommand)
+};
+
 namespace {
 
 qint64 steadyNowNs()
@@ -63,8 +69,9 @@ bool runRedlockCore(RedlockClient& client, const QByteArray& key, qint64 ttlMs, 
             const qint64 acquired = steadyNowNs();
             if (!acquire.ok) {
                 if (++consecutiveFailures >= kMaxConsecutiveFailures) {
-                    *error =
-                        tr("%1 acquire failures in a row, the last: %2").arg(consecutiveFailures).arg(acquire.error);
+                    *error = BenchCommand::tr("%1 acquire failures in a row, the last: %2")
+                                 .arg(consecutiveFailures)
+                                 .arg(acquire.error);
                     loop.exit(1);
                     return;
                 }
@@ -163,40 +170,47 @@ int runBench(const QStringList& args)
 {
     QCommandLineParser parser;
     addNodeOptions(parser);
-    parser.addOption({QStringLiteral("local"),
-                      tr("Instead of --nodes, start a local cluster of N redis-server nodes for the run."), tr("N")});
+    parser.addOption(
+        {QStringLiteral("local"),
+         BenchCommand::tr("Instead of --nodes, start a local cluster of N redis-server nodes for the run."),
+         BenchCommand::tr("N")});
     parser.addOption({QStringLiteral("unix-socket"),
-                      tr("With --local: connect to the nodes over unix domain sockets instead of TCP.")});
-    parser.addOption({QStringLiteral("iterations"), tr("Measured acquire+release pairs (default 20000)."), tr("N"),
-                      QStringLiteral("20000")});
-    parser.addOption(
-        {QStringLiteral("warmup"), tr("Unmeasured pairs first (default 1000)."), tr("N"), QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("ttl"), tr("Lock TTL in ms (default 10000)."), tr("MS"), QStringLiteral("10000")});
-    parser.addOption(
-        {QStringLiteral("node-timeout"), tr("Per-node timeout in ms (default 50)."), tr("MS"), QStringLiteral("50")});
+                      BenchCommand::tr("With --local: connect to the nodes over unix domain sockets instead of TCP.")});
+    parser.addOption({QStringLiteral("iterations"), BenchCommand::tr("Measured acquire+release pairs (default 20000)."),
+                      BenchCommand::tr("N"), QStringLiteral("20000")});
+    parser.addOption({QStringLiteral("warmup"), BenchCommand::tr("Unmeasured pairs first (default 1000)."),
+                      BenchCommand::tr("N"), QStringLiteral("1000")});
+    parser.addOption({QStringLiteral("ttl"), BenchCommand::tr("Lock TTL in ms (default 10000)."),
+                      BenchCommand::tr("MS"), QStringLiteral("10000")});
+    parser.addOption({QStringLiteral("node-timeout"), BenchCommand::tr("Per-node timeout in ms (default 50)."),
+                      BenchCommand::tr("MS"), QStringLiteral("50")});
     parser.addOption({QStringLiteral("blocks"),
-                      tr("With --baseline: run the two clients in N alternating blocks (default 10)."), tr("N"),
-                      QStringLiteral("10")});
-    parser.addOption({QStringLiteral("key"), tr("Lock key to use (default redlock-bench:<pid>)."), tr("KEY")});
-    parser.addOption({QStringLiteral("baseline"),
-                      tr("Also measure a baseline client; \"raw\": a minimal hiredis client that sends SET NX PX "
-                         "to all nodes at once and waits for a majority, then DEL to all."),
-                      tr("KIND")});
-    parser.addOption({QStringLiteral("json"), tr("Print the figures as one JSON object.")});
-    parser.addOption({QStringLiteral("read-only"),
-                      tr("Read-only mode: the benchmark writes lock keys, so it is refused (exit code 2).")});
+                      BenchCommand::tr("With --baseline: run the two clients in N alternating blocks (default 10)."),
+                      BenchCommand::tr("N"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("key"), BenchCommand::tr("Lock key to use (default redlock-bench:<pid>)."),
+                      BenchCommand::tr("KEY")});
+    parser.addOption(
+        {QStringLiteral("baseline"),
+         BenchCommand::tr("Also measure a baseline client; \"raw\": a minimal hiredis client that sends SET NX PX "
+                          "to all nodes at once and waits for a majority, then DEL to all."),
+         BenchCommand::tr("KIND")});
+    parser.addOption({QStringLiteral("json"), BenchCommand::tr("Print the figures as one JSON object.")});
+    parser.addOption(
+        {QStringLiteral("read-only"),
+         BenchCommand::tr("Read-only mode: the benchmark writes lock keys, so it is refused (exit code 2).")});
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, tr("bench [options] (--nodes LIST | --local N)"),
-                        tr("Measure the Redlock client: a single client in a closed loop acquires a lock (one "
-                           "resource, no retry) and releases it, --iterations times after a warm-up. Prints "
-                           "acquire and release latency p50/p99 in microseconds, acquire+release pairs per "
-                           "second and the process's resident memory. Latencies are measured around the API "
-                           "calls, as a user of the library sees them."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, BenchCommand::tr("bench [options] (--nodes LIST | --local N)"),
+            BenchCommand::tr("Measure the Redlock client: a single client in a closed loop acquires a lock (one "
+                             "resource, no retry) and releases it, --iterations times after a warm-up. Prints "
+                             "acquire and release latency p50/p99 in microseconds, acquire+release pairs per "
+                             "second and the process's resident memory. Latencies are measured around the API "
+                             "calls, as a user of the library sees them."),
+            &exitCode))
         return exitCode;
 
     if (parser.isSet(QStringLiteral("read-only"))) {
-        printErr(tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
+        printErr(BenchCommand::tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
         return ExitUsage;
     }
     qint64 localCount = 0;
@@ -214,17 +228,18 @@ int runBench(const QStringList& args)
         return ExitUsage;
     const QString baseline = parser.value(QStringLiteral("baseline"));
     if (!baseline.isEmpty() && baseline != u"raw") {
-        printErr(tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
+        printErr(BenchCommand::tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
         return ExitUsage;
     }
     if (baseline.isEmpty() || blocks > iterations)
         blocks = 1;
     if (parser.isSet(QStringLiteral("local")) == parser.isSet(QStringLiteral("nodes"))) {
-        printErr(tr("redlock: give either --nodes LIST or --local N"));
+        printErr(BenchCommand::tr("redlock: give either --nodes LIST or --local N"));
         return ExitUsage;
     }
     if (parser.isSet(QStringLiteral("unix-socket")) && !parser.isSet(QStringLiteral("local"))) {
-        printErr(tr("redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
+        printErr(BenchCommand::tr(
+            "redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
         return ExitUsage;
     }
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -239,7 +254,7 @@ int runBench(const QStringList& args)
         nodeOptions.unixSocket = parser.isSet(QStringLiteral("unix-socket"));
         QString error;
         if (!cluster.start(static_cast<int>(localCount), nodeOptions, &error)) {
-            printErr(tr("redlock: cannot start the local cluster: %1").arg(error));
+            printErr(BenchCommand::tr("redlock: cannot start the local cluster: %1").arg(error));
             return ExitNoQuorumReachable;
         }
         options.nodes = cluster.endpoints();
@@ -260,20 +275,21 @@ int runBench(const QStringList& args)
     options.retryCount = 0;
     const ConfigCheck check = RedlockClient::validate(options, ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(tr("redlock: warning: %1").arg(warning));
+        printErr(BenchCommand::tr("redlock: warning: %1").arg(warning));
     for (const QString& e : check.errors)
-        printErr(tr("redlock: configuration error: %1").arg(e));
+        printErr(BenchCommand::tr("redlock: configuration error: %1").arg(e));
     if (!check.ok())
         return ExitUsage;
 
     if (!json) {
-        printOut(tr("redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, "
-                    "closed loop, TTL %4 ms%5")
-                     .arg(options.nodes.size())
-                     .arg(iterations)
-                     .arg(warmup)
-                     .arg(ttlMs)
-                     .arg(blocks > 1 ? tr(", %1 alternating blocks").arg(blocks) : QString()));
+        printOut(
+            BenchCommand::tr("redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, "
+                             "closed loop, TTL %4 ms%5")
+                .arg(options.nodes.size())
+                .arg(iterations)
+                .arg(warmup)
+                .arg(ttlMs)
+                .arg(blocks > 1 ? BenchCommand::tr(", %1 alternating blocks").arg(blocks) : QString()));
     }
 
     // Ours and the baseline run in alternating blocks, so that load from other processes on the machine
@@ -287,7 +303,7 @@ int runBench(const QStringList& args)
     if (baseline == u"raw") {
         raw.emplace(options.nodes);
         if (!raw->connect(&error)) {
-            printErr(tr("redlock: %1").arg(printableText(error, 500)));
+            printErr(BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
     }
@@ -296,17 +312,18 @@ int runBench(const QStringList& args)
         const int blockIterations = static_cast<int>(iterations * (block + 1) / blocks - begin);
         const int blockWarmup = block == 0 ? static_cast<int>(warmup) : 0;
         if (!runRedlockCore(client, key, ttlMs, blockWarmup, blockIterations, &ours, &error)) {
-            printErr(tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
+            printErr(BenchCommand::tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
         if (raw && !raw->run(key + ":raw", ttlMs, blockWarmup, blockIterations, &rawSamples, &error)) {
-            printErr(tr("redlock: %1").arg(printableText(error, 500)));
+            printErr(BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
             return ExitNoQuorumReachable;
         }
     }
     if (ours.acquireNs.empty()) {
         // Fewer failures than the stop-after count, but not one measured pair: no figures to show.
-        printErr(tr("redlock: no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
+        printErr(
+            BenchCommand::tr("redlock: no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
         return ExitNoQuorumReachable;
     }
     const qint64 rssKb = procStatusKb("VmRSS");
@@ -334,15 +351,16 @@ int runBench(const QStringList& args)
         printJson(object);
         return ExitOk;
     }
-    QList<QStringList> rows{{QString(), tr("acquire p50 µs"), tr("acquire p99 µs"), tr("release p50 µs"),
-                             tr("release p99 µs"), tr("pairs/s"), tr("failures")}};
-    rows << ourFigures.row(tr("redlock core"));
+    QList<QStringList> rows{{QString(), BenchCommand::tr("acquire p50 µs"), BenchCommand::tr("acquire p99 µs"),
+                             BenchCommand::tr("release p50 µs"), BenchCommand::tr("release p99 µs"),
+                             BenchCommand::tr("pairs/s"), BenchCommand::tr("failures")}};
+    rows << ourFigures.row(BenchCommand::tr("redlock core"));
     if (rawFigures)
-        rows << rawFigures->row(tr("raw hiredis"));
+        rows << rawFigures->row(BenchCommand::tr("raw hiredis"));
     std::fputs(formatTable(rows).toUtf8().constData(), stdout);
     if (rawFigures)
-        printOut(tr("acquire p50 ours/raw: %1 (target: at most 1.3)").arg(ratio, 0, 'f', 2));
-    printOut(tr("resident memory after the run: %1 kB (peak %2 kB)").arg(rssKb).arg(peakRssKb));
+        printOut(BenchCommand::tr("acquire p50 ours/raw: %1 (target: at most 1.3)").arg(ratio, 0, 'f', 2));
+    printOut(BenchCommand::tr("resident memory after the run: %1 kB (peak %2 kB)").arg(rssKb).arg(peakRssKb));
     return ExitOk;
 }
 

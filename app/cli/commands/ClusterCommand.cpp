@@ -15,6 +15,12 @@
 
 namespace redlock::cli {
 
+// The translation context of this file's messages.
+class ClusterCommand
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::ClusterCommand)
+};
+
 namespace {
 
 // Self-pipe: the signal handler only writes a byte; the event loop sees the pipe become readable and quits,
@@ -44,29 +50,33 @@ bool installTerminationHandlers()
 int runCluster(const QStringList& args)
 {
     QCommandLineParser parser;
+    parser.addOption({QStringLiteral("nodes-count"), ClusterCommand::tr("Number of redis-server nodes (default 5)."),
+                      ClusterCommand::tr("N"), QStringLiteral("5")});
     parser.addOption(
-        {QStringLiteral("nodes-count"), tr("Number of redis-server nodes (default 5)."), tr("N"), QStringLiteral("5")});
-    parser.addOption({QStringLiteral("json"), tr("Print the nodes as one JSON object instead of one line.")});
-    parser.addOption({QStringLiteral("unix-socket"),
-                      tr("The nodes also listen on a unix domain socket in their directory; the node list names "
-                         "the sockets (unix:/path,...) instead of the TCP ports.")});
+        {QStringLiteral("json"), ClusterCommand::tr("Print the nodes as one JSON object instead of one line.")});
+    parser.addOption(
+        {QStringLiteral("unix-socket"),
+         ClusterCommand::tr("The nodes also listen on a unix domain socket in their directory; the node list names "
+                            "the sockets (unix:/path,...) instead of the TCP ports.")});
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, tr("cluster [options]"),
-                        tr("Start N redis-server processes on free loopback ports in a temporary directory, print "
-                           "the node list (host:port,... on one line, ready for --nodes) and keep them running "
-                           "until SIGINT or SIGTERM; then stop them and remove the directory. The servers also "
-                           "die if this process is killed. Persistence is off: a demo, not a deployment."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, ClusterCommand::tr("cluster [options]"),
+            ClusterCommand::tr("Start N redis-server processes on free loopback ports in a temporary directory, print "
+                               "the node list (host:port,... on one line, ready for --nodes) and keep them running "
+                               "until SIGINT or SIGTERM; then stop them and remove the directory. The servers also "
+                               "die if this process is killed. Persistence is off: a demo, not a deployment."),
+            &exitCode))
         return exitCode;
     qint64 count = 5;
     if (!intOption(parser, QStringLiteral("nodes-count"), 1, 99, &count))
         return ExitUsage;
     if (LocalCluster::redisServerPath().isEmpty()) {
-        printErr(tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
+        printErr(ClusterCommand::tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
         return ExitUsage;
     }
     if (!installTerminationHandlers()) {
-        printErr(tr("redlock: cannot install signal handlers: %1").arg(QString::fromLocal8Bit(strerror(errno))));
+        printErr(ClusterCommand::tr("redlock: cannot install signal handlers: %1")
+                     .arg(QString::fromLocal8Bit(strerror(errno))));
         return ExitUsage;
     }
 
@@ -76,7 +86,7 @@ int runCluster(const QStringList& args)
     LocalCluster cluster;
     QString error;
     if (!cluster.start(static_cast<int>(count), nodeOptions, &error)) {
-        printErr(tr("redlock: cannot start the cluster: %1").arg(error));
+        printErr(ClusterCommand::tr("redlock: cannot start the cluster: %1").arg(error));
         return ExitNoQuorumReachable;
     }
     QStringList names;
@@ -101,18 +111,20 @@ int runCluster(const QStringList& args)
     } else {
         printOut(names.join(u','));
     }
-    printErr(tr("redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them")
+    printErr(ClusterCommand::tr("redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them")
                  .arg(cluster.size())
                  .arg(cluster.baseDir()));
 
     QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
     QObject::connect(&notifier, &QSocketNotifier::activated, qApp, [] { QCoreApplication::quit(); });
     QObject::connect(&cluster, &LocalCluster::nodeExited, qApp, [&cluster](int index) {
-        printErr(tr("redlock: node %1 (%2) exited").arg(index + 1).arg(cluster.endpoint(index).displayName()));
+        printErr(ClusterCommand::tr("redlock: node %1 (%2) exited")
+                     .arg(index + 1)
+                     .arg(cluster.endpoint(index).displayName()));
     });
     QCoreApplication::exec();
     QObject::disconnect(&cluster, nullptr, qApp, nullptr);
-    printErr(tr("redlock: stopping the cluster"));
+    printErr(ClusterCommand::tr("redlock: stopping the cluster"));
     cluster.stopAll();
     return ExitOk;
 }

@@ -3,6 +3,7 @@
 
 #include "redlock/RedlockClient.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 
@@ -11,6 +12,12 @@
 #include <limits>
 
 namespace redlock::cli {
+
+// The translation context of this file's messages.
+class LockCommands
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::LockCommands)
+};
 
 namespace {
 
@@ -30,21 +37,25 @@ void addClientOptions(QCommandLineParser& parser, Operation operation)
 {
     addNodeOptions(parser);
     parser.addOption({QStringLiteral("ttl"),
-                      operation == Operation::Extend ? tr("New time to live in milliseconds (default 10000).")
-                                                     : tr("Time to live in milliseconds (default 10000)."),
-                      tr("MS"), QStringLiteral("10000")});
+                      operation == Operation::Extend
+                          ? LockCommands::tr("New time to live in milliseconds (default 10000).")
+                          : LockCommands::tr("Time to live in milliseconds (default 10000)."),
+                      LockCommands::tr("MS"), QStringLiteral("10000")});
+    parser.addOption({QStringLiteral("drift-factor"),
+                      LockCommands::tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."),
+                      LockCommands::tr("F")});
     parser.addOption(
-        {QStringLiteral("drift-factor"), tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."), tr("F")});
-    parser.addOption({QStringLiteral("node-timeout"),
-                      tr("Per-node timeout in milliseconds, small against the TTL (default 50). It includes "
-                         "connecting, since a CLI process starts without connections."),
-                      tr("MS")});
+        {QStringLiteral("node-timeout"),
+         LockCommands::tr("Per-node timeout in milliseconds, small against the TTL (default 50). It includes "
+                          "connecting, since a CLI process starts without connections."),
+         LockCommands::tr("MS")});
     parser.addOption({QStringLiteral("client-name"),
-                      tr("Name written into the lock token and CLIENT SETNAME (default: redlock-cli)."), tr("NAME"),
-                      QStringLiteral("redlock-cli")});
-    parser.addOption({QStringLiteral("json"), tr("Print one JSON object instead of text.")});
-    parser.addOption({QStringLiteral("read-only"),
-                      tr("Read-only mode: the client refuses to write, nothing is sent to the nodes (exit code 2).")});
+                      LockCommands::tr("Name written into the lock token and CLIENT SETNAME (default: redlock-cli)."),
+                      LockCommands::tr("NAME"), QStringLiteral("redlock-cli")});
+    parser.addOption({QStringLiteral("json"), LockCommands::tr("Print one JSON object instead of text.")});
+    parser.addOption(
+        {QStringLiteral("read-only"),
+         LockCommands::tr("Read-only mode: the client refuses to write, nothing is sent to the nodes (exit code 2).")});
 }
 
 // Parses the options every lock command has; prints what is wrong and returns false on a usage error.
@@ -66,13 +77,13 @@ bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
     command->json = parser.isSet(QStringLiteral("json"));
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
-        printErr(tr("redlock: name at least one resource (the lock key)"));
+        printErr(LockCommands::tr("redlock: name at least one resource (the lock key)"));
         return false;
     }
     for (const QString& resource : positional) {
         // An unset shell variable must not lock the key "".
         if (resource.isEmpty()) {
-            printErr(tr("redlock: a resource name cannot be empty"));
+            printErr(LockCommands::tr("redlock: a resource name cannot be empty"));
             return false;
         }
         command->resources.append(resource.toUtf8());
@@ -85,9 +96,9 @@ bool checkConfiguration(LockCommand* command)
 {
     const ConfigCheck check = RedlockClient::validate(command->options, command->ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(tr("redlock: warning: %1").arg(printableText(warning, -1)));
+        printErr(LockCommands::tr("redlock: warning: %1").arg(printableText(warning, -1)));
     for (const QString& error : check.errors)
-        printErr(tr("redlock: configuration error: %1").arg(printableText(error, -1)));
+        printErr(LockCommands::tr("redlock: configuration error: %1").arg(printableText(error, -1)));
     command->warnings = check.warnings;
     return check.ok();
 }
@@ -151,7 +162,7 @@ int exitCodeFor(const RedlockOptions& options, bool ok, const QList<NodeOutcome>
 
 QString tokenHelp()
 {
-    return tr("The lock's token, as printed by 'redlock acquire' (the whole value stored in the keys).");
+    return LockCommands::tr("The lock's token, as printed by 'redlock acquire' (the whole value stored in the keys).");
 }
 
 void printAcquire(const LockCommand& command, const AcquireResult& result, int exitCode, int quorum, qint64 now)
@@ -188,18 +199,19 @@ void printAcquire(const LockCommand& command, const AcquireResult& result, int e
 
     if (result.ok) {
         // One arg() call for the whole line: a resource named "%2" must not take the next value's place.
-        printOut(tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+        printOut(LockCommands::tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
                      .arg(resourcesText(command.resources), QString::number(result.attempts.last().acquiredCount),
                           QString::number(nodes.size()), QString::number(quorum),
                           QString::number(result.lock.remainingValidityMs(now))));
-        printOut(tr("token: %1").arg(printableBytes(result.lock.token, -1)));
+        printOut(LockCommands::tr("token: %1").arg(printableBytes(result.lock.token, -1)));
         if (result.lock.fencingToken >= 0)
-            printOut(tr("fencing token: %1").arg(result.lock.fencingToken));
+            printOut(LockCommands::tr("fencing token: %1").arg(result.lock.fencingToken));
     } else {
-        printOut(tr("not acquired %1: %2").arg(resourcesText(command.resources), printableText(result.error, 500)));
+        printOut(LockCommands::tr("not acquired %1: %2")
+                     .arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
     for (const AcquireAttempt& a : std::as_const(result.attempts)) {
-        printOut(tr("attempt %1: %2 of %3 nodes in %4 µs")
+        printOut(LockCommands::tr("attempt %1: %2 of %3 nodes in %4 µs")
                      .arg(a.number)
                      .arg(a.acquiredCount)
                      .arg(nodes.size())
@@ -208,7 +220,7 @@ void printAcquire(const LockCommand& command, const AcquireResult& result, int e
         rows << outcomeTableRows(a.nodes, nodes);
         std::fputs(formatTable(rows).toUtf8().constData(), stdout);
         if (!a.fenceWriteNodes.isEmpty()) {
-            printOut(tr("fencing token write-back:"));
+            printOut(LockCommands::tr("fencing token write-back:"));
             QList<QStringList> fenceRows{outcomeTableHeader()};
             fenceRows << outcomeTableRows(a.fenceWriteNodes, nodes);
             std::fputs(formatTable(fenceRows).toUtf8().constData(), stdout);
@@ -223,24 +235,29 @@ int runAcquire(const QStringList& args)
 {
     QCommandLineParser parser;
     addClientOptions(parser, Operation::Acquire);
-    parser.addOption({QStringLiteral("retry"), tr("Attempts after the first (default 3)."), tr("N")});
-    parser.addOption({QStringLiteral("retry-delay"), tr("Base wait between attempts in ms (default 200)."), tr("MS")});
     parser.addOption(
-        {QStringLiteral("jitter"), tr("Random extra wait of 0..MS between attempts (default 100)."), tr("MS")});
-    parser.addOption(
-        {QStringLiteral("fencing"), tr("Also issue a fencing token that strictly increases across acquisitions of the "
+        {QStringLiteral("retry"), LockCommands::tr("Attempts after the first (default 3)."), LockCommands::tr("N")});
+    parser.addOption({QStringLiteral("retry-delay"),
+                      LockCommands::tr("Base wait between attempts in ms (default 200)."), LockCommands::tr("MS")});
+    parser.addOption({QStringLiteral("jitter"),
+                      LockCommands::tr("Random extra wait of 0..MS between attempts (default 100)."),
+                      LockCommands::tr("MS")});
+    parser.addOption({QStringLiteral("fencing"),
+                      LockCommands::tr("Also issue a fencing token that strictly increases across acquisitions of the "
                                        "resource(s) while a majority of nodes keep their data.")});
-    parser.addPositionalArgument(QStringLiteral("resource"),
-                                 tr("Lock key(s). Several resources make one lock over all of them (all or "
-                                    "nothing on each node)."),
-                                 tr("RESOURCE..."));
+    parser.addPositionalArgument(
+        QStringLiteral("resource"),
+        LockCommands::tr("Lock key(s). Several resources make one lock over all of them (all or "
+                         "nothing on each node)."),
+        LockCommands::tr("RESOURCE..."));
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, tr("acquire [options] --nodes LIST RESOURCE..."),
-                        tr("Acquire a Redlock lock: the same random token is set with NX PX on all nodes at "
-                           "once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - "
-                           "drift) is left. A failed attempt is undone on all nodes. Prints the token that "
-                           "extend and release need."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, LockCommands::tr("acquire [options] --nodes LIST RESOURCE..."),
+            LockCommands::tr("Acquire a Redlock lock: the same random token is set with NX PX on all nodes at "
+                             "once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - "
+                             "drift) is left. A failed attempt is undone on all nodes. Prints the token that "
+                             "extend and release need."),
+            &exitCode))
         return exitCode;
 
     LockCommand command;
@@ -265,7 +282,7 @@ int runAcquire(const QStringList& args)
         awaitOnThisThread(client.acquire(command.resources, acquireOptions));
     AcquireResult result = maybeResult.value_or(AcquireResult{});
     if (!maybeResult)
-        result.error = tr("the client stopped without a result");
+        result.error = LockCommands::tr("the client stopped without a result");
     const qint64 now = client.nowNs();
     const int quorum = client.quorum();
     const QList<NodeOutcome> lastNodes =
@@ -277,8 +294,9 @@ int runAcquire(const QStringList& args)
         // it expires. Undo it (behind the SETs on each connection) and say so.
         const QString why = QString::fromLocal8Bit(std::strerror(errno));
         const RoundResult undone = awaitOnThisThread(client.release(result.lock)).value_or(RoundResult{});
-        printErr(tr("redlock: the token could not be written to stdout (%1): the lock was released again on %2 "
-                    "of %3 nodes")
+        printErr(LockCommands::tr(
+                     "redlock: the token could not be written to stdout (%1): the lock was released again on %2 "
+                     "of %3 nodes")
                      .arg(why, QString::number(undone.succeededCount), QString::number(command.options.nodes.size())));
         awaitOnThisThread(client.whenIdle());
         return ExitOutputFailed;
@@ -295,32 +313,36 @@ int runRound(const QStringList& args, Operation operation)
     const bool extend = operation == Operation::Extend;
     QCommandLineParser parser;
     addClientOptions(parser, operation);
-    parser.addOption({QStringLiteral("token"), tokenHelp(), tr("TOKEN")});
+    parser.addOption({QStringLiteral("token"), tokenHelp(), LockCommands::tr("TOKEN")});
     if (extend) {
-        parser.addOption({QStringLiteral("valid-until"),
-                          tr("The lock's current validity deadline in ms since the epoch (validUntilEpochMs of "
-                             "acquire's or extend's JSON output). When given, the extension is refused or "
-                             "reported lost if it cannot land before that moment."),
-                          tr("EPOCH_MS")});
+        parser.addOption(
+            {QStringLiteral("valid-until"),
+             LockCommands::tr("The lock's current validity deadline in ms since the epoch (validUntilEpochMs of "
+                              "acquire's or extend's JSON output). When given, the extension is refused or "
+                              "reported lost if it cannot land before that moment."),
+             LockCommands::tr("EPOCH_MS")});
     }
-    parser.addPositionalArgument(QStringLiteral("resource"), tr("The lock's key(s), in the order given to acquire."),
-                                 tr("RESOURCE..."));
+    parser.addPositionalArgument(QStringLiteral("resource"),
+                                 LockCommands::tr("The lock's key(s), in the order given to acquire."),
+                                 LockCommands::tr("RESOURCE..."));
     const QString description =
-        extend ? tr("Extend a lock: compare-and-pexpire on all nodes; only keys that still hold the token are "
-                    "renewed, and the extension succeeds only if a quorum renewed it.\n\n"
-                    "The process that acquired the lock has exited, so this command cannot know how much of "
-                    "the lock's validity is left. Without --valid-until it trusts you that the lock is still "
-                    "valid: success means a quorum of nodes still held the token when it was renewed, not "
-                    "that the lock never lapsed in between (another client may have held it meanwhile if it "
-                    "had expired). The new validity is measured from the start of the extend round: "
-                    "ttl - elapsed - drift.")
-               : tr("Release a lock: compare-and-delete on all nodes; a key is deleted only if it still holds "
-                    "the token, so a lock that expired and was taken by someone else is never removed. "
-                    "Succeeds when a quorum of nodes held and released the token.");
+        extend ? LockCommands::tr(
+                     "Extend a lock: compare-and-pexpire on all nodes; only keys that still hold the token are "
+                     "renewed, and the extension succeeds only if a quorum renewed it.\n\n"
+                     "The process that acquired the lock has exited, so this command cannot know how much of "
+                     "the lock's validity is left. Without --valid-until it trusts you that the lock is still "
+                     "valid: success means a quorum of nodes still held the token when it was renewed, not "
+                     "that the lock never lapsed in between (another client may have held it meanwhile if it "
+                     "had expired). The new validity is measured from the start of the extend round: "
+                     "ttl - elapsed - drift.")
+               : LockCommands::tr(
+                     "Release a lock: compare-and-delete on all nodes; a key is deleted only if it still holds "
+                     "the token, so a lock that expired and was taken by someone else is never removed. "
+                     "Succeeds when a quorum of nodes held and released the token.");
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
-                        extend ? tr("extend [options] --nodes LIST --token TOKEN RESOURCE...")
-                               : tr("release [options] --nodes LIST --token TOKEN RESOURCE..."),
+                        extend ? LockCommands::tr("extend [options] --nodes LIST --token TOKEN RESOURCE...")
+                               : LockCommands::tr("release [options] --nodes LIST --token TOKEN RESOURCE..."),
                         description, &exitCode))
         return exitCode;
 
@@ -328,7 +350,7 @@ int runRound(const QStringList& args, Operation operation)
     if (!readClientOptions(parser, &command))
         return ExitUsage;
     if (parser.value(QStringLiteral("token")).isEmpty()) {
-        printErr(tr("redlock: --token is required"));
+        printErr(LockCommands::tr("redlock: --token is required"));
         return ExitUsage;
     }
     qint64 validUntilEpochMs = -1;
@@ -358,7 +380,7 @@ int runRound(const QStringList& args, Operation operation)
         awaitOnThisThread(extend ? client.extend(lock, command.ttlMs) : client.release(lock));
     RoundResult result = maybeResult.value_or(RoundResult{});
     if (!maybeResult)
-        result.error = tr("the client stopped without a result");
+        result.error = LockCommands::tr("the client stopped without a result");
     const int quorum = client.quorum();
     exitCode = exitCodeFor(command.options, result.ok, result.nodes, quorum);
     const QList<NodeEndpoint>& nodes = command.options.nodes;
@@ -379,16 +401,16 @@ int runRound(const QStringList& args, Operation operation)
         json.insert(QStringLiteral("outcomes"), outcomesJson(result.nodes, nodes));
         printJson(json);
     } else if (result.ok && extend) {
-        printOut(tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+        printOut(LockCommands::tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
                      .arg(resourcesText(command.resources), QString::number(result.succeededCount),
                           QString::number(nodes.size()), QString::number(quorum),
                           QString::number(result.lock.remainingValidityMs(after))));
     } else if (result.ok) {
-        printOut(tr("released %1 on %2 of %3 nodes (quorum %4)")
+        printOut(LockCommands::tr("released %1 on %2 of %3 nodes (quorum %4)")
                      .arg(resourcesText(command.resources), QString::number(result.succeededCount),
                           QString::number(nodes.size()), QString::number(quorum)));
     } else {
-        printOut((extend ? tr("not extended %1: %2") : tr("not released %1: %2"))
+        printOut((extend ? LockCommands::tr("not extended %1: %2") : LockCommands::tr("not released %1: %2"))
                      .arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
     if (!command.json) {

@@ -25,6 +25,12 @@
 
 namespace redlock::cli {
 
+// The translation context of this file's messages.
+class ObserveCommands
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::ObserveCommands)
+};
+
 namespace {
 
 int g_stopPipe[2] = {-1, -1};
@@ -59,15 +65,19 @@ struct InspectCommand
 void addInspectOptions(QCommandLineParser& parser)
 {
     addNodeOptions(parser);
-    parser.addOption({QStringLiteral("pattern"), tr("SCAN MATCH pattern of the lock keys (default *)."), tr("GLOB"),
-                      QStringLiteral("*")});
-    parser.addOption({QStringLiteral("scan-count"), tr("SCAN COUNT per call (default 1000)."), tr("N")});
+    parser.addOption({QStringLiteral("pattern"),
+                      ObserveCommands::tr("SCAN MATCH pattern of the lock keys (default *)."),
+                      ObserveCommands::tr("GLOB"), QStringLiteral("*")});
+    parser.addOption({QStringLiteral("scan-count"), ObserveCommands::tr("SCAN COUNT per call (default 1000)."),
+                      ObserveCommands::tr("N")});
+    parser.addOption({QStringLiteral("drift-factor"),
+                      ObserveCommands::tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."),
+                      ObserveCommands::tr("F")});
     parser.addOption(
-        {QStringLiteral("drift-factor"), tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."), tr("F")});
-    parser.addOption({QStringLiteral("expiring"),
-                      tr("A held lock with less observed validity than this is \"expiring\" (default 1000)."),
-                      tr("MS")});
-    parser.addOption({QStringLiteral("json"), tr("Print JSON instead of text.")});
+        {QStringLiteral("expiring"),
+         ObserveCommands::tr("A held lock with less observed validity than this is \"expiring\" (default 1000)."),
+         ObserveCommands::tr("MS")});
+    parser.addOption({QStringLiteral("json"), ObserveCommands::tr("Print JSON instead of text.")});
 }
 
 bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* command)
@@ -79,7 +89,8 @@ bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* comman
     o.nodes = *nodes;
     o.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
     if (o.pattern.isEmpty()) {
-        printErr(tr("redlock: --pattern cannot be empty (it would match no key; * matches every key)"));
+        printErr(
+            ObserveCommands::tr("redlock: --pattern cannot be empty (it would match no key; * matches every key)"));
         return false;
     }
     qint64 scanCount = o.scanCount;
@@ -151,7 +162,8 @@ QList<int> inspectColumnCaps(qsizetype nodeCount)
 
 QStringList inspectHeader(const QList<NodeEndpoint>& nodes)
 {
-    QStringList header{tr("KEY"), tr("VERDICT"), tr("HOLDERS"), tr("VALIDITY"), tr("HOLDER")};
+    QStringList header{ObserveCommands::tr("KEY"), ObserveCommands::tr("VERDICT"), ObserveCommands::tr("HOLDERS"),
+                       ObserveCommands::tr("VALIDITY"), ObserveCommands::tr("HOLDER")};
     for (const NodeEndpoint& n : nodes)
         header << n.displayName();
     return header;
@@ -161,26 +173,27 @@ QStringList inspectRow(const LockView& v, qsizetype nodeCount, qint64 nowNs)
 {
     const qint64 validity = v.remainingValidityMs(nowNs);
     // printableBytes does only the work its cap needs, whatever the key's size.
-    QStringList row{printableBytes(v.key, 60), lockVerdictName(v.verdict),
-                    QStringLiteral("%1/%2").arg(v.holders).arg(nodeCount),
-                    validity < 0 ? QStringLiteral("-") : tr("%1 ms").arg(validity), elide(v.holder.summary, 60)};
+    QStringList row{
+        printableBytes(v.key, 60), lockVerdictName(v.verdict), QStringLiteral("%1/%2").arg(v.holders).arg(nodeCount),
+        validity < 0 ? QStringLiteral("-") : ObserveCommands::tr("%1 ms").arg(validity), elide(v.holder.summary, 60)};
     for (const NodeLockState& s : v.nodes) {
         switch (s.presence) {
         case NodeLockState::Presence::Unreachable:
-            row << tr("unreachable");
+            row << ObserveCommands::tr("unreachable");
             break;
         case NodeLockState::Presence::Refused:
-            row << tr("no permission");
+            row << ObserveCommands::tr("no permission");
             break;
         case NodeLockState::Presence::Absent:
             row << QStringLiteral("-");
             break;
         case NodeLockState::Presence::NotALock:
-            row << tr("not a lock");
+            row << ObserveCommands::tr("not a lock");
             break;
         case NodeLockState::Presence::Holding: {
-            const QString ttl = s.pttlMs < 0 ? tr("no expiry") : tr("%1 ms").arg(s.pttlMs);
-            row << (s.token == v.token ? ttl : tr("other %1").arg(ttl));
+            const QString ttl =
+                s.pttlMs < 0 ? ObserveCommands::tr("no expiry") : ObserveCommands::tr("%1 ms").arg(s.pttlMs);
+            row << (s.token == v.token ? ttl : ObserveCommands::tr("other %1").arg(ttl));
             break;
         }
         }
@@ -213,8 +226,9 @@ int runInspect(const QStringList& args)
     addInspectOptions(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, QStringLiteral("inspect [options] --nodes LIST"),
-                        tr("Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
-                           "verdict, holder, observed validity and what each node holds."),
+                        ObserveCommands::tr(
+                            "Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
+                            "verdict, holder, observed validity and what each node holds."),
                         &exitCode))
         return exitCode;
     InspectCommand command;
@@ -279,7 +293,7 @@ int runInspect(const QStringList& args)
                      .arg(summary->elapsedUs / 1000)
                      .arg(summary->skipped.total()));
         for (const QString& e : summary->errors)
-            printErr(tr("redlock: %1").arg(printableText(e, 500)));
+            printErr(ObserveCommands::tr("redlock: %1").arg(printableText(e, 500)));
         // A key a reachable node did not give (an ACL refusal, NOPERM) shows in its cell without the reason:
         // the reason goes here, once per node and reason (D11: it read as "unreachable", with no reason).
         QMap<std::pair<int, QString>, int> notRead;
@@ -295,7 +309,7 @@ int runInspect(const QStringList& args)
             }
         }
         for (auto it = notRead.cbegin(); it != notRead.cend(); ++it)
-            printErr(QCoreApplication::translate("redlock", "redlock: %1: %n key(s) not read: %2", nullptr, it.value())
+            printErr(ObserveCommands::tr("redlock: %1: %n key(s) not read: %2", nullptr, it.value())
                          .arg(nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
     }
     return reachable < nodes.size() / 2 + 1 ? ExitNoQuorumReachable : ExitOk;
@@ -305,21 +319,24 @@ int runWatch(const QStringList& args)
 {
     QCommandLineParser parser;
     addInspectOptions(parser);
+    parser.addOption({QStringLiteral("reconcile"),
+                      ObserveCommands::tr("Pause between two background rescans, in ms (default 5000)."),
+                      ObserveCommands::tr("MS")});
     parser.addOption(
-        {QStringLiteral("reconcile"), tr("Pause between two background rescans, in ms (default 5000)."), tr("MS")});
-    parser.addOption({QStringLiteral("budget"),
-                      tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
-                         "a full SCAN at full speed).")
-                          .arg(kDefaultBudgetPerNode),
-                      tr("N")});
+        {QStringLiteral("budget"),
+         ObserveCommands::tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
+                             "a full SCAN at full speed).")
+             .arg(kDefaultBudgetPerNode),
+         ObserveCommands::tr("N")});
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, QStringLiteral("watch [options] --nodes LIST"),
-                        tr("Print lock events (acquired, released, expired, token changed, contested) as they "
-                           "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
-                           "have them enabled (this command never enables them); a background rescan within a "
-                           "budget of commands per second per node catches the rest, and is the only source on "
-                           "nodes without them."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, QStringLiteral("watch [options] --nodes LIST"),
+            ObserveCommands::tr("Print lock events (acquired, released, expired, token changed, contested) as they "
+                                "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
+                                "have them enabled (this command never enables them); a background rescan within a "
+                                "budget of commands per second per node catches the rest, and is the only source on "
+                                "nodes without them."),
+            &exitCode))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
@@ -334,7 +351,7 @@ int runWatch(const QStringList& args)
 
     QEventLoop loop;
     if (!quitOnStopSignals(&loop)) {
-        printErr(tr("redlock: cannot install signal handlers"));
+        printErr(ObserveCommands::tr("redlock: cannot install signal handlers"));
         return ExitUsage;
     }
     IoThread io;
@@ -367,7 +384,8 @@ int runWatch(const QStringList& args)
                                        .arg(at, lockEventKindName(e.kind).leftJustified(13), printableBytes(e.key),
                                             e.holderSummary);
                     if (!lostOn.isEmpty())
-                        line += QLatin1String("  ") + tr("(restarted without it: %1)").arg(lostOn.join(u", "));
+                        line += QLatin1String("  ") +
+                                ObserveCommands::tr("(restarted without it: %1)").arg(lostOn.join(u", "));
                     printOut(line);
                 }
             }
@@ -377,7 +395,8 @@ int runWatch(const QStringList& args)
     QObject::connect(
         inspector, &LockInspector::nodeRestarted, &loop,
         [nodes](int node) {
-            printErr(tr("redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
+            printErr(ObserveCommands::tr(
+                         "redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
                          .arg(nodes.value(node).displayName()));
         },
         Qt::QueuedConnection);
@@ -393,41 +412,45 @@ int runWatch(const QStringList& args)
                 if (summary.nodeReachable[i] == reachable->value(i))
                     continue;
                 if (summary.nodeReachable[i]) {
-                    printErr(tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
+                    printErr(ObserveCommands::tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
                 } else {
                     QString why;
                     for (const QString& e : summary.errors) {
                         if (e.startsWith(nodes[i].displayName() + QLatin1String(": ")))
                             why = e.mid(nodes[i].displayName().size() + 2);
                     }
-                    printErr(why.isEmpty()
-                                 ? tr("redlock: %1: unreachable").arg(nodes[i].displayName())
-                                 : tr("redlock: %1: unreachable (%2)").arg(nodes[i].displayName(), printableText(why)));
+                    printErr(why.isEmpty() ? ObserveCommands::tr("redlock: %1: unreachable").arg(nodes[i].displayName())
+                                           : ObserveCommands::tr("redlock: %1: unreachable (%2)")
+                                                 .arg(nodes[i].displayName(), printableText(why)));
                 }
             }
             *reachable = summary.nodeReachable;
             const int up = static_cast<int>(reachable->count(true));
             if (up == 0)
-                printErr(tr("redlock: no node reachable: no lock events can be seen"));
+                printErr(ObserveCommands::tr("redlock: no node reachable: no lock events can be seen"));
             else if (up < quorum)
-                printErr(tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
-                             .arg(up)
-                             .arg(nodes.size())
-                             .arg(quorum));
+                printErr(
+                    ObserveCommands::tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
+                        .arg(up)
+                        .arg(nodes.size())
+                        .arg(quorum));
             else if (!hadQuorum)
-                printErr(tr("redlock: a quorum of nodes is reachable again (%1 of %2)").arg(up).arg(nodes.size()));
+                printErr(ObserveCommands::tr("redlock: a quorum of nodes is reachable again (%1 of %2)")
+                             .arg(up)
+                             .arg(nodes.size()));
         },
         Qt::QueuedConnection);
     // Per node, where changes come from: said once, and again when it changes.
-    const QString pace =
-        budget > 0 ? tr("the background rescan (%1 commands/s)").arg(budget) : tr("the background rescan (no budget)");
+    const QString pace = budget > 0 ? ObserveCommands::tr("the background rescan (%1 commands/s)").arg(budget)
+                                    : ObserveCommands::tr("the background rescan (no budget)");
     QObject::connect(
         inspector, &LockInspector::liveSourceChanged, &loop,
         [nodes, pace](int node, bool eventsLive, const QString& why) {
             if (eventsLive)
-                printErr(tr("redlock: %1: keyspace events: changes show live").arg(nodes.value(node).displayName()));
+                printErr(ObserveCommands::tr("redlock: %1: keyspace events: changes show live")
+                             .arg(nodes.value(node).displayName()));
             else
-                printErr(tr("redlock: %1: no keyspace events (%2): changes show only through %3")
+                printErr(ObserveCommands::tr("redlock: %1: no keyspace events (%2): changes show only through %3")
                              .arg(nodes.value(node).displayName(), printableText(why), pace));
         },
         Qt::QueuedConnection);
@@ -440,15 +463,17 @@ int runAudit(const QStringList& args)
 {
     QCommandLineParser parser;
     addInspectOptions(parser);
-    parser.addOption({QStringLiteral("max-ttl"),
-                      tr("Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least "
-                         "10000)."),
-                      tr("MS")});
+    parser.addOption(
+        {QStringLiteral("max-ttl"),
+         ObserveCommands::tr("Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least "
+                             "10000)."),
+         ObserveCommands::tr("MS")});
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, QStringLiteral("audit [options] --nodes LIST"),
-                        tr("Check the nodes against what breaks Redlock: replicas, persistence and early restarts, "
-                           "eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 "
-                           "when a finding is severe.")
+                        ObserveCommands::tr(
+                            "Check the nodes against what breaks Redlock: replicas, persistence and early restarts, "
+                            "eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 "
+                            "when a finding is severe.")
                             .arg(ExitSevereFinding),
                         &exitCode))
         return exitCode;
@@ -528,8 +553,8 @@ int runAudit(const QStringList& args)
                    {QStringLiteral("severe"), SafetyAudit::hasSevere(findings)},
                    {QStringLiteral("exitCode"), auditExit}});
     } else if (findings.isEmpty()) {
-        printOut(QCoreApplication::translate("redlock", "No findings: %n node(s) checked, max TTL %1 ms.", nullptr,
-                                             static_cast<int>(nodes.size()))
+        printOut(ObserveCommands::tr("No findings: %n node(s) checked, max TTL %1 ms.", nullptr,
+                                     static_cast<int>(nodes.size()))
                      .arg(maxTtl));
     } else {
         for (const AuditFinding& f : findings) {
@@ -538,10 +563,11 @@ int runAudit(const QStringList& args)
         }
     }
     if (reachable < quorum)
-        printErr(tr("redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks")
-                     .arg(reachable)
-                     .arg(nodes.size())
-                     .arg(quorum));
+        printErr(
+            ObserveCommands::tr("redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks")
+                .arg(reachable)
+                .arg(nodes.size())
+                .arg(quorum));
     return auditExit;
 }
 

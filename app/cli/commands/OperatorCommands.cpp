@@ -5,6 +5,7 @@
 #include "operate/AuditLog.h"
 #include "operate/ForceRelease.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -12,6 +13,12 @@
 #include <unistd.h>
 
 namespace redlock::cli {
+
+// The translation context of this file's messages.
+class OperatorCommands
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::OperatorCommands)
+};
 
 namespace {
 
@@ -55,7 +62,9 @@ QJsonObject reportJson(const ForceReleaseReport& report, const QList<NodeEndpoin
 
 void printReport(const ForceReleaseReport& report, const QList<NodeEndpoint>& nodes)
 {
-    QList<QStringList> rows{{tr("node"), tr("endpoint"), tr("action"), tr("found"), tr("PTTL ms"), tr("detail")}};
+    QList<QStringList> rows{{OperatorCommands::tr("node"), OperatorCommands::tr("endpoint"),
+                             OperatorCommands::tr("action"), OperatorCommands::tr("found"),
+                             OperatorCommands::tr("PTTL ms"), OperatorCommands::tr("detail")}};
     for (const ForceReleaseNode& n : report.nodes) {
         rows.append({QString::number(n.node + 1), nodes.value(n.node).displayName(), forceReleaseKindName(n.kind),
                      n.foundToken.isNull() ? printableText(n.foundType) : printableBytes(n.foundToken),
@@ -79,7 +88,8 @@ bool confirmOnTerminal(const QByteArray& key)
 {
     if (!::isatty(STDIN_FILENO))
         return false;
-    std::fputs(tr("Type the key name to delete it where the token matches: ").toUtf8().constData(), stdout);
+    std::fputs(OperatorCommands::tr("Type the key name to delete it where the token matches: ").toUtf8().constData(),
+               stdout);
     std::fflush(stdout);
     QTextStream in(stdin);
     return in.readLine().toUtf8() == key;
@@ -91,37 +101,48 @@ int runForceRelease(const QStringList& args)
 {
     QCommandLineParser parser;
     addNodeOptions(parser);
-    parser.addOption({QStringLiteral("token"),
-                      tr("The token you saw on the lock (required): only keys that still hold it are deleted."),
-                      tr("TOKEN")});
-    parser.addOption({QStringLiteral("dry-run"), tr("Show what each node would do; delete nothing.")});
-    parser.addOption({QStringLiteral("yes"), tr("Execute without asking (needed when stdin is not a terminal).")});
-    parser.addOption({QStringLiteral("json"), tr("Print one JSON object instead of text.")});
     parser.addOption(
-        {QStringLiteral("node-timeout"), tr("Per-node timeout in milliseconds (default 2000)."), tr("MS")});
-    parser.addOption({QStringLiteral("reason"), tr("Why, for the audit log."), tr("TEXT")});
-    parser.addOption({QStringLiteral("profile"), tr("Profile name written to the audit log (default: cli)."),
-                      tr("NAME"), QStringLiteral("cli")});
+        {QStringLiteral("token"),
+         OperatorCommands::tr("The token you saw on the lock (required): only keys that still hold it are deleted."),
+         OperatorCommands::tr("TOKEN")});
+    parser.addOption(
+        {QStringLiteral("dry-run"), OperatorCommands::tr("Show what each node would do; delete nothing.")});
+    parser.addOption(
+        {QStringLiteral("yes"), OperatorCommands::tr("Execute without asking (needed when stdin is not a terminal).")});
+    parser.addOption({QStringLiteral("json"), OperatorCommands::tr("Print one JSON object instead of text.")});
+    parser.addOption({QStringLiteral("node-timeout"),
+                      OperatorCommands::tr("Per-node timeout in milliseconds (default 2000)."),
+                      OperatorCommands::tr("MS")});
+    parser.addOption(
+        {QStringLiteral("reason"), OperatorCommands::tr("Why, for the audit log."), OperatorCommands::tr("TEXT")});
+    parser.addOption({QStringLiteral("profile"),
+                      OperatorCommands::tr("Profile name written to the audit log (default: cli)."),
+                      OperatorCommands::tr("NAME"), QStringLiteral("cli")});
     parser.addOption({QStringLiteral("audit-log"),
-                      tr("Audit log file (JSON lines; default: %1).").arg(AuditLog::defaultPath()), tr("PATH")});
-    parser.addOption({QStringLiteral("read-only"), tr("Refuse to delete anything (the preview still runs).")});
-    parser.addPositionalArgument(QStringLiteral("key"), tr("The lock key."), tr("KEY"));
+                      OperatorCommands::tr("Audit log file (JSON lines; default: %1).").arg(AuditLog::defaultPath()),
+                      OperatorCommands::tr("PATH")});
+    parser.addOption(
+        {QStringLiteral("read-only"), OperatorCommands::tr("Refuse to delete anything (the preview still runs).")});
+    parser.addPositionalArgument(QStringLiteral("key"), OperatorCommands::tr("The lock key."),
+                                 OperatorCommands::tr("KEY"));
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, tr("force-release [options] --nodes LIST --token TOKEN KEY"),
-                        tr("Force release a stuck lock safely: first a preview of what each node will do (delete "
-                           "where the token still matches; skip where another token holds the key, the key is "
-                           "gone or is not a string lock; unreachable), then a compare-and-delete with that token "
-                           "on every node, never a bare DEL. A lock that changed hands in between is left to its "
-                           "new holder. Every execution is appended to the audit log. Redisson hash locks are "
-                           "reported and left alone."),
-                        &exitCode,
-                        tr("Exit codes:\n"
-                           "  0  deleted on at least one node (--dry-run: would delete)\n"
-                           "  1  nothing matched the token\n"
-                           "  2  usage error, refused (read-only, configuration), or not confirmed: nothing was "
-                           "deleted\n"
-                           "  3  nothing matched and nodes were unreachable\n"
-                           "  5  the result could not be written to stdout\n")))
+    if (!parseArguments(
+            parser, args, OperatorCommands::tr("force-release [options] --nodes LIST --token TOKEN KEY"),
+            OperatorCommands::tr(
+                "Force release a stuck lock safely: first a preview of what each node will do (delete "
+                "where the token still matches; skip where another token holds the key, the key is "
+                "gone or is not a string lock; unreachable), then a compare-and-delete with that token "
+                "on every node, never a bare DEL. A lock that changed hands in between is left to its "
+                "new holder. Every execution is appended to the audit log. Redisson hash locks are "
+                "reported and left alone."),
+            &exitCode,
+            OperatorCommands::tr("Exit codes:\n"
+                                 "  0  deleted on at least one node (--dry-run: would delete)\n"
+                                 "  1  nothing matched the token\n"
+                                 "  2  usage error, refused (read-only, configuration), or not confirmed: nothing was "
+                                 "deleted\n"
+                                 "  3  nothing matched and nodes were unreachable\n"
+                                 "  5  the result could not be written to stdout\n")))
         return exitCode;
 
     const auto nodes = nodesFromOptions(parser);
@@ -129,17 +150,17 @@ int runForceRelease(const QStringList& args)
         return ExitUsage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
-        printErr(tr("redlock: name exactly one lock key"));
+        printErr(OperatorCommands::tr("redlock: name exactly one lock key"));
         return ExitUsage;
     }
     const QByteArray key = positional.first().toUtf8();
     if (key.isEmpty()) {
-        printErr(tr("redlock: the lock key cannot be empty"));
+        printErr(OperatorCommands::tr("redlock: the lock key cannot be empty"));
         return ExitUsage;
     }
     const QByteArray token = parser.value(QStringLiteral("token")).toUtf8();
     if (token.isEmpty()) {
-        printErr(tr("redlock: --token is required: force release deletes only the token you saw"));
+        printErr(OperatorCommands::tr("redlock: --token is required: force release deletes only the token you saw"));
         return ExitUsage;
     }
     qint64 nodeTimeout = 2000;
@@ -156,7 +177,7 @@ int runForceRelease(const QStringList& args)
     ForceRelease release(options);
     if (!release.configErrors().isEmpty()) {
         for (const QString& e : release.configErrors())
-            printErr(tr("redlock: configuration error: %1").arg(e));
+            printErr(OperatorCommands::tr("redlock: configuration error: %1").arg(e));
         return ExitUsage;
     }
     QJsonObject out{{QStringLiteral("command"), QStringLiteral("force-release")},
@@ -174,12 +195,12 @@ int runForceRelease(const QStringList& args)
     const ForceReleaseReport preview = awaitOnThisThread(release.preview(key, token)).value_or(ForceReleaseReport{});
     out.insert(QStringLiteral("preview"), reportJson(preview, *nodes));
     if (!json) {
-        printOut(
-            tr("preview of force release of \"%1\" with token %2:").arg(printableBytes(key), printableBytes(token)));
+        printOut(OperatorCommands::tr("preview of force release of \"%1\" with token %2:")
+                     .arg(printableBytes(key), printableBytes(token)));
         printReport(preview, *nodes);
     }
     if (preview.refused) {
-        printErr(tr("redlock: %1").arg(printableText(preview.error, 500)));
+        printErr(OperatorCommands::tr("redlock: %1").arg(printableText(preview.error, 500)));
         return finishJson(ExitUsage);
     }
     if (parser.isSet(QStringLiteral("dry-run"))) {
@@ -187,12 +208,13 @@ int runForceRelease(const QStringList& args)
         return finishJson(exitFor(preview));
     }
     if (options.readOnly) {
-        printErr(tr("redlock: read-only mode: nothing deleted"));
+        printErr(OperatorCommands::tr("redlock: read-only mode: nothing deleted"));
         out.insert(QStringLiteral("executed"), false);
         return finishJson(ExitUsage);
     }
     if (!parser.isSet(QStringLiteral("yes")) && (json || !confirmOnTerminal(key))) {
-        printErr(tr("redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
+        printErr(
+            OperatorCommands::tr("redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
         out.insert(QStringLiteral("executed"), false);
         return finishJson(ExitUsage);
     }
@@ -205,13 +227,14 @@ int runForceRelease(const QStringList& args)
     out.insert(QStringLiteral("auditLog"), AuditLog(options.auditLogPath).path());
     if (!json) {
         if (result.refused) {
-            printErr(tr("redlock: %1").arg(printableText(result.error, 500)));
+            printErr(OperatorCommands::tr("redlock: %1").arg(printableText(result.error, 500)));
         } else {
-            printOut(tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size()));
+            printOut(OperatorCommands::tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size()));
             printReport(result, *nodes);
             if (!result.audited)
-                printErr(tr("redlock: error: the deletes ran, but their result could not be written to the audit "
-                            "log (the intent line is there): %1")
+                printErr(OperatorCommands::tr(
+                             "redlock: error: the deletes ran, but their result could not be written to the audit "
+                             "log (the intent line is there): %1")
                              .arg(printableText(result.auditError, 500)));
         }
     }

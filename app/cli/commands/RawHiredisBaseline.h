@@ -2,6 +2,7 @@
 
 #include "protocol/NodeEndpoint.h"
 
+#include <QCoreApplication>
 #include <QList>
 #include <QString>
 
@@ -26,6 +27,8 @@ struct LatencySamples
 // needs. TCP or unix domain sockets, no AUTH/TLS.
 class RawHiredisBaseline final
 {
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::RawHiredisBaseline)
+
 public:
     explicit RawHiredisBaseline(const QList<NodeEndpoint>& nodes);
     ~RawHiredisBaseline();
