@@ -1,5 +1,6 @@
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Translator.h"
 
 #include <QCoreApplication>
 
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <iterator>
 
+using namespace redlock;
 using namespace redlock::cli;
 
 namespace {
@@ -21,27 +23,33 @@ struct Subcommand
 
 // One line per subcommand.
 const Subcommand kSubcommands[] = {
-    {"acquire", runAcquire, QT_TRANSLATE_NOOP("redlock", "acquire a lock on one or several resources")},
-    {"extend", runExtend, QT_TRANSLATE_NOOP("redlock", "extend a lock you hold (by its token)")},
-    {"release", runRelease, QT_TRANSLATE_NOOP("redlock", "release a lock (compare-and-delete by its token)")},
-    {"cluster", runCluster, QT_TRANSLATE_NOOP("redlock", "run a local redis-server cluster until Ctrl+C")},
-    {"bench", runBench, QT_TRANSLATE_NOOP("redlock", "measure acquire/release latency and throughput")},
-    {"inspect", runInspect, QT_TRANSLATE_NOOP("redlock", "show every lock merged over the nodes, with its verdict")},
-    {"watch", runWatch, QT_TRANSLATE_NOOP("redlock", "print lock events live until Ctrl+C")},
-    {"audit", runAudit, QT_TRANSLATE_NOOP("redlock", "check the nodes for what breaks Redlock")},
-    {"force-release", runForceRelease, QT_TRANSLATE_NOOP("redlock", "delete a stuck lock where it still holds TOKEN")},
+    {"acquire", runAcquire,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "acquire a lock on one or several resources")},
+    {"extend", runExtend, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "extend a lock you hold (by its token)")},
+    {"release", runRelease,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "release a lock (compare-and-delete by its token)")},
+    {"cluster", runCluster,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "run a local redis-server cluster until Ctrl+C")},
+    {"bench", runBench,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "measure acquire/release latency and throughput")},
+    {"inspect", runInspect,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "show every lock merged over the nodes, with its verdict")},
+    {"watch", runWatch, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "print lock events live until Ctrl+C")},
+    {"audit", runAudit, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "check the nodes for what breaks Redlock")},
+    {"force-release", runForceRelease,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "delete a stuck lock where it still holds TOKEN")},
 };
 
 QString generalUsage()
 {
-    QString text = tr("Usage: redlock <command> [options] ...\n\n"
-                      "Redlock distributed locks over N independent Redis masters.\n\n"
-                      "Commands:\n");
+    QString text = CommandLine::tr("Usage: redlock <command> [options] ...\n\n"
+                                   "Redlock distributed locks over N independent Redis masters.\n\n"
+                                   "Commands:\n");
     QList<QStringList> rows;
     for (const Subcommand& command : kSubcommands)
-        rows.append({QString::fromLatin1(command.name), tr(command.summary)});
+        rows.append({QString::fromLatin1(command.name), CommandLine::tr(command.summary)});
     text += formatTable(rows);
-    text += tr("\n'redlock <command> --help' describes a command's options.\n\n");
+    text += CommandLine::tr("\n'redlock <command> --help' describes a command's options.\n\n");
     text += exitCodeHelp();
     return text;
 }
@@ -53,6 +61,10 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("redlock"));
     QCoreApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));
+    // Messages follow the locale (LC_ALL / LANG), as other command line tools do. What scripts rely on does not
+    // change with it: exit codes, option names, and the keys and ids of the JSON output (only its "error"
+    // texts are messages).
+    installTranslations();
 
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 2) {
@@ -71,7 +83,7 @@ int main(int argc, char* argv[])
     const auto found = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
                                     [&name](const Subcommand& c) { return name == QLatin1String(c.name); });
     if (found == std::end(kSubcommands)) {
-        printErr(tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
+        printErr(CommandLine::tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
         return ExitUsage;
     }
     QStringList commandArguments = arguments.mid(2);
@@ -80,7 +92,8 @@ int main(int argc, char* argv[])
     // Success is only success if someone got to read it (`redlock inspect > /dev/full` exited 0).
     if (outputFailed()) {
         const int error = errno;
-        printErr(tr("redlock: cannot write the output: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+        printErr(
+            CommandLine::tr("redlock: cannot write the output: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
         return exitCode == ExitOk ? int(ExitOutputFailed) : exitCode;
     }
     return exitCode;

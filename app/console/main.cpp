@@ -1,15 +1,12 @@
 // redlock-console: the Widgets console. Everything but the command line lives in ui/ (redlock_ui).
 #include "controller/ConsoleCommandLine.h"
 #include "controller/ConsoleLauncher.h"
-#include "controller/ContextAliasTranslator.h"
+#include "Translator.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QSettings>
-#include <QTranslator>
 
 #include <cstdio>
 #include <memory>
@@ -36,20 +33,9 @@ int main(int argc, char* argv[])
     }
 
     // --lang must be known before any translated text is made, the parser's own help included.
-    QString lang = redlock::ConsoleCommandLine::language(args);
-    const bool langGiven = !lang.isEmpty();
-    if (lang.isEmpty())
-        lang = QLocale::system().name();
-    QTranslator qtTranslator;
-    if (lang != QLatin1String("C") && !lang.startsWith(QLatin1String("en"))) {
-        if (qtTranslator.load(QStringLiteral("qtbase_") + lang, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QCoreApplication::installTranslator(&qtTranslator);
-        auto translator = std::make_unique<QTranslator>();
-        if (translator->load(QStringLiteral(":/i18n/redlock_") + lang))
-            QCoreApplication::installTranslator(new redlock::ContextAliasTranslator(std::move(translator), app.get()));
-        else if (langGiven)
-            std::fprintf(stderr, "redlock-console: no translation for %s, using English\n", qPrintable(lang));
-    }
+    const QString lang = redlock::ConsoleCommandLine::language(args);
+    if (!redlock::installTranslations(lang) && !lang.isEmpty())
+        std::fprintf(stderr, "redlock-console: no translation for %s, using English\n", qPrintable(lang));
 
     redlock::ConsoleCommandLine commandLine;
     commandLine.parser().process(*app); // prints and exits for --help, --version and unknown options

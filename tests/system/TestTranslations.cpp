@@ -4,12 +4,16 @@
 // copy of translations/redlock_zh_CN.ts: a message added to the code without a translation comes out
 // "unfinished", one whose text changed too, and one that is gone from the code "vanished". Any of them fails the
 // test, named by context and text (never by line: the .ts has no locations). Then the translation built into
-// the console (:/i18n) is loaded and must give every translation of the .ts, also through the
-// ContextAliasTranslator for the core's own messages.
+// both executables (:/i18n) is loaded and must give every translation of the .ts, and the core's messages, asked
+// for by the running code under the contexts it writes, must come out translated.
 
-#include "controller/ContextAliasTranslator.h"
+#include "Translator.h"
 #include "observe/ObservationTypes.h"
 #include "observe/SafetyAudit.h"
+#include "operate/ForceRelease.h"
+#include "operate/NodeRestartScheduler.h"
+#include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockTypes.h"
 
 #include <QFile>
 #include <QProcess>
@@ -18,7 +22,6 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
-#include <memory>
 
 using namespace redlock;
 
@@ -145,11 +148,11 @@ private slots:
         QCOMPARE(updated.size(), m_committed.size());
     }
 
-    void theConsoleLoadsEveryTranslation()
+    void theExecutablesLoadEveryTranslation()
     {
-        auto inner = std::make_unique<QTranslator>();
-        QVERIFY(inner->load(QStringLiteral(":/i18n/redlock_zh_CN")));
-        QCOMPARE(inner->language(), QStringLiteral("zh_CN"));
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/redlock_zh_CN")));
+        QCOMPARE(translator.language(), QStringLiteral("zh_CN"));
         QStringList wrong;
         for (const TsMessage& m : std::as_const(m_committed)) {
             if (!m.type.isEmpty())
@@ -158,27 +161,79 @@ private slots:
             const QByteArray source = m.source.toUtf8();
             const QByteArray comment = m.comment.toUtf8();
             const QString got =
-                inner->translate(context.constData(), source.constData(),
+                translator.translate(context.constData(), source.constData(),
                                  m.comment.isEmpty() ? nullptr : comment.constData(), m.numerus ? 1 : -1);
             if (got != m.translations.value(0))
                 wrong << m.describe() + QStringLiteral(" gives \"%1\"").arg(got);
         }
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
+    }
 
-        // The core's messages as the running code asks for them, through the alias translator.
-        ContextAliasTranslator translator(std::move(inner));
+    // The core's messages as the running code asks for them, with the plain QTranslator both executables install:
+    // the contexts written in the code are the ones lupdate extracted (no run-time patching of contexts).
+    void coreMessagesComeOutTranslated()
+    {
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/redlock_zh_CN")));
         QVERIFY(QCoreApplication::installTranslator(&translator));
-        const QString verdict = lockVerdictName(LockVerdict::MinorityLeftover);
+        const auto cleanup = qScopeGuard([&] { QCoreApplication::removeTranslator(&translator); });
+
+        QString endpointError;
+        QVERIFY(!NodeEndpoint::parse(QStringLiteral("127.0.0.1:99999"), &endpointError));
+        const QStringList duplicates = NodeEndpoint::duplicateErrors({*NodeEndpoint::parse(QStringLiteral("localhost:7001")),
+                                                                      *NodeEndpoint::parse(QStringLiteral("127.0.0.1:7001"))});
+        QCOMPARE(duplicates.size(), 1);
         const QList<AuditFinding> findings = SafetyAudit::run({{NodeFacts{}}, 10000});
-        QCoreApplication::removeTranslator(&translator);
-        QVERIFY2(hasChinese(verdict), qPrintable(verdict));
         QVERIFY(!findings.isEmpty());
-        for (const AuditFinding& f : findings) {
-            QVERIFY2(hasChinese(f.title), qPrintable(f.title));
-            QVERIFY2(hasChinese(f.explanation), qPrintable(f.explanation));
-        }
+        const QStringList texts = {
+            lockVerdictName(LockVerdict::MinorityLeftover),       // redlock::LockVerdict
+            outcomeKindName(NodeOutcome::Kind::HeldByOther),      // redlock::NodeOutcome
+            restartStateName(PendingRestart::State::Quarantined), // redlock::RestartState
+            lockEventKindName(LockEvent::Kind::TokenChanged),     // redlock::LockEvent
+            forceReleaseKindName(ForceReleaseNode::Kind::Gone),   // redlock::ForceReleaseNode
+            nodeHealthName(NodeHealth::AuthFailed),               // redlock::NodeHealth
+            errorKindName(RedisErrorKind::ConnectionRefused),     // redlock::RedisErrorKind
+            endpointError,                                        // redlock::NodeEndpoint
+            duplicates.value(0),                                  // redlock::NodeEndpoint
+            findings.value(0).title,                              // redlock::SafetyAudit
+            findings.value(0).explanation,                        // redlock::SafetyAudit (numerus)
+        };
+        for (const QString& text : texts)
+            QVERIFY2(hasChinese(text), qPrintable(text));
+
+        // One spelling, two meanings, two messages: a lock was acquired (an event of the log) and a node took the
+        // lock in one attempt (a per-node outcome); the same for "released". "not attempted" of an acquire and of
+        // a force release are two messages too.
+        const QString event = lockEventKindName(LockEvent::Kind::Acquired);
+        const QString outcome = outcomeKindName(NodeOutcome::Kind::Acquired);
+        QVERIFY2(hasChinese(event) && hasChinese(outcome), qPrintable(event + u" / " + outcome));
+        QVERIFY2(event != outcome, qPrintable(event));
+        const QString released = lockEventKindName(LockEvent::Kind::Released);
+        QVERIFY2(released != outcomeKindName(NodeOutcome::Kind::Released), qPrintable(released));
+        QVERIFY(hasChinese(forceReleaseKindName(ForceReleaseNode::Kind::NotAttempted)));
+        QVERIFY(hasChinese(outcomeKindName(NodeOutcome::Kind::NotAttempted)));
+
         // Without it, the same code speaks English.
-        QVERIFY(!hasChinese(lockVerdictName(LockVerdict::MinorityLeftover)));
+        QCoreApplication::removeTranslator(&translator);
+        QCOMPARE(lockVerdictName(LockVerdict::MinorityLeftover), QStringLiteral("minority leftover"));
+        QCOMPARE(outcomeKindName(NodeOutcome::Kind::Acquired), QStringLiteral("acquired"));
+    }
+
+    // What the console (--lang or the locale) and the CLI (the locale) call at start-up.
+    void installTranslationsByLanguage()
+    {
+        const auto removeInstalled = [] {
+            qDeleteAll(QCoreApplication::instance()->findChildren<QTranslator*>(Qt::FindDirectChildrenOnly));
+        };
+        const auto cleanup = qScopeGuard(removeInstalled);
+        QVERIFY(installTranslations(QStringLiteral("en_US"))); // English: the source texts, nothing to install
+        QVERIFY(QCoreApplication::instance()->findChildren<QTranslator*>().isEmpty());
+        QVERIFY(!installTranslations(QStringLiteral("xx_YY")));
+        QCOMPARE(lockVerdictName(LockVerdict::Held), QStringLiteral("held"));
+        QVERIFY(installTranslations(QStringLiteral("zh_CN")));
+        QVERIFY2(hasChinese(lockVerdictName(LockVerdict::Held)), qPrintable(lockVerdictName(LockVerdict::Held)));
+        removeInstalled();
+        QCOMPARE(lockVerdictName(LockVerdict::Held), QStringLiteral("held"));
     }
 
 private:
