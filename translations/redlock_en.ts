@@ -49,17 +49,6 @@
     </message>
 </context>
 <context>
-    <name>RedlockClient</name>
-    <message>
-        <source>a blocking call on the client&apos;s own thread would deadlock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the client was shut down</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>main</name>
     <message>
         <source>Monitoring and admin console for Redlock distributed locks over N independent Redis masters.</source>
@@ -135,289 +124,6 @@
     </message>
     <message>
         <source>--screenshot-delay must be a number of seconds from 0 to 600</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>redlock</name>
-    <message>
-        <source>bad port &quot;%1&quot;: expected a number from 1 to 65535</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>connecting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>up</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>authentication failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no permission</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>down</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>held</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>expiring</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>contested</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>minority leftover</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>free</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unrecognised</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redlock Console core</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>node-redlock (hex)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redsync (base64)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pottery / RedLock.net (uuid)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock-rb (uuid)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redisson RLock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>acquired</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>expired</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>token changed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>info</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>warning</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>severe</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 pid %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 pid %2 (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 thread %2 ×%3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redisson %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>hash with %n field(s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>connection refused</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>host not found</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unreachable</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>timeout</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>read-only replica</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>wrong type</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>script not loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>loading data set</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>connection lost</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>TLS error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>protocol error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>server error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not attempted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no answer before the decision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>held by another token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>extended</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not held: nothing changed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>connection error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unexpected reply from the node</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>delete: the token still matches</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>deleted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped: another token holds the key (untouched)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped: no such key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped: not a string lock (untouched)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redis error (untouched)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>local cluster process</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stop and start commands</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stopping</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>starting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>restarted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>abandoned</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>waiting out the delay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stuck (no expiry)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>lost on node restart</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -795,6 +501,10 @@
         <source>the audit log could not be written, so nothing was deleted: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ForceReleaseDialog</name>
@@ -937,6 +647,98 @@
     <message>
         <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceReleaseNode</name>
+    <message>
+        <source>not attempted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delete: the token still matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: another token holds the key (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: no such key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: not a string lock (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis error (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HolderFormat</name>
+    <message>
+        <source>unrecognised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock Console core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node-redlock (hex)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redsync (base64)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pottery / RedLock.net (uuid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock-rb (uuid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redisson RLock</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HolderInfo</name>
+    <message>
+        <source>%1 pid %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 pid %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 thread %2 ×%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redisson %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>hash with %n field(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1101,6 +903,33 @@
     </message>
 </context>
 <context>
+    <name>redlock::LockEvent</name>
+    <message>
+        <source>acquired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost on node restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::LockInspector</name>
     <message>
         <source>unexpected SCAN reply</source>
@@ -1147,6 +976,37 @@
     <name>redlock::LockKeeper</name>
     <message>
         <source>less than the safety margin (%1 ms) of validity left and no extension has succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockVerdict</name>
+    <message>
+        <source>held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expiring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stuck (no expiry)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1461,6 +1321,76 @@ token: %3</source>
     </message>
     <message>
         <source>nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad port &quot;%1&quot;: expected a number from 1 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeHealth</name>
+    <message>
+        <source>connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeOutcome</name>
+    <message>
+        <source>not attempted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer before the decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held by another token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not held: nothing changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redis error</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2169,6 +2099,73 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::RedisErrorKind</name>
+    <message>
+        <source>no error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only replica</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>script not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loading data set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>protocol error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server error</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::RedlockClient</name>
     <message>
         <source>no nodes configured: Redlock needs N independent Redis masters</source>
@@ -2306,6 +2303,14 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>the extension took longer than the new validity (%1 ms TTL): the lock is lost</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>a blocking call on the client&apos;s own thread would deadlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client was shut down</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartDialog</name>
@@ -2438,9 +2443,51 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::RestartMethod</name>
+    <message>
+        <source>local cluster process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stop and start commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::RestartPlanner</name>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RestartState</name>
+    <message>
+        <source>stopping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting out the delay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>restarted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>abandoned</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2450,17 +2497,23 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Fewer than 3 nodes</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <source>Even number of nodes</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <source>Node is a replica</source>
@@ -2556,6 +2609,21 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::Severity</name>
+    <message>
+        <source>info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>severe</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2848,6 +2916,917 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>⛔ no permission: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::BenchCommand</name>
+    <message>
+        <source>%1 acquire failures in a row, the last: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of --nodes, start a local cluster of N redis-server nodes for the run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --local: connect to the nodes over unix domain sockets instead of TCP.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured acquire+release pairs (default 20000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unmeasured pairs first (default 1000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock TTL in ms (default 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node timeout in ms (default 50).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --baseline: run the two clients in N alternating blocks (default 10).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock key to use (default redlock-bench:&lt;pid&gt;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then DEL to all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print the figures as one JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: the benchmark writes lock keys, so it is refused (exit code 2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bench [options] (--nodes LIST | --local N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure the Redlock client: a single client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up. Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: bench writes lock keys; nothing was sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: unknown --baseline &quot;%1&quot; (known: raw)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: give either --nodes LIST or --local N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot start the local cluster: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, closed loop, TTL %4 ms%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 alternating blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: benchmark stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: no acquire succeeded (%1 failures): nothing to measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire p50 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire p99 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>release p50 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>release p99 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pairs/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock core</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw hiredis</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire p50 ours/raw: %1 (target: at most 1.3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resident memory after the run: %1 kB (peak %2 kB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ClusterCommand</name>
+    <message>
+        <source>Number of redis-server nodes (default 5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print the nodes as one JSON object instead of one line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The nodes also listen on a unix domain socket in their directory; the node list names the sockets (unix:/path,...) instead of the TCP ports.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cluster [options]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start N redis-server processes on free loopback ports in a temporary directory, print the node list (host:port,... on one line, ready for --nodes) and keep them running until SIGINT or SIGTERM; then stop them and remove the directory. The servers also die if this process is killed. Persistence is off: a demo, not a deployment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot start the cluster: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: node %1 (%2) exited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: stopping the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::CommandLine</name>
+    <message>
+        <source>Exit codes:
+  0  success
+  1  lock not acquired / not held / not released (the nodes answered)
+  2  usage or configuration error (nothing was sent to any node)
+  3  no quorum reachable: too many nodes timed out or refused the connection
+  4  audit: at least one severe finding
+  5  the result could not be written to stdout (acquire: the lock was released again)
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this help.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try &apos;%1 --help&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: redlock %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LIST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VAR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ACL user for every node that names none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: environment variable %1 (from --password-env) is not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>holder token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTTL ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire a lock on one or several resources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extend a lock you hold (by its token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>release a lock (compare-and-delete by its token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run a local redis-server cluster until Ctrl+C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measure acquire/release latency and throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>show every lock merged over the nodes, with its verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>print lock events live until Ctrl+C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>check the nodes for what breaks Redlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>delete a stuck lock where it still holds TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usage: redlock &lt;command&gt; [options] ...
+
+Redlock distributed locks over N independent Redis masters.
+
+Commands:
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+&apos;redlock &lt;command&gt; --help&apos; describes a command&apos;s options.
+
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: unknown command &quot;%1&quot;
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot write the output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::LockCommands</name>
+    <message>
+        <source>New time to live in milliseconds (default 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time to live in milliseconds (default 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds, small against the TTL (default 50). It includes connecting, since a CLI process starts without connections.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name written into the lock token and CLIENT SETNAME (default: redlock-cli).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print one JSON object instead of text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: the client refuses to write, nothing is sent to the nodes (exit code 2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: name at least one resource (the lock key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: a resource name cannot be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock&apos;s token, as printed by &apos;redlock acquire&apos; (the whole value stored in the keys).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fencing token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not acquired %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1: %2 of %3 nodes in %4 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fencing token write-back:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts after the first (default 3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base wait between attempts in ms (default 200).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random extra wait of 0..MS between attempts (default 100).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also issue a fencing token that strictly increases across acquisitions of the resource(s) while a majority of nodes keep their data.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock key(s). Several resources make one lock over all of them (all or nothing on each node).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RESOURCE...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire [options] --nodes LIST RESOURCE...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquire a Redlock lock: the same random token is set with NX PX on all nodes at once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - drift) is left. A failed attempt is undone on all nodes. Prints the token that extend and release need.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client stopped without a result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock&apos;s current validity deadline in ms since the epoch (validUntilEpochMs of acquire&apos;s or extend&apos;s JSON output). When given, the extension is refused or reported lost if it cannot land before that moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>EPOCH_MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock&apos;s key(s), in the order given to acquire.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend a lock: compare-and-pexpire on all nodes; only keys that still hold the token are renewed, and the extension succeeds only if a quorum renewed it.
+
+The process that acquired the lock has exited, so this command cannot know how much of the lock&apos;s validity is left. Without --valid-until it trusts you that the lock is still valid: success means a quorum of nodes still held the token when it was renewed, not that the lock never lapsed in between (another client may have held it meanwhile if it had expired). The new validity is measured from the start of the extend round: ttl - elapsed - drift.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release a lock: compare-and-delete on all nodes; a key is deleted only if it still holds the token, so a lock that expired and was taken by someone else is never removed. Succeeds when a quorum of nodes held and released the token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extend [options] --nodes LIST --token TOKEN RESOURCE...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>release [options] --nodes LIST --token TOKEN RESOURCE...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --token is required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released %1 on %2 of %3 nodes (quorum %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not extended %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not released %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ObserveCommands</name>
+    <message>
+        <source>SCAN MATCH pattern of the lock keys (default *).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GLOB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SCAN COUNT per call (default 1000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A held lock with less observed validity than this is &quot;expiring&quot; (default 1000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print JSON instead of text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --pattern cannot be empty (it would match no key; * matches every key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VERDICT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOLDERS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VALIDITY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOLDER</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no expiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>redlock: %1: %n key(s) not read: %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Full SCAN every MS milliseconds besides keyspace events (default 5000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled (this command never enables them) and a periodic full SCAN.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(restarted without it: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: reachable again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: unreachable (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: no node reachable: no lock events can be seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: a quorum of nodes is reachable again (%1 of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: no keyspace events (%2); relying on periodic SCAN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the nodes against what breaks Redlock: replicas, persistence and early restarts, eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 when a finding is severe.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>No findings: %n node(s) checked, max TTL %1 ms.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::OperatorCommands</name>
+    <message>
+        <source>node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>endpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTTL ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the key name to delete it where the token matches: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token you saw on the lock (required): only keys that still hold it are deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TOKEN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show what each node would do; delete nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Execute without asking (needed when stdin is not a terminal).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print one JSON object instead of text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds (default 2000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why, for the audit log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TEXT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile name written to the audit log (default: cli).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit log file (JSON lines; default: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refuse to delete anything (the preview still runs).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>force-release [options] --nodes LIST --token TOKEN KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (delete where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), then a compare-and-delete with that token on every node, never a bare DEL. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  deleted on at least one node (--dry-run: would delete)
+  1  nothing matched the token
+  2  usage error, refused (read-only, configuration), or not confirmed: nothing was deleted
+  3  nothing matched and nodes were unreachable
+  5  the result could not be written to stdout
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: name exactly one lock key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the lock key cannot be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --token is required: force release deletes only the token you saw</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preview of force release of &quot;%1&quot; with token %2:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: nothing deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted on %1 of %2 nodes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: error: the deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::RawHiredisBaseline</name>
+    <message>
+        <source>the raw baseline speaks plain TCP or unix sockets to database 0, without TLS or AUTH: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw baseline: cannot connect to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw baseline: write failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw baseline: no reply within %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw baseline: read failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,10 +1,10 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>ConnectionProfile</name>
     <message>
-        <source>"%1": put no password in the address; name an environment variable or ask at connect</source>
+        <source>&quot;%1&quot;: put no password in the address; name an environment variable or ask at connect</source>
         <translation>“%1”：地址中不能包含密码；请指定一个环境变量，或在连接时询问</translation>
     </message>
     <message>
@@ -46,17 +46,6 @@
     <message>
         <source>node %1: no password given</source>
         <translation>节点 %1：未提供密码</translation>
-    </message>
-</context>
-<context>
-    <name>RedlockClient</name>
-    <message>
-        <source>a blocking call on the client's own thread would deadlock</source>
-        <translation>在客户端自身线程上进行阻塞调用会导致死锁</translation>
-    </message>
-    <message>
-        <source>the client was shut down</source>
-        <translation>客户端已关闭</translation>
     </message>
 </context>
 <context>
@@ -139,289 +128,6 @@
     </message>
 </context>
 <context>
-    <name>redlock</name>
-    <message>
-        <source>bad port "%1": expected a number from 1 to 65535</source>
-        <translation>端口“%1”无效：应为 1 到 65535 之间的数字</translation>
-    </message>
-    <message>
-        <source>connecting</source>
-        <translation>连接中</translation>
-    </message>
-    <message>
-        <source>up</source>
-        <translation>在线</translation>
-    </message>
-    <message>
-        <source>authentication failed</source>
-        <translation>认证失败</translation>
-    </message>
-    <message>
-        <source>no permission</source>
-        <translation>无权限</translation>
-    </message>
-    <message>
-        <source>down</source>
-        <translation>离线</translation>
-    </message>
-    <message>
-        <source>held</source>
-        <translation>已持有</translation>
-    </message>
-    <message>
-        <source>expiring</source>
-        <translation>即将过期</translation>
-    </message>
-    <message>
-        <source>contested</source>
-        <translation>争用中</translation>
-    </message>
-    <message>
-        <source>minority leftover</source>
-        <translation>少数派残留</translation>
-    </message>
-    <message>
-        <source>free</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <source>unrecognised</source>
-        <translation>无法识别</translation>
-    </message>
-    <message>
-        <source>Redlock Console core</source>
-        <translation>Redlock Console 核心库</translation>
-    </message>
-    <message>
-        <source>node-redlock (hex)</source>
-        <translation>node-redlock（十六进制）</translation>
-    </message>
-    <message>
-        <source>Redsync (base64)</source>
-        <translation>Redsync（base64）</translation>
-    </message>
-    <message>
-        <source>pottery / RedLock.net (uuid)</source>
-        <translation>pottery / RedLock.net（uuid）</translation>
-    </message>
-    <message>
-        <source>redlock-rb (uuid)</source>
-        <translation>redlock-rb（uuid）</translation>
-    </message>
-    <message>
-        <source>Redisson RLock</source>
-        <translation>Redisson RLock</translation>
-    </message>
-    <message>
-        <source>acquired</source>
-        <translation>已获取</translation>
-    </message>
-    <message>
-        <source>released</source>
-        <translation>已释放</translation>
-    </message>
-    <message>
-        <source>expired</source>
-        <translation>已过期</translation>
-    </message>
-    <message>
-        <source>token changed</source>
-        <translation>令牌已变更</translation>
-    </message>
-    <message>
-        <source>info</source>
-        <translation>信息</translation>
-    </message>
-    <message>
-        <source>warning</source>
-        <translation>警告</translation>
-    </message>
-    <message>
-        <source>severe</source>
-        <translation>严重</translation>
-    </message>
-    <message>
-        <source>%1 pid %2</source>
-        <translation>%1 进程 %2</translation>
-    </message>
-    <message>
-        <source>%1 pid %2 (%3)</source>
-        <translation>%1 进程 %2（%3）</translation>
-    </message>
-    <message>
-        <source>%1 thread %2 ×%3</source>
-        <translation>%1 线程 %2 ×%3</translation>
-    </message>
-    <message>
-        <source>Redisson %1</source>
-        <translation>Redisson %1</translation>
-    </message>
-    <message>
-        <source>hash with %n field(s)</source>
-        <translation>含 %n 个字段的哈希</translation>
-    </message>
-    <message>
-        <source>no error</source>
-        <translation>无错误</translation>
-    </message>
-    <message>
-        <source>connection refused</source>
-        <translation>连接被拒绝</translation>
-    </message>
-    <message>
-        <source>host not found</source>
-        <translation>找不到主机</translation>
-    </message>
-    <message>
-        <source>unreachable</source>
-        <translation>不可达</translation>
-    </message>
-    <message>
-        <source>timeout</source>
-        <translation>超时</translation>
-    </message>
-    <message>
-        <source>read-only replica</source>
-        <translation>只读副本</translation>
-    </message>
-    <message>
-        <source>wrong type</source>
-        <translation>类型错误</translation>
-    </message>
-    <message>
-        <source>script not loaded</source>
-        <translation>脚本未加载</translation>
-    </message>
-    <message>
-        <source>loading data set</source>
-        <translation>正在加载数据集</translation>
-    </message>
-    <message>
-        <source>connection lost</source>
-        <translation>连接丢失</translation>
-    </message>
-    <message>
-        <source>not connected</source>
-        <translation>未连接</translation>
-    </message>
-    <message>
-        <source>TLS error</source>
-        <translation>TLS 错误</translation>
-    </message>
-    <message>
-        <source>protocol error</source>
-        <translation>协议错误</translation>
-    </message>
-    <message>
-        <source>server error</source>
-        <translation>服务器错误</translation>
-    </message>
-    <message>
-        <source>not attempted</source>
-        <translation>未尝试</translation>
-    </message>
-    <message>
-        <source>no answer before the decision</source>
-        <translation>决定之前未收到回复</translation>
-    </message>
-    <message>
-        <source>held by another token</source>
-        <translation>被其他令牌持有</translation>
-    </message>
-    <message>
-        <source>extended</source>
-        <translation>已续期</translation>
-    </message>
-    <message>
-        <source>not held: nothing changed</source>
-        <translation>未持有：没有任何改动</translation>
-    </message>
-    <message>
-        <source>connection error</source>
-        <translation>连接错误</translation>
-    </message>
-    <message>
-        <source>Redis error</source>
-        <translation>Redis 错误</translation>
-    </message>
-    <message>
-        <source>unexpected reply from the node</source>
-        <translation>节点返回了意外的回复</translation>
-    </message>
-    <message>
-        <source>delete: the token still matches</source>
-        <translation>删除：令牌仍然一致</translation>
-    </message>
-    <message>
-        <source>deleted</source>
-        <translation>已删除</translation>
-    </message>
-    <message>
-        <source>skipped: another token holds the key (untouched)</source>
-        <translation>跳过：该键由其他令牌持有（未改动）</translation>
-    </message>
-    <message>
-        <source>skipped: no such key</source>
-        <translation>跳过：键不存在</translation>
-    </message>
-    <message>
-        <source>skipped: not a string lock (untouched)</source>
-        <translation>跳过：不是字符串类型的锁（未改动）</translation>
-    </message>
-    <message>
-        <source>Redis error (untouched)</source>
-        <translation>Redis 错误（未改动）</translation>
-    </message>
-    <message>
-        <source>local cluster process</source>
-        <translation>本地集群进程</translation>
-    </message>
-    <message>
-        <source>stop and start commands</source>
-        <translation>停止与启动命令</translation>
-    </message>
-    <message>
-        <source>stopping</source>
-        <translation>正在停止</translation>
-    </message>
-    <message>
-        <source>starting</source>
-        <translation>正在启动</translation>
-    </message>
-    <message>
-        <source>restarted</source>
-        <translation>已重启</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>abandoned</source>
-        <translation>已放弃</translation>
-    </message>
-    <message>
-        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
-        <translation>SHUTDOWN NOSAVE（由守护进程重启；延迟仅被监视）</translation>
-    </message>
-    <message>
-        <source>waiting out the delay</source>
-        <translation>等待延迟结束</translation>
-    </message>
-    <message>
-        <source>stuck (no expiry)</source>
-        <translation>卡住（永不过期）</translation>
-    </message>
-    <message>
-        <source>lost on node restart</source>
-        <translation>因节点重启而丢失</translation>
-    </message>
-</context>
-<context>
     <name>redlock::AuditLog</name>
     <message>
         <source>cannot create the audit log folder %1</source>
@@ -480,11 +186,15 @@
     </message>
     <message numerus="yes">
         <source>%n entr(ies) in %1</source>
-        <translation><numerusform>%1 中有 %n 条记录</numerusform></translation>
+        <translation>
+            <numerusform>%1 中有 %n 条记录</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n unreadable line(s) skipped</source>
-        <translation><numerusform>跳过了 %n 行无法读取的内容</numerusform></translation>
+        <translation>
+            <numerusform>跳过了 %n 行无法读取的内容</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -627,7 +337,7 @@
         <translation>关闭：控制台只能通过扫描来刷新</translation>
     </message>
     <message>
-        <source>"%1"</source>
+        <source>&quot;%1&quot;</source>
         <translation>“%1”</translation>
     </message>
     <message>
@@ -646,7 +356,7 @@
         <translation>--nodes：%1</translation>
     </message>
     <message>
-        <source>no profile named "%1" (saved profiles: %2)</source>
+        <source>no profile named &quot;%1&quot; (saved profiles: %2)</source>
         <translation>没有名为“%1”的连接配置（已保存的配置：%2）</translation>
     </message>
     <message>
@@ -788,6 +498,10 @@
     <message>
         <source>the audit log could not be written, so nothing was deleted: %1</source>
         <translation>无法写入审计日志，因此未删除任何内容：%1</translation>
+    </message>
+    <message>
+        <source>unexpected reply from the node</source>
+        <translation>节点返回了意外的回复</translation>
     </message>
 </context>
 <context>
@@ -931,6 +645,97 @@
     <message>
         <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
         <translation>删除已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ForceReleaseNode</name>
+    <message>
+        <source>not attempted</source>
+        <translation>未尝试</translation>
+    </message>
+    <message>
+        <source>delete: the token still matches</source>
+        <translation>删除：令牌仍然一致</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>skipped: another token holds the key (untouched)</source>
+        <translation>跳过：该键由其他令牌持有（未改动）</translation>
+    </message>
+    <message>
+        <source>skipped: no such key</source>
+        <translation>跳过：键不存在</translation>
+    </message>
+    <message>
+        <source>skipped: not a string lock (untouched)</source>
+        <translation>跳过：不是字符串类型的锁（未改动）</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>Redis error (untouched)</source>
+        <translation>Redis 错误（未改动）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HolderFormat</name>
+    <message>
+        <source>unrecognised</source>
+        <translation>无法识别</translation>
+    </message>
+    <message>
+        <source>Redlock Console core</source>
+        <translation>Redlock Console 核心库</translation>
+    </message>
+    <message>
+        <source>node-redlock (hex)</source>
+        <translation>node-redlock（十六进制）</translation>
+    </message>
+    <message>
+        <source>Redsync (base64)</source>
+        <translation>Redsync（base64）</translation>
+    </message>
+    <message>
+        <source>pottery / RedLock.net (uuid)</source>
+        <translation>pottery / RedLock.net（uuid）</translation>
+    </message>
+    <message>
+        <source>redlock-rb (uuid)</source>
+        <translation>redlock-rb（uuid）</translation>
+    </message>
+    <message>
+        <source>Redisson RLock</source>
+        <translation>Redisson RLock</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HolderInfo</name>
+    <message>
+        <source>%1 pid %2</source>
+        <translation>%1 进程 %2</translation>
+    </message>
+    <message>
+        <source>%1 pid %2 (%3)</source>
+        <translation>%1 进程 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 thread %2 ×%3</source>
+        <translation>%1 线程 %2 ×%3</translation>
+    </message>
+    <message>
+        <source>Redisson %1</source>
+        <translation>Redisson %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>hash with %n field(s)</source>
+        <translation>
+            <numerusform>含 %n 个字段的哈希</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1095,6 +900,33 @@
     </message>
 </context>
 <context>
+    <name>redlock::LockEvent</name>
+    <message>
+        <source>acquired</source>
+        <translation>已获取</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已释放</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>token changed</source>
+        <translation>令牌已变更</translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation>争用中</translation>
+    </message>
+    <message>
+        <source>lost on node restart</source>
+        <translation>因节点重启而丢失</translation>
+    </message>
+</context>
+<context>
     <name>redlock::LockInspector</name>
     <message>
         <source>unexpected SCAN reply</source>
@@ -1145,10 +977,43 @@
     </message>
 </context>
 <context>
+    <name>redlock::LockVerdict</name>
+    <message>
+        <source>held</source>
+        <translation>已持有</translation>
+    </message>
+    <message>
+        <source>expiring</source>
+        <translation>即将过期</translation>
+    </message>
+    <message>
+        <source>contested</source>
+        <translation>争用中</translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation>少数派残留</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>stuck (no expiry)</source>
+        <translation>卡住（永不过期）</translation>
+    </message>
+</context>
+<context>
     <name>redlock::LocksModel</name>
     <message numerus="yes">
         <source>%n tokens</source>
-        <translation><numerusform>%n 个令牌</numerusform></translation>
+        <translation>
+            <numerusform>%n 个令牌</numerusform>
+        </translation>
     </message>
     <message>
         <source>unreachable</source>
@@ -1307,7 +1172,9 @@ token: %3</source>
     </message>
     <message numerus="yes">
         <source>%n node(s)</source>
-        <translation><numerusform>%n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Profile: %1</source>
@@ -1331,7 +1198,9 @@ token: %3</source>
     </message>
     <message numerus="yes">
         <source>%n lock(s)</source>
-        <translation><numerusform>%n 个锁</numerusform></translation>
+        <translation>
+            <numerusform>%n 个锁</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 of %2 shown</source>
@@ -1343,11 +1212,15 @@ token: %3</source>
     </message>
     <message numerus="yes">
         <source> · %n non-lock key(s) skipped</source>
-        <translation><numerusform> · 跳过了 %n 个非锁键</numerusform></translation>
+        <translation>
+            <numerusform> · 跳过了 %n 个非锁键</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source> · %n node error(s)</source>
-        <translation><numerusform> · %n 个节点错误</numerusform></translation>
+        <translation>
+            <numerusform> · %n 个节点错误</numerusform>
+        </translation>
     </message>
     <message>
         <source>&amp;Filter locks</source>
@@ -1397,43 +1270,43 @@ token: %3</source>
         <translation>节点地址为空</translation>
     </message>
     <message>
-        <source>bad database index in "%1"</source>
+        <source>bad database index in &quot;%1&quot;</source>
         <translation>“%1”中的数据库编号无效</translation>
     </message>
     <message>
-        <source>unix socket path must be absolute: "%1"</source>
+        <source>unix socket path must be absolute: &quot;%1&quot;</source>
         <translation>unix 套接字路径必须是绝对路径：“%1”</translation>
     </message>
     <message>
-        <source>bad node URL "%1"</source>
+        <source>bad node URL &quot;%1&quot;</source>
         <translation>节点 URL“%1”无效</translation>
     </message>
     <message>
-        <source>bad port in "%1"</source>
+        <source>bad port in &quot;%1&quot;</source>
         <translation>“%1”中的端口无效</translation>
     </message>
     <message>
-        <source>bad database index "%1" in "%2"</source>
+        <source>bad database index &quot;%1&quot; in &quot;%2&quot;</source>
         <translation>“%2”中的数据库编号“%1”无效</translation>
     </message>
     <message>
-        <source>missing ']' in "%1"</source>
+        <source>missing &apos;]&apos; in &quot;%1&quot;</source>
         <translation>“%1”中缺少“]”</translation>
     </message>
     <message>
-        <source>unexpected text after ']' in "%1"</source>
+        <source>unexpected text after &apos;]&apos; in &quot;%1&quot;</source>
         <translation>“%1”中“]”之后有多余的文本</translation>
     </message>
     <message>
-        <source>IPv6 addresses need brackets: "[%1]:port"</source>
+        <source>IPv6 addresses need brackets: &quot;[%1]:port&quot;</source>
         <translation>IPv6 地址需要加方括号：“[%1]:端口”</translation>
     </message>
     <message>
-        <source>bad host "%1"</source>
+        <source>bad host &quot;%1&quot;</source>
         <translation>主机“%1”无效</translation>
     </message>
     <message>
-        <source>node "%1": %2</source>
+        <source>node &quot;%1&quot;: %2</source>
         <translation>节点“%1”：%2</translation>
     </message>
     <message>
@@ -1443,6 +1316,76 @@ token: %3</source>
     <message>
         <source>nodes %1 and %2 are the same server (%3 and %4): its vote would count twice towards the quorum</source>
         <translation>节点 %1 和 %2 是同一台服务器（%3 和 %4）：它的票会在法定人数中被计算两次</translation>
+    </message>
+    <message>
+        <source>bad port &quot;%1&quot;: expected a number from 1 to 65535</source>
+        <translation>端口“%1”无效：应为 1 到 65535 之间的数字</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeHealth</name>
+    <message>
+        <source>connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>在线</translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation>认证失败</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
+    <message>
+        <source>down</source>
+        <translation>离线</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::NodeOutcome</name>
+    <message>
+        <source>not attempted</source>
+        <translation>未尝试</translation>
+    </message>
+    <message>
+        <source>no answer before the decision</source>
+        <translation>决定之前未收到回复</translation>
+    </message>
+    <message>
+        <source>acquired</source>
+        <translation>已加锁</translation>
+    </message>
+    <message>
+        <source>held by another token</source>
+        <translation>被其他令牌持有</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>已解锁</translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation>已续期</translation>
+    </message>
+    <message>
+        <source>not held: nothing changed</source>
+        <translation>未持有：没有任何改动</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>connection error</source>
+        <translation>连接错误</translation>
+    </message>
+    <message>
+        <source>Redis error</source>
+        <translation>Redis 错误</translation>
     </message>
 </context>
 <context>
@@ -1539,7 +1482,7 @@ token: %3</source>
         <translation>意外的回复</translation>
     </message>
     <message>
-        <source>notify-keyspace-events set to "%1"</source>
+        <source>notify-keyspace-events set to &quot;%1&quot;</source>
         <translation>notify-keyspace-events 已设置为“%1”</translation>
     </message>
 </context>
@@ -1559,7 +1502,9 @@ token: %3</source>
     </message>
     <message numerus="yes">
         <source>master, %n replica(s)</source>
-        <translation><numerusform>主节点，%n 个副本</numerusform></translation>
+        <translation>
+            <numerusform>主节点，%n 个副本</numerusform>
+        </translation>
     </message>
     <message>
         <source>master</source>
@@ -1754,7 +1699,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>放弃延迟重启(&amp;A)</translation>
     </message>
     <message>
-        <source>Stop tracking the selected node's restart; it is not started again</source>
+        <source>Stop tracking the selected node&apos;s restart; it is not started again</source>
         <translation>不再跟踪所选节点的重启；它不会被重新启动</translation>
     </message>
     <message>
@@ -1977,7 +1922,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>完整刷新间隔</translation>
     </message>
     <message>
-        <source>"Check connection" reports every node here, step by step.</source>
+        <source>&quot;Check connection&quot; reports every node here, step by step.</source>
         <translation>“检查连接”会在这里逐步报告每个节点的结果。</translation>
     </message>
     <message>
@@ -1997,7 +1942,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>删除配置</translation>
     </message>
     <message>
-        <source>Delete the profile "%1"?</source>
+        <source>Delete the profile &quot;%1&quot;?</source>
         <translation>删除配置“%1”？</translation>
     </message>
     <message>
@@ -2029,7 +1974,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>无法保存配置</translation>
     </message>
     <message>
-        <source>Saved "%1" (passwords are not saved).</source>
+        <source>Saved &quot;%1&quot; (passwords are not saved).</source>
         <translation>已保存“%1”（密码不会保存）。</translation>
     </message>
     <message>
@@ -2042,7 +1987,9 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message numerus="yes">
         <source>Checking %n node(s)…</source>
-        <translation><numerusform>正在检查 %n 个节点…</numerusform></translation>
+        <translation>
+            <numerusform>正在检查 %n 个节点…</numerusform>
+        </translation>
     </message>
     <message>
         <source>address</source>
@@ -2142,6 +2089,73 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>connection lost</source>
         <translation>连接丢失</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RedisErrorKind</name>
+    <message>
+        <source>no error</source>
+        <translation>无错误</translation>
+    </message>
+    <message>
+        <source>connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>host not found</source>
+        <translation>找不到主机</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>authentication failed</source>
+        <translation>认证失败</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
+    <message>
+        <source>read-only replica</source>
+        <translation>只读副本</translation>
+    </message>
+    <message>
+        <source>wrong type</source>
+        <translation>类型错误</translation>
+    </message>
+    <message>
+        <source>script not loaded</source>
+        <translation>脚本未加载</translation>
+    </message>
+    <message>
+        <source>loading data set</source>
+        <translation>正在加载数据集</translation>
+    </message>
+    <message>
+        <source>connection lost</source>
+        <translation>连接丢失</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>TLS error</source>
+        <translation>TLS 错误</translation>
+    </message>
+    <message>
+        <source>protocol error</source>
+        <translation>协议错误</translation>
+    </message>
+    <message>
+        <source>server error</source>
+        <translation>服务器错误</translation>
     </message>
 </context>
 <context>
@@ -2263,7 +2277,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>续期 %1 毫秒将超过最长持有时间 %2 毫秒</translation>
     </message>
     <message>
-        <source>the lock's validity has already run out: it may be held by someone else now</source>
+        <source>the lock&apos;s validity has already run out: it may be held by someone else now</source>
         <translation>该锁的有效期已经耗尽：它现在可能已被他人持有</translation>
     </message>
     <message>
@@ -2271,16 +2285,24 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>只在 %1 个节点上续期成功，需要 %2 个：锁已丢失</translation>
     </message>
     <message>
-        <source>the extension came after the lock's validity ran out: the lock is lost</source>
+        <source>the extension came after the lock&apos;s validity ran out: the lock is lost</source>
         <translation>续期发生在锁的有效期耗尽之后：锁已丢失</translation>
     </message>
     <message>
-        <source>"%1" is the key of the fencing counters: no lock can take that name</source>
+        <source>&quot;%1&quot; is the key of the fencing counters: no lock can take that name</source>
         <translation>“%1”是防护计数器的键：任何锁都不能使用这个名称</translation>
     </message>
     <message>
         <source>the extension took longer than the new validity (%1 ms TTL): the lock is lost</source>
         <translation>续期耗时超过了新的有效期（TTL %1 毫秒）：锁已丢失</translation>
+    </message>
+    <message>
+        <source>a blocking call on the client&apos;s own thread would deadlock</source>
+        <translation>在客户端自身线程上进行阻塞调用会导致死锁</translation>
+    </message>
+    <message>
+        <source>the client was shut down</source>
+        <translation>客户端已关闭</translation>
     </message>
 </context>
 <context>
@@ -2347,7 +2369,9 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message numerus="yes">
         <source>%n lock(s) fall below quorum (quorum %1) while the node is out:</source>
-        <translation><numerusform>节点离线期间，有 %n 个锁会低于法定人数（法定人数 %1）：</numerusform></translation>
+        <translation>
+            <numerusform>节点离线期间，有 %n 个锁会低于法定人数（法定人数 %1）：</numerusform>
+        </translation>
     </message>
     <message>
         <source>Type %1 to restart anyway</source>
@@ -2411,10 +2435,52 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
+    <name>redlock::RestartMethod</name>
+    <message>
+        <source>local cluster process</source>
+        <translation>本地集群进程</translation>
+    </message>
+    <message>
+        <source>stop and start commands</source>
+        <translation>停止与启动命令</translation>
+    </message>
+    <message>
+        <source>SHUTDOWN NOSAVE (a supervisor restarts it; the delay is only watched)</source>
+        <translation>SHUTDOWN NOSAVE（由守护进程重启；延迟仅被监视）</translation>
+    </message>
+</context>
+<context>
     <name>redlock::RestartPlanner</name>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
         <translation>节点 %1 离线后，%3 个节点中只有 %2 个会被计入（%4 个已离线或被隔离）：少于法定人数 %5，在它恢复之前无法获取或续期任何锁</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::RestartState</name>
+    <message>
+        <source>stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>waiting out the delay</source>
+        <translation>等待延迟结束</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>restarted</source>
+        <translation>已重启</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation>已放弃</translation>
     </message>
 </context>
 <context>
@@ -2423,17 +2489,21 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>Fewer than 3 nodes</source>
         <translation>少于 3 个节点</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
-        <translation>只有 %n 个节点时，丢失任何一个节点都会失去法定人数；Redlock 需要 N &gt;= 3 个相互独立的主节点。</translation>
+        <translation>
+            <numerusform>只有 %n 个节点时，丢失任何一个节点都会失去法定人数；Redlock 需要 N &gt;= 3 个相互独立的主节点。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Even number of nodes</source>
         <translation>节点数为偶数</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
-        <translation>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多；请使用奇数 N。</translation>
+        <translation>
+            <numerusform>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多；请使用奇数 N。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Node is a replica</source>
@@ -2460,7 +2530,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>节点在锁 TTL 内启动</translation>
     </message>
     <message>
-        <source>%1 started less than the largest TTL (%2 ms) ago without fsync'ed AOF. If it came back from a crash sooner than that after it went down, locks it had granted are gone and can be granted twice. The downtime was not observed here.</source>
+        <source>%1 started less than the largest TTL (%2 ms) ago without fsync&apos;ed AOF. If it came back from a crash sooner than that after it went down, locks it had granted are gone and can be granted twice. The downtime was not observed here.</source>
         <translation>%1 启动至今不到最大 TTL（%2 毫秒），且没有经 fsync 的 AOF。如果它在崩溃后比这更快地恢复，它已授予的锁便已丢失，可能被授予两次。此处未观测到停机时间。</translation>
     </message>
     <message>
@@ -2468,7 +2538,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>持久化可能丢失锁</translation>
     </message>
     <message>
-        <source>%1 run(s) without AOF or with appendfsync other than "always": a crash loses recent locks. Safe only if restarts are delayed by more than the max TTL.</source>
+        <source>%1 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks. Safe only if restarts are delayed by more than the max TTL.</source>
         <translation>%1 未开启 AOF，或 appendfsync 不是“always”：崩溃会丢失最近的锁。只有在重启延迟超过最大 TTL 时才安全。</translation>
     </message>
     <message>
@@ -2492,7 +2562,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>时钟偏移超出漂移预算</translation>
     </message>
     <message>
-        <source>The clock of %1 differs from this machine's by more than the drift budget (%2 ms). A clock step (NTP) on a node expires locks early; check time synchronisation (this machine's clock may be the one that is off).</source>
+        <source>The clock of %1 differs from this machine&apos;s by more than the drift budget (%2 ms). A clock step (NTP) on a node expires locks early; check time synchronisation (this machine&apos;s clock may be the one that is off).</source>
         <translation>%1 的时钟与本机时钟的差异超过了时钟漂移预算（%2 毫秒）。节点上的时钟跳变（NTP）会使锁提前过期；请检查时间同步（也可能是本机时钟有偏差）。</translation>
     </message>
     <message>
@@ -2512,7 +2582,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>无法读取 %1 的信息（节点离线，或 INFO / CONFIG GET 被拒绝）；各项检查未覆盖它。</translation>
     </message>
     <message>
-        <source>%1 lost its locks on restart (no fsync'ed AOF) and came back before the largest TTL plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.</source>
+        <source>%1 lost its locks on restart (no fsync&apos;ed AOF) and came back before the largest TTL plus clock drift (%2 ms) had passed: a lock it had granted can now be granted again, breaking mutual exclusion. Delay restarts by at least the max TTL plus drift.</source>
         <translation>%1 重启时丢失了它的锁（没有 fsync 的 AOF），并且在最大 TTL 加时钟漂移（%2 毫秒）过去之前就恢复了：它曾授予的锁现在可能被再次授予，破坏互斥。请将重启至少延迟最大 TTL 加漂移的时间。</translation>
     </message>
     <message>
@@ -2528,8 +2598,23 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>持久化可能丢失防护计数器</translation>
     </message>
     <message>
-        <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than "always": a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
+        <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
         <translation>正在使用防护令牌（在 %1 上发现了计数器），而 %2 未启用 AOF 或 appendfsync 不是“always”：崩溃会丢失最近的锁和防护计数器。延迟重启可以保护锁，但保护不了计数器，因此防护令牌可能倒退。请在每个节点上使用 appendonly yes 并设置 appendfsync always。</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::Severity</name>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>severe</source>
+        <translation>严重</translation>
     </message>
 </context>
 <context>
@@ -2671,7 +2756,9 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message numerus="yes">
         <source>Not acquired after %n attempt(s): %1</source>
-        <translation><numerusform>尝试 %n 次后仍未获取：%1</numerusform></translation>
+        <translation>
+            <numerusform>尝试 %n 次后仍未获取：%1</numerusform>
+        </translation>
     </message>
     <message>
         <source>Released on %1 of %2 nodes.</source>
@@ -2819,6 +2906,939 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>⛔ no permission: %1</source>
         <translation>⛔ 无权限：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::BenchCommand</name>
+    <message>
+        <source>%1 acquire failures in a row, the last: %2</source>
+        <translation>连续 %1 次获取失败，最后一次：%2</translation>
+    </message>
+    <message>
+        <source>Instead of --nodes, start a local cluster of N redis-server nodes for the run.</source>
+        <translation>不使用 --nodes，而是为本次运行启动一个由 N 个 redis-server 节点组成的本地集群。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>With --local: connect to the nodes over unix domain sockets instead of TCP.</source>
+        <translation>与 --local 一起使用：通过 unix 域套接字而不是 TCP 连接节点。</translation>
+    </message>
+    <message>
+        <source>Measured acquire+release pairs (default 20000).</source>
+        <translation>计量的获取+释放次数（默认 20000）。</translation>
+    </message>
+    <message>
+        <source>Unmeasured pairs first (default 1000).</source>
+        <translation>先执行的不计量次数（默认 1000）。</translation>
+    </message>
+    <message>
+        <source>Lock TTL in ms (default 10000).</source>
+        <translation>锁的 TTL，单位毫秒（默认 10000）。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Per-node timeout in ms (default 50).</source>
+        <translation>每个节点的超时，单位毫秒（默认 50）。</translation>
+    </message>
+    <message>
+        <source>With --baseline: run the two clients in N alternating blocks (default 10).</source>
+        <translation>与 --baseline 一起使用：两个客户端以 N 个交替的区段运行（默认 10）。</translation>
+    </message>
+    <message>
+        <source>Lock key to use (default redlock-bench:&lt;pid&gt;).</source>
+        <translation>使用的锁键（默认 redlock-bench:&lt;pid&gt;）。</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>KEY</translation>
+    </message>
+    <message>
+        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then DEL to all.</source>
+        <translation>同时测量一个基准客户端；&quot;raw&quot;：一个最小的 hiredis 客户端，同时向所有节点发送 SET NX PX 并等待多数应答，然后向所有节点发送 DEL。</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>KIND</translation>
+    </message>
+    <message>
+        <source>Print the figures as one JSON object.</source>
+        <translation>以一个 JSON 对象输出各项数据。</translation>
+    </message>
+    <message>
+        <source>Read-only mode: the benchmark writes lock keys, so it is refused (exit code 2).</source>
+        <translation>只读模式：基准测试会写入锁键，因此被拒绝（退出码 2）。</translation>
+    </message>
+    <message>
+        <source>bench [options] (--nodes LIST | --local N)</source>
+        <translation>bench [选项] (--nodes LIST | --local N)</translation>
+    </message>
+    <message>
+        <source>Measure the Redlock client: a single client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up. Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
+        <translation>测量 Redlock 客户端：单个客户端在闭环中获取一个锁（一个资源，不重试）并释放它，预热之后执行 --iterations 次。输出获取与释放延迟的 p50/p99（微秒）、每秒获取+释放次数以及进程的常驻内存。延迟在 API 调用前后测量，与库的使用者看到的一致。</translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: bench writes lock keys; nothing was sent</source>
+        <translation>redlock: 只读模式：bench 会写入锁键；未发送任何内容</translation>
+    </message>
+    <message>
+        <source>redlock: unknown --baseline &quot;%1&quot; (known: raw)</source>
+        <translation>redlock: 未知的 --baseline &quot;%1&quot;（已知：raw）</translation>
+    </message>
+    <message>
+        <source>redlock: give either --nodes LIST or --local N</source>
+        <translation>redlock: 请给出 --nodes LIST 或 --local N 之一</translation>
+    </message>
+    <message>
+        <source>redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
+        <translation>redlock: --unix-socket 需与 --local 一起使用；使用 --nodes 时请直接写出套接字（unix:/path,...）</translation>
+    </message>
+    <message>
+        <source>redlock: cannot start the local cluster: %1</source>
+        <translation>redlock: 无法启动本地集群：%1</translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation>redlock: 警告：%1</translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation>redlock: 配置错误：%1</translation>
+    </message>
+    <message>
+        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, closed loop, TTL %4 ms%5</source>
+        <translation>redlock bench：%1 个节点，%3 次预热之后 %2 次获取+释放，单个客户端，闭环，TTL %4 毫秒%5</translation>
+    </message>
+    <message>
+        <source>, %1 alternating blocks</source>
+        <translation>，%1 个交替区段</translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation>redlock: %1</translation>
+    </message>
+    <message>
+        <source>redlock: benchmark stopped: %1</source>
+        <translation>redlock: 基准测试已停止：%1</translation>
+    </message>
+    <message>
+        <source>redlock: no acquire succeeded (%1 failures): nothing to measure</source>
+        <translation>redlock: 没有一次获取成功（%1 次失败）：无可测量</translation>
+    </message>
+    <message>
+        <source>acquire p50 µs</source>
+        <translation>获取 p50 微秒</translation>
+    </message>
+    <message>
+        <source>acquire p99 µs</source>
+        <translation>获取 p99 微秒</translation>
+    </message>
+    <message>
+        <source>release p50 µs</source>
+        <translation>释放 p50 微秒</translation>
+    </message>
+    <message>
+        <source>release p99 µs</source>
+        <translation>释放 p99 微秒</translation>
+    </message>
+    <message>
+        <source>pairs/s</source>
+        <translation>次/秒</translation>
+    </message>
+    <message>
+        <source>failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>redlock core</source>
+        <translation>redlock 核心</translation>
+    </message>
+    <message>
+        <source>raw hiredis</source>
+        <translation>原生 hiredis</translation>
+    </message>
+    <message>
+        <source>acquire p50 ours/raw: %1 (target: at most 1.3)</source>
+        <translation>获取 p50 本库/原生：%1（目标：不超过 1.3）</translation>
+    </message>
+    <message>
+        <source>resident memory after the run: %1 kB (peak %2 kB)</source>
+        <translation>运行后的常驻内存：%1 kB（峰值 %2 kB）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ClusterCommand</name>
+    <message>
+        <source>Number of redis-server nodes (default 5).</source>
+        <translation>redis-server 节点数（默认 5）。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Print the nodes as one JSON object instead of one line.</source>
+        <translation>以一个 JSON 对象而不是一行文本输出节点。</translation>
+    </message>
+    <message>
+        <source>The nodes also listen on a unix domain socket in their directory; the node list names the sockets (unix:/path,...) instead of the TCP ports.</source>
+        <translation>节点还在各自目录中监听 unix 域套接字；节点列表写出套接字（unix:/path,...）而不是 TCP 端口。</translation>
+    </message>
+    <message>
+        <source>cluster [options]</source>
+        <translation>cluster [选项]</translation>
+    </message>
+    <message>
+        <source>Start N redis-server processes on free loopback ports in a temporary directory, print the node list (host:port,... on one line, ready for --nodes) and keep them running until SIGINT or SIGTERM; then stop them and remove the directory. The servers also die if this process is killed. Persistence is off: a demo, not a deployment.</source>
+        <translation>在临时目录中于空闲的回环端口上启动 N 个 redis-server 进程，输出节点列表（host:port,... 在一行内，可直接用于 --nodes），并保持运行直到收到 SIGINT 或 SIGTERM；然后停止它们并删除该目录。若本进程被杀死，这些服务器也会退出。持久化已关闭：这是演示，不是部署。</translation>
+    </message>
+    <message>
+        <source>redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
+        <translation>redlock: 在 PATH 中找不到 redis-server（或设置 REDLOCK_REDIS_SERVER）</translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers: %1</source>
+        <translation>redlock: 无法安装信号处理程序：%1</translation>
+    </message>
+    <message>
+        <source>redlock: cannot start the cluster: %1</source>
+        <translation>redlock: 无法启动集群：%1</translation>
+    </message>
+    <message>
+        <source>redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
+        <translation>redlock: %1 个 redis-server 节点运行于 %2；按 Ctrl+C（SIGINT）或发送 SIGTERM 可停止它们</translation>
+    </message>
+    <message>
+        <source>redlock: node %1 (%2) exited</source>
+        <translation>redlock: 节点 %1（%2）已退出</translation>
+    </message>
+    <message>
+        <source>redlock: stopping the cluster</source>
+        <translation>redlock: 正在停止集群</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::CommandLine</name>
+    <message>
+        <source>Exit codes:
+  0  success
+  1  lock not acquired / not held / not released (the nodes answered)
+  2  usage or configuration error (nothing was sent to any node)
+  3  no quorum reachable: too many nodes timed out or refused the connection
+  4  audit: at least one severe finding
+  5  the result could not be written to stdout (acquire: the lock was released again)
+</source>
+        <translation>退出码：
+  0  成功
+  1  未获取 / 未持有 / 未释放锁（节点已应答）
+  2  用法或配置错误（未向任何节点发送内容）
+  3  无法达到法定人数：过多节点超时或拒绝连接
+  4  审计：至少有一项严重发现
+  5  结果无法写入标准输出（acquire：锁已被重新释放）
+</translation>
+    </message>
+    <message>
+        <source>Show this help.</source>
+        <translation>显示此帮助。</translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation>redlock: %1</translation>
+    </message>
+    <message>
+        <source>Try &apos;%1 --help&apos;.</source>
+        <translation>请尝试 &apos;%1 --help&apos;。</translation>
+    </message>
+    <message>
+        <source>Usage: redlock %1</source>
+        <translation>用法：redlock %1</translation>
+    </message>
+    <message>
+        <source>redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
+        <translation>redlock: --%1 给出了 %2 次：只能给出一次（--nodes 接受一个以逗号分隔的列表）</translation>
+    </message>
+    <message>
+        <source>redlock: --%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>redlock: --%1 需要 %2 到 %3 之间的整数，而不是 &quot;%4&quot;</translation>
+    </message>
+    <message>
+        <source>redlock: --%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>redlock: --%1 需要 %2 到 %3 之间的数字，而不是 &quot;%4&quot;</translation>
+    </message>
+    <message>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused.</source>
+        <translation>以逗号分隔的 Redis 主节点：host:port、[v6]:port、redis://[user@]host:port/db、rediss://...（TLS）、unix:/path。重复的节点会被拒绝。</translation>
+    </message>
+    <message>
+        <source>LIST</source>
+        <translation>LIST</translation>
+    </message>
+    <message>
+        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list).</source>
+        <translation>从环境变量 VAR 读取每个节点的密码（切勿把密码作为参数传入：它会出现在进程列表中）。</translation>
+    </message>
+    <message>
+        <source>VAR</source>
+        <translation>VAR</translation>
+    </message>
+    <message>
+        <source>ACL user for every node that names none.</source>
+        <translation>用于未指定用户的节点的 ACL 用户。</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
+        <translation>redlock: 必须给出 --nodes（例如 --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003）</translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: %1</source>
+        <translation>redlock: --nodes 有误：%1</translation>
+    </message>
+    <message>
+        <source>redlock: environment variable %1 (from --password-env) is not set</source>
+        <translation>redlock: 环境变量 %1（来自 --password-env）未设置</translation>
+    </message>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>holder token</source>
+        <translation>持有者令牌</translation>
+    </message>
+    <message>
+        <source>PTTL ms</source>
+        <translation>PTTL 毫秒</translation>
+    </message>
+    <message>
+        <source>latency µs</source>
+        <translation>延迟 微秒</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>acquire a lock on one or several resources</source>
+        <translation>在一个或多个资源上获取锁</translation>
+    </message>
+    <message>
+        <source>extend a lock you hold (by its token)</source>
+        <translation>续期你持有的锁（凭其令牌）</translation>
+    </message>
+    <message>
+        <source>release a lock (compare-and-delete by its token)</source>
+        <translation>释放锁（凭其令牌比较并删除）</translation>
+    </message>
+    <message>
+        <source>run a local redis-server cluster until Ctrl+C</source>
+        <translation>运行一个本地 redis-server 集群，直到按下 Ctrl+C</translation>
+    </message>
+    <message>
+        <source>measure acquire/release latency and throughput</source>
+        <translation>测量获取/释放的延迟和吞吐量</translation>
+    </message>
+    <message>
+        <source>show every lock merged over the nodes, with its verdict</source>
+        <translation>显示在各节点上合并后的每个锁及其判定</translation>
+    </message>
+    <message>
+        <source>print lock events live until Ctrl+C</source>
+        <translation>实时输出锁事件，直到按下 Ctrl+C</translation>
+    </message>
+    <message>
+        <source>check the nodes for what breaks Redlock</source>
+        <translation>检查节点上破坏 Redlock 的因素</translation>
+    </message>
+    <message>
+        <source>delete a stuck lock where it still holds TOKEN</source>
+        <translation>在仍持有 TOKEN 的节点上删除卡住的锁</translation>
+    </message>
+    <message>
+        <source>Usage: redlock &lt;command&gt; [options] ...
+
+Redlock distributed locks over N independent Redis masters.
+
+Commands:
+</source>
+        <translation>用法：redlock &lt;命令&gt; [选项] ...
+
+基于 N 个独立 Redis 主节点的 Redlock 分布式锁。
+
+命令：
+</translation>
+    </message>
+    <message>
+        <source>
+&apos;redlock &lt;command&gt; --help&apos; describes a command&apos;s options.
+
+</source>
+        <translation>
+&apos;redlock &lt;命令&gt; --help&apos; 说明该命令的选项。
+
+</translation>
+    </message>
+    <message>
+        <source>redlock: unknown command &quot;%1&quot;
+</source>
+        <translation>redlock: 未知命令 &quot;%1&quot;
+</translation>
+    </message>
+    <message>
+        <source>redlock: cannot write the output: %1</source>
+        <translation>redlock: 无法写入输出：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::LockCommands</name>
+    <message>
+        <source>New time to live in milliseconds (default 10000).</source>
+        <translation>新的生存时间，单位毫秒（默认 10000）。</translation>
+    </message>
+    <message>
+        <source>Time to live in milliseconds (default 10000).</source>
+        <translation>生存时间，单位毫秒（默认 10000）。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation>时钟漂移余量：漂移 = ttl * F + 2 毫秒（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds, small against the TTL (default 50). It includes connecting, since a CLI process starts without connections.</source>
+        <translation>每个节点的超时，单位毫秒，应远小于 TTL（默认 50）。其中包括建立连接，因为 CLI 进程启动时没有任何连接。</translation>
+    </message>
+    <message>
+        <source>Name written into the lock token and CLIENT SETNAME (default: redlock-cli).</source>
+        <translation>写入锁令牌和 CLIENT SETNAME 的名称（默认：redlock-cli）。</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>Print one JSON object instead of text.</source>
+        <translation>输出一个 JSON 对象而不是文本。</translation>
+    </message>
+    <message>
+        <source>Read-only mode: the client refuses to write, nothing is sent to the nodes (exit code 2).</source>
+        <translation>只读模式：客户端拒绝写入，不向节点发送任何内容（退出码 2）。</translation>
+    </message>
+    <message>
+        <source>redlock: name at least one resource (the lock key)</source>
+        <translation>redlock: 请至少指定一个资源（锁键）</translation>
+    </message>
+    <message>
+        <source>redlock: a resource name cannot be empty</source>
+        <translation>redlock: 资源名不能为空</translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation>redlock: 警告：%1</translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation>redlock: 配置错误：%1</translation>
+    </message>
+    <message>
+        <source>The lock&apos;s token, as printed by &apos;redlock acquire&apos; (the whole value stored in the keys).</source>
+        <translation>锁的令牌，即 &apos;redlock acquire&apos; 输出的内容（键中存储的完整值）。</translation>
+    </message>
+    <message>
+        <source>acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
+        <translation>已获取 %1：%3 个节点中的 %2 个（法定人数 %4）：有效期 %5 毫秒</translation>
+    </message>
+    <message>
+        <source>token: %1</source>
+        <translation>令牌：%1</translation>
+    </message>
+    <message>
+        <source>fencing token: %1</source>
+        <translation>防护令牌：%1</translation>
+    </message>
+    <message>
+        <source>not acquired %1: %2</source>
+        <translation>未获取 %1：%2</translation>
+    </message>
+    <message>
+        <source>attempt %1: %2 of %3 nodes in %4 µs</source>
+        <translation>第 %1 次尝试：%3 个节点中的 %2 个，耗时 %4 微秒</translation>
+    </message>
+    <message>
+        <source>fencing token write-back:</source>
+        <translation>防护令牌回写：</translation>
+    </message>
+    <message>
+        <source>Attempts after the first (default 3).</source>
+        <translation>首次之后的尝试次数（默认 3）。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Base wait between attempts in ms (default 200).</source>
+        <translation>两次尝试之间的基础等待时间，单位毫秒（默认 200）。</translation>
+    </message>
+    <message>
+        <source>Random extra wait of 0..MS between attempts (default 100).</source>
+        <translation>两次尝试之间额外的随机等待 0..MS 毫秒（默认 100）。</translation>
+    </message>
+    <message>
+        <source>Also issue a fencing token that strictly increases across acquisitions of the resource(s) while a majority of nodes keep their data.</source>
+        <translation>同时签发一个防护令牌：只要多数节点保留其数据，它在该资源的每次获取之间严格递增。</translation>
+    </message>
+    <message>
+        <source>Lock key(s). Several resources make one lock over all of them (all or nothing on each node).</source>
+        <translation>锁键。多个资源组成覆盖全部资源的一个锁（在每个节点上全有或全无）。</translation>
+    </message>
+    <message>
+        <source>RESOURCE...</source>
+        <translation>RESOURCE...</translation>
+    </message>
+    <message>
+        <source>acquire [options] --nodes LIST RESOURCE...</source>
+        <translation>acquire [选项] --nodes LIST RESOURCE...</translation>
+    </message>
+    <message>
+        <source>Acquire a Redlock lock: the same random token is set with NX PX on all nodes at once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - drift) is left. A failed attempt is undone on all nodes. Prints the token that extend and release need.</source>
+        <translation>获取 Redlock 锁：同时在所有节点上以 NX PX 写入同一个随机令牌；当法定人数（N/2+1）个节点写入成功且仍有剩余有效期（ttl - 耗时 - 漂移）时即持有该锁。失败的尝试会在所有节点上撤销。输出续期和释放所需的令牌。</translation>
+    </message>
+    <message>
+        <source>the client stopped without a result</source>
+        <translation>客户端在得出结果之前已停止</translation>
+    </message>
+    <message>
+        <source>redlock: the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
+        <translation>redlock: 令牌无法写入标准输出（%1）：锁已在 %3 个节点中的 %2 个上重新释放</translation>
+    </message>
+    <message>
+        <source>TOKEN</source>
+        <translation>TOKEN</translation>
+    </message>
+    <message>
+        <source>The lock&apos;s current validity deadline in ms since the epoch (validUntilEpochMs of acquire&apos;s or extend&apos;s JSON output). When given, the extension is refused or reported lost if it cannot land before that moment.</source>
+        <translation>锁当前的有效期截止时间，自纪元起的毫秒数（acquire 或 extend 的 JSON 输出中的 validUntilEpochMs）。给出时，若续期无法在该时刻之前完成，则会被拒绝或报告为锁已丢失。</translation>
+    </message>
+    <message>
+        <source>EPOCH_MS</source>
+        <translation>EPOCH_MS</translation>
+    </message>
+    <message>
+        <source>The lock&apos;s key(s), in the order given to acquire.</source>
+        <translation>锁的键，顺序与 acquire 时相同。</translation>
+    </message>
+    <message>
+        <source>Extend a lock: compare-and-pexpire on all nodes; only keys that still hold the token are renewed, and the extension succeeds only if a quorum renewed it.
+
+The process that acquired the lock has exited, so this command cannot know how much of the lock&apos;s validity is left. Without --valid-until it trusts you that the lock is still valid: success means a quorum of nodes still held the token when it was renewed, not that the lock never lapsed in between (another client may have held it meanwhile if it had expired). The new validity is measured from the start of the extend round: ttl - elapsed - drift.</source>
+        <translation>续期锁：在所有节点上比较并设置过期时间；只有仍持有该令牌的键会被续期，且只有法定人数的节点续期成功时续期才算成功。
+
+获取该锁的进程已经退出，因此本命令无法知道锁还剩多少有效期。不给出 --valid-until 时，本命令相信锁仍然有效：成功表示续期时法定人数的节点仍持有该令牌，而不是锁在此期间从未失效（如果锁曾过期，其他客户端可能在此期间持有过它）。新的有效期从续期这一轮开始时计算：ttl - 耗时 - 漂移。</translation>
+    </message>
+    <message>
+        <source>Release a lock: compare-and-delete on all nodes; a key is deleted only if it still holds the token, so a lock that expired and was taken by someone else is never removed. Succeeds when a quorum of nodes held and released the token.</source>
+        <translation>释放锁：在所有节点上比较并删除；只有仍持有该令牌的键才会被删除，因此已过期并被他人获取的锁绝不会被移除。当法定人数的节点持有并释放了该令牌时即为成功。</translation>
+    </message>
+    <message>
+        <source>extend [options] --nodes LIST --token TOKEN RESOURCE...</source>
+        <translation>extend [选项] --nodes LIST --token TOKEN RESOURCE...</translation>
+    </message>
+    <message>
+        <source>release [options] --nodes LIST --token TOKEN RESOURCE...</source>
+        <translation>release [选项] --nodes LIST --token TOKEN RESOURCE...</translation>
+    </message>
+    <message>
+        <source>redlock: --token is required</source>
+        <translation>redlock: 必须给出 --token</translation>
+    </message>
+    <message>
+        <source>extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
+        <translation>已续期 %1：%3 个节点中的 %2 个（法定人数 %4）：有效期 %5 毫秒</translation>
+    </message>
+    <message>
+        <source>released %1 on %2 of %3 nodes (quorum %4)</source>
+        <translation>已释放 %1：%3 个节点中的 %2 个（法定人数 %4）</translation>
+    </message>
+    <message>
+        <source>not extended %1: %2</source>
+        <translation>未续期 %1：%2</translation>
+    </message>
+    <message>
+        <source>not released %1: %2</source>
+        <translation>未释放 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ObserveCommands</name>
+    <message>
+        <source>SCAN MATCH pattern of the lock keys (default *).</source>
+        <translation>锁键的 SCAN MATCH 模式（默认 *）。</translation>
+    </message>
+    <message>
+        <source>GLOB</source>
+        <translation>GLOB</translation>
+    </message>
+    <message>
+        <source>SCAN COUNT per call (default 1000).</source>
+        <translation>每次调用的 SCAN COUNT（默认 1000）。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation>时钟漂移余量：漂移 = ttl * F + 2 毫秒（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>A held lock with less observed validity than this is &quot;expiring&quot; (default 1000).</source>
+        <translation>观察到的有效期少于此值的已持有锁为“即将过期”（默认 1000）。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Print JSON instead of text.</source>
+        <translation>输出 JSON 而不是文本。</translation>
+    </message>
+    <message>
+        <source>redlock: --pattern cannot be empty (it would match no key; * matches every key)</source>
+        <translation>redlock: --pattern 不能为空（它不会匹配任何键；* 匹配所有键）</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>VERDICT</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>HOLDERS</source>
+        <translation>持有节点</translation>
+    </message>
+    <message>
+        <source>VALIDITY</source>
+        <translation>有效期</translation>
+    </message>
+    <message>
+        <source>HOLDER</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
+    <message>
+        <source>not a lock</source>
+        <translation>不是锁</translation>
+    </message>
+    <message>
+        <source>no expiry</source>
+        <translation>无过期时间</translation>
+    </message>
+    <message>
+        <source>other %1</source>
+        <translation>其他令牌 %1</translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds.</source>
+        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。</translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation>redlock: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>redlock: %1: %n key(s) not read: %2</source>
+        <translation>
+            <numerusform>redlock: %1：%n 个键未读取：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Full SCAN every MS milliseconds besides keyspace events (default 5000).</source>
+        <translation>除键空间事件之外，每隔 MS 毫秒执行一次完整 SCAN（默认 5000）。</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled (this command never enables them) and a periodic full SCAN.</source>
+        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上使用该通知（本命令从不启用它），并定期执行完整 SCAN。</translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers</source>
+        <translation>redlock: 无法安装信号处理程序</translation>
+    </message>
+    <message>
+        <source>(restarted without it: %1)</source>
+        <translation>（重启后未启用：%1）</translation>
+    </message>
+    <message>
+        <source>redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
+        <translation>redlock: %1：已重启（新的 run_id）：它持有的锁已丢失，除非它持久化了这些锁</translation>
+    </message>
+    <message>
+        <source>redlock: %1: reachable again</source>
+        <translation>redlock: %1：已恢复可达</translation>
+    </message>
+    <message>
+        <source>redlock: %1: unreachable</source>
+        <translation>redlock: %1：不可达</translation>
+    </message>
+    <message>
+        <source>redlock: %1: unreachable (%2)</source>
+        <translation>redlock: %1：不可达（%2）</translation>
+    </message>
+    <message>
+        <source>redlock: no node reachable: no lock events can be seen</source>
+        <translation>redlock: 没有可达的节点：无法看到任何锁事件</translation>
+    </message>
+    <message>
+        <source>redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
+        <translation>redlock: %2 个节点中只有 %1 个可达（法定人数 %3）：锁显示为未知</translation>
+    </message>
+    <message>
+        <source>redlock: a quorum of nodes is reachable again (%1 of %2)</source>
+        <translation>redlock: 法定人数的节点已恢复可达（%2 个中的 %1 个）</translation>
+    </message>
+    <message>
+        <source>redlock: %1: no keyspace events (%2); relying on periodic SCAN</source>
+        <translation>redlock: %1：没有键空间事件（%2）；依靠定期 SCAN</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
+        <translation>使用中的最大锁 TTL，单位毫秒（默认：节点上看到的最大 PTTL，至少 10000）。</translation>
+    </message>
+    <message>
+        <source>Check the nodes against what breaks Redlock: replicas, persistence and early restarts, eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 when a finding is severe.</source>
+        <translation>检查节点上破坏 Redlock 的因素：副本、持久化与过早重启、淘汰策略、时钟偏差、同一服务器被列出两次、N 为偶数或小于 3。存在严重发现时退出码为 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No findings: %n node(s) checked, max TTL %1 ms.</source>
+        <translation>
+            <numerusform>没有发现：已检查 %n 个节点，最大 TTL %1 毫秒。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
+        <translation>redlock: %2 个节点中只有 %1 个可达，法定人数 %3：集群无法授予锁</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::OperatorCommands</name>
+    <message>
+        <source>node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>PTTL ms</source>
+        <translation>PTTL 毫秒</translation>
+    </message>
+    <message>
+        <source>detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Type the key name to delete it where the token matches: </source>
+        <translation>输入键名以在令牌匹配的节点上删除它：</translation>
+    </message>
+    <message>
+        <source>The token you saw on the lock (required): only keys that still hold it are deleted.</source>
+        <translation>你在锁上看到的令牌（必需）：只有仍持有该令牌的键才会被删除。</translation>
+    </message>
+    <message>
+        <source>TOKEN</source>
+        <translation>TOKEN</translation>
+    </message>
+    <message>
+        <source>Show what each node would do; delete nothing.</source>
+        <translation>显示每个节点将执行的操作；不删除任何内容。</translation>
+    </message>
+    <message>
+        <source>Execute without asking (needed when stdin is not a terminal).</source>
+        <translation>不询问直接执行（标准输入不是终端时必须给出）。</translation>
+    </message>
+    <message>
+        <source>Print one JSON object instead of text.</source>
+        <translation>输出一个 JSON 对象而不是文本。</translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds (default 2000).</source>
+        <translation>每个节点的超时，单位毫秒（默认 2000）。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Why, for the audit log.</source>
+        <translation>原因，写入审计日志。</translation>
+    </message>
+    <message>
+        <source>TEXT</source>
+        <translation>TEXT</translation>
+    </message>
+    <message>
+        <source>Profile name written to the audit log (default: cli).</source>
+        <translation>写入审计日志的配置名称（默认：cli）。</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>Audit log file (JSON lines; default: %1).</source>
+        <translation>审计日志文件（JSON 行格式；默认：%1）。</translation>
+    </message>
+    <message>
+        <source>PATH</source>
+        <translation>PATH</translation>
+    </message>
+    <message>
+        <source>Refuse to delete anything (the preview still runs).</source>
+        <translation>拒绝删除任何内容（预览仍会执行）。</translation>
+    </message>
+    <message>
+        <source>The lock key.</source>
+        <translation>锁键。</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>KEY</translation>
+    </message>
+    <message>
+        <source>force-release [options] --nodes LIST --token TOKEN KEY</source>
+        <translation>force-release [选项] --nodes LIST --token TOKEN KEY</translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (delete where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), then a compare-and-delete with that token on every node, never a bare DEL. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时删除；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达），然后在每个节点上以该令牌比较并删除，绝不直接 DEL。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  deleted on at least one node (--dry-run: would delete)
+  1  nothing matched the token
+  2  usage error, refused (read-only, configuration), or not confirmed: nothing was deleted
+  3  nothing matched and nodes were unreachable
+  5  the result could not be written to stdout
+</source>
+        <translation>退出码：
+  0  至少在一个节点上已删除（--dry-run：将会删除）
+  1  没有与令牌匹配的键
+  2  用法错误、被拒绝（只读、配置）或未确认：未删除任何内容
+  3  没有匹配且有节点不可达
+  5  结果无法写入标准输出
+</translation>
+    </message>
+    <message>
+        <source>redlock: name exactly one lock key</source>
+        <translation>redlock: 请只指定一个锁键</translation>
+    </message>
+    <message>
+        <source>redlock: the lock key cannot be empty</source>
+        <translation>redlock: 锁键不能为空</translation>
+    </message>
+    <message>
+        <source>redlock: --token is required: force release deletes only the token you saw</source>
+        <translation>redlock: 必须给出 --token：强制释放只删除你看到的令牌</translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation>redlock: 配置错误：%1</translation>
+    </message>
+    <message>
+        <source>preview of force release of &quot;%1&quot; with token %2:</source>
+        <translation>以令牌 %2 强制释放 &quot;%1&quot; 的预览：</translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation>redlock: %1</translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: nothing deleted</source>
+        <translation>redlock: 只读模式：未删除任何内容</translation>
+    </message>
+    <message>
+        <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
+        <translation>redlock: 未确认：传入 --yes 以执行（或 --dry-run 仅预览）</translation>
+    </message>
+    <message>
+        <source>deleted on %1 of %2 nodes:</source>
+        <translation>已在 %2 个节点中的 %1 个上删除：</translation>
+    </message>
+    <message>
+        <source>redlock: error: the deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
+        <translation>redlock: 错误：删除已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::RawHiredisBaseline</name>
+    <message>
+        <source>the raw baseline speaks plain TCP or unix sockets to database 0, without TLS or AUTH: %1</source>
+        <translation>raw 基准客户端只通过普通 TCP 或 unix 套接字连接数据库 0，不支持 TLS 或 AUTH：%1</translation>
+    </message>
+    <message>
+        <source>raw baseline: cannot connect to %1: %2</source>
+        <translation>raw 基准：无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>raw baseline: write failed: %1</source>
+        <translation>raw 基准：写入失败：%1</translation>
+    </message>
+    <message>
+        <source>raw baseline: no reply within %1 ms</source>
+        <translation>raw 基准：%1 毫秒内没有应答</translation>
+    </message>
+    <message>
+        <source>raw baseline: read failed: %1</source>
+        <translation>raw 基准：读取失败：%1</translation>
     </message>
 </context>
 </TS>

@@ -26,10 +26,20 @@ struct CliRun
     }
 };
 
-inline CliRun runCli(const QStringList& args, int timeoutMs = 30000)
+// The CLI's messages follow the locale: the tests read them in English whatever the machine's locale is, unless
+// they ask for another one.
+inline QProcessEnvironment cliEnvironment(const QString& locale = QStringLiteral("C.UTF-8"))
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LC_ALL"), locale);
+    return env;
+}
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 30000, const QString& locale = QStringLiteral("C.UTF-8"))
 {
     CliRun run;
     QProcess process;
+    process.setProcessEnvironment(cliEnvironment(locale));
     process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();

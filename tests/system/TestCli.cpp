@@ -553,6 +553,41 @@ private slots:
                  forceRelease.out.constData());
     }
 
+    // Messages follow the locale (the CLI's strings are extracted and translated like the console's); what scripts
+    // rely on does not: exit codes, and the keys and ids of the JSON output.
+    void messagesFollowTheLocaleExitCodesDoNot()
+    {
+        const QString zh = QStringLiteral("zh_CN.UTF-8");
+        const CliRun help = runCli({QStringLiteral("--help")}, 30000, zh);
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("用法：redlock") && help.out.contains("退出码"), help.out.constData());
+        const CliRun acquireHelp = runCli({QStringLiteral("acquire"), QStringLiteral("--help")}, 30000, zh);
+        QVERIFY2(acquireHelp.out.contains("法定人数"), acquireHelp.out.constData()); // redlock::cli::LockCommands
+
+        const CliRun noNodes = runCli({QStringLiteral("acquire"), QStringLiteral("k")}, 30000, zh);
+        QCOMPARE(noNodes.exitCode, 2);
+        QVERIFY2(noNodes.err.contains("必须给出 --nodes"), noNodes.err.constData()); // redlock::cli::CommandLine
+        const CliRun badNode = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"),
+                                       QStringLiteral("127.0.0.1:99999"), QStringLiteral("k")},
+                                      30000, zh);
+        QCOMPARE(badNode.exitCode, 2);
+        QVERIFY2(badNode.err.contains("端口"), badNode.err.constData()); // redlock::NodeEndpoint, from core
+
+        const CliRun acquired = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes,
+                                        QStringLiteral("--json"), QStringLiteral("cli:locale")},
+                                       30000, zh);
+        QVERIFY2(acquired.exitCode == 0, qPrintable(acquired.describe()));
+        QVERIFY2(acquired.json.contains(QStringLiteral("token")), qPrintable(acquired.describe()));
+        QCOMPARE(runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+                         acquired.json.value(QStringLiteral("token")).toString(), QStringLiteral("cli:locale")},
+                        30000, zh)
+                     .exitCode,
+                 0);
+
+        // The same in the C locale is English.
+        QVERIFY(runCli({QStringLiteral("--help")}).out.startsWith("Usage: redlock"));
+    }
+
     // The audit log names keys, tokens and operators: created readable by its owner only.
     void auditLogIsPrivate()
     {
