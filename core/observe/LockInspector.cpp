@@ -1085,7 +1085,7 @@ void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64
         // After the quorum-th largest PTTL, fewer than a quorum still hold the token. The TTL the holder
         // asked for is unknown here, so the drift is taken on that PTTL (a slight underestimate).
         const qint64 quorumPttl = pttls[quorum - 1];
-        const qint64 drift = static_cast<qint64>(static_cast<double>(quorumPttl) * driftFactor) + 2;
+        const qint64 drift = rules::clockDriftMs(quorumPttl, driftFactor);
         view.observedValidityMs = std::max<qint64>(0, quorumPttl - drift);
         view.verdict = view.observedValidityMs < expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
     } else if (bestCount + unreachable >= quorum) {

@@ -2,6 +2,7 @@
 
 #include "observe/ObservationTypes.h"
 #include "protocol/RedisConnection.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 
 #include <QElapsedTimer>
@@ -92,7 +93,7 @@ public:
 
     const InspectorOptions& options() const { return m_options; }
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
-    int quorum() const { return nodeCount() / 2 + 1; }
+    int quorum() const { return rules::quorum(nodeCount()); }
 
     // Opens the connections, subscribes, runs a first full inspection and reconciles in the background.
     void start();

@@ -1,6 +1,6 @@
 #include "observe/SafetyAudit.h"
 
-#include "redlock/RedlockClient.h"
+#include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -68,7 +68,7 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
         offClock, unverified, fencing;
     QHash<QByteArray, QList<int>> byRunId;
-    const qint64 driftMs = static_cast<qint64>(double(ttlMs) * input.driftFactor) + 2;
+    const qint64 driftMs = rules::clockDriftMs(ttlMs, input.driftFactor);
     const qint64 driftBudgetUs = driftMs * 1000;
     // A lock granted just before the crash stays valid for its TTL on the clock of its holder, which may run
     // slow by the drift: the same allowance the Redlock client and the restart planner take.
@@ -174,7 +174,7 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     // Fewer than a quorum of nodes audited: nothing said above can vouch for the locks, so the absence of
     // severe findings would read as a clean bill of health for a cluster nobody could look at.
     const int audited = n - static_cast<int>(unverified.size());
-    const int quorum = RedlockClient::quorumFor(n);
+    const int quorum = rules::quorum(n);
     if (!unverified.isEmpty() && audited < quorum) {
         out << finding("unverified", Severity::Severe, unverified, tr("No quorum of nodes could be audited"),
                        tr("The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of "

@@ -3,6 +3,7 @@
 #include "operate/RestartPlanner.h"
 #include "protocol/NodeEndpoint.h"
 #include "protocol/RedisConnection.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 #include "runtime/WallClock.h"
 
@@ -236,7 +237,7 @@ public:
 
     const RestartSchedulerOptions& options() const { return m_options; }
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
-    int quorum() const { return nodeCount() / 2 + 1; }
+    int quorum() const { return rules::quorum(nodeCount()); }
 
     // The plan for restarting `node` now, counting the quarantined nodes as unavailable. Pure, no I/O.
     RestartPlan plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown = {}) const;

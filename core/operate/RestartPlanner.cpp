@@ -1,21 +1,17 @@
 #include "operate/RestartPlanner.h"
 
+#include "redlock/RedlockRules.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
 
 namespace redlock {
 
-qint64 RestartPlanner::driftMs(qint64 ttlMs, double driftFactor)
-{
-    // Same allowance as the Redlock client: ttl * driftFactor + 2 ms.
-    return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + 2;
-}
-
 qint64 RestartPlanner::defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestPttlMs, double driftFactor)
 {
     const qint64 ttl = std::max<qint64>({0, configuredMaxTtlMs, largestPttlMs});
-    return ttl + driftMs(ttl, driftFactor);
+    return ttl + rules::clockDriftMs(ttl, driftFactor);
 }
 
 qint64 RestartPlanner::largestPttlOnNode(const LockSnapshot& snapshot, int node)
@@ -34,7 +30,7 @@ qint64 RestartPlanner::largestPttlOnNode(const LockSnapshot& snapshot, int node)
 QList<AffectedLock> RestartPlanner::affectedLocks(const LockSnapshot& snapshot, int node, int nodeCount,
                                                   const QList<int>& unavailable)
 {
-    const int quorum = nodeCount / 2 + 1;
+    const int quorum = rules::quorum(nodeCount);
     QList<AffectedLock> out;
     for (const LockView& view : snapshot) {
         if (!view.hasQuorum() || node < 0 || node >= view.nodes.size()) // held, or stuck on a quorum
@@ -76,11 +72,11 @@ RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSnapshot& sn
     RestartPlan p;
     p.node = node;
     p.nodeCount = nodeCount;
-    p.quorum = nodeCount / 2 + 1;
+    p.quorum = rules::quorum(nodeCount);
     p.configuredMaxTtlMs = configuredMaxTtlMs;
     p.largestPttlMs = largestPttlOnNode(snapshot, node);
     const qint64 ttl = std::max<qint64>({0, configuredMaxTtlMs, p.largestPttlMs});
-    p.driftMs = driftMs(ttl, driftFactor);
+    p.driftMs = rules::clockDriftMs(ttl, driftFactor);
     p.defaultDelayMs = ttl + p.driftMs;
     p.unavailable = unavailable;
     p.affected = affectedLocks(snapshot, node, nodeCount, unavailable);

@@ -45,7 +45,6 @@ class RestartPlanner final
     Q_DECLARE_TR_FUNCTIONS(redlock::RestartPlanner)
 
 public:
-    static qint64 driftMs(qint64 ttlMs, double driftFactor);
     // max(configuredMaxTtlMs, largestPttlMs) + drift of that TTL.
     static qint64 defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestPttlMs, double driftFactor);
     // Largest PTTL among the lock values the snapshot saw on `node`; -1 when none.

@@ -191,12 +191,6 @@ RedlockClient::~RedlockClient()
         delete c;
 }
 
-qint64 RedlockClient::driftMs(qint64 ttlMs, double driftFactor)
-{
-    // The seeds' allowance for clock drift between processes, plus 2 ms for Redis' expire resolution.
-    return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + 2;
-}
-
 ConfigCheck RedlockClient::validate(const RedlockOptions& options, qint64 ttlMs)
 {
     ConfigCheck check;
@@ -215,7 +209,7 @@ ConfigCheck RedlockClient::validate(const RedlockOptions& options, qint64 ttlMs)
     if (options.retryCount < 0 || options.retryDelayMs < 0 || options.retryJitterMs < 0)
         check.errors << tr("retry count, delay and jitter must not be negative");
     if (ttlMs >= 0) {
-        const qint64 drift = driftMs(ttlMs, options.driftFactor);
+        const qint64 drift = rules::clockDriftMs(ttlMs, options.driftFactor);
         if (ttlMs <= drift)
             check.errors << tr("TTL %1 ms is not larger than the drift allowance %2 ms").arg(ttlMs).arg(drift);
         else if (options.nodeTimeoutMs * 10 > ttlMs)
@@ -286,7 +280,7 @@ QString RedlockClient::refusal(qint64 ttlMs) const
     // them. Re-validating the node list on every acquire (endpoint identities, address parsing, a hash)
     // was 15% of the client's instructions in 'redlock bench', all of it before the first request went out.
     if (ttlMs >= 0) {
-        const qint64 drift = driftMs(ttlMs, m_options.driftFactor);
+        const qint64 drift = rules::clockDriftMs(ttlMs, m_options.driftFactor);
         if (ttlMs <= drift)
             return tr("invalid configuration: %1")
                 .arg(tr("TTL %1 ms is not larger than the drift allowance %2 ms").arg(ttlMs).arg(drift));
@@ -442,7 +436,7 @@ QFuture<AcquireResult> RedlockClient::acquire(const QList<QByteArray>& resources
                 op->resources.erase(std::unique(op->resources.begin(), op->resources.end()), op->resources.end());
             }
             op->ttlMs = options.ttlMs;
-            op->driftMs = driftMs(options.ttlMs, m_options.driftFactor);
+            op->driftMs = rules::clockDriftMs(options.ttlMs, m_options.driftFactor);
             op->maxAttempts = 1 + std::max(0, options.retryCount >= 0 ? options.retryCount : m_options.retryCount);
             op->retryDelayMs = options.retryDelayMs >= 0 ? options.retryDelayMs : m_options.retryDelayMs;
             op->retryJitterMs = options.retryJitterMs >= 0 ? options.retryJitterMs : m_options.retryJitterMs;
@@ -861,7 +855,7 @@ QFuture<ExtendResult> RedlockClient::extend(const Lock& lock, qint64 ttlMs)
         }
         const int n = nodeCount();
         const int q = quorum();
-        const qint64 drift = driftMs(ttlMs, m_options.driftFactor);
+        const qint64 drift = rules::clockDriftMs(ttlMs, m_options.driftFactor);
         runRound(
             [this, lock, ttlMs](int node, NodeDone nodeDone) {
                 evalOnNode(node, scripts::extend(), lock.resources, {lock.token, QByteArray::number(ttlMs)},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "redlock/RedlockRules.h"
 #include "redlock/RedlockTypes.h"
 
 #include <QFuture>
@@ -33,13 +34,11 @@ public:
 
     // Checks a configuration (and a TTL, when given) without connecting anywhere.
     static ConfigCheck validate(const RedlockOptions& options, qint64 ttlMs = -1);
-    static qint64 driftMs(qint64 ttlMs, double driftFactor);
-    static int quorumFor(int nodeCount) { return nodeCount / 2 + 1; }
 
     const RedlockOptions& options() const { return m_options; }
     const ConfigCheck& configCheck() const { return m_check; }
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
-    int quorum() const { return quorumFor(nodeCount()); }
+    int quorum() const { return rules::quorum(nodeCount()); }
     qint64 nowNs() const { return m_clock->nowNs(); }
 
     // Opens all node connections now instead of on first use.

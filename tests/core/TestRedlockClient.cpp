@@ -169,7 +169,7 @@ private slots:
         }
         if (expectOk) {
             QVERIFY(a.acquiredCount >= n / 2 + 1);
-            QVERIFY(a.validityMs > 0 && a.validityMs <= 10000 - RedlockClient::driftMs(10000, 0.01));
+            QVERIFY(a.validityMs > 0 && a.validityMs <= 10000 - rules::clockDriftMs(10000, 0.01));
             const ReleaseResult rel = client->releaseAndWait(r.lock);
             QVERIFY2(rel.ok, qPrintable(rel.error));
         } else {
@@ -322,7 +322,7 @@ private slots:
         // No quorum before the first holder key expired, whatever the set-up took on a loaded machine.
         QVERIFY2(r.totalElapsedUs / 1000 >= holderTtlMs - setUpMs - 20,
                  qPrintable(QStringLiteral("%1 us, set-up %2 ms").arg(r.totalElapsedUs).arg(setUpMs)));
-        const qint64 drift = RedlockClient::driftMs(ttl, 0.01);
+        const qint64 drift = rules::clockDriftMs(ttl, 0.01);
         const AcquireAttempt& last = r.attempts.last();
         // Only the successful attempt's own time is subtracted, not the time spent in earlier attempts.
         QVERIFY(last.validityMs <= ttl - drift);

@@ -3,6 +3,7 @@
 #include "observe/ClusterMetrics.h"
 #include "observe/ObservationTypes.h"
 #include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockRules.h"
 
 #include <QList>
 #include <QObject>
@@ -63,7 +64,7 @@ public:
 
     const ClusterSettings& settings() const { return m_settings; }
     int nodeCount() const { return static_cast<int>(m_settings.nodes.size()); }
-    int quorum() const { return nodeCount() / 2 + 1; }
+    int quorum() const { return rules::quorum(nodeCount()); }
     int nodesUp() const; // quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
 

@@ -132,14 +132,13 @@ QJsonObject commonJson(const char* name, const LockCommand& command, int exitCod
     QJsonArray nodes;
     for (const NodeEndpoint& n : command.options.nodes)
         nodes.append(n.displayName());
-    QJsonObject json{
-        {QStringLiteral("command"), QLatin1String(name)},
-        {QStringLiteral("ok"), exitCode == ExitOk},
-        {QStringLiteral("exitCode"), exitCode},
-        {QStringLiteral("resources"), resourcesJson(command.resources)},
-        {QStringLiteral("nodes"), nodes},
-        {QStringLiteral("quorum"), RedlockClient::quorumFor(static_cast<int>(command.options.nodes.size()))},
-        {QStringLiteral("warnings"), QJsonArray::fromStringList(command.warnings)}};
+    QJsonObject json{{QStringLiteral("command"), QLatin1String(name)},
+                     {QStringLiteral("ok"), exitCode == ExitOk},
+                     {QStringLiteral("exitCode"), exitCode},
+                     {QStringLiteral("resources"), resourcesJson(command.resources)},
+                     {QStringLiteral("nodes"), nodes},
+                     {QStringLiteral("quorum"), rules::quorum(static_cast<int>(command.options.nodes.size()))},
+                     {QStringLiteral("warnings"), QJsonArray::fromStringList(command.warnings)}};
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
     return json;
@@ -372,7 +371,7 @@ int runRound(const QStringList& args, Operation operation)
         // Trusted by the operator (see --help): the only deadline left is that the round itself must finish
         // within the validity the new TTL gives.
         lock.validUntilNs =
-            now + (command.ttlMs - RedlockClient::driftMs(command.ttlMs, command.options.driftFactor)) * 1'000'000;
+            now + (command.ttlMs - rules::clockDriftMs(command.ttlMs, command.options.driftFactor)) * 1'000'000;
     }
     lock.ttlMs = command.ttlMs;
 

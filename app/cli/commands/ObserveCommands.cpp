@@ -6,7 +6,7 @@
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
-#include "redlock/RedlockClient.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 
 #include <QCoreApplication>
@@ -312,7 +312,7 @@ int runInspect(const QStringList& args)
             printErr(ObserveCommands::tr("redlock: %1: %n key(s) not read: %2", nullptr, it.value())
                          .arg(nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
     }
-    return reachable < nodes.size() / 2 + 1 ? ExitNoQuorumReachable : ExitOk;
+    return reachable < rules::quorum(static_cast<int>(nodes.size())) ? ExitNoQuorumReachable : ExitOk;
 }
 
 int runWatch(const QStringList& args)
@@ -406,7 +406,7 @@ int runWatch(const QStringList& args)
         [nodes, reachable](const InspectionSummary& summary) {
             if (summary.nodeReachable == *reachable)
                 return;
-            const int quorum = static_cast<int>(nodes.size()) / 2 + 1;
+            const int quorum = rules::quorum(static_cast<int>(nodes.size()));
             const bool hadQuorum = reachable->count(true) >= quorum;
             for (int i = 0; i < nodes.size() && i < summary.nodeReachable.size(); ++i) {
                 if (summary.nodeReachable[i] == reachable->value(i))
@@ -527,7 +527,7 @@ int runAudit(const QStringList& args)
     const QList<AuditFinding> findings = SafetyAudit::run(input);
     const int reachable = static_cast<int>(
         std::count_if(facts.cbegin(), facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
-    const int quorum = RedlockClient::quorumFor(static_cast<int>(nodes.size()));
+    const int quorum = rules::quorum(static_cast<int>(nodes.size()));
     // No quorum reachable outranks a severe finding: the same exit code as every other command gives then.
     const int auditExit = reachable < quorum                 ? ExitNoQuorumReachable
                           : SafetyAudit::hasSevere(findings) ? ExitSevereFinding

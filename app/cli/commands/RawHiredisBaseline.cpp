@@ -1,6 +1,7 @@
 #include "commands/RawHiredisBaseline.h"
 
 #include "CommandLine.h"
+#include "redlock/RedlockRules.h"
 
 #include <QFile>
 
@@ -162,7 +163,7 @@ bool RawHiredisBaseline::pumpUntil(int okNeeded, bool waitForAll, int* okCount, 
 bool RawHiredisBaseline::run(const QByteArray& key, qint64 ttlMs, int warmup, int iterations, LatencySamples* samples,
                              QString* error)
 {
-    const int quorum = static_cast<int>(m_nodes.size()) / 2 + 1;
+    const int quorum = rules::quorum(static_cast<int>(m_nodes.size()));
     const auto ttl = static_cast<long long>(ttlMs);
     qint64 measureStart = steadyNowNs();
     for (int i = 0; i < warmup + iterations; ++i) {

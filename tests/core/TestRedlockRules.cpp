@@ -1,0 +1,72 @@
+// The quorum and the clock drift, the two numbers every part of the project takes from the algorithm
+// (core/redlock/RedlockRules.h), against values worked out by hand from the algorithm's text.
+
+#include "redlock/RedlockRules.h"
+
+#include <QtTest>
+
+using namespace redlock;
+
+class TestRedlockRules : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // "the majority of the instances (at least 3)" of N = 5; N/2+1 in general.
+    void quorumIsTheMajority_data()
+    {
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("quorum");
+        QTest::addColumn<int>("tolerated"); // nodes that may fail while a quorum is left
+        QTest::newRow("1") << 1 << 1 << 0;
+        QTest::newRow("2") << 2 << 2 << 0;
+        QTest::newRow("3") << 3 << 2 << 1;
+        QTest::newRow("4") << 4 << 3 << 1; // an even N tolerates no more failures than N-1
+        QTest::newRow("5") << 5 << 3 << 2;
+        QTest::newRow("6") << 6 << 4 << 2;
+        QTest::newRow("7") << 7 << 4 << 3;
+    }
+
+    void quorumIsTheMajority()
+    {
+        QFETCH(int, nodes);
+        QFETCH(int, quorum);
+        QFETCH(int, tolerated);
+        QCOMPARE(rules::quorum(nodes), quorum);
+        QCOMPARE(nodes - rules::quorum(nodes), tolerated);
+        // A strict majority: two quorums always share a node, so two clients cannot both hold the lock.
+        QVERIFY(2 * rules::quorum(nodes) > nodes);
+        QVERIFY(2 * (rules::quorum(nodes) - 1) <= nodes);
+    }
+
+    // drift = TTL × driftFactor + 2 ms, the fraction dropped: the 2 ms keep a margin for Redis' 1 ms expire
+    // resolution even where the proportional part is nothing.
+    void clockDriftForSmallAndLargeTtls_data()
+    {
+        QTest::addColumn<qint64>("ttlMs");
+        QTest::addColumn<double>("driftFactor");
+        QTest::addColumn<qint64>("driftMs");
+        QTest::newRow("0 ms") << qint64(0) << 0.01 << qint64(2);
+        QTest::newRow("10 ms") << qint64(10) << 0.01 << qint64(2);
+        QTest::newRow("99 ms") << qint64(99) << 0.01 << qint64(2);
+        QTest::newRow("100 ms") << qint64(100) << 0.01 << qint64(3);
+        QTest::newRow("1 s") << qint64(1000) << 0.01 << qint64(12);
+        QTest::newRow("10 s") << qint64(10000) << 0.01 << qint64(102);
+        QTest::newRow("30 s") << qint64(30000) << 0.01 << qint64(302);
+        QTest::newRow("1 h") << qint64(3'600'000) << 0.01 << qint64(36'002);
+        QTest::newRow("1 day") << qint64(86'400'000) << 0.01 << qint64(864'002);
+        QTest::newRow("no factor") << qint64(10000) << 0.0 << qint64(2);
+        QTest::newRow("factor 0.1") << qint64(10000) << 0.1 << qint64(1002);
+    }
+
+    void clockDriftForSmallAndLargeTtls()
+    {
+        QFETCH(qint64, ttlMs);
+        QFETCH(double, driftFactor);
+        QFETCH(qint64, driftMs);
+        QCOMPARE(rules::clockDriftMs(ttlMs, driftFactor), driftMs);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRedlockRules)
+#include "TestRedlockRules.moc"
