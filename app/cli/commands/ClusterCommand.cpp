@@ -2,16 +2,10 @@
 #include "Commands.h"
 
 #include "localcluster/LocalCluster.h"
+#include "runtime/StopSignals.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QSocketNotifier>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace redlock::cli {
 
@@ -20,32 +14,6 @@ class ClusterCommand
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::cli::ClusterCommand)
 };
-
-namespace {
-
-// Self-pipe: the signal handler only writes a byte; the event loop sees the pipe become readable and quits,
-// so the cluster is torn down by LocalCluster's destructor on the main thread, not in a signal handler.
-int g_signalPipe[2] = {-1, -1};
-
-void onTerminationSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &byte, 1);
-}
-
-bool installTerminationHandlers()
-{
-    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
-        return false;
-    struct sigaction action = {};
-    action.sa_handler = onTerminationSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0 &&
-           ::sigaction(SIGHUP, &action, nullptr) == 0;
-}
-
-} // namespace
 
 int runCluster(const QStringList& args)
 {
@@ -74,11 +42,15 @@ int runCluster(const QStringList& args)
         printErr(ClusterCommand::tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
         return ExitUsage;
     }
-    if (!installTerminationHandlers()) {
-        printErr(ClusterCommand::tr("redlock: cannot install signal handlers: %1")
-                     .arg(QString::fromLocal8Bit(strerror(errno))));
+    // Installed before the cluster starts, so that a stop during the start is not lost: the event loop quits
+    // as soon as it runs, and the cluster is torn down on the main thread, not in a signal handler.
+    StopSignals stopSignals;
+    if (!stopSignals.isActive()) {
+        printErr(ClusterCommand::tr("redlock: cannot install signal handlers: %1").arg(stopSignals.errorString()));
         return ExitUsage;
     }
+    QObject::connect(
+        &stopSignals, &StopSignals::received, qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
 
     const bool unixSocket = parser.isSet(QStringLiteral("unix-socket"));
     LocalNodeOptions nodeOptions;
@@ -115,8 +87,6 @@ int runCluster(const QStringList& args)
                  .arg(cluster.size())
                  .arg(cluster.baseDir()));
 
-    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, qApp, [] { QCoreApplication::quit(); });
     QObject::connect(&cluster, &LocalCluster::nodeExited, qApp, [&cluster](int index) {
         printErr(ClusterCommand::tr("redlock: node %1 (%2) exited")
                      .arg(index + 1)

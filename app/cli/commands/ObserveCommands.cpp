@@ -8,20 +8,17 @@
 #include "observe/SafetyAudit.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
+#include "runtime/StopSignals.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
-#include <QSocketNotifier>
 #include <QTimer>
 
-#include <csignal>
 #include <cstdio>
-#include <fcntl.h>
 #include <memory>
-#include <unistd.h>
 
 namespace redlock::cli {
 
@@ -32,29 +29,6 @@ class ObserveCommands
 };
 
 namespace {
-
-int g_stopPipe[2] = {-1, -1};
-
-void onStopSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(g_stopPipe[1], &byte, 1);
-}
-
-// Self-pipe: the handler only writes a byte; the event loop quits when the pipe becomes readable.
-bool quitOnStopSignals(QEventLoop* loop)
-{
-    if (g_stopPipe[0] < 0 && ::pipe2(g_stopPipe, O_CLOEXEC | O_NONBLOCK) != 0)
-        return false;
-    struct sigaction action = {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    if (::sigaction(SIGINT, &action, nullptr) != 0 || ::sigaction(SIGTERM, &action, nullptr) != 0)
-        return false;
-    auto* notifier = new QSocketNotifier(g_stopPipe[0], QSocketNotifier::Read, loop);
-    QObject::connect(notifier, &QSocketNotifier::activated, loop, &QEventLoop::quit);
-    return true;
-}
 
 struct InspectCommand
 {
@@ -350,10 +324,13 @@ int runWatch(const QStringList& args)
     command.options.budgetPerNode = static_cast<int>(budget);
 
     QEventLoop loop;
-    if (!quitOnStopSignals(&loop)) {
+    StopSignals stopSignals;
+    if (!stopSignals.isActive()) {
         printErr(ObserveCommands::tr("redlock: cannot install signal handlers"));
         return ExitUsage;
     }
+    // Queued: a stop before the loop runs quits it as soon as it does.
+    QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
     IoThread io;
     auto* inspector = io.create<LockInspector>(command.options);
     const QList<NodeEndpoint> nodes = command.options.nodes;
