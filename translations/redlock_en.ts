@@ -3583,14 +3583,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>Full SCAN every MS milliseconds besides keyspace events (default 5000).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled (this command never enables them) and a periodic full SCAN.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: cannot install signal handlers</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3627,10 +3619,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: no keyspace events (%2); relying on periodic SCAN</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3647,6 +3635,34 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause between two background rescans, in ms (default 5000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Commands per second the background rescan may send each node (default %1; 0 = no limit, a full SCAN at full speed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the background rescan (%1 commands/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the background rescan (no budget)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: keyspace events: changes show live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -953,7 +953,7 @@
         <translation>notify-keyspace-events 已关闭</translation>
     </message>
     <message>
-        <source>notify-keyspace-events "%1" lacks some of "%2"</source>
+        <source>notify-keyspace-events &quot;%1&quot; lacks some of &quot;%2&quot;</source>
         <translation>notify-keyspace-events 为“%1”，缺少“%2”中的部分标志</translation>
     </message>
     <message>
@@ -1672,7 +1672,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation> 条命令/秒（每节点）</translation>
     </message>
     <message>
-        <source>How many commands per second the lock view's background rescan may send each node. Live changes come from keyspace events; the rescan catches what they miss, and is the only source on nodes without them. 0: no limit (a full pass at full speed).</source>
+        <source>How many commands per second the lock view&apos;s background rescan may send each node. Live changes come from keyspace events; the rescan catches what they miss, and is the only source on nodes without them. 0: no limit (a full pass at full speed).</source>
         <translation>锁视图的后台重新扫描每秒最多可向每个节点发送多少条命令。实时变更来自键空间事件；重新扫描补上事件遗漏的部分，并且是没有键空间事件的节点的唯一来源。0：不限（全速完整扫描）。</translation>
     </message>
     <message>
@@ -3589,14 +3589,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>Full SCAN every MS milliseconds besides keyspace events (default 5000).</source>
-        <translation>除键空间事件之外，每隔 MS 毫秒执行一次完整 SCAN（默认 5000）。</translation>
-    </message>
-    <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Uses keyspace notifications where the nodes have them enabled (this command never enables them) and a periodic full SCAN.</source>
-        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上使用该通知（本命令从不启用它），并定期执行完整 SCAN。</translation>
-    </message>
-    <message>
         <source>redlock: cannot install signal handlers</source>
         <translation>redlock: 无法安装信号处理程序</translation>
     </message>
@@ -3633,10 +3625,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: 法定人数的节点已恢复可达（%2 个中的 %1 个）</translation>
     </message>
     <message>
-        <source>redlock: %1: no keyspace events (%2); relying on periodic SCAN</source>
-        <translation>redlock: %1：没有键空间事件（%2）；依靠定期 SCAN</translation>
-    </message>
-    <message>
         <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
         <translation>使用中的最大锁 TTL，单位毫秒（默认：节点上看到的最大 PTTL，至少 10000）。</translation>
     </message>
@@ -3653,6 +3641,34 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
         <translation>redlock: %2 个节点中只有 %1 个可达，法定人数 %3：集群无法授予锁</translation>
+    </message>
+    <message>
+        <source>Pause between two background rescans, in ms (default 5000).</source>
+        <translation>两次后台重新扫描之间的间隔，单位毫秒（默认 5000）。</translation>
+    </message>
+    <message>
+        <source>Commands per second the background rescan may send each node (default %1; 0 = no limit, a full SCAN at full speed).</source>
+        <translation>后台重新扫描每秒可向每个节点发送的命令数（默认 %1；0 = 不限制，全速执行完整 SCAN）。</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them.</source>
+        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。</translation>
+    </message>
+    <message>
+        <source>the background rescan (%1 commands/s)</source>
+        <translation>后台重新扫描（每秒 %1 条命令）</translation>
+    </message>
+    <message>
+        <source>the background rescan (no budget)</source>
+        <translation>后台重新扫描（无预算限制）</translation>
+    </message>
+    <message>
+        <source>redlock: %1: keyspace events: changes show live</source>
+        <translation>redlock: %1：键空间事件：变化实时显示</translation>
+    </message>
+    <message>
+        <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
+        <translation>redlock: %1：没有键空间事件（%2）：变化只能通过%3显示</translation>
     </message>
 </context>
 <context>
