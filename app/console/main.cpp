@@ -1,11 +1,11 @@
 // redlock-console: the Widgets console. Everything but the command line lives in ui/ (redlock_ui).
+#include "Translator.h"
 #include "controller/ConsoleCommandLine.h"
 #include "controller/ConsoleLauncher.h"
-#include "Translator.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 
 #include <QApplication>
-#include <QDir>
-#include <QIcon>
 #include <QSettings>
 
 #include <cstdio>
@@ -26,10 +26,7 @@ int main(int argc, char* argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));
     if (!textOnly) {
         QGuiApplication::setDesktopFileName(QStringLiteral("org.redlockconsole.RedlockConsole"));
-        QIcon icon;
-        for (const QFileInfo& png : QDir(QStringLiteral(":/icons")).entryInfoList({QStringLiteral("*.png")}))
-            icon.addFile(png.filePath());
-        QGuiApplication::setWindowIcon(icon);
+        QGuiApplication::setWindowIcon(redlock::Icons::application());
     }
 
     // --lang must be known before any translated text is made, the parser's own help included.

@@ -1,17 +1,22 @@
+#include "bench/TestBenchPanel.h"
 #include "controller/ClusterController.h"
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
 #include "support/UiTestSupport.h"
+#include "theme/StatePalette.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/OperatorConsole.h"
 #include "views/ValidityTimeline.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
@@ -38,6 +43,17 @@ class TestMainWindow : public QObject
         c.appeared = {heldView("orders:1", 10000), heldView("orders:2", 9000), heldView("cache:rebuild:7", 60000),
                       makeLockView("payments:batch", {"a", "a", "b", "b", "c"}, {})};
         window.locksModel()->applyChanges(c);
+    }
+
+    // The colour of an icon's fully opaque pixels at 16 px.
+    static QColor inkOf(const QIcon& icon)
+    {
+        const QImage image = icon.pixmap(16, 16).toImage().convertToFormat(QImage::Format_ARGB32);
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (qAlpha(image.pixel(x, y)) == 255)
+                    return QColor::fromRgb(image.pixel(x, y));
+        return {};
     }
 
 private slots:
@@ -177,6 +193,57 @@ private slots:
         QVERIFY(text.contains(QString::fromLatin1(qVersion())));
         QVERIFY(text.contains(QStringLiteral("MIT")));
         QVERIFY(text.contains(QStringLiteral("GPL")));
+    }
+
+    // The operator's actions reach the window through its extension points (toolbar section, dock, detail row),
+    // not by toolbar index or a layout cast; every toolbar and menu action has an icon.
+    void operatorActionsGoThroughTheExtensionPoints()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole operatorConsole(&controller, &window);
+        const auto* toolbar = window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"));
+        QVERIFY(toolbar);
+        const QList<QAction*> actions = toolbar->actions();
+        QVERIFY2(qobject_cast<QWidgetAction*>(actions.last()), "the mode label stays last");
+        const qsizetype force = actions.indexOf(operatorConsole.forceReleaseAction());
+        QVERIFY(force >= 3);
+        QVERIFY(actions[force - 1]->isSeparator());
+        QCOMPARE(actions.indexOf(operatorConsole.testBenchAction()), force + 1);
+        for (QAction* action : actions) {
+            if (!qobject_cast<QWidgetAction*>(action) && !action->isSeparator())
+                QVERIFY2(!action->icon().isNull(), qPrintable(action->text()));
+        }
+        for (QAction* top : window.menuBar()->actions()) {
+            for (QAction* action : top->menu()->actions()) {
+                if (!action->isSeparator())
+                    QVERIFY2(!action->icon().isNull(), qPrintable(action->text()));
+            }
+        }
+        const auto* dock = window.findChild<QDockWidget*>(QStringLiteral("testBenchDock"));
+        QVERIFY(dock);
+        QCOMPARE(dock->widget(), operatorConsole.testBench());
+        QVERIFY(dock->isHidden());
+        const auto* button = window.detail()->findChild<QPushButton*>(QStringLiteral("detailForceRelease"));
+        QVERIFY(button);
+        QVERIFY(!button->icon().isNull());
+    }
+
+    // A new application palette (a desktop switching to dark) redraws the action icons in its text colour.
+    void actionIconsFollowThePalette()
+    {
+        const QPalette original = QApplication::palette();
+        const auto restore = qScopeGuard([&] { QApplication::setPalette(original); });
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole operatorConsole(&controller, &window);
+        QAction* forceRelease = operatorConsole.forceReleaseAction();
+        QCOMPARE(inkOf(forceRelease->icon()), original.color(QPalette::ButtonText));
+        const QPalette dark = StatePalette::darkApplicationPalette();
+        QApplication::setPalette(dark);
+        QTRY_COMPARE(inkOf(forceRelease->icon()), dark.color(QPalette::ButtonText));
+        QCOMPARE(inkOf(window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"))->actions().first()->icon()),
+                 dark.color(QPalette::ButtonText));
     }
 };
 

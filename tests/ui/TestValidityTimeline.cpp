@@ -1,5 +1,6 @@
 #include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
+#include "theme/StatePalette.h"
 #include "views/ValidityTimeline.h"
 
 #include <QImage>
@@ -60,7 +61,8 @@ private slots:
         // What is drawn, to scale: one bar per holding node as long as its remaining PTTL (3, 2 and 1 s; the
         // expired ones are stubs), outlined in the majority colour; the quorum line where the third bar (the
         // quorum-th holder) ends, and the validity line the drift margin before it.
-        const QRgb outline = QColor(0x4c, 0x9a, 0x2a).darker(140).rgb();
+        const StatePalette states = StatePalette::forPalette(timeline.palette());
+        const QRgb outline = states.color(StatePalette::Role::Held).rgb();
         // Horizontal extents of the outline colour per scan line; extents within 10 px are one bar (the bars
         // differ by 130 px; the quorum line and the drift margin's hatching hide the third bar's end).
         QMap<int, int> rightByWidth;
@@ -92,8 +94,8 @@ private slots:
         const int barLeft = barRight.value(full) - full + 1;
         QVERIFY2(about(widths[1], full * 2.0 / 3) && widths[2] > full / 3 - 10 && widths[2] <= full / 3 + 3,
                  qPrintable(QStringLiteral("bar widths %1").arg(toText(widths))));
-        const int validityX = verticalLineX(image, QColor(0x20, 0x50, 0xc0).rgb());
-        const int quorumX = verticalLineX(image, QColor(0xb0, 0x30, 0x30).rgb());
+        const int validityX = verticalLineX(image, states.color(StatePalette::Role::Accent).rgb());
+        const int quorumX = verticalLineX(image, states.color(StatePalette::Role::Danger).rgb());
         const QString lines = QStringLiteral("bars from x=%1, %2 px for 3 s; validity line x=%3, quorum line x=%4")
                                   .arg(barLeft)
                                   .arg(full)

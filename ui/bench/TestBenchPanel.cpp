@@ -6,6 +6,8 @@
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -128,6 +130,7 @@ TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
     m_nodeErrors->horizontalHeader()->setStretchLastSection(true);
     m_nodeErrors->setMaximumWidth(260);
     auto* chart = new QChart;
+    StatePalette::applyToChart(chart, palette());
     chart->setTitle(tr("Acquire latency"));
     chart->legend()->hide();
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -239,7 +242,7 @@ void TestBenchPanel::acquire()
     m_lostReason.clear();
     m_extensions->clear();
     m_lockState->setText(tr("Acquiring…"));
-    m_lockState->setStyleSheet(QString());
+    showLockStateAs(std::nullopt);
     updateButtons();
     RedlockClient* client = freshClient();
     const BenchConfig c = config();
@@ -259,7 +262,7 @@ void TestBenchPanel::acquire()
         } else {
             m_lockState->setText(
                 tr("Not acquired after %n attempt(s): %1", nullptr, int(result.attempts.size())).arg(result.error));
-            m_lockState->setStyleSheet(QStringLiteral("color: #b00020;"));
+            showLockStateAs(StatePalette::Role::Danger);
         }
         updateButtons();
         emit acquireFinished(result.ok);
@@ -310,7 +313,7 @@ void TestBenchPanel::release()
                                        .arg(result.succeededCount)
                                        .arg(result.nodes.size())
                                        .arg(result.error));
-        m_lockState->setStyleSheet(QString());
+        showLockStateAs(std::nullopt);
         updateButtons();
         emit releaseFinished(result.ok);
     });
@@ -332,7 +335,8 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
             if (c == 1)
-                item->setForeground(n.succeeded() ? QColor(0x1b, 0x7f, 0x3a) : QColor(0xb0, 0x00, 0x20));
+                item->setForeground(StatePalette::forPalette(palette()).color(
+                    n.succeeded() ? StatePalette::Role::Success : StatePalette::Role::Danger));
             m_nodesTable->setItem(row, c, item);
         }
     }
@@ -342,14 +346,16 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
 void TestBenchPanel::showLockState()
 {
     if (!m_lostReason.isEmpty()) {
-        m_lockState->setText(tr("✖ LOST: %1").arg(m_lostReason));
-        m_lockState->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold; font-size: 14pt;"));
+        m_lockState->setText(Icons::severityGlyph(AuditFinding::Severity::Severe) + QLatin1Char(' ') +
+                             tr("LOST: %1").arg(m_lostReason));
+        showLockStateAs(StatePalette::Role::Danger, true, 1.4);
         return;
     }
     if (!isHolding())
         return;
     const qint64 validity = m_lock.remainingValidityMs(SteadyClock::system()->nowNs());
-    QString text = tr("✔ Held: validity %1 ms of TTL %2 ms; token %3")
+    QString text = Icons::verdictGlyph(LockVerdict::Held) + QLatin1Char(' ') +
+                   tr("Held: validity %1 ms of TTL %2 ms; token %3")
                        .arg(validity)
                        .arg(m_lock.ttlMs)
                        .arg(printableBytes(m_lock.token, 60));
@@ -358,7 +364,17 @@ void TestBenchPanel::showLockState()
     if (m_keeper)
         text += tr("; auto-extended");
     m_lockState->setText(text);
-    m_lockState->setStyleSheet(QStringLiteral("color: #1b7f3a; font-weight: bold;"));
+    showLockStateAs(StatePalette::Role::Success, true);
+}
+
+void TestBenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, bool bold, double scale)
+{
+    StatePalette::setTextRole(m_lockState, role);
+    QFont font = this->font();
+    font.setBold(bold);
+    if (scale != 1.0)
+        font.setPointSizeF(font.pointSizeF() * scale);
+    m_lockState->setFont(font);
 }
 
 void TestBenchPanel::addExtension(const ExtendResult& result)
@@ -377,7 +393,7 @@ void TestBenchPanel::addExtension(const ExtendResult& result)
                                             .arg(result.nodes.size())
                                             .arg(result.error));
     if (!result.ok)
-        item->setForeground(QColor(0xb0, 0x00, 0x20));
+        item->setForeground(StatePalette::forPalette(palette()).color(StatePalette::Role::Danger));
     m_extensions->addItem(item);
     m_extensions->scrollToBottom();
     if (result.ok) {
@@ -392,7 +408,7 @@ void TestBenchPanel::onLost(const QString& reason)
     m_lock = {};
     showLockState();
     auto* item = new QListWidgetItem(tr("LOST: %1").arg(m_lostReason));
-    item->setForeground(QColor(0xb0, 0x00, 0x20));
+    item->setForeground(StatePalette::forPalette(palette()).color(StatePalette::Role::Danger));
     m_extensions->addItem(item);
     updateButtons();
     emit lockLost(m_lostReason);
@@ -456,7 +472,7 @@ void TestBenchPanel::showRun(const BenchStats& stats)
         highest = std::max(highest, bins[i]);
         labels << QString::number(double(width * i) / 1000.0, 'f', 1);
     }
-    set->setColor(QColor(0x2f, 0x6f, 0xb5));
+    set->setColor(StatePalette::forPalette(palette()).color(StatePalette::Role::Accent));
     auto* series = new QBarSeries;
     series->append(set);
     series->setBarWidth(0.95);

@@ -2,6 +2,7 @@
 
 #include "bench/BenchRun.h"
 #include "redlock/RedlockTypes.h"
+#include "theme/StatePalette.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -82,6 +83,7 @@ private:
     void dropClient();
     void showOutcomes(const QList<NodeOutcome>& nodes);
     void showLockState();
+    void showLockStateAs(std::optional<StatePalette::Role> role, bool bold = false, double scale = 1.0);
     void addExtension(const ExtendResult& result);
     void onLost(const QString& reason);
     void showRun(const BenchStats& stats);

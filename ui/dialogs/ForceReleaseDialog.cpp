@@ -3,6 +3,8 @@
 #include "controller/OperatorActions.h"
 #include "observe/ObservationTypes.h"
 #include "runtime/OwnThreadFuture.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -99,7 +101,7 @@ QString ForceReleaseDialog::nodeText(const ForceReleaseNode& node, ForceReleaseR
     case ForceReleaseNode::Kind::WillDelete:
         return tr("delete: the token still equals the one shown");
     case ForceReleaseNode::Kind::Deleted:
-        return tr("✔ deleted");
+        return Icons::severityGlyph(std::nullopt) + QLatin1Char(' ') + tr("deleted");
     case ForceReleaseNode::Kind::TokenChanged:
         return preview ? tr("skip: the token changed") : tr("token changed: left to the new holder");
     case ForceReleaseNode::Kind::Gone:
@@ -163,20 +165,23 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         set(FoundColumn, n.foundToken.isEmpty() ? QString() : printableBytes(n.foundToken, 60));
         set(PttlColumn, n.pttlMs >= 0 ? tr("%1 ms").arg(n.pttlMs) : QString());
         set(LatencyColumn, n.latencyUs >= 0 ? tr("%1 ms").arg(double(n.latencyUs) / 1000.0, 0, 'f', 1) : QString());
-        QColor color;
+        std::optional<StatePalette::Role> role;
         if (n.kind == ForceReleaseNode::Kind::Deleted || n.kind == ForceReleaseNode::Kind::WillDelete)
-            color = QColor(0x1b, 0x7f, 0x3a);
+            role = StatePalette::Role::Success;
         else if (n.kind == ForceReleaseNode::Kind::Unreachable || n.kind == ForceReleaseNode::Kind::RedisError)
-            color = QColor(0xb0, 0x00, 0x20);
-        if (color.isValid())
-            m_table->item(row, OutcomeColumn)->setForeground(color);
+            role = StatePalette::Role::Danger;
+        if (role)
+            m_table->item(row, OutcomeColumn)->setForeground(StatePalette::forPalette(palette()).color(*role));
     }
     m_table->resizeColumnToContents(NodeColumn);
     m_table->resizeColumnToContents(FoundColumn);
 
     const int total = int(report.nodes.size());
     const bool failed = report.refused || (report.stage == ForceReleaseReport::Stage::Execute && !report.audited);
-    m_summary->setStyleSheet(failed ? QStringLiteral("color: #b00020; font-weight: bold;") : QString());
+    StatePalette::setTextRole(m_summary, failed ? std::optional(StatePalette::Role::Danger) : std::nullopt);
+    QFont font = m_summary->font();
+    font.setBold(failed);
+    m_summary->setFont(font);
     if (report.refused) {
         m_summary->setText(tr("Refused: %1").arg(report.error));
     } else if (report.stage == ForceReleaseReport::Stage::Preview) {

@@ -1,6 +1,7 @@
 #include "dialogs/ProfilesDialog.h"
 
 #include "runtime/IoThread.h"
+#include "theme/Icons.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -366,9 +367,10 @@ void ProfilesDialog::checkConnection()
     const ConnectionProfile p = profile();
     m_report->clear();
     for (const QString& w : p.warnings())
-        m_report->appendPlainText(tr("⚠ %1").arg(w));
+        m_report->appendPlainText(Icons::severityGlyph(AuditFinding::Severity::Warning) + QLatin1Char(' ') + w);
     if (p.nodes.isEmpty()) {
-        m_report->appendPlainText(tr("✖ add at least one node"));
+        m_report->appendPlainText(Icons::severityGlyph(AuditFinding::Severity::Severe) + QLatin1Char(' ') +
+                                  tr("add at least one node"));
         emit checkFinished(false);
         return;
     }
@@ -399,10 +401,14 @@ void ProfilesDialog::onCheckFinished(int node, bool ok, const QList<ConnectionCh
 {
     const NodeProfile np = m_nodeData.value(node);
     QStringList lines;
+    const auto mark = [](bool good) {
+        return Icons::severityGlyph(good ? std::nullopt : std::optional(AuditFinding::Severity::Severe));
+    };
     lines
-        << (ok ? tr("✓ node %1 (%2): ready for Redlock") : tr("✖ node %1 (%2): failed")).arg(node + 1).arg(np.address);
+        << mark(ok) + QLatin1Char(' ') +
+               (ok ? tr("node %1 (%2): ready for Redlock") : tr("node %1 (%2): failed")).arg(node + 1).arg(np.address);
     for (const ConnectionCheck::Step& s : steps)
-        lines << tr("    %1 %2: %3").arg(s.ok ? QStringLiteral("✓") : QStringLiteral("✖"), s.name, s.detail);
+        lines << tr("    %1 %2: %3").arg(mark(s.ok), s.name, s.detail);
     const auto failed =
         std::find_if(steps.cbegin(), steps.cend(), [](const ConnectionCheck::Step& s) { return !s.ok; });
     if (!ok && failed != steps.cend())

@@ -4,6 +4,7 @@
 #include "models/NodesModel.h"
 #include "observe/ObservationTypes.h"
 #include "runtime/OwnThreadFuture.h"
+#include "theme/StatePalette.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -118,7 +119,10 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     if (m_plan.breaksQuorum) {
         // The planner's explanation already gives the counts and the quorum.
         m_quorum->setText(tr("Refused: %1. Type “%2” to override.").arg(m_plan.quorumExplanation, overrideWord()));
-        m_quorum->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+        StatePalette::setTextRole(m_quorum, StatePalette::Role::Danger);
+        QFont font = m_quorum->font();
+        font.setBold(true);
+        m_quorum->setFont(font);
     } else {
         m_quorum->setText(tr("%1 of %2 nodes stay counted while the node is out (quorum %3).")
                               .arg(m_plan.nodesUpDuring)

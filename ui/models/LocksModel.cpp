@@ -1,6 +1,7 @@
 #include "models/LocksModel.h"
 
 #include "runtime/SteadyClock.h"
+#include "theme/Icons.h"
 
 #include <QLocale>
 
@@ -30,27 +31,6 @@ int verdictOrder(LockVerdict verdict)
         return 6;
     }
     return 7;
-}
-
-QString verdictSymbol(LockVerdict verdict)
-{
-    switch (verdict) {
-    case LockVerdict::Held:
-        return QStringLiteral("●");
-    case LockVerdict::Expiring:
-        return QStringLiteral("◔");
-    case LockVerdict::Contested:
-        return QStringLiteral("⚔");
-    case LockVerdict::MinorityLeftover:
-        return QStringLiteral("◌");
-    case LockVerdict::Free:
-        return QStringLiteral("○");
-    case LockVerdict::Unknown:
-        return QStringLiteral("?");
-    case LockVerdict::Stuck:
-        return QStringLiteral("∞");
-    }
-    return {};
 }
 
 } // namespace
@@ -336,7 +316,7 @@ int LocksModel::columnCount(const QModelIndex& parent) const
 
 QString LocksModel::verdictText(const LockView& view)
 {
-    const QString name = verdictSymbol(view.verdict) + QLatin1Char(' ') + lockVerdictName(view.verdict);
+    const QString name = lockVerdictName(view.verdict);
     switch (view.verdict) {
     case LockVerdict::Held:
     case LockVerdict::Expiring:
@@ -392,6 +372,10 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
         default:
             return nodeExpiryMs(view, nodeOfColumn(column));
         }
+    case Qt::DecorationRole:
+        if (column == VerdictColumn)
+            return Icons::verdict(view.verdict);
+        return {};
     case TtlCellRole:
         if (column >= ColumnCount)
             return QVariant::fromValue(cellFor(row, nodeOfColumn(column), nowNs()));
@@ -445,9 +429,12 @@ QVariant LocksModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole && section >= ColumnCount)
-        return tr("Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; "
-                  "— absent; ✕ unreachable")
-            .arg(section - ColumnCount + 1);
+        return tr("Remaining TTL on node #%1. Solid bar: majority token; hatched with %2: another token; "
+                  "%3 absent; %4 unreachable")
+            .arg(section - ColumnCount + 1)
+            .arg(Icons::presenceGlyph(NodeLockState::Presence::Holding, false),
+                 Icons::presenceGlyph(NodeLockState::Presence::Absent),
+                 Icons::presenceGlyph(NodeLockState::Presence::Unreachable));
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {

@@ -1,40 +1,12 @@
 #include "models/NodesModel.h"
 
-#include <QColor>
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
+
 #include <QDateTime>
 #include <QLocale>
 
 namespace redlock {
-
-namespace {
-
-QString severitySymbol(int severity)
-{
-    switch (severity) {
-    case int(AuditFinding::Severity::Severe):
-        return QStringLiteral("✖");
-    case int(AuditFinding::Severity::Warning):
-        return QStringLiteral("⚠");
-    case int(AuditFinding::Severity::Info):
-        return QStringLiteral("ℹ");
-    default:
-        return QStringLiteral("✓");
-    }
-}
-
-QString healthSymbol(NodeHealth health)
-{
-    switch (health) {
-    case NodeHealth::Up:
-        return QStringLiteral("●");
-    case NodeHealth::Connecting:
-        return QStringLiteral("◌");
-    default:
-        return QStringLiteral("✖");
-    }
-}
-
-} // namespace
 
 NodesModel::NodesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -146,9 +118,11 @@ QVariant NodesModel::data(const QModelIndex& index, int role) const
         return toolTip(facts, index.column());
     case SeverityRole:
         return index.column() == AuditColumn ? worstSeverity(index.row()) : QVariant();
+    case Qt::DecorationRole:
+        return decoration(facts, index.column());
     case Qt::ForegroundRole:
-        if (index.column() == StateColumn && m_stateNotes.value(facts.node).second)
-            return QColor(0xb0, 0x00, 0x20);
+        if (index.column() == StateColumn && stateNoteIsWarning(facts.node))
+            return StatePalette::current().color(StatePalette::Role::Danger);
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == LatencyColumn || index.column() == ClockOffsetColumn)
@@ -167,7 +141,7 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
     case StateColumn: {
         if (const auto note = m_stateNotes.find(facts.node); note != m_stateNotes.end())
             return note->first;
-        QString text = healthSymbol(facts.health) + QLatin1Char(' ') + nodeHealthName(facts.health);
+        QString text = nodeHealthName(facts.health);
         if (facts.isDegraded())
             text += tr(" (degraded)");
         return text;
@@ -207,12 +181,28 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
     case AuditColumn: {
         const QList<AuditFinding> findings = findingsFor(facts.node);
         if (findings.isEmpty())
-            return tr("✓ no findings");
+            return tr("no findings");
         QStringList titles;
         for (const AuditFinding& f : findings)
             titles << f.title;
-        return QString(severitySymbol(worstSeverity(facts.node)) + QLatin1Char(' ') +
-                       titles.join(QStringLiteral("; ")));
+        return titles.join(QStringLiteral("; "));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant NodesModel::decoration(const NodeFacts& facts, int column) const
+{
+    switch (column) {
+    case StateColumn:
+        if (const auto note = m_stateNotes.find(facts.node); note != m_stateNotes.end())
+            return note->second ? Icons::severity(AuditFinding::Severity::Warning)
+                                : Icons::action(Icons::Action::Restart);
+        return Icons::health(facts.health, facts.isDegraded());
+    case AuditColumn: {
+        const int worst = worstSeverity(facts.node);
+        return Icons::severity(worst < 0 ? std::nullopt : std::optional(AuditFinding::Severity(worst)));
     }
     default:
         return {};

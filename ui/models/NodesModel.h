@@ -41,10 +41,11 @@ public:
     // What the lock view costs each node (LockInspector::observerLoad); the sessions' part comes in samples.
     void setLoad(const QList<ObserverLoad>& load);
     void setFindings(const QList<AuditFinding>& findings);
-    // Operator state shown in the state column instead of the health (e.g. "quarantined — 12 s"); empty
-    // clears it. `warning` paints it red (a node back before its due time).
+    // Operator state shown in the state column instead of the health (e.g. "kept down — 12 s"); empty
+    // clears it. A `warning` (a node back before its due time) gets a warning icon and the danger colour.
     void setStateNote(int node, const QString& note, bool warning = false);
     QString stateNote(int node) const { return m_stateNotes.value(node).first; }
+    bool stateNoteIsWarning(int node) const { return m_stateNotes.value(node).second; }
 
     const NodeFacts& facts(int row) const { return m_nodes[row]; }
     QList<AuditFinding> findingsFor(int node) const;
@@ -60,6 +61,7 @@ public:
 private:
     QVariant display(const NodeFacts& facts, int column) const;
     QVariant raw(const NodeFacts& facts, int column) const;
+    QVariant decoration(const NodeFacts& facts, int column) const;
     QString toolTip(const NodeFacts& facts, int column) const;
     int worstSeverity(int node) const;
 

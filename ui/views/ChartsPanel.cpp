@@ -1,6 +1,7 @@
 #include "views/ChartsPanel.h"
 
 #include "controller/ClusterController.h"
+#include "theme/StatePalette.h"
 
 #include <QChart>
 #include <QChartView>
@@ -41,6 +42,7 @@ ChartsPanel::Chart ChartsPanel::makeChart(const QString& title, const QString& u
 {
     Chart c;
     c.chart = new QChart;
+    StatePalette::applyToChart(c.chart, palette());
     c.chart->setTitle(title);
     c.chart->setMargins(QMargins(2, 2, 2, 2));
     c.chart->legend()->setAlignment(Qt::AlignBottom);

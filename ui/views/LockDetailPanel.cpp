@@ -5,9 +5,11 @@
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "models/NodesModel.h"
+#include "theme/Icons.h"
 #include "views/ValidityTimeline.h"
 
 #include <QDateTime>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -80,6 +82,9 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     layout->addWidget(m_title);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
+    m_actionRow = new QHBoxLayout;
+    m_actionRow->addStretch(1);
+    layout->addLayout(m_actionRow);
 
     connect(m_locks, &LocksModel::locksApplied, this, &LockDetailPanel::refresh);
     connect(m_events, &QAbstractItemModel::rowsInserted, this, &LockDetailPanel::refreshHolders);
@@ -92,6 +97,12 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     m_countdownTimer.setInterval(250);
     connect(&m_countdownTimer, &QTimer::timeout, this, &LockDetailPanel::refreshCountdown);
     m_matrix->setRowCount(0);
+}
+
+void LockDetailPanel::addActionWidget(QWidget* widget)
+{
+    widget->setParent(this);
+    m_actionRow->addWidget(widget);
 }
 
 void LockDetailPanel::showKey(const QByteArray& key)
@@ -157,12 +168,12 @@ void LockDetailPanel::refresh()
     QStringList restsOn;
     for (const int n : view->restsOn)
         restsOn << tr("#%1").arg(n + 1);
-    QString summary =
-        tr("%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.")
-            .arg(LocksModel::verdictText(*view), view->holder.summary.isEmpty() ? tr("none") : view->holder.summary,
-                 holderFormatName(view->holder.format), restsOn.join(QStringLiteral(", ")))
-            .arg(view->quorum)
-            .arg(view->nodes.size());
+    QString summary = tr("%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.")
+                          .arg(Icons::verdictGlyph(view->verdict) + QLatin1Char(' ') + LocksModel::verdictText(*view),
+                               view->holder.summary.isEmpty() ? tr("none") : view->holder.summary,
+                               holderFormatName(view->holder.format), restsOn.join(QStringLiteral(", ")))
+                          .arg(view->quorum)
+                          .arg(view->nodes.size());
     m_summary->setText(summary);
     for (int row = 0; row < m_matrix->rowCount() && row < view->nodes.size(); ++row) {
         const NodeLockState& s = view->nodes[row];
@@ -171,22 +182,23 @@ void LockDetailPanel::refresh()
         QString presence;
         switch (s.presence) {
         case NodeLockState::Presence::Holding:
-            presence =
-                s.token == view->token && view->verdict != LockVerdict::Contested ? tr("● majority") : tr("≠ other");
+            presence = s.token == view->token && view->verdict != LockVerdict::Contested ? tr("majority") : tr("other");
             break;
         case NodeLockState::Presence::Absent:
-            presence = tr("— absent");
+            presence = tr("absent");
             break;
         case NodeLockState::Presence::Unreachable:
-            presence = tr("✕ unreachable");
+            presence = tr("unreachable");
             break;
         case NodeLockState::Presence::Refused:
-            presence = tr("⛔ no permission");
+            presence = tr("no permission");
             break;
         case NodeLockState::Presence::NotALock:
-            presence = tr("∅ not a lock");
+            presence = tr("not a lock");
             break;
         }
+        presence = Icons::presenceGlyph(s.presence, s.token == view->token && view->verdict != LockVerdict::Contested) +
+                   QLatin1Char(' ') + presence;
         setCell(row, PresenceColumn, presence, s.note);
         QString token;
         if (s.presence == NodeLockState::Presence::Holding) {
@@ -229,7 +241,7 @@ void LockDetailPanel::onKeyRead(const QByteArray& key, const QList<KeyReadResult
             continue;
         QString read;
         if (!r.ok)
-            read = tr("✕ %1").arg(r.error);
+            read = Icons::presenceGlyph(NodeLockState::Presence::Unreachable) + QLatin1Char(' ') + r.error;
         else if (r.pttlMs == -2)
             read = tr("absent");
         else if (r.pttlMs == -1)

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QTableWidget;
 class QTreeWidget;
@@ -37,6 +38,9 @@ public:
     LockDetailPanel(ClusterController* controller, LocksModel* locks, EventLogModel* events, QWidget* parent = nullptr);
 
     void showKey(const QByteArray& key);
+    // A widget in the action row under the detail (right-aligned, in the order added): MainWindow's extension
+    // point for the operator's buttons.
+    void addActionWidget(QWidget* widget);
     QByteArray key() const { return m_key; }
     QTableWidget* matrix() const { return m_matrix; }
     ValidityTimeline* timeline() const { return m_timeline; }
@@ -58,6 +62,7 @@ private:
     QTableWidget* m_matrix;
     ValidityTimeline* m_timeline;
     QTreeWidget* m_holders;
+    QHBoxLayout* m_actionRow;
     QTimer m_readTimer;
     QTimer m_countdownTimer;
 };

@@ -5,6 +5,8 @@
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
 #include "models/NodesModel.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 #include "views/ChartsPanel.h"
 #include "views/EventLogPanel.h"
 #include "views/LockDetailPanel.h"
@@ -16,6 +18,7 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -26,6 +29,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -56,6 +60,10 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     auto* filterAction = new QAction(tr("&Filter locks"), this);
     filterAction->setObjectName(QStringLiteral("filterLocksAction"));
     filterAction->setShortcut(QKeySequence::Find);
+    Icons::setIcon(connectAction, Icons::Action::Connect);
+    Icons::setIcon(refreshAction, Icons::Action::Refresh);
+    Icons::setIcon(filterAction, Icons::Action::Filter);
+    Icons::setIcon(quitAction, Icons::Action::Quit);
     QMenu* fileMenu = menuBar()->addMenu(tr("&Cluster"));
     fileMenu->addAction(connectAction);
     fileMenu->addAction(refreshAction);
@@ -69,14 +77,20 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     auto* aboutAction = m_helpMenu->addAction(tr("&About Redlock Console"), this, &MainWindow::showAbout);
     aboutAction->setObjectName(QStringLiteral("aboutAction"));
     aboutAction->setMenuRole(QAction::AboutRole);
-    QToolBar* toolbar = addToolBar(tr("Cluster"));
-    toolbar->setObjectName(QStringLiteral("clusterToolbar"));
-    toolbar->setMovable(false);
-    toolbar->addAction(connectAction);
-    toolbar->addAction(refreshAction);
+    Icons::setIcon(shortcutsAction, Icons::Action::Shortcuts);
+    Icons::setIcon(aboutAction, Icons::Action::About);
+    m_toolbar = addToolBar(tr("Cluster"));
+    m_toolbar->setObjectName(QStringLiteral("clusterToolbar"));
+    m_toolbar->setMovable(false);
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Small icons beside the text: the toolbar stays as tall as the text, leaving the height to the tables.
+    const int smallIcon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_toolbar->setIconSize(QSize(smallIcon, smallIcon));
+    m_toolbar->addAction(connectAction);
+    m_toolbar->addAction(refreshAction);
     m_modeLabel = new QLabel(this);
     m_modeLabel->setContentsMargins(12, 0, 0, 0);
-    toolbar->addWidget(m_modeLabel);
+    m_modeLabelAction = m_toolbar->addWidget(m_modeLabel);
 
     // Nodes.
     m_nodesPanel = new NodesPanel(m_controller, m_nodes, this);
@@ -154,10 +168,13 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     setCentralWidget(m_mainSplit);
 
     // Status bar.
+    m_quorumIcon = new QLabel(this);
+    m_quorumIcon->setObjectName(QStringLiteral("quorumIcon"));
     m_quorumLabel = new QLabel(this);
     m_quorumLabel->setObjectName(QStringLiteral("quorumState"));
     m_countsLabel = new QLabel(this);
     m_refreshLabel = new QLabel(this);
+    statusBar()->addWidget(m_quorumIcon);
     statusBar()->addWidget(m_quorumLabel);
     statusBar()->addWidget(m_countsLabel, 1);
     statusBar()->addPermanentWidget(m_refreshLabel);
@@ -208,6 +225,88 @@ QMenu* MainWindow::insertMenu(const QString& title)
     auto* menu = new QMenu(title, menuBar());
     menuBar()->insertMenu(m_helpMenu->menuAction(), menu);
     return menu;
+}
+
+void MainWindow::addToolBarSection(const QList<QAction*>& actions)
+{
+    m_toolbar->insertSeparator(m_modeLabelAction);
+    m_toolbar->insertActions(m_modeLabelAction, actions);
+}
+
+QDockWidget* MainWindow::addDockPanel(QWidget* panel, const QString& title, const QString& objectName,
+                                      Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    dock->hide();
+    return dock;
+}
+
+void MainWindow::addLockDetailWidget(QWidget* widget)
+{
+    m_detail->addActionWidget(widget);
+}
+
+void MainWindow::addLocksContextAction(QAction* action)
+{
+    if (m_locksContextActions.isEmpty()) {
+        m_locksView->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(m_locksView, &QWidget::customContextMenuRequested, this,
+                [this](const QPoint& pos) { showContextMenu(m_locksView, m_locksContextActions, pos); });
+    }
+    m_locksContextActions.append(action);
+}
+
+void MainWindow::addNodesContextAction(QAction* action)
+{
+    if (m_nodesContextActions.isEmpty()) {
+        QTableView* view = m_nodesPanel->view();
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this,
+                [this, view](const QPoint& pos) { showContextMenu(view, m_nodesContextActions, pos); });
+    }
+    m_nodesContextActions.append(action);
+}
+
+void MainWindow::showContextMenu(QAbstractItemView* view, const QList<QAction*>& actions, const QPoint& pos)
+{
+    const QModelIndex index = view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QMenu menu(this);
+    menu.addActions(actions);
+    menu.exec(view->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    // A new palette (the desktop switched to dark, say): icons drawn in the old text colour are drawn again.
+    if (event->type() == QEvent::PaletteChange)
+        refreshIcons();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::refreshIcons()
+{
+    if (!m_toolbar)
+        return; // still being built
+    const auto refreshMenu = [](const QMenu* menu, const auto& self) -> void {
+        for (QAction* action : menu->actions()) {
+            Icons::refresh(action);
+            if (action->menu())
+                self(action->menu(), self);
+        }
+    };
+    for (QAction* top : menuBar()->actions()) {
+        if (top->menu())
+            refreshMenu(top->menu(), refreshMenu);
+    }
+    for (QAction* action : m_toolbar->actions())
+        Icons::refresh(action);
+    updateQuorum();
 }
 
 QList<MainWindow::Shortcut> MainWindow::shortcuts() const
@@ -335,9 +434,9 @@ void MainWindow::onStarted(int nodeCount)
     m_locksView->setColumnWidth(
         LocksModel::VerdictColumn,
         fm.horizontalAdvance(m_locks->headerData(LocksModel::VerdictColumn, Qt::Horizontal).toString() +
-                             QStringLiteral("◌ minority leftover 2/5")) /
+                             QStringLiteral("minority leftover 2/5")) /
                 2 +
-            70);
+            90); // and the verdict's icon
     m_locksView->setColumnWidth(
         LocksModel::ValidityColumn,
         std::max(fm.horizontalAdvance(LocksModel::formatRemaining(58'800)),
@@ -345,7 +444,8 @@ void MainWindow::onStarted(int nodeCount)
             20);
     for (int i = 0; i < nodeCount; ++i)
         m_locksView->setColumnWidth(LocksModel::ColumnCount + i,
-                                    fm.horizontalAdvance(QStringLiteral("≠ ") + LocksModel::formatRemaining(58'800)) +
+                                    fm.horizontalAdvance(Icons::presenceGlyph(NodeLockState::Presence::Holding, false) +
+                                                         QLatin1Char(' ') + LocksModel::formatRemaining(58'800)) +
                                         12);
     applySavedColumnWidths();
     updateQuorum();
@@ -360,16 +460,22 @@ void MainWindow::onStarted(int nodeCount)
 void MainWindow::updateQuorum()
 {
     const int total = m_controller->nodeCount();
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     if (total == 0) {
+        m_quorumIcon->setPixmap(Icons::health(NodeHealth::Connecting).pixmap(iconSize, iconSize));
         m_quorumLabel->setText(tr("Not connected"));
         return;
     }
     const int up = m_controller->nodesUp();
     const bool quorum = m_controller->hasQuorum();
+    m_quorumIcon->setPixmap(Icons::health(quorum ? NodeHealth::Up : NodeHealth::Down).pixmap(iconSize, iconSize));
     m_quorumLabel->setText(
-        quorum ? tr("● Quorum: yes — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum())
-               : tr("✖ Quorum: NO — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum()));
-    m_quorumLabel->setStyleSheet(quorum ? QString() : QStringLiteral("color: #b00020; font-weight: bold;"));
+        quorum ? tr("Quorum: yes — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum())
+               : tr("Quorum: NO — %1 of %2 nodes up (quorum %3)").arg(up).arg(total).arg(m_controller->quorum()));
+    StatePalette::setTextRole(m_quorumLabel, quorum ? std::nullopt : std::optional(StatePalette::Role::Danger));
+    QFont font = m_quorumLabel->font();
+    font.setBold(!quorum);
+    m_quorumLabel->setFont(font);
 }
 
 void MainWindow::updateLockCounts()

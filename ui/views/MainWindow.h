@@ -5,6 +5,9 @@
 #include <QKeySequence>
 #include <QMainWindow>
 
+class QAbstractItemView;
+class QAction;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -12,6 +15,7 @@ class QSettings;
 class QSplitter;
 class QTabWidget;
 class QTableView;
+class QToolBar;
 
 namespace redlock {
 
@@ -47,6 +51,18 @@ public:
     void setModeText(const QString& text); // e.g. "demo: local cluster" or the profile name
     // Adds a menu to the menu bar before Help (the operator actions' menu, for one).
     QMenu* insertMenu(const QString& title);
+    // Extension points for what the window does not know about (the operator's actions, OperatorConsole): they
+    // say where things go, so no caller depends on the toolbar's order or a panel's layout.
+    // Adds actions to the toolbar as one section after the cluster actions, before the mode label.
+    void addToolBarSection(const QList<QAction*>& actions);
+    // Puts `panel` in a dock (hidden; its toggleViewAction() shows it) and returns the dock.
+    QDockWidget* addDockPanel(QWidget* panel, const QString& title, const QString& objectName,
+                              Qt::DockWidgetArea area = Qt::BottomDockWidgetArea);
+    // Adds a widget to the lock detail's action row (below the detail, right-aligned).
+    void addLockDetailWidget(QWidget* widget);
+    // Actions of the locks and nodes tables' context menus; a right click selects the row under it first.
+    void addLocksContextAction(QAction* action);
+    void addNodesContextAction(QAction* action);
     // Every menu action with a shortcut, in menu order: what Help → Keyboard shortcuts shows.
     QList<Shortcut> shortcuts() const;
     // Help → About: version, Qt version, licence.
@@ -70,7 +86,12 @@ public:
 signals:
     void connectRequested();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void showContextMenu(QAbstractItemView* view, const QList<QAction*>& actions, const QPoint& pos);
+    void refreshIcons();
     void showShortcuts();
     void showAbout();
     void onStarted(int nodeCount);
@@ -96,11 +117,16 @@ private:
     QTabWidget* m_bottomTabs;
     QSplitter* m_mainSplit;
     QSplitter* m_middleSplit;
+    QLabel* m_quorumIcon;
     QLabel* m_quorumLabel;
     QLabel* m_countsLabel;
     QLabel* m_refreshLabel;
     QLabel* m_modeLabel;
     QMenu* m_helpMenu;
+    QToolBar* m_toolbar = nullptr;
+    QAction* m_modeLabelAction = nullptr;
+    QList<QAction*> m_locksContextActions;
+    QList<QAction*> m_nodesContextActions;
     bool m_autoSelected = false;
     QList<int> m_savedColumnWidths; // key, holder, verdict, validity, every TTL column
 };

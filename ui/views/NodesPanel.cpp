@@ -2,6 +2,7 @@
 
 #include "controller/ClusterController.h"
 #include "models/NodesModel.h"
+#include "theme/Icons.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableView>
 
 namespace redlock {
@@ -33,7 +35,8 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     m_view->horizontalHeader()->setStretchLastSection(true);
     const QFontMetrics fm = fontMetrics();
     m_view->setColumnWidth(NodesModel::AddressColumn, fm.horizontalAdvance(QStringLiteral("#5 127.0.0.1:65535")) + 24);
-    m_view->setColumnWidth(NodesModel::StateColumn, fm.horizontalAdvance(QStringLiteral("● up (degraded)")) + 16);
+    m_view->setColumnWidth(NodesModel::StateColumn,
+                           fm.horizontalAdvance(QStringLiteral("up (degraded)")) + 40); // icon, text
     m_view->setColumnWidth(NodesModel::RoleColumn, fm.horizontalAdvance(QStringLiteral("master, 2 replicas")) + 16);
     m_view->setColumnWidth(NodesModel::LatencyColumn, fm.horizontalAdvance(QStringLiteral("000.00 ms")) + 20);
     m_view->setColumnWidth(NodesModel::ClockOffsetColumn, fm.horizontalAdvance(QStringLiteral("Clock offset")) + 20);
@@ -60,6 +63,8 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     m_findings->setObjectName(QStringLiteral("auditFindings"));
     m_findings->setWordWrap(true);
     m_findings->setAlternatingRowColors(true);
+    const int smallIcon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_findings->setIconSize(QSize(smallIcon, smallIcon));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
@@ -84,18 +89,16 @@ void NodesPanel::showFindings()
     const auto& findings = m_controller->findings();
     m_findings->clear();
     if (findings.isEmpty()) {
-        m_findings->addItem(tr("✓ Safety audit: no findings"));
+        m_findings->addItem(new QListWidgetItem(Icons::severity(std::nullopt), tr("Safety audit: no findings")));
         return;
     }
     for (const AuditFinding& f : findings) {
         QStringList nodes;
         for (const int n : f.nodes)
             nodes << tr("#%1").arg(n + 1);
-        const QString symbol = f.severity == AuditFinding::Severity::Severe    ? QStringLiteral("✖")
-                               : f.severity == AuditFinding::Severity::Warning ? QStringLiteral("⚠")
-                                                                               : QStringLiteral("ℹ");
         const QString where = nodes.isEmpty() ? tr("cluster") : nodes.join(QStringLiteral(" "));
-        auto* item = new QListWidgetItem(tr("%1 %2 [%3]: %4").arg(symbol, severityName(f.severity), where, f.title));
+        auto* item = new QListWidgetItem(Icons::severity(f.severity),
+                                         tr("%1 [%2]: %3").arg(severityName(f.severity), where, f.title));
         item->setToolTip(f.explanation);
         m_findings->addItem(item);
     }

@@ -8,6 +8,7 @@
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "models/NodesModel.h"
+#include "theme/Icons.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
@@ -15,13 +16,10 @@
 #include <QAction>
 #include <QDateTime>
 #include <QDockWidget>
-#include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QPushButton>
 #include <QTableView>
-#include <QToolBar>
-#include <QVBoxLayout>
 
 namespace redlock {
 
@@ -42,16 +40,17 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     m_auditLog = new QAction(tr("A&udit log…"), this);
     m_auditLog->setObjectName(QStringLiteral("auditLogAction"));
     m_auditLog->setShortcut(Qt::CTRL | Qt::Key_L);
+    Icons::setIcon(m_forceRelease, Icons::Action::ForceRelease);
+    Icons::setIcon(m_restart, Icons::Action::Restart);
+    Icons::setIcon(m_abandon, Icons::Action::AbandonRestart);
+    Icons::setIcon(m_auditLog, Icons::Action::AuditLog);
 
     m_bench = new TestBenchPanel;
-    m_benchDock = new QDockWidget(tr("Test bench"), window);
-    m_benchDock->setObjectName(QStringLiteral("testBenchDock"));
-    m_benchDock->setWidget(m_bench);
-    window->addDockWidget(Qt::BottomDockWidgetArea, m_benchDock);
-    m_benchDock->hide();
+    m_benchDock = window->addDockPanel(m_bench, tr("Test bench"), QStringLiteral("testBenchDock"));
     m_benchToggle = m_benchDock->toggleViewAction();
     m_benchToggle->setText(tr("&Test bench"));
     m_benchToggle->setShortcut(Qt::CTRL | Qt::Key_T);
+    Icons::setIcon(m_benchToggle, Icons::Action::TestBench);
 
     QMenu* menu = window->insertMenu(tr("&Operations"));
     menu->addAction(m_forceRelease);
@@ -60,37 +59,27 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     menu->addSeparator();
     menu->addAction(m_benchToggle);
     menu->addAction(m_auditLog);
-    if (auto* toolbar = window->findChild<QToolBar*>(QStringLiteral("clusterToolbar"))) {
-        QAction* first = toolbar->actions().value(2); // after Connect and Refresh, before the mode label
-        toolbar->insertAction(first, m_forceRelease);
-        toolbar->insertAction(first, m_benchToggle);
-    }
+    window->addToolBarSection({m_forceRelease, m_benchToggle});
+    window->addLocksContextAction(m_forceRelease);
+    window->addNodesContextAction(m_restart);
+    window->addNodesContextAction(m_abandon);
 
     connect(m_forceRelease, &QAction::triggered, this, [this] { openForceRelease(selectedKey()); });
     connect(m_restart, &QAction::triggered, this, [this] { openRestart(selectedNode()); });
     connect(m_abandon, &QAction::triggered, this, [this] { m_actions->abandonRestart(selectedNode()); });
     connect(m_auditLog, &QAction::triggered, this, &OperatorConsole::openAuditLog);
 
-    window->locksView()->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(window->locksView(), &QWidget::customContextMenuRequested, this, &OperatorConsole::showLocksMenu);
-    window->nodesPanel()->view()->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(window->nodesPanel()->view(), &QWidget::customContextMenuRequested, this, &OperatorConsole::showNodesMenu);
     connect(window->locksView()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &OperatorConsole::updateActions);
     connect(window->nodesPanel()->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &OperatorConsole::updateActions);
 
     // The lock detail gets its own button for the lock it shows.
-    if (auto* layout = qobject_cast<QVBoxLayout*>(window->detail()->layout())) {
-        auto* button = new QPushButton(tr("Force release…"), window->detail());
-        button->setObjectName(QStringLiteral("detailForceRelease"));
-        connect(button, &QPushButton::clicked, this, [this] { openForceRelease(m_window->detail()->key()); });
-        auto* row = new QHBoxLayout;
-        row->addStretch(1);
-        row->addWidget(button);
-        layout->addLayout(row);
-        m_detailButton = button;
-    }
+    auto* button = new QPushButton(Icons::action(Icons::Action::ForceRelease), tr("Force release…"));
+    button->setObjectName(QStringLiteral("detailForceRelease"));
+    connect(button, &QPushButton::clicked, this, [this] { openForceRelease(m_window->detail()->key()); });
+    window->addLockDetailWidget(button);
+    m_detailButton = button;
 
     connect(m_controller, &ClusterController::started, this, &OperatorConsole::onStarted);
     connect(m_controller, &ClusterController::stopped, this, [this] {
@@ -109,11 +98,11 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
             [this](int node, qint64 remainingMs, const QString& detail) {
                 logEvent(tr("node back early"), QStringLiteral("node-returned-early"),
-                         tr("⚠ node #%1 %2 answered %3 before its delay has passed: %4")
+                         tr("node #%1 %2 answered %3 before its delay has passed: %4")
                              .arg(node + 1)
                              .arg(nodeName(node), NodesModel::formatDuration(remainingMs), detail));
                 m_window->nodesModel()->setStateNote(
-                    node, tr("⚠ answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
+                    node, tr("answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
             });
     connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
     if (m_controller->isRunning())
@@ -196,45 +185,20 @@ void OperatorConsole::updateQuarantine()
             nodes->setStateNote(n, {});
             continue;
         }
-        if (nodes->stateNote(n).startsWith(QStringLiteral("⚠")))
+        if (nodes->stateNoteIsWarning(n))
             nodes->setStateNote(n,
-                                tr("⚠ answers — %1 of the delay left")
+                                tr("answers — %1 of the delay left")
                                     .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
                                 true);
         else if (m_actions->quarantineEnforced(n))
             nodes->setStateNote(
-                n, tr("⏸ kept down — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+                n, tr("kept down — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
         else
             nodes->setStateNote(
-                n, tr("⏱ watched — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+                n, tr("watched — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
     }
     m_controller->setQuarantinedNodes(m_actions->quarantinedNodes());
     updateActions();
-}
-
-void OperatorConsole::showLocksMenu(const QPoint& pos)
-{
-    const QModelIndex index = m_window->locksView()->indexAt(pos);
-    if (!index.isValid())
-        return;
-    m_window->locksView()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
-                                                                        QItemSelectionModel::Rows);
-    QMenu menu(m_window);
-    menu.addAction(m_forceRelease);
-    menu.exec(m_window->locksView()->viewport()->mapToGlobal(pos));
-}
-
-void OperatorConsole::showNodesMenu(const QPoint& pos)
-{
-    QTableView* view = m_window->nodesPanel()->view();
-    const QModelIndex index = view->indexAt(pos);
-    if (!index.isValid())
-        return;
-    view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    QMenu menu(m_window);
-    menu.addAction(m_restart);
-    menu.addAction(m_abandon);
-    menu.exec(view->viewport()->mapToGlobal(pos));
 }
 
 ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)

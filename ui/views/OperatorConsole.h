@@ -19,8 +19,9 @@ class MainWindow;
 class RestartDialog;
 class TestBenchPanel;
 
-// Adds the operator's actions to the main window without the window knowing about them: the Operations
-// menu, the locks table's and nodes table's context menus, a button in the lock detail, the test bench dock,
+// Adds the operator's actions to the main window, through its extension points, without the window knowing
+// about them: the Operations menu, a toolbar section, the locks table's and nodes table's context menus, a
+// button in the lock detail, the test bench dock,
 // quarantine countdowns in the nodes table and event log entries. Reconfigures OperatorActions and the test
 // bench each time the controller starts on a cluster; read-only mode disables every destructive action.
 class OperatorConsole final : public QObject
@@ -58,8 +59,6 @@ private:
     void onStarted();
     void updateActions();
     void updateQuarantine();
-    void showLocksMenu(const QPoint& pos);
-    void showNodesMenu(const QPoint& pos);
     void logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key = {});
     QString nodeName(int node) const;
 

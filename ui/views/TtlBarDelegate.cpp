@@ -1,6 +1,8 @@
 #include "views/TtlBarDelegate.h"
 
 #include "models/LocksModel.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -12,7 +14,10 @@ TtlBarDelegate::TtlBarDelegate(QObject* parent) : QStyledItemDelegate(parent) {}
 QSize TtlBarDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
     QSize size = QStyledItemDelegate::sizeHint(option, index);
-    size.setWidth(std::max(size.width(), option.fontMetrics.horizontalAdvance(QStringLiteral("≠ 00.0 s")) + 16));
+    size.setWidth(std::max(
+        size.width(), option.fontMetrics.horizontalAdvance(
+                          Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QStringLiteral(" 00.0 s")) +
+                          16));
     return size;
 }
 
@@ -43,35 +48,36 @@ void TtlBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     case TtlCell::Kind::Majority:
     case TtlCell::Kind::OtherToken: {
         const bool majority = cell.kind == TtlCell::Kind::Majority;
-        const QColor fill = majority ? QColor(0x4c, 0x9a, 0x2a) : QColor(0xd9, 0x7a, 0x00);
+        const QColor fill = StatePalette::forPalette(palette).color(majority ? StatePalette::Role::Held
+                                                                             : StatePalette::Role::Contested);
         double fraction = 1.0;
         if (cell.remainingMs >= 0 && cell.scaleMs > 0)
             fraction = std::clamp(double(cell.remainingMs) / double(cell.scaleMs), 0.0, 1.0);
         QRect filled = bar;
         filled.setWidth(std::max(2, int(bar.width() * fraction)));
-        painter->setPen(QPen(fill.darker(130), 1));
+        painter->setPen(QPen(fill, 1));
         painter->setBrush(Qt::NoBrush);
         painter->drawRect(bar.adjusted(0, 0, -1, -1));
         QColor light = fill;
         light.setAlpha(majority ? 110 : 70);
         painter->fillRect(filled, light);
         if (!majority) {
-            painter->fillRect(filled, QBrush(fill.darker(120), Qt::BDiagPattern));
+            painter->fillRect(filled, QBrush(fill, Qt::BDiagPattern));
             // The model's text says "other …"; the mark and the hatching say it here, leaving room for the time.
-            text = QStringLiteral("≠ ") +
+            text = Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ') +
                    (cell.remainingMs < 0 ? QStringLiteral("∞") : LocksModel::formatRemaining(cell.remainingMs));
         }
         break;
     }
     case TtlCell::Kind::Unreachable:
         painter->fillRect(bar, QBrush(palette.color(QPalette::Mid), Qt::DiagCrossPattern));
-        text = QStringLiteral("✕ ") + text;
+        text = Icons::presenceGlyph(NodeLockState::Presence::Unreachable) + QLatin1Char(' ') + text;
         break;
     case TtlCell::Kind::NotALock:
-        text = QStringLiteral("∅ ") + text;
+        text = Icons::presenceGlyph(NodeLockState::Presence::NotALock) + QLatin1Char(' ') + text;
         break;
     case TtlCell::Kind::Absent:
-        text = QStringLiteral("—");
+        text = Icons::presenceGlyph(NodeLockState::Presence::Absent);
         break;
     }
     painter->setPen(selected                             ? palette.color(QPalette::HighlightedText)

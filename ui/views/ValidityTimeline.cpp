@@ -2,6 +2,8 @@
 
 #include "models/LocksModel.h"
 #include "runtime/SteadyClock.h"
+#include "theme/Icons.h"
+#include "theme/StatePalette.h"
 
 #include <QPainter>
 #include <QPainterPath>
@@ -142,8 +144,10 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
     }
 
     const int rowHeight = std::max(8, plot.height() / n);
-    const QColor majority(0x4c, 0x9a, 0x2a);
-    const QColor other(0xd9, 0x7a, 0x00);
+    // The TTL bars' colours (TtlBarDelegate): the majority token's, another token's.
+    const StatePalette states = StatePalette::forPalette(pal);
+    const QColor majority = states.color(StatePalette::Role::Held);
+    const QColor other = states.color(StatePalette::Role::Contested);
     for (int i = 0; i < n; ++i) {
         const NodeLockState& s = m_view.nodes[i];
         const QRect row(plot.left(), plot.top() + i * rowHeight + 2, plot.width(), rowHeight - 4);
@@ -162,26 +166,29 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
             light.setAlpha(isMajority ? 120 : 70);
             p.fillRect(bar, light);
             if (!isMajority)
-                p.fillRect(bar, QBrush(c.darker(120), Qt::BDiagPattern));
-            p.setPen(c.darker(140));
+                p.fillRect(bar, QBrush(c, Qt::BDiagPattern));
+            p.setPen(c);
             p.drawRect(bar.adjusted(0, 0, -1, -1));
-            text = (isMajority ? QString() : QStringLiteral("≠ ")) +
+            text = (isMajority ? QString()
+                               : Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ')) +
                    (left < 0 ? tr("no TTL") : LocksModel::formatRemaining(left));
             break;
         }
         case NodeLockState::Presence::Absent:
-            text = tr("— absent");
+            text = Icons::presenceGlyph(NodeLockState::Presence::Absent) + QLatin1Char(' ') + tr("absent");
             break;
         case NodeLockState::Presence::Unreachable:
             p.fillRect(row, QBrush(pal.color(QPalette::Mid), Qt::DiagCrossPattern));
-            text = tr("✕ unreachable");
+            text = Icons::presenceGlyph(NodeLockState::Presence::Unreachable) + QLatin1Char(' ') + tr("unreachable");
             break;
         case NodeLockState::Presence::Refused:
             p.fillRect(row, QBrush(pal.color(QPalette::Mid), Qt::DiagCrossPattern));
-            text = tr("⛔ no permission: %1").arg(s.note);
+            text = Icons::presenceGlyph(NodeLockState::Presence::Refused) + QLatin1Char(' ') +
+                   tr("no permission: %1").arg(s.note);
             break;
         case NodeLockState::Presence::NotALock:
-            text = tr("∅ not a lock (%1)").arg(s.note);
+            text = Icons::presenceGlyph(NodeLockState::Presence::NotALock) + QLatin1Char(' ') +
+                   tr("not a lock (%1)").arg(s.note);
             break;
         }
         p.setPen(pal.color(QPalette::Text));
@@ -199,20 +206,22 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
         p.drawText(legendX + 20, fm.ascent() + 1, text);
         legendX += 20 + fm.horizontalAdvance(text) + 16;
     };
+    const QColor validityColor = states.color(StatePalette::Role::Accent);
+    const QColor quorumEndColor = states.color(StatePalette::Role::Danger);
+    QColor driftColor = quorumEndColor;
+    driftColor.setAlpha(140);
     if (quorumEnd >= 0 && validity >= 0) {
         const int xv = xFor(validity);
         const int xq = xFor(quorumEnd);
         if (xq > xv)
-            p.fillRect(QRect(xv, plot.top(), xq - xv, plot.height()),
-                       QBrush(QColor(0xb0, 0x30, 0x30, 140), Qt::FDiagPattern));
-        p.setPen(QPen(QColor(0x20, 0x50, 0xc0), 2, Qt::SolidLine));
+            p.fillRect(QRect(xv, plot.top(), xq - xv, plot.height()), QBrush(driftColor, Qt::FDiagPattern));
+        p.setPen(QPen(validityColor, 2, Qt::SolidLine));
         p.drawLine(xv, plot.top() - 2, xv, plot.bottom());
-        p.setPen(QPen(QColor(0xb0, 0x30, 0x30), 2, Qt::DashLine));
+        p.setPen(QPen(quorumEndColor, 2, Qt::DashLine));
         p.drawLine(xq, plot.top() - 2, xq, plot.bottom());
-        legend(tr("validity %1").arg(LocksModel::formatRemaining(validity)), QColor(0x20, 0x50, 0xc0), Qt::SolidLine);
-        legend(tr("quorum ends %1").arg(LocksModel::formatRemaining(quorumEnd)), QColor(0xb0, 0x30, 0x30),
-               Qt::DashLine);
-        legend(tr("drift margin %1 ms").arg(quorumEnd - validity), QColor(0xb0, 0x30, 0x30), Qt::DotLine);
+        legend(tr("validity %1").arg(LocksModel::formatRemaining(validity)), validityColor, Qt::SolidLine);
+        legend(tr("quorum ends %1").arg(LocksModel::formatRemaining(quorumEnd)), quorumEndColor, Qt::DashLine);
+        legend(tr("drift margin %1 ms").arg(quorumEnd - validity), quorumEndColor, Qt::DotLine);
     } else {
         p.setPen(pal.color(QPalette::Text));
         p.drawText(plot.left(), fm.ascent() + 1,
