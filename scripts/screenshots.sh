@@ -3,7 +3,8 @@
 # --screenshot` under Xvfb, after a delay so the live charts have a history, then quantised (pngquant) to
 # stay small. Commit the result. Needs a built console (./scripts/build.sh).
 #
-#   ./scripts/screenshots.sh            # docs/screenshots/console-demo.png and console-demo-zh_CN.png
+#   ./scripts/screenshots.sh            # docs/screenshots/console-demo.png, console-demo-zh_CN.png and
+#                                       # console-demo-dark.png (--dark); build/console-demo-zh_CN-dark.png to look at
 #   ./scripts/screenshots.sh --hidpi    # also build/console-demo-hidpi.png at QT_SCALE_FACTOR=2 (not committed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,8 @@ shot() { # $1: output file, rest: extra arguments
 mkdir -p docs/screenshots
 shot docs/screenshots/console-demo.png --lang en
 shot docs/screenshots/console-demo-zh_CN.png --lang zh_CN
+shot docs/screenshots/console-demo-dark.png --lang en --dark
+shot build/console-demo-zh_CN-dark.png --lang zh_CN --dark
 if [ "${1:-}" = "--hidpi" ]; then
     QT_SCALE_FACTOR=2 shot build/console-demo-hidpi.png --lang en
 fi

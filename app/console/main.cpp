@@ -44,6 +44,10 @@ int main(int argc, char* argv[])
     }
     if (textOnly)
         return 1; // not reached: process() has printed the help or the version and exited
+    if (options.dark) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(redlock::StatePalette::darkApplicationPalette());
+    }
 
     QSettings settings;
     redlock::ConsoleLauncher launcher(&settings);

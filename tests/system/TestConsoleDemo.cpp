@@ -3,6 +3,7 @@
 #include "controller/DemoWorkload.h"
 #include "models/LocksModel.h"
 #include "support/ObservationTestSupport.h"
+#include "theme/StatePalette.h"
 #include "views/ChartsPanel.h"
 #include "views/MainWindow.h"
 
@@ -107,16 +108,26 @@ private slots:
         QVERIFY(!QImage(options.screenshot).isNull());
     }
 
+    void screenshotOfTheRealWindow_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("desktop palette") << false;
+        QTest::newRow("--dark") << true;
+    }
+
     void screenshotOfTheRealWindow()
     {
-        const QString png = m_dir.filePath(QStringLiteral("console.png"));
+        QFETCH(bool, dark);
+        const QString png = m_dir.filePath(dark ? QStringLiteral("console-dark.png") : QStringLiteral("console.png"));
         QProcess console;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path());
         console.setProcessEnvironment(env);
-        console.start(QStringLiteral(REDLOCK_CONSOLE_BINARY),
-                      {QStringLiteral("--demo"), QStringLiteral("--screenshot"), png});
+        QStringList args{QStringLiteral("--demo"), QStringLiteral("--screenshot"), png};
+        if (dark)
+            args << QStringLiteral("--dark");
+        console.start(QStringLiteral(REDLOCK_CONSOLE_BINARY), args);
         QVERIFY(console.waitForStarted());
         QVERIFY(console.waitForFinished(30000));
         QVERIFY2(console.exitStatus() == QProcess::NormalExit && console.exitCode() == 0,
@@ -126,15 +137,19 @@ private slots:
         QVERIFY(image.width() >= 1000 && image.height() >= 700);
 
         // What is in it: a real window (text, tables and charts: many colours, no colour covering almost
-        // everything) with lock rows in the table: the TtlBarDelegate's majority fill (#4c9a2a at alpha 110)
-        // over a row's background. Measured: a console watching one empty node shows none of it; the demo
-        // about 22 000 pixels (a full bar is about 800, less its text).
+        // everything) with lock rows in the table: the TtlBarDelegate's majority fill (the palette's held colour
+        // at alpha 110) over a row's background, in the dark palette's colours with --dark. Measured: a console
+        // watching one empty node shows none of it; the demo about 22 000 pixels (a full bar is about 800, less
+        // its text).
+        const QPalette palette = dark ? StatePalette::darkApplicationPalette() : QApplication::palette();
+        QColor held = StatePalette::forPalette(palette).color(StatePalette::Role::Held);
+        held.setAlpha(110);
         QList<QRgb> barFill;
         for (const QPalette::ColorRole role : {QPalette::Base, QPalette::AlternateBase}) {
             QImage blend(1, 1, QImage::Format_RGB32);
-            blend.fill(QApplication::palette().color(QPalette::Active, role));
+            blend.fill(palette.color(QPalette::Active, role));
             QPainter painter(&blend);
-            painter.fillRect(blend.rect(), QColor(0x4c, 0x9a, 0x2a, 110));
+            painter.fillRect(blend.rect(), held);
             painter.end();
             barFill.append(blend.pixel(0, 0));
         }
@@ -147,9 +162,13 @@ private slots:
                 ++histogram[image.pixel(x, y)];
         }
         int mostCommon = 0;
+        QRgb background = 0;
         int barPixels = 0;
         for (auto it = histogram.cbegin(); it != histogram.cend(); ++it) {
-            mostCommon = std::max(mostCommon, it.value());
+            if (it.value() > mostCommon) {
+                mostCommon = it.value();
+                background = it.key();
+            }
             if (near(it.key(), barFill[0]) || near(it.key(), barFill[1]))
                 barPixels += it.value();
         }
@@ -160,6 +179,8 @@ private slots:
         QVERIFY2(histogram.size() >= 200, qPrintable(measured));
         QVERIFY2(mostCommon < image.width() * image.height() * 9 / 10, qPrintable(measured));
         QVERIFY2(barPixels >= 2000, qPrintable(measured));
+        // The window's own colour, the most common one, is dark exactly with --dark.
+        QCOMPARE(QColor::fromRgb(background).lightness() < 128, dark);
     }
 
     void screenshotFailsClearly()

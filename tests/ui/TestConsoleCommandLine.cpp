@@ -110,10 +110,10 @@ private slots:
     void commandLineOptions()
     {
         ConsoleCommandLine commandLine;
-        QVERIFY(commandLine.parser().parse({QStringLiteral("redlock-console"), QStringLiteral("--nodes"),
-                                            QStringLiteral("127.0.0.1:7001"), QStringLiteral("--pattern"),
-                                            QStringLiteral("locks:*"), QStringLiteral("--read-only"),
-                                            QStringLiteral("--drift-factor"), QStringLiteral("0.02")}));
+        QVERIFY(commandLine.parser().parse(
+            {QStringLiteral("redlock-console"), QStringLiteral("--nodes"), QStringLiteral("127.0.0.1:7001"),
+             QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--read-only"),
+             QStringLiteral("--drift-factor"), QStringLiteral("0.02"), QStringLiteral("--dark")}));
         LaunchOptions options;
         QString error;
         QVERIFY2(commandLine.launchOptions(&options, &error), qPrintable(error));
@@ -121,12 +121,14 @@ private slots:
         QCOMPARE(options.pattern, QStringLiteral("locks:*"));
         QVERIFY(options.readOnly);
         QCOMPARE(options.driftFactor, 0.02);
+        QVERIFY(options.dark);
 
         ConsoleCommandLine writable;
         QVERIFY(writable.parser().parse({QStringLiteral("redlock-console"), QStringLiteral("--demo")}));
         QVERIFY(writable.launchOptions(&options, &error));
         QVERIFY(!options.readOnly);
         QVERIFY(options.demo);
+        QVERIFY(!options.dark);
 
         ConsoleCommandLine badDrift;
         QVERIFY(badDrift.parser().parse(

@@ -29,14 +29,17 @@ ConsoleCommandLine::ConsoleCommandLine()
       m_readOnly(QStringLiteral("read-only"),
                  QCoreApplication::translate("main", "Refuse every action that writes to the nodes.")),
       m_drift(QStringLiteral("drift-factor"), QCoreApplication::translate("main", "Clock drift factor (default 0.01)."),
-              QCoreApplication::translate("main", "factor"), QStringLiteral("0.01"))
+              QCoreApplication::translate("main", "factor"), QStringLiteral("0.01")),
+      m_dark(QStringLiteral("dark"),
+             QCoreApplication::translate("main", "Dark colours (the Fusion style with a dark palette) whatever "
+                                                 "the desktop's theme."))
 {
     m_parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Monitoring and admin console for Redlock distributed locks over N independent Redis masters."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addOptions(
-        {m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly, m_drift});
+        {m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly, m_drift, m_dark});
 }
 
 bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) const
@@ -47,6 +50,7 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
     options->demo = m_parser.isSet(m_demo);
     options->screenshot = m_parser.value(m_screenshot);
     options->readOnly = m_parser.isSet(m_readOnly);
+    options->dark = m_parser.isSet(m_dark);
     bool driftOk = false;
     options->driftFactor = m_parser.value(m_drift).toDouble(&driftOk);
     if (!driftOk || options->driftFactor < 0 || options->driftFactor >= 0.5) {

@@ -38,6 +38,7 @@ private:
     QCommandLineOption m_lang;
     QCommandLineOption m_readOnly;
     QCommandLineOption m_drift;
+    QCommandLineOption m_dark;
 };
 
 } // namespace redlock

@@ -28,6 +28,9 @@ struct LaunchOptions
     int screenshotDelayMs = 0;
     bool readOnly = false;
     double driftFactor = 0.01;
+    // --dark: main.cpp sets StatePalette::darkApplicationPalette() with the Fusion style before the window is
+    // made. Without it the console follows the desktop's palette, dark or light (StatePalette follows it).
+    bool dark = false;
 };
 
 // Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
