@@ -126,6 +126,10 @@
         <source>--screenshot-delay must be a number of seconds from 0 to 600</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Dark colours (the Fusion style with a dark palette) whatever the desktop&apos;s theme.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -573,10 +577,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✔ deleted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>skip: the token changed</source>
         <translation type="unfinished"></translation>
     </message>
@@ -646,6 +646,10 @@
     </message>
     <message>
         <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deleted</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -862,23 +866,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>— absent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✕ unreachable</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>∅ not a lock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>no TTL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✕ %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -886,19 +874,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>● majority</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>≠ other</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>⛔ no permission</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>no expiry: stuck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>majority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a lock</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1082,10 +1078,6 @@ token: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; — absent; ✕ unreachable</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Lock key</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1107,6 +1099,10 @@ token: %3</source>
     </message>
     <message>
         <source>no permission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with %2: another token; %3 absent; %4 unreachable</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1191,14 +1187,6 @@ token: %3</source>
         <source>Not connected</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>● Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✖ Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%n lock(s)</source>
         <translation type="unfinished">
@@ -1266,6 +1254,14 @@ token: %3</source>
     </message>
     <message>
         <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1534,10 +1530,6 @@ token: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✓ no findings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Refused by the node: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1650,23 +1642,19 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Console load</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no findings</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
-    <message>
-        <source>✓ Safety audit: no findings</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>#%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>cluster</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 [%3]: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1683,6 +1671,14 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>&amp;Rescan budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Safety audit: no findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 [%2]: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1761,19 +1757,19 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ node #%1 %2 answered %3 before its delay has passed: %4</source>
+        <source>node #%1 %2 answered %3 before its delay has passed: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⚠ answers — %1 of the delay left</source>
+        <source>answers — %1 of the delay left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⏸ kept down — %1</source>
+        <source>kept down — %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⏱ watched — %1</source>
+        <source>watched — %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1983,14 +1979,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Saved &quot;%1&quot; (passwords are not saved).</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>⚠ %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✖ add at least one node</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>Checking %n node(s)…</source>
         <translation type="unfinished">
@@ -2003,14 +1991,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✓ node %1 (%2): ready for Redlock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✖ node %1 (%2): failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>    %1 %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2020,6 +2000,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>Production: force release and restarts need the key or node typed in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add at least one node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 (%2): ready for Redlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 (%2): failed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2788,14 +2780,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>✖ LOST: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✔ Held: validity %1 ms of TTL %2 ms; token %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>; fencing token %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2863,6 +2847,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ValidityTimeline</name>
@@ -2887,18 +2875,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>— absent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>✕ unreachable</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>∅ not a lock (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>validity %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2915,7 +2891,19 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>⛔ no permission: %1</source>
+        <source>absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no permission: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a lock (%1)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -126,6 +126,10 @@
         <source>--screenshot-delay must be a number of seconds from 0 to 600</source>
         <translation>--screenshot-delay 必须是 0 到 600 之间的秒数</translation>
     </message>
+    <message>
+        <source>Dark colours (the Fusion style with a dark palette) whatever the desktop&apos;s theme.</source>
+        <translation>深色配色（Fusion 风格加深色调色板），不论桌面主题如何。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -571,10 +575,6 @@
         <translation>删除：令牌仍与显示的一致</translation>
     </message>
     <message>
-        <source>✔ deleted</source>
-        <translation>✔ 已删除</translation>
-    </message>
-    <message>
         <source>skip: the token changed</source>
         <translation>跳过：令牌已变更</translation>
     </message>
@@ -645,6 +645,10 @@
     <message>
         <source>The deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
         <translation>删除已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
     </message>
 </context>
 <context>
@@ -859,44 +863,36 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>— absent</source>
-        <translation>— 不存在</translation>
-    </message>
-    <message>
-        <source>✕ unreachable</source>
-        <translation>✕ 不可达</translation>
-    </message>
-    <message>
-        <source>∅ not a lock</source>
-        <translation>∅ 不是锁</translation>
-    </message>
-    <message>
         <source>no TTL</source>
         <translation>无 TTL</translation>
-    </message>
-    <message>
-        <source>✕ %1</source>
-        <translation>✕ %1</translation>
     </message>
     <message>
         <source>PTTL read at %1</source>
         <translation>PTTL 读取于 %1</translation>
     </message>
     <message>
-        <source>● majority</source>
-        <translation>● 多数派</translation>
-    </message>
-    <message>
-        <source>≠ other</source>
-        <translation>≠ 其他令牌</translation>
-    </message>
-    <message>
-        <source>⛔ no permission</source>
-        <translation>⛔ 无权限</translation>
-    </message>
-    <message>
         <source>no expiry: stuck</source>
         <translation>永不过期：卡住</translation>
+    </message>
+    <message>
+        <source>majority</source>
+        <translation>多数派</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他令牌</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>无权限</translation>
+    </message>
+    <message>
+        <source>not a lock</source>
+        <translation>不是锁</translation>
     </message>
 </context>
 <context>
@@ -1080,10 +1076,6 @@ token: %3</source>
         <translation>令牌：%1</translation>
     </message>
     <message>
-        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with ≠: another token; — absent; ✕ unreachable</source>
-        <translation>节点 #%1 上的剩余 TTL。实心条：多数派令牌；带 ≠ 的斜线条：其他令牌；— 不存在；✕ 不可达</translation>
-    </message>
-    <message>
         <source>Lock key</source>
         <translation>锁键</translation>
     </message>
@@ -1106,6 +1098,10 @@ token: %3</source>
     <message>
         <source>no permission</source>
         <translation>无权限</translation>
+    </message>
+    <message>
+        <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with %2: another token; %3 absent; %4 unreachable</source>
+        <translation>节点 #%1 上的剩余 TTL。实心条：多数派令牌；带 %2 的斜线条：其他令牌；%3 不存在；%4 不可达</translation>
     </message>
 </context>
 <context>
@@ -1188,14 +1184,6 @@ token: %3</source>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
-    <message>
-        <source>● Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
-        <translation>● 法定人数：满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
-    </message>
-    <message>
-        <source>✖ Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
-        <translation>✖ 法定人数：不满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
-    </message>
     <message numerus="yes">
         <source>%n lock(s)</source>
         <translation>
@@ -1261,6 +1249,14 @@ token: %3</source>
     <message>
         <source>held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6</source>
         <translation>已持有 %1 · 即将过期 %2 · 争用中 %3 · 少数派残留 %4 · 未知 %5 · 卡住 %6</translation>
+    </message>
+    <message>
+        <source>Quorum: yes — %1 of %2 nodes up (quorum %3)</source>
+        <translation>法定人数：满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
+    </message>
+    <message>
+        <source>Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
+        <translation>法定人数：不满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
     </message>
 </context>
 <context>
@@ -1527,10 +1523,6 @@ token: %3</source>
         <translation>%1，于 %2 重启</translation>
     </message>
     <message>
-        <source>✓ no findings</source>
-        <translation>✓ 无问题</translation>
-    </message>
-    <message>
         <source>Refused by the node: %1</source>
         <translation>被节点拒绝：%1</translation>
     </message>
@@ -1644,13 +1636,13 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>Console load</source>
         <translation>控制台负载</translation>
     </message>
+    <message>
+        <source>no findings</source>
+        <translation>无问题</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
-    <message>
-        <source>✓ Safety audit: no findings</source>
-        <translation>✓ 安全审计：未发现问题</translation>
-    </message>
     <message>
         <source>#%1</source>
         <translation>#%1</translation>
@@ -1658,10 +1650,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>cluster</source>
         <translation>集群</translation>
-    </message>
-    <message>
-        <source>%1 %2 [%3]: %4</source>
-        <translation>%1 %2 [%3]：%4</translation>
     </message>
     <message>
         <source>unlimited</source>
@@ -1678,6 +1666,14 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>&amp;Rescan budget:</source>
         <translation>重新扫描预算(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Safety audit: no findings</source>
+        <translation>安全审计：未发现问题</translation>
+    </message>
+    <message>
+        <source>%1 [%2]: %3</source>
+        <translation>%1 [%2]：%3</translation>
     </message>
 </context>
 <context>
@@ -1755,20 +1751,20 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>让所选节点停机超过最大 TTL，然后重新启动（由控制台保持停机；使用 SHUTDOWN NOSAVE 时仅监视）</translation>
     </message>
     <message>
-        <source>⚠ node #%1 %2 answered %3 before its delay has passed: %4</source>
-        <translation>⚠ 节点 #%1 %2 在延迟结束前 %3 应答：%4</translation>
+        <source>node #%1 %2 answered %3 before its delay has passed: %4</source>
+        <translation>节点 #%1 %2 在延迟结束前 %3 应答：%4</translation>
     </message>
     <message>
-        <source>⚠ answers — %1 of the delay left</source>
-        <translation>⚠ 已应答 — 延迟还剩 %1</translation>
+        <source>answers — %1 of the delay left</source>
+        <translation>已应答 — 延迟还剩 %1</translation>
     </message>
     <message>
-        <source>⏸ kept down — %1</source>
-        <translation>⏸ 保持停机 — %1</translation>
+        <source>kept down — %1</source>
+        <translation>保持停机 — %1</translation>
     </message>
     <message>
-        <source>⏱ watched — %1</source>
-        <translation>⏱ 监视中 — %1</translation>
+        <source>watched — %1</source>
+        <translation>监视中 — %1</translation>
     </message>
 </context>
 <context>
@@ -1977,14 +1973,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>Saved &quot;%1&quot; (passwords are not saved).</source>
         <translation>已保存“%1”（密码不会保存）。</translation>
     </message>
-    <message>
-        <source>⚠ %1</source>
-        <translation>⚠ %1</translation>
-    </message>
-    <message>
-        <source>✖ add at least one node</source>
-        <translation>✖ 请至少添加一个节点</translation>
-    </message>
     <message numerus="yes">
         <source>Checking %n node(s)…</source>
         <translation>
@@ -1994,14 +1982,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>address</source>
         <translation>地址</translation>
-    </message>
-    <message>
-        <source>✓ node %1 (%2): ready for Redlock</source>
-        <translation>✓ 节点 %1（%2）：可用于 Redlock</translation>
-    </message>
-    <message>
-        <source>✖ node %1 (%2): failed</source>
-        <translation>✖ 节点 %1（%2）：失败</translation>
     </message>
     <message>
         <source>    %1 %2: %3</source>
@@ -2014,6 +1994,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>Production: force release and restarts need the key or node typed in</source>
         <translation>生产环境：强制释放和重启需要输入键名或节点</translation>
+    </message>
+    <message>
+        <source>add at least one node</source>
+        <translation>请至少添加一个节点</translation>
+    </message>
+    <message>
+        <source>node %1 (%2): ready for Redlock</source>
+        <translation>节点 %1（%2）：可用于 Redlock</translation>
+    </message>
+    <message>
+        <source>node %1 (%2): failed</source>
+        <translation>节点 %1（%2）：失败</translation>
     </message>
 </context>
 <context>
@@ -2777,14 +2769,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>防护令牌 %1</translation>
     </message>
     <message>
-        <source>✖ LOST: %1</source>
-        <translation>✖ 已丢失：%1</translation>
-    </message>
-    <message>
-        <source>✔ Held: validity %1 ms of TTL %2 ms; token %3</source>
-        <translation>✔ 已持有：有效期 %1 毫秒（TTL %2 毫秒）；令牌 %3</translation>
-    </message>
-    <message>
         <source>; fencing token %1</source>
         <translation>；防护令牌 %1</translation>
     </message>
@@ -2852,6 +2836,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation>已持有：有效期 %1 毫秒（TTL %2 毫秒）；令牌 %3</translation>
+    </message>
 </context>
 <context>
     <name>redlock::ValidityTimeline</name>
@@ -2876,18 +2864,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>无 TTL</translation>
     </message>
     <message>
-        <source>— absent</source>
-        <translation>— 不存在</translation>
-    </message>
-    <message>
-        <source>✕ unreachable</source>
-        <translation>✕ 不可达</translation>
-    </message>
-    <message>
-        <source>∅ not a lock (%1)</source>
-        <translation>∅ 不是锁（%1）</translation>
-    </message>
-    <message>
         <source>validity %1</source>
         <translation>有效期 %1</translation>
     </message>
@@ -2904,8 +2880,20 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>没有法定人数持有该键（%1）：无有效期</translation>
     </message>
     <message>
-        <source>⛔ no permission: %1</source>
-        <translation>⛔ 无权限：%1</translation>
+        <source>absent</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>不可达</translation>
+    </message>
+    <message>
+        <source>no permission: %1</source>
+        <translation>无权限：%1</translation>
+    </message>
+    <message>
+        <source>not a lock (%1)</source>
+        <translation>不是锁（%1）</translation>
     </message>
 </context>
 <context>
