@@ -124,6 +124,10 @@ private slots:
         // About and an audit finding of severity Info share the "i"; among the actions each is distinct.
         checkDistinct(icons);
         QVERIFY(!Icons::application().isNull());
+        // Sharp on a 2x screen: drawn at 32 device pixels for 16 logical ones, not scaled up.
+        const QPixmap hidpi = Icons::action(Icons::Action::Connect).pixmap(QSize(16, 16), 2.0);
+        QCOMPARE(hidpi.size(), QSize(32, 32));
+        QCOMPARE(hidpi.devicePixelRatio(), 2.0);
     }
 
     // State icons are drawn in the state palette's colour for the palette in force; actions in its text colour.

@@ -46,15 +46,15 @@ public:
         return scaledPixmap(size, mode, state, 1.0);
     }
 
-    QPixmap scaledPixmap(const QSize& size, QIcon::Mode mode, QIcon::State state, qreal scale) override
+    // `size` is in device pixels already (QIcon::pixmap multiplies by the ratio); QIcon sets the ratio.
+    QPixmap scaledPixmap(const QSize& size, QIcon::Mode mode, QIcon::State state, qreal) override
     {
-        QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::transparent);
         {
             QPainter painter(&image);
             paint(&painter, image.rect(), mode, state);
         }
-        image.setDevicePixelRatio(scale);
         return QPixmap::fromImage(std::move(image));
     }
 
