@@ -244,6 +244,8 @@ private slots:
         QTRY_COMPARE(inkOf(forceRelease->icon()), dark.color(QPalette::ButtonText));
         QCOMPARE(inkOf(window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"))->actions().first()->icon()),
                  dark.color(QPalette::ButtonText));
+        QCOMPARE(inkOf(window.detail()->findChild<QPushButton*>(QStringLiteral("detailForceRelease"))->icon()),
+                 dark.color(QPalette::ButtonText));
     }
 };
 

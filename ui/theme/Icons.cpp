@@ -2,6 +2,7 @@
 
 #include "theme/StatePalette.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDir>
 #include <QFile>
@@ -262,11 +263,21 @@ void Icons::setIcon(QAction* action, Action icon)
     action->setIcon(Icons::action(icon));
 }
 
-void Icons::refresh(QAction* action)
+void Icons::setIcon(QAbstractButton* button, Action icon)
 {
-    const QVariant icon = action->property(kActionIconProperty);
-    if (icon.isValid())
+    button->setProperty(kActionIconProperty, int(icon));
+    button->setIcon(Icons::action(icon));
+}
+
+void Icons::refresh(QObject* actionOrButton)
+{
+    const QVariant icon = actionOrButton->property(kActionIconProperty);
+    if (!icon.isValid())
+        return;
+    if (auto* action = qobject_cast<QAction*>(actionOrButton))
         action->setIcon(Icons::action(Action(icon.toInt())));
+    else if (auto* button = qobject_cast<QAbstractButton*>(actionOrButton))
+        button->setIcon(Icons::action(Action(icon.toInt())));
 }
 
 QIcon Icons::application()

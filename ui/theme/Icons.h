@@ -4,6 +4,7 @@
 
 #include <QIcon>
 
+class QAbstractButton;
 class QAction;
 
 namespace redlock {
@@ -40,7 +41,8 @@ public:
     static QIcon action(Action action);
     // Sets an action's icon and remembers which, so that refresh() draws it again for a new palette.
     static void setIcon(QAction* action, Action icon);
-    static void refresh(QAction* action); // no-op for an action setIcon() has not seen
+    static void setIcon(QAbstractButton* button, Action icon);
+    static void refresh(QObject* actionOrButton); // no-op for one setIcon() has not seen
     // The application's icon (every rendered size).
     static QIcon application();
 

@@ -13,6 +13,7 @@
 #include "views/NodesPanel.h"
 #include "views/TtlBarDelegate.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDateTime>
@@ -306,6 +307,8 @@ void MainWindow::refreshIcons()
     }
     for (QAction* action : m_toolbar->actions())
         Icons::refresh(action);
+    for (QAbstractButton* button : findChildren<QAbstractButton*>())
+        Icons::refresh(button);
     updateQuorum();
 }
 

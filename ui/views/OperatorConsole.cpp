@@ -75,7 +75,8 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
             &OperatorConsole::updateActions);
 
     // The lock detail gets its own button for the lock it shows.
-    auto* button = new QPushButton(Icons::action(Icons::Action::ForceRelease), tr("Force release…"));
+    auto* button = new QPushButton(tr("Force release…"));
+    Icons::setIcon(button, Icons::Action::ForceRelease);
     button->setObjectName(QStringLiteral("detailForceRelease"));
     connect(button, &QPushButton::clicked, this, [this] { openForceRelease(m_window->detail()->key()); });
     window->addLockDetailWidget(button);
