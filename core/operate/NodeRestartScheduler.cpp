@@ -2,7 +2,6 @@
 
 #include "runtime/OwnThreadFuture.h"
 
-#include "localcluster/LocalCluster.h"
 #include "operate/AuditLog.h"
 
 #include <QCoreApplication>
@@ -156,31 +155,6 @@ QString restartStateId(PendingRestart::State state)
 }
 
 // ------------------------------------------------------------------------------------------------ backends
-
-LocalClusterRestartBackend::LocalClusterRestartBackend(LocalCluster* cluster, int index, QObject* parent)
-    : RestartBackend(parent), m_cluster(cluster), m_index(index)
-{}
-
-void LocalClusterRestartBackend::stop(Done done)
-{
-    if (!m_cluster || m_index < 0 || m_index >= m_cluster->size()) {
-        done({false, tr("no such node in the local cluster"), {}});
-        return;
-    }
-    const bool ok = m_cluster->stopNode(m_index);
-    done({ok, ok ? QString() : tr("the process could not be stopped"), m_cluster->recentOutput(m_index)});
-}
-
-void LocalClusterRestartBackend::start(Done done)
-{
-    if (!m_cluster || m_index < 0 || m_index >= m_cluster->size()) {
-        done({false, tr("no such node in the local cluster"), {}});
-        return;
-    }
-    QString error;
-    const bool ok = m_cluster->startNode(m_index, &error);
-    done({ok, error, m_cluster->recentOutput(m_index)});
-}
 
 CommandRestartBackend::CommandRestartBackend(RestartMethod method, QObject* parent)
     : RestartBackend(parent), m_method(std::move(method))
@@ -414,12 +388,11 @@ RestartBackend* NodeRestartScheduler::makeBackend(const PendingRestart& r, QStri
 {
     switch (r.method.kind) {
     case RestartMethod::Kind::LocalCluster:
-        if (!m_options.localCluster || r.method.localIndex < 0 ||
-            r.method.localIndex >= m_options.localCluster->size()) {
-            *error = tr("node %1 is not a node of the local cluster").arg(r.node + 1);
-            return nullptr;
-        }
-        return new LocalClusterRestartBackend(m_options.localCluster, r.method.localIndex, this);
+        if (RestartBackend* backend =
+                m_options.localClusterBackend ? m_options.localClusterBackend(r.method.localIndex, this) : nullptr)
+            return backend;
+        *error = tr("node %1 is not a node of the local cluster").arg(r.node + 1);
+        return nullptr;
     case RestartMethod::Kind::Commands:
         return new CommandRestartBackend(r.method, this);
     case RestartMethod::Kind::ShutdownNoSave:

@@ -24,8 +24,6 @@
 
 namespace redlock {
 
-class LocalCluster;
-
 // How a node is taken down and brought back.
 struct RestartMethod
 {
@@ -143,22 +141,6 @@ public:
     virtual bool confirmsStop() const = 0;
 };
 
-class LocalClusterRestartBackend final : public RestartBackend
-{
-    Q_OBJECT
-
-public:
-    LocalClusterRestartBackend(LocalCluster* cluster, int index, QObject* parent = nullptr);
-    void stop(Done done) override;
-    void start(Done done) override;
-    bool startsNode() const override { return true; }
-    bool confirmsStop() const override { return true; } // stopNode() waits for the process to exit
-
-private:
-    QPointer<LocalCluster> m_cluster;
-    int m_index;
-};
-
 // Runs the operator's programs with QProcess::start(program, arguments): no shell, so nothing in the
 // profile is ever interpreted. Output (stdout + stderr) is captured; a non-zero exit, a crash, a failure to
 // start or a timeout is a failed step.
@@ -207,8 +189,11 @@ struct RestartSchedulerOptions
     QString stateFile;     // pending restarts (JSON); empty = not persisted
     bool readOnly = false; // schedule() refused; persisted restarts are not started when due
     QString profileName;
-    QString auditLogPath;                     // empty = AuditLog::defaultPath()
-    LocalCluster* localCluster = nullptr;     // RestartMethod::LocalCluster; must live on the scheduler's thread
+    QString auditLogPath; // empty = AuditLog::defaultPath()
+    // RestartMethod::LocalCluster: the backend for a node of this process' cluster, or null when localIndex is not
+    // one (LocalClusterRestartBackend::factory in localcluster/ makes it; the cluster must live on the scheduler's
+    // thread). Empty: that method is refused. operate/ does not know about redis-server processes.
+    std::function<RestartBackend*(int localIndex, QObject* parent)> localClusterBackend;
     std::shared_ptr<WallClock> clock;         // null = WallClock::system(); display, state file, resume
     std::shared_ptr<SteadyClock> steadyClock; // null = SteadyClock::system(); the countdown
     int tickIntervalMs = 1000;                // countdown signals, due check and early-return probe
@@ -224,7 +209,7 @@ struct RestartSchedulerOptions
 // clients then count it again, and the scheduler can only flag it. Pending restarts are saved to stateFile
 // on every change and resumed by loadPending().
 //
-// Lives on one thread with an event loop; the LocalCluster (if any) must live there too. schedule() may be
+// Lives on one thread with an event loop; a local cluster (if any) must live there too. schedule() may be
 // called from any thread; the other members on the scheduler's thread (or through queued signals).
 class NodeRestartScheduler final : public QObject
 {

@@ -2,7 +2,6 @@
 
 #include <QtGlobal>
 
-#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -25,17 +24,6 @@ public:
         static const auto clock = std::make_shared<SteadyClock>();
         return clock;
     }
-};
-
-// Real time plus an offset the test controls.
-class ShiftedClock final : public SteadyClock
-{
-public:
-    qint64 nowNs() const override { return SteadyClock::nowNs() + m_offsetNs.load(); }
-    void advanceMs(qint64 ms) { m_offsetNs += ms * 1'000'000; }
-
-private:
-    std::atomic<qint64> m_offsetNs{0};
 };
 
 } // namespace redlock

@@ -2,7 +2,6 @@
 
 #include <QDateTime>
 
-#include <atomic>
 #include <memory>
 
 namespace redlock {
@@ -19,17 +18,6 @@ public:
         static const auto clock = std::make_shared<WallClock>();
         return clock;
     }
-};
-
-// Real time plus an offset the test controls.
-class ShiftedWallClock final : public WallClock
-{
-public:
-    qint64 nowMs() const override { return WallClock::nowMs() + m_offsetMs.load(); }
-    void advanceMs(qint64 ms) { m_offsetMs += ms; }
-
-private:
-    std::atomic<qint64> m_offsetMs{0};
 };
 
 } // namespace redlock

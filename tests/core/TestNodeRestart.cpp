@@ -6,12 +6,14 @@
 // later of the wall-clock and monotonic due times; a stop that was still running is re-based), and
 // read-only mode across every destructive core path.
 
+#include "localcluster/LocalClusterRestartBackend.h"
 #include "operate/AuditLog.h"
 #include "operate/ForceRelease.h"
 #include "operate/NodeRestartScheduler.h"
 #include "redlock/RedlockClient.h"
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
+#include "support/ShiftedClock.h"
 #include "support/TestSupport.h"
 
 #include <QJsonArray>
@@ -77,7 +79,7 @@ private:
         o.stateFile = statePath();
         o.auditLogPath = auditPath();
         o.profileName = QStringLiteral("test-profile");
-        o.localCluster = const_cast<LocalCluster*>(&m_cluster);
+        o.localClusterBackend = LocalClusterRestartBackend::factory(const_cast<LocalCluster*>(&m_cluster));
         o.clock = m_clock;
         o.steadyClock = m_steady;
         o.tickIntervalMs = 20;

@@ -7,6 +7,7 @@
 // the delay, driven by the product's NodeRestartScheduler; the same partition without the jump) must not be:
 // a checker that cannot fail proves nothing.
 
+#include "localcluster/LocalClusterRestartBackend.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
 #include "operate/NodeRestartScheduler.h"
@@ -280,7 +281,7 @@ private:
         RestartSchedulerOptions o;
         o.nodes = m_cluster.endpoints().mid(0, kNodes);
         o.configuredMaxTtlMs = ttlMs;
-        o.localCluster = &m_cluster;
+        o.localClusterBackend = LocalClusterRestartBackend::factory(&m_cluster);
         o.auditLogPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
         o.tickIntervalMs = 10;
         o.probeTimeoutMs = 500;

@@ -1,6 +1,7 @@
 #include "controller/OperatorActions.h"
 
 #include "localcluster/LocalCluster.h"
+#include "localcluster/LocalClusterRestartBackend.h"
 #include "operate/AuditLog.h"
 #include "runtime/IoThread.h"
 #include "runtime/SteadyClock.h"
@@ -96,7 +97,7 @@ void OperatorActions::configure(const OperatorSettings& settings)
         });
         m_localIndex = matches;
         if (!matches.isEmpty()) {
-            ro.localCluster = cluster;
+            ro.localClusterBackend = LocalClusterRestartBackend::factory(cluster);
             schedulerThread = m_localThread;
         }
     }
