@@ -1,7 +1,7 @@
 // redlock-console: the Widgets console. Everything but the command line lives in ui/ (redlock_ui).
 #include "Translator.h"
-#include "controller/ConsoleCommandLine.h"
-#include "controller/ConsoleLauncher.h"
+#include "launch/ConsoleCommandLine.h"
+#include "launch/ConsoleLauncher.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 

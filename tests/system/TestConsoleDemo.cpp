@@ -1,5 +1,5 @@
 #include "controller/ClusterController.h"
-#include "controller/ConsoleLauncher.h"
+#include "launch/ConsoleLauncher.h"
 #include "controller/DemoWorkload.h"
 #include "models/LocksModel.h"
 #include "support/ObservationTestSupport.h"

@@ -4,8 +4,8 @@
 
 #include "bench/TestBenchPanel.h"
 #include "controller/ClusterController.h"
-#include "controller/ConsoleCommandLine.h"
-#include "controller/ConsoleLauncher.h"
+#include "launch/ConsoleCommandLine.h"
+#include "launch/ConsoleLauncher.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
 #include "support/NodeActivity.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controller/ConsoleLauncher.h"
+#include "launch/ConsoleLauncher.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

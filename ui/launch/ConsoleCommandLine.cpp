@@ -1,4 +1,4 @@
-#include "controller/ConsoleCommandLine.h"
+#include "launch/ConsoleCommandLine.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "controller/ConsoleLauncher.h"
+#include "launch/ConsoleLauncher.h"
 
 #include "controller/DemoWorkload.h"
 #include "dialogs/ProfilesDialog.h"
