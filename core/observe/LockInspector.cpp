@@ -133,6 +133,7 @@ struct LockInspector::Pass
     QSet<QByteArray> touchedMeanwhile; // re-read by keyspace events during the pass: newer than ours
     qint64 keysScanned = 0;
     qint64 commandsSent = 0;
+    int handedToSink = 0; // views given to m_viewSink instead of kept
 };
 
 LockInspector::LockInspector(InspectorOptions options, QObject* parent)
@@ -520,7 +521,12 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
         LockView view;
         switch (mergeGroupKey(group, k, view)) {
         case Outcome::Lock:
-            updated.insert(key, std::move(view));
+            if (m_viewSink && !pass.incremental) {
+                ++pass.handedToSink;
+                m_viewSink(std::move(view));
+            } else {
+                updated.insert(key, std::move(view));
+            }
             break;
         case Outcome::NoTtl:
             ++pass.skipped.noTtl;
@@ -654,7 +660,7 @@ void LockInspector::emitFinished(const Pass& pass, const SkippedKeys& skipped)
     summary.longestCallUs = m_longestCallUs;
     summary.keysScanned = pass.keysScanned;
     summary.commandsSent = pass.commandsSent;
-    summary.locks = static_cast<int>(m_views.size());
+    summary.locks = m_viewSink ? pass.handedToSink : static_cast<int>(m_views.size());
     summary.skipped = skipped;
     summary.nodeReachable = pass.reachable;
     summary.errors = pass.errors;

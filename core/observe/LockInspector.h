@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -107,6 +108,16 @@ public:
     // The rescan budget, commands per second per node; 0 = unlimited. Applies to the rescan under way.
     void setBudgetPerNode(int commandsPerSecond);
     bool isInspecting() const { return m_pass != nullptr; }
+
+    // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
+    // a full pass hands every lock's view to it as soon as the view is merged, on the inspector's thread and
+    // in the order the reads complete, and keeps none of them. Memory is then bounded by the reads in flight
+    // and the names of the keys already read (so that a key several nodes' SCANs return is read once), not
+    // by the views; a slow sink slows the pass down instead of queueing views. snapshot() stays empty,
+    // locksChanged() and lockEvents() are not emitted for full passes, and the summary's `locks` counts the
+    // views handed over. Set it before the first pass, on an inspector without keyspace events.
+    using ViewSink = std::function<void(LockView&& view)>;
+    void setViewSink(ViewSink sink) { m_viewSink = std::move(sink); }
 
     // The current views, from any thread: called from another thread it waits for the inspector's thread to
     // take the copy (never call it from a thread the inspector's thread waits on).
@@ -247,6 +258,7 @@ private:
     QTimer m_eventsCheckTimer;
     QTimer m_loadTimer;
     QTimer m_eventTimer;
+    ViewSink m_viewSink;
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };
 

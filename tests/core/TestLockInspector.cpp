@@ -276,6 +276,58 @@ private slots:
         QCOMPARE(r.locks.keys(), QList<QByteArray>{"lock:a"});
     }
 
+    // The streaming mode of `redlock inspect`: across many SCAN pages and read batches every lock is handed
+    // over once, judged as a kept pass judges it, and the inspector keeps none of them.
+    void viewSinkGetsEveryLockOnceAndKeepsNone()
+    {
+        constexpr int held = 2500;
+        for (int n = 0; n < 3; ++n) {
+            QList<QList<QByteArray>> batch;
+            for (int k = 0; k < held; ++k)
+                batch.append({"SET", "lock:s:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
+            for (const RedisReply& r : runCommands(m_cluster.endpoint(n), batch, 30000))
+                QVERIFY2(r.isString(), qPrintable(r.errorText()));
+        }
+        setLock(m_cluster, "lock:minority", "m", {4});
+        setLock(m_cluster, "other:outside", "t", range(0, 5));
+
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        o.keyspaceEvents = false;
+        o.scanCount = 100;
+        o.readBatchKeys = 64;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QMutex mutex; // the sink runs on the inspector's thread
+        QHash<QByteArray, LockView> handed;
+        int duplicates = 0;
+        io.runAndWait([&] {
+            inspector->setViewSink([&](LockView&& view) {
+                QMutexLocker lock(&mutex);
+                if (handed.contains(view.key))
+                    ++duplicates;
+                handed.insert(view.key, std::move(view));
+            });
+        });
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changed(inspector, &LockInspector::locksChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QMutexLocker lock(&mutex);
+        QCOMPARE(duplicates, 0);
+        QCOMPARE(handed.size(), held + 1);
+        QCOMPARE(finished.first().first().value<InspectionSummary>().locks, held + 1);
+        for (int k = 0; k < held; k += 499) {
+            const LockView v = handed.value("lock:s:" + QByteArray::number(k));
+            QCOMPARE(v.verdict, LockVerdict::Held);
+            QCOMPARE(v.token, "tok" + QByteArray::number(k));
+            QCOMPARE(v.holders, 3);
+        }
+        QCOMPARE(handed.value("lock:minority").verdict, LockVerdict::MinorityLeftover);
+        QVERIFY(inspector->snapshot().isEmpty());
+        QCOMPARE(changed.size(), 0);
+    }
+
     void unreachableNodeIsNeverFree()
     {
         LocalCluster cluster;
