@@ -6,6 +6,7 @@
 #include "localcluster/LocalCluster.h"
 #include "support/NodeActivity.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -61,4 +62,38 @@ inline QString nodeList(const redlock::LocalCluster& cluster, int first = 0, int
     for (int i = first; i < end; ++i)
         names << cluster.endpoint(i).displayName();
     return names.join(u',');
+}
+
+// `redlock inspect --json` output (JSON Lines): every line must be one JSON object; lock lines, then the
+// summary line last. `error` says what was wrong, if anything.
+struct InspectLines
+{
+    QJsonArray locks;
+    QJsonObject summary;
+    QString error;
+};
+
+inline InspectLines parseInspectLines(const QByteArray& out)
+{
+    InspectLines lines;
+    QList<QByteArray> raw = out.split('\n');
+    if (raw.isEmpty() || !raw.last().isEmpty())
+        lines.error = QStringLiteral("the output does not end with a newline");
+    raw.removeLast();
+    for (qsizetype i = 0; i < raw.size() && lines.error.isEmpty(); ++i) {
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(raw[i], &parseError);
+        const QString type = doc.object().value(QStringLiteral("type")).toString();
+        if (!doc.isObject())
+            lines.error = QStringLiteral("line %1 is no JSON object: %2").arg(i + 1).arg(parseError.errorString());
+        else if (type == u"lock" && lines.summary.isEmpty())
+            lines.locks.append(doc.object());
+        else if (type == u"summary" && i + 1 == raw.size())
+            lines.summary = doc.object();
+        else
+            lines.error = QStringLiteral("line %1 is unexpected: %2").arg(i + 1).arg(QString::fromUtf8(raw[i]));
+    }
+    if (lines.error.isEmpty() && lines.summary.isEmpty())
+        lines.error = QStringLiteral("no summary line");
+    return lines;
 }

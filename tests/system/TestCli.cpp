@@ -637,14 +637,65 @@ private slots:
             runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--pattern"),
                     QStringLiteral("cli:big:K*"), QStringLiteral("--json")});
         QVERIFY2(json.exitCode == 0, qPrintable(json.describe().left(2000)));
-        QCOMPARE(json.json.value(QStringLiteral("locks"))
-                     .toArray()
-                     .first()
-                     .toObject()
-                     .value(QStringLiteral("key"))
-                     .toString()
-                     .toUtf8(),
-                 bigKey);
+        const InspectLines parsed = parseInspectLines(json.out);
+        QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+        QCOMPARE(parsed.locks.size(), 1);
+        QCOMPARE(parsed.locks.first().toObject().value(QStringLiteral("key")).toString().toUtf8(), bigKey);
+    }
+
+    // inspect --json is JSON Lines: every line parses on its own, whatever bytes the keys and values hold,
+    // and the documented decoding (each \\xNN back to its byte) gives the exact key and value bytes back.
+    void inspectJsonLinesRoundTripHostileKeys()
+    {
+        const auto bytes = [](const auto& literal) { return QByteArray(literal, sizeof(literal) - 1); };
+        const QList<QByteArray> keys{
+            bytes("cli:h:quote\"d\""),
+            bytes("cli:h:ctl\x01\x1b[31m\n\r\t\x00"
+                  "end"),
+            bytes("cli:h:bad\xff\xfe\xc3(\xed\xa0\x80"),
+            bytes("cli:h:back\\x41slash\\"),
+            QStringLiteral("cli:h:uni\u9501\u202e\U0001F512").toUtf8(),
+            bytes("cli:h:json}\n{\"type\":\"summary\"}"),
+        };
+        const QByteArray value = bytes("v\"\\\x00\xff\x7f\n");
+        for (int i = 0; i < 3; ++i) {
+            for (const QByteArray& key : keys)
+                DirectRedis(m_cluster.port(i)).set(key, value, 120000);
+        }
+        const CliRun run = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--pattern"), QStringLiteral("cli:h:*"), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QVERIFY2(!hasTerminalControl(run.out), qPrintable(run.describe()));
+        const InspectLines lines = parseInspectLines(run.out);
+        QVERIFY2(lines.error.isEmpty(), qPrintable(lines.error + u'\n' + run.describe()));
+        QCOMPARE(lines.locks.size(), keys.size());
+        QCOMPARE(lines.summary.value(QStringLiteral("locks")).toInt(), keys.size());
+        const auto decode = [](const QString& printable) {
+            const QByteArray utf8 = printable.toUtf8();
+            QByteArray decoded;
+            for (qsizetype i = 0; i < utf8.size(); ++i) {
+                if (utf8[i] == '\\' && i + 3 < utf8.size() && utf8[i + 1] == 'x') {
+                    decoded += char(utf8.mid(i + 2, 2).toInt(nullptr, 16));
+                    i += 3;
+                } else {
+                    decoded += utf8[i];
+                }
+            }
+            return decoded;
+        };
+        QList<QByteArray> found;
+        for (const QJsonValue& lock : lines.locks) {
+            const QJsonObject o = lock.toObject();
+            found.append(decode(o.value(QStringLiteral("key")).toString()));
+            QCOMPARE(decode(o.value(QStringLiteral("token")).toString()), value);
+            QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
+            for (const QJsonValue& n : o.value(QStringLiteral("nodes")).toArray())
+                QCOMPARE(decode(n.toObject().value(QStringLiteral("value")).toString()), value);
+        }
+        std::sort(found.begin(), found.end());
+        QList<QByteArray> expected = keys;
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(found, expected);
     }
 
     // D11: a key the ACL does not let us read was shown as "unreachable" with no reason anywhere.

@@ -171,13 +171,17 @@ private slots:
         const CliRun run = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
                                    QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--json")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
-        QCOMPARE(run.json.value(QStringLiteral("nodesReachable")).toInt(), 3);
-        QCOMPARE(run.json.value(QStringLiteral("nodes")).toInt(), 3);
-        const QJsonArray locks = run.json.value(QStringLiteral("locks")).toArray();
+        const InspectLines parsed = parseInspectLines(run.out);
+        QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error + u'\n' + run.describe()));
+        QCOMPARE(parsed.summary.value(QStringLiteral("nodesReachable")).toInt(), 3);
+        QCOMPARE(parsed.summary.value(QStringLiteral("nodes")).toInt(), 3);
+        QCOMPARE(parsed.summary.value(QStringLiteral("locks")).toInt(), 3);
+        QCOMPARE(parsed.summary.value(QStringLiteral("sorted")).toBool(), true);
+        const QJsonArray locks = parsed.locks;
         QCOMPARE(locks.size(), 3);
         QVERIFY(findLock(locks, QStringLiteral("other:held")).isEmpty());
         QVERIFY(findLock(locks, QStringLiteral("locks:no-ttl")).isEmpty());
-        QCOMPARE(run.json.value(QStringLiteral("skipped")).toObject().value(QStringLiteral("noTtl")).toInt(), 1);
+        QCOMPARE(parsed.summary.value(QStringLiteral("skipped")).toObject().value(QStringLiteral("noTtl")).toInt(), 1);
 
         const QJsonObject held = findLock(locks, QStringLiteral("locks:held"));
         QCOMPARE(held.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
@@ -236,13 +240,15 @@ private slots:
         const CliRun one =
             runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes, QStringLiteral("--json")});
         QVERIFY2(one.exitCode == 0, qPrintable(one.describe()));
-        QCOMPARE(one.json.value(QStringLiteral("nodesReachable")).toInt(), 2);
-        const QJsonObject lock = findLock(one.json.value(QStringLiteral("locks")).toArray(), QStringLiteral("locks:a"));
+        const InspectLines lines = parseInspectLines(one.out);
+        QVERIFY2(lines.error.isEmpty(), qPrintable(lines.error + u'\n' + one.describe()));
+        QCOMPARE(lines.summary.value(QStringLiteral("nodesReachable")).toInt(), 2);
+        const QJsonObject lock = findLock(lines.locks, QStringLiteral("locks:a"));
         QCOMPARE(lock.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
         QCOMPARE(lock.value(QStringLiteral("holders")).toInt(), 2);
         QCOMPARE(lock.value(QStringLiteral("nodes")).toArray()[2].toObject().value(QStringLiteral("state")).toString(),
                  QStringLiteral("unreachable"));
-        QVERIFY(!one.json.value(QStringLiteral("errors")).toArray().isEmpty());
+        QVERIFY(!lines.summary.value(QStringLiteral("errors")).toArray().isEmpty());
         // Two of three down: no quorum reachable.
         QVERIFY(cluster.stopNode(1));
         const CliRun two = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes});
@@ -253,6 +259,52 @@ private slots:
                          QStringLiteral("0")})
                      .exitCode,
                  2);
+    }
+
+    // More locks than inspect sorts: written as the inspection finds them, each once, in both formats, with
+    // the summary saying they are not sorted and the table's rows still aligned to the header.
+    void inspectStreamsManyLocks()
+    {
+        constexpr int count = 1500;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis node(m_cluster.port(i));
+            for (int k = 0; k < count; ++k)
+                node.set("many:" + QByteArray::number(k), "tok" + QByteArray::number(k), 120000);
+        }
+        const CliRun json = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                    QStringLiteral("--pattern"), QStringLiteral("many:*"), QStringLiteral("--json")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.describe().left(2000)));
+        const InspectLines lines = parseInspectLines(json.out);
+        QVERIFY2(lines.error.isEmpty(), qPrintable(lines.error));
+        QCOMPARE(lines.summary.value(QStringLiteral("locks")).toInt(), count);
+        QCOMPARE(lines.summary.value(QStringLiteral("sorted")).toBool(true), false);
+        QSet<QString> keys;
+        for (const QJsonValue& lock : lines.locks) {
+            const QJsonObject o = lock.toObject();
+            keys.insert(o.value(QStringLiteral("key")).toString());
+            QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
+            QCOMPARE(o.value(QStringLiteral("token")).toString(),
+                     QStringLiteral("tok") + o.value(QStringLiteral("key")).toString().mid(5));
+        }
+        QCOMPARE(lines.locks.size(), count);
+        QCOMPARE(keys.size(), count);
+
+        const CliRun text = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                    QStringLiteral("--pattern"), QStringLiteral("many:*")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe().left(2000)));
+        const QStringList rows = QString::fromUtf8(text.out).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 1 + count + 2); // header, the locks, summary, "not sorted"
+        const qsizetype verdictColumn = rows[0].indexOf(QStringLiteral("VERDICT"));
+        QSet<QString> rowKeys;
+        for (qsizetype r = 1; r <= count; ++r) {
+            QVERIFY2(rows[r].startsWith(QStringLiteral("many:")), qPrintable(rows[r]));
+            QCOMPARE(rows[r].mid(verdictColumn, 4), QStringLiteral("held"));
+            rowKeys.insert(rows[r].section(u' ', 0, 0));
+        }
+        QCOMPARE(rowKeys.size(), count);
+        QVERIFY2(rows[count + 1].startsWith(QStringLiteral("1500 lock(s) on 3 of 3 nodes")),
+                 qPrintable(rows[count + 1]));
+        QVERIFY2(rows[count + 2].contains(QStringLiteral("not sorted")), qPrintable(rows[count + 2]));
     }
 
     // ---- watch ------------------------------------------------------------------------------------------

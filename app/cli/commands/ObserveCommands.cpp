@@ -94,34 +94,92 @@ QString presenceKey(NodeLockState::Presence presence)
     return {};
 }
 
-QJsonObject viewToJson(const LockView& view, const QList<NodeEndpoint>& nodes, qint64 nowNs)
+// JSON text of a string: quotes, backslashes and control characters escaped (RFC 8259). `utf8` is valid UTF-8
+// (the printable forms are), so the output is too.
+void appendJsonString(QByteArray& out, QByteArrayView utf8)
 {
-    QJsonArray perNode;
+    static constexpr char hex[] = "0123456789abcdef";
+    out += '"';
+    const char* run = utf8.data();
+    const char* const end = utf8.data() + utf8.size();
+    for (const char* p = run; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(run, p - run);
+        run = p + 1;
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += char(c);
+        } else {
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        }
+    }
+    out.append(run, end - run);
+    out += '"';
+}
+
+void appendJsonString(QByteArray& out, const QString& text)
+{
+    appendJsonString(out, QByteArrayView(text.toUtf8()));
+}
+
+// One lock as one line of JSON (JSON Lines), written directly: at 100,000 locks a QJsonObject per lock cost
+// more than the inspection. The fields are those of the documented format (see the command's --help).
+void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs)
+{
+    QByteArray token;
+    appendJsonString(token, printableBytes(view.token, -1));
+    out += R"({"type":"lock","key":)";
+    appendJsonString(out, printableBytes(view.key, -1));
+    out += R"(,"verdict":")";
+    out += lockVerdictId(view.verdict).toLatin1();
+    out += R"(","token":)";
+    out += token;
+    out += R"(,"holders":)";
+    out += QByteArray::number(view.holders);
+    out += R"(,"quorum":)";
+    out += QByteArray::number(view.quorum);
+    out += R"(,"validityMs":)";
+    out += QByteArray::number(view.remainingValidityMs(nowNs));
+    out += R"(,"format":")";
+    out += holderFormatId(view.holder.format).toLatin1();
+    out += R"(","holder":)";
+    appendJsonString(out, view.holder.summary);
+    out += R"(,"restsOn":[)";
+    for (qsizetype r = 0; r < view.restsOn.size(); ++r) {
+        if (r > 0)
+            out += ',';
+        out += nodeNames.value(view.restsOn[r]);
+    }
+    out += R"(],"nodes":[)";
     for (qsizetype i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
-        QJsonObject n{{QStringLiteral("node"), nodes.value(i).displayName()},
-                      {QStringLiteral("state"), presenceKey(s.presence)}};
+        if (i > 0)
+            out += ',';
+        out += R"({"node":)";
+        out += nodeNames.value(i);
+        out += R"(,"state":")";
+        out += presenceKey(s.presence).toLatin1();
+        out += '"';
         if (s.presence == NodeLockState::Presence::Holding || s.presence == NodeLockState::Presence::NotALock) {
-            n.insert(QStringLiteral("value"), printableBytes(s.token, -1));
-            n.insert(QStringLiteral("pttlMs"), s.pttlMs);
+            out += R"(,"value":)";
+            if (s.token == view.token)
+                out += token; // escaped once: a lock has the same value on every node
+            else
+                appendJsonString(out, printableBytes(s.token, -1));
+            out += R"(,"pttlMs":)";
+            out += QByteArray::number(s.pttlMs);
         }
-        if (!s.note.isEmpty())
-            n.insert(QStringLiteral("note"), printableText(s.note, -1));
-        perNode.append(n);
+        if (!s.note.isEmpty()) {
+            out += R"(,"note":)";
+            appendJsonString(out, printableText(s.note, -1));
+        }
+        out += '}';
     }
-    QJsonArray restsOn;
-    for (const int i : view.restsOn)
-        restsOn.append(nodes.value(i).displayName());
-    return {{QStringLiteral("key"), printableBytes(view.key, -1)},
-            {QStringLiteral("verdict"), lockVerdictId(view.verdict)},
-            {QStringLiteral("token"), printableBytes(view.token, -1)},
-            {QStringLiteral("holders"), view.holders},
-            {QStringLiteral("quorum"), view.quorum},
-            {QStringLiteral("validityMs"), view.remainingValidityMs(nowNs)},
-            {QStringLiteral("format"), holderFormatId(view.holder.format)},
-            {QStringLiteral("holder"), view.holder.summary},
-            {QStringLiteral("restsOn"), restsOn},
-            {QStringLiteral("nodes"), perNode}};
+    out += "]}\n";
 }
 
 // Text columns of inspect: KEY VERDICT HOLDERS VALIDITY HOLDER, then one per node. Keys, holders and node
@@ -192,6 +250,151 @@ std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspec
     return summary;
 }
 
+// Up to this many locks are sorted by key before anything is written; past it, the locks are written as the
+// inspection finds them, so memory does not grow with their number.
+constexpr qsizetype kSortedLocks = 1000;
+
+// What `inspect` writes, fed with each lock as the inspection merges it (LockInspector's view sink, on the
+// inspector's thread; finish() on the command's thread once the pass is over). Keeps at most kSortedLocks
+// views and a 64 KB piece of output.
+class InspectWriter
+{
+public:
+    InspectWriter(const QList<NodeEndpoint>& nodes, bool json)
+        : m_nodes(nodes), m_json(json), m_table(inspectColumnCaps(nodes.size())), m_clock(SteadyClock::system())
+    {
+        for (const NodeEndpoint& n : nodes) {
+            QByteArray name;
+            appendJsonString(name, printableText(n.displayName(), -1));
+            m_nodeNames.append(name);
+        }
+    }
+
+    void add(LockView&& view)
+    {
+        countNotRead(view);
+        if (m_streaming) {
+            write(view);
+            return;
+        }
+        m_held.append(std::move(view));
+        if (m_held.size() > kSortedLocks)
+            writeHeld(false);
+    }
+
+    void finish(const InspectionSummary& summary)
+    {
+        if (!m_streaming)
+            writeHeld(true);
+        if (m_json) {
+            QJsonArray errors;
+            for (const QString& e : summary.errors)
+                errors.append(printableText(e, -1));
+            const QJsonObject object{
+                {QStringLiteral("type"), QStringLiteral("summary")},
+                {QStringLiteral("locks"), summary.locks},
+                {QStringLiteral("sorted"), m_sorted},
+                {QStringLiteral("nodesReachable"), static_cast<int>(summary.nodeReachable.count(true))},
+                {QStringLiteral("nodes"), static_cast<int>(m_nodes.size())},
+                {QStringLiteral("elapsedMs"), summary.elapsedUs / 1000},
+                {QStringLiteral("skipped"),
+                 QJsonObject{{QStringLiteral("noTtl"), summary.skipped.noTtl},
+                             {QStringLiteral("otherType"), summary.skipped.otherType},
+                             {QStringLiteral("outsidePattern"), summary.skipped.outsidePattern},
+                             {QStringLiteral("redissonHelpers"), summary.skipped.redissonHelpers}}},
+                {QStringLiteral("errors"), errors}};
+            m_out += QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+            flush();
+            return;
+        }
+        flush();
+        printOut(QString());
+        printOut(ObserveCommands::tr(
+                     "%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).", nullptr,
+                     summary.locks)
+                     .arg(summary.nodeReachable.count(true))
+                     .arg(m_nodes.size())
+                     .arg(summary.elapsedUs / 1000)
+                     .arg(summary.skipped.total()));
+        if (!m_sorted)
+            printOut(
+                ObserveCommands::tr("(more than %1 locks: listed in the order found, not sorted)").arg(kSortedLocks));
+        for (const QString& e : summary.errors)
+            printErr(ObserveCommands::tr("redlock: %1").arg(printableText(e, 500)));
+        // A key a reachable node did not give (an ACL refusal, NOPERM) shows in its cell without the reason:
+        // the reason goes here, once per node and reason (D11: it read as "unreachable", with no reason).
+        for (auto it = m_notRead.cbegin(); it != m_notRead.cend(); ++it) {
+            if (!summary.nodeReachable.value(it.key().first))
+                continue;
+            printErr(ObserveCommands::tr("redlock: %1: %n key(s) not read: %2", nullptr, it.value())
+                         .arg(m_nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
+        }
+    }
+
+private:
+    // The locks held so far: sorted when they are all there is (`all`); otherwise in the order found, and
+    // from now on every lock is written as it comes. The text table's columns are as wide as these rows need.
+    void writeHeld(bool all)
+    {
+        m_sorted = all;
+        if (all)
+            std::sort(m_held.begin(), m_held.end(), [](const LockView& a, const LockView& b) { return a.key < b.key; });
+        if (!m_json) {
+            const QStringList header = inspectHeader(m_nodes);
+            m_table.measure(header);
+            const qint64 nowNs = m_clock->nowNs();
+            for (const LockView& v : std::as_const(m_held))
+                m_table.measure(inspectRow(v, m_nodes.size(), nowNs));
+            m_out += m_table.line(header).toUtf8() + '\n';
+        }
+        for (const LockView& v : std::as_const(m_held))
+            write(v);
+        m_held = {};
+        m_streaming = true;
+    }
+
+    void write(const LockView& view)
+    {
+        const qint64 nowNs = m_clock->nowNs();
+        if (m_json)
+            appendLockJson(m_out, view, m_nodeNames, nowNs);
+        else
+            m_out += m_table.line(inspectRow(view, m_nodes.size(), nowNs)).toUtf8() + '\n';
+        if (m_out.size() >= 64 * 1024)
+            flush();
+    }
+
+    void flush()
+    {
+        std::fwrite(m_out.constData(), 1, static_cast<size_t>(m_out.size()), stdout);
+        std::fflush(stdout);
+        m_out.clear();
+    }
+
+    void countNotRead(const LockView& v)
+    {
+        for (int i = 0; i < v.nodes.size(); ++i) {
+            const NodeLockState& s = v.nodes[i];
+            const bool read = s.presence == NodeLockState::Presence::Holding ||
+                              s.presence == NodeLockState::Presence::Absent ||
+                              s.presence == NodeLockState::Presence::NotALock;
+            if (!read && !s.note.isEmpty())
+                ++m_notRead[{i, s.note}];
+        }
+    }
+
+    const QList<NodeEndpoint> m_nodes;
+    const bool m_json;
+    QList<QByteArray> m_nodeNames; // JSON strings
+    TextTable m_table;
+    std::shared_ptr<SteadyClock> m_clock;
+    QList<LockView> m_held;
+    bool m_streaming = false;
+    bool m_sorted = false;
+    QByteArray m_out;
+    QMap<std::pair<int, QString>, int> m_notRead;
+};
+
 } // namespace
 
 int runInspect(const QStringList& args)
@@ -199,11 +402,22 @@ int runInspect(const QStringList& args)
     QCommandLineParser parser;
     addInspectOptions(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, QStringLiteral("inspect [options] --nodes LIST"),
-                        ObserveCommands::tr(
-                            "Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
-                            "verdict, holder, observed validity and what each node holds."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, QStringLiteral("inspect [options] --nodes LIST"),
+            ObserveCommands::tr(
+                "Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
+                "verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 "
+                "locks are sorted by key; past that, locks are written in the order the inspection finds them, "
+                "and memory does not grow with their number.\n\n"
+                "--json writes JSON Lines: one compact object per line. First one line per lock (\"type\": "
+                "\"lock\"; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: "
+                "per node its node, state, and value, pttlMs and note where they apply), then one summary line "
+                "(\"type\": \"summary\"; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). "
+                "Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte "
+                "of a control character, a line separator, a bidirectional override, an invalid sequence or a "
+                "backslash as \\xNN; replacing every \\xNN by its byte gives the exact bytes back.")
+                .arg(kSortedLocks),
+            &exitCode))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
@@ -211,81 +425,18 @@ int runInspect(const QStringList& args)
     command.options.keyspaceEvents = false;
     command.options.reconcileIntervalMs = 0;
 
+    const QList<NodeEndpoint>& nodes = command.options.nodes;
+    InspectWriter writer(nodes, command.json);
     IoThread io;
     auto* inspector = io.create<LockInspector>(command.options);
+    // Written on the inspector's thread as the locks are merged: a slow stdout slows the pass, nothing piles up.
+    io.runAndWait(
+        [inspector, &writer] { inspector->setViewSink([&writer](LockView&& v) { writer.add(std::move(v)); }); });
     const auto summary = inspectOnce(io, inspector);
     if (!summary)
         return ExitNoQuorumReachable;
-    const LockSnapshot snapshot = inspector->snapshot();
-    QList<QByteArray> keys = snapshot.keys();
-    std::sort(keys.begin(), keys.end());
-    const QList<NodeEndpoint>& nodes = command.options.nodes;
+    writer.finish(*summary);
     const int reachable = static_cast<int>(summary->nodeReachable.count(true));
-    const qint64 nowNs = SteadyClock::system()->nowNs();
-
-    if (command.json) {
-        QJsonArray locks;
-        for (const QByteArray& key : keys)
-            locks.append(viewToJson(snapshot.value(key), nodes, nowNs));
-        QJsonArray errors;
-        for (const QString& e : summary->errors)
-            errors.append(printableText(e, -1));
-        printJson({{QStringLiteral("locks"), locks},
-                   {QStringLiteral("nodesReachable"), reachable},
-                   {QStringLiteral("nodes"), static_cast<int>(nodes.size())},
-                   {QStringLiteral("elapsedMs"), summary->elapsedUs / 1000},
-                   {QStringLiteral("skipped"),
-                    QJsonObject{{QStringLiteral("noTtl"), summary->skipped.noTtl},
-                                {QStringLiteral("otherType"), summary->skipped.otherType},
-                                {QStringLiteral("outsidePattern"), summary->skipped.outsidePattern},
-                                {QStringLiteral("redissonHelpers"), summary->skipped.redissonHelpers}}},
-                   {QStringLiteral("errors"), errors}});
-    } else {
-        // Streamed with capped columns: one 1 MB key made every row 1 MB wide, and the buffered table of
-        // 10,000 locks took 14 GB. Two passes over the snapshot (widths, then rows), written in 64 KB pieces.
-        const QStringList header = inspectHeader(nodes);
-        TextTable table(inspectColumnCaps(nodes.size()));
-        table.measure(header);
-        for (const QByteArray& key : keys)
-            table.measure(inspectRow(snapshot[key], nodes.size(), nowNs));
-        QByteArray out = table.line(header).toUtf8() + '\n';
-        for (const QByteArray& key : keys) {
-            out += table.line(inspectRow(snapshot[key], nodes.size(), nowNs)).toUtf8() + '\n';
-            if (out.size() >= 64 * 1024) {
-                std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
-                out.clear();
-            }
-        }
-        std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
-        printOut(QString());
-        printOut(QCoreApplication::translate(
-                     "redlock",
-                     "%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).", nullptr,
-                     static_cast<int>(keys.size()))
-                     .arg(reachable)
-                     .arg(nodes.size())
-                     .arg(summary->elapsedUs / 1000)
-                     .arg(summary->skipped.total()));
-        for (const QString& e : summary->errors)
-            printErr(ObserveCommands::tr("redlock: %1").arg(printableText(e, 500)));
-        // A key a reachable node did not give (an ACL refusal, NOPERM) shows in its cell without the reason:
-        // the reason goes here, once per node and reason (D11: it read as "unreachable", with no reason).
-        QMap<std::pair<int, QString>, int> notRead;
-        for (const QByteArray& key : keys) {
-            const LockView v = snapshot.value(key);
-            for (int i = 0; i < v.nodes.size(); ++i) {
-                const NodeLockState& s = v.nodes[i];
-                const bool read = s.presence == NodeLockState::Presence::Holding ||
-                                  s.presence == NodeLockState::Presence::Absent ||
-                                  s.presence == NodeLockState::Presence::NotALock;
-                if (!read && !s.note.isEmpty() && summary->nodeReachable.value(i))
-                    ++notRead[{i, s.note}];
-            }
-        }
-        for (auto it = notRead.cbegin(); it != notRead.cend(); ++it)
-            printErr(ObserveCommands::tr("redlock: %1: %n key(s) not read: %2", nullptr, it.value())
-                         .arg(nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
-    }
     return reachable < rules::quorum(static_cast<int>(nodes.size())) ? ExitNoQuorumReachable : ExitOk;
 }
 
