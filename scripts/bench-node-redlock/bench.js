@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// node-redlock measured the way `redlock bench` measures the core: one client, closed loop, acquire one
-// resource then release it, next acquire when the release completed; latency around the library calls.
-// Usage: node bench.js --nodes 127.0.0.1:p1,... [--iterations 20000] [--warmup 1000] [--ttl 10000] [--json]
+// node-redlock measured the way `redlock bench` measures the core: closed loops on one Redlock instance,
+// acquire one resource then release it, next acquire when the release completed; latency around the library
+// calls. --concurrency K runs K such loops at once on distinct resources (RESOURCE:0 ... RESOURCE:K-1) until
+// warmup + iterations pairs were started, as `redlock bench --concurrency K` does.
+// Usage: node bench.js --nodes 127.0.0.1:p1,... [--iterations 20000] [--warmup 1000] [--ttl 10000]
+//                      [--concurrency 1] [--json]
 // A node may also be a unix domain socket, as `redlock` names it: unix:/path/to/redis.sock
 'use strict';
 
@@ -9,7 +12,7 @@ const Redis = require('ioredis');
 const Redlock = require('redlock');
 
 function parseArgs(argv) {
-  const args = { iterations: 20000, warmup: 1000, ttl: 10000, json: false, nodes: '' };
+  const args = { iterations: 20000, warmup: 1000, ttl: 10000, concurrency: 1, json: false, nodes: '' };
   for (let i = 2; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--json') args.json = true;
@@ -17,6 +20,7 @@ function parseArgs(argv) {
     else if (a === '--iterations') args.iterations = Number(argv[++i]);
     else if (a === '--warmup') args.warmup = Number(argv[++i]);
     else if (a === '--ttl') args.ttl = Number(argv[++i]);
+    else if (a === '--concurrency') args.concurrency = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!args.nodes) throw new Error('--nodes host:port,... (or unix:/path,...) is required');
@@ -43,35 +47,44 @@ async function main() {
   const redlock = new Redlock(clients, { driftFactor: 0.01, retryCount: 0, retryDelay: 200, retryJitter: 100 });
   redlock.on('clientError', () => {});
 
-  const resource = `redlock-bench:node:${process.pid}`;
+  const base = `redlock-bench:node:${process.pid}`;
   const acquireNs = [];
   const releaseNs = [];
   let failures = 0;
+  let started = 0;
+  const total = args.warmup + args.iterations;
   let measureStart = process.hrtime.bigint();
-  for (let i = 0; i < args.warmup + args.iterations; ++i) {
-    if (i === args.warmup) measureStart = process.hrtime.bigint();
-    const start = process.hrtime.bigint();
-    let lock;
-    try {
-      lock = await redlock.lock(resource, args.ttl);
-    } catch (e) {
-      if (i >= args.warmup) ++failures;
-      continue;
+  const locker = async (resource) => {
+    while (started < total) {
+      const i = started++;
+      if (i === args.warmup) measureStart = process.hrtime.bigint();
+      const start = process.hrtime.bigint();
+      let lock;
+      try {
+        lock = await redlock.lock(resource, args.ttl);
+      } catch (e) {
+        if (i >= args.warmup) ++failures;
+        continue;
+      }
+      const acquired = process.hrtime.bigint();
+      await lock.unlock();
+      const released = process.hrtime.bigint();
+      if (i >= args.warmup) {
+        acquireNs.push(acquired - start);
+        releaseNs.push(released - acquired);
+      }
     }
-    const acquired = process.hrtime.bigint();
-    await lock.unlock();
-    const released = process.hrtime.bigint();
-    if (i >= args.warmup) {
-      acquireNs.push(acquired - start);
-      releaseNs.push(released - acquired);
-    }
-  }
+  };
+  const lockers = [];
+  for (let k = 0; k < args.concurrency; ++k) lockers.push(locker(args.concurrency === 1 ? base : `${base}:${k}`));
+  await Promise.all(lockers);
   const totalNs = Number(process.hrtime.bigint() - measureStart);
   const figures = {
     nodes: clients.length,
     iterations: args.iterations,
     warmup: args.warmup,
     ttlMs: args.ttl,
+    concurrency: args.concurrency,
     library: 'redlock@4.2.0 + ioredis@4.28.5, node ' + process.version,
     acquireP50Us: percentileUs(acquireNs, 0.5),
     acquireP99Us: percentileUs(acquireNs, 0.99),

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -638,7 +639,10 @@ private slots:
             QVERIFY(!DirectRedis(m_cluster.port(i)).exists("bench:k"));
         }
 
-        // As a table, with the raw hiredis client alongside.
+        // As a table, with the raw hiredis client alongside; it releases as the core does (compare-and-delete
+        // by EVALSHA), never with a bare DEL.
+        for (int i = 0; i < 3; ++i)
+            before[i] = NodeActivity::of(m_cluster.port(i));
         const CliRun text = runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes,
                                     QStringLiteral("--iterations"), QStringLiteral("100"), QStringLiteral("--warmup"),
                                     QStringLiteral("10"), QStringLiteral("--baseline"), QStringLiteral("raw"),
@@ -650,7 +654,58 @@ private slots:
         QVERIFY2(out.contains(QStringLiteral("redlock core")) && out.contains(QStringLiteral("raw hiredis")),
                  qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("acquire p50 ours/raw:")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("release p50 ours/raw")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("resident memory after the run:")), qPrintable(out));
+        for (int i = 0; i < 3; ++i) {
+            const auto calls = NodeActivity::of(m_cluster.port(i)).since(before[i]);
+            // 110 pairs each: ours sends its first release as EVAL, the raw client loads the script once. (The
+            // script's own DELs count as "del" calls too: no way to tell a bare DEL from them there.)
+            QVERIFY2(calls.value("evalsha") >= 215, qPrintable(QString::number(calls.value("evalsha"))));
+        }
+    }
+
+    // K lockers on distinct keys share one client: a key someone else holds fails only its own locker.
+    void benchConcurrentLockers()
+    {
+        setOn(m_cluster, {0, 1, 2}, "bench:c:3", "someone-else", 120000);
+        // What the lockers send to node 0, to see that each has its own key.
+        const QString cli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
+        QVERIFY2(!cli.isEmpty(), "redis-cli is not on PATH (package redis-tools, installed by scripts/setup-deps.sh)");
+        QProcess monitor;
+        monitor.start(cli, {QStringLiteral("-p"), QString::number(m_cluster.port(0)), QStringLiteral("monitor")});
+        QVERIFY(monitor.waitForStarted());
+        QByteArray monitored;
+        QTRY_VERIFY_WITH_TIMEOUT((monitored += monitor.readAllStandardOutput()).contains("OK"), 10000);
+        const CliRun run = runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes,
+                                   QStringLiteral("--concurrency"), QStringLiteral("8"), QStringLiteral("--iterations"),
+                                   QStringLiteral("400"), QStringLiteral("--warmup"), QStringLiteral("40"),
+                                   QStringLiteral("--key"), QStringLiteral("bench:c"), QStringLiteral("--json")},
+                                  120000);
+        monitor.kill();
+        monitor.waitForFinished();
+        monitored += monitor.readAllStandardOutput();
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QCOMPARE(run.json.value(QStringLiteral("concurrency")).toInt(), 8);
+        for (int k = 0; k < 8; ++k)
+            QVERIFY2(monitored.contains(QByteArray("\"SET\" \"bench:c:" + QByteArray::number(k) + '"')),
+                     qPrintable(QString::number(k)));
+        const QJsonObject ours = run.json.value(QStringLiteral("ours")).toObject();
+        const int failures = ours.value(QStringLiteral("failures")).toInt(-1);
+        QVERIFY2(failures > 0 && failures < 400, qPrintable(run.describe()));
+        QVERIFY(ours.value(QStringLiteral("pairsPerSecond")).toDouble() > 0);
+        QVERIFY(ours.value(QStringLiteral("acquireP99Us")).toDouble() >=
+                ours.value(QStringLiteral("acquireP50Us")).toDouble());
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i));
+            QCOMPARE(node.get("bench:c:3").value_or(QByteArray()), QByteArray("someone-else"));
+            for (int k = 0; k < 8; ++k)
+                QVERIFY(k == 3 || !node.exists("bench:c:" + QByteArray::number(k)));
+        }
+        // The raw client runs one locker.
+        const CliRun raw =
+            runCli({QStringLiteral("bench"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--concurrency"),
+                    QStringLiteral("2"), QStringLiteral("--baseline"), QStringLiteral("raw")});
+        QVERIFY2(raw.exitCode == 2, qPrintable(raw.describe()));
     }
 
     void benchLocalClusterUsageAndNodesDown()

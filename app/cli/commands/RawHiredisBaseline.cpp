@@ -3,6 +3,8 @@
 #include "CommandLine.h"
 #include "redlock/RedlockRules.h"
 
+#include "protocol/LockScripts.h"
+
 #include <QFile>
 
 #include <hiredis/hiredis.h>
@@ -87,7 +89,14 @@ bool RawHiredisBaseline::connect(QString* error)
             return false;
         }
     }
-    return true;
+    // The release script is loaded once, so that each release is one EVALSHA per node, as the core's are.
+    const QByteArray& source = scripts::compareAndDelete().source();
+    for (Node& node : m_nodes) {
+        redisAppendCommand(node.context, "SCRIPT LOAD %b", source.constData(), static_cast<size_t>(source.size()));
+        ++node.pending;
+    }
+    int ok = 0;
+    return writeAll(error) && pumpUntil(0, true, &ok, error);
 }
 
 bool RawHiredisBaseline::writeAll(QString* error)
@@ -180,9 +189,12 @@ bool RawHiredisBaseline::run(const QByteArray& key, qint64 ttlMs, int warmup, in
         if (!writeAll(error) || !pumpUntil(quorum, false, &ok, error))
             return false;
         const qint64 acquired = steadyNowNs();
-        // The replies still outstanding from the SET round are read while waiting for the DELs.
+        // The replies still outstanding from the SET round are read while waiting for the releases.
+        const QByteArray& sha = scripts::compareAndDelete().sha();
         for (Node& node : m_nodes) {
-            redisAppendCommand(node.context, "DEL %b", key.constData(), static_cast<size_t>(key.size()));
+            redisAppendCommand(node.context, "EVALSHA %b 1 %b %b", sha.constData(), static_cast<size_t>(sha.size()),
+                               key.constData(), static_cast<size_t>(key.size()), token.constData(),
+                               static_cast<size_t>(token.size()));
             ++node.pending;
         }
         int deleted = 0;

@@ -22,9 +22,10 @@ struct LatencySamples
 // The comparison point of the benchmark: the least a Redlock client must do, written directly on hiredis
 // 0.14 with no abstraction. One non-blocking redisContext per node; SET key token NX PX ttl is appended to
 // every node and written at once, poll() waits on all sockets and replies are read with redisBufferRead +
-// redisGetReplyFromReader until a majority said OK; then DEL goes to every node the same way and the round
-// waits for every outstanding reply. Tokens are 16 random bytes (getrandom), hex encoded, as a real client
-// needs. TCP or unix domain sockets, no AUTH/TLS.
+// redisGetReplyFromReader until a majority said OK; then the core's compare-and-delete script (loaded once
+// per node at connect(), sent as EVALSHA) goes to every node the same way and the round waits for every
+// outstanding reply: the least a correct release does. Tokens are 16 random bytes (getrandom), hex encoded, as a real
+// client needs. TCP or unix domain sockets, no AUTH/TLS.
 class RawHiredisBaseline final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::cli::RawHiredisBaseline)
