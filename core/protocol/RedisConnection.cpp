@@ -97,6 +97,7 @@ RedisConnection::~RedisConnection()
     // handlers send now fails at once (see enqueue): it must neither reopen nor wait on a dying connection.
     m_wantOpen = false;
     m_destroying = true;
+    flush(true); // what handlers sent before deleting us goes out, as it did before writes were held
     dropTransport();
     failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
 }
@@ -115,6 +116,7 @@ void RedisConnection::close()
     m_wantOpen = false;
     m_reconnectTimer.stop();
     m_connectTimer.stop();
+    flush(true); // what was sent before close() goes out, even while writes are held
     dropTransport();
     setState(State::Disconnected);
     failAll(RedisErrorKind::ConnectionLost, tr("connection closed"));
@@ -301,8 +303,54 @@ void RedisConnection::startHandshake()
     flush();
 }
 
+// Held writes (per thread: connections and their handlers live on one thread). With many rounds in flight
+// (bench --concurrency 64), one read hands out replies to many rounds, and each round's next step wrote at
+// once: one write() per command and node, and on a loaded box with the nodes on the same cores, each write
+// woke a node that then preempted us. Held until the read's replies are all handed out, the writes go out
+// as one per connection. A single round (one reply per read) writes exactly as soon as before: at the end
+// of its handler.
+class RedisConnection::HoldWrites
+{
+public:
+    HoldWrites() { ++t_depth; }
+    ~HoldWrites()
+    {
+        if (--t_depth > 0)
+            return;
+        // Flushing writes nothing back into the list (depth is 0), but take it whole in case.
+        std::vector<QPointer<RedisConnection>> held;
+        held.swap(t_held);
+        for (const QPointer<RedisConnection>& c : held) {
+            if (c) {
+                c->m_flushHeld = false;
+                c->flush();
+            }
+        }
+    }
+    HoldWrites(const HoldWrites&) = delete;
+    HoldWrites& operator=(const HoldWrites&) = delete;
+
+    // True when the caller's flush is held (and listed) instead of written now.
+    static bool hold(RedisConnection* c)
+    {
+        if (t_depth == 0)
+            return false;
+        if (!std::exchange(c->m_flushHeld, true))
+            t_held.emplace_back(c);
+        return true;
+    }
+
+private:
+    static thread_local int t_depth;
+    static thread_local std::vector<QPointer<RedisConnection>> t_held;
+};
+
+thread_local int RedisConnection::HoldWrites::t_depth = 0;
+thread_local std::vector<QPointer<RedisConnection>> RedisConnection::HoldWrites::t_held;
+
 void RedisConnection::onTransportReadable()
 {
+    const HoldWrites hold;
     if (!m_io || !m_reader)
         return;
     // Everything available, usually in one read(). An unbuffered socket reads straight from the kernel and
@@ -504,9 +552,9 @@ void RedisConnection::writeCommand(const QList<QByteArray>& args, ReplyHandler h
     armTimeout(deadlineNs);
 }
 
-void RedisConnection::flush()
+void RedisConnection::flush(bool evenIfHeld)
 {
-    if (!m_io || m_outgoing.isEmpty())
+    if (!m_io || m_outgoing.isEmpty() || (!evenIfHeld && HoldWrites::hold(this)))
         return;
     // One write per batch (a pipeline, the handshake, a Redlock request): one syscall per node and round.
     // The batch moves to m_writing first, so m_outgoing is empty whatever write() reports. Both buffers keep

@@ -132,7 +132,10 @@ private:
     void enqueue(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs);
     void writeWire(const QByteArray& wire, ReplyHandler handler, qint64 deadlineNs);
     void writeCommand(const QList<QByteArray>& args, ReplyHandler handler, qint64 deadlineNs);
-    void flush();
+    void flush(bool evenIfHeld = false);
+    // While a connection hands out the replies of one read, the writes the handlers cause on this thread's
+    // connections are held and made at the end, one per connection (see onTransportReadable).
+    class HoldWrites;
     void armTimeout(qint64 deadlineNs);
     void onTimeoutTimer();
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
@@ -148,8 +151,9 @@ private:
     QAbstractSocket* m_tcp = nullptr;
     QLocalSocket* m_local = nullptr;
     redisReader* m_reader = nullptr;
-    QByteArray m_outgoing; // commands formatted since the last flush(), written in one go
-    QByteArray m_writing;  // the batch flush() is writing; swapped with m_outgoing so both keep their capacity
+    QByteArray m_outgoing;    // commands formatted since the last flush(), written in one go
+    QByteArray m_writing;     // the batch flush() is writing; swapped with m_outgoing so both keep their capacity
+    bool m_flushHeld = false; // listed in this thread's held writes
 
     std::deque<Pending> m_inflight; // written, waiting for the reply, in order
     std::deque<Queued> m_waiting;   // sent before the handshake finished

@@ -76,6 +76,69 @@ private slots:
         QCOMPARE(c.state(), RedisConnection::State::Ready);
     }
 
+    // Commands that reply handlers send while one read's replies are handed out go out in one write per
+    // connection, not one each: with many rounds in flight, each write woke a node that then preempted us.
+    // Counted with the process's write syscalls (/proc/self/io syscw): 200 handlers each send a command on a
+    // second connection.
+    void writesFromOneReadAreCoalesced()
+    {
+        RedisConnection first(m_cluster.endpoint(0));
+        RedisConnection second(m_cluster.endpoint(0));
+        QCOMPARE(roundTrip(first, {"PING"}).bytes(), QByteArray("PONG"));
+        QCOMPARE(roundTrip(second, {"PING"}).bytes(), QByteArray("PONG"));
+        const auto writeSyscalls = [] {
+            QFile io(QStringLiteral("/proc/self/io"));
+            if (!io.open(QIODevice::ReadOnly))
+                return qint64(-1);
+            for (const QByteArray& line : io.readAll().split('\n')) {
+                if (line.startsWith("syscw:"))
+                    return line.mid(6).trimmed().toLongLong();
+            }
+            return qint64(-1);
+        };
+        constexpr int count = 200;
+        int answered = 0;
+        QList<RedisConnection::Command> batch;
+        for (int i = 0; i < count; ++i) {
+            batch.append({{"PING"}, [&](const RedisReply&) {
+                              second.send({"INCR", "coalesced-counter"}, [&](const RedisReply& r) {
+                                  if (r.isInteger())
+                                      ++answered;
+                              });
+                          }});
+        }
+        const qint64 before = writeSyscalls();
+        QVERIFY(before >= 0);
+        first.sendPipeline(batch);
+        QTRY_COMPARE_WITH_TIMEOUT(answered, count, 10000);
+        const qint64 writes = writeSyscalls() - before;
+        // One for the pipeline, then one per read of its replies (usually one or two).
+        QVERIFY2(writes >= 2 && writes < 20, qPrintable(QString::number(writes)));
+    }
+
+    // A command sent just before close() (or deleting the connection) from a reply handler goes out, held
+    // writes or not, as it did when every send wrote at once.
+    void commandSentBeforeCloseInAHandlerGoesOut()
+    {
+        RedisConnection first(m_cluster.endpoint(0));
+        RedisConnection second(m_cluster.endpoint(0));
+        auto* third = new RedisConnection(m_cluster.endpoint(0));
+        QCOMPARE(roundTrip(second, {"PING"}).bytes(), QByteArray("PONG"));
+        QCOMPARE(roundTrip(*third, {"PING"}).bytes(), QByteArray("PONG"));
+        Await a;
+        first.send({"PING"}, [&](const RedisReply& r) {
+            second.send({"SET", "sent-before-close", "1"}, [](const RedisReply&) {});
+            second.close();
+            third->send({"SET", "sent-before-delete", "1"}, [](const RedisReply&) {});
+            delete third;
+            a.handler()(r);
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(a.done, 10000);
+        DirectRedis check(m_cluster.port(0));
+        QTRY_VERIFY_WITH_TIMEOUT(check.exists("sent-before-close"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(check.exists("sent-before-delete"), 5000);
+    }
+
     void encodesLikeHiredis()
     {
         // hiredis stays the reference for the wire format.
