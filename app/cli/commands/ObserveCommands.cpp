@@ -408,7 +408,7 @@ int runInspect(const QStringList& args)
                 "Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: "
                 "verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 "
                 "locks are sorted by key; past that, locks are written in the order the inspection finds them, "
-                "and memory does not grow with their number.\n\n"
+                "and memory grows only by the names of the keys read (kept so that each is read once).\n\n"
                 "--json writes JSON Lines: one compact object per line. First one line per lock (\"type\": "
                 "\"lock\"; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: "
                 "per node its node, state, and value, pttlMs and note where they apply), then one summary line "
