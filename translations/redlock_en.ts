@@ -2958,10 +2958,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then DEL to all.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>KIND</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2975,10 +2971,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>bench [options] (--nodes LIST | --local N)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measure the Redlock client: a single client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up. Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3007,10 +2999,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>redlock: configuration error: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, closed loop, TTL %4 ms%5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3062,11 +3050,39 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>acquire p50 ours/raw: %1 (target: at most 1.3)</source>
+        <source>resident memory after the run: %1 kB (peak %2 kB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>resident memory after the run: %1 kB (peak %2 kB)</source>
+        <source>K lockers in this process, each on its own key (KEY:0 ... KEY:K-1), each in its own closed loop on one shared client (default 1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then releases with the same compare-and-delete script as the core (EVALSHA) on all. One locker only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure the Redlock client: a client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up (with --concurrency K, K such loops on distinct keys share the client and the pairs). Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, %4 locker(s) on distinct keys, closed loops, TTL %5 ms%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquire p50 ours/raw: %1 (target: at most 1.1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>release p50 ours/raw (both compare-and-delete): %1 (target: at most 1.2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3556,10 +3572,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3651,6 +3663,23 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(more than %1 locks: listed in the order found, not sorted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

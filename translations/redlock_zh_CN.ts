@@ -2947,10 +2947,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>KEY</translation>
     </message>
     <message>
-        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then DEL to all.</source>
-        <translation>同时测量一个基准客户端；&quot;raw&quot;：一个最小的 hiredis 客户端，同时向所有节点发送 SET NX PX 并等待多数应答，然后向所有节点发送 DEL。</translation>
-    </message>
-    <message>
         <source>KIND</source>
         <translation>KIND</translation>
     </message>
@@ -2965,10 +2961,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>bench [options] (--nodes LIST | --local N)</source>
         <translation>bench [选项] (--nodes LIST | --local N)</translation>
-    </message>
-    <message>
-        <source>Measure the Redlock client: a single client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up. Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
-        <translation>测量 Redlock 客户端：单个客户端在闭环中获取一个锁（一个资源，不重试）并释放它，预热之后执行 --iterations 次。输出获取与释放延迟的 p50/p99（微秒）、每秒获取+释放次数以及进程的常驻内存。延迟在 API 调用前后测量，与库的使用者看到的一致。</translation>
     </message>
     <message>
         <source>redlock: read-only mode: bench writes lock keys; nothing was sent</source>
@@ -2997,10 +2989,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>redlock: configuration error: %1</source>
         <translation>redlock: 配置错误：%1</translation>
-    </message>
-    <message>
-        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, one client, closed loop, TTL %4 ms%5</source>
-        <translation>redlock bench：%1 个节点，%3 次预热之后 %2 次获取+释放，单个客户端，闭环，TTL %4 毫秒%5</translation>
     </message>
     <message>
         <source>, %1 alternating blocks</source>
@@ -3051,12 +3039,40 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>原生 hiredis</translation>
     </message>
     <message>
-        <source>acquire p50 ours/raw: %1 (target: at most 1.3)</source>
-        <translation>获取 p50 本库/原生：%1（目标：不超过 1.3）</translation>
-    </message>
-    <message>
         <source>resident memory after the run: %1 kB (peak %2 kB)</source>
         <translation>运行后的常驻内存：%1 kB（峰值 %2 kB）</translation>
+    </message>
+    <message>
+        <source>K lockers in this process, each on its own key (KEY:0 ... KEY:K-1), each in its own closed loop on one shared client (default 1).</source>
+        <translation>本进程中的 K 个加锁者，各用自己的键（KEY:0 ... KEY:K-1），各自在共享的同一个客户端上运行自己的闭环（默认 1）。</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Also measure a baseline client; &quot;raw&quot;: a minimal hiredis client that sends SET NX PX to all nodes at once and waits for a majority, then releases with the same compare-and-delete script as the core (EVALSHA) on all. One locker only.</source>
+        <translation>同时测量一个基准客户端；&quot;raw&quot;：一个最小的 hiredis 客户端，同时向所有节点发送 SET NX PX 并等待多数应答，然后在所有节点上用与核心库相同的比较并删除脚本（EVALSHA）释放。仅一个加锁者。</translation>
+    </message>
+    <message>
+        <source>Measure the Redlock client: a client in a closed loop acquires a lock (one resource, no retry) and releases it, --iterations times after a warm-up (with --concurrency K, K such loops on distinct keys share the client and the pairs). Prints acquire and release latency p50/p99 in microseconds, acquire+release pairs per second and the process&apos;s resident memory. Latencies are measured around the API calls, as a user of the library sees them.</source>
+        <translation>测量 Redlock 客户端：一个客户端在闭环中获取一个锁（一个资源，不重试）并释放它，预热之后执行 --iterations 次（使用 --concurrency K 时，K 个这样的闭环在不同的键上共享该客户端和这些次数）。输出获取与释放延迟的 p50/p99（微秒）、每秒获取+释放次数以及进程的常驻内存。延迟在 API 调用前后测量，与库的使用者看到的一致。</translation>
+    </message>
+    <message>
+        <source>redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
+        <translation>redlock: 原生基准只运行一个加锁者：--baseline 只能与 --concurrency 1 一起使用</translation>
+    </message>
+    <message>
+        <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, %4 locker(s) on distinct keys, closed loops, TTL %5 ms%6</source>
+        <translation>redlock bench：%1 个节点，%3 次预热之后 %2 次获取+释放，%4 个加锁者使用不同的键，闭环，TTL %5 毫秒%6</translation>
+    </message>
+    <message>
+        <source>acquire p50 ours/raw: %1 (target: at most 1.1)</source>
+        <translation>获取 p50 本库/原生：%1（目标：不超过 1.1）</translation>
+    </message>
+    <message>
+        <source>release p50 ours/raw (both compare-and-delete): %1 (target: at most 1.2)</source>
+        <translation>释放 p50 本库/原生（两者均为比较并删除）：%1（目标：不超过 1.2）</translation>
     </message>
 </context>
 <context>
@@ -3563,10 +3579,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>其他令牌 %1</translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds.</source>
-        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。</translation>
-    </message>
-    <message>
         <source>redlock: %1</source>
         <translation>redlock: %1</translation>
     </message>
@@ -3657,6 +3669,24 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
         <translation>redlock: %1：没有键空间事件（%2）：变化只能通过%3显示</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).</source>
+        <translation>
+            <numerusform>%n 个锁，位于 %2 个节点中的 %1 个，用时 %3 毫秒；跳过了 %4 个键（无 TTL、其他类型、辅助键）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(more than %1 locks: listed in the order found, not sorted)</source>
+        <translation>（超过 %1 个锁：按发现的顺序列出，未排序）</translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
+        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
+
+--json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。</translation>
     </message>
 </context>
 <context>
