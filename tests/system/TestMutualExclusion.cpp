@@ -601,9 +601,20 @@ private slots:
         // thread-0 stops for three TTLs right after its first acquisition, then does its write.
         Scenario sc;
         sc.pauseAfterAcquireMs = int(3 * kTtlMs);
-        const Run run = contend(sc);
-        expectSafe(run);
-        const CheckReport report = checkMutualExclusion(run.sections);
+        // Redlock promises no fairness: on a loaded machine thread-0 can lose every race of a run and never
+        // reach its pause (seen in a fresh chroot build running beside the suite: 0 sections for thread-0).
+        // Such a run must still be safe, but it did not test the paused write, so run again (3 runs at most).
+        CheckReport report;
+        for (int run = 1; run <= 3; ++run) {
+            const Run r = contend(sc);
+            expectSafe(r);
+            if (QTest::currentTestFailed())
+                return;
+            report = checkMutualExclusion(r.sections);
+            if (report.lateWrites >= 1)
+                break;
+            qInfo("run %d: no late write (thread-0 never got to its pause); running again", run);
+        }
         QVERIFY2(report.lateWrites >= 1, "the paused client wrote late");
         QCOMPARE(report.lateWritesAccepted, 0); // rejected by the resource: a newer fencing token came first
         expectNothingLeft("contended");
