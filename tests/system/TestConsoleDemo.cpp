@@ -1,6 +1,6 @@
 #include "controller/ClusterController.h"
-#include "launch/ConsoleLauncher.h"
 #include "controller/DemoWorkload.h"
+#include "launch/ConsoleLauncher.h"
 #include "models/LocksModel.h"
 #include "support/ObservationTestSupport.h"
 #include "theme/StatePalette.h"

@@ -22,7 +22,6 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
-
 using namespace redlock;
 
 namespace {
@@ -162,7 +161,7 @@ private slots:
             const QByteArray comment = m.comment.toUtf8();
             const QString got =
                 translator.translate(context.constData(), source.constData(),
-                                 m.comment.isEmpty() ? nullptr : comment.constData(), m.numerus ? 1 : -1);
+                                     m.comment.isEmpty() ? nullptr : comment.constData(), m.numerus ? 1 : -1);
             if (got != m.translations.value(0))
                 wrong << m.describe() + QStringLiteral(" gives \"%1\"").arg(got);
         }
@@ -180,8 +179,9 @@ private slots:
 
         QString endpointError;
         QVERIFY(!NodeEndpoint::parse(QStringLiteral("127.0.0.1:99999"), &endpointError));
-        const QStringList duplicates = NodeEndpoint::duplicateErrors({*NodeEndpoint::parse(QStringLiteral("localhost:7001")),
-                                                                      *NodeEndpoint::parse(QStringLiteral("127.0.0.1:7001"))});
+        const QStringList duplicates =
+            NodeEndpoint::duplicateErrors({*NodeEndpoint::parse(QStringLiteral("localhost:7001")),
+                                           *NodeEndpoint::parse(QStringLiteral("127.0.0.1:7001"))});
         QCOMPARE(duplicates.size(), 1);
         const QList<AuditFinding> findings = SafetyAudit::run({{NodeFacts{}}, 10000});
         QVERIFY(!findings.isEmpty());
