@@ -66,19 +66,24 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     const int smallIcon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_findings->setIconSize(QSize(smallIcon, smallIcon));
 
+    // The budget sits under the audit findings, so the nodes table keeps its full height for the node rows.
+    auto* side = new QWidget(this);
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(budgetLabel);
+    budgetRow->addWidget(m_budget, 1);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(m_findings, 1);
+    sideLayout->addLayout(budgetRow);
+
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
-    split->addWidget(m_findings);
+    split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({1000, 380});
-    auto* budgetRow = new QHBoxLayout;
-    budgetRow->addWidget(budgetLabel);
-    budgetRow->addWidget(m_budget);
-    budgetRow->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(budgetRow);
     layout->addWidget(split);
 
     connect(m_controller, &ClusterController::auditChanged, this, &NodesPanel::showFindings);
