@@ -40,10 +40,10 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     m_view->setColumnWidth(NodesModel::RoleColumn, fm.horizontalAdvance(QStringLiteral("master, 2 replicas")) + 16);
     m_view->setColumnWidth(NodesModel::LatencyColumn, fm.horizontalAdvance(QStringLiteral("000.00 ms")) + 20);
     m_view->setColumnWidth(NodesModel::ClockOffsetColumn, fm.horizontalAdvance(QStringLiteral("Clock offset")) + 20);
-    m_view->setColumnWidth(NodesModel::UptimeColumn,
-                           fm.horizontalAdvance(QStringLiteral("59 min 59 s, restarted at 00:00:00")) + 16);
-    m_view->setColumnWidth(NodesModel::LoadColumn,
-                           fm.horizontalAdvance(QStringLiteral("00,000 cmd/s · rescan only")) + 16);
+    // Sized for the usual texts, so the Safety audit column stays in view at 1400 px; the longer ones (a
+    // restart's time, "rescan only") are in the cells' tooltips too. Double-click a header edge to fit.
+    m_view->setColumnWidth(NodesModel::UptimeColumn, fm.horizontalAdvance(QStringLiteral("23 h 59 min 59 s")) + 16);
+    m_view->setColumnWidth(NodesModel::LoadColumn, fm.horizontalAdvance(QStringLiteral("00,000 cmd/s")) + 16);
 
     // The operator sets what the console may cost each node: the lock view's background rescan stays within
     // it (live changes come from keyspace events; the Console load column shows the result).
