@@ -746,6 +746,17 @@
     </message>
 </context>
 <context>
+    <name>redlock::KeyReader</name>
+    <message>
+        <source>%1 refused: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::LocalCluster</name>
     <message>
         <source>a cluster needs at least one node</source>
@@ -929,14 +940,6 @@
     <name>redlock::LockInspector</name>
     <message>
         <source>unexpected SCAN reply</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no TTL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 refused: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -743,6 +743,17 @@
     </message>
 </context>
 <context>
+    <name>redlock::KeyReader</name>
+    <message>
+        <source>%1 refused: %2</source>
+        <translation>%1 被拒绝：%2</translation>
+    </message>
+    <message>
+        <source>no TTL</source>
+        <translation>无 TTL</translation>
+    </message>
+</context>
+<context>
     <name>redlock::LocalCluster</name>
     <message>
         <source>a cluster needs at least one node</source>
@@ -927,14 +938,6 @@
     <message>
         <source>unexpected SCAN reply</source>
         <translation>SCAN 返回了意外的回复</translation>
-    </message>
-    <message>
-        <source>no TTL</source>
-        <translation>无 TTL</translation>
-    </message>
-    <message>
-        <source>%1 refused: %2</source>
-        <translation>%1 被拒绝：%2</translation>
     </message>
     <message>
         <source>Pub/Sub connection lost: %1</source>

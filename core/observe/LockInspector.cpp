@@ -1,14 +1,12 @@
 #include "observe/LockInspector.h"
 
+#include "observe/KeyPattern.h"
 #include "redlock/FencingCounters.h"
 
 #include <QDateTime>
 #include <QThread>
-#include <QVarLengthArray>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace redlock {
 
@@ -26,83 +24,7 @@ qint64 wallNowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-// Redis' stringmatchlen, binary safe.
-bool globMatch(const char* p, const char* pEnd, const char* s, const char* sEnd)
-{
-    while (p < pEnd) {
-        switch (*p) {
-        case '*':
-            while (p + 1 < pEnd && p[1] == '*')
-                ++p;
-            if (p + 1 == pEnd)
-                return true;
-            for (const char* t = s; t <= sEnd; ++t) {
-                if (globMatch(p + 1, pEnd, t, sEnd))
-                    return true;
-            }
-            return false;
-        case '?':
-            if (s == sEnd)
-                return false;
-            ++s;
-            break;
-        case '[': {
-            if (s == sEnd)
-                return false;
-            ++p;
-            const bool negate = p < pEnd && *p == '^';
-            if (negate)
-                ++p;
-            bool match = false;
-            while (p < pEnd && *p != ']') {
-                if (*p == '\\' && p + 1 < pEnd) {
-                    ++p;
-                    match = match || *p == *s;
-                } else if (p + 2 < pEnd && p[1] == '-' && p[2] != ']') {
-                    char lo = p[0], hi = p[2];
-                    if (lo > hi)
-                        std::swap(lo, hi);
-                    match = match || (*s >= lo && *s <= hi);
-                    p += 2;
-                } else {
-                    match = match || *p == *s;
-                }
-                ++p;
-            }
-            if (negate)
-                match = !match;
-            if (!match)
-                return false;
-            ++s;
-            break;
-        }
-        case '\\':
-            if (p + 1 < pEnd)
-                ++p;
-            [[fallthrough]];
-        default:
-            if (s == sEnd || *p != *s)
-                return false;
-            ++s;
-            break;
-        }
-        ++p;
-    }
-    return s == sEnd;
-}
-
 } // namespace
-
-// What one node said about one key, with when it said it.
-struct LockInspector::KeyRead
-{
-    QByteArray key;
-    int node = -1;
-    NodeLockState state;
-    qint64 readAtNs = 0;
-    bool nodeFailed = false; // the connection failed (timeout, lost): the whole node is unreachable
-    enum class Skip { None, NoTtl, OtherType } skip = Skip::None;
-};
 
 struct LockInspector::Pass
 {
@@ -137,7 +59,9 @@ struct LockInspector::Pass
 };
 
 LockInspector::LockInspector(InspectorOptions options, QObject* parent)
-    : QObject(parent), m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : SteadyClock::system())
+    : QObject(parent), m_options(std::move(options)),
+      m_clock(m_options.clock ? m_options.clock : SteadyClock::system()), m_events(nodeCount(), m_clock),
+      m_budget(nodeCount())
 {
     m_options.scanCount = std::max(1, m_options.scanCount);
     m_options.readBatchKeys = std::max(1, m_options.readBatchKeys);
@@ -147,6 +71,10 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
         NodeLink link;
         connection.clientName = QByteArrayLiteral("redlock-console:inspect");
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
+        link.keys = std::make_unique<KeyReader>(
+            link.reader, i, m_options.readBatchKeys, m_options.commandTimeoutMs, m_clock, m_alive,
+            KeyReader::Hooks{[this, i](qint64 commands, bool forPass) { charge(i, commands, forPass); },
+                             [this](qint64 us) { noteCallUs(us); }});
         connect(link.reader, &RedisConnection::ready, this, [this, i] {
             checkRunId(i);
             checkEventsConfig(i);
@@ -170,7 +98,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
                         }
                     });
         }
-        m_links.push_back(link);
+        m_links.push_back(std::move(link));
     }
     m_locksPerNode = QList<int>(nodeCount(), 0);
     m_reconcileTimer.setSingleShot(true);
@@ -215,12 +143,6 @@ bool LockInspector::keyspaceEventsSufficient(const QString& flags)
             return false;
     }
     return true;
-}
-
-bool LockInspector::globMatches(const QByteArray& pattern, const QByteArray& name)
-{
-    return globMatch(pattern.constData(), pattern.constData() + pattern.size(), name.constData(),
-                     name.constData() + name.size());
 }
 
 void LockInspector::start()
@@ -372,12 +294,10 @@ void LockInspector::startPass(bool incremental, bool throttled)
         finishPass();
         return;
     }
-    const qint64 nowNs = m_budgetClock.nsecsElapsed();
+    m_budget.restart(m_budgetClock.nsecsElapsed());
     for (int i = 0; i < nodeCount(); ++i) {
         NodeLink& link = m_links[static_cast<size_t>(i)];
         link.reader->open();
-        link.tokens = 0;
-        link.refilledAtNs = nowNs;
         m_pass->progress[static_cast<size_t>(i)].nextCursor = QByteArrayLiteral("0");
     }
     for (int i = 0; i < nodeCount() && m_pass; ++i)
@@ -400,21 +320,11 @@ bool LockInspector::budgetAllows()
 {
     if (!m_pass->throttled)
         return true;
-    const double rate = std::max(1, m_options.budgetPerNode);
-    const qint64 nowNs = m_budgetClock.nsecsElapsed();
-    double worst = 0;
-    for (int n = 0; n < nodeCount(); ++n) {
-        NodeLink& link = m_links[static_cast<size_t>(n)];
-        // A tenth of a second's worth may be saved up; a page may take the bucket into debt.
-        link.tokens = std::min(rate / 10, link.tokens + double(nowNs - link.refilledAtNs) * rate / 1e9);
-        link.refilledAtNs = nowNs;
-        if (m_pass->reachable[n] && link.tokens < 0)
-            worst = std::max(worst, -link.tokens);
-    }
-    if (worst <= 0)
+    const int waitMs = m_budget.waitMs(m_budgetClock.nsecsElapsed(), m_options.budgetPerNode, m_pass->reachable);
+    if (waitMs == 0)
         return true;
     if (!m_throttleTimer.isActive())
-        m_throttleTimer.start(std::max(1, static_cast<int>(std::ceil(worst * 1000 / rate))));
+        m_throttleTimer.start(waitMs);
     return false;
 }
 
@@ -430,7 +340,7 @@ void LockInspector::charge(int node, qint64 commands, bool forPass)
         return;
     m_pass->commandsSent += commands;
     if (m_pass->throttled)
-        link.tokens -= double(commands);
+        m_budget.spend(node, commands);
 }
 
 void LockInspector::scanPage(int node, const QByteArray& cursor)
@@ -675,235 +585,6 @@ void LockInspector::emitFinished(const Pass& pass, const SkippedKeys& skipped)
         m_reconcileTimer.start(m_options.reconcileIntervalMs);
 }
 
-// ------------------------------------------------------------------------------------------ reads
-
-void LockInspector::readKeys(int node, const QList<QByteArray>& keys, bool forPass,
-                             std::function<void(QList<KeyRead>)> done)
-{
-    const int batch = m_options.readBatchKeys;
-    if (keys.size() <= batch) {
-        readBatch(node, keys, forPass, std::move(done));
-        return;
-    }
-    struct Gather
-    {
-        QList<QList<KeyRead>> parts;
-        int remaining = 0;
-        std::function<void(QList<KeyRead>)> done;
-    };
-    auto gather = std::make_shared<Gather>();
-    const int parts = static_cast<int>((keys.size() + batch - 1) / batch);
-    gather->parts.resize(parts);
-    gather->remaining = parts;
-    gather->done = std::move(done);
-    for (int p = 0; p < parts; ++p) {
-        readBatch(node, keys.mid(qsizetype(p) * batch, batch), forPass, [gather, p](QList<KeyRead> reads) {
-            gather->parts[p] = std::move(reads);
-            if (--gather->remaining == 0) {
-                QList<KeyRead> all;
-                for (auto& part : gather->parts)
-                    all.append(std::move(part));
-                gather->done(std::move(all));
-            }
-        });
-    }
-}
-
-void LockInspector::readBatch(int node, const QList<QByteArray>& keys, bool forPass,
-                              std::function<void(QList<KeyRead>)> done)
-{
-    using Presence = NodeLockState::Presence;
-    if (keys.isEmpty()) {
-        done({});
-        return;
-    }
-    RedisConnection* connection = m_links[static_cast<size_t>(node)].reader;
-    struct Batch
-    {
-        QList<KeyRead> reads;
-        QList<RedisReply> values; // MGET, one per key
-        RedisReply mgetError;
-        QElapsedTimer timer;
-        std::function<void(QList<KeyRead>)> done;
-    };
-    auto batch = std::make_shared<Batch>();
-    batch->reads.resize(keys.size());
-    batch->done = std::move(done);
-    batch->timer.start();
-    auto alive = m_alive;
-    const std::shared_ptr<SteadyClock> clock = m_clock;
-
-    // Captureless and static: handlers call it without carrying it. An ACL refusal (NOPERM) is a state of
-    // its own: the node answers, but not about this key.
-    static constexpr auto unreachable = [](KeyRead& read, const RedisReply& reply, const char* command) {
-        const bool refused = reply.errorKind() == RedisErrorKind::NoPermission;
-        read.state.presence = refused ? Presence::Refused : Presence::Unreachable;
-        // A refusal names the refused command (the server's text names neither it nor the key).
-        read.state.note =
-            refused ? tr("%1 refused: %2").arg(QLatin1String(command), reply.errorText()) : reply.errorText();
-        read.nodeFailed = reply.type() == RedisReply::Type::Failure;
-    };
-    static constexpr auto unanswered = [](const KeyRead& read) {
-        return read.state.presence == Presence::Unreachable || read.state.presence == Presence::Refused;
-    };
-    // A value without TTL is a lock that never expires when it looks like one (a format a lock library
-    // writes, a Redisson holder); any other string without TTL is application data, skipped. (mergeGroupKey
-    // also keeps a lock we were showing whose own token lost its TTL.)
-    auto setValue = [](KeyRead& read, const QByteArray& value, bool lockLike) {
-        read.state.token = value;
-        if (read.state.pttlMs == -1 && !lockLike) {
-            read.state.presence = Presence::NotALock;
-            read.state.note = tr("no TTL");
-            read.skip = KeyRead::Skip::NoTtl;
-        } else {
-            read.state.presence = Presence::Holding;
-        }
-    };
-
-    // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
-    // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
-    auto stage2 = [this, alive, batch, connection, setValue, clock, node, forPass](const QList<int>& unresolved) {
-        if (unresolved.isEmpty()) {
-            batch->done(std::move(batch->reads));
-            return;
-        }
-        struct Extra
-        {
-            RedisReply type, pttl, value, hash;
-        };
-        auto extra = std::make_shared<QList<Extra>>(unresolved.size());
-        QList<RedisConnection::Command> commands;
-        batch->timer.restart();
-        for (qsizetype u = 0; u < unresolved.size(); ++u) {
-            const QByteArray& key = batch->reads[unresolved[u]].key;
-            commands.append({{"TYPE", key}, [extra, u](const RedisReply& r) { (*extra)[u].type = r; }});
-            commands.append({{"PTTL", key}, [extra, u](const RedisReply& r) { (*extra)[u].pttl = r; }});
-            commands.append({{"GET", key}, [extra, u](const RedisReply& r) { (*extra)[u].value = r; }});
-            commands.append({{"HGETALL", key}, [extra, u](const RedisReply& r) { (*extra)[u].hash = r; }});
-        }
-        // Stamped when sent: the server computed the PTTLs later than this, so ages taken from this instant
-        // never make a lock look longer valid than it is.
-        const qint64 sentNs = clock->nowNs();
-        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, setValue,
-                                   sentNs](const RedisReply& reply) {
-            inner(reply);
-            if (!*alive)
-                return;
-            noteCallUs(batch->timer.nsecsElapsed() / 1000);
-            for (qsizetype u = 0; u < unresolved.size(); ++u) {
-                KeyRead& read = batch->reads[unresolved[u]];
-                const Extra& x = (*extra)[u];
-                read.readAtNs = sentNs;
-                read.state.presence = Presence::Absent;
-                if (x.type.isError()) {
-                    unreachable(read, x.type, "TYPE");
-                    continue;
-                }
-                const QByteArray type = x.type.bytes();
-                read.state.pttlMs = x.pttl.isInteger() ? x.pttl.integer() : -2;
-                if (type == "none" || read.state.pttlMs == -2)
-                    continue;
-                if (type == "string") {
-                    if (x.value.isString())
-                        setValue(read, x.value.bytes(),
-                                 decodeHolder(read.key, x.value.bytes()).format != HolderFormat::Opaque);
-                    else
-                        unreachable(read, x.value, "GET");
-                } else if (type == "hash") {
-                    if (!x.hash.isArray()) {
-                        unreachable(read, x.hash, "HGETALL");
-                        continue;
-                    }
-                    const auto& e = x.hash.elements();
-                    QList<QByteArray> holders;
-                    for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
-                        read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
-                        if (e[i].bytes() != "mode") // RReadWriteLock's mode field is no holder
-                            holders.append(e[i].bytes());
-                    }
-                    std::sort(holders.begin(), holders.end());
-                    setValue(read, holders.join(','),
-                             decodeRedissonHolder(read.state.hashFields).format == HolderFormat::Redisson);
-                } else {
-                    read.state.presence = Presence::NotALock;
-                    read.state.note = QString::fromLatin1(type);
-                    read.skip = KeyRead::Skip::OtherType;
-                }
-            }
-            batch->done(std::move(batch->reads));
-        };
-        charge(node, commands.size(), forPass);
-        connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
-    };
-
-    // Stage 1: one MGET for the page (nil for missing keys and for non-strings) and one PTTL per key, in one
-    // pipeline: about one command per key.
-    QList<RedisConnection::Command> commands;
-    commands.reserve(keys.size() + 1);
-    QList<QByteArray> mget;
-    mget.reserve(keys.size() + 1);
-    mget.append(QByteArrayLiteral("MGET"));
-    mget.append(keys);
-    commands.append({std::move(mget), [batch](const RedisReply& reply) {
-                         if (reply.isArray() && reply.elements().size() == batch->reads.size())
-                             batch->values = reply.elements();
-                         else
-                             batch->mgetError =
-                                 reply.isError() ? reply : RedisReply::failure(RedisErrorKind::Protocol, {});
-                     }});
-    for (int index = 0; index < keys.size(); ++index) {
-        KeyRead& read = batch->reads[index];
-        read.key = keys[index];
-        read.node = node;
-        read.state.presence = Presence::Absent;
-        static const QByteArray pttl = QByteArrayLiteral("PTTL"); // shared, not allocated per command
-        // A handler small enough for std::function's own storage (no allocation per key): the batch is kept
-        // alive by the MGET before and the last command after, whose handlers are called after this one.
-        commands.append({{pttl, keys[index]}, [b = batch.get(), index](const RedisReply& reply) {
-                             KeyRead& r = b->reads[index];
-                             if (reply.isInteger())
-                                 r.state.pttlMs = reply.integer();
-                             else
-                                 unreachable(r, reply, "PTTL");
-                         }});
-    }
-    const qint64 sentNs = clock->nowNs(); // see stage 2
-    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue,
-                               sentNs](const RedisReply& reply) {
-        inner(reply);
-        if (!*alive)
-            return;
-        noteCallUs(batch->timer.nsecsElapsed() / 1000);
-        const bool mgetFailed = batch->values.isEmpty();
-        if (mgetFailed && batch->mgetError.type() == RedisReply::Type::Failure) {
-            for (KeyRead& read : batch->reads) {
-                read.state.presence = Presence::Unreachable;
-                read.state.note = batch->mgetError.errorText();
-                read.nodeFailed = true;
-            }
-            batch->done(std::move(batch->reads));
-            return;
-        }
-        QList<int> unresolved;
-        for (int index = 0; index < batch->reads.size(); ++index) {
-            KeyRead& read = batch->reads[index];
-            read.readAtNs = sentNs;
-            if (unanswered(read) || read.state.pttlMs == -2)
-                continue;
-            if (mgetFailed || !batch->values[index].isString()) {
-                unresolved.append(index); // exists, but no string value: a hash, another type, or refused
-            } else {
-                const QByteArray& value = batch->values[index].bytes();
-                setValue(read, value,
-                         read.state.pttlMs == -1 && decodeHolder(read.key, value).format != HolderFormat::Opaque);
-            }
-        }
-        stage2(unresolved);
-    };
-    charge(node, commands.size(), forPass);
-    connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
-}
-
 // ------------------------------------------------------------------------------------------ merge
 
 void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why,
@@ -930,7 +611,7 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
             --gather->remaining;
             continue;
         }
-        readKeys(n, keys, forPass, [alive, gather, n](QList<KeyRead> reads) {
+        m_links[size_t(n)].keys->read(keys, forPass, [alive, gather, n](QList<KeyRead> reads) {
             if (!*alive)
                 return;
             gather->group.perNode[size_t(n)] = std::move(reads);
@@ -1000,7 +681,7 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
                 state.token = *firstToken;
         }
     }
-    judge(view, quorum(), m_options.driftFactor, m_options.expiringThresholdMs);
+    judgeLock(view, verdictRules());
     return anyLock || view.verdict != LockVerdict::Free ? Outcome::Lock : Outcome::Gone;
 }
 
@@ -1021,106 +702,8 @@ LockView LockInspector::vanished(const QByteArray& key, const QList<bool>& reach
     }
     view.observedAtNs = m_clock->nowNs();
     view.observedAtMs = wallNowMs();
-    judge(view, quorum(), m_options.driftFactor, m_options.expiringThresholdMs);
+    judgeLock(view, verdictRules());
     return view;
-}
-
-void LockInspector::judge(LockView& view, int quorum, double driftFactor, qint64 expiringThresholdMs)
-{
-    using Presence = NodeLockState::Presence;
-    view.quorum = quorum;
-    view.restsOn.clear();
-    view.observedValidityMs = -1;
-    int unreachable = 0; // unreachable or refusing: either may hold anything
-    int noExpiry = 0;    // holding a value without TTL
-    // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
-    // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
-    QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
-    QVarLengthArray<int, 16> firstNodeOf; // per distinct token: the first node holding it
-    QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
-    for (int i = 0; i < view.nodes.size(); ++i) {
-        const NodeLockState& s = view.nodes[i];
-        if (s.presence == Presence::Unreachable || s.presence == Presence::Refused) {
-            ++unreachable;
-        } else if (s.presence == Presence::Holding) {
-            if (s.pttlMs < 0)
-                ++noExpiry;
-            qsizetype t = 0;
-            while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
-                ++t;
-            if (t == firstNodeOf.size()) {
-                firstNodeOf.append(i);
-                countOf.append(0);
-            }
-            ++countOf[t];
-            tokenOf[i] = int(t);
-        }
-    }
-    qsizetype best = -1;
-    for (qsizetype t = 0; t < countOf.size(); ++t) {
-        if (best < 0 || countOf[t] > countOf[best])
-            best = t;
-    }
-    const int bestCount = best < 0 ? 0 : countOf[best];
-    view.tokenCount = static_cast<int>(countOf.size());
-    view.token = best < 0 ? QByteArray() : view.nodes[firstNodeOf[best]].token;
-    view.holders = bestCount;
-    auto nodesHolding = [&](qsizetype t) {
-        QList<int> nodes;
-        nodes.reserve(countOf[t]);
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (tokenOf[i] == t)
-                nodes.append(i);
-        }
-        return nodes;
-    };
-
-    if (noExpiry > 0) {
-        // Whatever else holds: these nodes never let the value go by themselves.
-        view.verdict = LockVerdict::Stuck;
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Holding && view.nodes[i].pttlMs < 0)
-                view.restsOn.append(i);
-        }
-    } else if (bestCount >= quorum) {
-        view.restsOn = nodesHolding(best);
-        QVarLengthArray<qint64, 16> pttls;
-        for (const int i : std::as_const(view.restsOn))
-            pttls.append(view.nodes[i].pttlMs);
-        std::sort(pttls.begin(), pttls.end(), std::greater<>());
-        // After the quorum-th largest PTTL, fewer than a quorum still hold the token. The TTL the holder
-        // asked for is unknown here, so the drift is taken on that PTTL (a slight underestimate).
-        const qint64 quorumPttl = pttls[quorum - 1];
-        const qint64 drift = rules::clockDriftMs(quorumPttl, driftFactor);
-        view.observedValidityMs = std::max<qint64>(0, quorumPttl - drift);
-        view.verdict = view.observedValidityMs < expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
-    } else if (bestCount + unreachable >= quorum) {
-        view.verdict = LockVerdict::Unknown;
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Unreachable || view.nodes[i].presence == Presence::Refused)
-                view.restsOn.append(i);
-        }
-    } else if (countOf.size() >= 2) {
-        view.verdict = LockVerdict::Contested;
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Holding)
-                view.restsOn.append(i);
-        }
-    } else if (countOf.size() == 1) {
-        view.verdict = LockVerdict::MinorityLeftover;
-        view.restsOn = nodesHolding(best);
-    } else {
-        view.verdict = LockVerdict::Free;
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence != Presence::Unreachable && view.nodes[i].presence != Presence::Refused)
-                view.restsOn.append(i);
-        }
-    }
-    view.holder = {};
-    if (best >= 0) {
-        const NodeLockState& s = view.nodes[firstNodeOf[best]];
-        view.holder = s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields);
-    }
 }
 
 // ------------------------------------------------------------------------------------------ changes
@@ -1143,8 +726,8 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         const bool has = after != updated.cend();
         if (!had && !has)
             continue;
-        deriveEvents(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs,
-                     baseline ? nullptr : &events);
+        m_events.derive(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs,
+                        baseline ? nullptr : &events);
         if (!had)
             changes.appeared.append(after.value());
         else if (!has)
@@ -1181,84 +764,6 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     }
     if (!events.isEmpty())
         emit lockEvents(events);
-}
-
-void LockInspector::deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                                 QList<LockEvent>* events)
-{
-    auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
-        if (!events)
-            return nullptr;
-        LockEvent& e = events->emplace_back();
-        e.kind = kind;
-        e.key = key;
-        e.token = token;
-        e.atMs = nowMs;
-        e.holderSummary = summary;
-        return &e;
-    };
-    const auto last = m_lastQuorum.find(key); // "no holder" is no entry: an empty value is a token too
-    if (after && after->hasQuorum()) {
-        LastQuorum seen;
-        seen.token = after->token;
-        seen.seenAtNs = after->observedAtNs;
-        // After the quorum-th largest PTTL among the holders, fewer than a quorum still hold it (no TTL: never).
-        QVarLengthArray<qint64, 16> pttls;
-        for (int i = 0; i < after->nodes.size(); ++i) {
-            const NodeLockState& s = after->nodes[i];
-            if (s.presence != NodeLockState::Presence::Holding || s.token != after->token)
-                continue;
-            pttls.append(s.pttlMs < 0 ? std::numeric_limits<qint64>::max() : s.pttlMs);
-            if (i < 64)
-                seen.nodeMask |= quint64(1) << i;
-        }
-        std::sort(pttls.begin(), pttls.end(), std::greater<>());
-        const qint64 quorumPttl = pttls.value(after->quorum - 1, 0);
-        seen.endsNs =
-            quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
-        if (last == m_lastQuorum.end()) {
-            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
-            m_lastQuorum.insert(key, std::move(seen));
-            return;
-        }
-        if (last->token != after->token) {
-            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
-                e->previousToken = last->token;
-        }
-        *last = std::move(seen); // the same holder too: where and when it was last seen
-        return;
-    }
-    if (after && after->verdict == LockVerdict::Unknown)
-        return; // cannot tell: the last holder stays as it was
-    if (last != m_lastQuorum.end()) {
-        // Nodes that held it when last seen on a quorum, do not now, and restarted since: had they kept their
-        // data, would it still have its quorum? Then it was lost, not released.
-        QList<int> restartedWithout;
-        int stillHolding = 0;
-        for (int i = 0; i < nodeCount(); ++i) {
-            const NodeLockState* now = after ? &after->nodes[i] : nullptr;
-            if (now && now->presence == NodeLockState::Presence::Holding && now->token == last->token) {
-                ++stillHolding;
-                continue;
-            }
-            const bool heldThen = i < 64 && (last->nodeMask & (quint64(1) << i));
-            const NodeLink& link = m_links[static_cast<size_t>(i)];
-            if (heldThen && link.restartedAtNs > last->seenAtNs)
-                restartedWithout.append(i);
-        }
-        const bool lost = !restartedWithout.isEmpty() && stillHolding + restartedWithout.size() >= quorum();
-        // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
-        constexpr qint64 slackNs = 50 * kNsPerMs;
-        const bool expired = last->endsNs > 0 && m_clock->nowNs() + slackNs >= last->endsNs;
-        const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
-                                     : expired ? LockEvent::Kind::Expired
-                                               : LockEvent::Kind::Released;
-        if (LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString()); e && lost)
-            e->nodes = restartedWithout;
-        m_lastQuorum.erase(last);
-    }
-    if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
-        add(LockEvent::Kind::Contested, after->token, after->holder.summary);
 }
 
 void LockInspector::countHolding(const LockView& view, int delta)
@@ -1316,7 +821,7 @@ void LockInspector::checkRunId(int node)
                 link.runId = runId;
             if (!restarted)
                 return;
-            link.restartedAtNs = link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs();
+            m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
             emit nodeRestarted(node);
             resync(); // its keys vanished without keyspace events
         },

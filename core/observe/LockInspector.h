@@ -1,6 +1,10 @@
 #pragma once
 
+#include "observe/KeyReader.h"
+#include "observe/LockEventTracker.h"
+#include "observe/LockVerdict.h"
 #include "observe/ObservationTypes.h"
+#include "observe/RescanBudget.h"
 #include "protocol/RedisConnection.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
@@ -83,18 +87,11 @@ public:
     static QByteArray keyspaceEventFlags() { return QByteArrayLiteral("Kg$hxe"); }
     // True when `flags` (CONFIG GET notify-keyspace-events) already emit everything the live view needs.
     static bool keyspaceEventsSufficient(const QString& flags);
-    // Redis glob matching (*, ?, [a-z], [^x], \\ escapes), binary safe: the client-side filter.
-    static bool globMatches(const QByteArray& pattern, const QByteArray& name);
-
-    // The verdict for one key from per-node states (pure: the heart of the inspector, tested directly).
-    // restsOn: Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding
-    // any token; Free -> the nodes that answered; Unknown -> the unreachable (or refusing) nodes; Stuck -> the
-    // nodes holding a value without expiry (Stuck wins over every other verdict: it never resolves by itself).
-    static void judge(LockView& view, int quorum, double driftFactor, qint64 expiringThresholdMs);
-
     const InspectorOptions& options() const { return m_options; }
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
+    // What every lock is judged against (observe/LockVerdict.h).
+    VerdictRules verdictRules() const { return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs}; }
 
     // Opens the connections, subscribes, runs a first full inspection and reconciles in the background.
     void start();
@@ -145,10 +142,10 @@ signals:
 
 private:
     struct Pass;
-    struct KeyRead;
     struct NodeLink
     {
         RedisConnection* reader = nullptr;
+        std::unique_ptr<KeyReader> keys; // reads lock keys on `reader`
         RedisConnection* subscriber = nullptr;
         bool subscribed = false;
         bool everSubscribed = false;
@@ -159,10 +156,6 @@ private:
         bool configChecked = false;
         int liveReported = -1; // last liveSourceChanged(): -1 none, 0 rescan only, 1 live
         QString liveReportedWhy;
-        // The rescan budget: a token bucket in commands, refilled at budgetPerNode per second, allowed to go
-        // into debt by one page (the next page waits until it is paid back).
-        double tokens = 0;
-        qint64 refilledAtNs = 0;
         // Commands sent by purpose, and the totals at the last load report.
         quint64 rescanCommands = 0;
         quint64 eventCommands = 0;
@@ -171,7 +164,6 @@ private:
         // instance (everything read before it came from that instance), when the run_id then changed.
         QByteArray runId;
         qint64 lostAtNs = 0;
-        qint64 restartedAtNs = 0; // 0 = no restart seen
     };
 
     // One group's reads: per node, one KeyRead per key in key order.
@@ -209,10 +201,6 @@ private:
     void readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why, bool forPass,
                         std::function<void(GroupReads)> done);
     Outcome mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const;
-    // Reads keys on one node in pipelines of at most readBatchKeys keys; done() gets one KeyRead per key
-    // (in order) and is called once, after the last batch. A batch's round trip is added to *longestCallUs.
-    void readKeys(int node, const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
-    void readBatch(int node, const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
     void subscribe(int node);
     void checkRunId(int node);
     void onKeyspaceMessage(int node, const RedisReply& reply);
@@ -221,23 +209,13 @@ private:
     LockView vanished(const QByteArray& key, const QList<bool>& reachable, const QStringList& unreachableWhy) const;
     void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how);
     void countHolding(const LockView& view, int delta);
-    void deriveEvents(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                      QList<LockEvent>* events); // events: null = remember the holder, build no event
     void noteCallUs(qint64 us);
 
     InspectorOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
     std::vector<NodeLink> m_links;
     QHash<QByteArray, LockView> m_views;
-    // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.
-    struct LastQuorum
-    {
-        QByteArray token;
-        qint64 endsNs = 0;    // steady instant that quorum runs out (expired vs released); 0 = never (no TTL)
-        qint64 seenAtNs = 0;  // steady instant of the read that last saw it (a restart after it lost it there)
-        quint64 nodeMask = 0; // the nodes (below 64) holding it then
-    };
-    QHash<QByteArray, LastQuorum> m_lastQuorum;
+    LockEventTracker m_events;      // acquired, released, expired, lost, ... from successive views
     mutable QMutex m_snapshotMutex; // guards m_lastSkipped
     SkippedKeys m_lastSkipped;
     std::unique_ptr<Pass> m_pass;
@@ -252,6 +230,7 @@ private:
     bool m_resyncPending = false;          // start the next rescan as soon as the current pass ends
     qint64 m_lastPassCommandsPerNode = -1; // what the last complete pass cost one node (for the estimate)
     QElapsedTimer m_loadClock;
+    RescanBudget m_budget;
     QElapsedTimer m_budgetClock; // the budget is real time whatever m_clock is
     QTimer m_reconcileTimer;     // single shot: the next background rescan
     QTimer m_throttleTimer;      // single shot: the budget allows the next page

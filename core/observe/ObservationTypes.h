@@ -171,7 +171,7 @@ struct LockView
     int holders = 0;    // nodes holding `token`
     int tokenCount = 0; // distinct tokens seen
     int quorum = 0;
-    QList<int> restsOn; // nodes the verdict rests on (see LockInspector::judge)
+    QList<int> restsOn; // nodes the verdict rests on (see judgeLock in observe/LockVerdict.h)
     // Held/Expiring: the quorum-th largest PTTL among the holders minus drift, at observedAtNs.
     // After that many ms fewer than a quorum still hold the lock. -1 when not held.
     qint64 observedValidityMs = -1;

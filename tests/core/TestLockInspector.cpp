@@ -1,6 +1,8 @@
 #include "localcluster/LocalCluster.h"
 #include "observe/ClusterMetrics.h"
+#include "observe/KeyPattern.h"
 #include "observe/LockInspector.h"
+#include "observe/RescanBudget.h"
 #include "redlock/LockToken.h"
 #include "runtime/IoThread.h"
 #include "runtime/SteadyClock.h"
@@ -83,15 +85,36 @@ private slots:
 
     void globMatching()
     {
-        QVERIFY(LockInspector::globMatches("*", "anything"));
-        QVERIFY(LockInspector::globMatches("lock:*", "lock:a"));
-        QVERIFY(!LockInspector::globMatches("lock:*", "other:a"));
-        QVERIFY(LockInspector::globMatches("l?ck:[abc]", "lock:b"));
-        QVERIFY(!LockInspector::globMatches("lock:[^abc]", "lock:b"));
-        QVERIFY(LockInspector::globMatches("lock:[a-c]x", "lock:bx"));
-        QVERIFY(LockInspector::globMatches("a\\*b", "a*b"));
-        QVERIFY(!LockInspector::globMatches("a\\*b", "axb"));
-        QVERIFY(LockInspector::globMatches(QByteArray("k\0*", 3), QByteArray("k\0zz", 4)));
+        QVERIFY(globMatches("*", "anything"));
+        QVERIFY(globMatches("lock:*", "lock:a"));
+        QVERIFY(!globMatches("lock:*", "other:a"));
+        QVERIFY(globMatches("l?ck:[abc]", "lock:b"));
+        QVERIFY(!globMatches("lock:[^abc]", "lock:b"));
+        QVERIFY(globMatches("lock:[a-c]x", "lock:bx"));
+        QVERIFY(globMatches("a\\*b", "a*b"));
+        QVERIFY(!globMatches("a\\*b", "axb"));
+        QVERIFY(globMatches(QByteArray("k\0*", 3), QByteArray("k\0zz", 4)));
+    }
+
+    void rescanBudgetPaysBackItsDebt()
+    {
+        RescanBudget budget(2);
+        const QList<bool> both{true, true};
+        budget.restart(0);
+        QCOMPARE(budget.waitMs(0, 100, both), 0);
+        budget.spend(0, 50); // 50 commands at 100/s: half a second of debt on node 0
+        QCOMPARE(budget.waitMs(0, 100, both), 500);
+        QCOMPARE(budget.waitMs(0, 100, {false, true}), 0); // an unreachable node's debt holds nothing up
+        QCOMPARE(budget.waitMs(250'000'000, 100, both), 250);
+        QCOMPARE(budget.waitMs(500'000'000, 100, both), 0);
+        // Idle for 10 s: at most a tenth of a second's worth (10 commands) is saved up, not 1000.
+        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 0);
+        budget.spend(1, 11);
+        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 10);
+        // A new rescan starts with empty buckets.
+        budget.restart(10'000'000'000);
+        budget.spend(0, 1);
+        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 10);
     }
 
     void judgeIsPure()
@@ -101,18 +124,18 @@ private slots:
         view.nodes.resize(5);
         for (auto& n : view.nodes)
             n.presence = NodeLockState::Presence::Absent;
-        LockInspector::judge(view, 3, 0.01, 1000);
+        judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Free);
         QCOMPARE(view.restsOn, range(0, 5));
         // Two unreachable nodes cannot hide a quorum of 3: still free, resting on the three that answered.
         view.nodes[0].presence = NodeLockState::Presence::Unreachable;
         view.nodes[1].presence = NodeLockState::Presence::Unreachable;
-        LockInspector::judge(view, 3, 0.01, 1000);
+        judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Free);
         QCOMPARE(view.restsOn, range(2, 5));
         // Three unreachable could: unknown, never free.
         view.nodes[2].presence = NodeLockState::Presence::Unreachable;
-        LockInspector::judge(view, 3, 0.01, 1000);
+        judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Unknown);
         QCOMPARE(view.restsOn, range(0, 3));
         // Observed validity: the quorum-th largest PTTL among the holders, minus drift on that PTTL.
@@ -121,7 +144,7 @@ private slots:
             view.nodes[i].token = "t";
             view.nodes[i].pttlMs = 10000 - i * 1000; // 10000 9000 8000 7000 6000
         }
-        LockInspector::judge(view, 3, 0.01, 1000);
+        judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Held);
         QCOMPARE(view.observedValidityMs, 8000 - 80 - 2);
     }

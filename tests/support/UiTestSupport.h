@@ -32,7 +32,7 @@ inline redlock::LockView makeLockView(const QByteArray& key, const QList<QByteAr
     }
     view.observedAtMs = QDateTime::currentMSecsSinceEpoch();
     view.observedAtNs = observedAtNs;
-    LockInspector::judge(view, rules::quorum(int(tokens.size())), 0.01, 1000);
+    judgeLock(view, {rules::quorum(int(tokens.size())), 0.01, 1000});
     view.holder = decodeHolder(view.key, view.token);
     return view;
 }

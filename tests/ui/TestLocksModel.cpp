@@ -126,7 +126,7 @@ private slots:
         empty.nodes[2].presence = NodeLockState::Presence::Refused;
         empty.nodes[2].note = QStringLiteral("PTTL refused: NOPERM");
         empty.observedAtNs = SteadyClock::system()->nowNs();
-        LockInspector::judge(empty, 2, 0.01, 1000);
+        judgeLock(empty, {2, 0.01, 1000});
         QCOMPARE(empty.verdict, LockVerdict::Held);
         LockView stuck = makeLockView("s", {"t", "t", ""}, {-1, 5000});
         QCOMPARE(stuck.verdict, LockVerdict::Stuck);

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "observe/ObservationTypes.h"
+#include "protocol/RedisConnection.h"
+#include "runtime/SteadyClock.h"
+
+#include <QCoreApplication>
+
+#include <functional>
+#include <memory>
+
+namespace redlock {
+
+// What one node said about one key, with when it said it.
+struct KeyRead
+{
+    QByteArray key;
+    int node = -1;
+    NodeLockState state;
+    qint64 readAtNs = 0;     // steady instant the read was SENT (the server's PTTL is as of a later instant)
+    bool nodeFailed = false; // the connection failed (timeout, lost): the whole node is unreachable
+    enum class Skip { None, NoTtl, OtherType } skip = Skip::None;
+};
+
+// Reads lock keys on one node, about one command per key: one pipeline per batch of keys, holding one MGET
+// for the batch (nil for missing keys and non-strings) and one PTTL per key. Keys that exist but have no
+// string value (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in
+// a second, small pipeline. A value without TTL is a lock that never expires when it looks like one (a
+// format a lock library writes, a Redisson holder); any other string without TTL is application data
+// (Skip::NoTtl). An ACL refusal (NOPERM) is a state of its own: the node answers, but not about this key.
+//
+// Lives on its owner's thread. Its replies come back on the connection's handlers: while `alive` (the
+// owner's token) is false, none of them calls done() or a hook, so the owner clears it before it deletes
+// the connection (which fails what is pending) and this reader.
+class KeyReader
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::KeyReader)
+
+public:
+    struct Hooks
+    {
+        std::function<void(qint64 commands, bool forPass)> charge; // before each pipeline is sent
+        std::function<void(qint64 us)> roundTripUs;                // when each pipeline's replies are in
+    };
+    KeyReader(RedisConnection* connection, int node, int batchKeys, int timeoutMs, std::shared_ptr<SteadyClock> clock,
+              std::shared_ptr<bool> alive, Hooks hooks)
+        : m_connection(connection), m_node(node), m_batchKeys(batchKeys), m_timeoutMs(timeoutMs),
+          m_clock(std::move(clock)), m_alive(std::move(alive)), m_hooks(std::move(hooks))
+    {}
+
+    // Reads `keys` in pipelines of at most batchKeys keys; done() gets one KeyRead per key (in order) and is
+    // called once, after the last batch. forPass is handed to Hooks::charge (what the commands are for).
+    void read(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
+
+private:
+    void readBatch(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
+
+    RedisConnection* m_connection;
+    int m_node;
+    int m_batchKeys;
+    int m_timeoutMs;
+    std::shared_ptr<SteadyClock> m_clock;
+    std::shared_ptr<bool> m_alive;
+    Hooks m_hooks;
+};
+
+} // namespace redlock

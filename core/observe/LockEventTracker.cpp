@@ -1,0 +1,94 @@
+#include "observe/LockEventTracker.h"
+
+#include "redlock/RedlockRules.h"
+
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <limits>
+
+namespace redlock {
+
+namespace {
+constexpr qint64 kNsPerMs = 1'000'000;
+} // namespace
+
+void LockEventTracker::derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
+                              QList<LockEvent>* events)
+{
+    auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
+        if (!events)
+            return nullptr;
+        LockEvent& e = events->emplace_back();
+        e.kind = kind;
+        e.key = key;
+        e.token = token;
+        e.atMs = nowMs;
+        e.holderSummary = summary;
+        return &e;
+    };
+    const auto last = m_lastQuorum.find(key); // "no holder" is no entry: an empty value is a token too
+    if (after && after->hasQuorum()) {
+        LastQuorum seen;
+        seen.token = after->token;
+        seen.seenAtNs = after->observedAtNs;
+        // After the quorum-th largest PTTL among the holders, fewer than a quorum still hold it (no TTL: never).
+        QVarLengthArray<qint64, 16> pttls;
+        for (int i = 0; i < after->nodes.size(); ++i) {
+            const NodeLockState& s = after->nodes[i];
+            if (s.presence != NodeLockState::Presence::Holding || s.token != after->token)
+                continue;
+            pttls.append(s.pttlMs < 0 ? std::numeric_limits<qint64>::max() : s.pttlMs);
+            if (i < 64)
+                seen.nodeMask |= quint64(1) << i;
+        }
+        std::sort(pttls.begin(), pttls.end(), std::greater<>());
+        const qint64 quorumPttl = pttls.value(after->quorum - 1, 0);
+        seen.endsNs =
+            quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
+        if (last == m_lastQuorum.end()) {
+            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
+            m_lastQuorum.insert(key, std::move(seen));
+            return;
+        }
+        if (last->token != after->token) {
+            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
+                e->previousToken = last->token;
+        }
+        *last = std::move(seen); // the same holder too: where and when it was last seen
+        return;
+    }
+    if (after && after->verdict == LockVerdict::Unknown)
+        return; // cannot tell: the last holder stays as it was
+    if (last != m_lastQuorum.end()) {
+        // Nodes that held it when last seen on a quorum, do not now, and restarted since: had they kept their
+        // data, would it still have its quorum? Then it was lost, not released.
+        QList<int> restartedWithout;
+        int stillHolding = 0;
+        for (int i = 0; i < m_nodeCount; ++i) {
+            const NodeLockState* now = after ? &after->nodes[i] : nullptr;
+            if (now && now->presence == NodeLockState::Presence::Holding && now->token == last->token) {
+                ++stillHolding;
+                continue;
+            }
+            const bool heldThen = i < 64 && (last->nodeMask & (quint64(1) << i));
+            if (heldThen && m_restartedAtNs[i] > last->seenAtNs)
+                restartedWithout.append(i);
+        }
+        const bool lost =
+            !restartedWithout.isEmpty() && stillHolding + restartedWithout.size() >= rules::quorum(m_nodeCount);
+        // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
+        constexpr qint64 slackNs = 50 * kNsPerMs;
+        const bool expired = last->endsNs > 0 && m_clock->nowNs() + slackNs >= last->endsNs;
+        const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
+                                     : expired ? LockEvent::Kind::Expired
+                                               : LockEvent::Kind::Released;
+        if (LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString()); e && lost)
+            e->nodes = restartedWithout;
+        m_lastQuorum.erase(last);
+    }
+    if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
+        add(LockEvent::Kind::Contested, after->token, after->holder.summary);
+}
+
+} // namespace redlock

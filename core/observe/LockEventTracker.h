@@ -1,0 +1,47 @@
+#pragma once
+
+#include "observe/ObservationTypes.h"
+#include "runtime/SteadyClock.h"
+
+#include <QHash>
+
+#include <memory>
+
+namespace redlock {
+
+// Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), token
+// changed, released (the quorum went before its TTL ran out), expired (at or after), lost (nodes that held
+// it restarted empty: had they kept their data it would still have its quorum), contested. Per key it keeps
+// the last token seen on a quorum, through Unknown verdicts (an unreachable node is no news).
+class LockEventTracker
+{
+public:
+    LockEventTracker(int nodeCount, std::shared_ptr<SteadyClock> clock)
+        : m_nodeCount(nodeCount), m_restartedAtNs(nodeCount, 0), m_clock(std::move(clock))
+    {}
+
+    // The node restarted (its run_id changed); everything read from it before steady instant atNs came from
+    // the instance that is gone.
+    void nodeRestarted(int node, qint64 atNs) { m_restartedAtNs[node] = atNs; }
+
+    // One key's view went from `before` to `after` (null: no view). Appends the events to `events`, or only
+    // remembers the holder when `events` is null (the baseline: locks found, not acquired just now).
+    void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
+                QList<LockEvent>* events);
+
+private:
+    // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.
+    struct LastQuorum
+    {
+        QByteArray token;
+        qint64 endsNs = 0;    // steady instant that quorum runs out (expired vs released); 0 = never (no TTL)
+        qint64 seenAtNs = 0;  // steady instant of the read that last saw it (a restart after it lost it there)
+        quint64 nodeMask = 0; // the nodes (below 64) holding it then
+    };
+    QHash<QByteArray, LastQuorum> m_lastQuorum;
+    int m_nodeCount;
+    QList<qint64> m_restartedAtNs; // per node, 0 = no restart seen
+    std::shared_ptr<SteadyClock> m_clock;
+};
+
+} // namespace redlock

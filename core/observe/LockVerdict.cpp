@@ -1,0 +1,110 @@
+#include "observe/LockVerdict.h"
+
+#include "redlock/RedlockRules.h"
+
+#include <QVarLengthArray>
+
+#include <algorithm>
+
+namespace redlock {
+
+void judgeLock(LockView& view, const VerdictRules& rules)
+{
+    const int quorum = rules.quorum;
+    using Presence = NodeLockState::Presence;
+    view.quorum = quorum;
+    view.restsOn.clear();
+    view.observedValidityMs = -1;
+    int unreachable = 0; // unreachable or refusing: either may hold anything
+    int noExpiry = 0;    // holding a value without TTL
+    // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
+    // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
+    QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
+    QVarLengthArray<int, 16> firstNodeOf; // per distinct token: the first node holding it
+    QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
+    for (int i = 0; i < view.nodes.size(); ++i) {
+        const NodeLockState& s = view.nodes[i];
+        if (s.presence == Presence::Unreachable || s.presence == Presence::Refused) {
+            ++unreachable;
+        } else if (s.presence == Presence::Holding) {
+            if (s.pttlMs < 0)
+                ++noExpiry;
+            qsizetype t = 0;
+            while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
+                ++t;
+            if (t == firstNodeOf.size()) {
+                firstNodeOf.append(i);
+                countOf.append(0);
+            }
+            ++countOf[t];
+            tokenOf[i] = int(t);
+        }
+    }
+    qsizetype best = -1;
+    for (qsizetype t = 0; t < countOf.size(); ++t) {
+        if (best < 0 || countOf[t] > countOf[best])
+            best = t;
+    }
+    const int bestCount = best < 0 ? 0 : countOf[best];
+    view.tokenCount = static_cast<int>(countOf.size());
+    view.token = best < 0 ? QByteArray() : view.nodes[firstNodeOf[best]].token;
+    view.holders = bestCount;
+    auto nodesHolding = [&](qsizetype t) {
+        QList<int> nodes;
+        nodes.reserve(countOf[t]);
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (tokenOf[i] == t)
+                nodes.append(i);
+        }
+        return nodes;
+    };
+
+    if (noExpiry > 0) {
+        // Whatever else holds: these nodes never let the value go by themselves.
+        view.verdict = LockVerdict::Stuck;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Holding && view.nodes[i].pttlMs < 0)
+                view.restsOn.append(i);
+        }
+    } else if (bestCount >= quorum) {
+        view.restsOn = nodesHolding(best);
+        QVarLengthArray<qint64, 16> pttls;
+        for (const int i : std::as_const(view.restsOn))
+            pttls.append(view.nodes[i].pttlMs);
+        std::sort(pttls.begin(), pttls.end(), std::greater<>());
+        // After the quorum-th largest PTTL, fewer than a quorum still hold the token. The TTL the holder
+        // asked for is unknown here, so the drift is taken on that PTTL (a slight underestimate).
+        const qint64 quorumPttl = pttls[quorum - 1];
+        const qint64 drift = rules::clockDriftMs(quorumPttl, rules.driftFactor);
+        view.observedValidityMs = std::max<qint64>(0, quorumPttl - drift);
+        view.verdict = view.observedValidityMs < rules.expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
+    } else if (bestCount + unreachable >= quorum) {
+        view.verdict = LockVerdict::Unknown;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Unreachable || view.nodes[i].presence == Presence::Refused)
+                view.restsOn.append(i);
+        }
+    } else if (countOf.size() >= 2) {
+        view.verdict = LockVerdict::Contested;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence == Presence::Holding)
+                view.restsOn.append(i);
+        }
+    } else if (countOf.size() == 1) {
+        view.verdict = LockVerdict::MinorityLeftover;
+        view.restsOn = nodesHolding(best);
+    } else {
+        view.verdict = LockVerdict::Free;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (view.nodes[i].presence != Presence::Unreachable && view.nodes[i].presence != Presence::Refused)
+                view.restsOn.append(i);
+        }
+    }
+    view.holder = {};
+    if (best >= 0) {
+        const NodeLockState& s = view.nodes[firstNodeOf[best]];
+        view.holder = s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields);
+    }
+}
+
+} // namespace redlock

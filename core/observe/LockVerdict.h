@@ -1,0 +1,26 @@
+#pragma once
+
+#include "observe/ObservationTypes.h"
+
+namespace redlock {
+
+// What a verdict is judged against: the deployment's quorum and the Redlock spec's clock drift.
+struct VerdictRules
+{
+    int quorum = 1;
+    double driftFactor = 0.01;
+    qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
+};
+
+// The verdict for one lock from its per-node states: pure, the heart of the inspector, tested directly.
+// Reads like the Redlock document: a token on a quorum of nodes is held for the quorum-th largest PTTL
+// among its holders, minus the clock drift; fewer holders are a leftover (one token) or a contest (several);
+// nodes that cannot answer may hold anything, so a quorum that needs them is unknown, never free.
+//
+// Sets view.verdict, token, holders, tokenCount, quorum, observedValidityMs, holder and restsOn:
+// Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding any token;
+// Free -> the nodes that answered; Unknown -> the unreachable (or refusing) nodes; Stuck -> the nodes holding
+// a value without expiry (Stuck wins over every other verdict: it never resolves by itself).
+void judgeLock(LockView& view, const VerdictRules& rules);
+
+} // namespace redlock
