@@ -134,6 +134,7 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     settings.nodes = cluster.endpoints();
     settings.pattern = "bench:*";
     settings.refreshIntervalMs = 2000;
+    const qint64 rssBeforeKb = rssKb(); // the application and its window, before the first lock
     QElapsedTimer sinceStart;
     sinceStart.start();
     controller.start(settings);
@@ -184,10 +185,14 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     const qint64 refreshStallCpuUs = stalls.longestStallCpuUs();
 
     // A stall's CPU time is what the GUI thread itself worked in it; the rest it waited for a CPU.
+    const qint64 rssAfterKb = rssKb();
     std::printf("%7d locks: first full table %5lld ms | longest GUI stall: while loading %4lld ms (%lld ms on CPU), "
-                "during %d refreshes with 1%%/200ms churn %4lld ms (%lld ms on CPU) | RSS %lld MB\n",
-                count, firstTableMs, loadStallUs / 1000, loadStallCpuUs / 1000, inspections, refreshStallUs / 1000,
-                refreshStallCpuUs / 1000, rssKb() / 1024);
+                "during %d s of 1%%/200ms churn (%d rescans completed) %4lld ms (%lld ms on CPU) | RSS %lld MB\n",
+                count, firstTableMs, loadStallUs / 1000, loadStallCpuUs / 1000, churnSeconds, inspections,
+                refreshStallUs / 1000, refreshStallCpuUs / 1000, rssAfterKb / 1024);
+    std::printf("         memory: %.2f KB per lock (target <= 2.5 KB): RSS %lld MB with the locks, %lld MB before the "
+                "first one\n",
+                double(rssAfterKb - rssBeforeKb) / count, rssAfterKb / 1024, rssBeforeKb / 1024);
     if (auto* timing = dynamic_cast<TimingApplication*>(qApp);
         timing && qEnvironmentVariableIsSet("REDLOCK_UI_TIMING")) {
         std::printf("         slowest GUI event: %s, %lld ms\n", timing->slowest.constData(),
