@@ -98,7 +98,7 @@ if [ "$deb" -eq 1 ]; then
     run_in_chroot "dpkg -s redlock-console | grep -E '^(Version|Depends|Recommends|Suggests):'"
     echo "== installed redlock --help, man page, desktop files"
     run_in_chroot "command -v redlock redlock-console && redlock --help | head -3 && redlock --version"
-    run_in_chroot "ls /usr/share/man/man1/redlock.1.gz /usr/share/applications/*.desktop /usr/share/metainfo/*.xml \
+    run_in_chroot "ls /usr/share/man/man1/redlock.1.gz /usr/share/man/man1/redlock-console.1.gz /usr/share/applications/*.desktop /usr/share/metainfo/*.xml \
         /usr/share/icons/hicolor/scalable/apps/redlock-console.svg"
     # The demo without redis-server (only Suggested) must say what it needs; xvfb for the display.
     run_in_chroot "$apt_get install --no-install-recommends xvfb xauth >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"

@@ -35,6 +35,7 @@ cp "$deb" .
 deb=$(basename "$deb")
 contents=$(dpkg-deb -c "$deb")
 for f in ./usr/bin/redlock ./usr/bin/redlock-console ./usr/share/man/man1/redlock.1.gz \
+    ./usr/share/man/man1/redlock-console.1.gz \
     ./usr/share/applications/org.redlockconsole.RedlockConsole.desktop \
     ./usr/share/metainfo/org.redlockconsole.RedlockConsole.metainfo.xml \
     ./usr/share/icons/hicolor/scalable/apps/redlock-console.svg \
