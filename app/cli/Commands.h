@@ -22,6 +22,8 @@ int runBench(const QStringList& args);
 int runInspect(const QStringList& args);
 int runWatch(const QStringList& args);
 int runAudit(const QStringList& args);
+// A Prometheus /metrics endpoint over the same observation (ExporterCommand.cpp).
+int runExporter(const QStringList& args);
 
 // Operator actions (OperatorCommands.cpp): force release by token, with preview and audit log.
 int runForceRelease(const QStringList& args);

@@ -36,6 +36,8 @@ const Subcommand kSubcommands[] = {
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "show every lock merged over the nodes, with its verdict")},
     {"watch", runWatch, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "print lock events live until Ctrl+C")},
     {"audit", runAudit, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "check the nodes for what breaks Redlock")},
+    {"exporter", runExporter,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "serve the cluster's state to Prometheus (/metrics) until Ctrl+C")},
     {"force-release", runForceRelease,
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "delete a stuck lock where it still holds TOKEN")},
 };

@@ -2,6 +2,7 @@
 
 #include "CommandLine.h"
 #include "Commands.h"
+#include "commands/ObserveOptions.h"
 
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
@@ -22,21 +23,7 @@
 
 namespace redlock::cli {
 
-// The translation context of this file's messages.
-class ObserveCommands
-{
-    Q_DECLARE_TR_FUNCTIONS(redlock::cli::ObserveCommands)
-};
-
-namespace {
-
-struct InspectCommand
-{
-    InspectorOptions options;
-    bool json = false;
-};
-
-void addInspectOptions(QCommandLineParser& parser)
+void addInspectOptions(QCommandLineParser& parser, bool withJson)
 {
     addNodeOptions(parser);
     parser.addOption({QStringLiteral("pattern"),
@@ -51,7 +38,8 @@ void addInspectOptions(QCommandLineParser& parser)
         {QStringLiteral("expiring"),
          ObserveCommands::tr("A held lock with less observed validity than this is \"expiring\" (default 1000)."),
          ObserveCommands::tr("MS")});
-    parser.addOption({QStringLiteral("json"), ObserveCommands::tr("Print JSON instead of text.")});
+    if (withJson)
+        parser.addOption({QStringLiteral("json"), ObserveCommands::tr("Print JSON instead of text.")});
 }
 
 bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* command)
@@ -73,9 +61,37 @@ bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* comman
         !doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 1.0, &o.driftFactor))
         return false;
     o.scanCount = static_cast<int>(scanCount);
-    command->json = parser.isSet(QStringLiteral("json"));
+    // optionNames(): the options given; unlike isSet() it does not warn for a command without --json (exporter).
+    command->json = parser.optionNames().contains(QStringLiteral("json"));
     return true;
 }
+
+void addRescanOptions(QCommandLineParser& parser)
+{
+    parser.addOption({QStringLiteral("reconcile"),
+                      ObserveCommands::tr("Pause between two background rescans, in ms (default 5000)."),
+                      ObserveCommands::tr("MS")});
+    parser.addOption(
+        {QStringLiteral("budget"),
+         ObserveCommands::tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
+                             "a full SCAN at full speed).")
+             .arg(kDefaultBudgetPerNode),
+         ObserveCommands::tr("N")});
+}
+
+bool readRescanOptions(const QCommandLineParser& parser, InspectorOptions* options)
+{
+    qint64 reconcile = 5000;
+    qint64 budget = kDefaultBudgetPerNode;
+    if (!intOption(parser, QStringLiteral("reconcile"), 100, 3600000, &reconcile) ||
+        !intOption(parser, QStringLiteral("budget"), 0, 10000000, &budget))
+        return false;
+    options->reconcileIntervalMs = static_cast<int>(reconcile);
+    options->budgetPerNode = static_cast<int>(budget);
+    return true;
+}
+
+namespace {
 
 QString presenceKey(NodeLockState::Presence presence)
 {
@@ -444,15 +460,7 @@ int runWatch(const QStringList& args)
 {
     QCommandLineParser parser;
     addInspectOptions(parser);
-    parser.addOption({QStringLiteral("reconcile"),
-                      ObserveCommands::tr("Pause between two background rescans, in ms (default 5000)."),
-                      ObserveCommands::tr("MS")});
-    parser.addOption(
-        {QStringLiteral("budget"),
-         ObserveCommands::tr("Commands per second the background rescan may send each node (default %1; 0 = no limit, "
-                             "a full SCAN at full speed).")
-             .arg(kDefaultBudgetPerNode),
-         ObserveCommands::tr("N")});
+    addRescanOptions(parser);
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, QStringLiteral("watch [options] --nodes LIST"),
@@ -466,13 +474,9 @@ int runWatch(const QStringList& args)
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
         return ExitUsage;
-    qint64 reconcile = 5000;
-    qint64 budget = kDefaultBudgetPerNode;
-    if (!intOption(parser, QStringLiteral("reconcile"), 100, 3600000, &reconcile) ||
-        !intOption(parser, QStringLiteral("budget"), 0, 10000000, &budget))
+    if (!readRescanOptions(parser, &command.options))
         return ExitUsage;
-    command.options.reconcileIntervalMs = static_cast<int>(reconcile);
-    command.options.budgetPerNode = static_cast<int>(budget);
+    const int budget = command.options.budgetPerNode;
 
     QEventLoop loop;
     StopSignals stopSignals;

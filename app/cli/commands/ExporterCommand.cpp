@@ -1,0 +1,138 @@
+// redlock exporter: the observation core (NodeSession, LockInspector, SafetyAudit) behind a Prometheus /metrics.
+
+#include "CommandLine.h"
+#include "Commands.h"
+#include "commands/ObserveOptions.h"
+
+#include "observe/MetricsHttpServer.h"
+#include "observe/NodeSession.h"
+#include "observe/PrometheusExporter.h"
+#include "runtime/IoThread.h"
+#include "runtime/StopSignals.h"
+
+#include <QEventLoop>
+
+namespace redlock::cli {
+
+// The translation context of this file's messages.
+class ExporterCommand
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::ExporterCommand)
+};
+
+int runExporter(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addInspectOptions(parser, false);
+    addRescanOptions(parser);
+    parser.addOption({QStringLiteral("listen"),
+                      ExporterCommand::tr("Address and port to serve /metrics on (default 127.0.0.1:9721: this "
+                                          "machine only; 0.0.0.0:9721 every interface; port 0 any free port)."),
+                      ExporterCommand::tr("ADDRESS:PORT"), QStringLiteral("127.0.0.1:9721")});
+    parser.addOption(
+        {QStringLiteral("max-ttl"),
+         ExporterCommand::tr("Largest lock TTL in use, in ms, for the audit's restart rule (default: the largest "
+                             "PTTL seen, at least 10000)."),
+         ExporterCommand::tr("MS")});
+    parser.addOption({QStringLiteral("key-labels"),
+                      ExporterCommand::tr("Also export one series per lock key (redlock_lock_holders{key,verdict}): "
+                                          "as many series as keys, so only for a few hundred keys.")});
+    int exitCode = ExitOk;
+    if (!parseArguments(
+            parser, args, QStringLiteral("exporter [options] --nodes LIST"),
+            ExporterCommand::tr(
+                "Serve the cluster's state on http://ADDRESS:PORT/metrics in the Prometheus text format until "
+                "Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs "
+                "it; audit findings by rule and severity; lock age, remaining validity and hold duration "
+                "histograms; lock event counters (contention: contested, token-changed). It watches like `watch` "
+                "(keyspace events where the nodes send them, a background rescan within --budget) and adds one "
+                "PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and "
+                "never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; "
+                "lock keys only with --key-labels."),
+            &exitCode))
+        return exitCode;
+    InspectCommand command;
+    if (!readInspectOptions(parser, &command) || !readRescanOptions(parser, &command.options))
+        return ExitUsage;
+    qint64 maxTtl = 0;
+    if (!intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
+        return ExitUsage;
+    QString error;
+    const auto listen = ListenAddress::parse(parser.value(QStringLiteral("listen")), &error);
+    if (!listen) {
+        printErr(ExporterCommand::tr("redlock: bad --listen: %1").arg(error));
+        return ExitUsage;
+    }
+
+    QEventLoop loop;
+    StopSignals stopSignals;
+    if (!stopSignals.isActive()) {
+        printErr(ExporterCommand::tr("redlock: cannot install signal handlers"));
+        return ExitUsage;
+    }
+    // Queued: a stop before the loop runs quits it as soon as it does.
+    QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+
+    const InspectorOptions& options = command.options;
+    ExporterOptions exporterOptions;
+    exporterOptions.nodes = options.nodes;
+    exporterOptions.driftFactor = options.driftFactor;
+    exporterOptions.maxTtlMs = maxTtl;
+    exporterOptions.budgetPerNode = options.budgetPerNode;
+    exporterOptions.perKeyMetrics = parser.isSet(QStringLiteral("key-labels"));
+    PrometheusExporter exporter(exporterOptions);
+    // Bound before any node is contacted: a bad or busy address is a usage error with nothing sent.
+    MetricsHttpServer server([&exporter] { return exporter.exposition(); });
+    if (!server.listen(*listen, &error)) {
+        printErr(ExporterCommand::tr("redlock: %1").arg(error));
+        return ExitUsage;
+    }
+    const ListenAddress bound = server.serverAddress();
+    printErr(ExporterCommand::tr("redlock: serving http://%1/metrics").arg(bound.toString()));
+    if (!bound.address.isLoopback())
+        printErr(ExporterCommand::tr("redlock: %1 is not a loopback address: whoever reaches it can read the "
+                                     "metrics (lock counts, node names)")
+                     .arg(bound.address.toString()));
+
+    IoThread io;
+    // The exporter lives on this thread; everything reaches it queued, so a scrape reads a consistent state
+    // between two updates and never waits for the I/O thread.
+    QObject* context = &server;
+    NodeSessionOptions sessionOptions;
+    sessionOptions.readOnly = true;
+    QList<NodeSession*> sessions;
+    for (int i = 0; i < options.nodes.size(); ++i) {
+        auto* session = io.create<NodeSession>(i, options.nodes[i], sessionOptions);
+        sessions.append(session);
+        QObject::connect(
+            session, &NodeSession::factsChanged, context, [&exporter](const NodeFacts& f) { exporter.addFacts(f); },
+            Qt::QueuedConnection);
+        QObject::connect(
+            session, &NodeSession::sampled, context, [&exporter](const NodeSample& s) { exporter.addSample(s); },
+            Qt::QueuedConnection);
+        QObject::connect(
+            session, &NodeSession::restarted, context, [&exporter](const NodeFacts& f) { exporter.addRestart(f); },
+            Qt::QueuedConnection);
+    }
+    auto* inspector = io.create<LockInspector>(options);
+    QObject::connect(
+        inspector, &LockInspector::locksChanged, context,
+        [&exporter](const LockChangeSet& changes) { exporter.addChanges(changes); }, Qt::QueuedConnection);
+    QObject::connect(
+        inspector, &LockInspector::lockEvents, context,
+        [&exporter](const QList<LockEvent>& events) { exporter.addEvents(events); }, Qt::QueuedConnection);
+    QObject::connect(
+        inspector, &LockInspector::inspectionFinished, context,
+        [&exporter](const InspectionSummary& summary) { exporter.addInspection(summary); }, Qt::QueuedConnection);
+    QObject::connect(
+        inspector, &LockInspector::observerLoad, context,
+        [&exporter](const QList<ObserverLoad>& load) { exporter.addObserverLoad(load); }, Qt::QueuedConnection);
+
+    for (NodeSession* session : std::as_const(sessions))
+        io.runAndWait([session] { session->start(); });
+    io.runAndWait([inspector] { inspector->start(); });
+    loop.exec();
+    return ExitOk;
+}
+
+} // namespace redlock::cli

@@ -1,0 +1,430 @@
+// The Prometheus exporter's core units, without a Redis or a Prometheus: the text format (escaping, values,
+// histograms), what PrometheusExporter makes of the observation's signals (verdict counts, hold times, labels
+// without secrets, per-key labels only on request), the --listen parser and the HTTP endpoint's answers.
+// tests/system/TestExporter.cpp runs the real thing against redis-servers and a real Prometheus.
+
+#include "observe/MetricsHttpServer.h"
+#include "observe/PrometheusExporter.h"
+#include "observe/PrometheusText.h"
+#include "support/ManualClock.h"
+
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace redlock;
+
+namespace {
+
+NodeEndpoint endpoint(quint16 port)
+{
+    NodeEndpoint e;
+    e.host = QStringLiteral("127.0.0.1");
+    e.port = port;
+    return e;
+}
+
+// A view of `key` as the inspector would merge it on 3 nodes, stamped at the clock's now.
+LockView view(const QByteArray& key, LockVerdict verdict, const QByteArray& token, qint64 validityMs,
+              const SteadyClock& clock)
+{
+    LockView v;
+    v.key = key;
+    v.verdict = verdict;
+    v.token = token;
+    v.quorum = 2;
+    v.holders = token.isEmpty() ? 0 : 2;
+    v.observedValidityMs = validityMs;
+    v.observedAtNs = clock.nowNs();
+    for (int i = 0; i < 3; ++i) {
+        NodeLockState s;
+        s.presence = i < v.holders ? NodeLockState::Presence::Holding : NodeLockState::Presence::Absent;
+        s.token = i < v.holders ? token : QByteArray();
+        s.pttlMs = i < v.holders ? validityMs + 10 : -2;
+        v.nodes.append(s);
+    }
+    return v;
+}
+
+// The value of the one sample `series` (name and labels exactly as written) in an exposition; NaN if absent.
+double sampleValue(const QByteArray& exposition, const QByteArray& series)
+{
+    for (const QByteArray& line : exposition.split('\n')) {
+        if (line.startsWith(QByteArray(series + ' ')))
+            return line.mid(series.size() + 1).toDouble();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// One HTTP exchange with a server on this thread: the whole answer, once the server has closed the connection.
+QByteArray exchange(quint16 port, const QByteArray& request)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    QByteArray answer;
+    QObject::connect(&socket, &QTcpSocket::readyRead, [&] { answer += socket.readAll(); });
+    QObject::connect(&socket, &QTcpSocket::connected, [&] { socket.write(request); });
+    QDeadlineTimer deadline(10000);
+    while (socket.state() != QAbstractSocket::UnconnectedState && !deadline.hasExpired())
+        QTest::qWait(10);
+    answer += socket.readAll();
+    return answer;
+}
+
+} // namespace
+
+class TestPrometheusExporter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // ---- the text format --------------------------------------------------------------------------------
+
+    void labelValuesAndHelpAreEscapedAsTheFormatSays()
+    {
+        // Label values: backslash, double quote and line feed; nothing else (a tab, UTF-8 go through).
+        QCOMPARE(PrometheusText::escapeLabelValue(u"a\\b\"c\nd\te\u00e9"), QByteArray("a\\\\b\\\"c\\nd\te\xc3\xa9"));
+        // HELP: backslash and line feed; a double quote stays.
+        QCOMPARE(PrometheusText::escapeHelp(u"say \"x\\y\"\nnext"), QByteArray("say \"x\\\\y\"\\nnext"));
+        QCOMPARE(PrometheusText::escapeLabelValue(u""), QByteArray());
+    }
+
+    void valuesReadBackExactly()
+    {
+        QCOMPARE(PrometheusText::formatValue(3), QByteArray("3"));
+        QCOMPARE(PrometheusText::formatValue(0.1), QByteArray("0.1"));
+        QCOMPARE(PrometheusText::formatValue(-2.5), QByteArray("-2.5"));
+        QCOMPARE(PrometheusText::formatValue(1e-05), QByteArray("1e-05"));
+        QCOMPARE(PrometheusText::formatValue(1234567890123.0), QByteArray("1234567890123"));
+        QCOMPARE(PrometheusText::formatValue(std::numeric_limits<double>::infinity()), QByteArray("+Inf"));
+        QCOMPARE(PrometheusText::formatValue(-std::numeric_limits<double>::infinity()), QByteArray("-Inf"));
+        QCOMPARE(PrometheusText::formatValue(std::numeric_limits<double>::quiet_NaN()), QByteArray("NaN"));
+        QCOMPARE(PrometheusText::formatValue(0.1 + 0.2).toDouble(), 0.1 + 0.2); // shortest, yet exact
+    }
+
+    void namesAreChecked()
+    {
+        QVERIFY(PrometheusText::isValidMetricName("redlock_locks"));
+        QVERIFY(PrometheusText::isValidMetricName("a:b_c9"));
+        QVERIFY(!PrometheusText::isValidMetricName("9a"));
+        QVERIFY(!PrometheusText::isValidMetricName("a-b"));
+        QVERIFY(!PrometheusText::isValidMetricName(""));
+        QVERIFY(PrometheusText::isValidLabelName("node"));
+        QVERIFY(!PrometheusText::isValidLabelName("a:b"));
+        QVERIFY(!PrometheusText::isValidLabelName("__name__"));
+    }
+
+    void familiesSamplesAndHistogramsInTheFormat()
+    {
+        PrometheusText text;
+        text.family("x_total", PrometheusText::Type::Counter, u"Help with \\ and\na line feed.");
+        text.sample({{"node", QStringLiteral("a\"b\\c\nd")}}, 3);
+        text.sample({}, 4);
+        text.family("h_seconds", PrometheusText::Type::Histogram, u"H.");
+        auto h = PrometheusText::Histogram::withBounds({0.5, 1});
+        h.observe(0.25);
+        h.observe(0.75);
+        h.observe(2);
+        h.observe(0.5); // on a bound: counted in it (le = less or equal)
+        text.histogram({{"k", QStringLiteral("v")}}, h);
+        text.family("g", PrometheusText::Type::Gauge, u"No samples yet.");
+        QCOMPARE(text.text(), QByteArray("# HELP x_total Help with \\\\ and\\na line feed.\n"
+                                         "# TYPE x_total counter\n"
+                                         "x_total{node=\"a\\\"b\\\\c\\nd\"} 3\n"
+                                         "x_total 4\n"
+                                         "# HELP h_seconds H.\n"
+                                         "# TYPE h_seconds histogram\n"
+                                         "h_seconds_bucket{k=\"v\",le=\"0.5\"} 2\n"
+                                         "h_seconds_bucket{k=\"v\",le=\"1\"} 3\n"
+                                         "h_seconds_bucket{k=\"v\",le=\"+Inf\"} 4\n"
+                                         "h_seconds_sum{k=\"v\"} 3.5\n"
+                                         "h_seconds_count{k=\"v\"} 4\n"
+                                         "# HELP g No samples yet.\n"
+                                         "# TYPE g gauge\n"));
+    }
+
+    // ---- what the exporter makes of the observation -----------------------------------------------------
+
+    void nodeLabelsCarryNoSecrets()
+    {
+        ExporterOptions options;
+        NodeEndpoint secret = endpoint(7001);
+        secret.user = QStringLiteral("alice-acl-user");
+        secret.password = QStringLiteral("s3cret-password");
+        secret.db = 2;
+        secret.tls = true;
+        secret.caFile = QStringLiteral("/etc/ssl/private-ca.pem");
+        secret.certFile = QStringLiteral("/etc/ssl/client-cert.pem");
+        secret.keyFile = QStringLiteral("/etc/ssl/client-key.pem");
+        options.nodes = {secret, endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+        NodeFacts up;
+        up.node = 0;
+        up.endpoint = secret;
+        up.health = NodeHealth::Up;
+        up.latencyUs = 1500;
+        exporter.addFacts(up);
+        LockChangeSet changes;
+        changes.appeared = {view("orders:1", LockVerdict::Held, "token-value-secret", 5000, *clock)};
+        exporter.addChanges(changes);
+
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7001/2\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_node_latency_seconds{node=\"127.0.0.1:7001/2\"}"), 0.0015);
+        QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7002\"}"), 0.0);
+        for (const char* secretText : {"alice", "s3cret", "/etc/ssl", "pem", "token-value-secret", "orders:1"})
+            QVERIFY2(!out.contains(secretText), secretText);
+    }
+
+    void locksByVerdictAndHoldTimes()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+
+        LockChangeSet first;
+        first.appeared = {view("a", LockVerdict::Held, "t1", 10000, *clock),
+                          view("b", LockVerdict::Contested, {}, -1, *clock),
+                          view("c", LockVerdict::Expiring, "t3", 1000, *clock)};
+        first.locksPerNode = {3, 2, 0};
+        exporter.addChanges(first);
+        QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"expiring\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"contested\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"free\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_node_locks{node=\"127.0.0.1:7001\"}"), 3.0);
+
+        // 2 s later: both held locks are 2 s old; a has 8 s of validity left, c none (clamped at 0).
+        clock->advanceMs(2000);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_bucket{le=\"1\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_bucket{le=\"5\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 4.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"0.1\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"5\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"10\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_sum"), 8.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
+
+        // At 3 s another holder takes a: t1's hold lasted 3 s. At 5 s c is gone: it expired unseen at 1 s.
+        clock->advanceMs(1000);
+        LockChangeSet taken;
+        taken.changed = {view("a", LockVerdict::Held, "t2", 10000, *clock)};
+        exporter.addChanges(taken);
+        clock->advanceMs(2000);
+        LockChangeSet gone;
+        gone.disappeared = {"c"};
+        exporter.addChanges(gone);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 4.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_bucket{le=\"1\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"expiring\"}"), 0.0);
+        // t2 is a new hold: 2 s old, not 5.
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 2.0);
+
+        // a released (free), b gone: nothing held, every gauge back to 0.
+        LockChangeSet released;
+        released.changed = {view("a", LockVerdict::Free, {}, -1, *clock)};
+        released.disappeared = {"b"};
+        exporter.addChanges(released);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"contested\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"free\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 3.0);
+    }
+
+    void eventCountersOnlyGrow()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        PrometheusExporter exporter(options);
+        LockEvent contested;
+        contested.kind = LockEvent::Kind::Contested;
+        LockEvent changed;
+        changed.kind = LockEvent::Kind::TokenChanged;
+        exporter.addEvents({contested, changed, contested});
+        exporter.addEvents({changed});
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_events_total{event=\"contested\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_events_total{event=\"token-changed\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_events_total{event=\"acquired\"}"), 0.0);
+        QVERIFY(out.contains("# TYPE redlock_lock_events_total counter\n"));
+    }
+
+    void auditFindingsByRuleAndSeverity()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        PrometheusExporter exporter(options);
+        for (int i = 0; i < 3; ++i) {
+            NodeFacts f;
+            f.node = i;
+            f.endpoint = options.nodes[i];
+            f.health = NodeHealth::Up;
+            f.infoKnown = true;
+            f.role = i == 1 ? QStringLiteral("slave") : QStringLiteral("master");
+            f.runId = "run" + QByteArray::number(i);
+            exporter.addFacts(f);
+        }
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_audit_findings{rule=\"replica\",severity=\"severe\"}"), 1.0);
+    }
+
+    void keysAreLabelsOnlyOnRequestAndEscaped()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        const QByteArray hostile = QByteArray("k\"\\\n\x1b[31m\xff", 10);
+        const QByteArray longA = QByteArray(300, 'a') + "1";
+        const QByteArray longB = QByteArray(300, 'a') + "2";
+        LockChangeSet changes;
+        changes.appeared = {view(hostile, LockVerdict::Held, "t", 5000, *clock),
+                            view(longA, LockVerdict::Held, "t", 5000, *clock),
+                            view(longB, LockVerdict::Held, "t", 5000, *clock)};
+
+        PrometheusExporter plain(options);
+        plain.addChanges(changes);
+        QVERIFY(!plain.exposition().contains("key="));
+
+        options.perKeyMetrics = true;
+        PrometheusExporter keyed(options);
+        keyed.addChanges(changes);
+        const QByteArray out = keyed.exposition();
+        // printableBytes: quote kept, backslash, LF, ESC and the invalid byte as \xNN; then the format escapes
+        // the quote and the backslashes.
+        QCOMPARE(
+            sampleValue(out, "redlock_lock_holders{key=\"k\\\"\\\\x5c\\\\x0a\\\\x1b[31m\\\\xff\",verdict=\"held\"}"),
+            2.0);
+        QVERIFY(!out.contains('\x1b'));
+        // The two long keys cut to the same 200 characters: one series, not the same series twice.
+        QCOMPARE(out.count("redlock_lock_holders{key=\"aaaa"), 1);
+        for (const QByteArray& line : out.split('\n'))
+            QVERIFY2(line.size() < 1000, line.constData());
+    }
+
+    // ---- --listen ------------------------------------------------------------------------------------------
+
+    void listenAddresses_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("parsed"); // empty: refused
+        QTest::newRow("v4") << "127.0.0.1:9721"
+                            << "127.0.0.1:9721";
+        QTest::newRow("any") << "0.0.0.0:9721"
+                             << "0.0.0.0:9721";
+        QTest::newRow("free port") << "127.0.0.1:0"
+                                   << "127.0.0.1:0";
+        QTest::newRow("v6") << "[::1]:9721"
+                            << "[::1]:9721";
+        QTest::newRow("localhost") << "localhost:9721"
+                                   << "127.0.0.1:9721";
+        QTest::newRow("spaces") << " 127.0.0.1:9721 "
+                                << "127.0.0.1:9721";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("port only") << "9721"
+                                   << "";
+        QTest::newRow("no host") << ":9721"
+                                 << "";
+        QTest::newRow("bare v6") << "::1:9721"
+                                 << "";
+        QTest::newRow("v6 no port") << "[::1]9721"
+                                    << "";
+        QTest::newRow("port too big") << "127.0.0.1:65536"
+                                      << "";
+        QTest::newRow("port not a number") << "127.0.0.1:http"
+                                           << "";
+        QTest::newRow("negative port") << "127.0.0.1:-1"
+                                       << "";
+        QTest::newRow("host name") << "metrics.example.com:9721"
+                                   << "";
+        QTest::newRow("bad address") << "127.0.0.300:9721"
+                                     << "";
+    }
+
+    void listenAddresses()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, parsed);
+        QString error;
+        const auto address = ListenAddress::parse(text, &error);
+        if (parsed.isEmpty()) {
+            QVERIFY2(!address, qPrintable(address ? address->toString() : QString()));
+            QVERIFY(!error.isEmpty());
+        } else {
+            QVERIFY2(address, qPrintable(error));
+            QCOMPARE(address->toString(), parsed);
+        }
+    }
+
+    // ---- the HTTP endpoint -----------------------------------------------------------------------------------
+
+    void httpAnswers()
+    {
+        int provided = 0;
+        MetricsHttpServer server([&provided] {
+            ++provided;
+            return QByteArray("# HELP x X.\n# TYPE x gauge\nx 1\n");
+        });
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        QVERIFY(port != 0);
+
+        QByteArray answer = exchange(port, "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: */*\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QVERIFY(answer.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"));
+        QVERIFY(answer.contains("\r\nContent-Length: 31\r\n"));
+        QVERIFY(answer.endsWith("\r\n\r\n# HELP x X.\n# TYPE x gauge\nx 1\n"));
+        QCOMPARE(provided, 1);
+
+        answer = exchange(port, "GET /metrics?name[]=x HTTP/1.0\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        answer = exchange(port, "HEAD /metrics HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\n"), answer.constData());
+
+        answer = exchange(port, "GET / HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());
+        answer = exchange(port, "GET /metricsx HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());
+        answer = exchange(port, "POST /metrics HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc");
+        QVERIFY2(answer.startsWith("HTTP/1.1 405 Method Not Allowed\r\n"), answer.constData());
+        QVERIFY(answer.contains("\r\nAllow: GET, HEAD\r\n"));
+        answer = exchange(port, "DELETE /metrics HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 405 Method Not Allowed\r\n"), answer.constData());
+        answer = exchange(port, "hello\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 400 Bad Request\r\n"), answer.constData());
+        // A head that never ends is cut off at the bound, not buffered.
+        answer = exchange(port,
+                          "GET /metrics HTTP/1.1\r\nX-Filler: " + QByteArray(MetricsHttpServer::kMaxRequestBytes, 'x'));
+        QVERIFY2(answer.startsWith("HTTP/1.1 431 "), answer.left(200).constData());
+        QCOMPARE(provided, 3);
+        QCOMPARE(server.scrapes(), 3u);
+    }
+
+    void busyAddressIsRefused()
+    {
+        MetricsHttpServer first([] { return QByteArray(); });
+        QString error;
+        QVERIFY(first.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error));
+        MetricsHttpServer second([] { return QByteArray(); });
+        QVERIFY(!second.listen(first.serverAddress(), &error));
+        QVERIFY2(error.contains(first.serverAddress().toString()), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPrometheusExporter)
+#include "TestPrometheusExporter.moc"
