@@ -1,0 +1,395 @@
+// `redlock exporter` against the real thing: redis-servers with ACL users and passwords (LocalCluster), the
+// exporter as a process, and Debian's Prometheus: a real `prometheus` server scrapes it and is queried over its
+// HTTP API, and `promtool check metrics` lints a scrape. scripts/setup-deps.sh installs the `prometheus` package.
+
+#include "localcluster/LocalCluster.h"
+#include "support/DirectRedis.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <csignal>
+
+using namespace redlock;
+
+namespace {
+
+const QByteArray kAdminPassword = "admin-pw-Xq7";
+const QByteArray kUser = "alice-acl-user";
+const QByteArray kUserPassword = "alice-s3cret-Zk9";
+const char* kPasswordVariable = "REDLOCK_TEST_EXPORTER_PASSWORD";
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+struct HttpAnswer
+{
+    int status = 0; // 0: no answer
+    QByteArray headers;
+    QByteArray body;
+};
+
+// One HTTP/1.0 exchange with a server in another process; the answer once it closes the connection.
+HttpAnswer http(quint16 port, const QByteArray& method, const QByteArray& target, int timeoutMs = 20000)
+{
+    HttpAnswer answer;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(timeoutMs))
+        return answer;
+    socket.write(method + ' ' + target + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    QByteArray raw;
+    const QDeadlineTimer deadline(timeoutMs);
+    while (socket.state() == QAbstractSocket::ConnectedState && !deadline.hasExpired()) {
+        socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        raw += socket.readAll();
+    }
+    raw += socket.readAll();
+    const qsizetype split = raw.indexOf("\r\n\r\n");
+    if (!raw.startsWith("HTTP/1.") || split < 0)
+        return answer;
+    answer.status = raw.mid(9, 3).toInt();
+    answer.headers = raw.left(split);
+    answer.body = raw.mid(split + 4);
+    return answer;
+}
+
+// A process of the test (the exporter, Prometheus), stopped when the test ends however it ends.
+class ChildProcess
+{
+public:
+    ChildProcess() { m_process.setProcessChannelMode(QProcess::MergedChannels); }
+    ~ChildProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(10000);
+        }
+    }
+    QProcess& process() { return m_process; }
+    // Everything it printed so far.
+    QString output()
+    {
+        m_output += m_process.readAll();
+        return QString::fromUtf8(m_output);
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_output;
+};
+
+// Starts `redlock exporter args... --listen 127.0.0.1:0` and reads the port it serves on from its stderr.
+quint16 startExporter(ChildProcess& exporter, const QStringList& args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+    env.insert(QString::fromLatin1(kPasswordVariable), QString::fromLatin1(kUserPassword));
+    exporter.process().setProcessEnvironment(env);
+    exporter.process().start(QStringLiteral(REDLOCK_CLI_PATH),
+                             QStringList{QStringLiteral("exporter")} + args +
+                                 QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    static const QRegularExpression serving(QStringLiteral("serving http://127\\.0\\.0\\.1:(\\d+)/metrics"));
+    const QDeadlineTimer deadline(30000);
+    while (!deadline.hasExpired() && exporter.process().state() != QProcess::NotRunning) {
+        const QRegularExpressionMatch match = serving.match(exporter.output());
+        if (match.hasMatch())
+            return static_cast<quint16>(match.captured(1).toUInt());
+        exporter.process().waitForReadyRead(200);
+    }
+    return 0;
+}
+
+// The value of the one sample `series` (name and labels as written) in an exposition; NaN when absent.
+double sampleValue(const QByteArray& exposition, const QByteArray& series)
+{
+    for (const QByteArray& line : exposition.split('\n')) {
+        if (line.startsWith(QByteArray(series + ' ')))
+            return line.mid(series.size() + 1).toDouble();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// `promtool check metrics` on an exposition: its exit code and everything it said (problems, warnings).
+std::pair<int, QString> promtoolCheck(const QByteArray& exposition)
+{
+    QProcess promtool;
+    promtool.setProcessChannelMode(QProcess::MergedChannels);
+    promtool.start(QStandardPaths::findExecutable(QStringLiteral("promtool")),
+                   {QStringLiteral("check"), QStringLiteral("metrics")});
+    if (!promtool.waitForStarted(30000))
+        return {-1, QStringLiteral("promtool did not start")};
+    promtool.write(exposition);
+    promtool.closeWriteChannel();
+    if (!promtool.waitForFinished(60000)) {
+        promtool.kill();
+        promtool.waitForFinished();
+        return {-1, QStringLiteral("promtool did not finish")};
+    }
+    return {promtool.exitCode(), QString::fromUtf8(promtool.readAll())};
+}
+
+// Prometheus's instant query API: the value of each series the expression returns, by its labels (JSON).
+QMap<QString, double> prometheusQuery(quint16 port, const QString& expression)
+{
+    QMap<QString, double> out;
+    const HttpAnswer answer = http(
+        port, "GET", "/api/v1/query?query=" + QUrl::toPercentEncoding(expression), 20000);
+    const QJsonObject reply = QJsonDocument::fromJson(answer.body).object();
+    if (reply.value(QStringLiteral("status")).toString() != u"success")
+        return out;
+    for (const QJsonValue& r : reply.value(QStringLiteral("data")).toObject().value(QStringLiteral("result")).toArray()) {
+        const QJsonObject series = r.toObject();
+        const QByteArray labels = QJsonDocument(series.value(QStringLiteral("metric")).toObject()).toJson(
+            QJsonDocument::Compact);
+        out.insert(QString::fromUtf8(labels),
+                   series.value(QStringLiteral("value")).toArray().at(1).toString().toDouble());
+    }
+    return out;
+}
+
+} // namespace
+
+class TestExporter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFile::exists(QStringLiteral(REDLOCK_CLI_PATH)), REDLOCK_CLI_PATH);
+        // Not a skip: scripts/setup-deps.sh installs Debian's prometheus package, which brings both.
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("prometheus")).isEmpty(),
+                 "prometheus is not installed (scripts/setup-deps.sh installs it)");
+        QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("promtool")).isEmpty(),
+                 "promtool is not installed (scripts/setup-deps.sh installs the prometheus package)");
+        LocalNodeOptions options;
+        options.requirePass = QString::fromLatin1(kAdminPassword);
+        options.notifyKeyspaceEvents = QStringLiteral("Kg$hxe");
+        QString error;
+        QVERIFY2(m_cluster.start(3, options, &error), qPrintable(error));
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis admin(m_cluster.port(i), kAdminPassword);
+            QCOMPARE(admin.command({"ACL", "SETUSER", kUser, "on", ">" + kUserPassword, "~*", "&*", "+@all"}).str,
+                     QByteArray("OK"));
+        }
+        // One node names its user in the URL, the others get it from --user: both ways must stay out of labels.
+        m_nodes = QStringLiteral("redis://%1@127.0.0.1:%2,127.0.0.1:%3,127.0.0.1:%4")
+                      .arg(QString::fromLatin1(kUser))
+                      .arg(m_cluster.port(0))
+                      .arg(m_cluster.port(1))
+                      .arg(m_cluster.port(2));
+    }
+
+    void init()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i), kAdminPassword).command({"FLUSHALL"});
+    }
+
+    void prometheusScrapesTheExporter()
+    {
+        // Three locks held on every node, one minority leftover (a failed acquire) on node 0 only.
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i), kAdminPassword);
+            for (int k = 0; k < 3; ++k)
+                QCOMPARE(node.command({"SET", "orders:" + QByteArray::number(k), "secret-token-" + QByteArray::number(k),
+                                       "PX", "600000"})
+                             .str,
+                         QByteArray("OK"));
+            if (i == 0)
+                QCOMPARE(node.command({"SET", "orders:leftover", "secret-token-x", "PX", "600000"}).str,
+                         QByteArray("OK"));
+        }
+
+        ChildProcess exporter;
+        const quint16 port = startExporter(
+            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
+                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable)});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        // The first full pass is in once the counter says so: until then the lock metrics are partial.
+        QByteArray scrape;
+        QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
+                                   sampleValue(scrape, "redlock_inspections_total") >= 1 &&
+                                       sampleValue(scrape, "redlock_node_up{node=\"127.0.0.1:" +
+                                                               QByteArray::number(m_cluster.port(2)) + "\"}") == 1),
+                                  qPrintable(exporter.output() + QString::fromUtf8(scrape)), 60000);
+
+        // Linted by Prometheus's own tool: no problem, not even a warning.
+        const auto [lintExit, lintOutput] = promtoolCheck(scrape);
+        QVERIFY2(lintExit == 0 && lintOutput.trimmed().isEmpty(), qPrintable(lintOutput));
+        // No secret anywhere: not the ACL user, its password, the admin password, nor a lock value.
+        for (const QByteArray& secret : {kUser, kUserPassword, kAdminPassword, QByteArray("secret-token")})
+            QVERIFY2(!scrape.contains(secret), secret.constData());
+        QVERIFY2(!exporter.output().contains(QString::fromLatin1(kUserPassword)), qPrintable(exporter.output()));
+        QVERIFY(!scrape.contains("orders:")); // keys are labels only with --key-labels
+
+        // A real Prometheus scrapes it every second.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const quint16 prometheusPort = freePort();
+        QFile config(dir.filePath(QStringLiteral("prometheus.yml")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                     "scrape_configs:\n  - job_name: redlock\n    static_configs:\n      - targets: ['127.0.0.1:" +
+                     QByteArray::number(port) + "']\n");
+        config.close();
+        ChildProcess prometheus;
+        prometheus.process().start(
+            QStandardPaths::findExecutable(QStringLiteral("prometheus")),
+            {QStringLiteral("--config.file=") + config.fileName(),
+             QStringLiteral("--storage.tsdb.path=") + dir.filePath(QStringLiteral("data")),
+             QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(prometheusPort),
+             QStringLiteral("--log.level=warn")});
+        QVERIFY2(prometheus.process().waitForStarted(30000), qPrintable(prometheus.process().errorString()));
+
+        const QString upKey = QStringLiteral(R"({"__name__":"up","instance":"127.0.0.1:%1","job":"redlock"})").arg(port);
+        QMap<QString, double> up;
+        QTRY_VERIFY2_WITH_TIMEOUT((up = prometheusQuery(prometheusPort, QStringLiteral("up{job=\"redlock\"}")),
+                                   up.value(upKey) == 1),
+                                  qPrintable(prometheus.output()), 90000);
+        QMap<QString, double> held;
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (held = prometheusQuery(prometheusPort, QStringLiteral("redlock_locks{verdict=\"held\"}")),
+             held.size() == 1 && held.first() == 3),
+            qPrintable(prometheus.output()), 60000);
+        const QMap<QString, double> leftover =
+            prometheusQuery(prometheusPort, QStringLiteral("redlock_locks{verdict=\"minority-leftover\"}"));
+        QCOMPARE(leftover.size(), 1);
+        QCOMPARE(leftover.first(), 1.0);
+        const QMap<QString, double> nodesUp =
+            prometheusQuery(prometheusPort, QStringLiteral("sum(redlock_node_up{job=\"redlock\"})"));
+        QCOMPARE(nodesUp.size(), 1);
+        QCOMPARE(nodesUp.first(), 3.0);
+
+        // SIGTERM, as a service manager stops it: a clean exit.
+        exporter.process().terminate();
+        QVERIFY(exporter.process().waitForFinished(20000));
+        QCOMPARE(exporter.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(exporter.process().exitCode(), 0);
+    }
+
+    void hostileKeyLabelsParse()
+    {
+        static const char raw[] = "jobs:\"quoted\"\\back\nline\x1b[31mred\xff";
+        const QByteArray hostile(raw, sizeof raw - 1);
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i), kAdminPassword).command({"SET", hostile, "secret-token", "PX", "600000"});
+        ChildProcess exporter;
+        const quint16 port =
+            startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                     QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                     QString::fromLatin1(kPasswordVariable), QStringLiteral("--key-labels")});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QByteArray scrape;
+        QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
+                                   sampleValue(scrape, "redlock_inspections_total") >= 1),
+                                  qPrintable(exporter.output()), 60000);
+        // The key in its printable form (\xNN for the backslash, the line feed, ESC and the invalid byte), then
+        // escaped for the format (the quotes and the backslashes).
+        QCOMPARE(sampleValue(scrape, "redlock_lock_holders{key=\"jobs:\\\"quoted\\\"\\\\x5cback\\\\x0aline\\\\x1b[31mred"
+                                     "\\\\xff\",verdict=\"held\"}"),
+                 3.0);
+        QVERIFY(!scrape.contains('\x1b'));
+        const auto [lintExit, lintOutput] = promtoolCheck(scrape);
+        QVERIFY2(lintExit == 0 && lintOutput.trimmed().isEmpty(), qPrintable(lintOutput));
+
+        // SIGINT (Ctrl+C): a clean exit too.
+        ::kill(static_cast<pid_t>(exporter.process().processId()), SIGINT);
+        QVERIFY(exporter.process().waitForFinished(20000));
+        QCOMPARE(exporter.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(exporter.process().exitCode(), 0);
+    }
+
+    void httpErrorsAndScrapesThatNeverWaitForNodes()
+    {
+        ChildProcess exporter;
+        const quint16 port = startExporter(
+            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
+                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable)});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        HttpAnswer answer = http(port, "GET", "/metrics");
+        QCOMPARE(answer.status, 200);
+        QVERIFY2(answer.headers.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8"),
+                 answer.headers.constData());
+        QCOMPARE(http(port, "GET", "/").status, 404);
+        QCOMPARE(http(port, "GET", "/metrics/../x").status, 404);
+        answer = http(port, "POST", "/metrics");
+        QCOMPARE(answer.status, 405);
+        QVERIFY(answer.headers.contains("\r\nAllow: GET, HEAD"));
+        QCOMPARE(http(port, "PUT", "/metrics").status, 405);
+
+        // Every node stopped (SIGSTOP): a scrape is answered from memory at once, it does not wait for them.
+        struct Resume
+        {
+            LocalCluster& cluster;
+            ~Resume()
+            {
+                for (int i = 0; i < cluster.size(); ++i)
+                    cluster.resumeNode(i);
+            }
+        } resume{m_cluster};
+        for (int i = 0; i < m_cluster.size(); ++i)
+            QVERIFY(m_cluster.pauseNode(i));
+        QElapsedTimer timer;
+        timer.start();
+        answer = http(port, "GET", "/metrics", 20000);
+        QCOMPARE(answer.status, 200);
+        // The nodes' command timeouts are 1-2 s: an answer that waited for them would take that long at least.
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(answer.body.contains("# TYPE redlock_node_up gauge"));
+    }
+
+    void badListenIsRefused()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+        auto run = [&env](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(REDLOCK_CLI_PATH), QStringList{QStringLiteral("exporter")} + args);
+            if (!p.waitForFinished(30000)) {
+                p.kill();
+                p.waitForFinished();
+                return std::pair<int, QString>{-1, QStringLiteral("did not finish")};
+            }
+            return std::pair<int, QString>{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+        };
+        const QString nodes = QStringLiteral("127.0.0.1:%1").arg(m_cluster.port(0));
+        for (const QString& listen : {QStringLiteral("9721"), QStringLiteral("metrics.example.com:9721"),
+                                      QStringLiteral("127.0.0.1:99999"), QStringLiteral("::1:9721")}) {
+            const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--listen"), listen});
+            QCOMPARE(code, 2);
+            QVERIFY2(err.contains(QStringLiteral("bad --listen")), qPrintable(err));
+        }
+        // An address in use: refused before any node is contacted, with the same exit code as a bad option.
+        QTcpServer busy;
+        QVERIFY(busy.listen(QHostAddress::LocalHost, 0));
+        const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--listen"),
+                                      QStringLiteral("127.0.0.1:%1").arg(busy.serverPort())});
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains(QStringLiteral("cannot listen on 127.0.0.1:%1").arg(busy.serverPort())), qPrintable(err));
+    }
+
+private:
+    LocalCluster m_cluster;
+    QString m_nodes;
+};
+
+QTEST_GUILESS_MAIN(TestExporter)
+#include "TestExporter.moc"
