@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libfaketime libgl-dev libhiredis-dev redis-server openssl
     xvfb xauth fonts-noto-cjk
+    prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`
 )
 if [ "${1:-}" = "--print" ]; then
     printf '%s\n' "${packages[@]}"
@@ -31,4 +32,5 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
-# The package starts a system redis on 6379; the console and the tests run their own servers.
+# The packages start a system redis on 6379 (and, where systemd runs, a prometheus on 9090); the console and
+# the tests run their own servers on free ports.

@@ -49,7 +49,10 @@ int runExporter(const QStringList& args)
                 "PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and "
                 "never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; "
                 "lock keys only with --key-labels."),
-            &exitCode))
+            &exitCode,
+            ExporterCommand::tr("Exit codes:\n"
+                                "  0  stopped by SIGINT or SIGTERM\n"
+                                "  2  usage error, or --listen bad or busy: nothing was sent to any node\n")))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command) || !readRescanOptions(parser, &command.options))
