@@ -179,8 +179,16 @@ void PrometheusExporter::addObserverLoad(const QList<ObserverLoad>& load)
     m_load = load;
 }
 
+void PrometheusExporter::setFindings(const QList<AuditFinding>& findings)
+{
+    m_externalFindings = true;
+    m_findings = findings;
+}
+
 void PrometheusExporter::runAudit()
 {
+    if (m_externalFindings)
+        return;
     AuditInput input;
     input.nodes = m_facts;
     input.maxTtlMs = m_options.maxTtlMs > 0 ? m_options.maxTtlMs : std::max(kMinimumAuditTtlMs, m_largestPttlMs);

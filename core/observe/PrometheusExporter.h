@@ -50,6 +50,12 @@ public:
     void addInspection(const InspectionSummary& summary);
     void addObserverLoad(const QList<ObserverLoad>& load);
 
+    // The rescan budget changed (exported as is).
+    void setBudgetPerNode(int commandsPerSecond) { m_options.budgetPerNode = commandsPerSecond; }
+    // Findings from an audit run elsewhere (the console's, against its configured max TTL): from now on they
+    // replace the exporter's own audit.
+    void setFindings(const QList<AuditFinding>& findings);
+
     // The exposition (text format 0.0.4) as of now.
     QByteArray exposition() const;
 
@@ -81,6 +87,7 @@ private:
     QList<ObserverLoad> m_load; // empty until the first report
     QList<int> m_locksPerNode;
     QList<AuditFinding> m_findings;
+    bool m_externalFindings = false;
     qint64 m_largestPttlMs = 0;
 
     QHash<QByteArray, KeyState> m_keys;

@@ -1,5 +1,6 @@
 #include "controller/ClusterController.h"
 #include "controller/DemoWorkload.h"
+#include "controller/MetricsEndpoint.h"
 #include "launch/ConsoleLauncher.h"
 #include "models/LocksModel.h"
 #include "support/ObservationTestSupport.h"
@@ -17,6 +18,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,6 +73,56 @@ private slots:
             QVERIFY(s->count() >= 1);
         // Lock events flow: something was acquired while we watched.
         QTRY_VERIFY_WITH_TIMEOUT(launcher.controller()->metrics()->acquisitionsPerSecond().size() > 0, 5000);
+    }
+
+    // --metrics-listen: the console serves what it watches to Prometheus, the exposition `redlock exporter`
+    // serves, from the GUI thread's state.
+    void demoServesMetrics()
+    {
+        QSettings settings(m_dir.filePath(QStringLiteral("metrics.ini")), QSettings::IniFormat);
+        ConsoleLauncher launcher(&settings);
+        LaunchOptions options;
+        options.demo = true;
+        options.screenshot = m_dir.filePath(QStringLiteral("unused-metrics.png")); // no saved layout, no dialogs
+        options.metricsListen = ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr);
+        QSignalSpy refreshed(launcher.controller(), &ClusterController::firstFullRefresh);
+        QString error;
+        QVERIFY2(launcher.start(options, &error), qPrintable(error));
+        QVERIFY(launcher.metricsEndpoint());
+        const quint16 port = launcher.metricsEndpoint()->address().port;
+        QVERIFY(port != 0);
+        QVERIFY(waitForCount(refreshed, 1, 15000));
+
+        // The scrape is answered on this (the GUI) thread: the socket is read with the event loop running.
+        auto scrape = [port] {
+            QTcpSocket socket;
+            QByteArray answer;
+            connect(&socket, &QTcpSocket::connected, [&] { socket.write("GET /metrics HTTP/1.1\r\n\r\n"); });
+            connect(&socket, &QTcpSocket::readyRead, [&] { answer += socket.readAll(); });
+            socket.connectToHost(QHostAddress::LocalHost, port);
+            const QDeadlineTimer deadline(10000);
+            while (socket.state() != QAbstractSocket::UnconnectedState && !deadline.hasExpired())
+                QTest::qWait(10);
+            return answer;
+        };
+        auto value = [](const QByteArray& exposition, const QByteArray& series) {
+            for (const QByteArray& line : exposition.split('\n'))
+                if (line.startsWith(QByteArray(series + ' ')))
+                    return line.mid(series.size() + 1).toDouble();
+            return -1.0;
+        };
+        QByteArray answer;
+        QTRY_VERIFY2_WITH_TIMEOUT((answer = scrape(), value(answer, "redlock_locks{verdict=\"held\"}") +
+                                                              value(answer, "redlock_locks{verdict=\"expiring\"}") >=
+                                                          1),
+                                  answer.constData(), 15000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.left(200).constData());
+        QCOMPARE(value(answer, "redlock_nodes"), 5.0);
+        const QList<NodeEndpoint> nodes = launcher.controller()->settings().nodes;
+        QCOMPARE(nodes.size(), 5);
+        for (const NodeEndpoint& node : nodes)
+            QTRY_COMPARE_WITH_TIMEOUT(value(scrape(), "redlock_node_up{node=\"" + node.displayName().toUtf8() + "\"}"),
+                                      1.0, 10000);
     }
 
     // Issue 14: --screenshot-delay waits after the first full refresh, so the charts have a history.

@@ -113,7 +113,8 @@ private slots:
         QVERIFY(commandLine.parser().parse(
             {QStringLiteral("redlock-console"), QStringLiteral("--nodes"), QStringLiteral("127.0.0.1:7001"),
              QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--read-only"),
-             QStringLiteral("--drift-factor"), QStringLiteral("0.02"), QStringLiteral("--dark")}));
+             QStringLiteral("--drift-factor"), QStringLiteral("0.02"), QStringLiteral("--dark"),
+             QStringLiteral("--metrics-listen"), QStringLiteral("[::1]:9721")}));
         LaunchOptions options;
         QString error;
         QVERIFY2(commandLine.launchOptions(&options, &error), qPrintable(error));
@@ -122,6 +123,8 @@ private slots:
         QVERIFY(options.readOnly);
         QCOMPARE(options.driftFactor, 0.02);
         QVERIFY(options.dark);
+        QVERIFY(options.metricsListen);
+        QCOMPARE(options.metricsListen->toString(), QStringLiteral("[::1]:9721"));
 
         ConsoleCommandLine writable;
         QVERIFY(writable.parser().parse({QStringLiteral("redlock-console"), QStringLiteral("--demo")}));
@@ -129,12 +132,23 @@ private slots:
         QVERIFY(!options.readOnly);
         QVERIFY(options.demo);
         QVERIFY(!options.dark);
+        QVERIFY(!options.metricsListen);
 
         ConsoleCommandLine badDrift;
         QVERIFY(badDrift.parser().parse(
             {QStringLiteral("redlock-console"), QStringLiteral("--drift-factor"), QStringLiteral("0.7")}));
         QVERIFY(!badDrift.launchOptions(&options, &error));
         QVERIFY(error.contains(QStringLiteral("--drift-factor")));
+
+        // --metrics-listen: an IP address and a port, refused otherwise (exit code 2) before anything starts.
+        for (const QString& bad :
+             {QStringLiteral("9721"), QStringLiteral("metrics.example.com:9721"), QStringLiteral("127.0.0.1:70000")}) {
+            ConsoleCommandLine badListen;
+            QVERIFY(
+                badListen.parser().parse({QStringLiteral("redlock-console"), QStringLiteral("--metrics-listen"), bad}));
+            QVERIFY2(!badListen.launchOptions(&options, &error), qPrintable(bad));
+            QVERIFY2(error.contains(QStringLiteral("--metrics-listen")), qPrintable(error));
+        }
 
         QVERIFY(ConsoleCommandLine::isTextOnly({QStringLiteral("redlock-console"), QStringLiteral("--version")}));
         QVERIFY(ConsoleCommandLine::isTextOnly(

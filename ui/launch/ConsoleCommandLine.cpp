@@ -32,14 +32,19 @@ ConsoleCommandLine::ConsoleCommandLine()
               QCoreApplication::translate("main", "factor"), QStringLiteral("0.01")),
       m_dark(QStringLiteral("dark"),
              QCoreApplication::translate("main", "Dark colours (the Fusion style with a dark palette) whatever "
-                                                 "the desktop's theme."))
+                                                 "the desktop's theme.")),
+      m_metricsListen(QStringLiteral("metrics-listen"),
+                      QCoreApplication::translate("main", "Also serve the watched cluster's state to Prometheus on "
+                                                          "http://ADDRESS:PORT/metrics (as `redlock exporter` does), "
+                                                          "e.g. 127.0.0.1:9721."),
+                      QCoreApplication::translate("main", "address:port"))
 {
     m_parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Monitoring and admin console for Redlock distributed locks over N independent Redis masters."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
-    m_parser.addOptions(
-        {m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly, m_drift, m_dark});
+    m_parser.addOptions({m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly,
+                         m_drift, m_dark, m_metricsListen});
 }
 
 bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) const
@@ -64,6 +69,15 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
         return false;
     }
     options->screenshotDelayMs = qRound(delaySeconds * 1000);
+    options->metricsListen.reset();
+    if (m_parser.isSet(m_metricsListen)) {
+        QString why;
+        options->metricsListen = ListenAddress::parse(m_parser.value(m_metricsListen), &why);
+        if (!options->metricsListen) {
+            *error = QCoreApplication::translate("main", "bad --metrics-listen: %1").arg(why);
+            return false;
+        }
+    }
     return true;
 }
 

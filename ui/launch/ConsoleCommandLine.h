@@ -39,6 +39,7 @@ private:
     QCommandLineOption m_readOnly;
     QCommandLineOption m_drift;
     QCommandLineOption m_dark;
+    QCommandLineOption m_metricsListen;
 };
 
 } // namespace redlock

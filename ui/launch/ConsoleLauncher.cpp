@@ -1,6 +1,7 @@
 #include "launch/ConsoleLauncher.h"
 
 #include "controller/DemoWorkload.h"
+#include "controller/MetricsEndpoint.h"
 #include "dialogs/ProfilesDialog.h"
 #include "runtime/IoThread.h"
 #include "views/MainWindow.h"
@@ -39,6 +40,17 @@ ConsoleLauncher::~ConsoleLauncher()
 bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
 {
     m_options = options;
+    // Bound before the window opens or a node is contacted: a bad or busy address is a usage error.
+    if (options.metricsListen) {
+        QString why;
+        m_metricsEndpoint = std::make_unique<MetricsEndpoint>(m_controller.get());
+        if (!m_metricsEndpoint->listen(*options.metricsListen, &why)) {
+            m_metricsEndpoint.reset();
+            if (error)
+                *error = tr("--metrics-listen: %1").arg(why);
+            return false;
+        }
+    }
     if (!options.screenshot.isEmpty()) {
         connect(m_controller.get(), &ClusterController::firstFullRefresh, this, [this] {
             m_refreshed = true;

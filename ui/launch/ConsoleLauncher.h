@@ -1,11 +1,13 @@
 #pragma once
 
 #include "controller/ClusterController.h"
+#include "observe/MetricsHttpServer.h" // ListenAddress
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 class QSettings;
 
@@ -13,6 +15,7 @@ namespace redlock {
 
 class DemoWorkload;
 class IoThread;
+class MetricsEndpoint;
 class MainWindow;
 class OperatorConsole;
 
@@ -31,6 +34,8 @@ struct LaunchOptions
     // --dark: main.cpp sets StatePalette::darkApplicationPalette() with the Fusion style before the window is
     // made. Without it the console follows the desktop's palette, dark or light (StatePalette follows it).
     bool dark = false;
+    // --metrics-listen: also serve the watched cluster's state to Prometheus on http://ADDRESS:PORT/metrics.
+    std::optional<ListenAddress> metricsListen;
 };
 
 // Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
@@ -52,6 +57,8 @@ public:
     MainWindow* window() const { return m_window.get(); }
     DemoWorkload* demo() const { return m_demo; }
     OperatorConsole* operatorConsole() const { return m_operator.get(); }
+    // With --metrics-listen; null otherwise.
+    MetricsEndpoint* metricsEndpoint() const { return m_metricsEndpoint.get(); }
 
 signals:
     // Only in screenshot mode, or when the demo cannot start.
@@ -70,6 +77,7 @@ private:
     std::unique_ptr<ClusterController> m_controller;
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<OperatorConsole> m_operator;
+    std::unique_ptr<MetricsEndpoint> m_metricsEndpoint;
     std::unique_ptr<IoThread> m_demoThread;
     DemoWorkload* m_demo = nullptr;
     bool m_refreshed = false;
