@@ -130,6 +130,18 @@
         <source>Dark colours (the Fusion style with a dark palette) whatever the desktop&apos;s theme.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Also serve the watched cluster&apos;s state to Prometheus on http://ADDRESS:PORT/metrics (as `redlock exporter` does), e.g. 127.0.0.1:9721.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>address:port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bad --metrics-listen: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -391,6 +403,10 @@
     </message>
     <message>
         <source>Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--metrics-listen: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -130,6 +130,18 @@
         <source>Dark colours (the Fusion style with a dark palette) whatever the desktop&apos;s theme.</source>
         <translation>深色配色（Fusion 风格加深色调色板），不论桌面主题如何。</translation>
     </message>
+    <message>
+        <source>Also serve the watched cluster&apos;s state to Prometheus on http://ADDRESS:PORT/metrics (as `redlock exporter` does), e.g. 127.0.0.1:9721.</source>
+        <translation>同时在 http://地址:端口/metrics 上向 Prometheus 提供所监视集群的状态（与 `redlock exporter` 相同），例如 127.0.0.1:9721。</translation>
+    </message>
+    <message>
+        <source>address:port</source>
+        <translation>地址:端口</translation>
+    </message>
+    <message>
+        <source>bad --metrics-listen: %1</source>
+        <translation>--metrics-listen 无效：%1</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AuditLog</name>
@@ -390,6 +402,10 @@
     <message>
         <source>Redlock Console</source>
         <translation>Redlock 控制台</translation>
+    </message>
+    <message>
+        <source>--metrics-listen: %1</source>
+        <translation>--metrics-listen：%1</translation>
     </message>
 </context>
 <context>
