@@ -107,6 +107,9 @@ QByteArray PrometheusText::formatValue(double value)
         return QByteArrayLiteral("NaN");
     if (std::isinf(value))
         return value > 0 ? QByteArrayLiteral("+Inf") : QByteArrayLiteral("-Inf");
+    // Counts as integers ("100000", not the shortest form "1e+05"), as far as a double holds them exactly.
+    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0)
+        return QByteArray::number(static_cast<qint64>(value));
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     return QByteArray(buffer, result.ptr - buffer);

@@ -96,6 +96,9 @@ private slots:
         QCOMPARE(PrometheusText::formatValue(-2.5), QByteArray("-2.5"));
         QCOMPARE(PrometheusText::formatValue(1e-05), QByteArray("1e-05"));
         QCOMPARE(PrometheusText::formatValue(1234567890123.0), QByteArray("1234567890123"));
+        QCOMPARE(PrometheusText::formatValue(100000), QByteArray("100000")); // not "1e+05"
+        QCOMPARE(PrometheusText::formatValue(-0.0), QByteArray("0"));
+        QCOMPARE(PrometheusText::formatValue(1e20), QByteArray("1e+20"));
         QCOMPARE(PrometheusText::formatValue(std::numeric_limits<double>::infinity()), QByteArray("+Inf"));
         QCOMPARE(PrometheusText::formatValue(-std::numeric_limits<double>::infinity()), QByteArray("-Inf"));
         QCOMPARE(PrometheusText::formatValue(std::numeric_limits<double>::quiet_NaN()), QByteArray("NaN"));
