@@ -773,6 +773,37 @@
     </message>
 </context>
 <context>
+    <name>redlock::ListenAddress</name>
+    <message>
+        <source>&quot;%1&quot;: expected [IPv6 address]:port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: expected address:port, e.g. 127.0.0.1:9721</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: write an IPv6 address in brackets, e.g. [::1]:9721</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: no address (127.0.0.1 serves this machine only, 0.0.0.0 every interface)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: the port must be a number from 0 to 65535</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: %2 is not an IP address (host names are not resolved)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::LocalCluster</name>
     <message>
         <source>a cluster needs at least one node</source>
@@ -3316,6 +3347,64 @@ Commands:
     </message>
     <message>
         <source>redlock: cannot write the output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>serve the cluster&apos;s state to Prometheus (/metrics) until Ctrl+C</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ExporterCommand</name>
+    <message>
+        <source>Address and port to serve /metrics on (default 127.0.0.1:9721: this machine only; 0.0.0.0:9721 every interface; port 0 any free port).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ADDRESS:PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default: the largest PTTL seen, at least 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only for a few hundred keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error, or --listen bad or busy: nothing was sent to any node
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --listen: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: serving http://%1/metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -770,6 +770,37 @@
     </message>
 </context>
 <context>
+    <name>redlock::ListenAddress</name>
+    <message>
+        <source>&quot;%1&quot;: expected [IPv6 address]:port</source>
+        <translation>“%1”：应为 [IPv6 地址]:端口</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: expected address:port, e.g. 127.0.0.1:9721</source>
+        <translation>“%1”：应为 地址:端口，例如 127.0.0.1:9721</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: write an IPv6 address in brackets, e.g. [::1]:9721</source>
+        <translation>“%1”：IPv6 地址须写在方括号内，例如 [::1]:9721</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: no address (127.0.0.1 serves this machine only, 0.0.0.0 every interface)</source>
+        <translation>“%1”：缺少地址（127.0.0.1 仅本机可访问，0.0.0.0 为所有网络接口）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: the port must be a number from 0 to 65535</source>
+        <translation>“%1”：端口必须是 0 到 65535 之间的数字</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot;: %2 is not an IP address (host names are not resolved)</source>
+        <translation>“%1”：%2 不是 IP 地址（不解析主机名）</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>无法在 %1 上监听：%2</translation>
+    </message>
+</context>
+<context>
     <name>redlock::LocalCluster</name>
     <message>
         <source>a cluster needs at least one node</source>
@@ -3322,6 +3353,67 @@ Commands:
     <message>
         <source>redlock: cannot write the output: %1</source>
         <translation>redlock: 无法写入输出：%1</translation>
+    </message>
+    <message>
+        <source>serve the cluster&apos;s state to Prometheus (/metrics) until Ctrl+C</source>
+        <translation>向 Prometheus 提供集群状态（/metrics），直到按下 Ctrl+C</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::ExporterCommand</name>
+    <message>
+        <source>Address and port to serve /metrics on (default 127.0.0.1:9721: this machine only; 0.0.0.0:9721 every interface; port 0 any free port).</source>
+        <translation>提供 /metrics 的地址和端口（默认 127.0.0.1:9721：仅本机；0.0.0.0:9721：所有网络接口；端口 0：任意空闲端口）。</translation>
+    </message>
+    <message>
+        <source>ADDRESS:PORT</source>
+        <translation>地址:端口</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default: the largest PTTL seen, at least 10000).</source>
+        <translation>正在使用的最大锁 TTL（毫秒），供审计的重启规则使用（默认：观察到的最大 PTTL，至少 10000）。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only for a few hundred keys.</source>
+        <translation>另外为每个锁键导出一条时间序列（redlock_lock_holders{key,verdict}）：序列数与键数相同，因此只适用于几百个键以内。</translation>
+    </message>
+    <message>
+        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels.</source>
+        <translation>以 Prometheus 文本格式在 http://地址:端口/metrics 上提供集群状态，直到按下 Ctrl+C：按判定分类的锁数；每个节点的在线状态、延迟、时钟偏差、重启次数以及观察给它带来的开销；按规则和严重程度分类的审计发现；锁龄、剩余有效期和持有时长的直方图；锁事件计数器（争用：contested、token-changed）。它的观察方式与 `watch` 相同（节点发送键空间事件时使用事件，另有受 --budget 限制的后台重新扫描），并且每个节点每秒额外发送一次 PING 和 TIME、每 5 秒一次 INFO；每次抓取都从内存中应答，从不等待节点。标签以 host:port 命名节点，绝不包含用户名、密码或锁的值；只有使用 --key-labels 时才包含锁键。</translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error, or --listen bad or busy: nothing was sent to any node
+</source>
+        <translation>退出码：
+  0  因 SIGINT 或 SIGTERM 而停止
+  2  用法错误，或 --listen 无效或已被占用：未向任何节点发送任何内容
+</translation>
+    </message>
+    <message>
+        <source>redlock: bad --listen: %1</source>
+        <translation>redlock: --listen 无效：%1</translation>
+    </message>
+    <message>
+        <source>redlock: cannot install signal handlers</source>
+        <translation>redlock: 无法安装信号处理程序</translation>
+    </message>
+    <message>
+        <source>redlock: %1</source>
+        <translation>redlock: %1</translation>
+    </message>
+    <message>
+        <source>redlock: serving http://%1/metrics</source>
+        <translation>redlock: 正在 http://%1/metrics 上提供指标</translation>
+    </message>
+    <message>
+        <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
+        <translation>redlock: %1 不是回环地址：任何能访问它的人都可以读取这些指标（锁数量、节点名称）</translation>
     </message>
 </context>
 <context>
