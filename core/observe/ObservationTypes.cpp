@@ -1,5 +1,6 @@
 #include "observe/ObservationTypes.h"
 
+#include <QDateTime>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -84,6 +85,8 @@ QString lockVerdictName(LockVerdict verdict)
         return QCoreApplication::translate("redlock::LockVerdict", "unknown");
     case LockVerdict::Stuck:
         return QCoreApplication::translate("redlock::LockVerdict", "stuck (no expiry)");
+    case LockVerdict::ReleasedByOperator:
+        return QCoreApplication::translate("redlock::LockVerdict", "released by operator");
     }
     return {};
 }
@@ -105,6 +108,8 @@ QString lockVerdictId(LockVerdict verdict)
         return QStringLiteral("unknown");
     case LockVerdict::Stuck:
         return QStringLiteral("stuck");
+    case LockVerdict::ReleasedByOperator:
+        return QStringLiteral("released-by-operator");
     }
     return {};
 }
@@ -126,6 +131,8 @@ QString holderFormatName(HolderFormat format)
         return QCoreApplication::translate("redlock::HolderFormat", "redlock-rb (uuid)");
     case HolderFormat::Redisson:
         return QCoreApplication::translate("redlock::HolderFormat", "Redisson RLock");
+    case HolderFormat::Tombstone:
+        return QCoreApplication::translate("redlock::HolderFormat", "lock-delay tombstone");
     }
     return {};
 }
@@ -147,6 +154,8 @@ QString holderFormatId(HolderFormat format)
         return QStringLiteral("redlock-rb");
     case HolderFormat::Redisson:
         return QStringLiteral("redisson");
+    case HolderFormat::Tombstone:
+        return QStringLiteral("tombstone");
     }
     return {};
 }
@@ -309,6 +318,15 @@ QString printableText(const QString& text, int maxChars)
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
 {
     HolderInfo info;
+    if (auto tombstone = LockTombstone::decode(value)) {
+        info.format = HolderFormat::Tombstone;
+        info.summary =
+            QCoreApplication::translate("redlock::HolderInfo", "released by %1 at %2")
+                .arg(printableText(tombstone->releasedBy, 80), QDateTime::fromMSecsSinceEpoch(tombstone->releasedAtMs)
+                                                                   .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+        info.tombstone = std::move(tombstone);
+        return info;
+    }
     if (auto token = LockToken::decode(value)) {
         info.format = HolderFormat::RedlockConsole;
         // The names are decoded from percent-encoding: anything a writer of the key chose, ESC included.
@@ -365,7 +383,8 @@ HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& 
 bool LockView::sameStateAs(const LockView& other) const
 {
     if (key != other.key || verdict != other.verdict || token != other.token || holders != other.holders ||
-        tokenCount != other.tokenCount || restsOn != other.restsOn || nodes.size() != other.nodes.size())
+        tokenCount != other.tokenCount || restsOn != other.restsOn || uncounted != other.uncounted ||
+        nodes.size() != other.nodes.size())
         return false;
     // A PTTL that ticked down by the time that passed between the two reads is no change; an extension is.
     const qint64 elapsedMs = (other.observedAtNs - observedAtNs) / 1'000'000;

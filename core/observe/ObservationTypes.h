@@ -99,6 +99,9 @@ enum class LockVerdict {
     Unknown,          // too many nodes unreachable (or refusing the read) to tell
     Stuck, // a lock value with no expiry (PTTL -1) on some node: it never goes away by itself (PERSIST, a SET
            // without PX, a client bug); an operator must release it
+    ReleasedByOperator, // lock-delay: an operator's force release left tombstones (LockTombstone) and no token has
+                        // a quorum; nobody holds it, a newcomer can acquire once enough tombstones expired
+                        // (LockView::freeInMs)
 };
 
 QString lockVerdictName(LockVerdict verdict); // translated, for display
@@ -114,6 +117,7 @@ enum class HolderFormat {
     PrefixedUuid,   // pottery / RedLock.net: key under "redlock:", value a uuid4 / GUID
     Uuid,           // redlock-rb: a uuid value
     Redisson,       // Redisson RLock hash: field "<clientUUID>:<threadId>" -> reentrancy count
+    Tombstone,      // not a holder: the LockTombstone of a force release with lock-delay
 };
 
 QString holderFormatName(HolderFormat format); // translated library name(s)
@@ -122,11 +126,13 @@ QString holderFormatId(HolderFormat format);   // stable id for JSON
 struct HolderInfo
 {
     HolderFormat format = HolderFormat::Opaque;
-    std::optional<LockToken> token; // RedlockConsole
-    QString redissonClientId;       // Redisson
+    std::optional<LockToken> token;         // RedlockConsole
+    std::optional<LockTombstone> tombstone; // Tombstone
+    QString redissonClientId;               // Redisson
     qint64 redissonThreadId = -1;
     qint64 reentrancy = -1;
-    // One line for tables: "host pid 123 (client)", "Redisson 1b2c…:42 ×2", or the raw value escaped.
+    // One line for tables: "host pid 123 (client)", "Redisson 1b2c…:42 ×2", "released by alice@host at …", or
+    // the raw value escaped.
     QString summary;
 };
 
@@ -178,6 +184,12 @@ struct LockView
     qint64 observedAtMs = 0; // wall clock of the read
     qint64 observedAtNs = 0; // steady clock of the read (SteadyClock of the inspector)
     HolderInfo holder;
+    // ReleasedByOperator: ms after observedAtMs until a newcomer can acquire the lock (rules::quorumFreeInMs over
+    // the nodes that still have something in the key); -1 unknown (nodes unreachable or without expiry).
+    qint64 freeInMs = -1;
+    // Nodes whose state was not counted by the verdict because they are quarantined (stopped or being stopped
+    // for a delayed restart, see NodeRestartScheduler): judged as if unreachable, whatever they answered.
+    QList<int> uncounted;
 
     bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }
     // One token on a quorum, whatever else (Held, Expiring, or Stuck with a quorum of holders).

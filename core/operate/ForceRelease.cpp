@@ -5,12 +5,15 @@
 #include "observe/ObservationTypes.h"
 #include "operate/AuditLog.h"
 #include "protocol/LockScripts.h"
+#include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QPromise>
+#include <QSysInfo>
 #include <QThread>
 #include <QUuid>
 
@@ -50,6 +53,76 @@ ForceReleaseNode failureNode(int node, const RedisReply& reply)
 
 } // namespace
 
+std::optional<LockDelay> LockDelay::parse(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t == QLatin1String("auto"))
+        return automatic();
+    bool ok = false;
+    const qint64 ms = t.toLongLong(&ok);
+    if (!ok || ms < 0 || ms > kMaxFixedMs)
+        return std::nullopt;
+    return fixed(ms);
+}
+
+QString LockDelay::id() const
+{
+    switch (mode) {
+    case Mode::Auto:
+        return QStringLiteral("auto");
+    case Mode::Delete:
+        return QStringLiteral("0");
+    case Mode::Fixed:
+        return QString::number(fixedMs);
+    }
+    return {};
+}
+
+qint64 LockDelay::pxFor(qint64 pttlMs, double driftFactor) const
+{
+    switch (mode) {
+    case Mode::Auto:
+        return pttlMs < 0 ? -1 : pttlMs + rules::clockDriftMs(pttlMs, driftFactor);
+    case Mode::Fixed:
+        return fixedMs;
+    case Mode::Delete:
+        return 0;
+    }
+    return -1;
+}
+
+qint64 ForceReleaseNode::blockedForMs() const
+{
+    switch (kind) {
+    case Kind::WillDelete:
+    case Kind::Deleted:
+    case Kind::Gone:
+        return 0;
+    case Kind::WillTombstone:
+    case Kind::Tombstoned:
+        return lockDelayMs;
+    case Kind::TokenChanged:
+    case Kind::OtherType:
+        return pttlMs >= 0 ? pttlMs : -1; // -1 no expiry, -2 gone meanwhile, -3 not read: indefinite / unknown
+    case Kind::NoExpiry:
+    case Kind::NotAttempted:
+    case Kind::Unreachable:
+    case Kind::RedisError:
+        return -1;
+    }
+    return -1;
+}
+
+qint64 ForceReleaseReport::longestLockDelayMs() const
+{
+    qint64 longest = -1;
+    for (const ForceReleaseNode& n : nodes) {
+        if (n.kind == ForceReleaseNode::Kind::WillTombstone || n.kind == ForceReleaseNode::Kind::Tombstoned)
+            longest = std::max(longest, n.lockDelayMs);
+    }
+    return longest;
+}
+
 QString forceReleaseKindName(ForceReleaseNode::Kind kind)
 {
     switch (kind) {
@@ -59,6 +132,15 @@ QString forceReleaseKindName(ForceReleaseNode::Kind kind)
         return QCoreApplication::translate("redlock::ForceReleaseNode", "delete: the token still matches");
     case Kind::Deleted:
         return QCoreApplication::translate("redlock::ForceReleaseNode", "deleted");
+    case Kind::WillTombstone:
+        return QCoreApplication::translate("redlock::ForceReleaseNode",
+                                           "lock-delay: the token still matches, a tombstone replaces it");
+    case Kind::Tombstoned:
+        return QCoreApplication::translate("redlock::ForceReleaseNode", "released with lock-delay (tombstone)");
+    case Kind::NoExpiry:
+        return QCoreApplication::translate(
+            "redlock::ForceReleaseNode",
+            "skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)");
     case Kind::TokenChanged:
         return QCoreApplication::translate("redlock::ForceReleaseNode",
                                            "skipped: another token holds the key (untouched)");
@@ -83,6 +165,12 @@ QString forceReleaseKindId(ForceReleaseNode::Kind kind)
         return QStringLiteral("will-delete");
     case Kind::Deleted:
         return QStringLiteral("deleted");
+    case Kind::WillTombstone:
+        return QStringLiteral("will-tombstone");
+    case Kind::Tombstoned:
+        return QStringLiteral("tombstoned");
+    case Kind::NoExpiry:
+        return QStringLiteral("no-expiry");
     case Kind::TokenChanged:
         return QStringLiteral("token-changed");
     case Kind::Gone:
@@ -113,6 +201,10 @@ ForceRelease::ForceRelease(ForceReleaseOptions options, QObject* parent)
         m_configErrors << tr("per-node timeout must be positive");
     if (!m_configErrors.isEmpty())
         return;
+    if (m_options.driftFactor < 0 || m_options.driftFactor >= 1)
+        m_configErrors << tr("drift factor must be at least 0 and below 1");
+    if (!m_configErrors.isEmpty())
+        return;
     ConnectionOptions connection = m_options.connection;
     if (connection.clientName.isEmpty())
         connection.clientName = "redlock-console:force-release";
@@ -133,23 +225,33 @@ qint64 ForceRelease::nowNs() const
     return steadyNs();
 }
 
-QFuture<ForceReleaseReport> ForceRelease::preview(const QByteArray& key, const QByteArray& expectedToken)
+LockTombstone ForceRelease::newTombstone()
 {
-    return runOnOwnThread<ForceReleaseReport>(this, [this, key, expectedToken](
-                                                        std::function<void(const ForceReleaseReport&)> deliver) {
-        run(ForceReleaseReport::Stage::Preview, key, expectedToken, {}, [this, deliver](const ForceReleaseReport& r) {
-            emit previewFinished(r);
-            deliver(r);
+    LockTombstone tombstone;
+    tombstone.releasedBy = AuditLog::osUser() + QLatin1Char('@') + QSysInfo::machineHostName();
+    tombstone.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
+    return tombstone;
+}
+
+QFuture<ForceReleaseReport> ForceRelease::preview(const QByteArray& key, const QByteArray& expectedToken,
+                                                  LockDelay lockDelay)
+{
+    return runOnOwnThread<ForceReleaseReport>(
+        this, [this, key, expectedToken, lockDelay](std::function<void(const ForceReleaseReport&)> deliver) {
+            run(ForceReleaseReport::Stage::Preview, key, expectedToken, {}, lockDelay,
+                [this, deliver](const ForceReleaseReport& r) {
+                    emit previewFinished(r);
+                    deliver(r);
+                });
         });
-    });
 }
 
 QFuture<ForceReleaseReport> ForceRelease::execute(const QByteArray& key, const QByteArray& expectedToken,
-                                                  const QString& reason)
+                                                  const QString& reason, LockDelay lockDelay)
 {
     return runOnOwnThread<ForceReleaseReport>(
-        this, [this, key, expectedToken, reason](std::function<void(const ForceReleaseReport&)> deliver) {
-            run(ForceReleaseReport::Stage::Execute, key, expectedToken, reason,
+        this, [this, key, expectedToken, reason, lockDelay](std::function<void(const ForceReleaseReport&)> deliver) {
+            run(ForceReleaseReport::Stage::Execute, key, expectedToken, reason, lockDelay,
                 [this, deliver](const ForceReleaseReport& r) {
                     emit executeFinished(r);
                     deliver(r);
@@ -157,7 +259,8 @@ QFuture<ForceReleaseReport> ForceRelease::execute(const QByteArray& key, const Q
         });
 }
 
-QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token) const
+QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token,
+                              LockDelay lockDelay) const
 {
     if (m_shuttingDown)
         return tr("shutting down");
@@ -169,23 +272,27 @@ QString ForceRelease::refusal(ForceReleaseReport::Stage stage, const QByteArray&
         return tr("no lock key given");
     if (token.isEmpty())
         return tr("the expected token is required: force release deletes only the token you saw");
+    if (lockDelay.mode == LockDelay::Mode::Fixed &&
+        (lockDelay.fixedMs <= 0 || lockDelay.fixedMs > LockDelay::kMaxFixedMs))
+        return tr("the lock-delay must be between 1 ms and %1 ms (0 deletes)").arg(LockDelay::kMaxFixedMs);
     return {};
 }
 
 void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, const QByteArray& token,
-                       const QString& reason, Deliver deliver)
+                       const QString& reason, LockDelay lockDelay, Deliver deliver)
 {
     auto report = std::make_shared<ForceReleaseReport>();
     report->stage = stage;
     report->key = key;
     report->expectedToken = token;
+    report->lockDelay = lockDelay;
     report->reason = reason;
     for (int i = 0; i < nodeCount(); ++i) {
         ForceReleaseNode n;
         n.node = i;
         report->nodes.append(n);
     }
-    const QString why = refusal(stage, key, token);
+    const QString why = refusal(stage, key, token, lockDelay);
     if (!why.isEmpty()) {
         report->refused = true;
         report->error = why;
@@ -194,6 +301,8 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
     }
     // Nothing is deleted unless the intent is on disk first: a crash or kill during the deletes still leaves
     // a record of what was about to happen.
+    if (stage == ForceReleaseReport::Stage::Execute && lockDelay.mode != LockDelay::Mode::Delete)
+        report->tombstone = newTombstone().encode();
     if (stage == ForceReleaseReport::Stage::Execute && !writeIntent(*report)) {
         deliver(*report);
         return;
@@ -207,19 +316,48 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
             if (--*remaining > 0)
                 return;
             report->elapsedUs = (nowNs() - start) / 1000;
+            report->finishedAtMs = QDateTime::currentMSecsSinceEpoch();
+            QList<qint64> blocked;
+            for (const ForceReleaseNode& each : std::as_const(report->nodes)) {
+                if (const qint64 ms = each.blockedForMs(); ms != 0)
+                    blocked.append(ms);
+            }
+            report->freeInMs = rules::quorumFreeInMs(blocked, int(report->nodes.size()));
             if (report->stage == ForceReleaseReport::Stage::Execute)
                 writeAudit(*report);
             deliver(*report);
         };
-        if (stage == ForceReleaseReport::Stage::Preview)
-            describe(i, key, token, nowNs(), nodeDone);
-        else
-            deleteOnNode(i, key, token, nowNs(), nodeDone);
+        const qint64 nodeStart = nowNs();
+        if (stage == ForceReleaseReport::Stage::Preview) {
+            describe(i, key, token, lockDelay, nodeStart, nodeDone);
+        } else if (lockDelay.mode == LockDelay::Mode::Delete) {
+            deleteOnNode(i, key, token, nodeStart, nodeDone);
+        } else if (lockDelay.mode == LockDelay::Mode::Fixed) {
+            tombstoneOnNode(i, key, token, report->tombstone, lockDelay, lockDelay.fixedMs, 0, nodeStart, nodeDone);
+        } else {
+            // Auto: the drift is taken on the PTTL read here (rules::clockDriftMs lives in C++, not in Lua); the
+            // script adds it to the PTTL it reads itself, so an extension made in between still counts.
+            describe(i, key, token, lockDelay, nodeStart,
+                     [this, i, key, token, tombstone = report->tombstone, lockDelay, nodeStart,
+                      nodeDone](ForceReleaseNode n) {
+                         if (n.kind != Kind::WillTombstone) {
+                             nodeDone(n);
+                             return;
+                         }
+                         const qint64 drift = n.lockDelayMs - n.pttlMs;
+                         tombstoneOnNode(i, key, token, tombstone, lockDelay, 0, drift, nodeStart,
+                                         [nodeDone, pttlMs = n.pttlMs](ForceReleaseNode done) {
+                                             if (done.kind == Kind::Tombstoned)
+                                                 done.pttlMs = pttlMs; // what the lock-delay was measured on
+                                             nodeDone(done);
+                                         });
+                     });
+        }
     }
 }
 
-void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& token, qint64 startNs,
-                            std::function<void(ForceReleaseNode)> done)
+void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& token, LockDelay lockDelay,
+                            qint64 startNs, std::function<void(ForceReleaseNode)> done)
 {
     struct Replies
     {
@@ -229,7 +367,7 @@ void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& t
     QList<RedisConnection::Command> pipeline;
     pipeline.append({{"TYPE", key}, [replies](const RedisReply& r) { replies->type = r; }});
     pipeline.append({{"GET", key}, [replies](const RedisReply& r) { replies->get = r; }});
-    pipeline.append({{"PTTL", key}, [this, replies, node, token, startNs, done](const RedisReply& pttl) {
+    pipeline.append({{"PTTL", key}, [this, replies, node, token, lockDelay, startNs, done](const RedisReply& pttl) {
                          const RedisReply& type = replies->type;
                          ForceReleaseNode n;
                          if (!type.isString()) {
@@ -250,7 +388,17 @@ void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& t
                                  n = failureNode(node, replies->get);
                              } else {
                                  n.foundToken = replies->get.bytes();
-                                 n.kind = n.foundToken == token ? Kind::WillDelete : Kind::TokenChanged;
+                                 if (n.foundToken != token) {
+                                     n.kind = Kind::TokenChanged;
+                                 } else if (lockDelay.mode == LockDelay::Mode::Delete) {
+                                     n.kind = Kind::WillDelete;
+                                 } else {
+                                     n.lockDelayMs = lockDelay.pxFor(n.pttlMs, m_options.driftFactor);
+                                     n.kind = n.lockDelayMs > 0 ? Kind::WillTombstone : Kind::NoExpiry;
+                                     if (n.kind == Kind::NoExpiry)
+                                         n.error = tr("no expiry: give the lock-delay in milliseconds, or 0 to "
+                                                      "delete");
+                                 }
                              }
                          }
                          n.latencyUs = (nowNs() - startNs) / 1000;
@@ -277,14 +425,7 @@ void ForceRelease::deleteOnNode(int node, const QByteArray& key, const QByteArra
                    if ((reply.isInteger() && reply.integer() == 0) || reply.errorKind() == RedisErrorKind::WrongType ||
                        (reply.type() == RedisReply::Type::Error && reply.bytes().contains("WRONGTYPE"))) {
                        // Nothing was deleted: say what is there instead (the new holder, or that it is gone).
-                       describe(node, key, token, startNs, [done](ForceReleaseNode n) {
-                           if (n.kind == Kind::WillDelete) {
-                               // Set again between the script and this read: still not deleted by us.
-                               n.kind = Kind::TokenChanged;
-                               n.error = tr("the expected token was set again after the compare-and-delete ran");
-                           }
-                           done(n);
-                       });
+                       describeUntouched(node, key, token, LockDelay::deleteNow(), startNs, done);
                        return;
                    }
                    ForceReleaseNode n = failureNode(node, reply);
@@ -292,6 +433,63 @@ void ForceRelease::deleteOnNode(int node, const QByteArray& key, const QByteArra
                    if (n.kind == Kind::Unreachable &&
                        (n.errorKind == RedisErrorKind::Timeout || n.errorKind == RedisErrorKind::ConnectionLost))
                        n.error = tr("%1 (the compare-and-delete may or may not have run)").arg(n.error);
+                   n.latencyUs = (nowNs() - startNs) / 1000;
+                   done(n);
+               });
+}
+
+void ForceRelease::describeUntouched(int node, const QByteArray& key, const QByteArray& token, LockDelay lockDelay,
+                                     qint64 startNs, std::function<void(ForceReleaseNode)> done)
+{
+    describe(node, key, token, lockDelay, startNs, [done](ForceReleaseNode n) {
+        if (n.kind == Kind::WillDelete || n.kind == Kind::WillTombstone) {
+            // Set again between the script and this read: still not changed by us.
+            n.kind = Kind::TokenChanged;
+            n.lockDelayMs = -1;
+            n.error = tr("the expected token was set again after the compare-and-set ran");
+        }
+        done(n);
+    });
+}
+
+void ForceRelease::tombstoneOnNode(int node, const QByteArray& key, const QByteArray& token,
+                                   const QByteArray& tombstone, LockDelay lockDelay, qint64 pxMs, qint64 extraMs,
+                                   qint64 startNs, std::function<void(ForceReleaseNode)> done)
+{
+    evalScript(m_connections[static_cast<size_t>(node)], scripts::compareAndTombstone(), {key},
+               {token, tombstone, QByteArray::number(pxMs), QByteArray::number(extraMs)}, m_options.nodeTimeoutMs,
+               [this, node, key, token, lockDelay, startNs, done](const RedisReply& reply) {
+                   if (reply.isInteger() && reply.integer() > 0) {
+                       ForceReleaseNode n;
+                       n.node = node;
+                       n.kind = Kind::Tombstoned;
+                       n.foundToken = token;
+                       n.foundType = QStringLiteral("string");
+                       n.lockDelayMs = reply.integer();
+                       n.latencyUs = (nowNs() - startNs) / 1000;
+                       done(n);
+                       return;
+                   }
+                   if (reply.isInteger() && reply.integer() == -2) {
+                       // Auto, and the key lost its expiry after it was read (PERSIST): untouched.
+                       describe(node, key, token, lockDelay, startNs, [done](ForceReleaseNode n) {
+                           if (n.kind == Kind::WillTombstone) {
+                               n.kind = Kind::TokenChanged; // its expiry came back in between: still untouched
+                               n.lockDelayMs = -1;
+                           }
+                           done(n);
+                       });
+                       return;
+                   }
+                   if ((reply.isInteger() && reply.integer() == -1) || reply.errorKind() == RedisErrorKind::WrongType ||
+                       (reply.type() == RedisReply::Type::Error && reply.bytes().contains("WRONGTYPE"))) {
+                       describeUntouched(node, key, token, lockDelay, startNs, done);
+                       return;
+                   }
+                   ForceReleaseNode n = failureNode(node, reply);
+                   if (n.kind == Kind::Unreachable &&
+                       (n.errorKind == RedisErrorKind::Timeout || n.errorKind == RedisErrorKind::ConnectionLost))
+                       n.error = tr("%1 (the compare-and-set may or may not have run)").arg(n.error);
                    n.latencyUs = (nowNs() - startNs) / 1000;
                    done(n);
                });
@@ -305,7 +503,10 @@ bool ForceRelease::writeIntent(ForceReleaseReport& report) const
         endpoints.append(n.displayName());
     QJsonObject details{{QStringLiteral("operation"), report.operationId},
                         {QStringLiteral("endpoints"), endpoints},
-                        {QStringLiteral("nodeCount"), nodeCount()}};
+                        {QStringLiteral("nodeCount"), nodeCount()},
+                        {QStringLiteral("lockDelay"), report.lockDelay.id()}};
+    if (!report.tombstone.isEmpty())
+        details.insert(QStringLiteral("tombstone"), QString::fromLatin1(report.tombstone));
     if (!report.reason.isEmpty())
         details.insert(QStringLiteral("reason"), report.reason);
     QString error;
@@ -315,6 +516,7 @@ bool ForceRelease::writeIntent(ForceReleaseReport& report) const
         return true;
     report.refused = true;
     report.error = tr("the audit log could not be written, so nothing was deleted: %1").arg(error);
+    report.tombstone.clear();
     return false;
 }
 
@@ -329,6 +531,8 @@ void ForceRelease::writeAudit(ForceReleaseReport& report) const
             o.insert(QStringLiteral("foundToken"), AuditLog::bytesJson(n.foundToken));
         if (!n.foundType.isEmpty())
             o.insert(QStringLiteral("type"), n.foundType);
+        if (n.kind == Kind::Tombstoned)
+            o.insert(QStringLiteral("lockDelayMs"), n.lockDelayMs);
         if (!n.error.isEmpty())
             o.insert(QStringLiteral("error"), n.error);
         nodes.append(o);
@@ -336,7 +540,16 @@ void ForceRelease::writeAudit(ForceReleaseReport& report) const
     QJsonObject details{{QStringLiteral("operation"), report.operationId},
                         {QStringLiteral("nodes"), nodes},
                         {QStringLiteral("deleted"), report.count(Kind::Deleted)},
+                        {QStringLiteral("tombstoned"), report.count(Kind::Tombstoned)},
+                        {QStringLiteral("lockDelay"), report.lockDelay.id()},
                         {QStringLiteral("nodeCount"), report.nodes.size()}};
+    if (report.longestLockDelayMs() >= 0)
+        details.insert(QStringLiteral("lockDelayMs"), report.longestLockDelayMs());
+    if (!report.tombstone.isEmpty())
+        details.insert(QStringLiteral("tombstone"), QString::fromLatin1(report.tombstone));
+    if (report.freeAtMs() >= 0)
+        details.insert(QStringLiteral("freeAt"),
+                       QDateTime::fromMSecsSinceEpoch(report.freeAtMs(), Qt::UTC).toString(Qt::ISODateWithMs));
     if (!report.reason.isEmpty())
         details.insert(QStringLiteral("reason"), report.reason);
     QString error;

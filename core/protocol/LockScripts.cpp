@@ -27,6 +27,26 @@ return removed
     return script;
 }
 
+const LuaScript& compareAndTombstone()
+{
+    static const LuaScript script(R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+    return -1
+end
+local px = tonumber(ARGV[3])
+if px <= 0 then
+    local pttl = redis.call('PTTL', KEYS[1])
+    if pttl < 0 then
+        return -2
+    end
+    px = pttl + tonumber(ARGV[4])
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', px)
+return px
+)lua");
+    return script;
+}
+
 } // namespace scripts
 
 void evalScript(RedisConnection* connection, const LuaScript& script, const QList<QByteArray>& keys,

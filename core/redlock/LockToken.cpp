@@ -12,10 +12,18 @@ namespace {
 
 constexpr qsizetype kMaxIdentityBytes = 64;
 
-QByteArray encodePart(const QString& text)
+QByteArray encodePart(const QString& text, const QByteArray& keep = {})
 {
-    return QUrl::toPercentEncoding(text.left(kMaxIdentityBytes));
+    return QUrl::toPercentEncoding(text.left(kMaxIdentityBytes), keep);
 }
+
+QString decodePart(QByteArrayView part)
+{
+    return part.contains('%') ? QString::fromUtf8(QByteArray::fromPercentEncoding(part.toByteArray()))
+                              : QString::fromUtf8(part);
+}
+
+constexpr QByteArrayView kTombstonePrefix = "rl1-released:";
 
 } // namespace
 
@@ -79,13 +87,38 @@ std::optional<LockToken> LockToken::decode(const QByteArray& value)
     if (!ok || token.pid < 0)
         return std::nullopt;
     token.random = random.toByteArray();
-    auto text = [](QByteArrayView part) {
-        return part.contains('%') ? QString::fromUtf8(QByteArray::fromPercentEncoding(part.toByteArray()))
-                                  : QString::fromUtf8(part);
-    };
-    token.host = text(field(2));
-    token.client = text(field(3));
+    token.host = decodePart(field(2));
+    token.client = decodePart(field(3));
     return token;
+}
+
+QByteArray LockTombstone::encode() const
+{
+    return kTombstonePrefix.toByteArray() + encodePart(releasedBy, "@") + ':' + QByteArray::number(releasedAtMs);
+}
+
+std::optional<LockTombstone> LockTombstone::decode(const QByteArray& value)
+{
+    if (!value.startsWith(kTombstonePrefix) || value.size() > 512)
+        return std::nullopt;
+    const QByteArrayView rest = QByteArrayView(value).sliced(kTombstonePrefix.size());
+    const qsizetype colon = rest.indexOf(':');
+    if (colon < 0 || rest.indexOf(':', colon + 1) >= 0)
+        return std::nullopt;
+    const QByteArrayView time = rest.sliced(colon + 1);
+    if (time.isEmpty())
+        return std::nullopt;
+    for (const char c : time) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+    }
+    bool ok = false;
+    LockTombstone tombstone;
+    tombstone.releasedAtMs = time.toLongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    tombstone.releasedBy = decodePart(rest.first(colon));
+    return tombstone;
 }
 
 } // namespace redlock

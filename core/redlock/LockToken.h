@@ -36,4 +36,26 @@ struct LockToken
     static std::optional<LockToken> decode(const QByteArray& value);
 };
 
+// What an operator's force release with lock-delay leaves in the key instead of deleting it (Chubby's and
+// Consul's lock-delay): a value no client holds, with a PTTL that outlasts the old holder's validity, so that
+// the stale holder's extend and release fail (its token is gone) while a newcomer's SET NX is refused until
+// the tombstone expires. Format (ASCII, ':'-separated):
+//
+//   rl1-released:<operator>:<unix-ms>
+//
+//   operator  percent-encoded "user@host" of whoever released it ('@' kept), at most 64 bytes before encoding
+//   unix-ms   wall-clock milliseconds since the epoch when it was written
+//
+// It never decodes as a LockToken (that needs the "rl1:" prefix): a tombstone is never a holder.
+struct LockTombstone
+{
+    QString releasedBy;
+    qint64 releasedAtMs = 0;
+
+    QByteArray encode() const;
+    // nullopt for anything that is not a tombstone.
+    static std::optional<LockTombstone> decode(const QByteArray& value);
+    static bool isTombstone(const QByteArray& value) { return decode(value).has_value(); }
+};
+
 } // namespace redlock

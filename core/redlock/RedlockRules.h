@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QList>
 #include <QtGlobal>
+
+#include <algorithm>
+#include <limits>
 
 // The two numbers of the Redlock algorithm that the client, the inspector, the safety audit, the restart
 // planner, the console and the CLI all apply, written once and in the algorithm's words (Redis' distributed
@@ -29,6 +33,26 @@ constexpr int quorum(int nodeCount)
 constexpr qint64 clockDriftMs(qint64 ttlMs, double driftFactor)
 {
     return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + 2;
+}
+
+// How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum, so
+// the lock is free once no more than nodeCount - quorum nodes still have something in the key. blockedForMs
+// has one entry per node where the key is set now (a holder's value, a lock-delay tombstone, anything else):
+// how long it stays there (its PTTL), or a negative value for "indefinitely" (no expiry, or a node that could
+// not be read). The other nodes are free now. Returns 0 when a quorum is free already, the ms until it is,
+// or -1 when that does not happen by itself.
+inline qint64 quorumFreeInMs(QList<qint64> blockedForMs, int nodeCount)
+{
+    const qsizetype mayStayBlocked = nodeCount - quorum(nodeCount);
+    const qsizetype mustClear = blockedForMs.size() - mayStayBlocked;
+    if (mustClear <= 0)
+        return 0;
+    // Indefinite entries sort last: they never clear.
+    std::sort(blockedForMs.begin(), blockedForMs.end(), [](qint64 a, qint64 b) {
+        return (a < 0 ? std::numeric_limits<qint64>::max() : a) < (b < 0 ? std::numeric_limits<qint64>::max() : b);
+    });
+    const qint64 last = blockedForMs[mustClear - 1];
+    return last < 0 ? -1 : last;
 }
 
 } // namespace redlock::rules

@@ -5,6 +5,9 @@
 
 #include "operate/AuditLog.h"
 #include "operate/ForceRelease.h"
+#include "redlock/RedlockClient.h"
+#include "redlock/RedlockRules.h"
+#include "runtime/SteadyClock.h"
 #include "support/DirectRedis.h"
 #include "support/TestSupport.h"
 
@@ -69,6 +72,32 @@ private:
         return DirectRedis(m_cluster.port(node)).get(key);
     }
 
+    std::shared_ptr<RedlockClient> client(const QString& name)
+    {
+        RedlockOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.nodeTimeoutMs = 2000; // a loaded 2-core machine; the TTLs below are seconds
+        o.retryCount = 0;
+        o.clientName = name;
+        return ownedOnIoThread(*m_io, m_io->create<RedlockClient>(o));
+    }
+
+    // What node-redlock, Redsync and Redisson's plain locks send to acquire: SET key value NX PX ttl, on one
+    // node. True when the node took it.
+    bool rawSetNx(int node, const QByteArray& key, const QByteArray& value)
+    {
+        return DirectRedis(m_cluster.port(node)).command({"SET", key, value, "NX", "PX", "10000"}).type ==
+               REDIS_REPLY_STATUS;
+    }
+
+    int nodesWithKey(const QByteArray& key)
+    {
+        int n = 0;
+        for (int i = 0; i < m_cluster.size(); ++i)
+            n += DirectRedis(m_cluster.port(i)).exists(key) ? 1 : 0;
+        return n;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -94,7 +123,7 @@ private slots:
         setOn({3}, key, "someone-else");
         auto fr = make(m_cluster.endpoints());
 
-        const ForceReleaseReport preview = wait(fr->preview(key, "token-seen"));
+        const ForceReleaseReport preview = wait(fr->preview(key, "token-seen", LockDelay::deleteNow()));
         QVERIFY2(!preview.refused, qPrintable(preview.error));
         QCOMPARE(kinds(preview),
                  (QList<Kind>{Kind::WillDelete, Kind::WillDelete, Kind::WillDelete, Kind::TokenChanged, Kind::Gone}));
@@ -105,7 +134,8 @@ private slots:
         QCOMPARE(valueOn(0, key), std::optional<QByteArray>("token-seen"));
         QVERIFY(!QFile::exists(auditPath()));
 
-        const ForceReleaseReport done = wait(fr->execute(key, "token-seen", QStringLiteral("client crashed")));
+        const ForceReleaseReport done =
+            wait(fr->execute(key, "token-seen", QStringLiteral("client crashed"), LockDelay::deleteNow()));
         QVERIFY2(!done.refused, qPrintable(done.error));
         QCOMPARE(kinds(done),
                  (QList<Kind>{Kind::Deleted, Kind::Deleted, Kind::Deleted, Kind::TokenChanged, Kind::Gone}));
@@ -153,17 +183,218 @@ private slots:
         QCOMPARE(nodes[1].toObject().value(QStringLiteral("endpoint")).toString(), m_cluster.endpoint(1).displayName());
     }
 
+    void lockDelayParsingAndDefault()
+    {
+        QCOMPARE(LockDelay{}.mode, LockDelay::Mode::Auto); // the safe default
+        QVERIFY(LockDelay::parse(QStringLiteral("auto")) == LockDelay::automatic());
+        QVERIFY(LockDelay::parse(QStringLiteral("0")) == LockDelay::deleteNow());
+        QVERIFY(LockDelay::parse(QStringLiteral("2500")) == LockDelay::fixed(2500));
+        QCOMPARE(LockDelay::fixed(2500).id(), QStringLiteral("2500"));
+        QCOMPARE(LockDelay::deleteNow().id(), QStringLiteral("0"));
+        QCOMPARE(LockDelay::automatic().id(), QStringLiteral("auto"));
+        for (const char* bad : {"", "-1", "1.5", "soon", "604800001"})
+            QVERIFY2(!LockDelay::parse(QString::fromLatin1(bad)).has_value(), bad);
+        QCOMPARE(LockDelay::automatic().pxFor(10000, 0.01), 10000 + rules::clockDriftMs(10000, 0.01));
+        QCOMPARE(LockDelay::automatic().pxFor(-1, 0.01), -1); // no expiry: nothing to measure
+        QCOMPARE(LockDelay::fixed(700).pxFor(10000, 0.01), 700);
+    }
+
+    // The point of the lock-delay: the stale holder (alive after all: a GC pause, a partition) and a newcomer
+    // never overlap. While the tombstones live, the old holder can neither extend nor release, and neither our
+    // client nor a raw SET NX PX (node-redlock, Redsync, Redisson's plain locks) can acquire; once they have
+    // expired, which is after the old holder's validity, both can.
+    void lockDelayKeepsTheStaleHolderAndNewcomersApart()
+    {
+        const QByteArray key = "orders:12";
+        auto stale = client(QStringLiteral("stale-holder"));
+        const AcquireResult held = stale->acquireAndWait({key}, AcquireOptions{.ttlMs = 4000, .retryCount = 0});
+        QVERIFY2(held.ok, qPrintable(held.error));
+        auto fr = make(m_cluster.endpoints());
+
+        const ForceReleaseReport preview = wait(fr->preview(key, held.lock.token));
+        QVERIFY(preview.lockDelay == LockDelay::automatic());
+        QCOMPARE(preview.count(Kind::WillTombstone), 5);
+        QCOMPARE(preview.matched(), 5);
+        QVERIFY(preview.freeInMs > 0 && preview.freeInMs <= 4000 + rules::clockDriftMs(4000, 0.01));
+        QVERIFY(preview.freeAtMs() > preview.finishedAtMs);
+        QCOMPARE(valueOn(0, key), std::optional<QByteArray>(held.lock.token)); // a preview writes nothing
+
+        const ForceReleaseReport done = wait(fr->execute(key, held.lock.token, QStringLiteral("holder hung")));
+        QVERIFY2(!done.refused, qPrintable(done.error));
+        QCOMPARE(done.count(Kind::Tombstoned), 5);
+        const auto tombstone = LockTombstone::decode(done.tombstone);
+        QVERIFY(tombstone.has_value());
+        QVERIFY(tombstone->releasedBy.startsWith(AuditLog::osUser() + QLatin1Char('@')));
+        QVERIFY(qAbs(tombstone->releasedAtMs - QDateTime::currentMSecsSinceEpoch()) < 60000);
+        const qint64 afterNs = SteadyClock::system()->nowNs();
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>(done.tombstone));
+            // Each tombstone outlives the validity the stale holder can still believe in.
+            QVERIFY2(DirectRedis(m_cluster.port(i)).pttl(key) > held.lock.remainingValidityMs(afterNs),
+                     qPrintable(QString::number(i)));
+        }
+
+        // The stale holder wakes up: its extend and its release both fail, and leave the tombstone alone.
+        const ExtendResult extended = stale->extendAndWait(held.lock, 4000);
+        QVERIFY(!extended.ok);
+        QCOMPARE(extended.succeededCount, 0);
+        const ReleaseResult released = stale->releaseAndWait(held.lock);
+        QVERIFY(!released.ok);
+        QCOMPARE(released.succeededCount, 0);
+        QCOMPARE(nodesWithKey(key), 5);
+
+        // Newcomers are refused: our client ...
+        auto newcomer = client(QStringLiteral("newcomer"));
+        const AcquireResult early = newcomer->acquireAndWait({key}, AcquireOptions{.ttlMs = 4000, .retryCount = 0});
+        QVERIFY(!early.ok);
+        QCOMPARE(early.attempts.size(), 1);
+        int refusedByTombstone = 0;
+        for (const NodeOutcome& n : early.attempts.first().nodes) {
+            // The client decides once a quorum is out of reach: the last nodes may not have answered yet.
+            QVERIFY(n.kind == NodeOutcome::Kind::HeldByOther || n.kind == NodeOutcome::Kind::NoAnswerYet);
+            if (n.kind == NodeOutcome::Kind::HeldByOther && n.holderToken == done.tombstone)
+                ++refusedByTombstone;
+        }
+        QVERIFY(refusedByTombstone >= 5 - rules::quorum(5) + 1); // enough to put a quorum out of reach
+        // ... and a raw SET NX PX, on every node.
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(!rawSetNx(i, key, "a3f1c2d4e5b6a7980011223344556677"));
+        QCOMPARE(valueOn(0, key), std::optional<QByteArray>(done.tombstone));
+
+        // After the lock-delay (Redis expires the tombstones; there is no event to wait for in between).
+        QTRY_VERIFY_WITH_TIMEOUT(nodesWithKey(key) == 0, 20000);
+        QVERIFY(SteadyClock::system()->nowNs() >= held.lock.validUntilNs);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(rawSetNx(i, key, "a3f1c2d4e5b6a7980011223344556677"));
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).command({"DEL", key});
+        const AcquireResult later = newcomer->acquireAndWait({key}, AcquireOptions{.ttlMs = 4000, .retryCount = 0});
+        QVERIFY2(later.ok, qPrintable(later.error));
+        QVERIFY(newcomer->releaseAndWait(later.lock).ok);
+    }
+
+    // A token that changed between the preview and the execution is left to its new holder, whatever the
+    // lock-delay (fixed: the script compares; auto: the read before it does, and the script again).
+    void lockDelayLeavesATokenThatChangedUntouched_data()
+    {
+        QTest::addColumn<LockDelay>("delay");
+        QTest::newRow("auto") << LockDelay::automatic();
+        QTest::newRow("fixed") << LockDelay::fixed(3000);
+    }
+
+    void lockDelayLeavesATokenThatChangedUntouched()
+    {
+        QFETCH(LockDelay, delay);
+        const QByteArray key = "changing-hands-delayed";
+        setOn({0, 1, 2, 3, 4}, key, "old-holder");
+        auto fr = make(m_cluster.endpoints());
+        const ForceReleaseReport preview = wait(fr->preview(key, "old-holder", delay));
+        QCOMPARE(preview.count(Kind::WillTombstone), 5);
+
+        setOn({0, 1, 2}, key, "new-holder");
+        const ForceReleaseReport done = wait(fr->execute(key, "old-holder", {}, delay));
+        QCOMPARE(kinds(done), (QList<Kind>{Kind::TokenChanged, Kind::TokenChanged, Kind::TokenChanged, Kind::Tombstoned,
+                                           Kind::Tombstoned}));
+        for (int i : {0, 1, 2}) {
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>("new-holder"));
+            QCOMPARE(done.nodes[i].foundToken, QByteArray("new-holder"));
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl(key) > 50000); // its own TTL, untouched
+        }
+        for (int i : {3, 4})
+            QCOMPARE(valueOn(i, key), std::optional<QByteArray>(done.tombstone));
+        // The new holder keeps a quorum: the lock is not free before its own TTL runs out.
+        QVERIFY(done.freeInMs > 50000);
+    }
+
+    // Auto: the key's remaining PTTL on each node plus rules::clockDriftMs of it, in the audit log too; a fixed
+    // lock-delay is the operator's number; a lock without expiry has nothing to measure and is left alone
+    // unless a duration is given.
+    void autoLockDelayIsTheRemainingValidityPlusDrift()
+    {
+        const QByteArray key = "long-lock";
+        setOn({0, 1, 2}, key, "tok"); // PX 60000
+        auto fr = make(m_cluster.endpoints());
+        const ForceReleaseReport preview = wait(fr->preview(key, "tok"));
+        QCOMPARE(kinds(preview),
+                 (QList<Kind>{Kind::WillTombstone, Kind::WillTombstone, Kind::WillTombstone, Kind::Gone, Kind::Gone}));
+        for (int i : {0, 1, 2}) {
+            const ForceReleaseNode& n = preview.nodes[i];
+            QVERIFY(n.pttlMs > 0);
+            QCOMPARE(n.lockDelayMs, n.pttlMs + rules::clockDriftMs(n.pttlMs, 0.01));
+        }
+        // Three tombstones of five: a newcomer needs one of them gone, the shortest.
+        QCOMPARE(preview.freeInMs,
+                 std::min({preview.nodes[0].lockDelayMs, preview.nodes[1].lockDelayMs, preview.nodes[2].lockDelayMs}));
+
+        const ForceReleaseReport done = wait(fr->execute(key, "tok"));
+        QCOMPARE(done.count(Kind::Tombstoned), 3);
+        for (int i : {0, 1, 2}) {
+            const ForceReleaseNode& n = done.nodes[i];
+            const qint64 expected = n.pttlMs + rules::clockDriftMs(n.pttlMs, 0.01);
+            // The script reads the PTTL again a moment after the read: a little less, never more.
+            QVERIFY2(n.lockDelayMs <= expected && n.lockDelayMs > expected - 5000,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(n.lockDelayMs).arg(expected)));
+            // Only the drift can take it past the lock's own 60 s.
+            QVERIFY2(n.lockDelayMs > 60000, qPrintable(QString::number(n.lockDelayMs)));
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl(key) > 60000);
+        }
+        const QList<QJsonObject> lines = AuditLog::read(auditPath());
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.first().value(QStringLiteral("lockDelay")).toString(), QStringLiteral("auto"));
+        QCOMPARE(lines.first().value(QStringLiteral("tombstone")).toString(), QString::fromLatin1(done.tombstone));
+        const QJsonObject result = lines.last();
+        QCOMPARE(result.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("auto"));
+        QCOMPARE(result.value(QStringLiteral("tombstoned")).toInt(), 3);
+        QCOMPARE(result.value(QStringLiteral("lockDelayMs")).toInteger(), done.longestLockDelayMs());
+        QCOMPARE(
+            result.value(QStringLiteral("nodes")).toArray()[0].toObject().value(QStringLiteral("result")).toString(),
+            QStringLiteral("tombstoned"));
+        QCOMPARE(result.value(QStringLiteral("nodes"))
+                     .toArray()[1]
+                     .toObject()
+                     .value(QStringLiteral("lockDelayMs"))
+                     .toInteger(),
+                 done.nodes[1].lockDelayMs);
+        const QDateTime freeAt =
+            QDateTime::fromString(result.value(QStringLiteral("freeAt")).toString(), Qt::ISODateWithMs);
+        QVERIFY(freeAt.isValid());
+        QCOMPARE(freeAt.toMSecsSinceEpoch(), done.freeAtMs());
+
+        // Fixed: the operator's duration on every node.
+        const QByteArray fixedKey = "fixed-lock";
+        setOn({0, 1, 2}, fixedKey, "tok");
+        const ForceReleaseReport fixed = wait(fr->execute(fixedKey, "tok", {}, LockDelay::fixed(1500)));
+        QCOMPARE(fixed.count(Kind::Tombstoned), 3);
+        QCOMPARE(fixed.nodes[0].lockDelayMs, 1500);
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl(fixedKey) <= 1500);
+
+        // No expiry: auto cannot measure anything and changes nothing; a given duration works.
+        const QByteArray stuck = "stuck-lock";
+        for (int i : {0, 1, 2})
+            DirectRedis(m_cluster.port(i)).set(stuck, "tok");
+        QCOMPARE(wait(fr->preview(stuck, "tok")).count(Kind::NoExpiry), 3);
+        const ForceReleaseReport refused = wait(fr->execute(stuck, "tok"));
+        QCOMPARE(refused.count(Kind::NoExpiry), 3);
+        QCOMPARE(refused.matched(), 0);
+        QCOMPARE(refused.freeInMs, -1);
+        QCOMPARE(valueOn(0, stuck), std::optional<QByteArray>("tok"));
+        QCOMPARE(DirectRedis(m_cluster.port(0)).pttl(stuck), -1);
+        const ForceReleaseReport given = wait(fr->execute(stuck, "tok", {}, LockDelay::fixed(2000)));
+        QCOMPARE(given.count(Kind::Tombstoned), 3);
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl(stuck) > 0);
+    }
+
     void lockThatChangedHandsAfterThePreviewIsUntouched()
     {
         const QByteArray key = "changing-hands";
         setOn({0, 1, 2, 3, 4}, key, "old-holder");
         auto fr = make(m_cluster.endpoints());
-        const ForceReleaseReport preview = wait(fr->preview(key, "old-holder"));
+        const ForceReleaseReport preview = wait(fr->preview(key, "old-holder", LockDelay::deleteNow()));
         QCOMPARE(preview.matched(), 5);
 
         // The old lock expires and a new client acquires it on a majority before the operator confirms.
         setOn({0, 1, 2}, key, "new-holder");
-        const ForceReleaseReport done = wait(fr->execute(key, "old-holder"));
+        const ForceReleaseReport done = wait(fr->execute(key, "old-holder", {}, LockDelay::deleteNow()));
         QCOMPARE(kinds(done), (QList<Kind>{Kind::TokenChanged, Kind::TokenChanged, Kind::TokenChanged, Kind::Deleted,
                                            Kind::Deleted}));
         for (int i : {0, 1, 2}) {
@@ -175,7 +406,7 @@ private slots:
         QVERIFY(!forceReleaseKindName(Kind::TokenChanged).isEmpty());
 
         // Nothing matched at all: nothing is deleted anywhere and the log says so.
-        const ForceReleaseReport none = wait(fr->execute(key, "old-holder"));
+        const ForceReleaseReport none = wait(fr->execute(key, "old-holder", {}, LockDelay::deleteNow()));
         QCOMPARE(none.matched(), 0);
         QCOMPARE(valueOn(0, key), std::optional<QByteArray>("new-holder"));
         const QList<QJsonObject> lines = AuditLog::read(auditPath());
@@ -191,12 +422,12 @@ private slots:
         QList<NodeEndpoint> nodes = m_cluster.endpoints().mid(0, 3);
         nodes[1] = downEndpoint();
         auto fr = make(nodes);
-        const ForceReleaseReport preview = wait(fr->preview(key, "tok"));
+        const ForceReleaseReport preview = wait(fr->preview(key, "tok", LockDelay::deleteNow()));
         QCOMPARE(kinds(preview), (QList<Kind>{Kind::WillDelete, Kind::Unreachable, Kind::WillDelete}));
         QVERIFY(!preview.nodes[1].error.isEmpty());
         QCOMPARE(preview.unreachable(), 1);
 
-        const ForceReleaseReport done = wait(fr->execute(key, "tok"));
+        const ForceReleaseReport done = wait(fr->execute(key, "tok", {}, LockDelay::deleteNow()));
         QCOMPARE(kinds(done), (QList<Kind>{Kind::Deleted, Kind::Unreachable, Kind::Deleted}));
         QVERIFY(!done.nodes[1].error.isEmpty());
         const QJsonArray logged = AuditLog::read(auditPath()).last().value(QStringLiteral("nodes")).toArray();
@@ -230,7 +461,7 @@ private slots:
         const QByteArray token("tok\0\x01", 5);
         setOn({0, 1, 2}, key, token);
         auto fr = make(m_cluster.endpoints().mid(0, 3));
-        const ForceReleaseReport done = wait(fr->execute(key, token));
+        const ForceReleaseReport done = wait(fr->execute(key, token, {}, LockDelay::deleteNow()));
         QCOMPARE(done.matched(), 3);
         const QJsonObject line = AuditLog::read(auditPath()).first();
         const QJsonObject k = line.value(QStringLiteral("key")).toObject();
@@ -311,7 +542,7 @@ private slots:
         auto fr = ownedOnIoThread(*m_io, m_io->create<ForceRelease>(o));
         QVERIFY(m_cluster.pauseNode(2));
         auto resume = qScopeGuard([this] { m_cluster.resumeNode(2); });
-        QFuture<ForceReleaseReport> future = fr->execute(key, "tok");
+        QFuture<ForceReleaseReport> future = fr->execute(key, "tok", {}, LockDelay::deleteNow());
         QTRY_VERIFY_WITH_TIMEOUT(AuditLog::read(auditPath()).size() == 1, 5000);
         QCOMPARE(AuditLog::read(auditPath()).first().value(QStringLiteral("action")).toString(),
                  QStringLiteral("force-release-intent"));

@@ -54,6 +54,57 @@ private slots:
         QVERIFY(!LockToken::decode(value).has_value());
     }
 
+    // A force release with lock-delay leaves a tombstone: it names who released the lock and when, and it is
+    // never taken for a holder's token (LockToken::decode refuses it, decodeHolder labels it a tombstone).
+    void tombstoneRoundTripAndNeverAHolder()
+    {
+        LockTombstone t;
+        t.releasedBy = QStringLiteral("alice@ops:host/锁");
+        t.releasedAtMs = 1795000000123;
+        const QByteArray wire = t.encode();
+        QVERIFY(wire.startsWith("rl1-released:alice@"));
+        QCOMPARE(wire.count(':'), 2); // separators only: the name's ':' is encoded, '@' is kept
+        QVERIFY(wire.endsWith(":1795000000123"));
+        const auto back = LockTombstone::decode(wire);
+        QVERIFY(back.has_value());
+        QCOMPARE(back->releasedBy, t.releasedBy);
+        QCOMPARE(back->releasedAtMs, t.releasedAtMs);
+        QVERIFY(!LockToken::decode(wire).has_value());
+
+        const HolderInfo holder = decodeHolder("locks:released", wire);
+        QCOMPARE(holder.format, HolderFormat::Tombstone);
+        QVERIFY(!holder.token.has_value());
+        QVERIFY(holder.tombstone.has_value());
+        QCOMPARE(holder.tombstone->releasedAtMs, t.releasedAtMs);
+        QVERIFY2(holder.summary.contains(QStringLiteral("alice@ops:host/锁")), qPrintable(holder.summary));
+        QCOMPARE(holderFormatId(HolderFormat::Tombstone), QStringLiteral("tombstone"));
+
+        // Names are escaped in the summary like every other decoded name.
+        const HolderInfo hostile = decodeHolder("k", "rl1-released:x%1B%5D0%3Bpwned%07:1");
+        QCOMPARE(hostile.format, HolderFormat::Tombstone);
+        QVERIFY(!hostile.summary.contains(QChar(u'\x1b')));
+    }
+
+    void notTombstones_data()
+    {
+        QTest::addColumn<QByteArray>("value");
+        QTest::newRow("holder token") << QByteArray("rl1:0123456789abcdef0123456789abcdef:4:h:c");
+        QTest::newRow("no time") << QByteArray("rl1-released:alice@h:");
+        QTest::newRow("time not a number") << QByteArray("rl1-released:alice@h:12x");
+        QTest::newRow("negative time") << QByteArray("rl1-released:alice@h:-12");
+        QTest::newRow("extra part") << QByteArray("rl1-released:alice:h:12");
+        QTest::newRow("no parts") << QByteArray("rl1-released:");
+        QTest::newRow("prefix only inside") << QByteArray("xrl1-released:a:1");
+        QTest::newRow("huge") << QByteArray("rl1-released:") + QByteArray(4096, 'x') + ":1";
+    }
+
+    void notTombstones()
+    {
+        QFETCH(QByteArray, value);
+        QVERIFY(!LockTombstone::decode(value).has_value());
+        QVERIFY(decodeHolder("k", value).format != HolderFormat::Tombstone);
+    }
+
     void longIdentityIsBounded()
     {
         const LockToken t = LockToken::generate(QString(1000, u'n'));

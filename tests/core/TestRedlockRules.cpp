@@ -66,6 +66,35 @@ private slots:
         QFETCH(qint64, driftMs);
         QCOMPARE(rules::clockDriftMs(ttlMs, driftFactor), driftMs);
     }
+
+    // A newcomer acquires once SET NX can succeed on a quorum: no more than N - quorum nodes may still have
+    // something in the key. The blocked nodes clear in PTTL order; a negative entry never clears.
+    void quorumFreesWhenEnoughBlockedNodesClear_data()
+    {
+        QTest::addColumn<QList<qint64>>("blocked");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<qint64>("freeInMs");
+        QTest::newRow("nothing blocked") << QList<qint64>{} << 5 << qint64(0);
+        QTest::newRow("a minority blocked") << QList<qint64>{9000, 8000} << 5 << qint64(0);
+        // 3 of 5 tombstones: one must go, the shortest.
+        QTest::newRow("3 of 5") << QList<qint64>{10000, 9000, 8000} << 5 << qint64(8000);
+        // 5 of 5: three must go; the third shortest decides.
+        QTest::newRow("5 of 5") << QList<qint64>{6000, 10000, 7000, 9000, 8000} << 5 << qint64(8000);
+        QTest::newRow("3 of 3") << QList<qint64>{3000, 1000, 2000} << 3 << qint64(2000);
+        // An indefinite entry (no expiry, unreadable) is the last to clear, i.e. never.
+        QTest::newRow("one indefinite, not needed") << QList<qint64>{-1, 9000, 8000} << 5 << qint64(8000);
+        QTest::newRow("indefinite not needed either") << QList<qint64>{-1, -1, 8000, 7000} << 5 << qint64(8000);
+        QTest::newRow("indefinite needed") << QList<qint64>{-1, -1, -1, 7000} << 5 << qint64(-1);
+        QTest::newRow("all indefinite") << QList<qint64>{-1, -1, -1} << 3 << qint64(-1);
+    }
+
+    void quorumFreesWhenEnoughBlockedNodesClear()
+    {
+        QFETCH(QList<qint64>, blocked);
+        QFETCH(int, nodes);
+        QFETCH(qint64, freeInMs);
+        QCOMPARE(rules::quorumFreeInMs(blocked, nodes), freeInMs);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRedlockRules)

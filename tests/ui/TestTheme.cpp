@@ -95,7 +95,7 @@ private slots:
     void everyVerdictHasItsOwnIcon()
     {
         QList<std::pair<QString, QIcon>> icons;
-        for (const LockVerdict v : all(LockVerdict::Stuck)) {
+        for (const LockVerdict v : all(LockVerdict::ReleasedByOperator)) {
             icons.append({Icons::verdictPath(v), Icons::verdict(v)});
             QVERIFY(!Icons::verdictGlyph(v).isEmpty());
         }

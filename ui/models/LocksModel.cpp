@@ -27,10 +27,12 @@ int verdictOrder(LockVerdict verdict)
         return 4;
     case LockVerdict::Held:
         return 5;
-    case LockVerdict::Free:
+    case LockVerdict::ReleasedByOperator:
         return 6;
+    case LockVerdict::Free:
+        return 7;
     }
-    return 7;
+    return 8;
 }
 
 } // namespace

@@ -99,7 +99,7 @@ private:
 
     std::vector<Row> m_rows;
     int m_nodeCount = 0;
-    std::array<int, size_t(LockVerdict::Stuck) + 1> m_verdictCounts{};
+    std::array<int, size_t(LockVerdict::ReleasedByOperator) + 1> m_verdictCounts{};
     QTimer m_countdown;
     std::shared_ptr<SteadyClock> m_clock;
 };

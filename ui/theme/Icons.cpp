@@ -111,6 +111,8 @@ StatePalette::Role verdictRole(LockVerdict verdict)
         return StatePalette::Role::Neutral;
     case LockVerdict::Stuck:
         return StatePalette::Role::Danger;
+    case LockVerdict::ReleasedByOperator:
+        return StatePalette::Role::Released;
     }
     return StatePalette::Role::Neutral;
 }
@@ -165,6 +167,8 @@ QString Icons::verdictPath(LockVerdict verdict)
         return path("unknown");
     case LockVerdict::Stuck:
         return path("stuck");
+    case LockVerdict::ReleasedByOperator:
+        return path("released-by-operator");
     }
     return {};
 }
@@ -307,6 +311,8 @@ QString Icons::verdictGlyph(LockVerdict verdict)
         return QStringLiteral("?");
     case LockVerdict::Stuck:
         return QStringLiteral("∞");
+    case LockVerdict::ReleasedByOperator:
+        return QStringLiteral("⌛");
     }
     return {};
 }

@@ -15,6 +15,7 @@ constexpr std::array<QRgb, StatePalette::RoleCount> kLight{
     0x8f5b00, // Expiring: amber
     0xb34500, // Contested: orange
     0x7b45b0, // Leftover: purple
+    0x00707a, // Released: teal
     0x666666, // Neutral: grey
     0xb00020, // Danger: red
     0x187536, // Success: green
@@ -26,6 +27,7 @@ constexpr std::array<QRgb, StatePalette::RoleCount> kDark{
     0xe0b040, // Expiring
     0xff9350, // Contested
     0xc49af0, // Leftover
+    0x4cc4cc, // Released
     0xa6a6a6, // Neutral
     0xff7b86, // Danger
     0x5fd088, // Success

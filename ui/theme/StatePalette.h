@@ -23,6 +23,7 @@ public:
         Expiring,  // held, validity running out
         Contested, // several tokens, none with a quorum; another token's TTL bar
         Leftover,  // a minority leftover of a failed or half-released acquire
+        Released,  // released by an operator with lock-delay: tombstones until the lock is free
         Neutral,   // free, unknown, connecting: nothing to act on
         Danger,    // lost quorum, failures, stuck locks, nodes down, the quorum-end line
         Success,   // a step that worked: deleted, lock held in the test bench, node up
