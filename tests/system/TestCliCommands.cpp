@@ -3,6 +3,8 @@
 // against real redis-server nodes; exit codes, output, and what really is (or is not) on the nodes, read
 // with hiredis directly.
 
+#include "redlock/LockToken.h"
+#include "redlock/RedlockRules.h"
 #include "support/CliTestSupport.h"
 #include "support/FakeClock.h"
 
@@ -53,7 +55,7 @@ QJsonObject findingOf(const QJsonObject& audit, const QString& rule)
     return {};
 }
 
-QStringList rules(const QJsonObject& audit)
+QStringList ruleIds(const QJsonObject& audit)
 {
     QStringList out;
     for (const QJsonValue& f : audit.value(QStringLiteral("findings")).toArray())
@@ -399,7 +401,7 @@ private slots:
         const CliRun two = runCli({QStringLiteral("audit"), QStringLiteral("--nodes"), nodeList(cluster, 0, 2),
                                    QStringLiteral("--max-ttl"), QStringLiteral("60000"), QStringLiteral("--json")});
         QVERIFY2(two.exitCode == 4, qPrintable(two.describe()));
-        QCOMPARE(rules(two.json), QStringList{QStringLiteral("node-count")});
+        QCOMPARE(ruleIds(two.json), QStringList{QStringLiteral("node-count")});
         QCOMPARE(findingOf(two.json, QStringLiteral("node-count")).value(QStringLiteral("severity")).toString(),
                  QStringLiteral("severe"));
     }
@@ -475,8 +477,10 @@ private slots:
         setOn(m_cluster, {0, 1, 2}, "locks:stuck", "stuck-token");
         const QString log = m_dir.filePath(QStringLiteral("audit-execute.jsonl"));
         auto forceRelease = [&](const QStringList& extra) {
+            // Lock-delay 0: the plain compare-and-delete (the lock-delay has its own test below).
             return runCli(QStringList{QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
-                                      QStringLiteral("--audit-log"), log}
+                                      QStringLiteral("--audit-log"), log, QStringLiteral("--lock-delay"),
+                                      QStringLiteral("0")}
                           << extra);
         };
         auto stillHeld = [&] {
@@ -564,10 +568,11 @@ private slots:
     {
         setOn(m_cluster, {0, 1}, "locks:moved", "old-token");
         setOn(m_cluster, {2}, "locks:moved", "new-token");
-        const CliRun run = runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
-                                   QStringLiteral("--audit-log"), m_dir.filePath(QStringLiteral("audit-moved.jsonl")),
-                                   QStringLiteral("--token"), QStringLiteral("old-token"), QStringLiteral("--yes"),
-                                   QStringLiteral("--json"), QStringLiteral("locks:moved")});
+        const CliRun run =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--audit-log"),
+                    m_dir.filePath(QStringLiteral("audit-moved.jsonl")), QStringLiteral("--token"),
+                    QStringLiteral("old-token"), QStringLiteral("--yes"), QStringLiteral("--lock-delay"),
+                    QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("locks:moved")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
         const QJsonObject result = run.json.value(QStringLiteral("result")).toObject();
         QCOMPARE(results(result),
@@ -577,6 +582,99 @@ private slots:
         QVERIFY(!DirectRedis(m_cluster.port(0)).exists("locks:moved"));
         QVERIFY(!DirectRedis(m_cluster.port(1)).exists("locks:moved"));
         QCOMPARE(DirectRedis(m_cluster.port(2)).get("locks:moved"), std::optional<QByteArray>("new-token"));
+    }
+
+    // The default: the token becomes a tombstone for the remaining PTTL plus drift; the preview and the result
+    // say for how long and when the lock is free; acquires are refused until then (ours and a raw SET NX PX as
+    // node-redlock sends it), and succeed after.
+    void forceReleaseWithLockDelay()
+    {
+        setOn(m_cluster, {0, 1, 2}, "locks:delayed", "hung-holder", 60000);
+        const QString log = m_dir.filePath(QStringLiteral("audit-delay.jsonl"));
+        auto forceRelease = [&](const QStringList& extra) {
+            return runCli(QStringList{QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes,
+                                      QStringLiteral("--audit-log"), log, QStringLiteral("--token"),
+                                      QStringLiteral("hung-holder")}
+                          << extra);
+        };
+
+        // Auto is the default: the preview shows the lock-delay per node and when the lock is free.
+        const CliRun preview = forceRelease({QStringLiteral("--dry-run"), QStringLiteral("locks:delayed")});
+        QVERIFY2(preview.exitCode == 0, qPrintable(preview.describe()));
+        QVERIFY2(preview.out.contains("lock-delay auto (remaining validity + drift): tombstones for up to"),
+                 qPrintable(preview.describe()));
+        QVERIFY2(preview.out.contains("free at "), qPrintable(preview.describe()));
+        const CliRun previewJson =
+            forceRelease({QStringLiteral("--dry-run"), QStringLiteral("--json"), QStringLiteral("locks:delayed")});
+        QCOMPARE(previewJson.json.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("auto"));
+        const QJsonObject previewReport = previewJson.json.value(QStringLiteral("preview")).toObject();
+        QCOMPARE(results(previewReport), QStringList(3, QStringLiteral("will-tombstone")));
+        for (const QJsonValue& v : previewReport.value(QStringLiteral("nodes")).toArray()) {
+            const QJsonObject n = v.toObject();
+            const qint64 pttl = n.value(QStringLiteral("pttlMs")).toInteger();
+            QCOMPARE(n.value(QStringLiteral("lockDelayMs")).toInteger(), pttl + rules::clockDriftMs(pttl, 0.01));
+        }
+        QVERIFY(previewReport.value(QStringLiteral("freeInMs")).toInteger() > 59000);
+        QVERIFY(!previewReport.value(QStringLiteral("freeAt")).toString().isEmpty());
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("locks:delayed"), std::optional<QByteArray>("hung-holder"));
+
+        // A fixed lock-delay, executed.
+        const CliRun done =
+            forceRelease({QStringLiteral("--lock-delay"), QStringLiteral("3000"), QStringLiteral("--yes"),
+                          QStringLiteral("--json"), QStringLiteral("locks:delayed")});
+        QVERIFY2(done.exitCode == 0, qPrintable(done.describe()));
+        const QJsonObject result = done.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(results(result), QStringList(3, QStringLiteral("tombstoned")));
+        QCOMPARE(result.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("3000"));
+        QCOMPARE(result.value(QStringLiteral("lockDelayMs")).toInteger(), 3000);
+        const QByteArray tombstone = result.value(QStringLiteral("tombstone")).toString().toUtf8();
+        QVERIFY2(LockTombstone::decode(tombstone).has_value(), tombstone.constData());
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i));
+            QCOMPARE(node.get("locks:delayed"), std::optional<QByteArray>(tombstone));
+            QVERIFY(node.pttl("locks:delayed") <= 3000);
+        }
+        QList<QJsonObject> lines;
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            if (!line.isEmpty())
+                lines << QJsonDocument::fromJson(line).object();
+        }
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[1].value(QStringLiteral("lockDelay")).toString(), QStringLiteral("3000"));
+        QCOMPARE(lines[1].value(QStringLiteral("tombstoned")).toInt(), 3);
+
+        // During the lock-delay: our acquire and a raw SET NX PX are refused.
+        const CliRun early =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--retry"),
+                    QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("locks:delayed")});
+        QVERIFY2(early.exitCode == 1, qPrintable(early.describe()));
+        QCOMPARE(DirectRedis(m_cluster.port(0))
+                     .command({"SET", "locks:delayed", "a3f1c2d4e5b6a7980011223344556677", "NX", "PX", "10000"})
+                     .type,
+                 REDIS_REPLY_NIL);
+        // After it: both succeed.
+        QTRY_VERIFY_WITH_TIMEOUT(!DirectRedis(m_cluster.port(0)).exists("locks:delayed") &&
+                                     !DirectRedis(m_cluster.port(1)).exists("locks:delayed") &&
+                                     !DirectRedis(m_cluster.port(2)).exists("locks:delayed"),
+                                 20000);
+        QCOMPARE(DirectRedis(m_cluster.port(0))
+                     .command({"SET", "locks:delayed", "a3f1c2d4e5b6a7980011223344556677", "NX", "PX", "10000"})
+                     .type,
+                 REDIS_REPLY_STATUS);
+        DirectRedis(m_cluster.port(0)).command({"DEL", "locks:delayed"});
+        const CliRun later =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--retry"),
+                    QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("locks:delayed")});
+        QVERIFY2(later.exitCode == 0, qPrintable(later.describe()));
+
+        // Bad values are usage errors, and change nothing.
+        for (const QString& bad : {QStringLiteral("soon"), QStringLiteral("-5"), QStringLiteral("1.5")}) {
+            const CliRun run = forceRelease(
+                {QStringLiteral("--lock-delay"), bad, QStringLiteral("--yes"), QStringLiteral("locks:delayed")});
+            QVERIFY2(run.exitCode == 2 && run.err.contains("--lock-delay"), qPrintable(run.describe()));
+        }
     }
 
     void forceReleaseUsageAndUnreachable()

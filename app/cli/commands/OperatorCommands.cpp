@@ -6,6 +6,7 @@
 #include "operate/ForceRelease.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -35,6 +36,8 @@ QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>
             o.insert(QStringLiteral("foundToken"), printableBytes(n.foundToken, -1));
         if (n.pttlMs > -3)
             o.insert(QStringLiteral("pttlMs"), n.pttlMs);
+        if (n.lockDelayMs > 0)
+            o.insert(QStringLiteral("lockDelayMs"), n.lockDelayMs);
         if (!n.error.isEmpty())
             o.insert(QStringLiteral("error"), printableText(n.error, -1));
         if (n.latencyUs >= 0)
@@ -46,10 +49,17 @@ QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>
 
 QJsonObject reportJson(const ForceReleaseReport& report, const QList<NodeEndpoint>& nodes)
 {
-    QJsonObject o{{QStringLiteral("nodes"), nodesJson(report, nodes)},
-                  {QStringLiteral("matched"), report.matched()},
-                  {QStringLiteral("unreachable"), report.unreachable()},
-                  {QStringLiteral("elapsedUs"), report.elapsedUs}};
+    QJsonObject o{
+        {QStringLiteral("nodes"), nodesJson(report, nodes)},   {QStringLiteral("matched"), report.matched()},
+        {QStringLiteral("unreachable"), report.unreachable()}, {QStringLiteral("lockDelay"), report.lockDelay.id()},
+        {QStringLiteral("freeInMs"), report.freeInMs},         {QStringLiteral("elapsedUs"), report.elapsedUs}};
+    if (report.longestLockDelayMs() >= 0)
+        o.insert(QStringLiteral("lockDelayMs"), report.longestLockDelayMs());
+    if (report.freeAtMs() >= 0)
+        o.insert(QStringLiteral("freeAt"),
+                 QDateTime::fromMSecsSinceEpoch(report.freeAtMs(), Qt::UTC).toString(Qt::ISODateWithMs));
+    if (!report.tombstone.isEmpty())
+        o.insert(QStringLiteral("tombstone"), printableBytes(report.tombstone, -1));
     if (report.refused)
         o.insert(QStringLiteral("refused"), printableText(report.error, -1));
     if (report.stage == ForceReleaseReport::Stage::Execute && !report.refused) {
@@ -64,14 +74,47 @@ void printReport(const ForceReleaseReport& report, const QList<NodeEndpoint>& no
 {
     QList<QStringList> rows{{OperatorCommands::tr("node"), OperatorCommands::tr("endpoint"),
                              OperatorCommands::tr("action"), OperatorCommands::tr("found"),
-                             OperatorCommands::tr("PTTL ms"), OperatorCommands::tr("detail")}};
+                             OperatorCommands::tr("PTTL ms"), OperatorCommands::tr("lock-delay ms"),
+                             OperatorCommands::tr("detail")}};
     for (const ForceReleaseNode& n : report.nodes) {
         rows.append({QString::number(n.node + 1), nodes.value(n.node).displayName(), forceReleaseKindName(n.kind),
                      n.foundToken.isNull() ? printableText(n.foundType) : printableBytes(n.foundToken),
-                     n.pttlMs > -3 ? QString::number(n.pttlMs) : QString(), printableText(n.error)});
+                     n.pttlMs > -3 ? QString::number(n.pttlMs) : QString(),
+                     n.lockDelayMs > 0 ? QString::number(n.lockDelayMs) : QString(), printableText(n.error)});
     }
     std::fputs(formatTable(rows).toUtf8().constData(), stdout);
     std::fflush(stdout);
+}
+
+// One line under the table: how long the lock-delay lasts and when a newcomer can acquire the lock.
+QString lockDelayLine(const ForceReleaseReport& report)
+{
+    const bool preview = report.stage == ForceReleaseReport::Stage::Preview;
+    QString delay;
+    switch (report.lockDelay.mode) {
+    case LockDelay::Mode::Delete:
+        delay = OperatorCommands::tr("lock-delay 0: the key is deleted");
+        break;
+    case LockDelay::Mode::Auto:
+        delay = report.longestLockDelayMs() >= 0
+                    ? OperatorCommands::tr("lock-delay auto (remaining validity + drift): tombstones for up to %1 ms")
+                          .arg(report.longestLockDelayMs())
+                    : OperatorCommands::tr("lock-delay auto (remaining validity + drift)");
+        break;
+    case LockDelay::Mode::Fixed:
+        delay = OperatorCommands::tr("lock-delay %1 ms: tombstones for that long").arg(report.lockDelay.fixedMs);
+        break;
+    }
+    QString free;
+    if (report.freeInMs == 0)
+        free = preview ? OperatorCommands::tr("free at once") : OperatorCommands::tr("free now");
+    else if (report.freeInMs > 0)
+        free = OperatorCommands::tr("free at %1 (in %2 ms)")
+                   .arg(QDateTime::fromMSecsSinceEpoch(report.freeAtMs()).toString(Qt::ISODateWithMs))
+                   .arg(report.freeInMs);
+    else
+        free = OperatorCommands::tr("free: not by itself, or unknown (nodes without expiry or unreachable)");
+    return delay + QStringLiteral("; ") + free;
 }
 
 int exitFor(const ForceReleaseReport& report)
@@ -84,12 +127,15 @@ int exitFor(const ForceReleaseReport& report)
 }
 
 // Interactive confirmation when a person is at the terminal; scripts pass --yes.
-bool confirmOnTerminal(const QByteArray& key)
+bool confirmOnTerminal(const QByteArray& key, LockDelay lockDelay)
 {
     if (!::isatty(STDIN_FILENO))
         return false;
-    std::fputs(OperatorCommands::tr("Type the key name to delete it where the token matches: ").toUtf8().constData(),
-               stdout);
+    const QString question =
+        lockDelay.mode == LockDelay::Mode::Delete
+            ? OperatorCommands::tr("Type the key name to delete it where the token matches: ")
+            : OperatorCommands::tr("Type the key name to release it with the lock-delay where the token matches: ");
+    std::fputs(question.toUtf8().constData(), stdout);
     std::fflush(stdout);
     QTextStream in(stdin);
     return in.readLine().toUtf8() == key;
@@ -103,10 +149,21 @@ int runForceRelease(const QStringList& args)
     addNodeOptions(parser);
     parser.addOption(
         {QStringLiteral("token"),
-         OperatorCommands::tr("The token you saw on the lock (required): only keys that still hold it are deleted."),
+         OperatorCommands::tr("The token you saw on the lock (required): only keys that still hold it are released."),
          OperatorCommands::tr("TOKEN")});
     parser.addOption(
-        {QStringLiteral("dry-run"), OperatorCommands::tr("Show what each node would do; delete nothing.")});
+        {QStringLiteral("lock-delay"),
+         OperatorCommands::tr("How long the released lock stays unavailable: \"auto\" (the default) replaces the token "
+                              "with a tombstone for the key's remaining PTTL on each node plus the clock drift, so "
+                              "the old holder's validity ends before anyone else can acquire; MS gives the tombstone "
+                              "that many milliseconds; 0 deletes the key (free at once)."),
+         OperatorCommands::tr("MS|auto"), QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("drift-factor"),
+                      OperatorCommands::tr("Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms "
+                                           "(default 0.01)."),
+                      OperatorCommands::tr("F")});
+    parser.addOption(
+        {QStringLiteral("dry-run"), OperatorCommands::tr("Show what each node would do; change nothing.")});
     parser.addOption(
         {QStringLiteral("yes"), OperatorCommands::tr("Execute without asking (needed when stdin is not a terminal).")});
     parser.addOption({QStringLiteral("json"), OperatorCommands::tr("Print one JSON object instead of text.")});
@@ -122,25 +179,31 @@ int runForceRelease(const QStringList& args)
                       OperatorCommands::tr("Audit log file (JSON lines; default: %1).").arg(AuditLog::defaultPath()),
                       OperatorCommands::tr("PATH")});
     parser.addOption(
-        {QStringLiteral("read-only"), OperatorCommands::tr("Refuse to delete anything (the preview still runs).")});
+        {QStringLiteral("read-only"), OperatorCommands::tr("Refuse to change anything (the preview still runs).")});
     parser.addPositionalArgument(QStringLiteral("key"), OperatorCommands::tr("The lock key."),
                                  OperatorCommands::tr("KEY"));
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, OperatorCommands::tr("force-release [options] --nodes LIST --token TOKEN KEY"),
             OperatorCommands::tr(
-                "Force release a stuck lock safely: first a preview of what each node will do (delete "
+                "Force release a stuck lock safely: first a preview of what each node will do (release "
                 "where the token still matches; skip where another token holds the key, the key is "
-                "gone or is not a string lock; unreachable), then a compare-and-delete with that token "
-                "on every node, never a bare DEL. A lock that changed hands in between is left to its "
-                "new holder. Every execution is appended to the audit log. Redisson hash locks are "
-                "reported and left alone."),
+                "gone or is not a string lock; unreachable), how long the lock-delay lasts and when the "
+                "lock is free, then a compare-and-set with that token on every node, never a bare DEL. "
+                "With a lock-delay (the default) the token is replaced by a tombstone "
+                "(rl1-released:<user@host>:<unix-ms>) that expires after the lock-delay: the old holder "
+                "can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this "
+                "one) can acquire before the old holder's validity is over. A lock that changed hands in "
+                "between is left to its new holder. Every execution is appended to the audit log. "
+                "Redisson hash locks are reported and left alone."),
             &exitCode,
             OperatorCommands::tr("Exit codes:\n"
-                                 "  0  deleted on at least one node (--dry-run: would delete)\n"
-                                 "  1  nothing matched the token\n"
+                                 "  0  released (tombstone or deleted) on at least one node (--dry-run: would "
+                                 "release)\n"
+                                 "  1  nothing matched the token (or, with --lock-delay auto, the lock has no "
+                                 "expiry: give MS)\n"
                                  "  2  usage error, refused (read-only, configuration), or not confirmed: nothing was "
-                                 "deleted\n"
+                                 "changed\n"
                                  "  3  nothing matched and nodes were unreachable\n"
                                  "  5  the result could not be written to stdout\n")))
         return exitCode;
@@ -166,9 +229,19 @@ int runForceRelease(const QStringList& args)
     qint64 nodeTimeout = 2000;
     if (!intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout))
         return ExitUsage;
+    const std::optional<LockDelay> lockDelay = LockDelay::parse(parser.value(QStringLiteral("lock-delay")));
+    if (!lockDelay) {
+        printErr(OperatorCommands::tr("redlock: --lock-delay takes \"auto\" or milliseconds from 0 to %1")
+                     .arg(LockDelay::kMaxFixedMs));
+        return ExitUsage;
+    }
+    double driftFactor = 0.01;
+    if (!doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 0.999, &driftFactor))
+        return ExitUsage;
     ForceReleaseOptions options;
     options.nodes = *nodes;
     options.nodeTimeoutMs = static_cast<int>(nodeTimeout);
+    options.driftFactor = driftFactor;
     options.readOnly = parser.isSet(QStringLiteral("read-only"));
     options.profileName = parser.value(QStringLiteral("profile"));
     options.auditLogPath = parser.value(QStringLiteral("audit-log"));
@@ -182,7 +255,8 @@ int runForceRelease(const QStringList& args)
     }
     QJsonObject out{{QStringLiteral("command"), QStringLiteral("force-release")},
                     {QStringLiteral("key"), printableBytes(key, -1)},
-                    {QStringLiteral("token"), printableBytes(token, -1)}};
+                    {QStringLiteral("token"), printableBytes(token, -1)},
+                    {QStringLiteral("lockDelay"), lockDelay->id()}};
     auto finishJson = [&out, json](int code) {
         if (json) {
             out.insert(QStringLiteral("exitCode"), code);
@@ -192,12 +266,15 @@ int runForceRelease(const QStringList& args)
         return code;
     };
 
-    const ForceReleaseReport preview = awaitOnThisThread(release.preview(key, token)).value_or(ForceReleaseReport{});
+    const ForceReleaseReport preview =
+        awaitOnThisThread(release.preview(key, token, *lockDelay)).value_or(ForceReleaseReport{});
     out.insert(QStringLiteral("preview"), reportJson(preview, *nodes));
     if (!json) {
         printOut(OperatorCommands::tr("preview of force release of \"%1\" with token %2:")
                      .arg(printableBytes(key), printableBytes(token)));
         printReport(preview, *nodes);
+        if (!preview.refused)
+            printOut(lockDelayLine(preview));
     }
     if (preview.refused) {
         printErr(OperatorCommands::tr("redlock: %1").arg(printableText(preview.error, 500)));
@@ -208,11 +285,11 @@ int runForceRelease(const QStringList& args)
         return finishJson(exitFor(preview));
     }
     if (options.readOnly) {
-        printErr(OperatorCommands::tr("redlock: read-only mode: nothing deleted"));
+        printErr(OperatorCommands::tr("redlock: read-only mode: nothing changed"));
         out.insert(QStringLiteral("executed"), false);
         return finishJson(ExitUsage);
     }
-    if (!parser.isSet(QStringLiteral("yes")) && (json || !confirmOnTerminal(key))) {
+    if (!parser.isSet(QStringLiteral("yes")) && (json || !confirmOnTerminal(key, *lockDelay))) {
         printErr(
             OperatorCommands::tr("redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
         out.insert(QStringLiteral("executed"), false);
@@ -220,7 +297,7 @@ int runForceRelease(const QStringList& args)
     }
 
     const ForceReleaseReport result =
-        awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason"))))
+        awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason")), *lockDelay))
             .value_or(ForceReleaseReport{});
     out.insert(QStringLiteral("executed"), !result.refused);
     out.insert(QStringLiteral("result"), reportJson(result, *nodes));
@@ -229,11 +306,16 @@ int runForceRelease(const QStringList& args)
         if (result.refused) {
             printErr(OperatorCommands::tr("redlock: %1").arg(printableText(result.error, 500)));
         } else {
-            printOut(OperatorCommands::tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size()));
+            printOut(lockDelay->mode == LockDelay::Mode::Delete
+                         ? OperatorCommands::tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size())
+                         : OperatorCommands::tr("released with lock-delay on %1 of %2 nodes:")
+                               .arg(result.matched())
+                               .arg(nodes->size()));
             printReport(result, *nodes);
+            printOut(lockDelayLine(result));
             if (!result.audited)
                 printErr(OperatorCommands::tr(
-                             "redlock: error: the deletes ran, but their result could not be written to the audit "
+                             "redlock: error: the release ran, but its result could not be written to the audit "
                              "log (the intent line is there): %1")
                              .arg(printableText(result.auditError, 500)));
         }
