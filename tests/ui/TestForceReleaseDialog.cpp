@@ -1,4 +1,5 @@
-// The force release dialog against real redis-server processes: preview on the I/O thread, compare-and-delete
+// The force release dialog against real redis-server processes: preview on the I/O thread, the lock-delay
+// (automatic by default: a tombstone for the remaining validity plus drift; fixed; none), compare-and-set
 // with the token the operator saw (a changed token is left to its new holder and reported), the typed key for
 // production profiles, read-only mode disabling every destructive action, an audit log that cannot be
 // written (refused, nothing deleted, said in red), and the audit log viewer.
@@ -19,9 +20,11 @@
 #include "views/OperatorConsole.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
@@ -80,6 +83,59 @@ private slots:
             DirectRedis(m_cluster.port(i)).flushAll();
     }
 
+    // The default is the lock-delay: the preview says per node how long the tombstone lasts and when the lock
+    // is free; the release replaces the token with the tombstone where it still matches.
+    void lockDelayIsTheDefault()
+    {
+        setOn({0, 1, 2}, "orders:7", "tok-A");
+        setOn({3}, "orders:7", "tok-B");
+        OperatorActions actions;
+        actions.configure(settings(false, false));
+        ForceReleaseDialog dialog(&actions, "orders:7", "tok-A", QStringLiteral("host pid 1 (billing-worker)"));
+        dialog.show();
+        QTRY_VERIFY(dialog.hasPreview());
+        QVERIFY(dialog.preview().lockDelay == LockDelay::automatic());
+        QCOMPARE(kinds(dialog.preview()), (QList<Kind>{Kind::WillTombstone, Kind::WillTombstone, Kind::WillTombstone,
+                                                       Kind::TokenChanged, Kind::Gone}));
+        QVERIFY(!dialog.lockDelayMs()->isEnabled());
+        const qint64 delay0 = dialog.preview().nodes[0].lockDelayMs;
+        QVERIFY(delay0 > 59000);
+        QCOMPARE(dialog.nodesTable()->item(0, 4)->text(), QStringLiteral("%1 ms").arg(delay0));
+        QVERIFY(dialog.nodesTable()->item(0, 1)->text().contains(QStringLiteral("tombstone")));
+        QVERIFY2(dialog.lockDelayLabel()->text().contains(QStringLiteral("The lock-delay lasts up to ")) &&
+                     dialog.lockDelayLabel()->text().contains(QStringLiteral("free at")),
+                 qPrintable(dialog.lockDelayLabel()->text()));
+        QVERIFY(dialog.releaseButton()->isEnabled());
+        screenshot(&dialog, QStringLiteral("force-release-lock-delay-preview"));
+
+        // A fixed lock-delay: the preview runs again with it, and the release waits for that preview.
+        dialog.lockDelayMode()->setCurrentIndex(1);
+        QVERIFY(dialog.lockDelayMs()->isEnabled());
+        dialog.lockDelayMs()->setValue(45000);
+        QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::fixed(45000));
+        QCOMPARE(dialog.preview().nodes[1].lockDelayMs, 45000);
+        QVERIFY(dialog.releaseButton()->isEnabled());
+
+        DirectRedis(m_cluster.port(0)).set("orders:7", "tok-C", 60000); // changes hands before the click
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog.hasResult());
+        QCOMPARE(kinds(dialog.result()),
+                 (QList<Kind>{Kind::TokenChanged, Kind::Tombstoned, Kind::Tombstoned, Kind::TokenChanged, Kind::Gone}));
+        const QByteArray tombstone = dialog.result().tombstone;
+        QVERIFY(LockTombstone::decode(tombstone).has_value());
+        QCOMPARE(DirectRedis(m_cluster.port(0)).get("orders:7"), std::optional<QByteArray>("tok-C"));
+        for (int i : {1, 2}) {
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("orders:7"), std::optional<QByteArray>(tombstone));
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("orders:7") <= 45000);
+        }
+        QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("Released with a lock-delay on 2 of 5")),
+                 qPrintable(dialog.summaryLabel()->text()));
+        QVERIFY(!dialog.lockDelayMode()->isEnabled());
+        screenshot(&dialog, QStringLiteral("force-release-lock-delay-result"));
+        const QJsonObject line = AuditLog::read(actions.auditLogPath()).last();
+        QCOMPARE(line.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("45000"));
+    }
+
     void deletesWhereTokenMatchedAndReportsChangedToken()
     {
         setOn({0, 1, 2}, "orders:1", "tok-A");
@@ -89,6 +145,8 @@ private slots:
         ForceReleaseDialog dialog(&actions, "orders:1", "tok-A", QStringLiteral("host pid 1 (billing-worker)"));
         dialog.show();
         QTRY_VERIFY(dialog.hasPreview());
+        dialog.lockDelayMode()->setCurrentIndex(2); // none: delete
+        QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::deleteNow());
         QCOMPARE(kinds(dialog.preview()),
                  (QList<Kind>{Kind::WillDelete, Kind::WillDelete, Kind::WillDelete, Kind::TokenChanged, Kind::Gone}));
         QCOMPARE(dialog.nodesTable()->rowCount(), 5);
@@ -174,7 +232,8 @@ private slots:
         QTRY_VERIFY(dialog.hasResult());
         QCOMPARE(dialog.result().matched(), 5);
         for (int i = 0; i < 5; ++i)
-            QVERIFY(!DirectRedis(m_cluster.port(i)).exists("payments:settle"));
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("payments:settle"),
+                     std::optional<QByteArray>(dialog.result().tombstone));
     }
 
     void readOnlyDisablesDestructiveActions()
@@ -255,6 +314,11 @@ private slots:
         ForceReleaseDialog* dialog = console.openForceRelease("jobs:stuck");
         QVERIFY(dialog);
         QTRY_VERIFY(dialog->hasPreview());
+        // No expiry: the automatic lock-delay has nothing to measure; the operator chooses.
+        QCOMPARE(dialog->preview().count(Kind::NoExpiry), 5);
+        QVERIFY(!dialog->releaseButton()->isEnabled());
+        dialog->lockDelayMode()->setCurrentIndex(2); // none: delete
+        QTRY_VERIFY(dialog->preview().lockDelay == LockDelay::deleteNow());
         QVERIFY(dialog->releaseButton()->isEnabled());
         QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
         QTRY_VERIFY(dialog->hasResult());

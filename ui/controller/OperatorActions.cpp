@@ -69,6 +69,7 @@ void OperatorActions::configure(const OperatorSettings& settings)
     ForceReleaseOptions fo;
     fo.nodes = settings.cluster.nodes;
     fo.readOnly = settings.cluster.readOnly;
+    fo.driftFactor = settings.cluster.driftFactor;
     fo.profileName = settings.cluster.profileName;
     fo.auditLogPath = settings.auditLogPath;
     m_forceRelease = m_io->create<ForceRelease>(fo);
@@ -143,15 +144,16 @@ void OperatorActions::onRestartChanged(const PendingRestart& restart)
         emit quarantineChanged();
 }
 
-QFuture<ForceReleaseReport> OperatorActions::previewForceRelease(const QByteArray& key, const QByteArray& token)
+QFuture<ForceReleaseReport> OperatorActions::previewForceRelease(const QByteArray& key, const QByteArray& token,
+                                                                 LockDelay lockDelay)
 {
-    return m_forceRelease->preview(key, token);
+    return m_forceRelease->preview(key, token, lockDelay);
 }
 
 QFuture<ForceReleaseReport> OperatorActions::executeForceRelease(const QByteArray& key, const QByteArray& token,
-                                                                 const QString& reason)
+                                                                 const QString& reason, LockDelay lockDelay)
 {
-    return m_forceRelease->execute(key, token, reason);
+    return m_forceRelease->execute(key, token, reason, lockDelay);
 }
 
 QFuture<ScheduleResult> OperatorActions::scheduleRestart(const RestartRequest& request)

@@ -67,9 +67,13 @@ public:
     bool quarantineEnforced(int node) const { return m_enforced.value(node, true); }
     QString resumeMessage() const { return m_resumeMessage; }
 
-    QFuture<ForceReleaseReport> previewForceRelease(const QByteArray& key, const QByteArray& token);
+    // The console's default lock-delay is automatic (see LockDelay): a force release never lets a newcomer in
+    // before the old holder's validity is over.
+    QFuture<ForceReleaseReport> previewForceRelease(const QByteArray& key, const QByteArray& token,
+                                                    LockDelay lockDelay = LockDelay::automatic());
     QFuture<ForceReleaseReport> executeForceRelease(const QByteArray& key, const QByteArray& token,
-                                                    const QString& reason);
+                                                    const QString& reason,
+                                                    LockDelay lockDelay = LockDelay::automatic());
     QFuture<ScheduleResult> scheduleRestart(const RestartRequest& request);
     void abandonRestart(int node);
 

@@ -1,25 +1,32 @@
 #include "dialogs/ForceReleaseDialog.h"
 
 #include "controller/OperatorActions.h"
+#include "models/LocksModel.h"
 #include "observe/ObservationTypes.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 
+#include <QComboBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace redlock {
 
 namespace {
-enum Column { NodeColumn, OutcomeColumn, FoundColumn, PttlColumn, LatencyColumn, ColumnCount };
-}
+enum Column { NodeColumn, OutcomeColumn, FoundColumn, PttlColumn, LockDelayColumn, LatencyColumn, ColumnCount };
+// The lock-delay combo box's items, in this order.
+enum DelayItem { AutoItem, FixedItem, DeleteItem };
+} // namespace
 
 ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArray& key, const QByteArray& token,
                                        const QString& holder, QWidget* parent)
@@ -44,9 +51,32 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     tokenLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Token seen:"), tokenLabel);
 
+    // Lock-delay: automatic by default. A lock deleted outright is free at once, and a holder that was only
+    // paused (GC, a stalled VM, a partition) would overlap the next one; the tombstone waits that out.
+    m_delayMode = new QComboBox(this);
+    m_delayMode->setObjectName(QStringLiteral("forceReleaseLockDelayMode"));
+    m_delayMode->addItem(tr("automatic: the lock's remaining validity plus drift (recommended)"));
+    m_delayMode->addItem(tr("fixed duration"));
+    m_delayMode->addItem(tr("none: delete the key, free at once"));
+    m_delayMode->setToolTip(
+        tr("Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: "
+           "the old holder can no longer extend or release it, and nobody can acquire the lock before the old "
+           "holder's validity is over, even if that holder is still running."));
+    m_delayMs = new QSpinBox(this);
+    m_delayMs->setObjectName(QStringLiteral("forceReleaseLockDelayMs"));
+    m_delayMs->setRange(1, int(LockDelay::kMaxFixedMs));
+    m_delayMs->setValue(30000);
+    m_delayMs->setSuffix(tr(" ms"));
+    m_delayMs->setEnabled(false);
+    auto* delayRow = new QHBoxLayout;
+    delayRow->addWidget(m_delayMode, 1);
+    delayRow->addWidget(m_delayMs);
+    form->addRow(tr("Lock-delay:"), delayRow);
+
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("forceReleaseNodes"));
-    m_table->setHorizontalHeaderLabels({tr("Node"), tr("What happens"), tr("Value found"), tr("PTTL"), tr("Latency")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Node"), tr("What happens"), tr("Value found"), tr("PTTL"), tr("Lock-delay"), tr("Latency")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
@@ -56,6 +86,9 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     m_summary = new QLabel(tr("Reading the key on every node…"), this);
     m_summary->setObjectName(QStringLiteral("forceReleaseSummary"));
     m_summary->setWordWrap(true);
+    m_lockDelayText = new QLabel(this);
+    m_lockDelayText->setObjectName(QStringLiteral("forceReleaseLockDelayText"));
+    m_lockDelayText->setWordWrap(true);
 
     m_confirmText = new QLabel(this);
     m_confirmText->setTextFormat(Qt::PlainText);
@@ -76,20 +109,52 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     connect(m_release, &QPushButton::clicked, this, &ForceReleaseDialog::execute);
     connect(m_close, &QPushButton::clicked, this, &QDialog::reject);
     connect(m_confirm, &QLineEdit::textChanged, this, &ForceReleaseDialog::updateButtons);
+    connect(m_delayMode, &QComboBox::currentIndexChanged, this, [this](int item) {
+        m_delayMs->setEnabled(item == FixedItem);
+        runPreview();
+    });
+    connect(m_delayMs, &QSpinBox::valueChanged, this, [this] {
+        if (m_delayMode->currentIndex() == FixedItem)
+            runPreview();
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_summary);
+    layout->addWidget(m_lockDelayText);
     layout->addWidget(m_confirmText);
     layout->addWidget(m_confirm);
     layout->addWidget(m_reason);
     layout->addWidget(buttons);
-    resize(760, 420);
+    resize(860, 460);
 
     if (actions->readOnly())
         m_confirmText->setText(tr("Read-only mode: the preview is shown, nothing can be released."));
     runPreview();
+}
+
+LockDelay ForceReleaseDialog::lockDelay() const
+{
+    switch (m_delayMode->currentIndex()) {
+    case FixedItem:
+        return LockDelay::fixed(m_delayMs->value());
+    case DeleteItem:
+        return LockDelay::deleteNow();
+    default:
+        return LockDelay::automatic();
+    }
+}
+
+QString ForceReleaseDialog::freeText(const ForceReleaseReport& report)
+{
+    if (report.freeInMs == 0)
+        return tr("free at once");
+    if (report.freeInMs < 0)
+        return tr("not free by itself, or not known (nodes without expiry or unreachable)");
+    return tr("free at %1 (in %2)")
+        .arg(QDateTime::fromMSecsSinceEpoch(report.freeAtMs()).toString(QStringLiteral("HH:mm:ss")),
+             LocksModel::formatRemaining(report.freeInMs));
 }
 
 QString ForceReleaseDialog::nodeText(const ForceReleaseNode& node, ForceReleaseReport::Stage stage)
@@ -102,6 +167,12 @@ QString ForceReleaseDialog::nodeText(const ForceReleaseNode& node, ForceReleaseR
         return tr("delete: the token still equals the one shown");
     case ForceReleaseNode::Kind::Deleted:
         return Icons::severityGlyph(std::nullopt) + QLatin1Char(' ') + tr("deleted");
+    case ForceReleaseNode::Kind::WillTombstone:
+        return tr("tombstone: the token still equals the one shown");
+    case ForceReleaseNode::Kind::Tombstoned:
+        return Icons::severityGlyph(std::nullopt) + QLatin1Char(' ') + tr("released: tombstone in place");
+    case ForceReleaseNode::Kind::NoExpiry:
+        return tr("skip: no expiry to measure");
     case ForceReleaseNode::Kind::TokenChanged:
         return preview ? tr("skip: the token changed") : tr("token changed: left to the new holder");
     case ForceReleaseNode::Kind::Gone:
@@ -119,26 +190,36 @@ QString ForceReleaseDialog::nodeText(const ForceReleaseNode& node, ForceReleaseR
 
 void ForceReleaseDialog::runPreview()
 {
-    if (m_running)
+    if (m_haveResult)
         return;
+    if (m_running) {
+        m_previewAgain = true;
+        return;
+    }
     m_running = true;
-    whenFinished(this, m_actions->previewForceRelease(m_key, m_token), [this](const ForceReleaseReport& report) {
-        m_running = false;
-        m_preview = report;
-        m_havePreview = true;
-        showReport(report);
-        emit previewShown();
-    });
+    updateButtons();
+    whenFinished(this, m_actions->previewForceRelease(m_key, m_token, lockDelay()),
+                 [this](const ForceReleaseReport& report) {
+                     m_running = false;
+                     if (std::exchange(m_previewAgain, false)) {
+                         runPreview(); // the lock-delay changed meanwhile: this preview is stale
+                         return;
+                     }
+                     m_preview = report;
+                     m_havePreview = true;
+                     showReport(report);
+                     emit previewShown();
+                 });
 }
 
 void ForceReleaseDialog::execute()
 {
-    if (m_running || !m_havePreview || !m_release->isEnabled())
+    if (m_running || !m_havePreview || !m_release->isEnabled() || !(m_preview.lockDelay == lockDelay()))
         return;
     m_running = true;
     updateButtons();
     m_summary->setText(tr("Releasing…"));
-    whenFinished(this, m_actions->executeForceRelease(m_key, m_token, m_reason->text()),
+    whenFinished(this, m_actions->executeForceRelease(m_key, m_token, m_reason->text(), m_preview.lockDelay),
                  [this](const ForceReleaseReport& report) {
                      m_running = false;
                      m_result = report;
@@ -164,10 +245,14 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         set(OutcomeColumn, nodeText(n, report.stage));
         set(FoundColumn, n.foundToken.isEmpty() ? QString() : printableBytes(n.foundToken, 60));
         set(PttlColumn, n.pttlMs >= 0 ? tr("%1 ms").arg(n.pttlMs) : QString());
+        set(LockDelayColumn, n.lockDelayMs > 0 ? tr("%1 ms").arg(n.lockDelayMs) : QString());
         set(LatencyColumn, n.latencyUs >= 0 ? tr("%1 ms").arg(double(n.latencyUs) / 1000.0, 0, 'f', 1) : QString());
         std::optional<StatePalette::Role> role;
-        if (n.kind == ForceReleaseNode::Kind::Deleted || n.kind == ForceReleaseNode::Kind::WillDelete)
+        if (n.kind == ForceReleaseNode::Kind::Deleted || n.kind == ForceReleaseNode::Kind::WillDelete ||
+            n.kind == ForceReleaseNode::Kind::Tombstoned || n.kind == ForceReleaseNode::Kind::WillTombstone)
             role = StatePalette::Role::Success;
+        else if (n.kind == ForceReleaseNode::Kind::NoExpiry)
+            role = StatePalette::Role::Warning;
         else if (n.kind == ForceReleaseNode::Kind::Unreachable || n.kind == ForceReleaseNode::Kind::RedisError)
             role = StatePalette::Role::Danger;
         if (role)
@@ -184,18 +269,49 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
     m_summary->setFont(font);
     if (report.refused) {
         m_summary->setText(tr("Refused: %1").arg(report.error));
+        m_lockDelayText->clear();
     } else if (report.stage == ForceReleaseReport::Stage::Preview) {
-        m_summary->setText(tr("Preview: the lock would be deleted on %1 of %2 nodes; %3 unreachable.")
-                               .arg(report.matched())
-                               .arg(total)
-                               .arg(report.unreachable()));
+        QString text =
+            report.lockDelay.mode == LockDelay::Mode::Delete
+                ? tr("Preview: the lock would be deleted on %1 of %2 nodes; %3 unreachable.")
+                      .arg(report.matched())
+                      .arg(total)
+                      .arg(report.unreachable())
+                : tr("Preview: the token would be replaced by a tombstone on %1 of %2 nodes; %3 unreachable.")
+                      .arg(report.matched())
+                      .arg(total)
+                      .arg(report.unreachable());
+        m_summary->setText(text);
+        QString delay;
+        if (report.longestLockDelayMs() > 0)
+            delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
+                    QLatin1Char(' ');
+        if (report.count(ForceReleaseNode::Kind::NoExpiry) > 0)
+            delay += tr("No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed "
+                        "duration, or none.")
+                         .arg(report.count(ForceReleaseNode::Kind::NoExpiry)) +
+                     QLatin1Char(' ');
+        m_lockDelayText->setText(delay + tr("Afterwards the lock is %1.").arg(freeText(report)));
     } else {
-        QString text = tr("Deleted on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.")
-                           .arg(report.matched())
-                           .arg(total)
-                           .arg(report.count(ForceReleaseNode::Kind::TokenChanged))
-                           .arg(report.count(ForceReleaseNode::Kind::Gone))
-                           .arg(report.unreachable());
+        QString text = report.lockDelay.mode == LockDelay::Mode::Delete
+                           ? tr("Deleted on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.")
+                                 .arg(report.matched())
+                                 .arg(total)
+                                 .arg(report.count(ForceReleaseNode::Kind::TokenChanged))
+                                 .arg(report.count(ForceReleaseNode::Kind::Gone))
+                                 .arg(report.unreachable())
+                           : tr("Released with a lock-delay on %1 of %2 nodes; left to a new holder on %3; gone on %4; "
+                                "unreachable %5.")
+                                 .arg(report.matched())
+                                 .arg(total)
+                                 .arg(report.count(ForceReleaseNode::Kind::TokenChanged))
+                                 .arg(report.count(ForceReleaseNode::Kind::Gone))
+                                 .arg(report.unreachable());
+        QString delay;
+        if (report.longestLockDelayMs() > 0)
+            delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
+                    QLatin1Char(' ');
+        m_lockDelayText->setText(delay + tr("The lock is %1.").arg(freeText(report)));
         if (!report.audited)
             text += QLatin1Char(' ') + tr("The deletes ran, but their result could not be written to the audit log "
                                           "(the intent line is there): %1")
@@ -208,9 +324,11 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
 void ForceReleaseDialog::updateButtons()
 {
     const bool canAct = m_havePreview && !m_haveResult && !m_running && !m_actions->readOnly() && !m_preview.refused &&
-                        m_preview.matched() > 0;
+                        m_preview.matched() > 0 && m_preview.lockDelay == lockDelay();
     if (m_havePreview && !m_haveResult && !m_actions->readOnly()) {
-        if (m_preview.matched() == 0)
+        if (m_preview.matched() == 0 && m_preview.count(ForceReleaseNode::Kind::NoExpiry) > 0)
+            m_confirmText->setText(tr("The lock has no expiry: choose a fixed lock-delay, or none, to release it."));
+        else if (m_preview.matched() == 0)
             m_confirmText->setText(tr("No node holds the token shown: there is nothing to release."));
         else if (m_actions->production())
             m_confirmText->setText(tr("Production profile. Release the lock “%1” held by %2 on %3 node(s)? Type "
@@ -224,6 +342,8 @@ void ForceReleaseDialog::updateButtons()
     if (m_haveResult) {
         m_confirmText->clear();
         m_confirm->setEnabled(false);
+        m_delayMode->setEnabled(false);
+        m_delayMs->setEnabled(false);
     }
     const bool typed = !m_actions->production() || m_confirm->text() == printableBytes(m_key);
     m_release->setEnabled(canAct && typed);

@@ -4,7 +4,9 @@
 
 #include <QDialog>
 
+class QComboBox;
 class QLabel;
+class QSpinBox;
 class QLineEdit;
 class QPushButton;
 class QTableWidget;
@@ -14,9 +16,11 @@ namespace redlock {
 class OperatorActions;
 
 // Force release of one lock, in the order the issue asks for: the key, holder and token the operator saw;
-// a preview per node (run on the I/O thread); a confirmation naming key and holder (production profiles:
-// the key typed in); then compare-and-delete with that token and the per-node result. The core writes the
-// audit line.
+// the lock-delay (automatic by default: the token becomes a tombstone for the lock's remaining validity plus
+// drift; or a fixed duration; or none: delete); a preview per node (run on the I/O thread) with how long the
+// lock-delay lasts and when the lock is free, run again whenever the lock-delay changes; a confirmation
+// naming key and holder (production profiles: the key typed in); then the compare-and-set with that token and
+// the per-node result. The core writes the audit line.
 class ForceReleaseDialog final : public QDialog
 {
     Q_OBJECT
@@ -30,7 +34,12 @@ public:
     QLineEdit* confirmEdit() const { return m_confirm; }
     QLineEdit* reasonEdit() const { return m_reason; }
     QPushButton* releaseButton() const { return m_release; }
+    QComboBox* lockDelayMode() const { return m_delayMode; }
+    QSpinBox* lockDelayMs() const { return m_delayMs; }
+    // The lock-delay the controls select now.
+    LockDelay lockDelay() const;
     QLabel* summaryLabel() const { return m_summary; }
+    QLabel* lockDelayLabel() const { return m_lockDelayText; }
     bool hasPreview() const { return m_havePreview; }
     bool hasResult() const { return m_haveResult; }
     const ForceReleaseReport& preview() const { return m_preview; }
@@ -40,6 +49,8 @@ public:
     void execute();
 
     static QString nodeText(const ForceReleaseNode& node, ForceReleaseReport::Stage stage);
+    // "free at 18:26:20 (in 20.2 s)", "free at once", or why it is not known.
+    static QString freeText(const ForceReleaseReport& report);
 
 signals:
     void previewShown();
@@ -54,6 +65,9 @@ private:
     QByteArray m_token;
     QString m_holder;
     QLabel* m_summary;
+    QLabel* m_lockDelayText; // how long the lock-delay lasts, when the lock is free
+    QComboBox* m_delayMode;
+    QSpinBox* m_delayMs;
     QLabel* m_confirmText;
     QTableWidget* m_table;
     QLineEdit* m_confirm;
@@ -65,6 +79,7 @@ private:
     bool m_havePreview = false;
     bool m_haveResult = false;
     bool m_running = false;
+    bool m_previewAgain = false; // the lock-delay changed while a preview ran
 };
 
 } // namespace redlock
