@@ -202,6 +202,14 @@ struct LockView
         const qint64 left = observedValidityMs - (nowNs - observedAtNs) / 1'000'000;
         return left < 0 ? 0 : left;
     }
+    // ReleasedByOperator: ms until a newcomer can acquire, at steady instant nowNs (clamped at 0); -1 unknown.
+    qint64 remainingFreeInMs(qint64 nowNs) const
+    {
+        if (freeInMs < 0)
+            return -1;
+        const qint64 left = freeInMs - (nowNs - observedAtNs) / 1'000'000;
+        return left < 0 ? 0 : left;
+    }
     // Same verdict, token and per-node facts (PTTLs compared loosely: they tick down by themselves).
     bool sameStateAs(const LockView& other) const;
 };

@@ -3,6 +3,7 @@
 #include "runtime/SteadyClock.h"
 #include "theme/Icons.h"
 
+#include <QDateTime>
 #include <QLocale>
 
 #include <algorithm>
@@ -265,7 +266,9 @@ TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
     }
     // An empty value is a token too: "no holder" is holders == 0, not an empty token.
     const bool majority = view.holders > 0 && state.token == view.token && view.verdict != LockVerdict::Contested;
-    cell.kind = majority ? TtlCell::Kind::Majority : TtlCell::Kind::OtherToken;
+    // A force release's tombstone is nobody's token: a lock-delay running out.
+    const bool tombstone = !majority && state.hashFields.isEmpty() && LockTombstone::isTombstone(state.token);
+    cell.kind = majority ? TtlCell::Kind::Majority : tombstone ? TtlCell::Kind::Tombstone : TtlCell::Kind::OtherToken;
     qint64 scale = 0;
     for (const NodeLockState& s : view.nodes)
         scale = std::max(scale, s.pttlMs);
@@ -273,7 +276,7 @@ TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
     cell.remainingMs =
         state.pttlMs < 0 ? -1 : std::max<qint64>(0, state.pttlMs - (nowNs - view.observedAtNs) / 1'000'000);
     const QString time = cell.remainingMs < 0 ? tr("no TTL") : formatRemaining(cell.remainingMs);
-    cell.text = majority ? time : tr("other %1").arg(time);
+    cell.text = majority ? time : tombstone ? tr("lock-delay %1").arg(time) : tr("other %1").arg(time);
     return cell;
 }
 
@@ -331,6 +334,29 @@ QString LocksModel::verdictText(const LockView& view)
     }
 }
 
+QString LocksModel::verdictReason(const LockView& view, qint64 nowNs)
+{
+    QStringList lines;
+    if (view.verdict == LockVerdict::ReleasedByOperator) {
+        const qint64 left = view.remainingFreeInMs(nowNs);
+        lines << (left < 0 ? tr("Released by an operator with a lock-delay; when it is free is not known (nodes "
+                                "unreachable or without expiry).")
+                           : tr("Released by an operator with a lock-delay: free at %1 (in %2).")
+                                 .arg(QDateTime::fromMSecsSinceEpoch(view.observedAtMs + view.freeInMs)
+                                          .toString(QStringLiteral("HH:mm:ss")),
+                                      formatRemaining(left)));
+    }
+    if (!view.uncounted.isEmpty()) {
+        QStringList nodes;
+        for (const int n : view.uncounted)
+            nodes << tr("#%1").arg(n + 1);
+        lines << tr("Not counted: node(s) %1 quarantined for a delayed restart; the verdict treats them as "
+                    "unreachable, whatever they hold.")
+                     .arg(nodes.join(QStringLiteral(", ")));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString LocksModel::formatRemaining(qint64 ms)
 {
     if (ms < 0)
@@ -357,6 +383,8 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
         case VerdictColumn:
             return verdictText(view);
         case ValidityColumn:
+            if (view.verdict == LockVerdict::ReleasedByOperator && view.freeInMs >= 0)
+                return tr("free in %1").arg(formatRemaining(view.remainingFreeInMs(nowNs())));
             return view.isHeld() ? formatRemaining(view.remainingValidityMs(nowNs())) : tr("—");
         default:
             return cellFor(row, nodeOfColumn(column), nowNs()).text;
@@ -397,10 +425,14 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
             QStringList nodes;
             for (const int n : view.restsOn)
                 nodes << tr("#%1").arg(n + 1);
-            return tr("%1; rests on nodes %2 (quorum %3 of %4)")
-                .arg(lockVerdictName(view.verdict), nodes.join(QStringLiteral(", ")))
-                .arg(view.quorum)
-                .arg(view.nodes.size());
+            QString tip = tr("%1; rests on nodes %2 (quorum %3 of %4)")
+                              .arg(lockVerdictName(view.verdict), nodes.join(QStringLiteral(", ")))
+                              .arg(view.quorum)
+                              .arg(view.nodes.size());
+            const QString why = verdictReason(view, nowNs());
+            if (!why.isEmpty())
+                tip += QLatin1Char('\n') + why;
+            return tip;
         }
         case ValidityColumn:
             return tr("Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift");

@@ -18,9 +18,9 @@ class SteadyClock;
 // mark (another token), a dash (absent) or a cross (unreachable), so the states differ without colour.
 struct TtlCell
 {
-    enum class Kind { Majority, OtherToken, Absent, Unreachable, NotALock };
+    enum class Kind { Majority, OtherToken, Tombstone, Absent, Unreachable, NotALock };
     Kind kind = Kind::Absent;
-    qint64 remainingMs = -1; // Majority / OtherToken: the node's PTTL now
+    qint64 remainingMs = -1; // Majority / OtherToken / Tombstone: the node's PTTL now
     qint64 scaleMs = 0;      // the row's longest PTTL when read: a full bar
     QString text;            // what the cell says, also for screen readers and copy
 };
@@ -78,6 +78,9 @@ public:
 
     static QString verdictText(const LockView& view);
     static QString formatRemaining(qint64 ms);
+    // Why the verdict is what it is, when that is not obvious from its name: a lock-delay and when it ends,
+    // nodes not counted because they are quarantined. Empty otherwise.
+    static QString verdictReason(const LockView& view, qint64 nowNs);
 
 signals:
     // After each applied batch (for status bars and detail panels).

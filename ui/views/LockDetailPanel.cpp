@@ -165,16 +165,7 @@ void LockDetailPanel::refresh()
         }
         return;
     }
-    QStringList restsOn;
-    for (const int n : view->restsOn)
-        restsOn << tr("#%1").arg(n + 1);
-    QString summary = tr("%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.")
-                          .arg(Icons::verdictGlyph(view->verdict) + QLatin1Char(' ') + LocksModel::verdictText(*view),
-                               view->holder.summary.isEmpty() ? tr("none") : view->holder.summary,
-                               holderFormatName(view->holder.format), restsOn.join(QStringLiteral(", ")))
-                          .arg(view->quorum)
-                          .arg(view->nodes.size());
-    m_summary->setText(summary);
+    m_summary->setText(summaryText(*view));
     for (int row = 0; row < m_matrix->rowCount() && row < view->nodes.size(); ++row) {
         const NodeLockState& s = view->nodes[row];
         const NodeEndpoint endpoint = m_controller->settings().nodes.value(row);
@@ -182,7 +173,9 @@ void LockDetailPanel::refresh()
         QString presence;
         switch (s.presence) {
         case NodeLockState::Presence::Holding:
-            presence = s.token == view->token && view->verdict != LockVerdict::Contested ? tr("majority") : tr("other");
+            presence = s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token) ? tr("tombstone (lock-delay)")
+                       : s.token == view->token && view->verdict != LockVerdict::Contested ? tr("majority")
+                                                                                           : tr("other");
             break;
         case NodeLockState::Presence::Absent:
             presence = tr("absent");
@@ -199,7 +192,9 @@ void LockDetailPanel::refresh()
         }
         presence = Icons::presenceGlyph(s.presence, s.token == view->token && view->verdict != LockVerdict::Contested) +
                    QLatin1Char(' ') + presence;
-        setCell(row, PresenceColumn, presence, s.note);
+        setCell(row, PresenceColumn, presence,
+                view->uncounted.contains(row) ? tr("Quarantined for a delayed restart: not counted by the verdict.")
+                                              : s.note);
         QString token;
         if (s.presence == NodeLockState::Presence::Holding) {
             const HolderInfo holder =
@@ -214,12 +209,32 @@ void LockDetailPanel::refresh()
     refreshCountdown();
 }
 
+QString LockDetailPanel::summaryText(const LockView& view) const
+{
+    QStringList restsOn;
+    for (const int n : view.restsOn)
+        restsOn << tr("#%1").arg(n + 1);
+    QString summary = tr("%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.")
+                          .arg(Icons::verdictGlyph(view.verdict) + QLatin1Char(' ') + LocksModel::verdictText(view),
+                               view.holder.summary.isEmpty() ? tr("none") : view.holder.summary,
+                               holderFormatName(view.holder.format), restsOn.join(QStringLiteral(", ")))
+                          .arg(view.quorum)
+                          .arg(view.nodes.size());
+    // A lock-delay and when it ends, nodes not counted (quarantined): why a verdict is not "held".
+    const QString why = LocksModel::verdictReason(view, m_locks->nowNs());
+    if (!why.isEmpty())
+        summary += QLatin1Char('\n') + why;
+    return summary;
+}
+
 void LockDetailPanel::refreshCountdown()
 {
     const LockView* view = m_key.isEmpty() ? nullptr : m_locks->viewFor(m_key);
     if (!view)
         return;
     const qint64 now = m_locks->nowNs();
+    if (view->verdict == LockVerdict::ReleasedByOperator)
+        m_summary->setText(summaryText(*view)); // "free in …" counts down
     for (int row = 0; row < m_matrix->rowCount() && row < view->nodes.size(); ++row) {
         const NodeLockState& s = view->nodes[row];
         QString text;

@@ -49,6 +49,7 @@ public:
 private:
     void refresh();
     void refreshCountdown();
+    QString summaryText(const LockView& view) const;
     void refreshHolders();
     void onKeyRead(const QByteArray& key, const QList<KeyReadResult>& results);
     void setCell(int row, int column, const QString& text, const QString& toolTip = {});

@@ -46,10 +46,13 @@ void TtlBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
     painter->setRenderHint(QPainter::Antialiasing, false);
     switch (cell.kind) {
     case TtlCell::Kind::Majority:
-    case TtlCell::Kind::OtherToken: {
+    case TtlCell::Kind::OtherToken:
+    case TtlCell::Kind::Tombstone: {
         const bool majority = cell.kind == TtlCell::Kind::Majority;
-        const QColor fill = StatePalette::forPalette(palette).color(majority ? StatePalette::Role::Held
-                                                                             : StatePalette::Role::Contested);
+        const bool tombstone = cell.kind == TtlCell::Kind::Tombstone;
+        const QColor fill = StatePalette::forPalette(palette).color(majority    ? StatePalette::Role::Held
+                                                                    : tombstone ? StatePalette::Role::Released
+                                                                                : StatePalette::Role::Contested);
         double fraction = 1.0;
         if (cell.remainingMs >= 0 && cell.scaleMs > 0)
             fraction = std::clamp(double(cell.remainingMs) / double(cell.scaleMs), 0.0, 1.0);
@@ -61,7 +64,12 @@ void TtlBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
         QColor light = fill;
         light.setAlpha(majority ? 110 : 70);
         painter->fillRect(filled, light);
-        if (!majority) {
+        if (tombstone) {
+            // A lock-delay: dotted, its own mark; the time is when this node lets a newcomer in.
+            painter->fillRect(filled, QBrush(fill, Qt::Dense6Pattern));
+            text = Icons::verdictGlyph(LockVerdict::ReleasedByOperator) + QLatin1Char(' ') +
+                   (cell.remainingMs < 0 ? QStringLiteral("∞") : LocksModel::formatRemaining(cell.remainingMs));
+        } else if (!majority) {
             painter->fillRect(filled, QBrush(fill, Qt::BDiagPattern));
             // The model's text says "other …"; the mark and the hatching say it here, leaving room for the time.
             text = Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ') +
