@@ -250,6 +250,28 @@ void LockInspector::resync()
     startPass(true, m_options.budgetPerNode > 0);
 }
 
+void LockInspector::setQuarantinedNodes(QList<int> nodes)
+{
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    if (nodes == m_options.quarantinedNodes)
+        return;
+    m_options.quarantinedNodes = std::move(nodes);
+    const VerdictRules rules = verdictRules();
+    QHash<QByteArray, LockView> updated;
+    QSet<QByteArray> touched;
+    for (const LockView& view : std::as_const(m_views)) {
+        LockView judged = view;
+        judgeLock(judged, rules);
+        if (judged.sameStateAs(view))
+            continue;
+        touched.insert(view.key);
+        updated.insert(view.key, std::move(judged));
+    }
+    if (!touched.isEmpty())
+        applyChanges(std::move(updated), touched, Apply::Events);
+}
+
 void LockInspector::setBudgetPerNode(int commandsPerSecond)
 {
     const bool wasThrottled = m_pass && m_pass->throttled;

@@ -43,6 +43,9 @@ struct InspectorOptions
     int eventsCheckIntervalMs = 15000;
     int loadReportIntervalMs = 1000;
     int commandTimeoutMs = 2000;
+    // Nodes out for a delayed restart: not counted by the verdicts (VerdictRules::quarantined). The console
+    // keeps it current with setQuarantinedNodes() from NodeRestartScheduler's quarantine.
+    QList<int> quarantinedNodes;
     ConnectionOptions connection;
     std::shared_ptr<SteadyClock> clock; // null = SteadyClock::system()
 };
@@ -91,7 +94,10 @@ public:
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
     // What every lock is judged against (observe/LockVerdict.h).
-    VerdictRules verdictRules() const { return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs}; }
+    VerdictRules verdictRules() const
+    {
+        return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs, m_options.quarantinedNodes};
+    }
 
     // Opens the connections, subscribes, runs a first full inspection and reconciles in the background.
     void start();
@@ -104,6 +110,9 @@ public:
     void resync();
     // The rescan budget, commands per second per node; 0 = unlimited. Applies to the rescan under way.
     void setBudgetPerNode(int commandsPerSecond);
+    // The quarantined nodes (InspectorOptions::quarantinedNodes): every known lock is judged again at once, and
+    // the ones whose verdict changes are emitted in locksChanged() (with their events), without a re-read.
+    void setQuarantinedNodes(QList<int> nodes);
     bool isInspecting() const { return m_pass != nullptr; }
 
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,

@@ -15,8 +15,15 @@ void judgeLock(LockView& view, const VerdictRules& rules)
     view.quorum = quorum;
     view.restsOn.clear();
     view.observedValidityMs = -1;
-    int unreachable = 0; // unreachable or refusing: either may hold anything
+    view.freeInMs = -1;
+    view.uncounted.clear();
+    int unreachable = 0; // unreachable, refusing or quarantined: any may hold anything
     int noExpiry = 0;    // holding a value without TTL
+    auto uncounted = [&](int i) {
+        const NodeLockState& s = view.nodes[i];
+        return s.presence == Presence::Unreachable || s.presence == Presence::Refused || rules.quarantined.contains(i);
+    };
+    QVarLengthArray<int, 16> tombstoneNodes; // nodes holding a lock-delay tombstone
     // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
     // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
     QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
@@ -24,11 +31,17 @@ void judgeLock(LockView& view, const VerdictRules& rules)
     QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
     for (int i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
-        if (s.presence == Presence::Unreachable || s.presence == Presence::Refused) {
+        if (rules.quarantined.contains(i))
+            view.uncounted.append(i);
+        if (uncounted(i)) {
             ++unreachable;
         } else if (s.presence == Presence::Holding) {
             if (s.pttlMs < 0)
                 ++noExpiry;
+            if (s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token)) {
+                tombstoneNodes.append(i);
+                continue;
+            }
             qsizetype t = 0;
             while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
                 ++t;
@@ -81,7 +94,7 @@ void judgeLock(LockView& view, const VerdictRules& rules)
     } else if (bestCount + unreachable >= quorum) {
         view.verdict = LockVerdict::Unknown;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Unreachable || view.nodes[i].presence == Presence::Refused)
+            if (uncounted(i))
                 view.restsOn.append(i);
         }
     } else if (countOf.size() >= 2) {
@@ -90,13 +103,31 @@ void judgeLock(LockView& view, const VerdictRules& rules)
             if (view.nodes[i].presence == Presence::Holding)
                 view.restsOn.append(i);
         }
+    } else if (!tombstoneNodes.isEmpty()) {
+        // Released by an operator with a lock-delay: free once a newcomer's SET NX can succeed on a quorum, i.e.
+        // once enough of the nodes with anything in the key (tombstones, a leftover, unknown ones) let go.
+        view.verdict = LockVerdict::ReleasedByOperator;
+        view.restsOn = QList<int>(tombstoneNodes.cbegin(), tombstoneNodes.cend());
+        view.token = view.nodes[tombstoneNodes.first()].token;
+        view.holders = 0;
+        QList<qint64> blocked;
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            const NodeLockState& s = view.nodes[i];
+            if (uncounted(i))
+                blocked.append(-1);
+            else if (s.presence == Presence::Holding || s.presence == Presence::NotALock)
+                blocked.append(s.pttlMs >= 0 ? s.pttlMs : -1);
+        }
+        view.freeInMs = rules::quorumFreeInMs(blocked, int(view.nodes.size()));
+        view.holder = decodeHolder(view.key, view.token);
+        return;
     } else if (countOf.size() == 1) {
         view.verdict = LockVerdict::MinorityLeftover;
         view.restsOn = nodesHolding(best);
     } else {
         view.verdict = LockVerdict::Free;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence != Presence::Unreachable && view.nodes[i].presence != Presence::Refused)
+            if (!uncounted(i))
                 view.restsOn.append(i);
         }
     }

@@ -10,6 +10,10 @@ struct VerdictRules
     int quorum = 1;
     double driftFactor = 0.01;
     qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
+    // Nodes out for a delayed restart (NodeRestartScheduler's quarantine): judged as if unreachable, whatever
+    // they answer, and listed in LockView::uncounted. A node being stopped still answers with its locks, and one
+    // back early may answer with locks reloaded from disk; neither vote can be trusted to last.
+    QList<int> quarantined;
 };
 
 // The verdict for one lock from its per-node states: pure, the heart of the inspector, tested directly.
@@ -17,10 +21,15 @@ struct VerdictRules
 // among its holders, minus the clock drift; fewer holders are a leftover (one token) or a contest (several);
 // nodes that cannot answer may hold anything, so a quorum that needs them is unknown, never free.
 //
-// Sets view.verdict, token, holders, tokenCount, quorum, observedValidityMs, holder and restsOn:
-// Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding any token;
-// Free -> the nodes that answered; Unknown -> the unreachable (or refusing) nodes; Stuck -> the nodes holding
-// a value without expiry (Stuck wins over every other verdict: it never resolves by itself).
+// A force release's LockTombstone is nobody's token: it never counts as a holder, never makes a contest or a
+// leftover. When no token has a quorum and tombstones are present (and no contest), the verdict is
+// ReleasedByOperator, with freeInMs = when a newcomer's SET NX can succeed on a quorum again.
+//
+// Sets view.verdict, token, holders, tokenCount, quorum, observedValidityMs, freeInMs, uncounted, holder and
+// restsOn: Held/Expiring/MinorityLeftover -> the nodes holding the token; Contested -> the nodes holding any
+// token; ReleasedByOperator -> the nodes holding a tombstone (token: the tombstone, holders 0); Free -> the
+// nodes that answered; Unknown -> the unreachable (or refusing, or quarantined) nodes; Stuck -> the nodes
+// holding a value without expiry (Stuck wins over every other verdict: it never resolves by itself).
 void judgeLock(LockView& view, const VerdictRules& rules);
 
 } // namespace redlock

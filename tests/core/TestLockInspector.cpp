@@ -3,6 +3,7 @@
 #include "observe/KeyPattern.h"
 #include "observe/LockInspector.h"
 #include "observe/RescanBudget.h"
+#include "operate/ForceRelease.h"
 #include "redlock/LockToken.h"
 #include "runtime/IoThread.h"
 #include "runtime/SteadyClock.h"
@@ -147,6 +148,114 @@ private slots:
         judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Held);
         QCOMPARE(view.observedValidityMs, 8000 - 80 - 2);
+    }
+
+    // A force release's tombstone is nobody's token: on a quorum it is not held, beside a leftover it is not a
+    // contest; it is its own verdict, free once SET NX can succeed on a quorum again.
+    void tombstoneIsItsOwnVerdict()
+    {
+        using Presence = NodeLockState::Presence;
+        LockTombstone t;
+        t.releasedBy = QStringLiteral("alice@ops");
+        t.releasedAtMs = 1795000000000;
+        const QByteArray tombstone = t.encode();
+        LockView view;
+        view.key = "orders:12";
+        view.nodes.resize(5);
+        auto set = [&](int i, Presence p, const QByteArray& value = {}, qint64 pttl = -2) {
+            view.nodes[i].presence = p;
+            view.nodes[i].token = value;
+            view.nodes[i].pttlMs = pttl;
+        };
+        // Tombstones on 3 of 5 (a quorum's worth): released, free when the first of them goes.
+        set(0, Presence::Holding, tombstone, 10000);
+        set(1, Presence::Holding, tombstone, 9000);
+        set(2, Presence::Holding, tombstone, 8000);
+        set(3, Presence::Absent);
+        set(4, Presence::Absent);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QVERIFY(!view.isHeld());
+        QVERIFY(!view.hasQuorum());
+        QCOMPARE(view.holders, 0);
+        QCOMPARE(view.tokenCount, 0);
+        QCOMPARE(view.token, tombstone);
+        QCOMPARE(view.restsOn, range(0, 3));
+        QCOMPARE(view.freeInMs, 8000);
+        QCOMPARE(view.observedValidityMs, -1);
+        QCOMPARE(view.holder.format, HolderFormat::Tombstone);
+        QVERIFY(view.holder.summary.contains(QStringLiteral("alice@ops")));
+        QCOMPARE(lockVerdictId(view.verdict), QStringLiteral("released-by-operator"));
+
+        // The old token left on a node the release could not reach: still released, not a minority leftover.
+        set(2, Presence::Holding, "old-token", 7000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QCOMPARE(view.tokenCount, 1);
+        QCOMPARE(view.restsOn, (QList<int>{0, 1}));
+        QCOMPARE(view.freeInMs, 7000);
+        // An unreachable node may hold anything: it never clears by itself in this count.
+        set(3, Presence::Unreachable);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QCOMPARE(view.freeInMs, 9000);
+        set(4, Presence::Unreachable);
+        judgeLock(view, {3, 0.01, 1000}); // old token 1 + 2 unreachable could be a quorum: unknown
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+
+        // Two real tokens beside the tombstones: a contest of those two, the tombstone not counted.
+        set(3, Presence::Holding, "newcomer-a", 5000);
+        set(4, Presence::Holding, "newcomer-b", 5000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Contested);
+        QCOMPARE(view.tokenCount, 3);
+        // A newcomer on a quorum after the tombstones went on some nodes: held by it.
+        set(2, Presence::Holding, "newcomer-a", 5000);
+        set(4, Presence::Holding, "newcomer-a", 5000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.token, QByteArray("newcomer-a"));
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.tokenCount, 1);
+    }
+
+    // A quarantined node (out for a delayed restart) is judged as if unreachable, whatever it answers: a lock
+    // whose quorum rests on it is not held, and the view names the nodes it did not count.
+    void quarantinedNodesAreNotCounted()
+    {
+        using Presence = NodeLockState::Presence;
+        LockView view;
+        view.key = "k";
+        view.nodes.resize(5);
+        for (int i = 0; i < 5; ++i) {
+            view.nodes[i].presence = i < 3 ? Presence::Holding : Presence::Absent;
+            view.nodes[i].token = i < 3 ? QByteArray("t") : QByteArray();
+            view.nodes[i].pttlMs = i < 3 ? 10000 : -2;
+        }
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QVERIFY(view.uncounted.isEmpty());
+
+        VerdictRules rules{3, 0.01, 1000, {1}};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+        QCOMPARE(view.uncounted, QList<int>{1});
+        QCOMPARE(view.restsOn, QList<int>{1});
+        QCOMPARE(view.holders, 2);
+        QCOMPARE(view.observedValidityMs, -1);
+
+        // Four holders with one of them quarantined: still a quorum without it.
+        view.nodes[3] = view.nodes[0];
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.restsOn, (QList<int>{0, 2, 3}));
+        QCOMPARE(view.uncounted, QList<int>{1});
+        // An absent quarantined node is not taken as free either.
+        for (int i = 0; i < 5; ++i)
+            view.nodes[i] = NodeLockState{Presence::Absent, {}, {}, -2, {}};
+        judgeLock(view, {3, 0.01, 1000, {0, 1, 2}});
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
     }
 
     void everyVerdict()
@@ -428,6 +537,111 @@ private slots:
         QCOMPARE(allEvents()[3].kind, LockEvent::Kind::Expired);
         QCOMPARE(allEvents()[3].token, QByteArray("tok2"));
         QVERIFY(inspector->snapshot().isEmpty());
+    }
+
+    // Live: a force release with lock-delay shows as its own verdict (never held, never a leftover or a contest)
+    // with when the lock is free, the old holder's quorum as released; once the tombstones expire the lock is
+    // gone (free).
+    void forceReleasedLockShowsTheLockDelayThenFree()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        const QByteArray holder = LockToken::generate(QStringLiteral("hung-worker")).encode();
+        setLock(cluster, "job:released", holder, {0, 1, 2}, 3000);
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "job:*";
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        QCOMPARE(inspector->snapshot().value("job:released").verdict, LockVerdict::Held);
+
+        ForceReleaseOptions fo;
+        fo.nodes = cluster.endpoints();
+        QTemporaryDir dir;
+        fo.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+        auto* release = io.create<ForceRelease>(fo);
+        QFuture<ForceReleaseReport> future = release->execute("job:released", holder);
+        future.waitForFinished();
+        const ForceReleaseReport done = future.result();
+        QCOMPARE(done.count(ForceReleaseNode::Kind::Tombstoned), 3);
+
+        QTRY_COMPARE_WITH_TIMEOUT(inspector->snapshot().value("job:released").verdict, LockVerdict::ReleasedByOperator,
+                                  5000);
+        const LockView released = inspector->snapshot().value("job:released");
+        QCOMPARE(released.token, done.tombstone);
+        QCOMPARE(released.holders, 0);
+        QCOMPARE(released.holder.format, HolderFormat::Tombstone);
+        QVERIFY2(released.freeInMs > 0 && released.freeInMs <= 3000 + rules::clockDriftMs(3000, 0.01),
+                 qPrintable(QString::number(released.freeInMs)));
+        auto allEvents = [&] {
+            QList<LockEvent> all;
+            for (const auto& args : events)
+                all << args.first().value<QList<LockEvent>>();
+            return all;
+        };
+        QTRY_VERIFY(!allEvents().isEmpty());
+        QCOMPARE(allEvents().first().kind, LockEvent::Kind::Released);
+        QCOMPARE(allEvents().first().token, holder);
+
+        // After the lock-delay the tombstones expire: the lock is free (gone from the view).
+        QTRY_VERIFY_WITH_TIMEOUT(!inspector->snapshot().contains("job:released"), 15000);
+        // The tombstone was never anybody's lock: no view of it was held, a leftover or a contest, and no event
+        // named it.
+        for (const auto& args : changes) {
+            const LockChangeSet set = args.first().value<LockChangeSet>();
+            for (const LockView& v : set.appeared + set.changed) {
+                if (v.key == "job:released" && v.token == done.tombstone)
+                    QCOMPARE(v.verdict, LockVerdict::ReleasedByOperator);
+            }
+        }
+        for (const LockEvent& e : allEvents())
+            QVERIFY(e.token != done.tombstone);
+        QMetaObject::invokeMethod(release, &QObject::deleteLater);
+    }
+
+    // The console feeds the quarantine in: every known lock is judged again at once, without waiting for a
+    // re-read, and judged as before when the quarantine ends.
+    void quarantineChangesVerdictsAtOnce()
+    {
+        setLock(m_cluster, "lock:on-quarantined", "tok-q", {0, 1, 2});
+        setLock(m_cluster, "lock:elsewhere", "tok-e", {0, 2, 3, 4});
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0; // no re-read: only the new judgment can change the verdict
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QCOMPARE(inspector->snapshot().value("lock:on-quarantined").verdict, LockVerdict::Held);
+        const qsizetype before = changes.size();
+
+        QMetaObject::invokeMethod(inspector, [inspector] { inspector->setQuarantinedNodes({1}); });
+        QVERIFY(waitForCount(changes, before + 1, 5000));
+        const LockChangeSet set = changes.last().first().value<LockChangeSet>();
+        QCOMPARE(set.changed.size(), 2); // both views now name node #2 as not counted
+        const LockSnapshot snapshot = inspector->snapshot();
+        const LockView onIt = snapshot.value("lock:on-quarantined");
+        QCOMPARE(onIt.verdict, LockVerdict::Unknown);
+        QCOMPARE(onIt.uncounted, QList<int>{1});
+        const LockView elsewhere = snapshot.value("lock:elsewhere");
+        QCOMPARE(elsewhere.verdict, LockVerdict::Held); // four holders, none of them quarantined
+        QCOMPARE(elsewhere.uncounted, QList<int>{1});
+
+        QMetaObject::invokeMethod(inspector, [inspector] { inspector->setQuarantinedNodes({}); });
+        QTRY_COMPARE(inspector->snapshot().value("lock:on-quarantined").verdict, LockVerdict::Held);
+        QVERIFY(inspector->snapshot().value("lock:on-quarantined").uncounted.isEmpty());
     }
 
     void reconciliationWithoutEvents()

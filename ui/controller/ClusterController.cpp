@@ -168,6 +168,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     inspectorOptions.driftFactor = settings.driftFactor;
     inspectorOptions.reconcileIntervalMs = settings.refreshIntervalMs;
     inspectorOptions.budgetPerNode = m_rescanBudget;
+    inspectorOptions.quarantinedNodes = m_quarantined;
     m_inspector = m_io->create<LockInspector>(inspectorOptions);
     connect(
         m_inspector, &LockInspector::observerLoad, this,
@@ -334,6 +335,11 @@ void ClusterController::setQuarantinedNodes(const QList<int>& nodes)
         return;
     QList<int> touched = m_quarantined + nodes;
     m_quarantined = nodes;
+    // The verdicts do not count them either: a lock resting on a quarantined node is not shown as safe.
+    if (m_inspector)
+        QMetaObject::invokeMethod(
+            m_inspector, [inspector = m_inspector, nodes] { inspector->setQuarantinedNodes(nodes); },
+            Qt::QueuedConnection);
     for (int node : std::as_const(touched))
         if (node >= 0 && node < m_facts.size())
             emit nodeFactsChanged(node);

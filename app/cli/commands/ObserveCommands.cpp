@@ -160,6 +160,10 @@ void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArra
     out += QByteArray::number(view.quorum);
     out += R"(,"validityMs":)";
     out += QByteArray::number(view.remainingValidityMs(nowNs));
+    if (view.verdict == LockVerdict::ReleasedByOperator) {
+        out += R"(,"freeInMs":)";
+        out += QByteArray::number(view.remainingFreeInMs(nowNs));
+    }
     out += R"(,"format":")";
     out += holderFormatId(view.holder.format).toLatin1();
     out += R"(","holder":)";
@@ -220,10 +224,14 @@ QStringList inspectHeader(const QList<NodeEndpoint>& nodes)
 QStringList inspectRow(const LockView& v, qsizetype nodeCount, qint64 nowNs)
 {
     const qint64 validity = v.remainingValidityMs(nowNs);
+    const qint64 freeIn = v.verdict == LockVerdict::ReleasedByOperator ? v.remainingFreeInMs(nowNs) : -1;
     // printableBytes does only the work its cap needs, whatever the key's size.
-    QStringList row{
-        printableBytes(v.key, 60), lockVerdictName(v.verdict), QStringLiteral("%1/%2").arg(v.holders).arg(nodeCount),
-        validity < 0 ? QStringLiteral("-") : ObserveCommands::tr("%1 ms").arg(validity), elide(v.holder.summary, 60)};
+    QStringList row{printableBytes(v.key, 60), lockVerdictName(v.verdict),
+                    QStringLiteral("%1/%2").arg(v.holders).arg(nodeCount),
+                    freeIn >= 0    ? ObserveCommands::tr("free in %1 ms").arg(freeIn)
+                    : validity < 0 ? QStringLiteral("-")
+                                   : ObserveCommands::tr("%1 ms").arg(validity),
+                    elide(v.holder.summary, 60)};
     for (const NodeLockState& s : v.nodes) {
         switch (s.presence) {
         case NodeLockState::Presence::Unreachable:
@@ -426,7 +434,9 @@ int runInspect(const QStringList& args)
                 "locks are sorted by key; past that, locks are written in the order the inspection finds them, "
                 "and memory grows only by the names of the keys read (kept so that each is read once).\n\n"
                 "--json writes JSON Lines: one compact object per line. First one line per lock (\"type\": "
-                "\"lock\"; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: "
+                "\"lock\"; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict "
+                "released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, "
+                "restsOn, and nodes: "
                 "per node its node, state, and value, pttlMs and note where they apply), then one summary line "
                 "(\"type\": \"summary\"; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). "
                 "Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte "
