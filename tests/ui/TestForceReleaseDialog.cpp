@@ -15,6 +15,7 @@
 #include "support/DirectRedis.h"
 #include "support/OperatorTestSupport.h"
 #include "theme/StatePalette.h"
+#include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
 #include "views/OperatorConsole.h"
@@ -273,6 +274,66 @@ private slots:
             }
             controller.stop();
         }
+    }
+
+    // After a release with lock-delay the locks table shows the tombstone as its own verdict (never held), its
+    // validity column counts down to when the lock is free, the TTL cells are lock-delays, the lock detail says
+    // so; then the lock is gone.
+    void lockDelayShowsInTheLocksTableThenFree()
+    {
+        const QByteArray token = LockToken::generate(QStringLiteral("hung-worker")).encode();
+        for (int i = 0; i < 5; ++i)
+            DirectRedis(m_cluster.port(i)).set("orders:9", token, 4000);
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        OperatorSettings defaults = settings(false, false);
+        defaults.cluster.refreshIntervalMs = 300;
+        console.setDefaults(defaults);
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
+        QTRY_VERIFY(window.locksModel()->viewFor("orders:9"));
+        QCOMPARE(window.locksModel()->viewFor("orders:9")->verdict, LockVerdict::Held);
+
+        ForceReleaseDialog* dialog = console.openForceRelease("orders:9");
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->hasPreview());
+        QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog->hasResult());
+        QCOMPARE(dialog->result().count(Kind::Tombstoned), 5);
+        dialog->close();
+
+        QTRY_COMPARE_WITH_TIMEOUT(window.locksModel()->viewFor("orders:9")->verdict, LockVerdict::ReleasedByOperator,
+                                  5000);
+        LocksModel* model = window.locksModel();
+        const int row = model->rowOf("orders:9");
+        QCOMPARE(model->countWithVerdict(LockVerdict::Held), 0);
+        QVERIFY(model->index(row, LocksModel::VerdictColumn)
+                    .data()
+                    .toString()
+                    .contains(lockVerdictName(LockVerdict::ReleasedByOperator)));
+        const QString validity = model->index(row, LocksModel::ValidityColumn).data().toString();
+        QVERIFY2(validity.startsWith(QStringLiteral("free in")), qPrintable(validity));
+        QCOMPARE(model->index(row, LocksModel::ColumnCount).data(LocksModel::TtlCellRole).value<TtlCell>().kind,
+                 TtlCell::Kind::Tombstone);
+        QVERIFY(
+            model->index(row, LocksModel::HolderColumn).data().toString().startsWith(QStringLiteral("released by")));
+        QVERIFY(model->index(row, LocksModel::VerdictColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("free at")));
+        window.locksView()->selectRow(window.locksView()->model()->index(0, 0).row());
+        window.detail()->showKey("orders:9");
+        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral("Released by an operator with a lock-delay: free at")),
+                 qPrintable(summary->text()));
+        screenshot(&window, QStringLiteral("locks-lock-delay"));
+
+        // The tombstones expire: the lock is free, gone from the table.
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf("orders:9") < 0, 20000);
+        controller.stop();
     }
 
     // A lock value without TTL (it never expires) is shown as stuck and can be force released; the audit

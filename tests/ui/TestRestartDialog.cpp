@@ -6,11 +6,13 @@
 #include "controller/ClusterController.h"
 #include "dialogs/RestartDialog.h"
 #include "localcluster/LocalCluster.h"
+#include "models/LocksModel.h"
 #include "models/NodesModel.h"
 #include "runtime/IoThread.h"
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
 #include "support/OperatorTestSupport.h"
+#include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
 #include "views/OperatorConsole.h"
@@ -200,6 +202,62 @@ private slots:
         QVERIFY(running(1));
         QTRY_VERIFY(window.nodesModel()->stateNote(1).isEmpty());
         QTRY_COMPARE(controller.nodesUp(), 3);
+    }
+
+    // A lock whose quorum rests on a quarantined node is not shown as held, even while that node still answers
+    // (a stop command that did not stop it, a node being stopped, one back early): the console feeds the
+    // scheduler's quarantine into the verdicts, and the lock detail says why.
+    void lockOnQuarantinedNodeIsNotShownAsHeld()
+    {
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(port(i)).flushAll();
+        DirectRedis(port(0)).set("leader:billing", "tok-Q", 120000);
+        DirectRedis(port(1)).set("leader:billing", "tok-Q", 120000);
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        console.setDefaults(settings()); // no local cluster: the node is stopped by commands
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(settings().cluster, &error), qPrintable(error));
+        QTRY_VERIFY(window.locksModel()->viewFor("leader:billing"));
+        QTRY_COMPARE(window.locksModel()->viewFor("leader:billing")->verdict, LockVerdict::Held);
+        window.detail()->showKey("leader:billing");
+        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockSummary"));
+        QVERIFY(summary);
+        QVERIFY(!summary->text().contains(QStringLiteral("Not counted")));
+
+        // A stop command that leaves the node running: it stays quarantined, and keeps answering with the lock.
+        RestartRequest request;
+        request.node = 1;
+        request.method.kind = RestartMethod::Kind::Commands;
+        request.method.stopProgram = QStringLiteral("/bin/true");
+        request.method.startProgram = QStringLiteral("/bin/true");
+        request.reason = QStringLiteral("kernel update");
+        auto future = console.actions()->scheduleRestart(request);
+        future.waitForFinished();
+        QVERIFY2(future.result().accepted, qPrintable(future.result().error + future.result().restart.error));
+        QTRY_VERIFY(console.actions()->isQuarantined(1));
+        QTRY_COMPARE(window.locksModel()->viewFor("leader:billing")->verdict, LockVerdict::Unknown);
+        const LockView* view = window.locksModel()->viewFor("leader:billing");
+        QCOMPARE(view->uncounted, QList<int>{1});
+        QCOMPARE(view->nodes[1].presence, NodeLockState::Presence::Holding); // it still answers with the lock
+        QTRY_VERIFY2(summary->text().contains(QStringLiteral("Not counted: node(s) #2 quarantined")),
+                     qPrintable(summary->text()));
+        const int row = window.locksModel()->rowOf("leader:billing");
+        QVERIFY(window.locksModel()
+                    ->index(row, LocksModel::VerdictColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("Not counted")));
+        screenshot(&window, QStringLiteral("lock-on-quarantined-node"));
+
+        // The quarantine ends (abandoned): judged as before, at once.
+        console.actions()->abandonRestart(1);
+        QTRY_VERIFY(!console.actions()->isQuarantined(1));
+        QTRY_COMPARE(window.locksModel()->viewFor("leader:billing")->verdict, LockVerdict::Held);
+        QTRY_VERIFY(!summary->text().contains(QStringLiteral("Not counted")));
+        controller.stop();
     }
 };
 

@@ -32,6 +32,7 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setText(tr("No lock selected"));
+    m_summary->setObjectName(QStringLiteral("lockSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setText(tr("Select a row in the locks table to see it on every node."));
@@ -192,6 +193,8 @@ void LockDetailPanel::refresh()
         }
         presence = Icons::presenceGlyph(s.presence, s.token == view->token && view->verdict != LockVerdict::Contested) +
                    QLatin1Char(' ') + presence;
+        if (view->uncounted.contains(row))
+            presence += tr(" (not counted)");
         setCell(row, PresenceColumn, presence,
                 view->uncounted.contains(row) ? tr("Quarantined for a delayed restart: not counted by the verdict.")
                                               : s.note);

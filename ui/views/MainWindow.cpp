@@ -487,13 +487,17 @@ void MainWindow::updateLockCounts()
     const int shown = m_locksProxy->rowCount();
     m_locksCount->setText(shown == total ? tr("%n lock(s)", nullptr, total)
                                          : tr("%1 of %2 shown").arg(shown).arg(total));
-    m_countsLabel->setText(tr("held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6")
-                               .arg(m_locks->countWithVerdict(LockVerdict::Held))
-                               .arg(m_locks->countWithVerdict(LockVerdict::Expiring))
-                               .arg(m_locks->countWithVerdict(LockVerdict::Contested))
-                               .arg(m_locks->countWithVerdict(LockVerdict::MinorityLeftover))
-                               .arg(m_locks->countWithVerdict(LockVerdict::Unknown))
-                               .arg(m_locks->countWithVerdict(LockVerdict::Stuck)));
+    QString counts = tr("held %1 · expiring %2 · contested %3 · minority leftover %4 · unknown %5 · stuck %6")
+                         .arg(m_locks->countWithVerdict(LockVerdict::Held))
+                         .arg(m_locks->countWithVerdict(LockVerdict::Expiring))
+                         .arg(m_locks->countWithVerdict(LockVerdict::Contested))
+                         .arg(m_locks->countWithVerdict(LockVerdict::MinorityLeftover))
+                         .arg(m_locks->countWithVerdict(LockVerdict::Unknown))
+                         .arg(m_locks->countWithVerdict(LockVerdict::Stuck));
+    // Only while there are any: lock-delays are short-lived and rare.
+    if (const int released = m_locks->countWithVerdict(LockVerdict::ReleasedByOperator); released > 0)
+        counts += tr(" · released by operator %1").arg(released);
+    m_countsLabel->setText(counts);
 }
 
 void MainWindow::onInspection(const InspectionSummary& summary)

@@ -148,6 +148,7 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
     const StatePalette states = StatePalette::forPalette(pal);
     const QColor majority = states.color(StatePalette::Role::Held);
     const QColor other = states.color(StatePalette::Role::Contested);
+    const QColor released = states.color(StatePalette::Role::Released);
     for (int i = 0; i < n; ++i) {
         const NodeLockState& s = m_view.nodes[i];
         const QRect row(plot.left(), plot.top() + i * rowHeight + 2, plot.width(), rowHeight - 4);
@@ -157,21 +158,27 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
         QString text;
         switch (s.presence) {
         case NodeLockState::Presence::Holding: {
-            const bool isMajority = s.token == m_view.token && m_view.verdict != LockVerdict::Contested;
+            // A lock-delay tombstone is nobody's token: drawn as the TTL cells draw it, never as the majority.
+            const bool tombstone = s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token);
+            const bool isMajority = !tombstone && s.token == m_view.token && m_view.verdict != LockVerdict::Contested;
             const qint64 left = nodeExpiresInMs(i);
             const QRect bar(row.left(), row.top(), std::max(2, xFor(left < 0 ? horizon : left) - row.left()),
                             row.height());
-            const QColor c = isMajority ? majority : other;
+            const QColor c = isMajority ? majority : tombstone ? released : other;
             QColor light = c;
             light.setAlpha(isMajority ? 120 : 70);
             p.fillRect(bar, light);
-            if (!isMajority)
+            if (tombstone)
+                p.fillRect(bar, QBrush(c, Qt::Dense6Pattern));
+            else if (!isMajority)
                 p.fillRect(bar, QBrush(c, Qt::BDiagPattern));
             p.setPen(c);
             p.drawRect(bar.adjusted(0, 0, -1, -1));
-            text = (isMajority ? QString()
-                               : Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ')) +
-                   (left < 0 ? tr("no TTL") : LocksModel::formatRemaining(left));
+            const QString mark = tombstone ? Icons::verdictGlyph(LockVerdict::ReleasedByOperator) + QLatin1Char(' ')
+                                 : isMajority
+                                     ? QString()
+                                     : Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ');
+            text = mark + (left < 0 ? tr("no TTL") : LocksModel::formatRemaining(left));
             break;
         }
         case NodeLockState::Presence::Absent:
