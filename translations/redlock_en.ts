@@ -510,10 +510,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the expected token was set again after the compare-and-delete ran</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -523,6 +519,26 @@
     </message>
     <message>
         <source>unexpected reply from the node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drift factor must be at least 0 and below 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lock-delay must be between 1 ms and %1 ms (0 deletes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no expiry: give the lock-delay in milliseconds, or 0 to delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the expected token was set again after the compare-and-set ran</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the compare-and-set may or may not have run)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -668,6 +684,86 @@
         <source>deleted</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>automatic: the lock&apos;s remaining validity plus drift (recommended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixed duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: delete the key, free at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock-delay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock-delay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not free by itself, or not known (nodes without expiry or unreachable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free at %1 (in %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tombstone: the token still equals the one shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released: tombstone in place</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skip: no expiry to measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview: the token would be replaced by a tombstone on %1 of %2 nodes; %3 unreachable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock-delay lasts up to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed duration, or none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Afterwards the lock is %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released with a lock-delay on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock is %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock has no expiry: choose a fixed lock-delay, or none, to release it.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ForceReleaseNode</name>
@@ -703,6 +799,18 @@
         <source>Redis error (untouched)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>lock-delay: the token still matches, a tombstone replaces it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released with lock-delay (tombstone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderFormat</name>
@@ -734,6 +842,10 @@
         <source>Redisson RLock</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>lock-delay tombstone</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderInfo</name>
@@ -759,6 +871,10 @@
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>released by %1 at %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -955,6 +1071,18 @@
         <source>not a lock</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>tombstone (lock-delay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quarantined for a delayed restart: not counted by the verdict.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockEvent</name>
@@ -1055,6 +1183,10 @@
         <source>stuck (no expiry)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>released by operator</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LocksModel</name>
@@ -1153,6 +1285,26 @@ token: %3</source>
     </message>
     <message>
         <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with %2: another token; %3 absent; %4 unreachable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released by an operator with a lock-delay; when it is free is not known (nodes unreachable or without expiry).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released by an operator with a lock-delay: free at %1 (in %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not counted: node(s) %1 quarantined for a delayed restart; the verdict treats them as unreachable, whatever they hold.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free in %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1312,6 +1464,10 @@ token: %3</source>
     </message>
     <message>
         <source>Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · released by operator %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3785,9 +3941,13 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>free in %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
 
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3822,15 +3982,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The token you saw on the lock (required): only keys that still hold it are deleted.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>TOKEN</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show what each node would do; delete nothing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3874,10 +4026,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Refuse to delete anything (the preview still runs).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The lock key.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3887,20 +4035,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>force-release [options] --nodes LIST --token TOKEN KEY</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (delete where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), then a compare-and-delete with that token on every node, never a bare DEL. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exit codes:
-  0  deleted on at least one node (--dry-run: would delete)
-  1  nothing matched the token
-  2  usage error, refused (read-only, configuration), or not confirmed: nothing was deleted
-  3  nothing matched and nodes were unreachable
-  5  the result could not be written to stdout
-</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3928,10 +4062,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: read-only mode: nothing deleted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3940,7 +4070,101 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: error: the deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
+        <source>lock-delay ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay 0: the key is deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay auto (remaining validity + drift): tombstones for up to %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay auto (remaining validity + drift)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay %1 ms: tombstones for that long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free at %1 (in %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>free: not by itself, or unknown (nodes without expiry or unreachable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the key name to release it with the lock-delay where the token matches: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token you saw on the lock (required): only keys that still hold it are released.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds; 0 deletes the key (free at once).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS|auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show what each node would do; change nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refuse to change anything (the preview still runs).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  released (tombstone or deleted) on at least one node (--dry-run: would release)
+  1  nothing matched the token (or, with --lock-delay auto, the lock has no expiry: give MS)
+  2  usage error, refused (read-only, configuration), or not confirmed: nothing was changed
+  3  nothing matched and nodes were unreachable
+  5  the result could not be written to stdout
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: nothing changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released with lock-delay on %1 of %2 nodes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

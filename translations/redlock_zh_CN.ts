@@ -508,10 +508,6 @@
         <translation>这是 %1，不是锁的值</translation>
     </message>
     <message>
-        <source>the expected token was set again after the compare-and-delete ran</source>
-        <translation>比较并删除执行之后，预期令牌又被重新写入</translation>
-    </message>
-    <message>
         <source>%1 (the compare-and-delete may or may not have run)</source>
         <translation>%1（比较并删除可能已执行，也可能未执行）</translation>
     </message>
@@ -522,6 +518,26 @@
     <message>
         <source>unexpected reply from the node</source>
         <translation>节点返回了意外的回复</translation>
+    </message>
+    <message>
+        <source>drift factor must be at least 0 and below 1</source>
+        <translation>漂移系数必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>the lock-delay must be between 1 ms and %1 ms (0 deletes)</source>
+        <translation>锁延迟必须在 1 毫秒到 %1 毫秒之间（0 表示删除）</translation>
+    </message>
+    <message>
+        <source>no expiry: give the lock-delay in milliseconds, or 0 to delete</source>
+        <translation>没有过期时间：请以毫秒给出锁延迟，或用 0 删除</translation>
+    </message>
+    <message>
+        <source>the expected token was set again after the compare-and-set ran</source>
+        <translation>比较并设置执行之后，预期令牌又被重新写入</translation>
+    </message>
+    <message>
+        <source>%1 (the compare-and-set may or may not have run)</source>
+        <translation>%1（比较并设置可能已执行，也可能未执行）</translation>
     </message>
 </context>
 <context>
@@ -666,6 +682,86 @@
         <source>deleted</source>
         <translation>已删除</translation>
     </message>
+    <message>
+        <source>automatic: the lock&apos;s remaining validity plus drift (recommended)</source>
+        <translation>自动：锁的剩余有效期加上时钟漂移（推荐）</translation>
+    </message>
+    <message>
+        <source>fixed duration</source>
+        <translation>固定时长</translation>
+    </message>
+    <message>
+        <source>none: delete the key, free at once</source>
+        <translation>无：删除该键，立即可用</translation>
+    </message>
+    <message>
+        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running.</source>
+        <translation>不删除该键，而是用一个在锁延迟结束后过期的墓碑替换令牌：旧持有者无法再续期或释放它，在旧持有者的有效期结束之前，任何人都无法获取该锁，即使旧持有者仍在运行。</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Lock-delay:</source>
+        <translation>锁延迟：</translation>
+    </message>
+    <message>
+        <source>Lock-delay</source>
+        <translation>锁延迟</translation>
+    </message>
+    <message>
+        <source>free at once</source>
+        <translation>立即可用</translation>
+    </message>
+    <message>
+        <source>not free by itself, or not known (nodes without expiry or unreachable)</source>
+        <translation>不会自行变为可用，或无法得知（有节点没有过期时间或不可达）</translation>
+    </message>
+    <message>
+        <source>free at %1 (in %2)</source>
+        <translation>于 %1 可用（%2 后）</translation>
+    </message>
+    <message>
+        <source>tombstone: the token still equals the one shown</source>
+        <translation>墓碑：令牌仍与显示的一致</translation>
+    </message>
+    <message>
+        <source>released: tombstone in place</source>
+        <translation>已释放：墓碑已写入</translation>
+    </message>
+    <message>
+        <source>skip: no expiry to measure</source>
+        <translation>跳过：没有可度量的过期时间</translation>
+    </message>
+    <message>
+        <source>Preview: the token would be replaced by a tombstone on %1 of %2 nodes; %3 unreachable.</source>
+        <translation>预览：将在 %2 个节点中的 %1 个上用墓碑替换令牌；%3 个不可达。</translation>
+    </message>
+    <message>
+        <source>The lock-delay lasts up to %1.</source>
+        <translation>锁延迟最长持续 %1。</translation>
+    </message>
+    <message>
+        <source>No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed duration, or none.</source>
+        <translation>%1 个节点上没有过期时间：自动锁延迟无从度量；请选择固定时长，或不使用锁延迟。</translation>
+    </message>
+    <message>
+        <source>Afterwards the lock is %1.</source>
+        <translation>之后该锁%1。</translation>
+    </message>
+    <message>
+        <source>Released with a lock-delay on %1 of %2 nodes; left to a new holder on %3; gone on %4; unreachable %5.</source>
+        <translation>已在 %2 个节点中的 %1 个上以锁延迟释放；%3 个留给新的持有者；%4 个已不存在；%5 个不可达。</translation>
+    </message>
+    <message>
+        <source>The lock is %1.</source>
+        <translation>该锁%1。</translation>
+    </message>
+    <message>
+        <source>The lock has no expiry: choose a fixed lock-delay, or none, to release it.</source>
+        <translation>该锁没有过期时间：请选择固定锁延迟或不使用锁延迟来释放它。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::ForceReleaseNode</name>
@@ -701,6 +797,18 @@
         <source>Redis error (untouched)</source>
         <translation>Redis 错误（未改动）</translation>
     </message>
+    <message>
+        <source>lock-delay: the token still matches, a tombstone replaces it</source>
+        <translation>锁延迟：令牌仍匹配，将由墓碑替换</translation>
+    </message>
+    <message>
+        <source>released with lock-delay (tombstone)</source>
+        <translation>已以锁延迟释放（墓碑）</translation>
+    </message>
+    <message>
+        <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
+        <translation>已跳过：该锁没有过期时间，无法度量自动锁延迟（未改动）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderFormat</name>
@@ -732,6 +840,10 @@
         <source>Redisson RLock</source>
         <translation>Redisson RLock</translation>
     </message>
+    <message>
+        <source>lock-delay tombstone</source>
+        <translation>锁延迟墓碑</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderInfo</name>
@@ -756,6 +868,10 @@
         <translation>
             <numerusform>含 %n 个字段的哈希</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>released by %1 at %2</source>
+        <translation>由 %1 于 %2 释放</translation>
     </message>
 </context>
 <context>
@@ -952,6 +1068,18 @@
         <source>not a lock</source>
         <translation>不是锁</translation>
     </message>
+    <message>
+        <source>tombstone (lock-delay)</source>
+        <translation>墓碑（锁延迟）</translation>
+    </message>
+    <message>
+        <source> (not counted)</source>
+        <translation>（不计入）</translation>
+    </message>
+    <message>
+        <source>Quarantined for a delayed restart: not counted by the verdict.</source>
+        <translation>因延迟重启而被隔离：判定不计入该节点。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockEvent</name>
@@ -1051,6 +1179,10 @@
     <message>
         <source>stuck (no expiry)</source>
         <translation>卡住（永不过期）</translation>
+    </message>
+    <message>
+        <source>released by operator</source>
+        <translation>已由操作员释放</translation>
     </message>
 </context>
 <context>
@@ -1152,6 +1284,26 @@ token: %3</source>
     <message>
         <source>Remaining TTL on node #%1. Solid bar: majority token; hatched with %2: another token; %3 absent; %4 unreachable</source>
         <translation>节点 #%1 上的剩余 TTL。实心条：多数派令牌；带 %2 的斜线条：其他令牌；%3 不存在；%4 不可达</translation>
+    </message>
+    <message>
+        <source>lock-delay %1</source>
+        <translation>锁延迟 %1</translation>
+    </message>
+    <message>
+        <source>Released by an operator with a lock-delay; when it is free is not known (nodes unreachable or without expiry).</source>
+        <translation>已由操作员以锁延迟释放；无法得知何时可用（有节点不可达或没有过期时间）。</translation>
+    </message>
+    <message>
+        <source>Released by an operator with a lock-delay: free at %1 (in %2).</source>
+        <translation>已由操作员以锁延迟释放：于 %1 可用（%2 后）。</translation>
+    </message>
+    <message>
+        <source>Not counted: node(s) %1 quarantined for a delayed restart; the verdict treats them as unreachable, whatever they hold.</source>
+        <translation>不计入：节点 %1 因延迟重启而被隔离；无论其持有什么，判定都将其视为不可达。</translation>
+    </message>
+    <message>
+        <source>free in %1</source>
+        <translation>%1 后可用</translation>
     </message>
 </context>
 <context>
@@ -1307,6 +1459,10 @@ token: %3</source>
     <message>
         <source>Quorum: NO — %1 of %2 nodes up (quorum %3)</source>
         <translation>法定人数：不满足 — %2 个节点中 %1 个在线（法定人数 %3）</translation>
+    </message>
+    <message>
+        <source> · released by operator %1</source>
+        <translation> · 已由操作员释放 %1</translation>
     </message>
 </context>
 <context>
@@ -3792,12 +3948,16 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>（超过 %1 个锁：按发现的顺序列出，未排序）</translation>
     </message>
     <message>
+        <source>free in %1 ms</source>
+        <translation>%1 毫秒后可用</translation>
+    </message>
+    <message>
         <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
 
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
         <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
 
---json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。</translation>
+--json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅判定为 released-by-operator 时：新的获取者能够获取前的毫秒数，-1 表示未知）、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。</translation>
     </message>
 </context>
 <context>
@@ -3831,16 +3991,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>输入键名以在令牌匹配的节点上删除它：</translation>
     </message>
     <message>
-        <source>The token you saw on the lock (required): only keys that still hold it are deleted.</source>
-        <translation>你在锁上看到的令牌（必需）：只有仍持有该令牌的键才会被删除。</translation>
-    </message>
-    <message>
         <source>TOKEN</source>
         <translation>TOKEN</translation>
-    </message>
-    <message>
-        <source>Show what each node would do; delete nothing.</source>
-        <translation>显示每个节点将执行的操作；不删除任何内容。</translation>
     </message>
     <message>
         <source>Execute without asking (needed when stdin is not a terminal).</source>
@@ -3883,10 +4035,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>PATH</translation>
     </message>
     <message>
-        <source>Refuse to delete anything (the preview still runs).</source>
-        <translation>拒绝删除任何内容（预览仍会执行）。</translation>
-    </message>
-    <message>
         <source>The lock key.</source>
         <translation>锁键。</translation>
     </message>
@@ -3897,26 +4045,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>force-release [options] --nodes LIST --token TOKEN KEY</source>
         <translation>force-release [选项] --nodes LIST --token TOKEN KEY</translation>
-    </message>
-    <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (delete where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), then a compare-and-delete with that token on every node, never a bare DEL. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
-        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时删除；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达），然后在每个节点上以该令牌比较并删除，绝不直接 DEL。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
-    </message>
-    <message>
-        <source>Exit codes:
-  0  deleted on at least one node (--dry-run: would delete)
-  1  nothing matched the token
-  2  usage error, refused (read-only, configuration), or not confirmed: nothing was deleted
-  3  nothing matched and nodes were unreachable
-  5  the result could not be written to stdout
-</source>
-        <translation>退出码：
-  0  至少在一个节点上已删除（--dry-run：将会删除）
-  1  没有与令牌匹配的键
-  2  用法错误、被拒绝（只读、配置）或未确认：未删除任何内容
-  3  没有匹配且有节点不可达
-  5  结果无法写入标准输出
-</translation>
     </message>
     <message>
         <source>redlock: name exactly one lock key</source>
@@ -3943,10 +4071,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: %1</translation>
     </message>
     <message>
-        <source>redlock: read-only mode: nothing deleted</source>
-        <translation>redlock: 只读模式：未删除任何内容</translation>
-    </message>
-    <message>
         <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
         <translation>redlock: 未确认：传入 --yes 以执行（或 --dry-run 仅预览）</translation>
     </message>
@@ -3955,8 +4079,108 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>已在 %2 个节点中的 %1 个上删除：</translation>
     </message>
     <message>
-        <source>redlock: error: the deletes ran, but their result could not be written to the audit log (the intent line is there): %1</source>
-        <translation>redlock: 错误：删除已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+        <source>lock-delay ms</source>
+        <translation>锁延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>lock-delay 0: the key is deleted</source>
+        <translation>锁延迟 0：该键被删除</translation>
+    </message>
+    <message>
+        <source>lock-delay auto (remaining validity + drift): tombstones for up to %1 ms</source>
+        <translation>锁延迟 auto（剩余有效期 + 漂移）：墓碑最长保留 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>lock-delay auto (remaining validity + drift)</source>
+        <translation>锁延迟 auto（剩余有效期 + 漂移）</translation>
+    </message>
+    <message>
+        <source>lock-delay %1 ms: tombstones for that long</source>
+        <translation>锁延迟 %1 毫秒：墓碑保留这么久</translation>
+    </message>
+    <message>
+        <source>free at once</source>
+        <translation>立即可用</translation>
+    </message>
+    <message>
+        <source>free now</source>
+        <translation>现已可用</translation>
+    </message>
+    <message>
+        <source>free at %1 (in %2 ms)</source>
+        <translation>于 %1 可用（%2 毫秒后）</translation>
+    </message>
+    <message>
+        <source>free: not by itself, or unknown (nodes without expiry or unreachable)</source>
+        <translation>可用时间：不会自行可用，或未知（有节点没有过期时间或不可达）</translation>
+    </message>
+    <message>
+        <source>Type the key name to release it with the lock-delay where the token matches: </source>
+        <translation>输入键名以在令牌匹配的节点上以锁延迟释放它：</translation>
+    </message>
+    <message>
+        <source>The token you saw on the lock (required): only keys that still hold it are released.</source>
+        <translation>你在锁上看到的令牌（必需）：只有仍持有该令牌的键才会被释放。</translation>
+    </message>
+    <message>
+        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds; 0 deletes the key (free at once).</source>
+        <translation>被释放的锁保持不可用的时长：&quot;auto&quot;（默认）用墓碑替换令牌，其时长为每个节点上该键的剩余 PTTL 加上时钟漂移，使旧持有者的有效期在任何其他人能够获取之前结束；MS 让墓碑保留这么多毫秒；0 删除该键（立即可用）。</translation>
+    </message>
+    <message>
+        <source>MS|auto</source>
+        <translation>MS|auto</translation>
+    </message>
+    <message>
+        <source>Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms (default 0.01).</source>
+        <translation>--lock-delay auto 的时钟漂移余量：漂移 = PTTL * F + 2 毫秒（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>Show what each node would do; change nothing.</source>
+        <translation>显示每个节点将执行的操作；不做任何改动。</translation>
+    </message>
+    <message>
+        <source>Refuse to change anything (the preview still runs).</source>
+        <translation>拒绝做任何改动（预览仍会执行）。</translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  released (tombstone or deleted) on at least one node (--dry-run: would release)
+  1  nothing matched the token (or, with --lock-delay auto, the lock has no expiry: give MS)
+  2  usage error, refused (read-only, configuration), or not confirmed: nothing was changed
+  3  nothing matched and nodes were unreachable
+  5  the result could not be written to stdout
+</source>
+        <translation>退出码：
+  0  至少在一个节点上已释放（墓碑或删除）（--dry-run：将会释放）
+  1  没有与令牌匹配的键（或在 --lock-delay auto 下该锁没有过期时间：请给出 MS）
+  2  用法错误、被拒绝（只读、配置）或未确认：未做任何改动
+  3  没有匹配且有节点不可达
+  5  结果无法写入标准输出
+</translation>
+    </message>
+    <message>
+        <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
+        <translation>redlock: --lock-delay 接受 &quot;auto&quot; 或 0 到 %1 之间的毫秒数</translation>
+    </message>
+    <message>
+        <source>redlock: read-only mode: nothing changed</source>
+        <translation>redlock: 只读模式：未做任何改动</translation>
+    </message>
+    <message>
+        <source>released with lock-delay on %1 of %2 nodes:</source>
+        <translation>已在 %2 个节点中的 %1 个上以锁延迟释放：</translation>
+    </message>
+    <message>
+        <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
+        <translation>redlock: 错误：释放已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
     </message>
 </context>
 <context>
