@@ -5,10 +5,12 @@
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "operate/AclPresets.h"
+#include "operate/ForceRelease.h"
 #include "redlock/RedlockClient.h"
 #include "support/DirectRedis.h"
 #include "support/TestSupport.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace redlock;
@@ -136,6 +138,26 @@ private slots:
         const AcquireResult multi = c->acquireAndWait({"locks:a", "locks:b"});
         QVERIFY2(multi.ok, qPrintable(multi.error));
         QVERIFY(c->releaseAndWait(multi.lock).ok);
+    }
+
+    // The operator's rules cover a force release with lock-delay too: the script reads (GET, PTTL) and writes
+    // the tombstone (SET PX) under the caller's ACL.
+    void operatorUserForceReleasesWithLockDelay()
+    {
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).set("locks:stuck-op", "svc-token", 60000);
+        ForceReleaseOptions o;
+        o.nodes = as(QStringLiteral("locker"), QStringLiteral("locker-pw"));
+        QTemporaryDir dir;
+        o.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+        auto fr = ownedOnIoThread(*m_io, m_io->create<ForceRelease>(o));
+        QFuture<ForceReleaseReport> future = fr->execute("locks:stuck-op", "svc-token");
+        future.waitForFinished();
+        const ForceReleaseReport r = future.result();
+        QVERIFY2(!r.refused, qPrintable(r.error));
+        QCOMPARE(r.count(ForceReleaseNode::Kind::Tombstoned), 3);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("locks:stuck-op"), std::optional<QByteArray>(r.tombstone));
     }
 
     void operatorUserStaysInsideItsKeys()
