@@ -325,7 +325,7 @@ private slots:
                     .contains(QStringLiteral("free at")));
         window.locksView()->selectRow(window.locksView()->model()->index(0, 0).row());
         window.detail()->showKey("orders:9");
-        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockSummary"));
+        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockVerdictReason"));
         QVERIFY(summary);
         QVERIFY2(summary->text().contains(QStringLiteral("Released by an operator with a lock-delay: free at")),
                  qPrintable(summary->text()));

@@ -223,7 +223,7 @@ private slots:
         QTRY_VERIFY(window.locksModel()->viewFor("leader:billing"));
         QTRY_COMPARE(window.locksModel()->viewFor("leader:billing")->verdict, LockVerdict::Held);
         window.detail()->showKey("leader:billing");
-        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockSummary"));
+        auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockVerdictReason"));
         QVERIFY(summary);
         QVERIFY(!summary->text().contains(QStringLiteral("Not counted")));
 

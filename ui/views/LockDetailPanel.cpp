@@ -36,6 +36,12 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setText(tr("Select a row in the locks table to see it on every node."));
+    // Why the verdict is what it is (a lock-delay, quarantined nodes): a line of its own, shown when there is one.
+    m_reason = new QLabel(this);
+    m_reason->setObjectName(QStringLiteral("lockVerdictReason"));
+    m_reason->setWordWrap(true);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reason->hide();
 
     m_matrix->setObjectName(QStringLiteral("lockMatrix"));
     m_matrix->setColumnCount(MatrixColumnCount);
@@ -82,6 +88,7 @@ LockDetailPanel::LockDetailPanel(ClusterController* controller, LocksModel* lock
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
     layout->addWidget(m_summary);
+    layout->addWidget(m_reason);
     layout->addWidget(split, 1);
     m_actionRow = new QHBoxLayout;
     m_actionRow->addStretch(1);
@@ -151,6 +158,7 @@ void LockDetailPanel::refresh()
     if (m_key.isEmpty()) {
         m_title->setText(tr("No lock selected"));
         m_summary->setText(tr("Select a row in the locks table to see it on every node."));
+        showReason({});
         m_timeline->clear();
         return;
     }
@@ -158,6 +166,7 @@ void LockDetailPanel::refresh()
     const LockView* view = m_locks->viewFor(m_key);
     if (!view) {
         m_summary->setText(tr("This key is gone from every reachable node."));
+        showReason({});
         m_timeline->clear();
         for (int row = 0; row < m_matrix->rowCount(); ++row) {
             setCell(row, PresenceColumn, tr("absent"));
@@ -167,6 +176,7 @@ void LockDetailPanel::refresh()
         return;
     }
     m_summary->setText(summaryText(*view));
+    showReason(LocksModel::verdictReason(*view, m_locks->nowNs()));
     for (int row = 0; row < m_matrix->rowCount() && row < view->nodes.size(); ++row) {
         const NodeLockState& s = view->nodes[row];
         const NodeEndpoint endpoint = m_controller->settings().nodes.value(row);
@@ -223,11 +233,14 @@ QString LockDetailPanel::summaryText(const LockView& view) const
                                holderFormatName(view.holder.format), restsOn.join(QStringLiteral(", ")))
                           .arg(view.quorum)
                           .arg(view.nodes.size());
-    // A lock-delay and when it ends, nodes not counted (quarantined): why a verdict is not "held".
-    const QString why = LocksModel::verdictReason(view, m_locks->nowNs());
-    if (!why.isEmpty())
-        summary += QLatin1Char('\n') + why;
     return summary;
+}
+
+void LockDetailPanel::showReason(const QString& reason)
+{
+    if (m_reason->text() != reason)
+        m_reason->setText(reason);
+    m_reason->setVisible(!reason.isEmpty());
 }
 
 void LockDetailPanel::refreshCountdown()
@@ -237,7 +250,7 @@ void LockDetailPanel::refreshCountdown()
         return;
     const qint64 now = m_locks->nowNs();
     if (view->verdict == LockVerdict::ReleasedByOperator)
-        m_summary->setText(summaryText(*view)); // "free in …" counts down
+        showReason(LocksModel::verdictReason(*view, now)); // "free in …" counts down
     for (int row = 0; row < m_matrix->rowCount() && row < view->nodes.size(); ++row) {
         const NodeLockState& s = view->nodes[row];
         QString text;

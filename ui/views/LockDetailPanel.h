@@ -50,6 +50,7 @@ private:
     void refresh();
     void refreshCountdown();
     QString summaryText(const LockView& view) const;
+    void showReason(const QString& reason);
     void refreshHolders();
     void onKeyRead(const QByteArray& key, const QList<KeyReadResult>& results);
     void setCell(int row, int column, const QString& text, const QString& toolTip = {});
@@ -60,6 +61,7 @@ private:
     QByteArray m_key;
     QLabel* m_title;
     QLabel* m_summary;
+    QLabel* m_reason;
     QTableWidget* m_matrix;
     ValidityTimeline* m_timeline;
     QTreeWidget* m_holders;
