@@ -1978,6 +1978,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>watched — %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, unreachable %5</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ProfilesDialog</name>

@@ -1972,6 +1972,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>watched — %1</source>
         <translation>监视中 — %1</translation>
     </message>
+    <message>
+        <source>released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, unreachable %5</source>
+        <translation>已在 %2 个节点中的 %1 个上以锁延迟释放（最长 %3 毫秒），%4 个留给新的持有者，%5 个不可达</translation>
+    </message>
 </context>
 <context>
     <name>redlock::ProfilesDialog</name>

@@ -213,11 +213,19 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
         const ForceReleaseReport& r = dialog->result();
         logEvent(tr("force release"), QStringLiteral("force-release"),
                  r.refused ? tr("refused: %1").arg(r.error)
-                           : tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
-                                 .arg(r.matched())
-                                 .arg(r.nodes.size())
-                                 .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
-                                 .arg(r.unreachable()),
+                 : r.lockDelay.mode == LockDelay::Mode::Delete
+                     ? tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
+                           .arg(r.matched())
+                           .arg(r.nodes.size())
+                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                           .arg(r.unreachable())
+                     : tr("released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, "
+                          "unreachable %5")
+                           .arg(r.matched())
+                           .arg(r.nodes.size())
+                           .arg(r.longestLockDelayMs())
+                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                           .arg(r.unreachable()),
                  key);
         m_controller->refreshNow();
     });
