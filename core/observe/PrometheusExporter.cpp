@@ -18,7 +18,7 @@ using Labels = PrometheusText::Labels;
 // observation adds later is exported too, after these.
 const QList<LockVerdict> kVerdicts{
     LockVerdict::Held, LockVerdict::Expiring, LockVerdict::Contested, LockVerdict::MinorityLeftover,
-    LockVerdict::Free, LockVerdict::Unknown,  LockVerdict::Stuck};
+    LockVerdict::Free, LockVerdict::Unknown,  LockVerdict::Stuck,     LockVerdict::ReleasedByOperator};
 const QList<LockEvent::Kind> kEventKinds{LockEvent::Kind::Acquired,  LockEvent::Kind::Released,
                                          LockEvent::Kind::Expired,   LockEvent::Kind::TokenChanged,
                                          LockEvent::Kind::Contested, LockEvent::Kind::Lost};

@@ -200,6 +200,8 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"expiring\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"contested\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"free\"}"), 0.0);
+        // Always exported, a zero included: the lock-delay verdict of a force release.
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"released-by-operator\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_node_locks{node=\"127.0.0.1:7001\"}"), 3.0);
 
         // 2 s later: both held locks are 2 s old; a has 8 s of validity left, c none (clamped at 0).
