@@ -489,6 +489,9 @@ void NodeRestartScheduler::tick()
         if (remaining > 0 || !r.stopConfirmed) {
             emit countdown(r.node, std::max<qint64>(remaining, 1));
             probeEarly(*e);
+        } else if (r.startFailures > 0 && steadyNowMs() < r.retryAtSteadyMs) {
+            emit countdown(r.node, 0);
+            probeBack(*e);
         } else {
             emit countdown(r.node, 0);
             startDue(*e);
@@ -607,9 +610,71 @@ void NodeRestartScheduler::startDue(Entry& entry)
               {{QStringLiteral("ok"), step.ok},
                {QStringLiteral("error"), step.error},
                {QStringLiteral("output"), step.output},
+               {QStringLiteral("attempt"), e->restart.startFailures + 1},
                {QStringLiteral("startedAt"),
                 QDateTime::fromMSecsSinceEpoch(nowMs(), Qt::UTC).toString(Qt::ISODateWithMs)}});
-        finish(id, step.ok ? State::Done : State::Failed, step.error);
+        if (step.ok)
+            finish(id, State::Done);
+        else
+            onStartFailed(*e, step.error.isEmpty() ? tr("the start step failed") : step.error);
+    });
+}
+
+void NodeRestartScheduler::onStartFailed(Entry& entry, const QString& error)
+{
+    PendingRestart& r = entry.restart;
+    ++r.startFailures;
+    const int attempts = std::max(1, m_options.startAttempts);
+    if (r.startFailures >= attempts) {
+        r.error = tr("node %1 could not be started (%n attempt(s)); last error: %2", nullptr, r.startFailures)
+                      .arg(r.node + 1)
+                      .arg(error);
+        audit(QStringLiteral("node-start-given-up"), r, {{QStringLiteral("attempts"), r.startFailures}});
+        emit startFailed(r, -1);
+        finish(QString(r.id), State::Failed);
+        return;
+    }
+    // Exponential backoff, bounded: initial, 2x, 4x, ... at most startRetryMaxMs. The node stays quarantined
+    // meanwhile: it is down, and it must not be counted before it really is back.
+    const qint64 initial = std::max(1, m_options.startRetryInitialMs);
+    qint64 retryIn = initial;
+    for (int i = 1; i < r.startFailures && retryIn < m_options.startRetryMaxMs; ++i)
+        retryIn *= 2;
+    retryIn = std::min<qint64>(retryIn, std::max<qint64>(initial, m_options.startRetryMaxMs));
+    r.state = State::Quarantined;
+    r.error = error;
+    r.retryAtSteadyMs = steadyNowMs() + retryIn;
+    save();
+    emit restartChanged(r);
+    emit startFailed(r, retryIn);
+    if (!m_tick.isActive())
+        m_tick.start();
+}
+
+void NodeRestartScheduler::probeBack(Entry& entry)
+{
+    if (entry.probing)
+        return;
+    entry.probing = true;
+    const QString id = entry.restart.id;
+    readRunId(entry.probe, [this, id](const QByteArray& runId, bool answered) {
+        Entry* e = find(id);
+        if (!e)
+            return;
+        e->probing = false;
+        PendingRestart& r = e->restart;
+        if (r.state != State::Quarantined || r.startFailures == 0 || !answered)
+            return;
+        // The old instance answering again is not "back" (it never went away: the stop was confirmed, so this
+        // cannot be it unless run_ids are unreadable, and then nothing proves a restart).
+        if (runId.isEmpty() || runId == r.runIdBefore)
+            return;
+        audit(QStringLiteral("node-back"), r, {{QStringLiteral("runId"), QString::fromLatin1(runId)}});
+        r.error = tr("node %1 is back (new run_id %2), started by something else after %n failed start(s)", nullptr,
+                     r.startFailures)
+                      .arg(r.node + 1)
+                      .arg(QString::fromLatin1(runId));
+        finish(id, State::Done);
     });
 }
 
@@ -710,6 +775,8 @@ void NodeRestartScheduler::save()
                          QJsonObject{{QStringLiteral("bootId"), boot}, {QStringLiteral("dueAtMs"), r.dueAtSteadyMs}}},
                         {QStringLiteral("runIdBefore"), QString::fromLatin1(r.runIdBefore)},
                         {QStringLiteral("returnedEarly"), r.returnedEarly},
+                        {QStringLiteral("startFailures"), r.startFailures},
+                        {QStringLiteral("error"), r.error},
                         {QStringLiteral("reason"), r.reason}});
     }
     QSaveFile file(m_options.stateFile);
@@ -770,6 +837,10 @@ int NodeRestartScheduler::loadPending(QString* error)
         r.runIdBefore = o.value(QStringLiteral("runIdBefore")).toString().toLatin1();
         r.returnedEarly = o.value(QStringLiteral("returnedEarly")).toBool();
         r.reason = o.value(QStringLiteral("reason")).toString();
+        // Failed starts so far (the backoff goes on from there; the next attempt runs at the next tick).
+        r.startFailures = std::max(0, o.value(QStringLiteral("startFailures")).toInt());
+        r.error = o.value(QStringLiteral("error")).toString();
+        r.retryAtSteadyMs = 0;
         const QString savedState = o.value(QStringLiteral("state")).toString();
         // Version 1 files had no stopConfirmed: a quarantined entry had its stop confirmed.
         r.stopConfirmed =

@@ -96,6 +96,11 @@ struct PendingRestart
     QString error;       // translated
     QString output;      // captured output of the stop/start commands
     QString reason;
+    // Start steps that failed at or after the due time (port taken, bad configuration, backend error). While
+    // retries are left the node stays Quarantined and the next start is tried at retryAtSteadyMs (the
+    // scheduler's monotonic clock; 0 = at the next tick); `error` holds the last failure.
+    int startFailures = 0;
+    qint64 retryAtSteadyMs = 0;
 
     bool isActive() const
     {
@@ -198,6 +203,12 @@ struct RestartSchedulerOptions
     std::shared_ptr<SteadyClock> steadyClock; // null = SteadyClock::system(); the countdown
     int tickIntervalMs = 1000;                // countdown signals, due check and early-return probe
     int probeTimeoutMs = 1000;
+    // A start step that fails when due is retried with exponential backoff: after startRetryInitialMs, then
+    // twice as long each time, at most startRetryMaxMs apart, for startAttempts attempts in all; then the
+    // restart is given up (Failed). With the defaults: 6 attempts over about 2.5 minutes (5, 10, 20, 40, 80 s).
+    int startRetryInitialMs = 5000;
+    int startRetryMaxMs = 120000;
+    int startAttempts = 6;
     ConnectionOptions connection;
 };
 
@@ -249,6 +260,9 @@ signals:
     void nodeReturnedEarly(int node, qint64 remainingMs, const QString& detail);
     // Done, Failed or Abandoned.
     void restartFinished(const redlock::PendingRestart& restart);
+    // A start step failed (restart.error says why, restart.startFailures how often so far). retryInMs: when
+    // the next attempt runs; -1 = no attempt left: the restart is given up (restartFinished(Failed) follows).
+    void startFailed(const redlock::PendingRestart& restart, qint64 retryInMs);
 
 private:
     struct Entry
@@ -268,6 +282,10 @@ private:
     void rebase(PendingRestart& r);
     void tick();
     void startDue(Entry& entry);
+    void onStartFailed(Entry& entry, const QString& error);
+    // While a failed start waits for its retry: a new instance answering means the node is back (someone
+    // else started it), and the restart is done.
+    void probeBack(Entry& entry);
     void probeEarly(Entry& entry);
     void finish(const QString& id, PendingRestart::State state, const QString& error = {});
     void changed(const PendingRestart& restart);

@@ -3,8 +3,9 @@
 // out the full delay on the monotonic clock whatever the wall clock does, SHUTDOWN NOSAVE with a node that
 // comes back early (flagged, not kept out), a stop command whose node does not go down (the delay waits for
 // the confirmed stop), operator commands run without a shell, pending restarts reloaded from their file (the
-// later of the wall-clock and monotonic due times; a stop that was still running is re-based), and
-// read-only mode across every destructive core path.
+// later of the wall-clock and monotonic due times; a stop that was still running is re-based), a start that
+// fails at its due time (its port taken by another listener) retried with backoff until it succeeds or is
+// given up, also across a reload, and read-only mode across every destructive core path.
 
 #include "localcluster/LocalClusterRestartBackend.h"
 #include "operate/AuditLog.h"
@@ -18,6 +19,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -571,6 +573,131 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("restarts")).toArray().size(),
                  0);
+    }
+
+    // The node's port is taken by another listener when the restart is due: redis-server cannot bind, the start
+    // fails, and is retried after 1 s, 2 s, ... while the node stays quarantined; once the port is free again
+    // the next attempt starts it.
+    void failedStartIsRetriedWithBackoff()
+    {
+        RestartSchedulerOptions o = options();
+        o.startRetryInitialMs = 1000;
+        o.startRetryMaxMs = 3000;
+        o.startAttempts = 5;
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy failed(&scheduler, &NodeRestartScheduler::startFailed);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(!m_cluster.isRunning(1));
+        QTcpServer squatter;
+        QVERIFY2(squatter.listen(QHostAddress::LocalHost, m_cluster.port(1)), qPrintable(squatter.errorString()));
+
+        advance(61000);
+        QVERIFY(waitForCount(failed, 1, 30000));
+        PendingRestart p = failed.last().at(0).value<PendingRestart>();
+        QCOMPARE(failed.last().at(1).toLongLong(), 1000);
+        QCOMPARE(p.startFailures, 1);
+        QCOMPARE(p.state, State::Quarantined);
+        QVERIFY2(!p.error.isEmpty(), "the failure says why");
+        QVERIFY(scheduler.isQuarantined(1));
+        QVERIFY(!m_cluster.isRunning(1));
+        QVERIFY(finished.isEmpty());
+
+        // Not before the backoff has passed: ticks go by without a new attempt.
+        QSignalSpy countdown(&scheduler, &NodeRestartScheduler::countdown);
+        QVERIFY(waitForCount(countdown, 5));
+        QCOMPARE(failed.size(), 1);
+
+        advance(1000);
+        QVERIFY(waitForCount(failed, 2, 30000));
+        QCOMPARE(failed.last().at(1).toLongLong(), 2000);
+        advance(2000);
+        QVERIFY(waitForCount(failed, 3, 30000));
+        QCOMPARE(failed.last().at(1).toLongLong(), 3000); // bounded by startRetryMaxMs
+        QVERIFY(scheduler.isQuarantined(1));
+        // Persisted with the failures so far.
+        QFile file(statePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray saved =
+            QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("restarts")).toArray();
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(saved.first().toObject().value(QStringLiteral("startFailures")).toInt(), 3);
+
+        squatter.close();
+        advance(3000);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QCOMPARE(failed.size(), 3);
+        QVERIFY(m_cluster.isRunning(1));
+        QCOMPARE(DirectRedis(m_cluster.port(1)).command({"PING"}).str, QByteArray("PONG"));
+        QVERIFY(scheduler.quarantinedNodes().isEmpty());
+        const QStringList log = actions(auditPath());
+        QCOMPARE(log.count(QStringLiteral("node-start")), 4);
+    }
+
+    // Every attempt fails: the restart is given up with the last error, reported once as such.
+    void failedStartIsGivenUpAfterTheLastAttempt()
+    {
+        RestartSchedulerOptions o = options();
+        o.startRetryInitialMs = 500;
+        o.startRetryMaxMs = 500;
+        o.startAttempts = 3;
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy failed(&scheduler, &NodeRestartScheduler::startFailed);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        const ScheduleResult r = wait(scheduler.schedule(request(2, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QTcpServer squatter;
+        QVERIFY2(squatter.listen(QHostAddress::LocalHost, m_cluster.port(2)), qPrintable(squatter.errorString()));
+        advance(61000);
+        QVERIFY(waitForCount(failed, 1, 30000));
+        advance(500);
+        QVERIFY(waitForCount(failed, 2, 30000));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(scheduler.isQuarantined(2));
+        advance(500);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QCOMPARE(failed.size(), 3);
+        QCOMPARE(failed.last().at(1).toLongLong(), -1); // given up
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Failed);
+        QCOMPARE(done.startFailures, 3);
+        QVERIFY2(done.error.contains(QLatin1String("3")), qPrintable(done.error));
+        QVERIFY(!m_cluster.isRunning(2));
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-start-given-up")));
+        squatter.close();
+    }
+
+    // A console that goes away between two attempts: the reloaded restart keeps its failures, tries again at
+    // once, and with the port free again the node comes back.
+    void failedStartResumesFromTheStateFile()
+    {
+        RestartSchedulerOptions o = options();
+        o.startRetryInitialMs = 60000;
+        o.startAttempts = 4;
+        QTcpServer squatter;
+        {
+            NodeRestartScheduler first(o);
+            QSignalSpy failed(&first, &NodeRestartScheduler::startFailed);
+            const ScheduleResult r = wait(first.schedule(request(1, 60000)));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+            QVERIFY2(squatter.listen(QHostAddress::LocalHost, m_cluster.port(1)), qPrintable(squatter.errorString()));
+            advance(61000);
+            QVERIFY(waitForCount(failed, 1, 30000));
+        }
+        squatter.close();
+        QVERIFY(!m_cluster.isRunning(1));
+        NodeRestartScheduler second(o);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(second.loadPending(), 1);
+        QCOMPARE(second.pending().first().startFailures, 1);
+        QVERIFY(second.isQuarantined(1));
+        QVERIFY(waitForCount(finished, 1, 30000));
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Done);
+        QCOMPARE(done.startFailures, 1);
+        QVERIFY(m_cluster.isRunning(1));
     }
 
     void readOnlyRefusesEveryDestructiveActionInCore()

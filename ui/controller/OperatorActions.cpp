@@ -115,6 +115,7 @@ void OperatorActions::configure(const OperatorSettings& settings)
         emit countdown(node, remainingMs);
     });
     connect(scheduler, &NodeRestartScheduler::nodeReturnedEarly, this, &OperatorActions::nodeReturnedEarly);
+    connect(scheduler, &NodeRestartScheduler::startFailed, this, &OperatorActions::startFailed);
 
     QList<PendingRestart> resumed;
     QString error;

@@ -83,6 +83,8 @@ signals:
     void countdown(int node, qint64 remainingMs);
     void nodeReturnedEarly(int node, qint64 remainingMs, const QString& detail);
     void restartFinished(const redlock::PendingRestart& restart);
+    // NodeRestartScheduler::startFailed: retryInMs -1 = given up.
+    void startFailed(const redlock::PendingRestart& restart, qint64 retryInMs);
     void quarantineChanged();
 
 private:

@@ -91,10 +91,23 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorConsole::updateQuarantine);
     connect(m_actions, &OperatorActions::countdown, this, [this](int, qint64) { updateQuarantine(); });
     connect(m_actions, &OperatorActions::restartChanged, this, [this](const PendingRestart& r) {
+        updateQuarantine();
+        // A failed start waiting for its retry is logged by startFailed, with when the next attempt runs.
+        if (r.state == PendingRestart::State::Quarantined && r.startFailures > 0)
+            return;
         logEvent(tr("delayed restart"), QStringLiteral("delayed-restart"),
                  tr("node #%1 %2: %3").arg(r.node + 1).arg(r.endpoint, restartStateName(r.state)) +
                      (r.error.isEmpty() ? QString() : QStringLiteral(" — ") + r.error));
-        updateQuarantine();
+    });
+    connect(m_actions, &OperatorActions::startFailed, this, [this](const PendingRestart& r, qint64 retryInMs) {
+        if (retryInMs < 0)
+            logEvent(tr("restart given up"), QStringLiteral("restart-given-up"),
+                     tr("node #%1 %2: %3").arg(r.node + 1).arg(r.endpoint, r.error));
+        else
+            logEvent(tr("start failed"), QStringLiteral("restart-start-failed"),
+                     tr("node #%1 %2 could not be started (%3), kept out; next attempt in %4")
+                         .arg(r.node + 1)
+                         .arg(r.endpoint, r.error, NodesModel::formatDuration(retryInMs)));
     });
     connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
             [this](int node, qint64 remainingMs, const QString& detail) {
