@@ -1,0 +1,466 @@
+#include "observe/AlertMonitor.h"
+
+#include "redlock/RedlockRules.h"
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+constexpr std::array<const char*, kAlertRuleCount> kRuleIds{
+    "lock-held", "lock-contested", "minority-leftover", "quorum-lost", "node-down", "severe-finding", "clock-offset",
+};
+
+size_t index(AlertRule rule)
+{
+    return static_cast<size_t>(rule);
+}
+
+} // namespace
+
+QByteArray AlertMonitor::keySubject(const QByteArray& key)
+{
+    return QByteArrayLiteral("key:") + key;
+}
+
+QByteArray AlertMonitor::nodeSubject(int node)
+{
+    return QByteArrayLiteral("node:") + QByteArray::number(node);
+}
+
+QString alertRuleName(AlertRule rule)
+{
+    switch (rule) {
+    case AlertRule::LockHeld:
+        return AlertMonitor::tr("lock held too long");
+    case AlertRule::LockContested:
+        return AlertMonitor::tr("lock contested");
+    case AlertRule::MinorityLeftover:
+        return AlertMonitor::tr("minority leftover");
+    case AlertRule::QuorumLost:
+        return AlertMonitor::tr("quorum lost");
+    case AlertRule::NodeDown:
+        return AlertMonitor::tr("node down");
+    case AlertRule::SevereFinding:
+        return AlertMonitor::tr("severe audit finding");
+    case AlertRule::ClockOffset:
+        return AlertMonitor::tr("clock offset");
+    }
+    return {};
+}
+
+QString alertRuleId(AlertRule rule)
+{
+    return QString::fromLatin1(kRuleIds[index(rule)]);
+}
+
+std::optional<AlertRule> alertRuleFromId(const QString& id)
+{
+    for (int i = 0; i < kAlertRuleCount; ++i) {
+        if (id == QLatin1String(kRuleIds[static_cast<size_t>(i)]))
+            return static_cast<AlertRule>(i);
+    }
+    return std::nullopt;
+}
+
+AlertMonitor::AlertMonitor(AlertMonitorOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)),
+      m_clock(m_options.clock ? m_options.clock : SteadyClock::system()),
+      m_wall(m_options.wallClock ? m_options.wallClock : WallClock::system())
+{
+    qRegisterMetaType<Alert>();
+    m_facts.resize(m_options.nodeCount);
+    for (int i = 0; i < m_options.nodeCount; ++i)
+        m_facts[i].node = i;
+    m_seen.fill(false, m_options.nodeCount);
+    if (m_options.evaluateIntervalMs > 0) {
+        m_timer.setInterval(m_options.evaluateIntervalMs);
+        connect(&m_timer, &QTimer::timeout, this, &AlertMonitor::evaluate);
+        m_timer.start();
+    }
+}
+
+AlertMonitor::~AlertMonitor() = default;
+
+void AlertMonitor::setThresholds(const AlertThresholds& thresholds)
+{
+    m_options.thresholds = thresholds;
+    evaluate();
+}
+
+void AlertMonitor::setMaxTtlMs(qint64 ms)
+{
+    if (ms == m_options.maxTtlMs)
+        return;
+    m_options.maxTtlMs = ms;
+    recomputeNodeConditions();
+}
+
+qint64 AlertMonitor::clockBudgetMs() const
+{
+    // The audit's drift budget, from the same rule: the largest TTL in use times the drift factor, plus 2 ms.
+    const qint64 ttl = m_options.maxTtlMs > 0 ? m_options.maxTtlMs : m_options.defaultTtlMs;
+    return rules::clockDriftMs(ttl, m_options.driftFactor);
+}
+
+// ------------------------------------------------------------------------------------------------ inputs
+
+void AlertMonitor::applyLocks(const LockChangeSet& changes)
+{
+    for (const LockView& v : changes.appeared)
+        applyLock(v);
+    for (const LockView& v : changes.changed)
+        applyLock(v);
+    for (const QByteArray& key : changes.disappeared)
+        m_locks.remove(key);
+}
+
+void AlertMonitor::clearLocks()
+{
+    m_locks.clear();
+}
+
+void AlertMonitor::applyLock(const LockView& view)
+{
+    AlertRule rule = AlertRule::LockHeld;
+    switch (view.verdict) {
+    case LockVerdict::Held:
+    case LockVerdict::Expiring:
+        rule = AlertRule::LockHeld;
+        break;
+    case LockVerdict::Stuck:
+        // A value without expiry on a quorum is held for good: the longest hold of all.
+        if (!view.hasQuorum()) {
+            m_locks.remove(view.key);
+            return;
+        }
+        rule = AlertRule::LockHeld;
+        break;
+    case LockVerdict::Contested:
+        rule = AlertRule::LockContested;
+        break;
+    case LockVerdict::MinorityLeftover:
+        rule = AlertRule::MinorityLeftover;
+        break;
+    case LockVerdict::Unknown:
+        return; // too many nodes unreachable to tell: what was seen before still stands
+    case LockVerdict::Free:
+        m_locks.remove(view.key);
+        return;
+    }
+    LockState next;
+    next.rule = rule;
+    next.token = view.token;
+    next.holders = view.holders;
+    next.tokenCount = view.tokenCount;
+    next.holder = view.holder.summary;
+    const auto it = m_locks.constFind(view.key);
+    // The same condition goes on: held by the same token, contested, or left over by the same token.
+    if (it != m_locks.cend() && it->rule == rule && (rule == AlertRule::LockContested || it->token == view.token)) {
+        next.sinceNs = it->sinceNs;
+        next.sinceMs = it->sinceMs;
+    } else {
+        next.sinceNs = nowNs();
+        next.sinceMs = wallMs();
+    }
+    m_locks.insert(view.key, next);
+}
+
+void AlertMonitor::setNodeFacts(const NodeFacts& facts)
+{
+    if (facts.node < 0 || facts.node >= m_facts.size())
+        return;
+    m_facts[facts.node] = facts;
+    if (facts.health != NodeHealth::Connecting)
+        m_seen[facts.node] = true;
+    recomputeNodeConditions();
+}
+
+void AlertMonitor::setQuarantined(const QList<int>& nodes)
+{
+    m_quarantined = nodes;
+    recomputeNodeConditions();
+}
+
+void AlertMonitor::setFindings(const QList<AuditFinding>& findings)
+{
+    m_findings = findings;
+    recomputeNodeConditions();
+}
+
+QString AlertMonitor::nodeName(int node) const
+{
+    const QString name = m_options.nodeNames.value(node);
+    return name.isEmpty() ? tr("node %1").arg(node + 1) : tr("node %1 (%2)").arg(node + 1).arg(name);
+}
+
+QString AlertMonitor::formatMs(qint64 ms) const
+{
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    if (ms < 60 * 1000)
+        return tr("%1 s").arg(ms / 1000);
+    if (ms < 3600 * 1000)
+        return tr("%1 min").arg(ms / 60000);
+    return tr("%1 h").arg(ms / 3600000);
+}
+
+void AlertMonitor::updateCondition(QHash<QByteArray, Condition>& into, Condition c)
+{
+    const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
+    const auto old = m_nodeConditions.constFind(id);
+    if (old != m_nodeConditions.cend()) {
+        c.sinceNs = old->sinceNs;
+        c.sinceMs = old->sinceMs;
+    } else {
+        c.sinceNs = nowNs();
+        c.sinceMs = wallMs();
+    }
+    into.insert(id, c);
+}
+
+void AlertMonitor::recomputeNodeConditions()
+{
+    QHash<QByteArray, Condition> next;
+    const qint64 budgetMs = clockBudgetMs();
+    // Out: known down (reported as something other than Up after its first connect) or kept down by a delayed
+    // restart. A node still on its first connect is not known down yet.
+    int out = 0;
+    for (int n = 0; n < m_facts.size(); ++n) {
+        const NodeFacts& f = m_facts[n];
+        const bool quarantined = m_quarantined.contains(n);
+        if (quarantined || (m_seen[n] && f.health != NodeHealth::Up))
+            ++out;
+        // A node kept down by a delayed restart is planned, not an alert (it still counts against the quorum).
+        if (m_seen[n] && f.health != NodeHealth::Up && !quarantined) {
+            Condition c;
+            c.rule = AlertRule::NodeDown;
+            c.subject = nodeSubject(n);
+            c.node = n;
+            c.message =
+                f.reason.isEmpty()
+                    ? tr("%1 is down (%2)").arg(nodeName(n), nodeHealthName(f.health))
+                    : tr("%1 is down (%2: %3)").arg(nodeName(n), nodeHealthName(f.health), printableText(f.reason));
+            updateCondition(next, c);
+        }
+        if (f.health == NodeHealth::Up && f.clockOffsetUs && qAbs(*f.clockOffsetUs) > budgetMs * 1000) {
+            Condition c;
+            c.rule = AlertRule::ClockOffset;
+            c.subject = nodeSubject(n);
+            c.node = n;
+            c.message = tr("the clock of %1 is %2 ms off, beyond the drift budget of %3 ms")
+                            .arg(nodeName(n))
+                            .arg(*f.clockOffsetUs / 1000)
+                            .arg(budgetMs);
+            updateCondition(next, c);
+        }
+    }
+    const int quorum = rules::quorum(static_cast<int>(m_facts.size()));
+    const int up = static_cast<int>(m_facts.size()) - out;
+    if (up < quorum) {
+        Condition c;
+        c.rule = AlertRule::QuorumLost;
+        c.message = tr("only %1 of %2 nodes are up (quorum %3): no lock can be granted or released")
+                        .arg(up)
+                        .arg(m_facts.size())
+                        .arg(quorum);
+        updateCondition(next, c);
+    }
+    for (const AuditFinding& finding : std::as_const(m_findings)) {
+        if (finding.severity != AuditFinding::Severity::Severe)
+            continue;
+        Condition c;
+        c.rule = AlertRule::SevereFinding;
+        QByteArrayList nodes;
+        QStringList names;
+        for (const int n : finding.nodes) {
+            nodes << QByteArray::number(n);
+            names << nodeName(n);
+        }
+        c.subject = QByteArrayLiteral("audit:") + finding.ruleId.toLatin1() + ':' + nodes.join(',');
+        c.message = names.isEmpty() ? finding.title : tr("%1: %2").arg(finding.title, names.join(QLatin1String(", ")));
+        updateCondition(next, c);
+    }
+    m_nodeConditions = std::move(next);
+}
+
+// ------------------------------------------------------------------------------------------------ evaluation
+
+QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) const
+{
+    const qint64 threshold = m_options.thresholds.after(s.rule);
+    switch (s.rule) {
+    case AlertRule::LockHeld:
+        return tr("lock %1 held by %2 for longer than %3")
+            .arg(printableBytes(key), s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder, formatMs(threshold));
+    case AlertRule::LockContested:
+        return tr("lock %1 contested by %2 tokens, none on a quorum, for longer than %3")
+            .arg(printableBytes(key))
+            .arg(s.tokenCount)
+            .arg(formatMs(threshold));
+    case AlertRule::MinorityLeftover:
+        return tr("lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)")
+            .arg(printableBytes(key))
+            .arg(s.holders)
+            .arg(m_facts.size())
+            .arg(formatMs(threshold));
+    default:
+        return {};
+    }
+}
+
+void AlertMonitor::consider(const Condition& c, qint64 now)
+{
+    const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
+    const auto it = m_active.find(id);
+    if (it != m_active.end()) {
+        it->lastActiveNs = now;
+        it->seen = m_generation;
+        return;
+    }
+    Active a;
+    a.alert.rule = c.rule;
+    a.alert.id = id;
+    a.alert.subject = c.subject;
+    a.alert.key = c.key;
+    a.alert.node = c.node;
+    a.alert.message = c.message;
+    a.alert.sinceMs = c.sinceMs;
+    a.alert.raisedAtMs = wallMs();
+    a.lastActiveNs = now;
+    a.seen = m_generation;
+    m_active.insert(id, a);
+    m_order.append(id);
+    emit alertRaised(a.alert);
+}
+
+void AlertMonitor::evaluate()
+{
+    ++m_generation;
+    const qint64 now = nowNs();
+    const AlertThresholds& t = m_options.thresholds;
+    const auto due = [&](AlertRule rule, qint64 sinceNs) {
+        return t.isEnabled(rule) && (now - sinceNs) / 1'000'000 >= t.after(rule);
+    };
+    for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
+        if (!due(it->rule, it->sinceNs))
+            continue;
+        Condition c;
+        c.rule = it->rule;
+        c.subject = keySubject(it.key());
+        c.key = it.key();
+        c.sinceNs = it->sinceNs;
+        c.sinceMs = it->sinceMs;
+        // The message is only built for an alert about to be raised.
+        if (!m_active.contains(alertRuleId(c.rule).toLatin1() + ':' + c.subject))
+            c.message = lockMessage(it.key(), *it);
+        consider(c, now);
+    }
+    for (const Condition& c : std::as_const(m_nodeConditions)) {
+        if (due(c.rule, c.sinceNs))
+            consider(c, now);
+    }
+    // Clear what has been gone for clearAfterMs (at once when its rule was switched off).
+    const QList<QByteArray> order = m_order;
+    for (const QByteArray& id : order) {
+        auto it = m_active.find(id);
+        if (it->seen == m_generation)
+            continue;
+        if (t.isEnabled(it->alert.rule) && (now - it->lastActiveNs) / 1'000'000 < t.clearAfterMs)
+            continue;
+        Alert cleared = it->alert;
+        cleared.clearedAtMs = wallMs();
+        m_active.erase(it);
+        m_order.removeOne(id);
+        emit alertCleared(cleared);
+    }
+    for (const QByteArray& id : std::as_const(m_order))
+        maybeNotify(m_active[id], now);
+}
+
+void AlertMonitor::maybeNotify(Active& a, qint64 now)
+{
+    if (a.alert.acknowledged || isMuted(a.alert))
+        return;
+    const qint64 repeat = m_options.thresholds.repeatAfterMs;
+    const bool first = a.lastNotifiedNs == 0;
+    if (!first && (repeat <= 0 || (now - a.lastNotifiedNs) / 1'000'000 < repeat))
+        return;
+    a.lastNotifiedNs = now;
+    ++a.alert.notifications;
+    emit notify(a.alert, !first);
+    emit alertChanged(a.alert);
+}
+
+// ------------------------------------------------------------------------------------------------ operator
+
+QList<Alert> AlertMonitor::alerts() const
+{
+    QList<Alert> out;
+    out.reserve(m_order.size());
+    for (const QByteArray& id : m_order)
+        out.append(m_active.value(id).alert);
+    return out;
+}
+
+std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
+{
+    const auto it = m_active.constFind(id);
+    if (it == m_active.cend())
+        return std::nullopt;
+    return it->alert;
+}
+
+bool AlertMonitor::acknowledge(const QByteArray& id)
+{
+    const auto it = m_active.find(id);
+    if (it == m_active.end())
+        return false;
+    if (!it->alert.acknowledged) {
+        it->alert.acknowledged = true;
+        emit alertChanged(it->alert);
+    }
+    return true;
+}
+
+void AlertMonitor::muteRule(AlertRule rule, qint64 forMs)
+{
+    m_ruleMutedUntilNs[index(rule)] = forMs > 0 ? nowNs() + forMs * 1'000'000 : 0;
+    emit mutesChanged();
+}
+
+void AlertMonitor::muteSubject(const QByteArray& subject, qint64 forMs)
+{
+    if (forMs > 0)
+        m_subjectMutedUntilNs.insert(subject, nowNs() + forMs * 1'000'000);
+    else
+        m_subjectMutedUntilNs.remove(subject);
+    emit mutesChanged();
+}
+
+void AlertMonitor::unmuteAll()
+{
+    m_ruleMutedUntilNs.fill(0);
+    m_subjectMutedUntilNs.clear();
+    emit mutesChanged();
+    evaluate(); // what was raised while muted notifies now
+}
+
+qint64 AlertMonitor::ruleMutedForMs(AlertRule rule) const
+{
+    return std::max<qint64>(0, (m_ruleMutedUntilNs[index(rule)] - nowNs()) / 1'000'000);
+}
+
+qint64 AlertMonitor::subjectMutedForMs(const QByteArray& subject) const
+{
+    return std::max<qint64>(0, (m_subjectMutedUntilNs.value(subject) - nowNs()) / 1'000'000);
+}
+
+bool AlertMonitor::isMuted(const Alert& alert) const
+{
+    const qint64 now = nowNs();
+    return m_ruleMutedUntilNs[index(alert.rule)] > now || m_subjectMutedUntilNs.value(alert.subject) > now;
+}
+
+} // namespace redlock

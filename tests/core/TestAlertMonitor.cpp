@@ -1,0 +1,517 @@
+// Alerts against real redis-server processes, fed as the console feeds them (LockInspector change sets,
+// NodeSession facts, SafetyAudit findings), with a manual steady clock so thresholds pass without sleeping:
+// each rule raised by a real condition once its threshold has passed and cleared when the condition has been
+// gone for the hysteresis; one notification while a condition lasts (and flickers); acknowledge and mute.
+
+#include "localcluster/LocalCluster.h"
+#include "observe/AlertMonitor.h"
+#include "observe/LockInspector.h"
+#include "observe/NodeSession.h"
+#include "observe/SafetyAudit.h"
+#include "redlock/FencingCounters.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
+#include "support/FakeClock.h"
+#include "support/ManualClock.h"
+#include "support/ObservationTestSupport.h"
+#include "support/TestSupport.h"
+
+#include <QtTest>
+
+#include <memory>
+
+using namespace redlock;
+
+namespace {
+
+// The console's wiring, on a test's cluster: NodeSessions and a LockInspector on an I/O thread, their
+// signals queued to this thread and into the monitor, the audit run on every facts change.
+class Feed
+{
+public:
+    Feed(const QList<NodeEndpoint>& nodes, AlertMonitor* monitor) : m_monitor(monitor), m_facts(nodes.size())
+    {
+        NodeSessionOptions so;
+        so.pingIntervalMs = 100;
+        so.factsIntervalMs = 100;
+        so.commandTimeoutMs = 500;
+        so.connection.backoffInitialMs = 50;
+        so.connection.backoffMaxMs = 200;
+        for (int i = 0; i < nodes.size(); ++i) {
+            m_facts[i].node = i;
+            auto* session = m_io.create<NodeSession>(i, nodes[i], so);
+            QObject::connect(
+                session, &NodeSession::factsChanged, &m_context,
+                [this](const NodeFacts& f) {
+                    m_facts[f.node] = f;
+                    m_monitor->setNodeFacts(f);
+                    m_monitor->setFindings(SafetyAudit::run({m_facts, 10000}));
+                },
+                Qt::QueuedConnection);
+            QMetaObject::invokeMethod(session, &NodeSession::start);
+        }
+        InspectorOptions io;
+        io.nodes = nodes;
+        io.keyspaceEvents = false;
+        io.reconcileIntervalMs = 0;
+        m_inspector = m_io.create<LockInspector>(io);
+        QObject::connect(
+            m_inspector, &LockInspector::locksChanged, &m_context,
+            [this](const LockChangeSet& changes) { m_monitor->applyLocks(changes); }, Qt::QueuedConnection);
+        // Queued after locksChanged from the same thread: when this counts, the changes are in the monitor.
+        QObject::connect(
+            m_inspector, &LockInspector::inspectionFinished, &m_context, [this] { ++m_inspections; },
+            Qt::QueuedConnection);
+    }
+    ~Feed()
+    {
+        m_io.runAndWait([this] { m_inspector->stop(); });
+    }
+
+    // One full inspection, applied to the monitor.
+    bool inspect()
+    {
+        const int before = m_inspections;
+        QMetaObject::invokeMethod(m_inspector, &LockInspector::refresh);
+        return QTest::qWaitFor([&] { return m_inspections > before; }, 15000);
+    }
+    const QList<NodeFacts>& facts() const { return m_facts; }
+
+private:
+    AlertMonitor* m_monitor;
+    QObject m_context;
+    IoThread m_io;
+    LockInspector* m_inspector = nullptr;
+    QList<NodeFacts> m_facts;
+    int m_inspections = 0;
+};
+
+bool hasActive(const AlertMonitor& monitor, const QByteArray& id)
+{
+    return monitor.alert(id).has_value();
+}
+
+QByteArray keyAlert(AlertRule rule, const QByteArray& key)
+{
+    return alertRuleId(rule).toLatin1() + ':' + AlertMonitor::keySubject(key);
+}
+
+QByteArray nodeAlert(AlertRule rule, int node)
+{
+    return alertRuleId(rule).toLatin1() + ':' + AlertMonitor::nodeSubject(node);
+}
+
+const QByteArray kQuorumLost = QByteArrayLiteral("quorum-lost:");
+
+} // namespace
+
+class TestAlertMonitor : public QObject
+{
+    Q_OBJECT
+
+    std::shared_ptr<ManualClock> m_clock;
+
+    AlertMonitorOptions options(int nodes) const
+    {
+        AlertMonitorOptions o;
+        o.nodeCount = nodes;
+        o.evaluateIntervalMs = 0; // the test evaluates after moving the clock
+        o.clock = m_clock;
+        o.maxTtlMs = 10000;
+        o.thresholds.set(AlertRule::LockHeld, true, 10000);
+        o.thresholds.set(AlertRule::LockContested, true, 5000);
+        o.thresholds.set(AlertRule::MinorityLeftover, true, 20000);
+        o.thresholds.set(AlertRule::NodeDown, true, 3000);
+        o.thresholds.set(AlertRule::QuorumLost, true, 2000);
+        o.thresholds.set(AlertRule::ClockOffset, true, 4000);
+        o.thresholds.clearAfterMs = 5000;
+        o.thresholds.repeatAfterMs = 0;
+        return o;
+    }
+
+private slots:
+    void init() { m_clock = std::make_shared<ManualClock>(); }
+
+    // A lock acquired by a Redlock client and held: no alert before the threshold, one after it, one
+    // notification however often it is evaluated; released, it clears only after the hysteresis.
+    void lockHeldLongerThanTheThreshold()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        QSignalSpy notified(&monitor, &AlertMonitor::notify);
+        Feed feed(cluster.endpoints(), &monitor);
+
+        RedlockOptions ro;
+        ro.nodes = cluster.endpoints();
+        ro.nodeTimeoutMs = 2000;
+        IoThread io;
+        auto client = ownedOnIoThread(io, io.create<RedlockClient>(ro));
+        const AcquireResult acquired = client->acquireAndWait({"orders:12"}, {.ttlMs = 600000});
+        QVERIFY2(acquired.ok, qPrintable(acquired.error));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(9000);
+        // Extended by its holder: a changed view, the same hold.
+        QVERIFY(client->extendAndWait(acquired.lock, 900000).ok);
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QVERIFY(raised.isEmpty());
+
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        const Alert alert = raised.first().first().value<Alert>();
+        QCOMPARE(alert.rule, AlertRule::LockHeld);
+        QCOMPARE(alert.id, keyAlert(AlertRule::LockHeld, "orders:12"));
+        QCOMPARE(alert.key, QByteArray("orders:12"));
+        QVERIFY2(alert.message.contains(QLatin1String("orders:12")), qPrintable(alert.message));
+        QCOMPARE(notified.size(), 1);
+        for (int i = 0; i < 5; ++i) {
+            m_clock->advanceMs(60000);
+            QVERIFY(feed.inspect());
+            monitor.evaluate();
+        }
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(notified.size(), 1);
+        QVERIFY(hasActive(monitor, alert.id));
+
+        QVERIFY(client->releaseAndWait(acquired.lock).ok);
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(4000);
+        monitor.evaluate();
+        QVERIFY(cleared.isEmpty()); // the hysteresis
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.first().first().value<Alert>().id, alert.id);
+        QVERIFY(cleared.first().first().value<Alert>().clearedAtMs > 0);
+        QVERIFY(monitor.alerts().isEmpty());
+    }
+
+    // Two contenders each on one node of three: contested, raised after its threshold and cleared once one
+    // of them is gone; a leftover on one node is a minority leftover, older than its threshold.
+    void contestedAndMinorityLeftover()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+
+        QVERIFY(!runCommand(cluster.endpoint(0), {"SET", "jobs:1", "contender-a", "PX", "600000"}).isError());
+        QVERIFY(!runCommand(cluster.endpoint(1), {"SET", "jobs:1", "contender-b", "PX", "600000"}).isError());
+        QVERIFY(!runCommand(cluster.endpoint(2), {"SET", "jobs:2", "half-acquired", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(4500);
+        monitor.evaluate();
+        QVERIFY(raised.isEmpty());
+        m_clock->advanceMs(1000);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(raised.last().first().value<Alert>().id, keyAlert(AlertRule::LockContested, "jobs:1"));
+
+        // Contender b gives up: what is left of a is a minority leftover now, a new condition.
+        QVERIFY(!runCommand(cluster.endpoint(1), {"DEL", "jobs:1"}).isError());
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(6000);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.last().first().value<Alert>().id, keyAlert(AlertRule::LockContested, "jobs:1"));
+        QCOMPARE(raised.size(), 1);
+
+        m_clock->advanceMs(14500); // jobs:2 is 21.5 s old, jobs:1's leftover 6 + 14.5 = 20.5 s
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 3);
+        QList<QByteArray> ids{raised[1].first().value<Alert>().id, raised[2].first().value<Alert>().id};
+        std::sort(ids.begin(), ids.end());
+        QCOMPARE(ids, (QList<QByteArray>{keyAlert(AlertRule::MinorityLeftover, "jobs:1"),
+                                         keyAlert(AlertRule::MinorityLeftover, "jobs:2")}));
+    }
+
+    // A node stopped: node down after its threshold; a second one: quorum lost. Started again, both clear
+    // after the hysteresis; a node that is down for less than the threshold raises nothing.
+    void nodeDownAndQuorumLost()
+    {
+        // Durable nodes: a restart of a node without AOF within the TTL is a severe finding of its own.
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        QSignalSpy notified(&monitor, &AlertMonitor::notify);
+        Feed feed(cluster.endpoints(), &monitor);
+        auto health = [&](int n) { return feed.facts()[n].health; };
+        QTRY_VERIFY_WITH_TIMEOUT(
+            health(0) == NodeHealth::Up && health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
+        monitor.evaluate();
+        QVERIFY(raised.isEmpty());
+
+        // A blip shorter than the threshold: nothing.
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Down, 15000);
+        m_clock->advanceMs(2000);
+        monitor.evaluate();
+        QVERIFY(cluster.startNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Up, 15000);
+        m_clock->advanceMs(2000);
+        monitor.evaluate();
+        QVERIFY2(raised.isEmpty(), raised.isEmpty() ? "" : raised.first().first().value<Alert>().id.constData());
+
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Down, 15000);
+        monitor.evaluate();
+        m_clock->advanceMs(3500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(raised.last().first().value<Alert>().id, nodeAlert(AlertRule::NodeDown, 2));
+        QCOMPARE(raised.last().first().value<Alert>().node, 2);
+
+        QVERIFY(cluster.stopNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(health(1) == NodeHealth::Down, 15000);
+        monitor.evaluate();
+        m_clock->advanceMs(2500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, kQuorumLost));
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 1))); // 2.5 s < 3 s
+        m_clock->advanceMs(1000);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, nodeAlert(AlertRule::NodeDown, 1)));
+        const qsizetype raisedWhileDown = raised.size();
+        const qsizetype notifiedWhileDown = notified.size();
+        for (int i = 0; i < 5; ++i) {
+            m_clock->advanceMs(10000);
+            monitor.evaluate();
+        }
+        QCOMPARE(raised.size(), raisedWhileDown);
+        QCOMPARE(notified.size(), notifiedWhileDown);
+
+        QVERIFY(cluster.startNode(1));
+        QVERIFY(cluster.startNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, kQuorumLost)); // the hysteresis
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, kQuorumLost));
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 1)));
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 2)));
+        QVERIFY(cleared.size() >= 3);
+    }
+
+    // A node kept down by a delayed restart is planned: no node-down alert, but it counts against the quorum.
+    void quarantinedNodeIsNotDown()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        Feed feed(cluster.endpoints(), &monitor);
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[0].health == NodeHealth::Up, 15000);
+        monitor.setQuarantined({0});
+        QVERIFY(cluster.stopNode(0));
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[0].health == NodeHealth::Down, 15000);
+        m_clock->advanceMs(60000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 0)));
+        QVERIFY(!hasActive(monitor, kQuorumLost));
+        monitor.setQuarantined({});
+        monitor.evaluate();
+        m_clock->advanceMs(3000);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, nodeAlert(AlertRule::NodeDown, 0)));
+    }
+
+    // Fencing counters on AOF nodes, then appendfsync everysec on one: the audit's persistence finding turns
+    // severe and raises an alert at once; back to always, it clears.
+    void severeAuditFinding()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        for (int i = 0; i < 3; ++i)
+            runCommand(cluster.endpoint(i), {"HSET", fenceCountersKey(), "job", "7"});
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[1].fencingCounters == 1 && feed.facts()[1].appendFsync == u"always",
+                                 15000);
+        monitor.evaluate();
+        QVERIFY(raised.isEmpty());
+
+        QVERIFY(!runCommand(cluster.endpoint(1), {"CONFIG", "SET", "appendfsync", "everysec"}).isError());
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[1].appendFsync == u"everysec", 15000);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        const Alert alert = raised.first().first().value<Alert>();
+        QCOMPARE(alert.rule, AlertRule::SevereFinding);
+        QCOMPARE(alert.id, QByteArray("severe-finding:audit:persistence:1"));
+
+        QVERIFY(!runCommand(cluster.endpoint(1), {"CONFIG", "SET", "appendfsync", "always"}).isError());
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[1].appendFsync == u"always", 15000);
+        monitor.evaluate();
+        QVERIFY(cleared.isEmpty());
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.first().first().value<Alert>().id, alert.id);
+    }
+
+    // A node whose clock runs 5 s ahead (libfaketime): beyond the drift budget of 10 s locks (102 ms),
+    // raised after its threshold; within the budget of 10-minute locks (6002 ms), cleared.
+    void clockOffsetBeyondTheDriftBudget()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(2, {}, &error), qPrintable(error));
+        LocalNodeOptions ahead;
+        QVERIFY2(withClockOffset(&ahead, 5, &error), qPrintable(error));
+        QVERIFY2(cluster.addNode(ahead, &error) == 2, qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[2].clockOffsetUs.has_value() && feed.facts()[0].clockOffsetUs.has_value(),
+                                 15000);
+        QCOMPARE(monitor.clockBudgetMs(), rules::clockDriftMs(10000, 0.01));
+        monitor.evaluate();
+        m_clock->advanceMs(3000);
+        monitor.evaluate();
+        QVERIFY(raised.isEmpty());
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(raised.first().first().value<Alert>().id, nodeAlert(AlertRule::ClockOffset, 2));
+
+        monitor.setMaxTtlMs(600000);
+        QCOMPARE(monitor.clockBudgetMs(), rules::clockDriftMs(600000, 0.01));
+        monitor.evaluate();
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.first().first().value<Alert>().id, nodeAlert(AlertRule::ClockOffset, 2));
+    }
+
+    // A condition that goes away and comes back within the hysteresis keeps its one alert and notification;
+    // an acknowledged alert stays listed and sends no reminder; a muted rule or key notifies nothing until the
+    // mute runs out.
+    void acknowledgeMuteAndNoFlapping()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitorOptions o = options(3);
+        o.thresholds.set(AlertRule::LockHeld, true, 1000);
+        o.thresholds.repeatAfterMs = 60000;
+        AlertMonitor monitor(o);
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy notified(&monitor, &AlertMonitor::notify);
+        Feed feed(cluster.endpoints(), &monitor);
+        auto hold = [&](const QByteArray& key, const QByteArray& token) {
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(!runCommand(cluster.endpoint(i), {"SET", key, token, "PX", "600000"}).isError());
+        };
+        auto drop = [&](const QByteArray& key) {
+            for (int i = 0; i < 3; ++i)
+                runCommand(cluster.endpoint(i), {"DEL", key});
+        };
+
+        hold("a", "holder-1");
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(notified.size(), 1);
+        const QByteArray idA = keyAlert(AlertRule::LockHeld, "a");
+
+        // Released and taken again by the same token within the hysteresis: one alert, one notification.
+        drop("a");
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(2000);
+        monitor.evaluate();
+        hold("a", "holder-1");
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(notified.size(), 1);
+
+        // Unacknowledged: a reminder after repeatAfterMs. Acknowledged: listed, active, no more reminders.
+        m_clock->advanceMs(60000);
+        monitor.evaluate();
+        QCOMPARE(notified.size(), 2);
+        QVERIFY(notified.last().at(1).toBool());
+        QVERIFY(monitor.acknowledge(idA));
+        QVERIFY(monitor.alert(idA)->acknowledged);
+        m_clock->advanceMs(120000);
+        monitor.evaluate();
+        QCOMPARE(notified.size(), 2);
+        QCOMPARE(monitor.alerts().size(), 1);
+
+        // Muted by key: raised and listed, not notified, until the mute runs out.
+        monitor.muteSubject(AlertMonitor::keySubject("b"), 30000);
+        hold("b", "holder-2");
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "b")));
+        QCOMPARE(notified.size(), 2);
+        QVERIFY(monitor.isMuted(*monitor.alert(keyAlert(AlertRule::LockHeld, "b"))));
+        // Muted by rule: another key is quiet too.
+        monitor.muteRule(AlertRule::LockHeld, 60000);
+        hold("c", "holder-3");
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "c")));
+        QCOMPARE(notified.size(), 2);
+        QVERIFY(monitor.ruleMutedForMs(AlertRule::LockHeld) > 0);
+        // The mutes run out: what is still active and unacknowledged notifies now, once each.
+        m_clock->advanceMs(60000);
+        monitor.evaluate();
+        QCOMPARE(notified.size(), 4);
+        monitor.evaluate();
+        QCOMPARE(notified.size(), 4);
+    }
+
+    // A rule switched off clears its alerts at once and raises nothing.
+    void disabledRuleRaisesNothing()
+    {
+        AlertMonitorOptions o = options(3);
+        AlertMonitor monitor(o);
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        AuditFinding severe;
+        severe.ruleId = QStringLiteral("same-server");
+        severe.severity = AuditFinding::Severity::Severe;
+        severe.nodes = {0, 1};
+        monitor.setFindings({severe});
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(raised.first().first().value<Alert>().id, QByteArray("severe-finding:audit:same-server:0,1"));
+        AlertThresholds t = o.thresholds;
+        t.set(AlertRule::SevereFinding, false, 0);
+        monitor.setThresholds(t);
+        QCOMPARE(cleared.size(), 1);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAlertMonitor)
+#include "TestAlertMonitor.moc"
