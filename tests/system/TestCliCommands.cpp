@@ -104,6 +104,24 @@ public:
             m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
         }
     }
+    // The next alert event ("alert-raised" / "alert-cleared") of the rule, skipping others; empty after timeoutMs.
+    QJsonObject waitForAlert(const QString& event, const QString& rule, int timeoutMs)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        for (;;) {
+            while (m_process.canReadLine()) {
+                const QByteArray line = m_process.readLine();
+                m_seen += line;
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                if (o.value(QStringLiteral("event")).toString() == event &&
+                    o.value(QStringLiteral("rule")).toString() == rule)
+                    return o;
+            }
+            if (deadline.hasExpired() || m_process.state() != QProcess::Running)
+                return {};
+            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        }
+    }
     QString seen() { return QString::fromUtf8(m_seen + m_process.readAllStandardError()); }
 
     // Locks that exist when watch starts are its baseline, not events: writes fresh ones until the first is
@@ -352,6 +370,51 @@ private slots:
         QVERIFY(watch.process().waitForFinished(10000));
         QCOMPARE(watch.process().exitStatus(), QProcess::NormalExit);
         QCOMPARE(watch.process().exitCode(), 0);
+    }
+
+    // Alerts in watch --json: a lock held past its threshold raised and, released, cleared; a stopped node
+    // raised as down; a bad --alert refused.
+    void watchPrintsAlerts()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable; // no restart-early finding when a node comes back
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        durable.notifyKeyspaceEvents = QStringLiteral("Kg$x");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
+                            QStringLiteral("--reconcile"), QStringLiteral("1000"), QStringLiteral("--json"),
+                            QStringLiteral("--alert"), QStringLiteral("lock-held=1000,node-down=1000,clear=500")});
+        QVERIFY(watch.process().waitForStarted());
+        setOn(cluster, {0, 1, 2}, "locks:long", "long-holder");
+        const QJsonObject held = watch.waitForAlert(QStringLiteral("alert-raised"), QStringLiteral("lock-held"), 20000);
+        QVERIFY2(!held.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(held.value(QStringLiteral("key")).toString(), QStringLiteral("locks:long"));
+        QCOMPARE(held.value(QStringLiteral("id")).toString(), QStringLiteral("lock-held:key:locks:long"));
+        QVERIFY(held.value(QStringLiteral("message")).toString().contains(QStringLiteral("locks:long")));
+
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(cluster.port(i)).command({"DEL", "locks:long"});
+        const QJsonObject cleared =
+            watch.waitForAlert(QStringLiteral("alert-cleared"), QStringLiteral("lock-held"), 20000);
+        QVERIFY2(!cleared.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(cleared.value(QStringLiteral("id")).toString(), QStringLiteral("lock-held:key:locks:long"));
+
+        QVERIFY(cluster.stopNode(2));
+        const QJsonObject down = watch.waitForAlert(QStringLiteral("alert-raised"), QStringLiteral("node-down"), 20000);
+        QVERIFY2(!down.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(down.value(QStringLiteral("node")).toInt(), 3);
+        watch.process().terminate();
+        QVERIFY(watch.process().waitForFinished(10000));
+
+        QProcess bad;
+        bad.start(QStringLiteral(REDLOCK_CLI_PATH),
+                  {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster), QStringLiteral("--alert"),
+                   QStringLiteral("lock-hold=5")});
+        QVERIFY(bad.waitForFinished(10000));
+        QVERIFY(bad.exitCode() != 0);
+        QVERIFY2(bad.readAllStandardError().contains("lock-held"), "the error lists the rules");
     }
 
     void watchStopsOnSigintAndRefusesBadOptions()

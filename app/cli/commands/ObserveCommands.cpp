@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "commands/ObserveOptions.h"
 
+#include "observe/AlertMonitor.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
@@ -466,20 +467,93 @@ int runInspect(const QStringList& args)
     return reachable < rules::quorum(static_cast<int>(nodes.size())) ? ExitNoQuorumReachable : ExitOk;
 }
 
+// --alert RULE=MS|off,... over the defaults.
+bool readAlertOptions(const QCommandLineParser& parser, AlertThresholds* thresholds)
+{
+    const QString list = parser.value(QStringLiteral("alert"));
+    for (const QString& value : list.split(u',', Qt::SkipEmptyParts)) {
+        const qsizetype eq = value.indexOf(u'=');
+        if (value.left(eq) == QLatin1String("clear")) {
+            bool ok = false;
+            thresholds->clearAfterMs = value.mid(eq + 1).toLongLong(&ok);
+            if (ok && thresholds->clearAfterMs >= 0)
+                continue;
+        }
+        const auto rule = alertRuleFromId(value.left(eq));
+        const QString setting = eq < 0 ? QString() : value.mid(eq + 1);
+        bool ok = false;
+        const qint64 ms = setting.toLongLong(&ok);
+        if (!rule || (setting != QLatin1String("off") && (!ok || ms < 0))) {
+            QStringList ids;
+            for (int i = 0; i < kAlertRuleCount; ++i)
+                ids << alertRuleId(static_cast<AlertRule>(i));
+            printErr(ObserveCommands::tr("redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2")
+                         .arg(printableText(value), ids.join(QLatin1String(", "))));
+            return false;
+        }
+        if (setting == QLatin1String("off"))
+            thresholds->set(*rule, false, thresholds->after(*rule));
+        else
+            thresholds->set(*rule, true, ms);
+    }
+    return true;
+}
+
+// Alerts as they are raised and cleared: a line each (or a JSON object with --json).
+void printAlert(const Alert& alert, bool raised, bool json)
+{
+    const qint64 atMs = raised ? alert.raisedAtMs : alert.clearedAtMs;
+    const QString at = QDateTime::fromMSecsSinceEpoch(atMs).toString(Qt::ISODateWithMs);
+    if (json) {
+        QJsonObject o{
+            {QStringLiteral("at"), at},
+            {QStringLiteral("event"), raised ? QStringLiteral("alert-raised") : QStringLiteral("alert-cleared")},
+            {QStringLiteral("rule"), alertRuleId(alert.rule)},
+            {QStringLiteral("id"), printableBytes(alert.id, -1)},
+            {QStringLiteral("since"), QDateTime::fromMSecsSinceEpoch(alert.sinceMs).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("message"), alert.message}};
+        if (!alert.key.isEmpty())
+            o.insert(QStringLiteral("key"), printableBytes(alert.key, -1));
+        if (alert.node >= 0)
+            o.insert(QStringLiteral("node"), alert.node + 1);
+        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
+        std::fputc('\n', stdout);
+        std::fflush(stdout);
+        return;
+    }
+    printOut(QStringLiteral("%1  %2  %3: %4")
+                 .arg(at, (raised ? ObserveCommands::tr("ALERT") : ObserveCommands::tr("CLEARED")).leftJustified(13),
+                      alertRuleName(alert.rule), alert.message));
+}
+
 int runWatch(const QStringList& args)
 {
     QCommandLineParser parser;
     addInspectOptions(parser);
     addRescanOptions(parser);
+    parser.addOption({QStringLiteral("alert"),
+                      ObserveCommands::tr("Alert thresholds, comma-separated: RULE=MS (raised once the condition "
+                                          "lasted MS) or RULE=off; clear=MS: how long a condition must be gone before "
+                                          "its alert clears (default 5000). Rules: lock-held, lock-contested, "
+                                          "minority-leftover, quorum-lost, node-down, severe-finding, clock-offset."),
+                      ObserveCommands::tr("RULE=MS,...")});
+    parser.addOption({QStringLiteral("no-alerts"), ObserveCommands::tr("Print lock events only, no alerts.")});
+    parser.addOption(
+        {QStringLiteral("max-ttl"),
+         ObserveCommands::tr("Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the "
+                             "audit (default: the largest PTTL seen, at least 10000)."),
+         ObserveCommands::tr("MS")});
     int exitCode = ExitOk;
-    if (!parseArguments(
-            parser, args, QStringLiteral("watch [options] --nodes LIST"),
-            ObserveCommands::tr("Print lock events (acquired, released, expired, token changed, contested) as they "
-                                "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
-                                "have them enabled (this command never enables them); a background rescan within a "
-                                "budget of commands per second per node catches the rest, and is the only source on "
-                                "nodes without them."),
-            &exitCode))
+    if (!parseArguments(parser, args, QStringLiteral("watch [options] --nodes LIST"),
+                        ObserveCommands::tr(
+                            "Print lock events (acquired, released, expired, token changed, contested) as they "
+                            "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
+                            "have them enabled (this command never enables them); a background rescan within a "
+                            "budget of commands per second per node catches the rest, and is the only source on "
+                            "nodes without them. Alerts (a lock held, contested or left over too long, a node down, "
+                            "quorum lost, a severe audit finding, a clock offset beyond the drift budget) are "
+                            "printed when raised and when cleared."),
+                        &exitCode))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
@@ -487,6 +561,12 @@ int runWatch(const QStringList& args)
     if (!readRescanOptions(parser, &command.options))
         return ExitUsage;
     const int budget = command.options.budgetPerNode;
+    AlertThresholds thresholds;
+    qint64 maxTtl = 0;
+    if (!readAlertOptions(parser, &thresholds) ||
+        !intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
+        return ExitUsage;
+    const bool alerts = !parser.isSet(QStringLiteral("no-alerts"));
 
     QEventLoop loop;
     StopSignals stopSignals;
@@ -596,6 +676,48 @@ int runWatch(const QStringList& args)
                              .arg(nodes.value(node).displayName(), printableText(why), pace));
         },
         Qt::QueuedConnection);
+
+    // Alerts: the same monitor as the console's, fed by the inspector and a NodeSession per node (the audit
+    // runs on every facts change).
+    std::unique_ptr<AlertMonitor> monitor;
+    QList<NodeFacts> facts(nodes.size());
+    qint64 largestPttl = 0;
+    if (alerts) {
+        AlertMonitorOptions ao;
+        ao.nodeCount = static_cast<int>(nodes.size());
+        for (const NodeEndpoint& n : nodes)
+            ao.nodeNames << n.displayName();
+        ao.driftFactor = command.options.driftFactor;
+        ao.maxTtlMs = std::max<qint64>(maxTtl, 10000);
+        ao.thresholds = thresholds;
+        monitor = std::make_unique<AlertMonitor>(ao);
+        AlertMonitor* m = monitor.get();
+        QObject::connect(m, &AlertMonitor::alertRaised, &loop, [json](const Alert& a) { printAlert(a, true, json); });
+        QObject::connect(m, &AlertMonitor::alertCleared, &loop, [json](const Alert& a) { printAlert(a, false, json); });
+        QObject::connect(
+            inspector, &LockInspector::locksChanged, &loop,
+            [m, maxTtl, &largestPttl](const LockChangeSet& changes) {
+                m->applyLocks(changes);
+                if (maxTtl == 0) {
+                    largestPttl = std::max({largestPttl, SafetyAudit::largestPttlMs(changes.appeared),
+                                            SafetyAudit::largestPttlMs(changes.changed)});
+                    m->setMaxTtlMs(std::max<qint64>(10000, largestPttl));
+                }
+            },
+            Qt::QueuedConnection);
+        for (int i = 0; i < nodes.size(); ++i) {
+            auto* session = io.create<NodeSession>(i, nodes[i]);
+            QObject::connect(
+                session, &NodeSession::factsChanged, &loop,
+                [m, &facts, driftFactor = command.options.driftFactor](const NodeFacts& f) {
+                    facts[f.node] = f;
+                    m->setNodeFacts(f);
+                    m->setFindings(SafetyAudit::run({facts, m->options().maxTtlMs, driftFactor}));
+                },
+                Qt::QueuedConnection);
+            io.runAndWait([session] { session->start(); });
+        }
+    }
     io.runAndWait([inspector] { inspector->start(); });
     loop.exec();
     return ExitOk;
