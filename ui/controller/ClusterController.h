@@ -67,6 +67,7 @@ public:
     int quorum() const { return rules::quorum(nodeCount()); }
     int nodesUp() const; // quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
+    const QList<int>& quarantinedNodes() const { return m_quarantined; }
 
     const QList<NodeFacts>& nodeFacts() const { return m_facts; }
     const QList<AuditFinding>& findings() const { return m_findings; }

@@ -4,6 +4,7 @@
 #include "controller/MetricsEndpoint.h"
 #include "dialogs/ProfilesDialog.h"
 #include "runtime/IoThread.h"
+#include "views/AlertsConsole.h"
 #include "views/MainWindow.h"
 #include "views/OperatorConsole.h"
 
@@ -22,6 +23,7 @@ ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
 {
     m_window = std::make_unique<MainWindow>(m_controller.get());
     m_operator = std::make_unique<OperatorConsole>(m_controller.get(), m_window.get());
+    m_alerts = std::make_unique<AlertsConsole>(m_controller.get(), m_window.get(), m_settings);
     connect(m_window.get(), &MainWindow::connectRequested, this, &ConsoleLauncher::openProfiles);
 }
 
@@ -32,6 +34,7 @@ ConsoleLauncher::~ConsoleLauncher()
     // Observers first, then the demo clients and servers (deleted on their own thread), then the window.
     m_controller->stop();
     m_operator.reset(); // its restart scheduler may live on the demo thread
+    m_alerts.reset();
     m_demo = nullptr;
     m_demoThread.reset();
     m_window.reset();

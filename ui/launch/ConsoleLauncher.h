@@ -13,6 +13,7 @@ class QSettings;
 
 namespace redlock {
 
+class AlertsConsole;
 class DemoWorkload;
 class IoThread;
 class MetricsEndpoint;
@@ -59,6 +60,7 @@ public:
     OperatorConsole* operatorConsole() const { return m_operator.get(); }
     // With --metrics-listen; null otherwise.
     MetricsEndpoint* metricsEndpoint() const { return m_metricsEndpoint.get(); }
+    AlertsConsole* alertsConsole() const { return m_alerts.get(); }
 
 signals:
     // Only in screenshot mode, or when the demo cannot start.
@@ -78,6 +80,7 @@ private:
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<OperatorConsole> m_operator;
     std::unique_ptr<MetricsEndpoint> m_metricsEndpoint;
+    std::unique_ptr<AlertsConsole> m_alerts;
     std::unique_ptr<IoThread> m_demoThread;
     DemoWorkload* m_demo = nullptr;
     bool m_refreshed = false;
