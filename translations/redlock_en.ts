@@ -144,6 +144,301 @@
     </message>
 </context>
 <context>
+    <name>redlock::AlertMonitor</name>
+    <message>
+        <source>lock held too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock contested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quorum lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>severe audit finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clock offset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is down (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is down (%2: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the clock of %1 is %2 ms off, beyond the drift budget of %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only %1 of %2 nodes are up (quorum %3): no lock can be granted or released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock %1 held by %2 for longer than %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock %1 contested by %2 tokens, none on a quorum, for longer than %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertThresholdsDialog</name>
+    <message>
+        <source>One holder keeps a lock longer than:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A lock stays contested (no token on a quorum) longer than:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A minority leftover is older than:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fewer than a quorum of nodes are up for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A node is unreachable for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The safety audit has a severe finding for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A node&apos;s clock is off by more than the drift budget for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert thresholds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An alert is raised when its condition has lasted the time given here, and cleared when the condition has been gone for the hysteresis below. The clock-offset budget is the Redlock drift of the largest TTL in use.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear an alert when its condition has been gone for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remind of an unacknowledged alert every:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsConsole</name>
+    <message>
+        <source>Alerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;lerts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Alerts panel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Unmute all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications go to the system tray.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system tray here: alerts notify in the status bar and open this panel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alerts (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock alert (reminder): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redlock alert: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alert cleared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsModel</name>
+    <message>
+        <source>cleared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acknowledged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>muted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsPanel</name>
+    <message>
+        <source>&amp;Acknowledge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The alert stays listed and stops notifying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mute rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mute key or node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Unmute all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for 8 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::AuditLog</name>
     <message>
         <source>cannot create the audit log folder %1</source>
@@ -1678,6 +1973,24 @@ token: %3</source>
         <source>node %1 answers again %2 ms before the delay has passed%3: clients count it again and it may vote for locks it lost. The console cannot keep it out; it only flags it</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the start step failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 could not be started (%n attempt(s)); last error: %2</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 is back (new run_id %2), started by something else after %n failed start(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -1980,6 +2293,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, unreachable %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>restart given up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node #%1 %2 could not be started (%3), kept out; next attempt in %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3914,10 +4239,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the background rescan (%1 commands/s)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3952,6 +4273,38 @@ The process that acquired the lock has exited, so this command cannot know how m
         <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
 
 --json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALERT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CLEARED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert thresholds, comma-separated: RULE=MS (raised once the condition lasted MS) or RULE=off; clear=MS: how long a condition must be gone before its alert clears (default 5000). Rules: lock-held, lock-contested, minority-leftover, quorum-lost, node-down, severe-finding, clock-offset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RULE=MS,...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events only, no alerts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default: the largest PTTL seen, at least 10000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

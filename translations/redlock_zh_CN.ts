@@ -144,6 +144,301 @@
     </message>
 </context>
 <context>
+    <name>redlock::AlertMonitor</name>
+    <message>
+        <source>lock held too long</source>
+        <translation>锁持有过久</translation>
+    </message>
+    <message>
+        <source>lock contested</source>
+        <translation>锁争用</translation>
+    </message>
+    <message>
+        <source>minority leftover</source>
+        <translation>少数派残留</translation>
+    </message>
+    <message>
+        <source>quorum lost</source>
+        <translation>失去法定数量</translation>
+    </message>
+    <message>
+        <source>node down</source>
+        <translation>节点离线</translation>
+    </message>
+    <message>
+        <source>severe audit finding</source>
+        <translation>严重审计发现</translation>
+    </message>
+    <message>
+        <source>clock offset</source>
+        <translation>时钟偏移</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>node %1 (%2)</source>
+        <translation>节点 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 is down (%2)</source>
+        <translation>%1 离线（%2）</translation>
+    </message>
+    <message>
+        <source>%1 is down (%2: %3)</source>
+        <translation>%1 离线（%2：%3）</translation>
+    </message>
+    <message>
+        <source>the clock of %1 is %2 ms off, beyond the drift budget of %3 ms</source>
+        <translation>%1 的时钟偏差 %2 毫秒，超出 %3 毫秒的漂移预算</translation>
+    </message>
+    <message>
+        <source>only %1 of %2 nodes are up (quorum %3): no lock can be granted or released</source>
+        <translation>%2 个节点中只有 %1 个在线（法定数量 %3）：无法授予或释放任何锁</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>lock %1 held by %2 for longer than %3</source>
+        <translation>锁 %1 被 %2 持有超过 %3</translation>
+    </message>
+    <message>
+        <source>lock %1 contested by %2 tokens, none on a quorum, for longer than %3</source>
+        <translation>锁 %1 被 %2 个令牌争用（均未达到法定数量）超过 %3</translation>
+    </message>
+    <message>
+        <source>lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)</source>
+        <translation>锁 %1：%3 个节点中有 %2 个上的残留，存在已超过 %4（一次失败或只释放了一半的获取）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertThresholdsDialog</name>
+    <message>
+        <source>One holder keeps a lock longer than:</source>
+        <translation>同一持有者持有锁超过：</translation>
+    </message>
+    <message>
+        <source>A lock stays contested (no token on a quorum) longer than:</source>
+        <translation>锁持续争用（没有令牌达到法定数量）超过：</translation>
+    </message>
+    <message>
+        <source>A minority leftover is older than:</source>
+        <translation>少数派残留存在超过：</translation>
+    </message>
+    <message>
+        <source>Fewer than a quorum of nodes are up for:</source>
+        <translation>在线节点少于法定数量持续：</translation>
+    </message>
+    <message>
+        <source>A node is unreachable for:</source>
+        <translation>节点不可达持续：</translation>
+    </message>
+    <message>
+        <source>The safety audit has a severe finding for:</source>
+        <translation>安全审计存在严重发现持续：</translation>
+    </message>
+    <message>
+        <source>A node&apos;s clock is off by more than the drift budget for:</source>
+        <translation>节点时钟偏差超出漂移预算持续：</translation>
+    </message>
+    <message>
+        <source>Alert thresholds</source>
+        <translation>告警阈值</translation>
+    </message>
+    <message>
+        <source>An alert is raised when its condition has lasted the time given here, and cleared when the condition has been gone for the hysteresis below. The clock-offset budget is the Redlock drift of the largest TTL in use.</source>
+        <translation>当条件持续达到此处给定的时间时触发告警；当条件消失的时间达到下面的滞后时间时清除告警。时钟偏移预算是当前所用最大 TTL 的 Redlock 漂移。</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Clear an alert when its condition has been gone for:</source>
+        <translation>条件消失多久后清除告警：</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>Remind of an unacknowledged alert every:</source>
+        <translation>未确认的告警每隔多久提醒一次：</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsConsole</name>
+    <message>
+        <source>Alerts</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>A&amp;lerts</source>
+        <translation>告警(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Alerts panel</source>
+        <translation>告警面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds…</source>
+        <translation>阈值(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Unmute all</source>
+        <translation>全部取消静音(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Redlock Console</source>
+        <translation>Redlock 控制台</translation>
+    </message>
+    <message>
+        <source>Notifications go to the system tray.</source>
+        <translation>通知发送到系统托盘。</translation>
+    </message>
+    <message>
+        <source>No system tray here: alerts notify in the status bar and open this panel.</source>
+        <translation>此处没有系统托盘：告警在状态栏中通知并打开此面板。</translation>
+    </message>
+    <message>
+        <source>Alerts (%1)</source>
+        <translation>告警（%1）</translation>
+    </message>
+    <message>
+        <source>Redlock alert (reminder): %1</source>
+        <translation>Redlock 告警（提醒）：%1</translation>
+    </message>
+    <message>
+        <source>Redlock alert: %1</source>
+        <translation>Redlock 告警：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>alert</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>alert cleared</source>
+        <translation>告警已清除</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsModel</name>
+    <message>
+        <source>cleared</source>
+        <translation>已清除</translation>
+    </message>
+    <message>
+        <source>acknowledged</source>
+        <translation>已确认</translation>
+    </message>
+    <message>
+        <source>muted</source>
+        <translation>已静音</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>开始于</translation>
+    </message>
+    <message>
+        <source>Raised</source>
+        <translation>触发于</translation>
+    </message>
+    <message>
+        <source>Cleared</source>
+        <translation>清除于</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::AlertsPanel</name>
+    <message>
+        <source>&amp;Acknowledge</source>
+        <translation>确认(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The alert stays listed and stops notifying</source>
+        <translation>告警保留在列表中，不再通知</translation>
+    </message>
+    <message>
+        <source>Mute rule</source>
+        <translation>静音规则</translation>
+    </message>
+    <message>
+        <source>Mute key or node</source>
+        <translation>静音键或节点</translation>
+    </message>
+    <message>
+        <source>&amp;Unmute all</source>
+        <translation>全部取消静音(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Thresholds…</source>
+        <translation>阈值(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>for 15 minutes</source>
+        <translation>15 分钟</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>1 小时</translation>
+    </message>
+    <message>
+        <source>for 8 hours</source>
+        <translation>8 小时</translation>
+    </message>
+    <message>
+        <source>for 24 hours</source>
+        <translation>24 小时</translation>
+    </message>
+</context>
+<context>
     <name>redlock::AuditLog</name>
     <message>
         <source>cannot create the audit log folder %1</source>
@@ -1672,6 +1967,22 @@ token: %3</source>
         <source>node %1 answers again %2 ms before the delay has passed%3: clients count it again and it may vote for locks it lost. The console cannot keep it out; it only flags it</source>
         <translation>节点 %1 在延迟结束前 %2 毫秒再次应答%3：客户端会重新计入它，它可能为自己已丢失的锁投票。控制台无法阻止它加入，只能标记它</translation>
     </message>
+    <message>
+        <source>the start step failed</source>
+        <translation>启动步骤失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 could not be started (%n attempt(s)); last error: %2</source>
+        <translation>
+            <numerusform>节点 %1 无法启动（尝试了 %n 次）；最后的错误：%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 is back (new run_id %2), started by something else after %n failed start(s)</source>
+        <translation>
+            <numerusform>节点 %1 已恢复（新的 run_id %2），在 %n 次启动失败后由其他方式启动</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -1975,6 +2286,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, unreachable %5</source>
         <translation>已在 %2 个节点中的 %1 个上以锁延迟释放（最长 %3 毫秒），%4 个留给新的持有者，%5 个不可达</translation>
+    </message>
+    <message>
+        <source>restart given up</source>
+        <translation>重启已放弃</translation>
+    </message>
+    <message>
+        <source>start failed</source>
+        <translation>启动失败</translation>
+    </message>
+    <message>
+        <source>node #%1 %2 could not be started (%3), kept out; next attempt in %4</source>
+        <translation>节点 #%1 %2 无法启动（%3），仍被隔离；%4 后再次尝试</translation>
     </message>
 </context>
 <context>
@@ -3922,10 +4245,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>后台重新扫描每秒可向每个节点发送的命令数（默认 %1；0 = 不限制，全速执行完整 SCAN）。</translation>
     </message>
     <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them.</source>
-        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。</translation>
-    </message>
-    <message>
         <source>the background rescan (%1 commands/s)</source>
         <translation>后台重新扫描（每秒 %1 条命令）</translation>
     </message>
@@ -3962,6 +4281,38 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
 
 --json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅判定为 released-by-operator 时：新的获取者能够获取前的毫秒数，-1 表示未知）、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。</translation>
+    </message>
+    <message>
+        <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
+        <translation>redlock: --alert %1：应为 RULE=MS、RULE=off 或 clear=MS，RULE 为以下之一：%2</translation>
+    </message>
+    <message>
+        <source>ALERT</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <source>CLEARED</source>
+        <translation>已清除</translation>
+    </message>
+    <message>
+        <source>Alert thresholds, comma-separated: RULE=MS (raised once the condition lasted MS) or RULE=off; clear=MS: how long a condition must be gone before its alert clears (default 5000). Rules: lock-held, lock-contested, minority-leftover, quorum-lost, node-down, severe-finding, clock-offset.</source>
+        <translation>告警阈值，以逗号分隔：RULE=MS（条件持续 MS 毫秒后触发）或 RULE=off；clear=MS：条件消失多久后清除其告警（默认 5000）。规则：lock-held、lock-contested、minority-leftover、quorum-lost、node-down、severe-finding、clock-offset。</translation>
+    </message>
+    <message>
+        <source>RULE=MS,...</source>
+        <translation>RULE=MS,...</translation>
+    </message>
+    <message>
+        <source>Print lock events only, no alerts.</source>
+        <translation>只输出锁事件，不输出告警。</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default: the largest PTTL seen, at least 10000).</source>
+        <translation>当前使用的最大锁 TTL（毫秒），用于时钟偏移告警和审计的漂移预算（默认：所见的最大 PTTL，至少 10000）。</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
     </message>
 </context>
 <context>

@@ -125,7 +125,11 @@ void AlertsConsole::onNotify(const Alert& alert, bool repeat)
         m_tray->showMessage(title, alert.message, QSystemTrayIcon::Warning);
     } else {
         m_window->statusBar()->showMessage(tr("%1 — %2").arg(title, alert.message), 15000);
-        m_dock->show();
+        if (!m_dock->isVisible()) {
+            m_dock->show();
+            // Room for a few alerts, taken from the panels above rather than by growing the window.
+            m_window->resizeDocks({m_dock}, {m_window->height() / 4}, Qt::Vertical);
+        }
         m_dock->raise();
     }
     emit notified(alert, repeat);
