@@ -3,8 +3,9 @@
 # --screenshot` under Xvfb, after a delay so the live charts have a history, then quantised (pngquant) to
 # stay small. Commit the result. Needs a built console (./scripts/build.sh).
 #
-#   ./scripts/screenshots.sh            # docs/screenshots/console-demo.png, console-demo-zh_CN.png and
-#                                       # console-demo-dark.png (--dark); build/console-demo-zh_CN-dark.png to look at
+#   ./scripts/screenshots.sh            # docs/screenshots/console-demo.png, console-demo-zh_CN.png,
+#                                       # console-demo-dark.png (--dark) and alerts.png (short alert thresholds);
+#                                       # build/console-demo-zh_CN-dark.png to look at
 #   ./scripts/screenshots.sh --hidpi    # also build/console-demo-hidpi.png at QT_SCALE_FACTOR=2 (not committed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,12 @@ shot docs/screenshots/console-demo.png --lang en
 shot docs/screenshots/console-demo-zh_CN.png --lang zh_CN
 shot docs/screenshots/console-demo-dark.png --lang en --dark
 shot build/console-demo-zh_CN-dark.png --lang zh_CN --dark
+# The alerts dock: thresholds short enough for the demo's locks and leftovers to alert within the delay (no tray
+# under Xvfb, so the first notification opens the dock).
+mkdir -p "$tmp/config/RedlockConsole"
+printf '[alerts]\nminority-leftover\\afterMs=2000\nlock-contested\\afterMs=1000\nlock-held\\afterMs=3000\n' \
+    >"$tmp/config/RedlockConsole/redlock-console.conf"
+shot docs/screenshots/alerts.png --lang en
 if [ "${1:-}" = "--hidpi" ]; then
     QT_SCALE_FACTOR=2 shot build/console-demo-hidpi.png --lang en
 fi
