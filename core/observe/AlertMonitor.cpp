@@ -146,6 +146,7 @@ void AlertMonitor::applyLock(const LockView& view)
     case LockVerdict::Unknown:
         return; // too many nodes unreachable to tell: what was seen before still stands
     case LockVerdict::Free:
+    case LockVerdict::ReleasedByOperator: // tombstones of a lock-delay release: nobody holds it
         m_locks.remove(view.key);
         return;
     }
