@@ -845,7 +845,55 @@ void LockInspector::checkRunId(int node)
                 return;
             m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
             emit nodeRestarted(node);
+            checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),
+                               ++link.restartChecks);
             resync(); // its keys vanished without keyspace events
+        },
+        m_options.commandTimeoutMs);
+}
+
+void LockInspector::checkRestartedNode(int node, const QByteArray& cursor, std::shared_ptr<QSet<QByteArray>> present,
+                                       quint64 check)
+{
+    // Which of the locks shown on this node did it lose? A SCAN of the restarted node alone costs what it holds
+    // now (next to nothing when it came back empty), not a rescan of the deployment at the budget's pace: the
+    // locks it lost show at once. What it still holds is left to the resync.
+    auto alive = m_alive;
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    charge(node, 1, false);
+    link.reader->send(
+        {"SCAN", cursor, "MATCH", m_options.pattern, "COUNT", QByteArray::number(m_options.scanCount)},
+        [this, alive, node, present, check](const RedisReply& reply) {
+            if (!*alive || m_links[static_cast<size_t>(node)].restartChecks != check)
+                return; // gone, or the node restarted again meanwhile
+            if (!reply.isArray() || reply.elements().size() != 2 || !reply.elements()[1].isArray())
+                return; // refused or lost: the resync will tell
+            for (const RedisReply& name : reply.elements()[1].elements())
+                present->insert(name.bytes());
+            const QByteArray next = reply.elements()[0].bytes();
+            if (next != "0") {
+                checkRestartedNode(node, next, present, check);
+                return;
+            }
+            QHash<QByteArray, LockView> updated;
+            QSet<QByteArray> touched;
+            for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+                const NodeLockState& state = it->nodes.at(node);
+                if (state.presence != NodeLockState::Presence::Holding || present->contains(it.key()))
+                    continue;
+                LockView view = it.value();
+                view.nodes[node] = NodeLockState{};
+                view.nodes[node].presence = NodeLockState::Presence::Absent;
+                judgeLock(view, verdictRules());
+                touched.insert(it.key());
+                if (view.verdict != LockVerdict::Free)
+                    updated.insert(it.key(), std::move(view));
+            }
+            if (touched.isEmpty())
+                return;
+            if (m_pass)
+                m_pass->touchedMeanwhile.unite(touched); // what a pass read there before the restart is stale
+            applyChanges(std::move(updated), touched, Apply::Events);
         },
         m_options.commandTimeoutMs);
 }

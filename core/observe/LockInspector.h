@@ -173,6 +173,7 @@ private:
         // instance (everything read before it came from that instance), when the run_id then changed.
         QByteArray runId;
         qint64 lostAtNs = 0;
+        quint64 restartChecks = 0; // checkRestartedNode() runs started: only the latest one applies
     };
 
     // One group's reads: per node, one KeyRead per key in key order.
@@ -212,6 +213,8 @@ private:
     Outcome mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const;
     void subscribe(int node);
     void checkRunId(int node);
+    void checkRestartedNode(int node, const QByteArray& cursor, std::shared_ptr<QSet<QByteArray>> present,
+                            quint64 check);
     void onKeyspaceMessage(int node, const RedisReply& reply);
     void flushTouched();
     // A known lock that no SCAN of this pass returned: absent where the SCAN completed, unknown elsewhere.
