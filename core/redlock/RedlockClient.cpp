@@ -30,9 +30,10 @@ namespace scripts {
 
 // Sets every key to the token if none is held by another token; otherwise reports the first conflict.
 // Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
-// KEYS: resources..., then the fence counters hash (only when fencing). ARGV: token, ttl ms, number of
-// resources. With fencing it also returns the largest counter of the resources; a counter that is not a
-// number is an error, and everything is read before anything is written.
+// KEYS: resources..., then (only when fencing) the fence counters hash and each resource's legacy counter key.
+// ARGV: token, ttl ms, number of resources. With fencing it also returns the largest counter of the
+// resources, the legacy ones included (a legacy key that holds no number is no counter: ignored); a counter
+// in the hash that is not a number is an error, and everything is read before anything is written.
 const LuaScript& acquire()
 {
     static const LuaScript script(R"lua(
@@ -51,6 +52,11 @@ if #KEYS > n then
             return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
         end
         if value > fence then fence = value end
+        local legacy = KEYS[n + 1 + i]
+        if legacy and redis.call('TYPE', legacy).ok == 'string' then
+            local old = tonumber(redis.call('GET', legacy))
+            if old and old > fence then fence = old end
+        end
     end
 end
 for i = 1, n do
@@ -599,8 +605,11 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     }
 
     QList<QByteArray> keys = op.resources;
-    if (op.fencing)
+    if (op.fencing) {
         keys << fenceCountersKey();
+        for (const QByteArray& resource : op.resources)
+            keys << legacyFenceCounterKey(resource);
+    }
     const QList<QByteArray> resources = op.resources;
     evalOnNode(node, scripts::acquire(), keys,
                {op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())},

@@ -538,6 +538,39 @@ private slots:
     }
 
     // ---------------------------------------------------------------------------------------------------
+    // A deployment upgraded from the version that kept each counter at "<resource>:fence": its tokens go on
+    // from there, never back to 1. A legacy key that holds no number (a lock of that name) is no counter.
+    void legacyFenceCountersAreNeverGoneBack()
+    {
+        const QList<NodeEndpoint> nodes = firstNodes(3);
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis(m_cluster.port(i)).command({"SET", legacyFenceCounterKey("upgraded"), i == 1 ? "41" : "40"});
+            DirectRedis(m_cluster.port(i)).set(legacyFenceCounterKey("named"), "rl1-someone-elses-lock", 30000);
+        }
+        auto client = makeClient(nodes);
+        const AcquireResult upgraded = client->acquireAndWait({"upgraded"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(upgraded.ok, qPrintable(upgraded.error));
+        QCOMPARE(upgraded.lock.fencingToken, 42);
+        QVERIFY(client->releaseAndWait(upgraded.lock).succeededCount >= 2);
+        // The next one goes on from the hash the write-back raised.
+        const AcquireResult next = client->acquireAndWait({"upgraded"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(next.ok, qPrintable(next.error));
+        QCOMPARE(next.lock.fencingToken, 43);
+        QVERIFY(client->releaseAndWait(next.lock).succeededCount >= 2);
+
+        const AcquireResult named = client->acquireAndWait({"named"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(named.ok, qPrintable(named.error));
+        QCOMPARE(named.lock.fencingToken, 1);
+        QVERIFY(client->releaseAndWait(named.lock).succeededCount >= 2);
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis direct(m_cluster.port(i));
+            QCOMPARE(direct.get(legacyFenceCounterKey("named")).value_or(QByteArray()),
+                     QByteArray("rl1-someone-elses-lock"));
+            direct.command({"DEL", legacyFenceCounterKey("upgraded"), legacyFenceCounterKey("named"), "upgraded"});
+            direct.command({"HDEL", fenceCountersKey(), "upgraded", "named"});
+        }
+    }
+
     void fencingTokensIncreaseAcrossDifferentMajorities()
     {
         // The counterexample to "INCR on a majority, take the max": counters A=5, B=1, C=1.
