@@ -605,33 +605,51 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     }
 
     QList<QByteArray> keys = op.resources;
+    QList<QByteArray> legacy;
     if (op.fencing) {
         keys << fenceCountersKey();
         for (const QByteArray& resource : op.resources)
-            keys << legacyFenceCounterKey(resource);
+            legacy << legacyFenceCounterKey(resource);
     }
+    const QList<QByteArray> args{op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())};
     const QList<QByteArray> resources = op.resources;
-    evalOnNode(node, scripts::acquire(), keys,
-               {op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())},
-               [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
-                   NodeOutcome o;
-                   o.node = node;
-                   o.latencyUs = latencyUs;
-                   const auto& e = reply.elements();
-                   if (reply.isArray() && e.size() >= 2 && e[0].isInteger() && e[0].integer() == 1) {
-                       o.kind = NodeOutcome::Kind::Acquired;
-                       o.fenceValue = e[1].integer();
-                   } else if (reply.isArray() && e.size() == 4 && e[0].isInteger() && e[0].integer() == 0) {
-                       o.kind = NodeOutcome::Kind::HeldByOther;
-                       o.holderToken = e[2].bytes();
-                       o.holderPttlMs = e[3].isInteger() ? e[3].integer() : -3;
-                       const qint64 index = e[1].integer() - 1;
-                       if (resources.size() > 1 && index >= 0 && index < resources.size())
-                           o.error = tr("conflict on resource #%1").arg(index + 1);
-                   } else {
-                       o = failureOutcome(node, reply, latencyUs);
+    auto finish = [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
+        NodeOutcome o;
+        o.node = node;
+        o.latencyUs = latencyUs;
+        const auto& e = reply.elements();
+        if (reply.isArray() && e.size() >= 2 && e[0].isInteger() && e[0].integer() == 1) {
+            o.kind = NodeOutcome::Kind::Acquired;
+            o.fenceValue = e[1].integer();
+        } else if (reply.isArray() && e.size() == 4 && e[0].isInteger() && e[0].integer() == 0) {
+            o.kind = NodeOutcome::Kind::HeldByOther;
+            o.holderToken = e[2].bytes();
+            o.holderPttlMs = e[3].isInteger() ? e[3].integer() : -3;
+            const qint64 index = e[1].integer() - 1;
+            if (resources.size() > 1 && index >= 0 && index < resources.size())
+                o.error = tr("conflict on resource #%1").arg(index + 1);
+        } else {
+            o = failureOutcome(node, reply, latencyUs);
+        }
+        done(o);
+    };
+    if (legacy.isEmpty()) {
+        evalOnNode(node, scripts::acquire(), keys, args, finish);
+        return;
+    }
+    // With fencing, each resource's legacy counter key too. Redis 7 checks a script's declared keys against
+    // the caller's ACL: a user whose key pattern does not cover "<resource>:fence" (so it never had legacy
+    // counters) gets NOPERM for the whole script, and the node is asked again without them.
+    evalOnNode(node, scripts::acquire(), keys + legacy, args,
+               [this, node, keys, args, finish](const RedisReply& reply, qint64 latencyUs) {
+                   if (m_shuttingDown || reply.errorKind() != RedisErrorKind::NoPermission) {
+                       finish(reply, latencyUs);
+                       return;
                    }
-                   done(o);
+                   evalOnNode(node, scripts::acquire(), keys, args,
+                              [finish, latencyUs](const RedisReply& again, qint64 moreUs) {
+                                  finish(again, latencyUs + moreUs);
+                              });
                });
 }
 

@@ -2,6 +2,7 @@
 // decision, validity, release after failure, compare-and-delete/extend, scripts, hostile names,
 // multi-resource atomicity and fencing tokens.
 
+#include "operate/AclPresets.h"
 #include "redlock/FencingCounters.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockClient.h"
@@ -568,6 +569,34 @@ private slots:
                      QByteArray("rl1-someone-elses-lock"));
             direct.command({"DEL", legacyFenceCounterKey("upgraded"), legacyFenceCounterKey("named"), "upgraded"});
             direct.command({"HDEL", fenceCountersKey(), "upgraded", "named"});
+        }
+    }
+
+    // Redis 7 checks a script's declared keys against the ACL: a user whose pattern does not cover the legacy
+    // "<resource>:fence" keys still gets fenced locks (the node is asked again without them).
+    void fencingWorksWithAnAclThatDoesNotCoverLegacyCounters()
+    {
+        QList<NodeEndpoint> nodes = firstNodes(3);
+        QList<QByteArray> setUser{"ACL", "SETUSER", "narrow", "on", ">pw", "resetkeys"};
+        setUser << AclPresets::lockOperator("narrow");
+        for (NodeEndpoint& ep : nodes) {
+            DirectRedis(ep.port).command(setUser);
+            ep.user = QStringLiteral("narrow");
+            ep.password = QStringLiteral("pw");
+        }
+        auto client = makeClient(nodes);
+        const AcquireResult first = client->acquireAndWait({"narrow"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QCOMPARE(first.lock.fencingToken, 1);
+        QVERIFY(client->releaseAndWait(first.lock).succeededCount >= 2);
+        const AcquireResult second = client->acquireAndWait({"narrow"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(second.ok, qPrintable(second.error));
+        QCOMPARE(second.lock.fencingToken, 2);
+        QVERIFY(client->releaseAndWait(second.lock).succeededCount >= 2);
+        for (const NodeEndpoint& ep : nodes) {
+            DirectRedis direct(ep.port);
+            direct.command({"ACL", "DELUSER", "narrow"});
+            direct.command({"HDEL", fenceCountersKey(), "narrow"});
         }
     }
 
