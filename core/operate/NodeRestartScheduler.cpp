@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QPromise>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QThread>
 #include <QUuid>
@@ -819,6 +820,10 @@ int NodeRestartScheduler::loadPending(QString* error)
         PendingRestart r;
         r.id = o.value(QStringLiteral("id")).toString();
         r.identity = o.value(QStringLiteral("identity")).toString();
+        // Files from before one server was one vote name TCP nodes "host|port|db": the server is "host|port".
+        static const QRegularExpression withDb(QStringLiteral("^([^|]+\\|\\d+)\\|\\d+$"));
+        if (const QRegularExpressionMatch m = withDb.match(r.identity); m.hasMatch())
+            r.identity = m.captured(1);
         r.endpoint = o.value(QStringLiteral("endpoint")).toString();
         const auto method = methodFromJson(o.value(QStringLiteral("method")).toObject());
         r.node = -1;

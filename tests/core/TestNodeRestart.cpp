@@ -575,6 +575,44 @@ private slots:
                  0);
     }
 
+    // A file an earlier version wrote names nodes by "host|port|db" (before one server became one vote): its
+    // pending restarts are still this profile's nodes, resumed, not dropped while the node stays down.
+    void pendingRestartsOfTheOldIdentityFormatResume()
+    {
+        {
+            NodeRestartScheduler first(options());
+            const ScheduleResult r = wait(first.schedule(request(2, 60000)));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+        }
+        QVERIFY(!m_cluster.isRunning(2));
+        QFile file(statePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray restarts = doc.value(QStringLiteral("restarts")).toArray();
+        QCOMPARE(restarts.size(), 1);
+        QJsonObject entry = restarts.first().toObject();
+        const QString identity = entry.value(QStringLiteral("identity")).toString();
+        QCOMPARE(identity, m_cluster.endpoint(2).identity());
+        entry.insert(QStringLiteral("identity"), QString(identity + QStringLiteral("|0")));
+        restarts[0] = entry;
+        doc.insert(QStringLiteral("restarts"), restarts);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(doc).toJson());
+        file.close();
+
+        NodeRestartScheduler second(options());
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QString error;
+        QCOMPARE(second.loadPending(&error), 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(second.isQuarantined(2));
+        advance(61000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.isRunning(2));
+    }
+
     // The node's port is taken by another listener when the restart is due: redis-server cannot bind, the start
     // fails, and is retried after 1 s, 2 s, ... while the node stays quarantined; once the port is free again
     // the next attempt starts it.
