@@ -1,9 +1,9 @@
 # The layering the tree promises, checked on every include (run by ctest as `layers`):
-#   core: runtime -> protocol -> redlock -> observe -> operate -> localcluster (a folder includes only earlier ones)
+#   core: runtime -> protocol -> redlock -> observe -> operate -> history -> localcluster (a folder includes only earlier ones)
 #   ui and app include core; core never includes ui, the CLI or test support; ui/controller and ui/models
 #   never include views, dialogs, bench or launch (no Widgets of their own); only ui/launch assembles it all.
 # Usage: cmake -DSOURCE_DIR=<repo> -P CheckLayers.cmake
-set(core_layers runtime protocol redlock observe operate localcluster)
+set(core_layers runtime protocol redlock observe operate history localcluster)
 set(ui_folders controller models views dialogs bench theme launch)
 set(violations "")
 

@@ -1,0 +1,75 @@
+#include "history/HistoryTypes.h"
+
+#include <QDateTime>
+#include <QRegularExpression>
+#include <QTimeZone>
+
+namespace redlock {
+
+QString journalKindName(const QString& kindId)
+{
+    if (kindId == u"acquired")
+        return QCoreApplication::translate("redlock::LockEvent", "acquired");
+    if (kindId == u"released")
+        return QCoreApplication::translate("redlock::LockEvent", "released");
+    if (kindId == u"expired")
+        return QCoreApplication::translate("redlock::LockEvent", "expired");
+    if (kindId == u"token-changed")
+        return QCoreApplication::translate("redlock::LockEvent", "token changed");
+    if (kindId == u"contested")
+        return QCoreApplication::translate("redlock::LockEvent", "contested");
+    if (kindId == u"lost-on-restart")
+        return QCoreApplication::translate("redlock::LockEvent", "lost on node restart");
+    if (kindId == u"extended")
+        return QCoreApplication::translate("redlock::LockEvent", "extended");
+    if (kindId == u"force-released")
+        return QCoreApplication::translate("redlock::LockJournal", "force-released");
+    return kindId;
+}
+
+QString intervalEndName(const QString& endedBy)
+{
+    if (endedBy.isEmpty())
+        return QCoreApplication::translate("redlock::LockJournal", "still held");
+    if (endedBy == u"token-changed")
+        return QCoreApplication::translate("redlock::LockJournal", "taken over");
+    if (endedBy == u"unobserved")
+        return QCoreApplication::translate("redlock::LockJournal", "observation ended");
+    return journalKindName(endedBy);
+}
+
+std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs)
+{
+    const QString text = input.trimmed();
+    if (text.isEmpty())
+        return std::nullopt;
+    if (text.compare(QLatin1String("now"), Qt::CaseInsensitive) == 0)
+        return nowMs;
+    // Relative: "-1h", "-30m", "1h ago", "-1.5h".
+    static const QRegularExpression relative(
+        QStringLiteral("^(?:-\\s*(\\d+(?:\\.\\d+)?)\\s*([smhdw])|(\\d+(?:\\.\\d+)?)"
+                       "\\s*([smhdw])\\s+ago)$"),
+        QRegularExpression::CaseInsensitiveOption);
+    if (const auto m = relative.match(text); m.hasMatch()) {
+        const double amount = (m.captured(1).isEmpty() ? m.captured(3) : m.captured(1)).toDouble();
+        const QChar unit = (m.captured(2).isEmpty() ? m.captured(4) : m.captured(2)).at(0).toLower();
+        const double unitMs = unit == u's'   ? 1000.0
+                              : unit == u'm' ? 60'000.0
+                              : unit == u'h' ? 3'600'000.0
+                              : unit == u'd' ? 86'400'000.0
+                                             : 7 * 86'400'000.0;
+        return nowMs - qint64(amount * unitMs);
+    }
+    // ISO 8601; a space instead of the T is accepted, as people write it.
+    QString iso = text;
+    if (iso.size() > 10 && iso.at(10) == u' ')
+        iso[10] = u'T';
+    QDateTime at = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    if (!at.isValid())
+        at = QDateTime::fromString(iso, Qt::ISODate);
+    if (!at.isValid())
+        return std::nullopt;
+    return at.toMSecsSinceEpoch();
+}
+
+} // namespace redlock

@@ -1,0 +1,81 @@
+#pragma once
+
+// Value types of the lock history: what the journal stores (one row per observed transition) and what a
+// query returns (who held a key, from when to when, and how it ended). Plain copyable values.
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace redlock {
+
+// One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
+// "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended") and "force-released"
+// (an operator's force release that deleted the lock somewhere).
+struct JournalEvent
+{
+    qint64 atMs = 0; // wall clock when observed
+    QByteArray key;
+    QString kind;
+    QByteArray token;         // the holder the event is about
+    QByteArray previousToken; // token-changed: the one before
+    QString holder;           // the holder's summary as the console shows it
+    QString detail;           // lost: the nodes that restarted without it; force-released: operator and reason
+};
+
+// One holder's tenure of one key, rebuilt from the journal: from the instant its token was seen on a quorum
+// to the instant it was not.
+struct HolderInterval
+{
+    QByteArray key;
+    QByteArray token;
+    QString holder;
+    qint64 fromMs = 0;
+    qint64 toMs = -1; // -1: still held when last observed (or observation ended while it was held)
+    QString endedBy;  // "released", "expired", "token-changed", "lost-on-restart", "force-released", "unobserved";
+                     // empty: still held
+    int extensions = 0; // extends observed while it was held
+    bool isOpen() const { return toMs < 0; }
+    // How long it was held, up to nowMs when still held.
+    qint64 durationMs(qint64 nowMs) const { return (toMs < 0 ? nowMs : toMs) - fromMs; }
+};
+
+// What the history view and `redlock history` ask for. Times are wall clock ms since the epoch.
+struct HistoryQuery
+{
+    QByteArray keyPattern;  // Redis glob (*, ?, [a-z], \ escapes), binary safe; empty = every key
+    QString holder;         // substring of the holder summary or the printable token, case-insensitive; empty = any
+    qint64 sinceMs = 0;     // intervals that end at or after this instant (or are still open)
+    qint64 untilMs = -1;    // ... and start at or before this one; -1 = now
+    int limit = 10000;      // at most this many intervals; HistoryResult::truncated says when more matched
+    bool withEvents = true; // also the journaled events of the matching keys in the time range
+};
+
+struct HistoryResult
+{
+    QList<HolderInterval> intervals; // by key, then start
+    QList<JournalEvent> events;      // by time
+    bool truncated = false;
+    QString error; // the journal could not be read (translated); empty = success
+    qint64 queriedAtMs = 0;
+};
+
+// Translated names of the stored ids, for display.
+QString journalKindName(const QString& kindId);
+QString intervalEndName(const QString& endedBy);
+
+// A point in time on the command line: ISO 8601 ("2026-11-23T14:03", "2026-11-23 14:03:00", with or without
+// a zone offset or Z; local time without), "now", or relative to now: "-1h", "-30m", "-2d", "-90s", "-1w"
+// (also "1h ago"). nullopt when it is none of these.
+std::optional<qint64> parseHistoryTime(const QString& text, qint64 nowMs);
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::JournalEvent)
+Q_DECLARE_METATYPE(redlock::HolderInterval)
+Q_DECLARE_METATYPE(redlock::HistoryQuery)
+Q_DECLARE_METATYPE(redlock::HistoryResult)

@@ -1,0 +1,593 @@
+#include "history/JournalStore.h"
+
+#include "observe/LockInspector.h"
+
+#include <QAtomicInteger>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace redlock {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("redlock::LockJournal", text);
+}
+
+QString uniqueConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("redlock-journal-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+// The literal start of a Redis glob (up to its first wildcard or escape) and the first byte string after every
+// string with that start: the key range an index can narrow the glob to.
+QByteArray literalPrefix(const QByteArray& pattern)
+{
+    qsizetype i = 0;
+    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
+        ++i;
+    return pattern.left(i);
+}
+
+QByteArray prefixSuccessor(QByteArray prefix)
+{
+    while (!prefix.isEmpty()) {
+        auto last = static_cast<unsigned char>(prefix.back());
+        if (last < 0xFF) {
+            prefix.back() = static_cast<char>(last + 1);
+            return prefix;
+        }
+        prefix.chop(1);
+    }
+    return {};
+}
+
+bool isPlainKey(const QByteArray& pattern)
+{
+    return literalPrefix(pattern).size() == pattern.size();
+}
+
+} // namespace
+
+JournalStore::JournalStore(const QString& path, int busyTimeoutMs, qint64 sizeLimitBytes)
+    : m_path(path), m_connectionName(uniqueConnectionName()), m_busyTimeoutMs(busyTimeoutMs),
+      m_sizeLimitBytes(sizeLimitBytes)
+{}
+
+JournalStore::~JournalStore()
+{
+    close();
+}
+
+void JournalStore::close()
+{
+    if (!m_db.isValid())
+        return;
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+    m_open = false;
+}
+
+void JournalStore::setBusyTimeout(int ms)
+{
+    m_busyTimeoutMs = ms;
+    if (m_open)
+        QSqlQuery(m_db).exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(ms));
+}
+
+JournalStore::Error JournalStore::errorFrom(const QSqlError& sqlError, const QString& doing) const
+{
+    Error e;
+    bool ok = false;
+    const int code = sqlError.nativeErrorCode().toInt(&ok) & 0xFF; // the primary result code
+    const QString text = sqlError.text().trimmed();
+    switch (ok ? code : -1) {
+    case 26: // SQLITE_NOTADB
+    case 11: // SQLITE_CORRUPT
+        e.failure = Failure::NotADatabase;
+        e.message =
+            tr("the file is not a SQLite database or is damaged (%1): move it away or choose another file").arg(text);
+        break;
+    case 5: // SQLITE_BUSY
+    case 6: // SQLITE_LOCKED
+        e.failure = Failure::Busy;
+        e.message = tr("the file is locked by another process (waited %1 ms: %2)").arg(m_busyTimeoutMs).arg(text);
+        break;
+    case 13: // SQLITE_FULL
+        e.failure = Failure::Full;
+        e.message = tr("the disk is full or the journal reached its size limit (%1)").arg(text);
+        break;
+    default:
+        e.failure = Failure::Other;
+        e.message = text.isEmpty() ? tr("unknown error") : text;
+        break;
+    }
+    e.message = tr("%1: %2: %3").arg(QDir::toNativeSeparators(m_path), doing, e.message);
+    return e;
+}
+
+bool JournalStore::exec(const QString& sql, Error* error)
+{
+    QSqlQuery q(m_db);
+    if (q.exec(sql))
+        return true;
+    if (error)
+        *error = errorFrom(q.lastError(), tr("cannot write"));
+    return false;
+}
+
+qint64 JournalStore::pragmaValue(const QString& name)
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("PRAGMA ") + name) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+bool JournalStore::open(bool readOnly, Error* error)
+{
+    close();
+    const QFileInfo info(m_path);
+    if (readOnly && !info.exists()) {
+        if (error)
+            *error = {Failure::Other, tr("%1: no such journal (the console and `redlock watch --journal` write it)")
+                                          .arg(QDir::toNativeSeparators(m_path))};
+        return false;
+    }
+    if (!readOnly && !QDir().mkpath(info.absolutePath())) {
+        if (error)
+            *error = {Failure::Other, tr("%1: cannot create the folder").arg(QDir::toNativeSeparators(m_path))};
+        return false;
+    }
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+    if (!m_db.isValid()) {
+        if (error)
+            *error = {Failure::Other, tr("the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)")};
+        close();
+        return false;
+    }
+    m_db.setDatabaseName(m_path);
+    m_db.setConnectOptions(readOnly
+                               ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs)
+                               : QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
+    if (!m_db.open()) {
+        if (error)
+            *error = errorFrom(m_db.lastError(), tr("cannot open"));
+        close();
+        return false;
+    }
+    // SQLite opens lazily: garbage is found by the first statement that reads the header.
+    auto fail = [&](QSqlQuery& q, const QString& doing) {
+        if (error)
+            *error = errorFrom(q.lastError(), doing);
+        close();
+        return false;
+    };
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(m_busyTimeoutMs)))
+        return fail(q, tr("cannot open"));
+    if (readOnly) {
+        if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'intervals'")) || !q.next())
+            return fail(q, tr("cannot read"));
+        if (q.value(0).toInt() == 0) {
+            if (error)
+                *error = {Failure::NotADatabase,
+                          tr("%1: not a lock history journal").arg(QDir::toNativeSeparators(m_path))};
+            close();
+            return false;
+        }
+        m_open = true;
+        return true;
+    }
+    // Before the first table: lets retention give freed pages back to the file system (incremental_vacuum).
+    if (!q.exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL")))
+        return fail(q, tr("cannot open"));
+    if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !q.next())
+        return fail(q, tr("cannot open"));
+    if (q.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
+        if (error)
+            *error = {Failure::Other, tr("%1: cannot switch to WAL mode (the journal mode stays %2)")
+                                          .arg(QDir::toNativeSeparators(m_path), q.value(0).toString())};
+        close();
+        return false;
+    }
+    // WAL with NORMAL: a committed batch survives a crash of the process; a power loss may take the last ones.
+    if (!q.exec(QStringLiteral("PRAGMA synchronous = NORMAL")))
+        return fail(q, tr("cannot open"));
+    if (m_sizeLimitBytes > 0) {
+        const qint64 pageSize = std::max<qint64>(512, pragmaValue(QStringLiteral("page_size")));
+        if (!q.exec(QStringLiteral("PRAGMA max_page_count = %1").arg(std::max<qint64>(1, m_sizeLimitBytes / pageSize))))
+            return fail(q, tr("cannot open"));
+    }
+    const QStringList schema = {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS sessions(id INTEGER PRIMARY KEY, source TEXT, pid INTEGER, "
+                       "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, "
+                       "key BLOB NOT NULL, kind TEXT NOT NULL, token BLOB, previous_token BLOB, holder TEXT, "
+                       "detail TEXT, session INTEGER)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS events_key_at ON events(key, at_ms)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS events_at ON events(at_ms)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS intervals(id INTEGER PRIMARY KEY, key BLOB NOT NULL, "
+                       "token BLOB NOT NULL, holder TEXT, from_ms INTEGER NOT NULL, to_ms INTEGER, ended TEXT, "
+                       "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_key_from ON intervals(key, from_ms)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_to ON intervals(to_ms)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_open ON intervals(session, key) WHERE to_ms IS NULL"),
+    };
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return fail(q, tr("cannot open"));
+    for (const QString& sql : schema) {
+        if (!q.exec(sql)) {
+            Error e = errorFrom(q.lastError(), tr("cannot create the tables"));
+            QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+            if (error)
+                *error = e;
+            close();
+            return false;
+        }
+    }
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return fail(q, tr("cannot create the tables"));
+    m_open = true;
+    return true;
+}
+
+bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error)
+{
+    if (!closeAbandoned(staleBeforeMs, error))
+        return false;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, started_ms, last_ms) VALUES(?, ?, ?, ?)"));
+    q.addBindValue(source);
+    q.addBindValue(QCoreApplication::applicationPid());
+    q.addBindValue(nowMs);
+    q.addBindValue(nowMs);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot write"));
+        return false;
+    }
+    m_session = q.lastInsertId().toLongLong();
+    return true;
+}
+
+bool JournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
+{
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s "
+        "WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms IS NULL AND session <> ? AND "
+        "session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR last_ms < ?)"));
+    q.addBindValue(m_session);
+    q.addBindValue(staleBeforeMs);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot write"));
+        return false;
+    }
+    return true;
+}
+
+bool JournalStore::endSession(qint64 nowMs, Error* error)
+{
+    if (m_session < 0)
+        return true;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = 'unobserved' "
+                             "WHERE to_ms IS NULL AND session = ?"));
+    q.addBindValue(nowMs);
+    q.addBindValue(m_session);
+    QSqlQuery s(m_db);
+    s.prepare(QStringLiteral("UPDATE sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
+    s.addBindValue(nowMs);
+    s.addBindValue(nowMs);
+    s.addBindValue(m_session);
+    if (!q.exec() || !s.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+        return false;
+    }
+    m_session = -1;
+    return true;
+}
+
+bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
+{
+    QSqlQuery begin(m_db);
+    if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        if (error)
+            *error = errorFrom(begin.lastError(), tr("cannot write"));
+        return false;
+    }
+    QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), findOpen(m_db), extend(m_db), forceLate(m_db),
+        heartbeat(m_db);
+    insertEvent.prepare(QStringLiteral("INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, "
+                                       "session) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+    findOpen.prepare(QStringLiteral("SELECT id, token FROM intervals WHERE session = ? AND key = ? AND to_ms IS NULL"));
+    closeOpen.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ? WHERE id = ?"));
+    openInterval.prepare(
+        QStringLiteral("INSERT INTO intervals(key, token, holder, from_ms, session) VALUES(?, ?, ?, ?, ?)"));
+    extend.prepare(QStringLiteral("UPDATE intervals SET extensions = extensions + 1 WHERE id = ?"));
+    // A force release the inspector saw first (as "released"): the tenure it ended is the operator's doing.
+    forceLate.prepare(QStringLiteral(
+        "UPDATE intervals SET ended = 'force-released' WHERE id = (SELECT id FROM intervals WHERE key = ? AND "
+        "token = ? AND to_ms >= ? ORDER BY to_ms DESC LIMIT 1)"));
+    heartbeat.prepare(QStringLiteral("UPDATE sessions SET last_ms = ? WHERE id = ?"));
+
+    const auto fail = [&](const QSqlQuery& q) {
+        Error e = errorFrom(q.lastError(), tr("cannot write"));
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        if (error)
+            *error = e;
+        return false;
+    };
+    // The open interval of the key in this session: its row id and token (0 when none).
+    const auto open = [&](const QByteArray& key, QByteArray* token) -> qint64 {
+        findOpen.addBindValue(m_session);
+        findOpen.addBindValue(key);
+        if (!findOpen.exec())
+            return -1;
+        qint64 id = 0;
+        if (findOpen.next()) {
+            id = findOpen.value(0).toLongLong();
+            *token = findOpen.value(1).toByteArray();
+        }
+        findOpen.finish();
+        return id;
+    };
+    const auto closeIt = [&](qint64 id, qint64 atMs, const QString& how) {
+        closeOpen.addBindValue(atMs);
+        closeOpen.addBindValue(how);
+        closeOpen.addBindValue(id);
+        return closeOpen.exec();
+    };
+    const auto openNew = [&](const JournalEvent& e) {
+        openInterval.addBindValue(e.key);
+        openInterval.addBindValue(e.token);
+        openInterval.addBindValue(e.holder);
+        openInterval.addBindValue(e.atMs);
+        openInterval.addBindValue(m_session);
+        return openInterval.exec();
+    };
+
+    for (const JournalEvent& e : events) {
+        insertEvent.addBindValue(e.atMs);
+        insertEvent.addBindValue(e.key);
+        insertEvent.addBindValue(e.kind);
+        insertEvent.addBindValue(e.token);
+        insertEvent.addBindValue(e.previousToken.isEmpty() ? QVariant() : QVariant(e.previousToken));
+        insertEvent.addBindValue(e.holder);
+        insertEvent.addBindValue(e.detail.isEmpty() ? QVariant() : QVariant(e.detail));
+        insertEvent.addBindValue(m_session);
+        if (!insertEvent.exec())
+            return fail(insertEvent);
+
+        QByteArray openToken;
+        const qint64 openId = open(e.key, &openToken);
+        if (openId < 0)
+            return fail(findOpen);
+        const QString& kind = e.kind;
+        if (kind == u"acquired" || kind == u"token-changed") {
+            if (openId > 0 && openToken == e.token)
+                continue; // seen again (a restarted inspector): the same tenure
+            if (openId > 0 && !closeIt(openId, e.atMs, kind == u"acquired" ? QStringLiteral("unobserved") : kind))
+                return fail(closeOpen);
+            if (!openNew(e))
+                return fail(openInterval);
+        } else if (kind == u"extended") {
+            if (openId > 0 && openToken == e.token) {
+                extend.addBindValue(openId);
+                if (!extend.exec())
+                    return fail(extend);
+            }
+        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart") {
+            if (openId > 0 && !closeIt(openId, e.atMs, kind))
+                return fail(closeOpen);
+        } else if (kind == u"force-released") {
+            if (openId > 0 && openToken == e.token) {
+                if (!closeIt(openId, e.atMs, kind))
+                    return fail(closeOpen);
+            } else {
+                forceLate.addBindValue(e.key);
+                forceLate.addBindValue(e.token);
+                forceLate.addBindValue(e.atMs - 60'000);
+                if (!forceLate.exec())
+                    return fail(forceLate);
+            }
+        }
+        // contested: an event, no tenure (no token has a quorum; the one that had it was closed already)
+    }
+    heartbeat.addBindValue(nowMs);
+    heartbeat.addBindValue(m_session);
+    if (!heartbeat.exec())
+        return fail(heartbeat);
+    QSqlQuery commit(m_db);
+    if (!commit.exec(QStringLiteral("COMMIT")))
+        return fail(commit);
+    return true;
+}
+
+qint64 JournalStore::dataBytes()
+{
+    const qint64 pages = pragmaValue(QStringLiteral("page_count"));
+    const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
+    const qint64 pageSize = pragmaValue(QStringLiteral("page_size"));
+    if (pages < 0 || freePages < 0 || pageSize <= 0)
+        return -1;
+    return (pages - freePages) * pageSize;
+}
+
+bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
+{
+    qint64 total = 0;
+    const auto deleteBefore = [&](qint64 cutoffMs) {
+        QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
+        events.prepare(QStringLiteral("DELETE FROM events WHERE at_ms < ?"));
+        events.addBindValue(cutoffMs);
+        intervals.prepare(QStringLiteral("DELETE FROM intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
+        intervals.addBindValue(cutoffMs);
+        sessions.prepare(QStringLiteral("DELETE FROM sessions WHERE ended_ms IS NOT NULL AND ended_ms < ? AND id NOT "
+                                        "IN (SELECT DISTINCT session FROM intervals)"));
+        sessions.addBindValue(cutoffMs);
+        for (QSqlQuery* q : {&events, &intervals, &sessions}) {
+            if (!q->exec()) {
+                if (error)
+                    *error = errorFrom(q->lastError(), tr("cannot prune"));
+                return false;
+            }
+            total += q->numRowsAffected();
+        }
+        return true;
+    };
+    if (!deleteBefore(olderThanMs))
+        return false;
+    // By size: the oldest rows, as large a share of them as the data is over the target (and a little more, so
+    // that the next write does not start over at once), until the data fits.
+    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
+        const qint64 bytes = dataBytes();
+        if (bytes < 0 || bytes <= maxBytes)
+            break;
+        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.02);
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals WHERE to_ms "
+                                   "IS NOT NULL)")) ||
+            !q.next())
+            break;
+        const qint64 events = q.value(0).toLongLong();
+        const qint64 closed = q.value(1).toLongLong();
+        if (events + closed == 0)
+            break;
+        q.prepare(QStringLiteral(
+            "SELECT max(coalesce((SELECT at_ms FROM events ORDER BY at_ms LIMIT 1 OFFSET ?), -1), coalesce((SELECT "
+            "to_ms FROM intervals WHERE to_ms IS NOT NULL ORDER BY to_ms LIMIT 1 OFFSET ?), -1))"));
+        q.addBindValue(std::min(events - 1, qint64(double(events) * share)));
+        q.addBindValue(std::min(closed - 1, qint64(double(closed) * share)));
+        if (!q.exec() || !q.next())
+            break;
+        if (!deleteBefore(q.value(0).toLongLong() + 1))
+            return false;
+    }
+    // Gives the freed pages back to the file system. Each step of the pragma frees one page and yields an empty
+    // row, and Qt SQL steps a statement without columns once per exec(): one exec() per page, in one transaction.
+    const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
+    if (freePages > 0 && QSqlQuery(m_db).exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        QSqlQuery vacuum(m_db);
+        vacuum.prepare(QStringLiteral("PRAGMA incremental_vacuum"));
+        for (qint64 i = 0; i < freePages && vacuum.exec(); ++i) {
+        }
+        vacuum.finish();
+        QSqlQuery(m_db).exec(QStringLiteral("COMMIT"));
+    }
+    QSqlQuery(m_db).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    if (removed)
+        *removed = total;
+    return true;
+}
+
+HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
+{
+    HistoryResult result;
+    result.queriedAtMs = nowMs;
+    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
+    const QByteArray& pattern = query.keyPattern;
+    const bool exact = !pattern.isEmpty() && isPlainKey(pattern);
+    const QByteArray prefix = exact ? pattern : literalPrefix(pattern);
+    const QByteArray prefixEnd = prefixSuccessor(prefix);
+    // The index narrows to the key (or to the glob's literal prefix); the glob and holder filters run here.
+    QString keyFilter;
+    if (exact)
+        keyFilter = QStringLiteral(" AND key = :key");
+    else if (!prefix.isEmpty())
+        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
+                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
+    const auto bindKey = [&](QSqlQuery& q) {
+        if (!keyFilter.isEmpty())
+            q.bindValue(QStringLiteral(":key"), prefix);
+        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
+            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
+    };
+    const auto keyMatches = [&](const QByteArray& key) {
+        return pattern.isEmpty() || exact || LockInspector::globMatches(pattern, key);
+    };
+    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
+        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
+               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
+    };
+
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions FROM intervals "
+                             "WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
+              keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
+    q.bindValue(QStringLiteral(":until"), until);
+    q.bindValue(QStringLiteral(":since"), query.sinceMs);
+    bindKey(q);
+    if (!q.exec()) {
+        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
+        return result;
+    }
+    QSet<QByteArray> keys;
+    while (q.next()) {
+        HolderInterval i;
+        i.key = q.value(0).toByteArray();
+        i.token = q.value(1).toByteArray();
+        i.holder = q.value(2).toString();
+        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+            continue;
+        if (result.intervals.size() >= query.limit) {
+            result.truncated = true;
+            break;
+        }
+        i.fromMs = q.value(3).toLongLong();
+        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
+        i.endedBy = q.value(5).toString();
+        i.extensions = q.value(6).toInt();
+        keys.insert(i.key);
+        result.intervals.append(std::move(i));
+    }
+    if (!query.withEvents)
+        return result;
+    QSqlQuery ev(m_db);
+    ev.setForwardOnly(true);
+    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail FROM events "
+                              "WHERE at_ms >= :since AND at_ms <= :until") +
+               keyFilter + QStringLiteral(" ORDER BY at_ms, id"));
+    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
+    ev.bindValue(QStringLiteral(":until"), until);
+    bindKey(ev);
+    if (!ev.exec()) {
+        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
+        return result;
+    }
+    while (ev.next()) {
+        JournalEvent e;
+        e.key = ev.value(1).toByteArray();
+        if (!keyMatches(e.key))
+            continue;
+        e.token = ev.value(3).toByteArray();
+        e.holder = ev.value(5).toString();
+        // With a holder filter: that holder's events, and the contests of the keys it held.
+        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+            continue;
+        if (result.events.size() >= query.limit) {
+            result.truncated = true;
+            break;
+        }
+        e.atMs = ev.value(0).toLongLong();
+        e.kind = ev.value(2).toString();
+        e.previousToken = ev.value(4).toByteArray();
+        e.detail = ev.value(6).toString();
+        result.events.append(std::move(e));
+    }
+    return result;
+}
+
+} // namespace redlock

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "history/HistoryTypes.h"
+
+#include <QSqlDatabase>
+#include <QString>
+
+namespace redlock {
+
+// The journal file behind one Qt SQL connection (SQLite, WAL). Qt SQL connections belong to the thread that
+// opened them: a JournalStore is made, used and destroyed on one thread (LockJournal's writer thread, a
+// query's thread, the CLI's main thread); each has a connection of its own.
+//
+// Tables: events (one row per journaled transition), intervals (one row per holder tenure, kept as the
+// events are written: "who held it when" is one indexed range query), sessions (one per writer: console or
+// `redlock watch`; the intervals a writer left open when it stopped or died are closed as "unobserved").
+class JournalStore final
+{
+    Q_DISABLE_COPY_MOVE(JournalStore)
+
+public:
+    // Why a call failed, from SQLite's result code: what the operator can do about it differs.
+    enum class Failure {
+        None,
+        NotADatabase, // garbage or a damaged file (SQLITE_NOTADB, SQLITE_CORRUPT)
+        Busy,         // another process holds the lock longer than the busy timeout (SQLITE_BUSY, SQLITE_LOCKED)
+        Full,         // disk full or the size limit (max_page_count) reached (SQLITE_FULL)
+        Other,        // cannot open, read-only, I/O error, ...
+    };
+    struct Error
+    {
+        Failure failure = Failure::None;
+        QString message; // translated, names the file
+    };
+
+    // sizeLimitBytes > 0: the file never grows beyond it (PRAGMA max_page_count); a write that would is
+    // refused as Full, exactly as on a full disk.
+    JournalStore(const QString& path, int busyTimeoutMs, qint64 sizeLimitBytes = 0);
+    ~JournalStore();
+
+    const QString& path() const { return m_path; }
+    // Opens the file (creating it and its folder), turns on WAL and creates the tables. readOnly: only opens
+    // an existing file for queries (nothing is created).
+    bool open(bool readOnly, Error* error);
+    bool isOpen() const { return m_open; }
+    void close();
+    // PRAGMA busy_timeout on the open connection (shorter at shutdown: a destructor does not wait long).
+    void setBusyTimeout(int ms);
+
+    // A writer's session: closes what writers that are gone left open, then registers this one.
+    bool beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error);
+    // Closes this session's open intervals as "unobserved" at nowMs.
+    bool endSession(qint64 nowMs, Error* error);
+    // Closes the open intervals of sessions that ended or have not written since staleBeforeMs.
+    bool closeAbandoned(qint64 staleBeforeMs, Error* error);
+    // Writes the events (and the intervals they open, extend or close) in one transaction: all or nothing.
+    bool write(const QList<JournalEvent>& events, qint64 nowMs, Error* error);
+    // Retention: removes events and closed intervals older than olderThanMs, then the oldest ones until the
+    // data takes at most maxBytes (0 = no size target); gives the space back to the file system. *removed:
+    // rows deleted.
+    bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
+    // Pages in use times the page size (what retention measures); -1 when unknown.
+    qint64 dataBytes();
+    HistoryResult query(const HistoryQuery& query, qint64 nowMs);
+
+private:
+    Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
+    bool exec(const QString& sql, Error* error);
+    qint64 pragmaValue(const QString& name);
+
+    QString m_path;
+    QString m_connectionName;
+    int m_busyTimeoutMs;
+    qint64 m_sizeLimitBytes;
+    QSqlDatabase m_db;
+    bool m_open = false;
+    qint64 m_session = -1;
+};
+
+} // namespace redlock

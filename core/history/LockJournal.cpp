@@ -1,0 +1,391 @@
+#include "history/LockJournal.h"
+
+#include "history/JournalStore.h"
+#include "runtime/IoThread.h"
+#include "runtime/OwnThreadFuture.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace redlock {
+
+namespace {
+constexpr int kBatchEvents = 5000;            // one transaction
+constexpr qint64 kHeartbeatMs = 30'000;       // a writer that has not written for this long says it is alive
+constexpr qint64 kAbandonedAfterMs = 120'000; // a session silent for this long is gone: its open tenures end
+} // namespace
+
+// The writer: lives on the journal's own thread and is the only user of its connection.
+class JournalWriter final : public QObject
+{
+    Q_DISABLE_COPY_MOVE(JournalWriter)
+
+public:
+    explicit JournalWriter(LockJournal* journal) : m_journal(journal), m_options(journal->m_options)
+    {
+        m_flushTimer.setInterval(std::max(1, m_options.flushIntervalMs));
+        connect(&m_flushTimer, &QTimer::timeout, this, [this] { flushNow(false); });
+        m_retentionTimer.setInterval(std::max(1000, m_options.retentionIntervalMs));
+        connect(&m_retentionTimer, &QTimer::timeout, this, [this] { pruneNow(); });
+    }
+
+    void start()
+    {
+        m_flushTimer.start();
+        m_retentionTimer.start();
+        if (ensureOpen())
+            pruneNow();
+    }
+
+    // Writes everything pending, in batches; false when something is left (the file refused it). Unless
+    // forced, waits for the retry instant after a failure.
+    bool flushNow(bool force)
+    {
+        const qint64 now = nowMs();
+        if (m_failing && !force && now < m_retryAtMs)
+            return false;
+        if (!ensureOpen())
+            return false;
+        bool wrote = false;
+        for (;;) {
+            QList<JournalEvent> batch = m_journal->takePending(kBatchEvents);
+            if (batch.isEmpty())
+                break;
+            JournalStore::Error error;
+            bool ok = m_store->write(batch, nowMs(), &error);
+            if (!ok && error.failure == JournalStore::Failure::Full) {
+                // Retention may make room (the size limit, or a disk that only has the journal's old rows to give).
+                qint64 removed = 0;
+                JournalStore::Error ignored;
+                if (m_store->prune(retainCutoff(), m_options.retainBytes, &removed, &ignored) && removed > 0) {
+                    notePruned(removed);
+                    ok = m_store->write(batch, nowMs(), &error);
+                }
+            }
+            if (!ok) {
+                m_journal->putBack(std::move(batch));
+                fail(error);
+                return false;
+            }
+            wrote = true;
+            QMutexLocker lock(&m_journal->m_mutex);
+            m_journal->m_status.written += batch.size();
+            m_journal->m_status.pending = qint64(m_journal->m_pending.size());
+        }
+        if (!wrote && now - m_lastWriteMs >= kHeartbeatMs) {
+            JournalStore::Error error;
+            if (!m_store->write({}, now, &error)) {
+                fail(error);
+                return false;
+            }
+            wrote = true;
+        }
+        if (wrote)
+            m_lastWriteMs = now;
+        if (m_failing)
+            recover();
+        return true;
+    }
+
+    qint64 pruneNow()
+    {
+        if (!ensureOpen())
+            return -1;
+        qint64 removed = 0;
+        JournalStore::Error error;
+        if (!m_store->closeAbandoned(nowMs() - kAbandonedAfterMs, &error) ||
+            !m_store->prune(retainCutoff(), m_options.retainBytes, &removed, &error)) {
+            fail(error);
+            return -1;
+        }
+        notePruned(removed);
+        return removed;
+    }
+
+    void shutdown()
+    {
+        m_flushTimer.stop();
+        m_retentionTimer.stop();
+        if (m_store && m_store->isOpen())
+            m_store->setBusyTimeout(std::min(m_options.busyTimeoutMs, 1000));
+        flushNow(true);
+        if (m_store && m_store->isOpen()) {
+            JournalStore::Error ignored;
+            m_store->endSession(nowMs(), &ignored);
+        }
+        m_store.reset();
+    }
+
+private:
+    qint64 nowMs() const { return m_options.clock->nowMs(); }
+    qint64 retainCutoff() const
+    {
+        return m_options.retainMs > 0 ? nowMs() - m_options.retainMs : std::numeric_limits<qint64>::min();
+    }
+
+    void notePruned(qint64 removed)
+    {
+        QMutexLocker lock(&m_journal->m_mutex);
+        m_journal->m_status.pruned += removed;
+    }
+
+    bool ensureOpen()
+    {
+        if (m_store && m_store->isOpen())
+            return true;
+        if (m_failing && nowMs() < m_retryAtMs)
+            return false;
+        m_store = std::make_unique<JournalStore>(m_options.path, m_options.busyTimeoutMs, m_options.sizeLimitBytes);
+        JournalStore::Error error;
+        if (!m_store->open(false, &error) ||
+            !m_store->beginSession(m_options.source, nowMs(), nowMs() - kAbandonedAfterMs, &error)) {
+            m_store.reset();
+            fail(error);
+            return false;
+        }
+        QMutexLocker lock(&m_journal->m_mutex);
+        m_journal->m_status.open = true;
+        return true;
+    }
+
+    void fail(const JournalStore::Error& error)
+    {
+        const bool reopen =
+            error.failure == JournalStore::Failure::NotADatabase || error.failure == JournalStore::Failure::Other;
+        if (reopen && m_store)
+            m_store.reset(); // the next attempt opens the file again (it may have been replaced)
+        m_retryAtMs = nowMs() + m_options.retryIntervalMs;
+        qint64 pending = 0, dropped = 0, firstDropped = 0, lastDropped = 0;
+        {
+            QMutexLocker lock(&m_journal->m_mutex);
+            if (!m_failing) {
+                m_writtenAtFailure = m_journal->m_status.written;
+                m_droppedAtFailure = m_journal->m_status.dropped;
+            }
+            m_journal->m_status.failing = true;
+            m_journal->m_status.open = m_store != nullptr;
+            m_journal->m_status.error = error.message;
+            pending = m_journal->m_status.pending;
+            dropped = m_journal->m_status.dropped;
+            firstDropped = m_journal->m_firstDroppedMs;
+            lastDropped = m_journal->m_lastDroppedMs;
+        }
+        m_failing = true;
+        if (error.message == m_reportedError && dropped == m_reportedDropped)
+            return;
+        m_reportedError = error.message;
+        m_reportedDropped = dropped;
+        QString message = LockJournal::tr("Lock history is not being written: %1. Monitoring goes on; %n event(s) "
+                                          "wait in memory and are written when the journal can take them again.",
+                                          nullptr, int(std::min<qint64>(pending, INT_MAX)))
+                              .arg(error.message);
+        if (dropped > 0)
+            message +=
+                QLatin1Char(' ') + LockJournal::tr("%n event(s) were dropped (the oldest, observed from %1 to %2): "
+                                                   "the memory holds at most %3.",
+                                                   nullptr, int(std::min<qint64>(dropped, INT_MAX)))
+                                       .arg(timeText(firstDropped), timeText(lastDropped))
+                                       .arg(m_options.maxPendingEvents);
+        emit m_journal->problem(message);
+    }
+
+    void recover()
+    {
+        m_failing = false;
+        m_reportedError.clear();
+        qint64 late = 0, dropped = 0;
+        {
+            QMutexLocker lock(&m_journal->m_mutex);
+            m_journal->m_status.failing = false;
+            m_journal->m_status.error.clear();
+            late = m_journal->m_status.written - m_writtenAtFailure;
+            dropped = m_journal->m_status.dropped - m_droppedAtFailure;
+        }
+        QString message = LockJournal::tr("Lock history is written again to %1: %n event(s) written late", nullptr,
+                                          int(std::min<qint64>(late, INT_MAX)))
+                              .arg(QDir::toNativeSeparators(m_options.path));
+        message += dropped > 0 ? LockJournal::tr(", %n dropped while it failed.", nullptr,
+                                                 int(std::min<qint64>(dropped, INT_MAX)))
+                               : LockJournal::tr(", none lost.");
+        emit m_journal->recovered(message);
+    }
+
+    static QString timeText(qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms).toString(Qt::ISODateWithMs); }
+
+    LockJournal* m_journal;
+    JournalOptions m_options;
+    std::unique_ptr<JournalStore> m_store;
+    QTimer m_flushTimer;
+    QTimer m_retentionTimer;
+    bool m_failing = false;
+    qint64 m_retryAtMs = 0;
+    qint64 m_lastWriteMs = 0;
+    QString m_reportedError;
+    qint64 m_reportedDropped = 0;
+    qint64 m_writtenAtFailure = 0;
+    qint64 m_droppedAtFailure = 0;
+};
+
+LockJournal::LockJournal(JournalOptions options, QObject* parent) : QObject(parent), m_options(std::move(options))
+{
+    if (m_options.path.isEmpty())
+        m_options.path = defaultPath();
+    if (!m_options.clock)
+        m_options.clock = WallClock::system();
+    m_writerThread = std::make_unique<IoThread>(QStringLiteral("redlock-journal"));
+    m_queryThread = std::make_unique<IoThread>(QStringLiteral("redlock-history"));
+    m_writer = m_writerThread->create<JournalWriter>(this);
+    m_queryContext = m_queryThread->create<QObject>();
+}
+
+LockJournal::~LockJournal()
+{
+    JournalWriter* writer = m_writer;
+    m_writerThread->runAndWait([writer] { writer->shutdown(); });
+    m_writerThread.reset();
+    m_queryThread.reset();
+}
+
+QString LockJournal::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.sqlite");
+}
+
+void LockJournal::start()
+{
+    QMetaObject::invokeMethod(
+        m_writer, [writer = m_writer] { writer->start(); }, Qt::QueuedConnection);
+}
+
+void LockJournal::record(const QList<LockEvent>& events)
+{
+    QList<JournalEvent> out;
+    out.reserve(events.size());
+    for (const LockEvent& e : events) {
+        JournalEvent j;
+        j.atMs = e.atMs;
+        j.key = e.key;
+        j.kind = lockEventKindId(e.kind);
+        j.token = e.token;
+        j.previousToken = e.previousToken;
+        j.holder = e.holderSummary;
+        if (!e.nodes.isEmpty()) {
+            QStringList nodes;
+            for (const int n : e.nodes)
+                nodes << QString::number(n + 1);
+            j.detail = QStringLiteral("nodes ") + nodes.join(u", ");
+        }
+        out.append(std::move(j));
+    }
+    append(std::move(out));
+}
+
+void LockJournal::record(const QList<JournalEvent>& events)
+{
+    append(events);
+}
+
+void LockJournal::recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs)
+{
+    JournalEvent e;
+    e.atMs = atMs;
+    e.key = key;
+    e.kind = QStringLiteral("force-released");
+    e.token = token;
+    e.holder = decodeHolder(key, token).summary;
+    e.detail = detail;
+    append({e});
+}
+
+void LockJournal::append(QList<JournalEvent> events)
+{
+    if (events.isEmpty())
+        return;
+    QMutexLocker lock(&m_mutex);
+    for (JournalEvent& e : events)
+        m_pending.push_back(std::move(e));
+    while (qsizetype(m_pending.size()) > std::max(1, m_options.maxPendingEvents)) {
+        const qint64 at = m_pending.front().atMs;
+        if (m_status.dropped == 0 || at < m_firstDroppedMs)
+            m_firstDroppedMs = m_status.dropped == 0 ? at : std::min(m_firstDroppedMs, at);
+        m_lastDroppedMs = std::max(m_lastDroppedMs, at);
+        m_pending.pop_front();
+        ++m_status.dropped;
+    }
+    m_status.pending = qint64(m_pending.size());
+}
+
+QList<JournalEvent> LockJournal::takePending(int max)
+{
+    QMutexLocker lock(&m_mutex);
+    QList<JournalEvent> batch;
+    const qsizetype n = std::min<qsizetype>(max, qsizetype(m_pending.size()));
+    batch.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        batch.append(std::move(m_pending.front()));
+        m_pending.pop_front();
+    }
+    m_status.pending = qint64(m_pending.size()) + n; // still pending until written
+    return batch;
+}
+
+void LockJournal::putBack(QList<JournalEvent> batch)
+{
+    QMutexLocker lock(&m_mutex);
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+        m_pending.push_front(std::move(*it));
+    while (qsizetype(m_pending.size()) > std::max(1, m_options.maxPendingEvents)) {
+        const qint64 at = m_pending.front().atMs;
+        m_firstDroppedMs = m_status.dropped == 0 ? at : std::min(m_firstDroppedMs, at);
+        m_lastDroppedMs = std::max(m_lastDroppedMs, at);
+        m_pending.pop_front();
+        ++m_status.dropped;
+    }
+    m_status.pending = qint64(m_pending.size());
+}
+
+QFuture<bool> LockJournal::flush()
+{
+    return runOnOwnThread<bool>(m_writer, [writer = m_writer](const std::function<void(const bool&)>& deliver) {
+        deliver(writer->flushNow(true));
+    });
+}
+
+QFuture<qint64> LockJournal::prune()
+{
+    return runOnOwnThread<qint64>(m_writer, [writer = m_writer](const std::function<void(const qint64&)>& deliver) {
+        deliver(writer->pruneNow());
+    });
+}
+
+QFuture<HistoryResult> LockJournal::query(const HistoryQuery& query)
+{
+    return runOnOwnThread<HistoryResult>(
+        m_queryContext, [path = m_options.path, query, clock = m_options.clock,
+                         busy = m_options.busyTimeoutMs](const std::function<void(const HistoryResult&)>& deliver) {
+            deliver(queryFile(path, query, clock->nowMs(), busy));
+        });
+}
+
+JournalStatus LockJournal::status() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_status;
+}
+
+HistoryResult LockJournal::queryFile(const QString& path, const HistoryQuery& query, qint64 nowMs, int busyTimeoutMs)
+{
+    JournalStore store(path, busyTimeoutMs);
+    JournalStore::Error error;
+    if (!store.open(true, &error)) {
+        HistoryResult result;
+        result.queriedAtMs = nowMs;
+        result.error = error.message;
+        return result;
+    }
+    return store.query(query, nowMs);
+}
+
+} // namespace redlock

@@ -1,0 +1,118 @@
+#pragma once
+
+#include "history/HistoryTypes.h"
+#include "observe/ObservationTypes.h"
+#include "runtime/WallClock.h"
+
+#include <QFuture>
+#include <QMutex>
+#include <QObject>
+
+#include <deque>
+#include <memory>
+
+namespace redlock {
+
+class IoThread;
+class JournalWriter;
+
+struct JournalOptions
+{
+    QString path;                                   // empty = LockJournal::defaultPath()
+    QString source = QStringLiteral("console");     // who writes (sessions table): "console", "watch"
+    qint64 retainMs = qint64(30) * 24 * 3600'000;   // events and tenures older than this are pruned (0 = keep)
+    qint64 retainBytes = qint64(256) * 1024 * 1024; // then the oldest, until the data takes at most this (0 = no limit)
+    qint64 sizeLimitBytes = 0;     // hard cap of the file: a write beyond it fails like on a full disk (0 = none)
+    int flushIntervalMs = 250;     // events are written in one transaction per interval
+    int retryIntervalMs = 5000;    // after a failure, the next attempt (reopen or write)
+    int busyTimeoutMs = 5000;      // how long a write waits for another process's lock
+    int maxPendingEvents = 200000; // kept in memory while the file cannot take them; beyond, the oldest are dropped
+    int retentionIntervalMs = 10 * 60'000;
+    std::shared_ptr<WallClock> clock; // null = WallClock::system()
+};
+
+// What the journal did so far; any thread.
+struct JournalStatus
+{
+    bool open = false;
+    bool failing = false;
+    QString error; // the last failure (translated), empty when writing works
+    qint64 written = 0;
+    qint64 dropped = 0; // events that never reached the file (reported in problem())
+    qint64 pending = 0;
+    qint64 pruned = 0;
+};
+
+// The lock history: every transition the inspector derives (acquired, extended, released, expired, token
+// changed, contested, lost on a node restart) and every force release, journaled in one SQLite file (Qt SQL,
+// WAL mode) with retention by age and size.
+//
+// record() is all a producer calls, from any thread: it appends to a batch in memory under a mutex and never
+// touches the file, so watching locks never waits on the journal. A writer thread of its own writes the batch
+// in one transaction per flush interval; queries run on another thread with a connection of their own (Qt SQL
+// connections belong to one thread). When the file cannot take the events (damaged, locked by another process
+// beyond the busy timeout, disk full), problem() says so and why; the events wait in memory (up to
+// maxPendingEvents, then the oldest are dropped and counted) and the writer tries again every retryIntervalMs;
+// recovered() says when it writes again and what was lost meanwhile.
+class LockJournal final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockJournal)
+
+public:
+    explicit LockJournal(JournalOptions options, QObject* parent = nullptr);
+    // Writes what it can (one attempt, at most a second's wait for a lock), then closes.
+    ~LockJournal() override;
+
+    // <AppDataLocation>/history.sqlite (Linux: ~/.local/share/<organisation>/<application>/).
+    static QString defaultPath();
+    QString path() const { return m_options.path; }
+    const JournalOptions& options() const { return m_options; }
+
+    // Opens the file on the writer thread and starts writing (problem() if it cannot).
+    void start();
+
+    // Any thread; never blocks on the file.
+    void record(const QList<LockEvent>& events);
+    void record(const QList<JournalEvent>& events);
+    // A force release that deleted `token` somewhere (the operator's name and reason in detail).
+    void recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs);
+
+    // Writes what is pending now; true when everything was written.
+    QFuture<bool> flush();
+    // Retention now; the rows removed (-1 on failure).
+    QFuture<qint64> prune();
+    // On the query thread, with its own connection to the file.
+    QFuture<HistoryResult> query(const HistoryQuery& query);
+    JournalStatus status() const;
+
+    // A query on the calling thread, with a connection of its own, read-only (the CLI).
+    static HistoryResult queryFile(const QString& path, const HistoryQuery& query, qint64 nowMs,
+                                   int busyTimeoutMs = 5000);
+
+signals:
+    // The journal cannot take events now, why, and what waits or was dropped (translated). Emitted on the
+    // writer thread when the failure starts, changes, or drops more events.
+    void problem(const QString& message);
+    void recovered(const QString& message);
+
+private:
+    friend class JournalWriter;
+    // Takes at most `max` pending events (the oldest first).
+    QList<JournalEvent> takePending(int max);
+    // Puts a batch the file refused back in front; drops the oldest beyond the cap.
+    void putBack(QList<JournalEvent> batch);
+    void append(QList<JournalEvent> events);
+
+    JournalOptions m_options;
+    mutable QMutex m_mutex; // guards everything below
+    std::deque<JournalEvent> m_pending;
+    JournalStatus m_status;
+    qint64 m_firstDroppedMs = 0, m_lastDroppedMs = 0;
+    std::unique_ptr<IoThread> m_writerThread;
+    std::unique_ptr<IoThread> m_queryThread;
+    JournalWriter* m_writer = nullptr;
+    QObject* m_queryContext = nullptr;
+};
+
+} // namespace redlock

@@ -1,0 +1,450 @@
+// The lock history journal (core/history): what the inspector sees on real redis-servers goes into SQLite and
+// comes back as holder intervals; retention; and the three ways a journal file fails (damaged, locked by
+// another connection, full), none of which may stop monitoring or lose events silently.
+#include "history/LockJournal.h"
+#include "localcluster/LocalCluster.h"
+#include "observe/LockInspector.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
+#include "support/ObservationTestSupport.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+// A wall clock the test sets.
+class SetClock final : public WallClock
+{
+public:
+    qint64 nowMs() const override { return now.loadRelaxed(); }
+    QAtomicInteger<qint64> now = QDateTime::currentMSecsSinceEpoch();
+};
+
+template <typename T> T await(const QFuture<T>& future)
+{
+    const_cast<QFuture<T>&>(future).waitForFinished();
+    return future.result();
+}
+
+JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token,
+                          const QString& holder = {})
+{
+    JournalEvent e;
+    e.atMs = atMs;
+    e.key = key;
+    e.kind = QString::fromLatin1(kind);
+    e.token = token;
+    e.holder = holder.isEmpty() ? QString::fromLatin1(token) : holder;
+    return e;
+}
+
+QList<QByteArray> keysOf(const QList<HolderInterval>& intervals)
+{
+    QList<QByteArray> keys;
+    for (const HolderInterval& i : intervals)
+        keys << i.key;
+    return keys;
+}
+
+} // namespace
+
+class TestLockJournal : public QObject
+{
+    Q_OBJECT
+
+    LocalCluster m_cluster;
+    QTemporaryDir m_dir;
+
+    JournalOptions optionsAt(const QString& name) const
+    {
+        JournalOptions o;
+        o.path = m_dir.filePath(name);
+        o.source = QStringLiteral("test");
+        o.flushIntervalMs = 50;
+        o.retryIntervalMs = 200;
+        o.busyTimeoutMs = 300;
+        return o;
+    }
+
+    // An inspector on its own thread that hands its events to the journal and to a spy.
+    struct Watch
+    {
+        IoThread io{QStringLiteral("test-observe")};
+        LockInspector* inspector = nullptr;
+        std::unique_ptr<QSignalSpy> events;
+        QList<LockEvent> all() const
+        {
+            QList<LockEvent> out;
+            for (const auto& args : *events)
+                out << args.first().value<QList<LockEvent>>();
+            return out;
+        }
+    };
+    std::unique_ptr<Watch> watch(LockJournal* journal)
+    {
+        auto w = std::make_unique<Watch>();
+        InspectorOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.pattern = "orders:*";
+        o.reconcileIntervalMs = 0;
+        o.commandTimeoutMs = 3000;
+        w->inspector = w->io.create<LockInspector>(o);
+        w->events = std::make_unique<QSignalSpy>(w->inspector, &LockInspector::lockEvents);
+        // On the inspector's thread, as the console's controller hands them over: record() never waits.
+        QObject::connect(
+            w->inspector, &LockInspector::lockEvents, w->inspector,
+            [journal](const QList<LockEvent>& events) { journal->record(events); }, Qt::DirectConnection);
+        QSignalSpy finished(w->inspector, &LockInspector::inspectionFinished);
+        QMetaObject::invokeMethod(w->inspector, &LockInspector::start);
+        if (!waitForCount(finished, 1, 15000))
+            return nullptr;
+        return w;
+    }
+
+    RedlockClient* client(IoThread& io)
+    {
+        RedlockOptions o;
+        o.nodes = m_cluster.endpoints();
+        o.clientName = QStringLiteral("journal-test");
+        o.retryCount = 0;
+        o.nodeTimeoutMs = 2000;
+        return io.create<RedlockClient>(o);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QString error;
+        QVERIFY2(m_cluster.start(3, nodeOptions, &error), qPrintable(error));
+    }
+
+    void init()
+    {
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"FLUSHALL"});
+    }
+
+    // Acquire, extend, release and expire real locks; the journal gives back who held what, when, for how long.
+    void acquireExtendReleaseExpireQueriedBack()
+    {
+        LockJournal journal(optionsAt(QStringLiteral("real.sqlite")));
+        journal.start();
+        auto w = watch(&journal);
+        QVERIFY(w);
+        IoThread clientIo;
+        RedlockClient* c = client(clientIo);
+
+        const AcquireResult first = c->acquireAndWait({"orders:12"}, {.ttlMs = 10000});
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 1, 10000);
+        QVERIFY(c->extendAndWait(first.lock, 20000).ok);
+        QVERIFY(c->releaseAndWait(first.lock).ok);
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
+        const AcquireResult second = c->acquireAndWait({"orders:13"}, {.ttlMs = 400});
+        QVERIFY2(second.ok, qPrintable(second.error));
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 4, 10000); // acquired, then expired
+
+        const QList<LockEvent> seen = w->all();
+        QCOMPARE(seen[0].kind, LockEvent::Kind::Acquired);
+        QCOMPARE(seen[1].kind, LockEvent::Kind::Released);
+        QCOMPARE(seen[3].kind, LockEvent::Kind::Expired);
+        QVERIFY(await(journal.flush()));
+
+        HistoryQuery q;
+        q.keyPattern = "orders:*";
+        const HistoryResult all = await(journal.query(q));
+        QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
+        QCOMPARE(keysOf(all.intervals), (QList<QByteArray>{"orders:12", "orders:13"}));
+        const HolderInterval& held = all.intervals[0];
+        QCOMPARE(held.token, first.lock.token);
+        QVERIFY2(held.holder.contains(QLatin1String("journal-test")), qPrintable(held.holder));
+        QCOMPARE(held.fromMs, seen[0].atMs);
+        QCOMPARE(held.toMs, seen[1].atMs);
+        QCOMPARE(held.endedBy, QStringLiteral("released"));
+        QCOMPARE(all.intervals[1].endedBy, QStringLiteral("expired"));
+        QCOMPARE(all.intervals[1].token, second.lock.token);
+        QVERIFY(all.events.size() >= 4);
+
+        // "Who held orders:12 at this instant, and for how long?"
+        q.keyPattern = "orders:12";
+        q.sinceMs = q.untilMs = (seen[0].atMs + seen[1].atMs) / 2;
+        const HistoryResult at = await(journal.query(q));
+        QCOMPARE(at.intervals.size(), 1);
+        QCOMPARE(at.intervals[0].durationMs(0), seen[1].atMs - seen[0].atMs);
+        q.sinceMs = q.untilMs = seen[1].atMs + 1;
+        QCOMPARE(await(journal.query(q)).intervals.size(), 0);
+        // The same file read by another connection on this thread, as `redlock history` does.
+        q.sinceMs = 0;
+        q.untilMs = -1;
+        const HistoryResult fromFile = LockJournal::queryFile(journal.path(), q, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(fromFile.intervals.size(), 1);
+        QCOMPARE(fromFile.intervals[0].token, first.lock.token);
+    }
+
+    // The query side on its own: intervals per key by time, glob and holder; hostile key names byte-exact.
+    void queriesByTimeGlobAndHolder()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("query.sqlite"));
+        o.clock = clock;
+        LockJournal journal(o);
+        journal.start();
+        const qint64 t = QDateTime(QDate(2026, 11, 23), QTime(14, 0)).toMSecsSinceEpoch();
+        const QByteArray hostile("orders:\x1b]0;x\x07\n\x00z", 16);
+        journal.record(QList<JournalEvent>{
+            journalEvent(t, "orders:12", "acquired", "tokA", QStringLiteral("host-a pid 1 (billing)")),
+            journalEvent(t + 120'000, "orders:12", "extended", "tokA"),
+            journalEvent(t + 180'000, "orders:12", "token-changed", "tokB", QStringLiteral("host-b pid 2 (billing)")),
+            journalEvent(t + 240'000, "orders:12", "released", "tokB"),
+            journalEvent(t + 60'000, "orders:13", "acquired", "tokC"),
+            journalEvent(t + 300'000, "orders:13", "lost-on-restart", "tokC"),
+            journalEvent(t + 10'000, "payments:1", "acquired", "tokD"),
+            journalEvent(t + 20'000, hostile, "acquired", "tokE"),
+        });
+        journal.recordForceRelease("payments:1", "tokD", QStringLiteral("operator alice"), t + 30'000);
+        QVERIFY(await(journal.flush()));
+
+        HistoryQuery q;
+        q.keyPattern = "orders:12";
+        q.sinceMs = q.untilMs = t + 3 * 60'000 + 1; // 14:03
+        HistoryResult r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1);
+        QCOMPARE(r.intervals[0].token, QByteArray("tokB"));
+        QCOMPARE(r.intervals[0].fromMs, t + 180'000);
+        QCOMPARE(r.intervals[0].toMs, t + 240'000);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("released"));
+
+        q.sinceMs = t;
+        q.untilMs = t + 3600'000;
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 2);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("token-changed"));
+        QCOMPARE(r.intervals[0].extensions, 1);
+
+        q.keyPattern = "orders:1[3-9]";
+        r = await(journal.query(q));
+        QCOMPARE(keysOf(r.intervals), (QList<QByteArray>{"orders:13"}));
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("lost-on-restart"));
+
+        q.keyPattern = "*";
+        q.holder = QStringLiteral("HOST-B");
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1);
+        QCOMPARE(r.intervals[0].token, QByteArray("tokB"));
+
+        q.holder.clear();
+        q.keyPattern = "payments:*";
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("force-released"));
+        QCOMPARE(r.intervals[0].toMs, t + 30'000);
+
+        q.keyPattern = "orders:\x1b*";
+        r = await(journal.query(q));
+        QCOMPARE(keysOf(r.intervals), (QList<QByteArray>{hostile}));
+        QCOMPARE(r.intervals[0].toMs, -1); // still held
+        q.limit = 1;
+        q.keyPattern = "*";
+        QVERIFY(await(journal.query(q)).truncated);
+    }
+
+    void parsesTimes()
+    {
+        const qint64 now = QDateTime(QDate(2026, 11, 23), QTime(15, 0), Qt::UTC).toMSecsSinceEpoch();
+        QCOMPARE(parseHistoryTime(QStringLiteral("-1h"), now), now - 3600'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("-30m"), now), now - 1800'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("2d ago"), now), now - 2 * 86400'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("now"), now), now);
+        QCOMPARE(parseHistoryTime(QStringLiteral("2026-11-23T14:03:00Z"), now), now - 57 * 60'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("2026-11-23 14:03:00+00:00"), now), now - 57 * 60'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("2026-11-23T14:03"), now),
+                 QDateTime(QDate(2026, 11, 23), QTime(14, 3)).toMSecsSinceEpoch()); // local time
+        QVERIFY(!parseHistoryTime(QStringLiteral("yesterday"), now));
+        QVERIFY(!parseHistoryTime(QStringLiteral("-1y"), now));
+    }
+
+    // Retention: by age, then by size (the oldest go first), and the file shrinks.
+    void retentionByAgeAndSize()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("retention.sqlite"));
+        o.clock = clock;
+        o.retainMs = 7 * 86400'000LL;
+        o.retainBytes = 256 * 1024;
+        LockJournal journal(o);
+        journal.start();
+        const qint64 now = clock->nowMs();
+        journal.record(QList<JournalEvent>{journalEvent(now - 8 * 86400'000LL, "old:1", "acquired", "a"),
+                                           journalEvent(now - 8 * 86400'000LL + 1000, "old:1", "released", "a"),
+                                           journalEvent(now - 86400'000LL, "recent:1", "acquired", "b"),
+                                           journalEvent(now - 86400'000LL + 1000, "recent:1", "released", "b")});
+        QVERIFY(await(journal.flush()));
+        QVERIFY(await(journal.prune()) >= 2);
+        HistoryQuery all;
+        all.keyPattern = "*";
+        QCOMPARE(keysOf(await(journal.query(all)).intervals), (QList<QByteArray>{"recent:1"}));
+
+        // About 3 MB of tenures, one per minute over the last week: the oldest go until 256 KiB are left.
+        QList<JournalEvent> many;
+        const QByteArray pad(600, 'k');
+        for (int i = 0; i < 5000; ++i) {
+            const qint64 at = now - 6 * 86400'000LL + qint64(i) * 60'000;
+            const QByteArray key = "size:" + QByteArray::number(i).rightJustified(5, '0') + ":" + pad;
+            many << journalEvent(at, key, "acquired", "t" + QByteArray::number(i))
+                 << journalEvent(at + 500, key, "released", "t");
+        }
+        journal.record(many);
+        QVERIFY(await(journal.flush()));
+        QVERIFY(QFileInfo(journal.path()).size() + QFileInfo(journal.path() + QStringLiteral("-wal")).size() >
+                2 * 1024 * 1024);
+        QVERIFY(await(journal.prune()) > 0);
+        const qint64 fileBytes = QFileInfo(journal.path()).size();
+        QVERIFY2(fileBytes <= o.retainBytes + 64 * 1024, qPrintable(QString::number(fileBytes)));
+        all.keyPattern = "size:*";
+        const HistoryResult left = await(journal.query(all));
+        QVERIFY(!left.intervals.isEmpty());
+        QVERIFY(left.intervals.size() < 5000);
+        QVERIFY(left.intervals.last().key.startsWith("size:04999:")); // the newest stay
+        QVERIFY(!left.intervals.first().key.startsWith("size:00000:"));
+    }
+
+    // Garbage in the file: a clear error, monitoring goes on, events wait (the oldest beyond the cap are
+    // dropped and said so), and once the file is usable again what waited is written.
+    void corruptFileIsReportedAndMonitoringGoesOn()
+    {
+        JournalOptions o = optionsAt(QStringLiteral("corrupt.sqlite"));
+        o.maxPendingEvents = 3;
+        {
+            QFile f(o.path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray garbage;
+            for (int i = 0; i < 8192; ++i)
+                garbage.append(char((i * 7919) % 251));
+            f.write(garbage);
+        }
+        LockJournal journal(o);
+        QSignalSpy problems(&journal, &LockJournal::problem);
+        QSignalSpy recovered(&journal, &LockJournal::recovered);
+        journal.start();
+        QVERIFY(waitForCount(problems, 1, 10000));
+        QVERIFY2(problems.first().first().toString().contains(QLatin1String("not a SQLite database")),
+                 qPrintable(problems.first().first().toString()));
+        QVERIFY(problems.first().first().toString().contains(o.path));
+
+        auto w = watch(&journal);
+        QVERIFY(w);
+        IoThread clientIo;
+        RedlockClient* c = client(clientIo);
+        // Monitoring goes on: every acquire and release is seen while the journal fails.
+        for (int i = 0; i < 3; ++i) {
+            const AcquireResult r = c->acquireAndWait({"orders:" + QByteArray::number(i)}, {.ttlMs = 30000});
+            QVERIFY2(r.ok, qPrintable(r.error));
+            QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2 * i + 1, 10000);
+            QVERIFY(c->releaseAndWait(r.lock).ok);
+            QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2 * i + 2, 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(journal.status().dropped >= 3, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(problems.last().first().toString().contains(QLatin1String("were dropped")), 5000);
+        QVERIFY(journal.status().failing);
+
+        QVERIFY(QFile::remove(o.path)); // the operator moves the damaged file away
+        QVERIFY(waitForCount(recovered, 1, 10000));
+        QVERIFY2(recovered.first().first().toString().contains(QLatin1String("3 event(s) written late")),
+                 qPrintable(recovered.first().first().toString()));
+        QVERIFY(recovered.first().first().toString().contains(QLatin1String("dropped")));
+        QVERIFY(!journal.status().failing);
+        HistoryQuery q;
+        q.keyPattern = "orders:*";
+        const HistoryResult r = await(journal.query(q));
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.events.size(), 3); // the three newest
+    }
+
+    // Another connection holds the write lock (BEGIN EXCLUSIVE): after the busy timeout a clear error, the events
+    // wait, and when the lock goes everything is written, nothing lost.
+    void lockedByAnotherConnection()
+    {
+        const JournalOptions o = optionsAt(QStringLiteral("locked.sqlite"));
+        LockJournal journal(o);
+        QSignalSpy problems(&journal, &LockJournal::problem);
+        QSignalSpy recovered(&journal, &LockJournal::recovered);
+        journal.start();
+        journal.record(QList<JournalEvent>{journalEvent(1000, "orders:1", "acquired", "a")});
+        QVERIFY(await(journal.flush()));
+
+        {
+            QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("other"));
+            other.setDatabaseName(o.path);
+            QVERIFY(other.open());
+            QSqlQuery hold(other);
+            QVERIFY2(hold.exec(QStringLiteral("BEGIN EXCLUSIVE")), qPrintable(hold.lastError().text()));
+            QVERIFY(hold.exec(QStringLiteral("INSERT INTO sessions(source, started_ms, last_ms) VALUES('x', 0, 0)")));
+
+            journal.record(QList<JournalEvent>{journalEvent(2000, "orders:1", "released", "a"),
+                                               journalEvent(3000, "orders:2", "acquired", "b")});
+            QVERIFY(waitForCount(problems, 1, 10000));
+            const QString message = problems.first().first().toString();
+            QVERIFY2(message.contains(QLatin1String("locked by another process")), qPrintable(message));
+            QVERIFY2(message.contains(QLatin1String("2 event(s) wait in memory")), qPrintable(message));
+            QVERIFY(journal.status().failing);
+            QCOMPARE(journal.status().pending, 2);
+
+            QVERIFY(hold.exec(QStringLiteral("ROLLBACK")));
+            hold = QSqlQuery();
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        QVERIFY(waitForCount(recovered, 1, 10000));
+        QVERIFY2(recovered.first().first().toString().contains(QLatin1String("none lost")),
+                 qPrintable(recovered.first().first().toString()));
+        HistoryQuery q;
+        q.keyPattern = "orders:*";
+        const HistoryResult r = await(journal.query(q));
+        QCOMPARE(r.events.size(), 3);
+        QCOMPARE(r.intervals.size(), 2);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("released"));
+        QCOMPARE(journal.status().dropped, 0);
+    }
+
+    // A full journal: the file capped with SQLite's max_page_count (JournalOptions::sizeLimitBytes) answers
+    // SQLITE_FULL exactly as a full disk does. A clear error, the events wait, the overflow is counted.
+    void fullJournalIsReported()
+    {
+        JournalOptions o = optionsAt(QStringLiteral("full.sqlite"));
+        o.sizeLimitBytes = 96 * 1024;
+        o.maxPendingEvents = 2500;
+        LockJournal journal(o);
+        QSignalSpy problems(&journal, &LockJournal::problem);
+        journal.start();
+        QVERIFY(await(journal.flush()));
+        QList<JournalEvent> big;
+        const QByteArray pad(1000, 'f');
+        for (int i = 0; i < 2000; ++i)
+            big << journalEvent(1000 + i, "orders:" + QByteArray::number(i) + pad, "acquired", "t");
+        journal.record(big);
+        QVERIFY(!await(journal.flush()));
+        QVERIFY(waitForCount(problems, 1, 10000));
+        const QString message = problems.first().first().toString();
+        QVERIFY2(message.contains(QLatin1String("disk is full or the journal reached its size limit")),
+                 qPrintable(message));
+        QCOMPARE(journal.status().pending, 2000);
+        QCOMPARE(journal.status().dropped, 0);
+        journal.record(big.mid(0, 1000));
+        QCOMPARE(journal.status().dropped, 500);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            problems.last().first().toString().contains(QLatin1String("500 event(s) were dropped")), 5000);
+        QVERIFY(QFileInfo(o.path).size() <= o.sizeLimitBytes);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLockJournal)
+#include "TestLockJournal.moc"
