@@ -25,6 +25,9 @@ int runAudit(const QStringList& args);
 // A Prometheus /metrics endpoint over the same observation (ExporterCommand.cpp).
 int runExporter(const QStringList& args);
 
+// The lock history journal (HistoryCommand.cpp): who held a key when, and how it ended.
+int runHistory(const QStringList& args);
+
 // Operator actions (OperatorCommands.cpp): force release by token, with preview and audit log.
 int runForceRelease(const QStringList& args);
 

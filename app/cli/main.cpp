@@ -35,6 +35,8 @@ const Subcommand kSubcommands[] = {
     {"inspect", runInspect,
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "show every lock merged over the nodes, with its verdict")},
     {"watch", runWatch, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "print lock events live until Ctrl+C")},
+    {"history", runHistory,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "who held a lock when, from the lock history journal")},
     {"audit", runAudit, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "check the nodes for what breaks Redlock")},
     {"exporter", runExporter,
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "serve the cluster's state to Prometheus (/metrics) until Ctrl+C")},

@@ -250,7 +250,17 @@ LockJournal::~LockJournal()
 
 QString LockJournal::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.sqlite");
+    // The console's application data folder (AppDataLocation of RedlockConsole/redlock-console), spelt out so that
+    // the CLI, whose application name differs, finds the same file.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/RedlockConsole/redlock-console/history.sqlite");
+}
+
+QString LockJournal::defaultPathForDisplay()
+{
+    const QString path = defaultPath();
+    const QString home = QDir::homePath();
+    return QDir::toNativeSeparators(path.startsWith(home + u'/') ? u'~' + path.mid(home.size()) : path);
 }
 
 void LockJournal::start()

@@ -64,8 +64,11 @@ public:
     // Writes what it can (one attempt, at most a second's wait for a lock), then closes.
     ~LockJournal() override;
 
-    // <AppDataLocation>/history.sqlite (Linux: ~/.local/share/<organisation>/<application>/).
+    // The console's application data folder (its AppDataLocation), history.sqlite: on Linux
+    // ~/.local/share/RedlockConsole/redlock-console/history.sqlite. The CLI reads the same file by default.
     static QString defaultPath();
+    // defaultPath() with the home folder written as ~ (for help texts).
+    static QString defaultPathForDisplay();
     QString path() const { return m_options.path; }
     const JournalOptions& options() const { return m_options; }
 

@@ -439,6 +439,104 @@ private slots:
         QVERIFY2(fast.exitCode == 2 && fast.err.contains("--reconcile"), qPrintable(fast.describe()));
     }
 
+    // ---- history ----------------------------------------------------------------------------------------
+
+    // watch --journal writes the lock history; history reads it back (text and --json), by time and key glob,
+    // with hostile key names escaped.
+    void watchJournalsAndHistoryReadsIt()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withEvents;
+        withEvents.notifyKeyspaceEvents = QStringLiteral("Kg$x");
+        QVERIFY2(cluster.start(3, withEvents, &error), qPrintable(error));
+        const QString journal = m_dir.filePath(QStringLiteral("history.sqlite"));
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
+                            QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--journal"),
+                            journal, QStringLiteral("--json")});
+        QVERIFY(watch.process().waitForStarted());
+        QVERIFY2(watch.makeLive(cluster), qPrintable(watch.seen()));
+
+        setOn(cluster, {0, 1, 2}, "locks:job", "rl1:0123456789abcdef0123456789abcdef:42:host:worker");
+        const QJsonObject acquired = watch.waitFor(QStringLiteral("acquired"), QStringLiteral("locks:job"), 10000);
+        QVERIFY2(!acquired.isEmpty(), qPrintable(watch.seen()));
+        QTest::qWait(300); // a tenure of measurable length, so that an instant inside it can be asked about
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(cluster.port(i)).command({"DEL", "locks:job"});
+        const QJsonObject released = watch.waitFor(QStringLiteral("released"), QStringLiteral("locks:job"), 10000);
+        QVERIFY2(!released.isEmpty(), qPrintable(watch.seen()));
+        const QByteArray hostile("locks:\x1b]0;pwned\x07\nx");
+        setOn(cluster, {0, 1, 2}, hostile, "evil\x1b[2J");
+        QVERIFY2(!watch.waitFor(QStringLiteral("acquired"), QStringLiteral("locks:\\x1b]0;pwned\\x07\\x0ax"), 10000)
+                      .isEmpty(),
+                 qPrintable(watch.seen()));
+        watch.process().terminate(); // the journal is flushed on the way out
+        QVERIFY(watch.process().waitForFinished(10000));
+        QCOMPARE(watch.process().exitCode(), 0);
+
+        const CliRun all = runCli({QStringLiteral("history"), QStringLiteral("locks:*"), QStringLiteral("--journal"),
+                                   journal, QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
+        QVERIFY2(all.exitCode == 0, qPrintable(all.describe()));
+        const QJsonArray intervals = all.json.value(QStringLiteral("intervals")).toArray();
+        QStringList keys;
+        for (const QJsonValue& v : intervals)
+            keys << v.toObject().value(QStringLiteral("key")).toString();
+        QVERIFY2(keys.contains(QStringLiteral("locks:job")), qPrintable(all.describe()));
+        QVERIFY2(keys.contains(QStringLiteral("locks:\\x1b]0;pwned\\x07\\x0ax")), qPrintable(all.describe()));
+        QVERIFY(!all.out.contains('\x1b'));
+        QJsonObject job;
+        for (const QJsonValue& v : intervals) {
+            if (v.toObject().value(QStringLiteral("key")).toString() == u"locks:job")
+                job = v.toObject();
+        }
+        QCOMPARE(job.value(QStringLiteral("endedBy")).toString(), QStringLiteral("released"));
+        QVERIFY(job.value(QStringLiteral("holder")).toString().contains(QLatin1String("worker")));
+        const qint64 fromMs = job.value(QStringLiteral("fromMs")).toInteger();
+        QCOMPARE(fromMs, QDateTime::fromString(acquired.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs)
+                             .toMSecsSinceEpoch());
+        QCOMPARE(QDateTime::fromString(job.value(QStringLiteral("from")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch(),
+                 fromMs);
+        const qint64 toMs = job.value(QStringLiteral("toMs")).toInteger();
+        QVERIFY(toMs > fromMs);
+        QCOMPARE(job.value(QStringLiteral("durationMs")).toInteger(), toMs - fromMs);
+        // The watcher stopped while the hostile key was held: that tenure ends with the observation.
+        for (const QJsonValue& v : intervals) {
+            if (v.toObject().value(QStringLiteral("key")).toString() != u"locks:job")
+                QCOMPARE(v.toObject().value(QStringLiteral("endedBy")).toString(), QStringLiteral("unobserved"));
+        }
+
+        // Who held locks:job at an instant inside its tenure (ISO 8601, UTC), and just after it.
+        const QString inside =
+            QDateTime::fromMSecsSinceEpoch((fromMs + toMs) / 2, Qt::UTC).toString(Qt::ISODateWithMs);
+        const CliRun at = runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"),
+                                  journal, QStringLiteral("--since"), inside, QStringLiteral("--until"), inside,
+                                  QStringLiteral("--json")});
+        QVERIFY2(at.exitCode == 0, qPrintable(at.describe()));
+        QCOMPARE(at.json.value(QStringLiteral("intervals")).toArray().size(), 1);
+        const QString after = QDateTime::fromMSecsSinceEpoch(toMs + 1, Qt::UTC).toString(Qt::ISODateWithMs);
+        const CliRun none = runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"),
+                                    journal, QStringLiteral("--since"), after, QStringLiteral("--until"), after,
+                                    QStringLiteral("--json")});
+        QCOMPARE(none.json.value(QStringLiteral("intervals")).toArray().size(), 0);
+
+        // Text: a table, the hostile key escaped.
+        const CliRun text = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,
+                                    QStringLiteral("--since=-1h"), QStringLiteral("--events")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("locks:job") && text.out.contains("released") &&
+                     text.out.contains("locks:\\x1b]0;pwned\\x07\\x0ax"),
+                 qPrintable(text.describe()));
+        QVERIFY(!text.out.contains('\x1b') && !text.out.contains('\x07'));
+
+        // Bad input: a clear error, exit 2.
+        const CliRun badTime = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,
+                                       QStringLiteral("--since"), QStringLiteral("yesterday")});
+        QVERIFY2(badTime.exitCode == 2 && badTime.err.contains("--since"), qPrintable(badTime.describe()));
+        const CliRun missing = runCli({QStringLiteral("history"), QStringLiteral("--journal"),
+                                       m_dir.filePath(QStringLiteral("nothing.sqlite"))});
+        QVERIFY2(missing.exitCode == 2 && missing.err.contains("no such journal"), qPrintable(missing.describe()));
+    }
+
     // ---- audit ------------------------------------------------------------------------------------------
 
     void auditOfASafeCluster()

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "commands/ObserveOptions.h"
 
+#include "history/LockJournal.h"
 #include "observe/AlertMonitor.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
@@ -14,6 +15,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
@@ -543,17 +545,32 @@ int runWatch(const QStringList& args)
          ObserveCommands::tr("Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the "
                              "audit (default: the largest PTTL seen, at least 10000)."),
          ObserveCommands::tr("MS")});
+    parser.addOption({QStringLiteral("journal"),
+                      ObserveCommands::tr("Also write every event to this lock history journal (SQLite; `redlock "
+                                          "history --journal FILE` reads it; `redlock history --help` names the "
+                                          "console's)."),
+                      ObserveCommands::tr("FILE")});
+    parser.addOption({QStringLiteral("retain-days"),
+                      ObserveCommands::tr("With --journal: prune what is older than this many days (default 30; 0 "
+                                          "= keep)."),
+                      ObserveCommands::tr("DAYS")});
+    parser.addOption({QStringLiteral("retain-mb"),
+                      ObserveCommands::tr("With --journal: then prune the oldest until the journal holds at most "
+                                          "this many MiB (default 256; 0 = no limit)."),
+                      ObserveCommands::tr("MB")});
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, QStringLiteral("watch [options] --nodes LIST"),
-                        ObserveCommands::tr(
-                            "Print lock events (acquired, released, expired, token changed, contested) as they "
-                            "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
-                            "have them enabled (this command never enables them); a background rescan within a "
-                            "budget of commands per second per node catches the rest, and is the only source on "
-                            "nodes without them. Alerts (a lock held, contested or left over too long, a node down, "
-                            "quorum lost, a severe audit finding, a clock offset beyond the drift budget) are "
-                            "printed when raised and when cleared."),
-                        &exitCode))
+    if (!parseArguments(
+            parser, args, QStringLiteral("watch [options] --nodes LIST"),
+            ObserveCommands::tr(
+                "Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node "
+                "restart) as they "
+                "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
+                "have them enabled (this command never enables them); a background rescan within a "
+                "budget of commands per second per node catches the rest, and is the only source on "
+                "nodes without them. Alerts (a lock held, contested or left over too long, a node down, "
+                "quorum lost, a severe audit finding, a clock offset beyond the drift budget) are "
+                "printed when raised and when cleared."),
+            &exitCode))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command))
@@ -567,6 +584,20 @@ int runWatch(const QStringList& args)
         !intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
         return ExitUsage;
     const bool alerts = !parser.isSet(QStringLiteral("no-alerts"));
+    JournalOptions journalOptions;
+    journalOptions.source = QStringLiteral("watch");
+    journalOptions.path = parser.value(QStringLiteral("journal"));
+    qint64 retainDays = journalOptions.retainMs / (24 * 3600'000LL);
+    qint64 retainMb = journalOptions.retainBytes / (1024 * 1024);
+    if (!intOption(parser, QStringLiteral("retain-days"), 0, 100 * 365, &retainDays) ||
+        !intOption(parser, QStringLiteral("retain-mb"), 0, 1024 * 1024, &retainMb))
+        return ExitUsage;
+    if (parser.isSet(QStringLiteral("journal")) && journalOptions.path.isEmpty()) {
+        printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
+        return ExitUsage;
+    }
+    journalOptions.retainMs = retainDays * 24 * 3600'000LL;
+    journalOptions.retainBytes = retainMb * 1024 * 1024;
 
     QEventLoop loop;
     StopSignals stopSignals;
@@ -576,8 +607,26 @@ int runWatch(const QStringList& args)
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    // Before the inspector's thread: it outlives the inspector that records into it.
+    std::unique_ptr<LockJournal> journal;
+    if (!journalOptions.path.isEmpty()) {
+        journal = std::make_unique<LockJournal>(journalOptions);
+        QObject::connect(
+            journal.get(), &LockJournal::problem, &loop,
+            [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        QObject::connect(
+            journal.get(), &LockJournal::recovered, &loop,
+            [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        journal->start();
+    }
     IoThread io;
     auto* inspector = io.create<LockInspector>(command.options);
+    if (journal) {
+        // On the inspector's thread: record() only appends to the journal's batch, it never waits for the file.
+        QObject::connect(
+            inspector, &LockInspector::lockEvents, inspector,
+            [j = journal.get()](const QList<LockEvent>& events) { j->record(events); }, Qt::DirectConnection);
+    }
     const QList<NodeEndpoint> nodes = command.options.nodes;
     const bool json = command.json;
     QObject::connect(
@@ -720,6 +769,17 @@ int runWatch(const QStringList& args)
     }
     io.runAndWait([inspector] { inspector->start(); });
     loop.exec();
+    if (journal) {
+        io.runAndWait([inspector] { inspector->stop(); });
+        journal->flush().waitForFinished();
+        const JournalStatus status = journal->status();
+        if (status.pending > 0 || status.dropped > 0)
+            printErr(ObserveCommands::tr("redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4")
+                         .arg(QDir::toNativeSeparators(journal->path()))
+                         .arg(status.pending)
+                         .arg(status.dropped)
+                         .arg(status.error));
+    }
     return ExitOk;
 }
 

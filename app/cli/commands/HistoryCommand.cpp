@@ -1,0 +1,198 @@
+// redlock history: who held a lock when, and how it ended, from the journal the console and `redlock watch
+// --journal` write (core/history).
+
+#include "CommandLine.h"
+#include "Commands.h"
+
+#include "history/LockJournal.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
+
+namespace redlock::cli {
+
+// The translation context of this file's messages.
+class HistoryCommand
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::cli::HistoryCommand)
+};
+
+namespace {
+
+QString isoUtc(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QString localTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
+QString durationText(qint64 ms)
+{
+    if (ms < 1000)
+        return HistoryCommand::tr("%1 ms").arg(ms);
+    if (ms < 60'000)
+        return HistoryCommand::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    if (ms < 3600'000)
+        return HistoryCommand::tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60);
+    return HistoryCommand::tr("%1 h %2 min").arg(ms / 3600'000).arg((ms / 60'000) % 60);
+}
+
+} // namespace
+
+int runHistory(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("KEY"),
+                                 HistoryCommand::tr("Lock key or glob (*, ?, [a-z]); default * (every key)."));
+    parser.addOption({QStringLiteral("journal"),
+                      HistoryCommand::tr("The journal to read (default: the console's, %1).")
+                          .arg(LockJournal::defaultPathForDisplay()),
+                      HistoryCommand::tr("FILE")});
+    parser.addOption({QStringLiteral("since"),
+                      HistoryCommand::tr("From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local "
+                                         "time) or 2026-11-23T14:03:00Z, or relative: -90s, -30m, -1h, -2d, -1w."),
+                      HistoryCommand::tr("TIME")});
+    parser.addOption({QStringLiteral("until"),
+                      HistoryCommand::tr("Up to this time (default now), written as for --since. --since and --until "
+                                         "the same instant: who held the key at that instant."),
+                      HistoryCommand::tr("TIME")});
+    parser.addOption({QStringLiteral("holder"),
+                      HistoryCommand::tr("Only holders whose summary or token contains this text (any case)."),
+                      HistoryCommand::tr("TEXT")});
+    parser.addOption({QStringLiteral("limit"), HistoryCommand::tr("At most this many intervals (default 1000)."),
+                      HistoryCommand::tr("N")});
+    parser.addOption({QStringLiteral("events"), HistoryCommand::tr("Also list every journaled event in the range.")});
+    parser.addOption({QStringLiteral("json"), HistoryCommand::tr("Print JSON instead of text.")});
+    int exitCode = ExitOk;
+    if (!parseArguments(
+            parser, args, QStringLiteral("history [options] [KEY]"),
+            HistoryCommand::tr(
+                "Who held a lock when: every holder's interval (from the moment its token was seen on a quorum to "
+                "the moment it was not), how it ended (released, expired, taken over, lost on a node restart, "
+                "force-released, or observation ended) and how often it was extended, from the lock history journal "
+                "that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range "
+                "are listed; \"still held\" means held when last observed."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        printErr(HistoryCommand::tr("redlock: history takes one KEY (a glob matches several)"));
+        return ExitUsage;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    HistoryQuery query;
+    query.keyPattern = positional.isEmpty() ? QByteArrayLiteral("*") : positional.first().toUtf8();
+    query.withEvents = parser.isSet(QStringLiteral("events"));
+    query.holder = parser.value(QStringLiteral("holder"));
+    const auto timeOption = [&](const QString& name, qint64 fallback, qint64* out) {
+        if (!parser.isSet(name)) {
+            *out = fallback;
+            return true;
+        }
+        const auto parsed = parseHistoryTime(parser.value(name), now);
+        if (!parsed) {
+            printErr(HistoryCommand::tr("redlock: --%1: \"%2\" is no time: write ISO 8601 (2026-11-23T14:03, "
+                                        "2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)")
+                         .arg(name, printableText(parser.value(name))));
+            return false;
+        }
+        *out = *parsed;
+        return true;
+    };
+    qint64 limit = 1000;
+    if (!timeOption(QStringLiteral("since"), now - 24 * 3600'000LL, &query.sinceMs) ||
+        !timeOption(QStringLiteral("until"), now, &query.untilMs) ||
+        !intOption(parser, QStringLiteral("limit"), 1, 10'000'000, &limit))
+        return ExitUsage;
+    if (query.untilMs < query.sinceMs) {
+        printErr(HistoryCommand::tr("redlock: --until is before --since"));
+        return ExitUsage;
+    }
+    query.limit = int(limit);
+    const QString path =
+        parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : LockJournal::defaultPath();
+
+    const HistoryResult result = LockJournal::queryFile(path, query, now);
+    if (!result.error.isEmpty()) {
+        printErr(QStringLiteral("redlock: ") + result.error);
+        return ExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray intervals;
+        for (const HolderInterval& i : result.intervals) {
+            intervals.append(QJsonObject{
+                {QStringLiteral("key"), printableBytes(i.key, -1)},
+                {QStringLiteral("token"), printableBytes(i.token, -1)},
+                {QStringLiteral("holder"), printableText(i.holder, -1)},
+                {QStringLiteral("from"), isoUtc(i.fromMs)},
+                {QStringLiteral("to"), i.isOpen() ? QJsonValue() : QJsonValue(isoUtc(i.toMs))},
+                {QStringLiteral("fromMs"), i.fromMs},
+                {QStringLiteral("toMs"), i.isOpen() ? QJsonValue() : QJsonValue(i.toMs)},
+                {QStringLiteral("durationMs"), i.durationMs(now)},
+                {QStringLiteral("endedBy"), i.isOpen() ? QJsonValue() : QJsonValue(i.endedBy)},
+                {QStringLiteral("stillHeld"), i.isOpen()},
+                {QStringLiteral("extensions"), i.extensions},
+            });
+        }
+        QJsonObject out{{QStringLiteral("journal"), QDir::toNativeSeparators(path)},
+                        {QStringLiteral("key"), printableBytes(query.keyPattern, -1)},
+                        {QStringLiteral("since"), isoUtc(query.sinceMs)},
+                        {QStringLiteral("until"), isoUtc(query.untilMs)},
+                        {QStringLiteral("intervals"), intervals},
+                        {QStringLiteral("truncated"), result.truncated}};
+        if (query.withEvents) {
+            QJsonArray events;
+            for (const JournalEvent& e : result.events) {
+                QJsonObject o{{QStringLiteral("at"), isoUtc(e.atMs)},
+                              {QStringLiteral("event"), e.kind},
+                              {QStringLiteral("key"), printableBytes(e.key, -1)},
+                              {QStringLiteral("token"), printableBytes(e.token, -1)},
+                              {QStringLiteral("holder"), printableText(e.holder, -1)}};
+                if (!e.previousToken.isEmpty())
+                    o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
+                if (!e.detail.isEmpty())
+                    o.insert(QStringLiteral("detail"), printableText(e.detail, -1));
+                events.append(o);
+            }
+            out.insert(QStringLiteral("events"), events);
+        }
+        printJson(out);
+        return ExitOk;
+    }
+    if (result.intervals.isEmpty()) {
+        printOut(HistoryCommand::tr("No holder of %1 between %2 and %3 in %4.")
+                     .arg(printableBytes(query.keyPattern), localTime(query.sinceMs), localTime(query.untilMs),
+                          QDir::toNativeSeparators(path)));
+    } else {
+        QList<QStringList> rows{{HistoryCommand::tr("KEY"), HistoryCommand::tr("HOLDER"), HistoryCommand::tr("FROM"),
+                                 HistoryCommand::tr("TO"), HistoryCommand::tr("HELD"), HistoryCommand::tr("ENDED"),
+                                 HistoryCommand::tr("EXTENDED")}};
+        for (const HolderInterval& i : result.intervals) {
+            rows.append({printableBytes(i.key, 60),
+                         printableText(i.holder.isEmpty() ? printableBytes(i.token) : i.holder, 60),
+                         localTime(i.fromMs), i.isOpen() ? QStringLiteral("-") : localTime(i.toMs),
+                         durationText(i.durationMs(now)), intervalEndName(i.endedBy), QString::number(i.extensions)});
+        }
+        printOut(formatTable(rows, QString()));
+    }
+    if (query.withEvents && !result.events.isEmpty()) {
+        printOut(QString());
+        for (const JournalEvent& e : result.events) {
+            QString line = QStringLiteral("%1  %2  %3  %4")
+                               .arg(localTime(e.atMs), journalKindName(e.kind).leftJustified(16), printableBytes(e.key),
+                                    printableText(e.holder));
+            if (!e.detail.isEmpty())
+                line += QStringLiteral("  (%1)").arg(printableText(e.detail));
+            printOut(line);
+        }
+    }
+    if (result.truncated)
+        printErr(HistoryCommand::tr("redlock: more than %1 matched; the first %1 are shown (--limit)").arg(query.limit));
+    return ExitOk;
+}
+
+} // namespace redlock::cli
