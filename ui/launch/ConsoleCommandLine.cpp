@@ -37,14 +37,24 @@ ConsoleCommandLine::ConsoleCommandLine()
                       QCoreApplication::translate("main", "Also serve the watched cluster's state to Prometheus on "
                                                           "http://ADDRESS:PORT/metrics (as `redlock exporter` does), "
                                                           "e.g. 127.0.0.1:9721."),
-                      QCoreApplication::translate("main", "address:port"))
+                      QCoreApplication::translate("main", "address:port")),
+      m_journal(QStringLiteral("journal"),
+                QCoreApplication::translate("main", "The lock history journal to write and show (default: "
+                                                    "history.sqlite in the application data folder; with --demo a "
+                                                    "temporary one)."),
+                QCoreApplication::translate("main", "file")),
+      m_noJournal(QStringLiteral("no-journal"), QCoreApplication::translate("main", "Keep no lock history.")),
+      m_openDock(QStringLiteral("open-dock"),
+                 QCoreApplication::translate("main", "Show this dock at start: history or testBench (may be given "
+                                                     "more than once)."),
+                 QCoreApplication::translate("main", "name"))
 {
     m_parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Monitoring and admin console for Redlock distributed locks over N independent Redis masters."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addOptions({m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly,
-                         m_drift, m_dark, m_metricsListen});
+                         m_drift, m_dark, m_metricsListen, m_journal, m_noJournal, m_openDock});
 }
 
 bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) const
@@ -56,6 +66,13 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
     options->screenshot = m_parser.value(m_screenshot);
     options->readOnly = m_parser.isSet(m_readOnly);
     options->dark = m_parser.isSet(m_dark);
+    options->journal = m_parser.value(m_journal);
+    options->noJournal = m_parser.isSet(m_noJournal);
+    options->openDocks = m_parser.values(m_openDock);
+    if (options->noJournal && m_parser.isSet(m_journal)) {
+        *error = QCoreApplication::translate("main", "--journal and --no-journal exclude each other");
+        return false;
+    }
     bool driftOk = false;
     options->driftFactor = m_parser.value(m_drift).toDouble(&driftOk);
     if (!driftOk || options->driftFactor < 0 || options->driftFactor >= 0.5) {

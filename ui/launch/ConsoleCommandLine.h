@@ -40,6 +40,9 @@ private:
     QCommandLineOption m_drift;
     QCommandLineOption m_dark;
     QCommandLineOption m_metricsListen;
+    QCommandLineOption m_journal;
+    QCommandLineOption m_noJournal;
+    QCommandLineOption m_openDock;
 };
 
 } // namespace redlock

@@ -5,15 +5,18 @@
 #include "dialogs/ProfilesDialog.h"
 #include "runtime/IoThread.h"
 #include "views/AlertsConsole.h"
+#include "views/HistoryConsole.h"
 #include "views/MainWindow.h"
 #include "views/OperatorConsole.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 namespace redlock {
@@ -38,6 +41,7 @@ ConsoleLauncher::~ConsoleLauncher()
     m_demo = nullptr;
     m_demoThread.reset();
     m_window.reset();
+    m_history.reset(); // after the window: its panel uses the journal until it goes
 }
 
 bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
@@ -54,6 +58,17 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
             return false;
         }
     }
+    std::optional<JournalOptions> journal;
+    if (!options.noJournal) {
+        journal.emplace();
+        journal->path = options.journal;
+        if (journal->path.isEmpty() && options.demo) {
+            m_demoJournalDir = std::make_unique<QTemporaryDir>();
+            journal->path = m_demoJournalDir->filePath(QStringLiteral("history.sqlite"));
+        }
+    }
+    // Before restoreLayout(): the history dock is shown again if it was.
+    m_history = std::make_unique<HistoryConsole>(m_controller.get(), m_window.get(), m_operator->actions(), journal);
     if (!options.screenshot.isEmpty()) {
         connect(m_controller.get(), &ClusterController::firstFullRefresh, this, [this] {
             m_refreshed = true;
@@ -69,6 +84,10 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         m_window->restoreLayout(*m_settings);
     }
     m_window->show();
+    for (const QString& name : options.openDocks) {
+        if (auto* dock = m_window->findChild<QDockWidget*>(name + QStringLiteral("Dock")))
+            dock->show();
+    }
 
     if (options.demo) {
         m_window->setModeText(tr("Demo: local 5-node cluster with contending clients"));

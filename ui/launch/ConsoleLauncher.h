@@ -10,11 +10,13 @@
 #include <optional>
 
 class QSettings;
+class QTemporaryDir;
 
 namespace redlock {
 
 class AlertsConsole;
 class DemoWorkload;
+class HistoryConsole;
 class IoThread;
 class MetricsEndpoint;
 class MainWindow;
@@ -37,6 +39,12 @@ struct LaunchOptions
     bool dark = false;
     // --metrics-listen: also serve the watched cluster's state to Prometheus on http://ADDRESS:PORT/metrics.
     std::optional<ListenAddress> metricsListen;
+    // The lock history journal: --journal FILE (empty: LockJournal::defaultPath(); in demo mode a temporary file
+    // beside the demo, so the demo's locks stay out of the operator's history), --no-journal for none.
+    QString journal;
+    bool noJournal = false;
+    // --open-dock NAME: docks shown at start ("history", "testBench"), e.g. for screenshots.
+    QStringList openDocks;
 };
 
 // Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
@@ -61,6 +69,7 @@ public:
     // With --metrics-listen; null otherwise.
     MetricsEndpoint* metricsEndpoint() const { return m_metricsEndpoint.get(); }
     AlertsConsole* alertsConsole() const { return m_alerts.get(); }
+    HistoryConsole* historyConsole() const { return m_history.get(); }
 
 signals:
     // Only in screenshot mode, or when the demo cannot start.
@@ -81,6 +90,8 @@ private:
     std::unique_ptr<OperatorConsole> m_operator;
     std::unique_ptr<MetricsEndpoint> m_metricsEndpoint;
     std::unique_ptr<AlertsConsole> m_alerts;
+    std::unique_ptr<HistoryConsole> m_history;
+    std::unique_ptr<QTemporaryDir> m_demoJournalDir;
     std::unique_ptr<IoThread> m_demoThread;
     DemoWorkload* m_demo = nullptr;
     bool m_refreshed = false;

@@ -1,0 +1,150 @@
+#include "models/HistoryModel.h"
+
+#include "observe/ObservationTypes.h"
+
+#include <QDateTime>
+
+namespace redlock {
+
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HistoryModel::setResult(const HistoryResult& result)
+{
+    beginResetModel();
+    m_result = result;
+    endResetModel();
+}
+
+void HistoryModel::clear()
+{
+    setResult({});
+}
+
+QList<HolderInterval> HistoryModel::intervalsOf(const QByteArray& key) const
+{
+    QList<HolderInterval> out;
+    for (const HolderInterval& i : m_result.intervals) {
+        if (i.key == key)
+            out.append(i);
+    }
+    return out;
+}
+
+QList<JournalEvent> HistoryModel::eventsOf(const QByteArray& key) const
+{
+    QList<JournalEvent> out;
+    for (const JournalEvent& e : m_result.events) {
+        if (e.key == key)
+            out.append(e);
+    }
+    return out;
+}
+
+QString HistoryModel::formatDuration(qint64 ms)
+{
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    if (ms < 60'000)
+        return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    if (ms < 3600'000)
+        return tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60, 2, 10, QLatin1Char('0'));
+    return tr("%1 h %2 min").arg(ms / 3600'000).arg((ms / 60'000) % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString HistoryModel::formatTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_result.intervals.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const HolderInterval& i = m_result.intervals[index.row()];
+    const qint64 held = i.durationMs(m_result.queriedAtMs);
+    if (role == KeyRole)
+        return i.key;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case FromColumn:
+            return i.fromMs;
+        case ToColumn:
+            return i.isOpen() ? std::numeric_limits<qint64>::max() : i.toMs;
+        case HeldColumn:
+            return held;
+        case ExtendedColumn:
+            return i.extensions;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case KeyColumn:
+            return printableBytes(i.key);
+        case HolderColumn:
+            return i.holder.isEmpty() ? printableBytes(i.token) : printableText(i.holder);
+        case FromColumn:
+            return formatTime(i.fromMs);
+        case ToColumn:
+            return i.isOpen() ? QString() : formatTime(i.toMs);
+        case HeldColumn:
+            return formatDuration(held);
+        case EndedColumn:
+            return intervalEndName(i.endedBy);
+        case ExtendedColumn:
+            return i.extensions;
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case KeyColumn:
+            return printableBytes(i.key, -1);
+        case HolderColumn:
+            return tr("Token: %1").arg(printableBytes(i.token, -1));
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole && (index.column() == HeldColumn || index.column() == ExtendedColumn))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case HolderColumn:
+        return tr("Holder");
+    case FromColumn:
+        return tr("From");
+    case ToColumn:
+        return tr("To");
+    case HeldColumn:
+        return tr("Held for");
+    case EndedColumn:
+        return tr("Ended");
+    case ExtendedColumn:
+        return tr("Extended");
+    default:
+        return {};
+    }
+}
+
+} // namespace redlock

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "history/HistoryTypes.h"
+
+#include <QAbstractTableModel>
+
+namespace redlock {
+
+// The history view's table: one row per holder interval of a journal query (LockJournal::query), as core
+// returns it; the model only translates it into cells. Hostile key and holder names are escaped.
+class HistoryModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryModel)
+
+public:
+    enum Column { KeyColumn, HolderColumn, FromColumn, ToColumn, HeldColumn, EndedColumn, ExtendedColumn, ColumnCount };
+    enum Role {
+        KeyRole = Qt::UserRole + 1, // QByteArray, the raw key
+        SortRole,                   // a value that sorts as the column means (times and durations as numbers)
+    };
+
+    explicit HistoryModel(QObject* parent = nullptr);
+
+    void setResult(const HistoryResult& result);
+    void clear();
+    const HistoryResult& result() const { return m_result; }
+    const HolderInterval& interval(int row) const { return m_result.intervals[row]; }
+    // The intervals and events of one key, for the timeline.
+    QList<HolderInterval> intervalsOf(const QByteArray& key) const;
+    QList<JournalEvent> eventsOf(const QByteArray& key) const;
+
+    // "1 h 05 min", "42.0 s", "850 ms": how long a tenure lasted.
+    static QString formatDuration(qint64 ms);
+    static QString formatTime(qint64 ms);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    HistoryResult m_result;
+};
+
+} // namespace redlock

@@ -1,0 +1,95 @@
+#include "views/HistoryConsole.h"
+
+#include "controller/ClusterController.h"
+#include "controller/OperatorActions.h"
+#include "models/EventLogModel.h"
+#include "models/LocksModel.h"
+#include "views/HistoryPanel.h"
+#include "views/MainWindow.h"
+
+#include <QAction>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QItemSelectionModel>
+#include <QMenu>
+#include <QTableView>
+
+namespace redlock {
+
+HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
+                               std::optional<JournalOptions> options, QObject* parent)
+    : QObject(parent), m_window(window)
+{
+    if (options)
+        m_journal = std::make_unique<LockJournal>(*options);
+    m_panel = new HistoryPanel(m_journal.get());
+    m_dock = window->addDockPanel(m_panel, tr("Lock history"), QStringLiteral("historyDock"));
+    m_toggle = m_dock->toggleViewAction();
+    m_toggle->setText(tr("Lock &history"));
+    m_toggle->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_H);
+    m_showLock = new QAction(tr("History of the selected &lock"), this);
+    m_showLock->setObjectName(QStringLiteral("showLockHistoryAction"));
+    m_showLock->setShortcut(Qt::CTRL | Qt::Key_H);
+    QMenu* menu = window->insertMenu(tr("Hi&story"));
+    menu->addAction(m_toggle);
+    menu->addAction(m_showLock);
+    window->addLocksContextAction(m_showLock);
+    connect(m_showLock, &QAction::triggered, this, [this] {
+        const QByteArray key = selectedKey();
+        if (key.isEmpty())
+            return;
+        m_dock->show();
+        m_dock->raise();
+        m_panel->showKey(key);
+    });
+    if (!m_journal)
+        return;
+
+    // The GUI thread only hands the batch over (record() appends under a mutex); the journal's own thread writes.
+    connect(controller, &ClusterController::lockEvents, this,
+            [journal = m_journal.get()](const QList<LockEvent>& events) { journal->record(events); });
+    connect(m_journal.get(), &LockJournal::problem, this,
+            [this](const QString& message) { logProblem(message, false); });
+    connect(m_journal.get(), &LockJournal::recovered, this,
+            [this](const QString& message) { logProblem(message, true); });
+    if (operatorActions) {
+        // Each configure() makes a new ForceRelease; its executions are journaled as force releases.
+        connect(operatorActions, &OperatorActions::configured, this, [this, operatorActions] {
+            ForceRelease* release = operatorActions->forceRelease();
+            if (!release)
+                return;
+            connect(release, &ForceRelease::executeFinished, this, [this](const ForceReleaseReport& report) {
+                if (report.refused || report.matched() == 0)
+                    return;
+                QString detail = tr("by the operator");
+                if (!report.reason.isEmpty())
+                    detail += QStringLiteral(": ") + report.reason;
+                m_journal->recordForceRelease(report.key, report.expectedToken, detail,
+                                              QDateTime::currentMSecsSinceEpoch());
+            });
+        });
+    }
+    m_journal->start();
+}
+
+HistoryConsole::~HistoryConsole() = default;
+
+QByteArray HistoryConsole::selectedKey() const
+{
+    const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
+    return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+}
+
+void HistoryConsole::logProblem(const QString& message, bool recovered)
+{
+    EventLogModel::Entry e;
+    e.atMs = QDateTime::currentMSecsSinceEpoch();
+    e.source = EventLogModel::Source::Console;
+    e.kind = recovered ? tr("history recovered") : tr("history not written");
+    e.kindId = recovered ? QStringLiteral("history-recovered") : QStringLiteral("history-failed");
+    e.detail = message;
+    m_window->eventLog()->addEntries({e});
+    m_panel->setJournalProblem(recovered ? QString() : message);
+}
+
+} // namespace redlock

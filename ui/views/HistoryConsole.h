@@ -1,0 +1,54 @@
+#pragma once
+
+#include "history/LockJournal.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QDockWidget;
+
+namespace redlock {
+
+class ClusterController;
+class HistoryPanel;
+class MainWindow;
+class OperatorActions;
+
+// Adds the lock history to the main window through its extension points, as OperatorConsole adds the
+// operator's actions: the journal (LockJournal) that records every lock event the controller passes on and
+// every force release the operator runs, the history dock (HistoryPanel), a History menu and "Show history"
+// in the locks table's context menu. When the journal cannot be written, the event log and the panel say why
+// (and what was dropped); monitoring is not affected.
+class HistoryConsole final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryConsole)
+
+public:
+    // options: nullopt = no journal (--no-journal): the panel says so. operatorActions may be null.
+    HistoryConsole(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
+                   std::optional<JournalOptions> options, QObject* parent = nullptr);
+    ~HistoryConsole() override;
+
+    LockJournal* journal() const { return m_journal.get(); }
+    HistoryPanel* panel() const { return m_panel; }
+    QDockWidget* dock() const { return m_dock; }
+    QAction* toggleAction() const { return m_toggle; }
+    QAction* showLockHistoryAction() const { return m_showLock; }
+
+private:
+    void logProblem(const QString& message, bool recovered);
+    QByteArray selectedKey() const;
+
+    MainWindow* m_window;
+    std::unique_ptr<LockJournal> m_journal;
+    HistoryPanel* m_panel;
+    QDockWidget* m_dock;
+    QAction* m_toggle;
+    QAction* m_showLock;
+};
+
+} // namespace redlock

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+
+namespace redlock {
+
+class HistoryModel;
+class HistoryTimeline;
+class LockJournal;
+
+// The lock history view: filters (key glob, holder, time range), the holder intervals that match, and the
+// selected key's timeline. Queries run on the journal's query thread (LockJournal::query); the panel only
+// shows what comes back, and a query that is overtaken by a newer one is dropped.
+class HistoryPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryPanel)
+
+public:
+    // journal may be null: the panel says that no history is kept.
+    explicit HistoryPanel(LockJournal* journal, QWidget* parent = nullptr);
+    ~HistoryPanel() override;
+
+    QSize sizeHint() const override { return {900, 380}; }
+
+    HistoryModel* model() const { return m_model; }
+    HistoryTimeline* timeline() const { return m_timeline; }
+
+    // The history of one key (its glob characters escaped), over the range chosen.
+    void showKey(const QByteArray& key);
+    // Says on the panel that the journal cannot be written now (or is again: an empty message).
+    void setJournalProblem(const QString& message);
+
+public slots:
+    void search();
+
+signals:
+    void searchFinished();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    void onResult(quint64 generation, qint64 sinceMs, qint64 untilMs);
+    void onCurrentChanged();
+    void applyRange();
+    void updateStatus();
+
+    LockJournal* m_journal;
+    HistoryModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_key;
+    QLineEdit* m_holder;
+    QComboBox* m_range;
+    QDateTimeEdit* m_since;
+    QDateTimeEdit* m_until;
+    QPushButton* m_search;
+    QTableView* m_table;
+    HistoryTimeline* m_timeline;
+    QLabel* m_status;
+    QTimer* m_live;       // while shown with a range up to now: the search again, every few seconds
+    QByteArray m_keepKey; // the key whose row stays selected across a refresh
+    quint64 m_generation = 0;
+    qint64 m_shownSinceMs = 0;
+    qint64 m_shownUntilMs = 0;
+    QString m_resultText;
+    QString m_problem;
+};
+
+} // namespace redlock

@@ -1,0 +1,209 @@
+#include "views/HistoryTimeline.h"
+
+#include "models/HistoryModel.h"
+#include "observe/ObservationTypes.h"
+#include "theme/StatePalette.h"
+
+#include <QDateTime>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+StatePalette::Role roleFor(const HolderInterval& i)
+{
+    if (i.endedBy == u"expired")
+        return StatePalette::Role::Expiring;
+    if (i.endedBy == u"lost-on-restart" || i.endedBy == u"force-released")
+        return StatePalette::Role::Danger;
+    if (i.endedBy == u"unobserved")
+        return StatePalette::Role::Neutral;
+    return StatePalette::Role::Held; // still held, released, taken over
+}
+
+} // namespace
+
+HistoryTimeline::HistoryTimeline(QWidget* parent) : QWidget(parent)
+{
+    setMinimumHeight(110);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+HistoryTimeline::~HistoryTimeline() = default;
+
+void HistoryTimeline::setKey(const QByteArray& key, const QList<HolderInterval>& intervals,
+                             const QList<JournalEvent>& events, qint64 sinceMs, qint64 untilMs)
+{
+    m_key = key;
+    m_intervals = intervals;
+    m_marks.clear();
+    for (const JournalEvent& e : events) {
+        if (e.kind == u"contested" || e.kind == u"force-released" || e.kind == u"lost-on-restart")
+            m_marks.append(e);
+    }
+    m_holders.clear();
+    for (const HolderInterval& i : intervals) {
+        if (!m_holders.contains(i.token))
+            m_holders.append(i.token);
+    }
+    m_sinceMs = sinceMs;
+    m_untilMs = std::max(untilMs, sinceMs + 1);
+    m_hasKey = true;
+    m_bars.clear();
+    updateGeometry();
+    update();
+}
+
+void HistoryTimeline::clear()
+{
+    m_hasKey = false;
+    m_key.clear();
+    m_intervals.clear();
+    m_marks.clear();
+    m_holders.clear();
+    m_bars.clear();
+    update();
+}
+
+QSize HistoryTimeline::sizeHint() const
+{
+    const int rows = std::clamp(int(m_holders.size()), 1, 8);
+    return {600, fontMetrics().height() * (3 + rows * 2) + 16};
+}
+
+QSize HistoryTimeline::minimumSizeHint() const
+{
+    return {200, 110};
+}
+
+void HistoryTimeline::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QPalette& pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    const QFontMetrics fm = fontMetrics();
+    if (!m_hasKey) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Select an interval to see the key's timeline"));
+        return;
+    }
+    const StatePalette states = StatePalette::forPalette(pal);
+    // Legend: what the colours say, then the key.
+    int legendX = 8;
+    const int legendY = 4;
+    auto legend = [&](const QString& text, StatePalette::Role role, Qt::BrushStyle pattern) {
+        QColor c = states.color(role);
+        const QRect swatch(legendX, legendY + 2, 14, fm.height() - 4);
+        QColor fill = c;
+        fill.setAlpha(120);
+        p.fillRect(swatch, fill);
+        if (pattern != Qt::SolidPattern)
+            p.fillRect(swatch, QBrush(c, pattern));
+        p.setPen(c);
+        p.drawRect(swatch.adjusted(0, 0, -1, -1));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(legendX + 18, legendY + fm.ascent(), text);
+        legendX += 18 + fm.horizontalAdvance(text) + 14;
+    };
+    legend(tr("held, released or taken over"), StatePalette::Role::Held, Qt::SolidPattern);
+    legend(tr("expired"), StatePalette::Role::Expiring, Qt::SolidPattern);
+    legend(tr("lost or force-released"), StatePalette::Role::Danger, Qt::BDiagPattern);
+    legend(tr("observation ended"), StatePalette::Role::Neutral, Qt::Dense6Pattern);
+
+    const int top = legendY + fm.height() + 6;
+    p.setPen(pal.color(QPalette::Text));
+    QFont bold = font();
+    bold.setBold(true);
+    p.setFont(bold);
+    p.drawText(QRect(8, top, width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(printableBytes(m_key), Qt::ElideRight, width() - 16));
+    p.setFont(font());
+
+    const int axisHeight = fm.height() + 8;
+    const QRect plot(8, top + fm.height() + 6, width() - 16, height() - (top + fm.height() + 6) - axisHeight);
+    const int rows = int(m_holders.size());
+    if (plot.width() < 40 || plot.height() < 10)
+        return;
+    if (rows == 0) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(plot, Qt::AlignCenter, tr("No holder in this time range"));
+    }
+    const qint64 span = m_untilMs - m_sinceMs;
+    auto xFor = [&](qint64 ms) {
+        return plot.left() + int(double(std::clamp(ms, m_sinceMs, m_untilMs) - m_sinceMs) / double(span) * plot.width());
+    };
+
+    // Axis: wall-clock labels, as many as fit.
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(plot.left(), plot.bottom() + 1, plot.right(), plot.bottom() + 1);
+    const qint64 steps[] = {1000,      5000,      15'000,     60'000,     300'000,    900'000,
+                            3600'000,  3 * 3600'000LL, 6 * 3600'000LL, 86400'000LL, 7 * 86400'000LL};
+    const QString format = span <= 3 * 60'000 ? QStringLiteral("HH:mm:ss")
+                           : span <= 86400'000LL ? QStringLiteral("HH:mm")
+                                                 : QStringLiteral("MM-dd HH:mm");
+    const int labelWidth = fm.horizontalAdvance(QStringLiteral("00-00 00:00")) + 16;
+    const int maxLabels = std::max(2, plot.width() / labelWidth);
+    qint64 step = steps[std::size(steps) - 1];
+    for (const qint64 s : steps) {
+        if (span / s <= maxLabels) {
+            step = s;
+            break;
+        }
+    }
+    p.setPen(pal.color(QPalette::Text));
+    const qint64 offset = QDateTime::fromMSecsSinceEpoch(m_sinceMs).offsetFromUtc() * 1000LL;
+    for (qint64 t = ((m_sinceMs + offset) / step + 1) * step - offset; t <= m_untilMs; t += step) {
+        const int x = xFor(t);
+        p.drawLine(x, plot.bottom() + 1, x, plot.bottom() + 4);
+        p.drawText(QRect(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                   QDateTime::fromMSecsSinceEpoch(t).toString(format));
+    }
+
+    // One row per holder, a bar per tenure.
+    m_bars = QList<QRect>(m_intervals.size());
+    const int rowHeight = rows > 0 ? std::max(10, std::min(plot.height() / rows, fm.height() * 2)) : 0;
+    for (qsizetype n = 0; n < m_intervals.size(); ++n) {
+        const HolderInterval& i = m_intervals[n];
+        const int row = int(m_holders.indexOf(i.token));
+        if (row < 0 || (row + 1) * rowHeight > plot.height() + 1)
+            continue;
+        const int x0 = xFor(i.fromMs);
+        const int x1 = xFor(i.isOpen() ? m_untilMs : i.toMs);
+        const QRect bar(x0, plot.top() + row * rowHeight + 2, std::max(3, x1 - x0), rowHeight - 4);
+        m_bars[n] = bar;
+        const StatePalette::Role role = roleFor(i);
+        const QColor c = states.color(role);
+        QColor fill = c;
+        fill.setAlpha(120);
+        p.fillRect(bar, fill);
+        if (role == StatePalette::Role::Danger)
+            p.fillRect(bar, QBrush(c, Qt::BDiagPattern));
+        else if (role == StatePalette::Role::Neutral)
+            p.fillRect(bar, QBrush(c, Qt::Dense6Pattern));
+        p.setPen(c);
+        p.drawRect(bar.adjusted(0, 0, -1, -1));
+        if (i.isOpen()) // still held: an arrow at the end says it goes on
+            p.drawLine(bar.right(), bar.top(), bar.right(), bar.bottom());
+        const QString label = (i.holder.isEmpty() ? printableBytes(i.token) : printableText(i.holder)) +
+                              QStringLiteral(" · ") + HistoryModel::formatDuration(i.durationMs(m_untilMs)) +
+                              QStringLiteral(" · ") + intervalEndName(i.endedBy);
+        p.setPen(pal.color(QPalette::Text));
+        const QRect textRect = bar.width() > 80 ? bar.adjusted(4, 0, -2, 0) : QRect(bar.right() + 4, bar.top(), plot.right() - bar.right() - 4, bar.height());
+        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, textRect.width()));
+    }
+    // Contests, losses and force releases: marks across the rows.
+    for (const JournalEvent& e : std::as_const(m_marks)) {
+        if (e.atMs < m_sinceMs || e.atMs > m_untilMs)
+            continue;
+        const QColor c = states.color(e.kind == u"contested" ? StatePalette::Role::Contested : StatePalette::Role::Danger);
+        const int x = xFor(e.atMs);
+        p.setPen(QPen(c, 2, Qt::DashLine));
+        p.drawLine(x, plot.top(), x, plot.bottom());
+        p.drawText(x + 3, plot.top() + fm.ascent(), journalKindName(e.kind));
+    }
+}
+
+} // namespace redlock

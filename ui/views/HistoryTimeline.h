@@ -1,0 +1,48 @@
+#pragma once
+
+#include "history/HistoryTypes.h"
+
+#include <QWidget>
+
+namespace redlock {
+
+// The history view's per-key timeline: over the queried time range, one row per holder with a bar for each of
+// its tenures, coloured (and patterned) by how it ended, in the state palette the validity timeline uses; the
+// key's contests and force releases as marks on the axis.
+class HistoryTimeline final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryTimeline)
+
+public:
+    explicit HistoryTimeline(QWidget* parent = nullptr);
+    ~HistoryTimeline() override;
+
+    void setKey(const QByteArray& key, const QList<HolderInterval>& intervals, const QList<JournalEvent>& events,
+                qint64 sinceMs, qint64 untilMs);
+    void clear();
+
+    QByteArray key() const { return m_key; }
+    int intervalCount() const { return int(m_intervals.size()); }
+    int holderRows() const { return int(m_holders.size()); }
+    // Where the bar of interval i was last painted (empty before a paint), for tests.
+    QRect barRect(int i) const { return m_bars.value(i); }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QByteArray m_key;
+    QList<HolderInterval> m_intervals;
+    QList<JournalEvent> m_marks;
+    QList<QByteArray> m_holders; // tokens, one row each, in order of first tenure
+    qint64 m_sinceMs = 0;
+    qint64 m_untilMs = 0;
+    bool m_hasKey = false;
+    QList<QRect> m_bars;
+};
+
+} // namespace redlock
