@@ -35,9 +35,9 @@ struct HolderInterval
     QByteArray token;
     QString holder;
     qint64 fromMs = 0;
-    qint64 toMs = -1; // -1: still held when last observed (or observation ended while it was held)
-    QString endedBy;  // "released", "expired", "token-changed", "lost-on-restart", "force-released", "unobserved";
-                     // empty: still held
+    qint64 toMs = -1;   // -1: still held when last observed (or observation ended while it was held)
+    QString endedBy;    // "released", "expired", "token-changed", "lost-on-restart", "force-released", "unobserved";
+                        // empty: still held
     int extensions = 0; // extends observed while it was held
     bool isOpen() const { return toMs < 0; }
     // How long it was held, up to nowMs when still held.

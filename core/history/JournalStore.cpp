@@ -1,6 +1,7 @@
 #include "history/JournalStore.h"
 
-#include "observe/LockInspector.h"
+#include "observe/KeyPattern.h"
+#include "observe/ObservationTypes.h"
 
 #include <QAtomicInteger>
 #include <QCoreApplication>
@@ -515,7 +516,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
             q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
     };
     const auto keyMatches = [&](const QByteArray& key) {
-        return pattern.isEmpty() || exact || LockInspector::globMatches(pattern, key);
+        return pattern.isEmpty() || exact || globMatches(pattern, key);
     };
     const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
         return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||

@@ -117,6 +117,8 @@ void ClusterMetrics::addEvents(const QList<LockEvent>& events)
             break;
         case LockEvent::Kind::Contested:
             break; // counted from the verdicts in view
+        case LockEvent::Kind::Extended:
+            break; // the same holder: no acquire, no release
         }
     }
 }

@@ -54,6 +54,8 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         if (last->token != after->token) {
             if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
                 e->previousToken = last->token;
+        } else if (last->endsNs > 0 && seen.endsNs > last->endsNs + kExtendSlackMs * kNsPerMs) {
+            add(LockEvent::Kind::Extended, after->token, after->holder.summary);
         }
         *last = std::move(seen); // the same holder too: where and when it was last seen
         return;

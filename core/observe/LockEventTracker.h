@@ -9,13 +9,18 @@
 
 namespace redlock {
 
-// Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), token
-// changed, released (the quorum went before its TTL ran out), expired (at or after), lost (nodes that held
-// it restarted empty: had they kept their data it would still have its quorum), contested. Per key it keeps
-// the last token seen on a quorum, through Unknown verdicts (an unreachable node is no news).
+// Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), extended (the
+// same token's quorum runs out later than when last seen), token changed, released (the quorum went before its TTL ran
+// out), expired (at or after), lost (nodes that held it restarted empty: had they kept their data it would still have
+// its quorum), contested. Per key it keeps the last token seen on a quorum, through Unknown verdicts (an unreachable
+// node is no news).
 class LockEventTracker
 {
 public:
+    // The quorum of the same token must run out this much later than last seen to count as extended: reads
+    // taken moments apart put the same expiry a few ms apart.
+    static constexpr qint64 kExtendSlackMs = 250;
+
     LockEventTracker(int nodeCount, std::shared_ptr<SteadyClock> clock)
         : m_nodeCount(nodeCount), m_restartedAtNs(nodeCount, 0), m_clock(std::move(clock))
     {}

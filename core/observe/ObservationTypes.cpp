@@ -175,6 +175,8 @@ QString lockEventKindName(LockEvent::Kind kind)
         return QCoreApplication::translate("redlock::LockEvent", "contested");
     case LockEvent::Kind::Lost:
         return QCoreApplication::translate("redlock::LockEvent", "lost on node restart");
+    case LockEvent::Kind::Extended:
+        return QCoreApplication::translate("redlock::LockEvent", "extended");
     }
     return {};
 }
@@ -194,6 +196,8 @@ QString lockEventKindId(LockEvent::Kind kind)
         return QStringLiteral("contested");
     case LockEvent::Kind::Lost:
         return QStringLiteral("lost-on-restart");
+    case LockEvent::Kind::Extended:
+        return QStringLiteral("extended");
     }
     return {};
 }

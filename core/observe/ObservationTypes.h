@@ -247,6 +247,8 @@ struct LockEvent
         Contested,    // no token has quorum, several are present
         Lost,         // the quorum went away before its TTL because nodes holding it restarted without it (their
                       // run_id changed): data loss, not a release; the holder still believes it holds the lock
+        Extended,     // the same token still holds the quorum, which now runs out later than when last seen: its
+                      // holder extended it (an extension by less than LockEventTracker::kExtendSlackMs is not told)
     };
     Kind kind = Kind::Acquired;
     QByteArray key;

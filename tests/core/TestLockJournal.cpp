@@ -147,16 +147,19 @@ private slots:
         QVERIFY2(first.ok, qPrintable(first.error));
         QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 1, 10000);
         QVERIFY(c->extendAndWait(first.lock, 20000).ok);
-        QVERIFY(c->releaseAndWait(first.lock).ok);
         QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
+        QVERIFY(c->releaseAndWait(first.lock).ok);
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 3, 10000);
         const AcquireResult second = c->acquireAndWait({"orders:13"}, {.ttlMs = 400});
         QVERIFY2(second.ok, qPrintable(second.error));
-        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 4, 10000); // acquired, then expired
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 5, 10000); // acquired, then expired
 
         const QList<LockEvent> seen = w->all();
         QCOMPARE(seen[0].kind, LockEvent::Kind::Acquired);
-        QCOMPARE(seen[1].kind, LockEvent::Kind::Released);
-        QCOMPARE(seen[3].kind, LockEvent::Kind::Expired);
+        QCOMPARE(seen[1].kind, LockEvent::Kind::Extended);
+        QCOMPARE(seen[2].kind, LockEvent::Kind::Released);
+        QCOMPARE(seen[3].kind, LockEvent::Kind::Acquired);
+        QCOMPARE(seen[4].kind, LockEvent::Kind::Expired);
         QVERIFY(await(journal.flush()));
 
         HistoryQuery q;
@@ -168,19 +171,21 @@ private slots:
         QCOMPARE(held.token, first.lock.token);
         QVERIFY2(held.holder.contains(QLatin1String("journal-test")), qPrintable(held.holder));
         QCOMPARE(held.fromMs, seen[0].atMs);
-        QCOMPARE(held.toMs, seen[1].atMs);
+        QCOMPARE(held.toMs, seen[2].atMs);
         QCOMPARE(held.endedBy, QStringLiteral("released"));
+        QCOMPARE(held.extensions, 1);
         QCOMPARE(all.intervals[1].endedBy, QStringLiteral("expired"));
         QCOMPARE(all.intervals[1].token, second.lock.token);
-        QVERIFY(all.events.size() >= 4);
+        QCOMPARE(all.events.size(), 5);
+        QCOMPARE(all.events[1].kind, QStringLiteral("extended"));
 
         // "Who held orders:12 at this instant, and for how long?"
         q.keyPattern = "orders:12";
-        q.sinceMs = q.untilMs = (seen[0].atMs + seen[1].atMs) / 2;
+        q.sinceMs = q.untilMs = (seen[0].atMs + seen[2].atMs) / 2;
         const HistoryResult at = await(journal.query(q));
         QCOMPARE(at.intervals.size(), 1);
-        QCOMPARE(at.intervals[0].durationMs(0), seen[1].atMs - seen[0].atMs);
-        q.sinceMs = q.untilMs = seen[1].atMs + 1;
+        QCOMPARE(at.intervals[0].durationMs(0), seen[2].atMs - seen[0].atMs);
+        q.sinceMs = q.untilMs = seen[2].atMs + 1;
         QCOMPARE(await(journal.query(q)).intervals.size(), 0);
         // The same file read by another connection on this thread, as `redlock history` does.
         q.sinceMs = 0;

@@ -46,7 +46,8 @@ HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
     m_holder->setClearButtonEnabled(true);
     m_range = new QComboBox;
     m_range->setObjectName(QStringLiteral("historyRange"));
-    m_range->addItems({tr("Last 15 minutes"), tr("Last hour"), tr("Last 24 hours"), tr("Last 7 days"), tr("From … to …")});
+    m_range->addItems(
+        {tr("Last 15 minutes"), tr("Last hour"), tr("Last 24 hours"), tr("Last 7 days"), tr("From … to …")});
     m_range->setCurrentIndex(2);
     m_since = new QDateTimeEdit;
     m_since->setObjectName(QStringLiteral("historySince"));
@@ -109,7 +110,8 @@ HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
         applyRange();
         search();
     });
-    connect(m_table, &QTableView::clicked, this, [this] { m_keepKey = m_table->currentIndex().data(HistoryModel::KeyRole).toByteArray(); });
+    connect(m_table, &QTableView::clicked, this,
+            [this] { m_keepKey = m_table->currentIndex().data(HistoryModel::KeyRole).toByteArray(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &HistoryPanel::onCurrentChanged);
     applyRange();
     if (!m_journal) {
@@ -188,13 +190,13 @@ void HistoryPanel::search()
     const quint64 generation = ++m_generation;
     m_resultText = tr("Searching…");
     updateStatus();
-    whenFinished(this, m_journal->query(q), [this, generation, since = q.sinceMs, until = q.untilMs](
-                                                   const HistoryResult& result) {
-        if (generation != m_generation)
-            return; // a newer search is under way
-        m_model->setResult(result);
-        onResult(generation, since, until);
-    });
+    whenFinished(this, m_journal->query(q),
+                 [this, generation, since = q.sinceMs, until = q.untilMs](const HistoryResult& result) {
+                     if (generation != m_generation)
+                         return; // a newer search is under way
+                     m_model->setResult(result);
+                     onResult(generation, since, until);
+                 });
 }
 
 void HistoryPanel::onResult(quint64, qint64 sinceMs, qint64 untilMs)
@@ -253,7 +255,8 @@ void HistoryPanel::onCurrentChanged()
         to = m_shownUntilMs;
     }
     const qint64 pad = std::max<qint64>(1000, (to - from) / 20);
-    m_timeline->setKey(key, intervals, events, std::max(m_shownSinceMs, from - pad), std::min(m_shownUntilMs, to + pad));
+    m_timeline->setKey(key, intervals, events, std::max(m_shownSinceMs, from - pad),
+                       std::min(m_shownUntilMs, to + pad));
 }
 
 void HistoryPanel::updateStatus()

@@ -133,15 +133,16 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     }
     const qint64 span = m_untilMs - m_sinceMs;
     auto xFor = [&](qint64 ms) {
-        return plot.left() + int(double(std::clamp(ms, m_sinceMs, m_untilMs) - m_sinceMs) / double(span) * plot.width());
+        return plot.left() +
+               int(double(std::clamp(ms, m_sinceMs, m_untilMs) - m_sinceMs) / double(span) * plot.width());
     };
 
     // Axis: wall-clock labels, as many as fit.
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(plot.left(), plot.bottom() + 1, plot.right(), plot.bottom() + 1);
-    const qint64 steps[] = {1000,      5000,      15'000,     60'000,     300'000,    900'000,
-                            3600'000,  3 * 3600'000LL, 6 * 3600'000LL, 86400'000LL, 7 * 86400'000LL};
-    const QString format = span <= 3 * 60'000 ? QStringLiteral("HH:mm:ss")
+    const qint64 steps[] = {1000,     5000,           15'000,         60'000,      300'000,        900'000,
+                            3600'000, 3 * 3600'000LL, 6 * 3600'000LL, 86400'000LL, 7 * 86400'000LL};
+    const QString format = span <= 3 * 60'000    ? QStringLiteral("HH:mm:ss")
                            : span <= 86400'000LL ? QStringLiteral("HH:mm")
                                                  : QStringLiteral("MM-dd HH:mm");
     const int labelWidth = fm.horizontalAdvance(QStringLiteral("00-00 00:00")) + 16;
@@ -158,8 +159,8 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     for (qint64 t = ((m_sinceMs + offset) / step + 1) * step - offset; t <= m_untilMs; t += step) {
         const int x = xFor(t);
         p.drawLine(x, plot.bottom() + 1, x, plot.bottom() + 4);
-        p.drawText(QRect(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-                   QDateTime::fromMSecsSinceEpoch(t).toString(format));
+        p.drawText(QRect(x - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()),
+                   Qt::AlignHCenter | Qt::AlignTop, QDateTime::fromMSecsSinceEpoch(t).toString(format));
     }
 
     // One row per holder, a bar per tenure.
@@ -191,14 +192,17 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
                               QStringLiteral(" · ") + HistoryModel::formatDuration(i.durationMs(m_untilMs)) +
                               QStringLiteral(" · ") + intervalEndName(i.endedBy);
         p.setPen(pal.color(QPalette::Text));
-        const QRect textRect = bar.width() > 80 ? bar.adjusted(4, 0, -2, 0) : QRect(bar.right() + 4, bar.top(), plot.right() - bar.right() - 4, bar.height());
+        const QRect textRect = bar.width() > 80
+                                   ? bar.adjusted(4, 0, -2, 0)
+                                   : QRect(bar.right() + 4, bar.top(), plot.right() - bar.right() - 4, bar.height());
         p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, textRect.width()));
     }
     // Contests, losses and force releases: marks across the rows.
     for (const JournalEvent& e : std::as_const(m_marks)) {
         if (e.atMs < m_sinceMs || e.atMs > m_untilMs)
             continue;
-        const QColor c = states.color(e.kind == u"contested" ? StatePalette::Role::Contested : StatePalette::Role::Danger);
+        const QColor c =
+            states.color(e.kind == u"contested" ? StatePalette::Role::Contested : StatePalette::Role::Danger);
         const int x = xFor(e.atMs);
         p.setPen(QPen(c, 2, Qt::DashLine));
         p.drawLine(x, plot.top(), x, plot.bottom());

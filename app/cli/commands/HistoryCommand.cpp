@@ -191,7 +191,8 @@ int runHistory(const QStringList& args)
         }
     }
     if (result.truncated)
-        printErr(HistoryCommand::tr("redlock: more than %1 matched; the first %1 are shown (--limit)").arg(query.limit));
+        printErr(
+            HistoryCommand::tr("redlock: more than %1 matched; the first %1 are shown (--limit)").arg(query.limit));
     return ExitOk;
 }
 
