@@ -1,0 +1,189 @@
+// The lock history view (ui/views/HistoryConsole, HistoryPanel, HistoryTimeline, ui/models/HistoryModel) on a
+// real main window, fed by a ClusterController watching real redis-servers: locks taken and released show up
+// as intervals; a journal that cannot be written is said in the event log and on the panel.
+#include "controller/ClusterController.h"
+#include "history/LockJournal.h"
+#include "localcluster/LocalCluster.h"
+#include "models/EventLogModel.h"
+#include "models/HistoryModel.h"
+#include "observe/LockInspector.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
+#include "support/ObservationTestSupport.h"
+#include "views/HistoryConsole.h"
+#include "views/HistoryPanel.h"
+#include "views/HistoryTimeline.h"
+#include "views/MainWindow.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace redlock;
+
+class TestHistoryView : public QObject
+{
+    Q_OBJECT
+
+    LocalCluster m_cluster;
+    QTemporaryDir m_dir;
+
+    JournalOptions journalAt(const QString& name) const
+    {
+        JournalOptions o;
+        o.path = m_dir.filePath(name);
+        o.flushIntervalMs = 50;
+        o.retryIntervalMs = 200;
+        return o;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QString error;
+        QVERIFY2(m_cluster.start(3, nodeOptions, &error), qPrintable(error));
+    }
+
+    void liveLocksShowInTheHistoryView()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("live.sqlite")));
+        QAbstractItemModelTester tester(history.panel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        ClusterSettings settings;
+        settings.nodes = m_cluster.endpoints();
+        settings.pattern = "orders:*";
+        QSignalSpy refreshed(&controller, &ClusterController::firstFullRefresh);
+        QSignalSpy events(&controller, &ClusterController::lockEvents);
+        QString error;
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QVERIFY(waitForCount(refreshed, 1, 20000));
+
+        IoThread clientIo;
+        RedlockOptions clientOptions;
+        clientOptions.nodes = m_cluster.endpoints();
+        clientOptions.clientName = QStringLiteral("history-view");
+        clientOptions.nodeTimeoutMs = 2000;
+        RedlockClient* client = clientIo.create<RedlockClient>(clientOptions);
+        const AcquireResult r = client->acquireAndWait({"orders:12"}, {.ttlMs = 30000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(waitForCount(events, 1, 10000));
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+        QVERIFY(waitForCount(events, 2, 10000));
+        QTRY_VERIFY_WITH_TIMEOUT(history.journal()->status().written >= 2, 10000);
+
+        // Open the dock from the History menu's action, filter by a glob, search.
+        history.toggleAction()->trigger();
+        QVERIFY(history.dock()->isVisible());
+        auto* key = history.panel()->findChild<QLineEdit*>(QStringLiteral("historyKey"));
+        auto* search = history.panel()->findChild<QPushButton*>(QStringLiteral("historySearch"));
+        auto* table = history.panel()->findChild<QTableView*>(QStringLiteral("historyTable"));
+        QVERIFY(key && search && table);
+        key->clear();
+        QTest::keyClicks(key, QStringLiteral("orders:1*"));
+        QSignalSpy finished(history.panel(), &HistoryPanel::searchFinished);
+        QTest::mouseClick(search, Qt::LeftButton);
+        QVERIFY(waitForCount(finished, 1, 10000));
+        QCOMPARE(table->model()->rowCount(), 1);
+        const QAbstractItemModel* m = table->model();
+        QCOMPARE(m->index(0, HistoryModel::KeyColumn).data().toString(), QStringLiteral("orders:12"));
+        QVERIFY(m->index(0, HistoryModel::HolderColumn).data().toString().contains(QLatin1String("history-view")));
+        QCOMPARE(m->index(0, HistoryModel::EndedColumn).data().toString(), QStringLiteral("released"));
+        QVERIFY(!m->index(0, HistoryModel::ToColumn).data().toString().isEmpty());
+
+        // The selected key's timeline: one holder, one bar, drawn inside the widget.
+        HistoryTimeline* timeline = history.panel()->timeline();
+        QCOMPARE(timeline->key(), QByteArray("orders:12"));
+        QCOMPARE(timeline->intervalCount(), 1);
+        QCOMPARE(timeline->holderRows(), 1);
+        timeline->resize(600, 160);
+        timeline->grab();
+        QVERIFY(timeline->barRect(0).isValid());
+        QVERIFY(timeline->rect().contains(timeline->barRect(0)));
+
+        // A key that never was locked: nothing, and the timeline is cleared.
+        key->clear();
+        QTest::keyClicks(key, QStringLiteral("orders:99"));
+        QTest::keyClick(key, Qt::Key_Return);
+        QVERIFY(waitForCount(finished, 2, 10000));
+        QCOMPARE(table->model()->rowCount(), 0);
+        QCOMPARE(timeline->intervalCount(), 0);
+        controller.stop();
+    }
+
+    // A damaged journal: the event log and the panel say so; the view still works (no results, no crash).
+    void journalProblemIsShownAndLogged()
+    {
+        const JournalOptions o = journalAt(QStringLiteral("damaged.sqlite"));
+        {
+            QFile f(o.path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, '\x5a'));
+        }
+        ClusterController controller;
+        MainWindow window(&controller);
+        HistoryConsole history(&controller, &window, nullptr, o);
+        window.show();
+        EventLogModel* log = window.eventLog();
+        QTRY_VERIFY_WITH_TIMEOUT(log->rowCount() >= 1, 10000);
+        const EventLogModel::Entry& e = log->entry(0);
+        QCOMPARE(e.kindId, QStringLiteral("history-failed"));
+        QVERIFY2(e.detail.contains(QLatin1String("not a SQLite database")), qPrintable(e.detail));
+        auto* status = history.panel()->findChild<QLabel*>(QStringLiteral("historyStatus"));
+        QVERIFY(status);
+        QVERIFY(status->text().contains(QLatin1String("not a SQLite database")));
+
+        // Searching the damaged file: the query's own error, the table stays empty.
+        history.dock()->show();
+        QSignalSpy finished(history.panel(), &HistoryPanel::searchFinished);
+        history.panel()->search();
+        QVERIFY(waitForCount(finished, 1, 10000));
+        QCOMPARE(history.panel()->model()->rowCount(), 0);
+        QVERIFY(!history.panel()->model()->result().error.isEmpty());
+    }
+
+    // The model only translates: hostile names escaped, times and durations as numbers for sorting.
+    void modelEscapesAndSorts()
+    {
+        HistoryModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        HistoryResult r;
+        r.queriedAtMs = 10'000;
+        HolderInterval a;
+        a.key = QByteArray("evil\x1b[2J\n", 9);
+        a.token = "tok\x07";
+        a.fromMs = 1000;
+        a.toMs = 4000;
+        a.endedBy = QStringLiteral("expired");
+        HolderInterval b;
+        b.key = "orders:1";
+        b.token = "t2";
+        b.holder = QStringLiteral("host pid 1 (\x1b]0;x)");
+        b.fromMs = 5000; // still held
+        r.intervals = {a, b};
+        model.setResult(r);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, HistoryModel::KeyColumn).data().toString(), QStringLiteral("evil\\x1b[2J\\x0a"));
+        QCOMPARE(model.index(0, HistoryModel::HolderColumn).data().toString(), QStringLiteral("tok\\x07"));
+        QCOMPARE(model.index(0, HistoryModel::HeldColumn).data().toString(), QStringLiteral("3.0 s"));
+        QCOMPARE(model.index(0, HistoryModel::EndedColumn).data().toString(), QStringLiteral("expired"));
+        QCOMPARE(model.index(1, HistoryModel::HolderColumn).data().toString(), QStringLiteral("host pid 1 (\\x1b]0;x)"));
+        QCOMPARE(model.index(1, HistoryModel::EndedColumn).data().toString(), QStringLiteral("still held"));
+        QCOMPARE(model.index(1, HistoryModel::HeldColumn).data(HistoryModel::SortRole).toLongLong(), 5000);
+        QCOMPARE(model.index(0, HistoryModel::KeyColumn).data(HistoryModel::KeyRole).toByteArray(), a.key);
+        QCOMPARE(model.intervalsOf("orders:1").size(), 1);
+    }
+};
+
+QTEST_MAIN(TestHistoryView)
+#include "TestHistoryView.moc"
