@@ -5,14 +5,17 @@
 #include "controller/ClusterController.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
+#include "observe/LockInspector.h"
 #include "runtime/IoThread.h"
 #include "support/ObservationTestSupport.h"
 #include "support/StallMonitor.h"
+#include "views/HistoryConsole.h"
 #include "views/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 
@@ -117,6 +120,10 @@ private:
     int m_round = 0;
 };
 
+// With the lock history on (the console's default), every event of the churn is journaled too: the GUI thread
+// only hands the batches over, the journal's thread writes them.
+bool g_journal = true;
+
 void runOnce(LocalCluster& cluster, int count, int churnSeconds)
 {
     fill(cluster, count);
@@ -125,6 +132,13 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
         timing->slowestNs = 0;
     ClusterController controller;
     MainWindow window(&controller);
+    QTemporaryDir journalDir;
+    std::optional<JournalOptions> journal;
+    if (g_journal) {
+        journal.emplace();
+        journal->path = journalDir.filePath(QStringLiteral("history.sqlite"));
+    }
+    HistoryConsole history(&controller, &window, nullptr, journal);
     window.resize(1400, 900);
     window.show();
     StallMonitor stalls(5);
@@ -202,6 +216,17 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     std::printf("         first pass: %lld ms in the inspector, summary on the GUI thread at %lld ms, first rows at "
                 "%lld ms\n",
                 firstPassInInspectorMs, firstPassMs, firstSliceMs);
+    if (LockJournal* j = history.journal()) {
+        QElapsedTimer flushTimer;
+        flushTimer.start();
+        j->flush().waitForFinished();
+        const JournalStatus st = j->status();
+        std::printf("         lock history journal: %lld events written, %lld pending, %lld dropped (final flush %lld ms)%s\n",
+                    st.written, st.pending, st.dropped, flushTimer.elapsed(),
+                    st.error.isEmpty() ? "" : qPrintable(QStringLiteral(", error: ") + st.error));
+    } else {
+        std::printf("         lock history journal: off\n");
+    }
     std::fflush(stdout);
     controller.stop();
 }
@@ -212,15 +237,25 @@ int main(int argc, char* argv[])
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     TimingApplication app(argc, argv);
+    // bench-console [COUNT] [--no-journal] [--keyspace-events]: with keyspace events every change of the churn
+    // reaches the console (and the journal) at once, instead of through the budgeted rescan.
+    QList<int> counts{10000, 100000};
+    LocalNodeOptions nodeOptions;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--no-journal")
+            g_journal = false;
+        else if (arg == "--keyspace-events")
+            nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        else
+            counts = {arg.toInt()};
+    }
     LocalCluster cluster;
     QString error;
-    if (!cluster.start(5, {}, &error)) {
+    if (!cluster.start(5, nodeOptions, &error)) {
         std::fprintf(stderr, "bench-console: %s\n", qPrintable(error));
         return 1;
     }
-    QList<int> counts{10000, 100000};
-    if (argc > 1)
-        counts = {QByteArray(argv[1]).toInt()};
     for (const int count : counts)
         runOnce(cluster, count, 10);
     return 0;
