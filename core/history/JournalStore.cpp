@@ -16,11 +16,6 @@ namespace redlock {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("redlock::LockJournal", text);
-}
-
 QString uniqueConnectionName()
 {
     static QAtomicInteger<quint64> counter;

@@ -2,6 +2,7 @@
 
 #include "history/HistoryTypes.h"
 
+#include <QCoreApplication>
 #include <QSqlDatabase>
 #include <QString>
 
@@ -16,6 +17,7 @@ namespace redlock {
 // `redlock watch`; the intervals a writer left open when it stopped or died are closed as "unobserved").
 class JournalStore final
 {
+    Q_DECLARE_TR_FUNCTIONS(redlock::JournalStore)
     Q_DISABLE_COPY_MOVE(JournalStore)
 
 public:

@@ -221,9 +221,10 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
         flushTimer.start();
         j->flush().waitForFinished();
         const JournalStatus st = j->status();
-        std::printf("         lock history journal: %lld events written, %lld pending, %lld dropped (final flush %lld ms)%s\n",
-                    st.written, st.pending, st.dropped, flushTimer.elapsed(),
-                    st.error.isEmpty() ? "" : qPrintable(QStringLiteral(", error: ") + st.error));
+        std::printf(
+            "         lock history journal: %lld events written, %lld pending, %lld dropped (final flush %lld ms)%s\n",
+            st.written, st.pending, st.dropped, flushTimer.elapsed(),
+            st.error.isEmpty() ? "" : qPrintable(QStringLiteral(", error: ") + st.error));
     } else {
         std::printf("         lock history journal: off\n");
     }

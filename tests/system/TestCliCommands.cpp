@@ -474,8 +474,9 @@ private slots:
         QVERIFY(watch.process().waitForFinished(10000));
         QCOMPARE(watch.process().exitCode(), 0);
 
-        const CliRun all = runCli({QStringLiteral("history"), QStringLiteral("locks:*"), QStringLiteral("--journal"),
-                                   journal, QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
+        const CliRun all =
+            runCli({QStringLiteral("history"), QStringLiteral("locks:*"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
         QVERIFY2(all.exitCode == 0, qPrintable(all.describe()));
         const QJsonArray intervals = all.json.value(QStringLiteral("intervals")).toArray();
         QStringList keys;
@@ -494,8 +495,9 @@ private slots:
         const qint64 fromMs = job.value(QStringLiteral("fromMs")).toInteger();
         QCOMPARE(fromMs, QDateTime::fromString(acquired.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs)
                              .toMSecsSinceEpoch());
-        QCOMPARE(QDateTime::fromString(job.value(QStringLiteral("from")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch(),
-                 fromMs);
+        QCOMPARE(
+            QDateTime::fromString(job.value(QStringLiteral("from")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch(),
+            fromMs);
         const qint64 toMs = job.value(QStringLiteral("toMs")).toInteger();
         QVERIFY(toMs > fromMs);
         QCOMPARE(job.value(QStringLiteral("durationMs")).toInteger(), toMs - fromMs);
@@ -506,17 +508,16 @@ private slots:
         }
 
         // Who held locks:job at an instant inside its tenure (ISO 8601, UTC), and just after it.
-        const QString inside =
-            QDateTime::fromMSecsSinceEpoch((fromMs + toMs) / 2, Qt::UTC).toString(Qt::ISODateWithMs);
-        const CliRun at = runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"),
-                                  journal, QStringLiteral("--since"), inside, QStringLiteral("--until"), inside,
-                                  QStringLiteral("--json")});
+        const QString inside = QDateTime::fromMSecsSinceEpoch((fromMs + toMs) / 2, Qt::UTC).toString(Qt::ISODateWithMs);
+        const CliRun at =
+            runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), inside, QStringLiteral("--until"), inside, QStringLiteral("--json")});
         QVERIFY2(at.exitCode == 0, qPrintable(at.describe()));
         QCOMPARE(at.json.value(QStringLiteral("intervals")).toArray().size(), 1);
         const QString after = QDateTime::fromMSecsSinceEpoch(toMs + 1, Qt::UTC).toString(Qt::ISODateWithMs);
-        const CliRun none = runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"),
-                                    journal, QStringLiteral("--since"), after, QStringLiteral("--until"), after,
-                                    QStringLiteral("--json")});
+        const CliRun none =
+            runCli({QStringLiteral("history"), QStringLiteral("locks:job"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), after, QStringLiteral("--until"), after, QStringLiteral("--json")});
         QCOMPARE(none.json.value(QStringLiteral("intervals")).toArray().size(), 0);
 
         // Text: a table, the hostile key escaped.
@@ -532,8 +533,8 @@ private slots:
         const CliRun badTime = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,
                                        QStringLiteral("--since"), QStringLiteral("yesterday")});
         QVERIFY2(badTime.exitCode == 2 && badTime.err.contains("--since"), qPrintable(badTime.describe()));
-        const CliRun missing = runCli({QStringLiteral("history"), QStringLiteral("--journal"),
-                                       m_dir.filePath(QStringLiteral("nothing.sqlite"))});
+        const CliRun missing = runCli(
+            {QStringLiteral("history"), QStringLiteral("--journal"), m_dir.filePath(QStringLiteral("nothing.sqlite"))});
         QVERIFY2(missing.exitCode == 2 && missing.err.contains("no such journal"), qPrintable(missing.describe()));
     }
 

@@ -58,7 +58,8 @@ private slots:
         ClusterController controller;
         MainWindow window(&controller);
         HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("live.sqlite")));
-        QAbstractItemModelTester tester(history.panel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(history.panel()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
         ClusterSettings settings;
         settings.nodes = m_cluster.endpoints();
@@ -177,7 +178,8 @@ private slots:
         QCOMPARE(model.index(0, HistoryModel::HolderColumn).data().toString(), QStringLiteral("tok\\x07"));
         QCOMPARE(model.index(0, HistoryModel::HeldColumn).data().toString(), QStringLiteral("3.0 s"));
         QCOMPARE(model.index(0, HistoryModel::EndedColumn).data().toString(), QStringLiteral("expired"));
-        QCOMPARE(model.index(1, HistoryModel::HolderColumn).data().toString(), QStringLiteral("host pid 1 (\\x1b]0;x)"));
+        QCOMPARE(model.index(1, HistoryModel::HolderColumn).data().toString(),
+                 QStringLiteral("host pid 1 (\\x1b]0;x)"));
         QCOMPARE(model.index(1, HistoryModel::EndedColumn).data().toString(), QStringLiteral("still held"));
         QCOMPARE(model.index(1, HistoryModel::HeldColumn).data(HistoryModel::SortRole).toLongLong(), 5000);
         QCOMPARE(model.index(0, HistoryModel::KeyColumn).data(HistoryModel::KeyRole).toByteArray(), a.key);

@@ -49,8 +49,7 @@ int runHistory(const QStringList& args)
     parser.addPositionalArgument(QStringLiteral("KEY"),
                                  HistoryCommand::tr("Lock key or glob (*, ?, [a-z]); default * (every key)."));
     parser.addOption({QStringLiteral("journal"),
-                      HistoryCommand::tr("The journal to read (default: the console's, %1).")
-                          .arg(LockJournal::defaultPathForDisplay()),
+                      HistoryCommand::tr("The journal to read (default: the console's, named below)."),
                       HistoryCommand::tr("FILE")});
     parser.addOption({QStringLiteral("since"),
                       HistoryCommand::tr("From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local "
@@ -75,7 +74,8 @@ int runHistory(const QStringList& args)
                 "the moment it was not), how it ended (released, expired, taken over, lost on a node restart, "
                 "force-released, or observation ended) and how often it was extended, from the lock history journal "
                 "that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range "
-                "are listed; \"still held\" means held when last observed."),
+                "are listed; \"still held\" means held when last observed.\n\nThe console's journal: %1")
+                .arg(LockJournal::defaultPathForDisplay()),
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
