@@ -1106,6 +1106,13 @@
         <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n more holder(s) not shown: enlarge the panel</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderFormat</name>

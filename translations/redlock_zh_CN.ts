@@ -1104,6 +1104,12 @@
         <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
         <translation>已跳过：该锁没有过期时间，无法度量自动锁延迟（未改动）</translation>
     </message>
+    <message numerus="yes">
+        <source>%n more holder(s) not shown: enlarge the panel</source>
+        <translation>
+            <numerusform>另有 %n 个持有者未显示：请放大面板</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::HolderFormat</name>

@@ -24,6 +24,12 @@ StatePalette::Role roleFor(const HolderInterval& i)
     return StatePalette::Role::Held; // still held, released, taken over
 }
 
+// One row per holder: a client that acquires again (with a new token each time) stays on its row.
+QByteArray rowOf(const HolderInterval& i)
+{
+    return i.holder.isEmpty() ? i.token : i.holder.toUtf8();
+}
+
 } // namespace
 
 HistoryTimeline::HistoryTimeline(QWidget* parent) : QWidget(parent)
@@ -46,8 +52,8 @@ void HistoryTimeline::setKey(const QByteArray& key, const QList<HolderInterval>&
     }
     m_holders.clear();
     for (const HolderInterval& i : intervals) {
-        if (!m_holders.contains(i.token))
-            m_holders.append(i.token);
+        if (!m_holders.contains(rowOf(i)))
+            m_holders.append(rowOf(i));
     }
     m_sinceMs = sinceMs;
     m_untilMs = std::max(untilMs, sinceMs + 1);
@@ -123,7 +129,10 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     p.setFont(font());
 
     const int axisHeight = fm.height() + 8;
-    const QRect plot(8, top + fm.height() + 6, width() - 16, height() - (top + fm.height() + 6) - axisHeight);
+    // A column of holder names on the left, the bars to its right.
+    const int nameWidth = std::min(240, width() / 4);
+    const QRect plot(8 + nameWidth, top + fm.height() + 6, width() - 16 - nameWidth,
+                     height() - (top + fm.height() + 6) - axisHeight);
     const int rows = int(m_holders.size());
     if (plot.width() < 40 || plot.height() < 10)
         return;
@@ -165,11 +174,18 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
 
     // One row per holder, a bar per tenure.
     m_bars = QList<QRect>(m_intervals.size());
-    const int rowHeight = rows > 0 ? std::max(10, std::min(plot.height() / rows, fm.height() * 2)) : 0;
+    // Rows stay tall enough for their label; the holders that do not fit are counted at the bottom.
+    const int rowHeight = rows > 0 ? std::max(fm.height() + 4, std::min(plot.height() / rows, fm.height() * 2)) : 0;
+    const int fitting = rowHeight > 0 ? std::max(1, plot.height() / rowHeight) : 0;
+    if (rows > fitting) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(QRect(plot.left(), top, plot.width(), fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   tr("%n more holder(s) not shown: enlarge the panel", nullptr, rows - fitting));
+    }
     for (qsizetype n = 0; n < m_intervals.size(); ++n) {
         const HolderInterval& i = m_intervals[n];
-        const int row = int(m_holders.indexOf(i.token));
-        if (row < 0 || (row + 1) * rowHeight > plot.height() + 1)
+        const int row = int(m_holders.indexOf(rowOf(i)));
+        if (row < 0 || row >= fitting)
             continue;
         const int x0 = xFor(i.fromMs);
         const int x1 = xFor(i.isOpen() ? m_untilMs : i.toMs);
@@ -188,14 +204,22 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         p.drawRect(bar.adjusted(0, 0, -1, -1));
         if (i.isOpen()) // still held: an arrow at the end says it goes on
             p.drawLine(bar.right(), bar.top(), bar.right(), bar.bottom());
-        const QString label = (i.holder.isEmpty() ? printableBytes(i.token) : printableText(i.holder)) +
-                              QStringLiteral(" · ") + HistoryModel::formatDuration(i.durationMs(m_untilMs)) +
-                              QStringLiteral(" · ") + intervalEndName(i.endedBy);
-        p.setPen(pal.color(QPalette::Text));
-        const QRect textRect = bar.width() > 80
-                                   ? bar.adjusted(4, 0, -2, 0)
-                                   : QRect(bar.right() + 4, bar.top(), plot.right() - bar.right() - 4, bar.height());
-        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(label, Qt::ElideRight, textRect.width()));
+        // Inside the bar only (bars of one row never overlap their labels): how long, how it ended.
+        const QString label =
+            HistoryModel::formatDuration(i.durationMs(m_untilMs)) + QStringLiteral(" · ") + intervalEndName(i.endedBy);
+        const QRect textRect = bar.adjusted(3, 0, -2, 0);
+        if (textRect.width() > fm.horizontalAdvance(QStringLiteral("0.0 s"))) {
+            p.setPen(pal.color(QPalette::Text));
+            p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(label, Qt::ElideRight, textRect.width()));
+        }
+    }
+    p.setPen(pal.color(QPalette::Text));
+    for (int row = 0; row < std::min(rows, fitting); ++row) {
+        const QRect nameRect(8, plot.top() + row * rowHeight, nameWidth - 6, rowHeight);
+        const QByteArray& holder = m_holders[row];
+        p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(printableBytes(holder), Qt::ElideRight, nameRect.width()));
     }
     // Contests, losses and force releases: marks across the rows.
     for (const JournalEvent& e : std::as_const(m_marks)) {

@@ -38,7 +38,7 @@ private:
     QByteArray m_key;
     QList<HolderInterval> m_intervals;
     QList<JournalEvent> m_marks;
-    QList<QByteArray> m_holders; // tokens, one row each, in order of first tenure
+    QList<QByteArray> m_holders; // holders (summary, else token), one row each, in order of first tenure
     qint64 m_sinceMs = 0;
     qint64 m_untilMs = 0;
     bool m_hasKey = false;
