@@ -4,7 +4,8 @@
 # stay small. Commit the result. Needs a built console (./scripts/build.sh).
 #
 #   ./scripts/screenshots.sh            # docs/screenshots/console-demo.png, console-demo-zh_CN.png,
-#                                       # console-demo-dark.png (--dark) and alerts.png (short alert thresholds);
+#                                       # console-demo-dark.png (--dark), history.png and history-zh_CN.png (the
+#                                       # lock history dock) and alerts.png (short alert thresholds);
 #                                       # build/console-demo-zh_CN-dark.png to look at
 #   ./scripts/screenshots.sh --hidpi    # also build/console-demo-hidpi.png at QT_SCALE_FACTOR=2 (not committed)
 set -euo pipefail
@@ -44,6 +45,8 @@ shot docs/screenshots/console-demo.png --lang en
 shot docs/screenshots/console-demo-zh_CN.png --lang zh_CN
 shot docs/screenshots/console-demo-dark.png --lang en --dark
 shot build/console-demo-zh_CN-dark.png --lang zh_CN --dark
+shot docs/screenshots/history.png --lang en --open-dock history
+shot docs/screenshots/history-zh_CN.png --lang zh_CN --open-dock history
 # The alerts dock: thresholds short enough for the demo's locks and leftovers to alert within the delay (no tray
 # under Xvfb, so the first notification opens the dock).
 mkdir -p "$tmp/config/RedlockConsole"
