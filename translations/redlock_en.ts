@@ -142,6 +142,22 @@
         <source>bad --metrics-listen: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep no lock history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this dock at start: history or testBench (may be given more than once).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--journal and --no-journal exclude each other</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertMonitor</name>
@@ -1106,6 +1122,184 @@
         <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>redlock::HistoryConsole</name>
+    <message>
+        <source>Lock history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock &amp;history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History of the selected &amp;lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hi&amp;story</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by the operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>history recovered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>history not written</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extended</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryPanel</name>
+    <message>
+        <source>every key; a glob such as orders:*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any holder; part of its name or token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From … to …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lock history is kept (the console was started with --no-journal).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interval(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>more matched: narrow the filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryTimeline</name>
+    <message>
+        <source>Select an interval to see the key&apos;s timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held, released or taken over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost or force-released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>observation ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No holder in this time range</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n more holder(s) not shown: enlarge the panel</source>
         <translation type="unfinished">
@@ -1176,6 +1370,69 @@
     </message>
     <message>
         <source>released by %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalStore</name>
+    <message>
+        <source>the file is not a SQLite database or is damaged (%1): move it away or choose another file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is locked by another process (waited %1 ms: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the disk is full or the journal reached its size limit (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no such journal (the console and `redlock watch --journal` write it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a lock history journal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot switch to WAL mode (the journal mode stays %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot prune</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1412,6 +1669,10 @@
         <source>lost on node restart</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>extended</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1445,6 +1706,57 @@
     </message>
     <message>
         <source>keyspace events not used</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockJournal</name>
+    <message>
+        <source>force-released</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>taken over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>observation ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Lock history is not being written: %1. Monitoring goes on; %n event(s) wait in memory and are written when the journal can take them again.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event(s) were dropped (the oldest, observed from %1 to %2): the memory holds at most %3.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lock history is written again to %1: %n event(s) written late</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n dropped while it failed.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, none lost.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3845,6 +4157,10 @@ Commands:
         <source>serve the cluster&apos;s state to Prometheus (/metrics) until Ctrl+C</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>who held a lock when, from the lock history journal</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -3897,6 +4213,127 @@ Commands:
     </message>
     <message>
         <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::HistoryCommand</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock key or glob (*, ?, [a-z]); default * (every key).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The journal to read (default: the console&apos;s, named below).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local time) or 2026-11-23T14:03:00Z, or relative: -90s, -30m, -1h, -2d, -1w.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up to this time (default now), written as for --since. --since and --until the same instant: who held the key at that instant.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only holders whose summary or token contains this text (any case).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TEXT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most this many intervals (default 1000).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also list every journaled event in the range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print JSON instead of text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, or observation ended) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed.
+
+The console&apos;s journal: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: history takes one KEY (a glob matches several)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --until is before --since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No holder of %1 between %2 and %3 in %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOLDER</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FROM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TO</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HELD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ENDED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>EXTENDED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4311,7 +4748,39 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <source>Also write every event to this lock history journal (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --journal: prune what is older than this many days (default 30; 0 = keep).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DAYS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256; 0 = no limit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --journal needs a file name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

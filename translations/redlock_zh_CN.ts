@@ -142,6 +142,22 @@
         <source>bad --metrics-listen: %1</source>
         <translation>--metrics-listen 无效：%1</translation>
     </message>
+    <message>
+        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one).</source>
+        <translation>要写入并显示的锁历史日志（默认：应用数据文件夹中的 history.sqlite；使用 --demo 时为一个临时文件）。</translation>
+    </message>
+    <message>
+        <source>Keep no lock history.</source>
+        <translation>不保留锁历史。</translation>
+    </message>
+    <message>
+        <source>Show this dock at start: history or testBench (may be given more than once).</source>
+        <translation>启动时显示此停靠面板：history 或 testBench（可多次给出）。</translation>
+    </message>
+    <message>
+        <source>--journal and --no-journal exclude each other</source>
+        <translation>--journal 与 --no-journal 不能同时使用</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertMonitor</name>
@@ -1104,6 +1120,182 @@
         <source>skipped: the lock has no expiry, an automatic lock-delay cannot be measured (untouched)</source>
         <translation>已跳过：该锁没有过期时间，无法度量自动锁延迟（未改动）</translation>
     </message>
+</context>
+<context>
+    <name>redlock::HistoryConsole</name>
+    <message>
+        <source>Lock history</source>
+        <translation>锁历史</translation>
+    </message>
+    <message>
+        <source>Lock &amp;history</source>
+        <translation>锁历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>History of the selected &amp;lock</source>
+        <translation>所选锁的历史(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Hi&amp;story</source>
+        <translation>历史(&amp;S)</translation>
+    </message>
+    <message>
+        <source>by the operator</source>
+        <translation>由操作员执行</translation>
+    </message>
+    <message>
+        <source>history recovered</source>
+        <translation>历史已恢复</translation>
+    </message>
+    <message>
+        <source>history not written</source>
+        <translation>历史未写入</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>Token: %1</source>
+        <translation>令牌：%1</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Held for</source>
+        <translation>持有时长</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>结束方式</translation>
+    </message>
+    <message>
+        <source>Extended</source>
+        <translation>续期次数</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryPanel</name>
+    <message>
+        <source>every key; a glob such as orders:*</source>
+        <translation>所有键；或通配符，如 orders:*</translation>
+    </message>
+    <message>
+        <source>any holder; part of its name or token</source>
+        <translation>任意持有者；其名称或令牌的一部分</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近 1 小时</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>From … to …</source>
+        <translation>从 … 到 …</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation>键：</translation>
+    </message>
+    <message>
+        <source>Holder:</source>
+        <translation>持有者：</translation>
+    </message>
+    <message>
+        <source>No lock history is kept (the console was started with --no-journal).</source>
+        <translation>未保留锁历史（控制台以 --no-journal 启动）。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interval(s)</source>
+        <translation>
+            <numerusform>%n 个持有区间</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event(s)</source>
+        <translation>
+            <numerusform>%n 个事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>more matched: narrow the filters</source>
+        <translation>匹配结果更多：请缩小筛选范围</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryTimeline</name>
+    <message>
+        <source>Select an interval to see the key&apos;s timeline</source>
+        <translation>选择一个持有区间以查看该键的时间线</translation>
+    </message>
+    <message>
+        <source>held, released or taken over</source>
+        <translation>持有、释放或被接管</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>lost or force-released</source>
+        <translation>丢失或被强制释放</translation>
+    </message>
+    <message>
+        <source>observation ended</source>
+        <translation>观察已结束</translation>
+    </message>
+    <message>
+        <source>No holder in this time range</source>
+        <translation>此时间范围内没有持有者</translation>
+    </message>
     <message numerus="yes">
         <source>%n more holder(s) not shown: enlarge the panel</source>
         <translation>
@@ -1173,6 +1365,69 @@
     <message>
         <source>released by %1 at %2</source>
         <translation>由 %1 于 %2 释放</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalStore</name>
+    <message>
+        <source>the file is not a SQLite database or is damaged (%1): move it away or choose another file</source>
+        <translation>该文件不是 SQLite 数据库或已损坏（%1）：请将其移走或选择另一个文件</translation>
+    </message>
+    <message>
+        <source>the file is locked by another process (waited %1 ms: %2)</source>
+        <translation>该文件被另一个进程锁定（已等待 %1 毫秒：%2）</translation>
+    </message>
+    <message>
+        <source>the disk is full or the journal reached its size limit (%1)</source>
+        <translation>磁盘已满或日志已达到大小上限（%1）</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <source>cannot write</source>
+        <translation>无法写入</translation>
+    </message>
+    <message>
+        <source>%1: no such journal (the console and `redlock watch --journal` write it)</source>
+        <translation>%1：没有这个日志（由控制台和 `redlock watch --journal` 写入）</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the folder</source>
+        <translation>%1：无法创建文件夹</translation>
+    </message>
+    <message>
+        <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
+        <translation>缺少 Qt SQLite 驱动（Debian：libqt6sql6-sqlite）</translation>
+    </message>
+    <message>
+        <source>cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>cannot read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>%1: not a lock history journal</source>
+        <translation>%1：不是锁历史日志</translation>
+    </message>
+    <message>
+        <source>%1: cannot switch to WAL mode (the journal mode stays %2)</source>
+        <translation>%1：无法切换到 WAL 模式（日志模式仍为 %2）</translation>
+    </message>
+    <message>
+        <source>cannot create the tables</source>
+        <translation>无法创建数据表</translation>
+    </message>
+    <message>
+        <source>cannot prune</source>
+        <translation>无法清理</translation>
     </message>
 </context>
 <context>
@@ -1408,6 +1663,10 @@
         <source>lost on node restart</source>
         <translation>因节点重启而丢失</translation>
     </message>
+    <message>
+        <source>extended</source>
+        <translation>已续期</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1442,6 +1701,53 @@
     <message>
         <source>keyspace events not used</source>
         <translation>未使用键空间事件</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::LockJournal</name>
+    <message>
+        <source>force-released</source>
+        <translation>已强制释放</translation>
+    </message>
+    <message>
+        <source>still held</source>
+        <translation>仍被持有</translation>
+    </message>
+    <message>
+        <source>taken over</source>
+        <translation>被接管</translation>
+    </message>
+    <message>
+        <source>observation ended</source>
+        <translation>观察已结束</translation>
+    </message>
+    <message numerus="yes">
+        <source>Lock history is not being written: %1. Monitoring goes on; %n event(s) wait in memory and are written when the journal can take them again.</source>
+        <translation>
+            <numerusform>锁历史未能写入：%1。监控照常进行；%n 个事件在内存中等待，日志恢复可写后再写入。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n event(s) were dropped (the oldest, observed from %1 to %2): the memory holds at most %3.</source>
+        <translation>
+            <numerusform>已丢弃 %n 个事件（最旧的，观察于 %1 至 %2）：内存中最多保留 %3 个。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Lock history is written again to %1: %n event(s) written late</source>
+        <translation>
+            <numerusform>锁历史已重新写入 %1：%n 个事件延迟写入</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n dropped while it failed.</source>
+        <translation>
+            <numerusform>，失败期间丢弃了 %n 个。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, none lost.</source>
+        <translation>，没有丢失。</translation>
     </message>
 </context>
 <context>
@@ -3847,6 +4153,10 @@ Commands:
         <source>serve the cluster&apos;s state to Prometheus (/metrics) until Ctrl+C</source>
         <translation>向 Prometheus 提供集群状态（/metrics），直到按下 Ctrl+C</translation>
     </message>
+    <message>
+        <source>who held a lock when, from the lock history journal</source>
+        <translation>从锁历史日志查询谁在何时持有锁</translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -3903,6 +4213,129 @@ Commands:
     <message>
         <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
         <translation>redlock: %1 不是回环地址：任何能访问它的人都可以读取这些指标（锁数量、节点名称）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::cli::HistoryCommand</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>Lock key or glob (*, ?, [a-z]); default * (every key).</source>
+        <translation>锁键或通配符（*、?、[a-z]）；默认 *（所有键）。</translation>
+    </message>
+    <message>
+        <source>The journal to read (default: the console&apos;s, named below).</source>
+        <translation>要读取的日志（默认：控制台的日志，见下文）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local time) or 2026-11-23T14:03:00Z, or relative: -90s, -30m, -1h, -2d, -1w.</source>
+        <translation>从此时间起（默认 -24h）：ISO 8601，如 2026-11-23T14:03（本地时间）或 2026-11-23T14:03:00Z，或相对时间：-90s、-30m、-1h、-2d、-1w。</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>TIME</translation>
+    </message>
+    <message>
+        <source>Up to this time (default now), written as for --since. --since and --until the same instant: who held the key at that instant.</source>
+        <translation>截至此时间（默认现在），写法同 --since。--since 与 --until 为同一时刻时：查询该时刻谁持有该键。</translation>
+    </message>
+    <message>
+        <source>Only holders whose summary or token contains this text (any case).</source>
+        <translation>只显示摘要或令牌包含此文本（不区分大小写）的持有者。</translation>
+    </message>
+    <message>
+        <source>TEXT</source>
+        <translation>TEXT</translation>
+    </message>
+    <message>
+        <source>At most this many intervals (default 1000).</source>
+        <translation>最多这么多个持有区间（默认 1000）。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Also list every journaled event in the range.</source>
+        <translation>同时列出该范围内记录的每个事件。</translation>
+    </message>
+    <message>
+        <source>Print JSON instead of text.</source>
+        <translation>输出 JSON 而不是文本。</translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, or observation ended) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed.
+
+The console&apos;s journal: %1</source>
+        <translation>谁在何时持有锁：每个持有者的持有区间（从其令牌在法定人数节点上被看到的时刻，到不再如此的时刻）、它如何结束（释放、过期、被接管、因节点重启而丢失、被强制释放或观察结束）以及续期次数，数据来自控制台和 `redlock watch --journal FILE` 写入的锁历史日志。列出与时间范围重叠的区间；“仍被持有”表示最后一次观察时仍被持有。
+
+控制台的日志：%1</translation>
+    </message>
+    <message>
+        <source>redlock: history takes one KEY (a glob matches several)</source>
+        <translation>redlock: history 只接受一个 KEY（通配符可匹配多个）</translation>
+    </message>
+    <message>
+        <source>redlock: --%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
+        <translation>redlock: --%1：&quot;%2&quot; 不是时间：请写 ISO 8601（2026-11-23T14:03、2026-11-23T14:03:00Z）或相对时间（-30m、-1h、-2d）</translation>
+    </message>
+    <message>
+        <source>redlock: --until is before --since</source>
+        <translation>redlock: --until 早于 --since</translation>
+    </message>
+    <message>
+        <source>No holder of %1 between %2 and %3 in %4.</source>
+        <translation>%4 中在 %2 与 %3 之间没有 %1 的持有者。</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>HOLDER</source>
+        <translation>持有者</translation>
+    </message>
+    <message>
+        <source>FROM</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>TO</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>HELD</source>
+        <translation>持有时长</translation>
+    </message>
+    <message>
+        <source>ENDED</source>
+        <translation>结束方式</translation>
+    </message>
+    <message>
+        <source>EXTENDED</source>
+        <translation>续期次数</translation>
+    </message>
+    <message>
+        <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
+        <translation>redlock: 匹配超过 %1 个；只显示前 %1 个（--limit）</translation>
     </message>
 </context>
 <context>
@@ -4317,8 +4750,40 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>当前使用的最大锁 TTL（毫秒），用于时钟偏移告警和审计的漂移预算（默认：所见的最大 PTTL，至少 10000）。</translation>
     </message>
     <message>
-        <source>Print lock events (acquired, released, expired, token changed, contested) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
-        <translation>实时输出锁事件（获取、释放、过期、令牌变更、争用），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
+        <source>Also write every event to this lock history journal (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s).</source>
+        <translation>同时把每个事件写入此锁历史日志（SQLite；由 `redlock history --journal FILE` 读取；`redlock history --help` 给出控制台日志的位置）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>With --journal: prune what is older than this many days (default 30; 0 = keep).</source>
+        <translation>与 --journal 一起使用：清理早于这么多天的记录（默认 30；0 = 保留）。</translation>
+    </message>
+    <message>
+        <source>DAYS</source>
+        <translation>DAYS</translation>
+    </message>
+    <message>
+        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256; 0 = no limit).</source>
+        <translation>与 --journal 一起使用：然后清理最旧的记录，直到日志最多占用这么多 MiB（默认 256；0 = 不限制）。</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <translation>实时输出锁事件（获取、续期、释放、过期、令牌变更、争用、因节点重启而丢失），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
+    </message>
+    <message>
+        <source>redlock: --journal needs a file name</source>
+        <translation>redlock: --journal 需要一个文件名</translation>
+    </message>
+    <message>
+        <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
+        <translation>redlock: 日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
     </message>
 </context>
 <context>

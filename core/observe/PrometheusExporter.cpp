@@ -19,9 +19,9 @@ using Labels = PrometheusText::Labels;
 const QList<LockVerdict> kVerdicts{
     LockVerdict::Held, LockVerdict::Expiring, LockVerdict::Contested, LockVerdict::MinorityLeftover,
     LockVerdict::Free, LockVerdict::Unknown,  LockVerdict::Stuck,     LockVerdict::ReleasedByOperator};
-const QList<LockEvent::Kind> kEventKinds{LockEvent::Kind::Acquired,  LockEvent::Kind::Released,
-                                         LockEvent::Kind::Expired,   LockEvent::Kind::TokenChanged,
-                                         LockEvent::Kind::Contested, LockEvent::Kind::Lost};
+const QList<LockEvent::Kind> kEventKinds{
+    LockEvent::Kind::Acquired,  LockEvent::Kind::Released, LockEvent::Kind::Expired, LockEvent::Kind::TokenChanged,
+    LockEvent::Kind::Contested, LockEvent::Kind::Lost,     LockEvent::Kind::Extended};
 
 constexpr qint64 kMinimumAuditTtlMs = 10000; // what `redlock audit` assumes when it only has the PTTLs seen
 
