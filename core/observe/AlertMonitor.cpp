@@ -341,25 +341,32 @@ void AlertMonitor::evaluate()
     ++m_generation;
     const qint64 now = nowNs();
     const AlertThresholds& t = m_options.thresholds;
-    const auto due = [&](AlertRule rule, qint64 sinceNs) {
-        return t.isEnabled(rule) && (now - sinceNs) / 1'000'000 >= t.after(rule);
+    // The threshold only decides raising: a raised alert whose condition is present again stays (the
+    // hysteresis), even when the condition came back too recently to have lasted the threshold once more.
+    const auto present = [&](AlertRule rule, qint64 sinceNs, bool active) {
+        return t.isEnabled(rule) && (active || (now - sinceNs) / 1'000'000 >= t.after(rule));
+    };
+    const auto isActive = [&](AlertRule rule, const QByteArray& subject) {
+        return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject);
     };
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
-        if (!due(it->rule, it->sinceNs))
+        const QByteArray subject = keySubject(it.key());
+        const bool active = isActive(it->rule, subject);
+        if (!present(it->rule, it->sinceNs, active))
             continue;
         Condition c;
         c.rule = it->rule;
-        c.subject = keySubject(it.key());
+        c.subject = subject;
         c.key = it.key();
         c.sinceNs = it->sinceNs;
         c.sinceMs = it->sinceMs;
         // The message is only built for an alert about to be raised.
-        if (!m_active.contains(alertRuleId(c.rule).toLatin1() + ':' + c.subject))
+        if (!active)
             c.message = lockMessage(it.key(), *it);
         consider(c, now);
     }
     for (const Condition& c : std::as_const(m_nodeConditions)) {
-        if (due(c.rule, c.sinceNs))
+        if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now);
     }
     // Clear what has been gone for clearAfterMs (at once when its rule was switched off).

@@ -96,11 +96,12 @@ struct AlertMonitorOptions
 // evaluation, no I/O: it lives on its consumer's thread and is fed through the apply/set members.
 //
 // An alert is raised once, when its condition has lasted the rule's threshold, and cleared when the condition
-// has been gone for clearAfterMs; meanwhile a condition that goes and comes back keeps the one alert. How long a
-// lock has been held, contested or left over counts from when this monitor first saw it so (a lock already
-// held when watching began counts from then). notify() says when to tell a person: on raising, unless the alert
-// is muted (per rule or per subject, for a while) or acknowledged, and again every repeatAfterMs while nobody
-// acknowledged it. Muted and acknowledged alerts are still raised, listed and cleared.
+// has been gone for clearAfterMs; meanwhile a condition that goes and comes back keeps the one alert (the
+// threshold only decides raising: back for a moment is back, whatever the threshold). How long a lock has been held,
+// contested or left over counts from when this monitor first saw it so (a lock already held when watching began counts
+// from then). notify() says when to tell a person: on raising, unless the alert is muted (per rule or per subject, for
+// a while) or acknowledged, and again every repeatAfterMs while nobody acknowledged it. Muted and acknowledged alerts
+// are still raised, listed and cleared.
 class AlertMonitor final : public QObject
 {
     Q_OBJECT

@@ -489,6 +489,92 @@ private slots:
         QCOMPARE(notified.size(), 4);
     }
 
+    // Thresholds longer than the hysteresis (as the defaults are): a raised alert whose condition comes back
+    // after a moment's gap is still present, though the condition has not lasted the threshold again. It stays
+    // raised, is not cleared, raised nor notified again, and clears only once the condition is really gone.
+    void flickerWithThresholdsLongerThanTheClearDelay()
+    {
+        // Durable nodes: a restart of a node without AOF within the TTL is a severe finding of its own.
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        AlertMonitorOptions o = options(3);
+        o.thresholds.set(AlertRule::NodeDown, true, 10000);
+        o.thresholds.set(AlertRule::LockContested, true, 10000);
+        o.thresholds.set(AlertRule::MinorityLeftover, true, 600000);
+        o.thresholds.clearAfterMs = 5000;
+        AlertMonitor monitor(o);
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        QSignalSpy notified(&monitor, &AlertMonitor::notify);
+        Feed feed(cluster.endpoints(), &monitor);
+        auto health = [&](int n) { return feed.facts()[n].health; };
+        QTRY_VERIFY_WITH_TIMEOUT(
+            health(0) == NodeHealth::Up && health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
+
+        // Node 2 down, raised after 10 s; then up for a moment every few seconds.
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Down, 15000);
+        monitor.evaluate();
+        m_clock->advanceMs(11000);
+        monitor.evaluate();
+        const QByteArray down = nodeAlert(AlertRule::NodeDown, 2);
+        QVERIFY(hasActive(monitor, down));
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(cluster.startNode(2));
+            QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Up, 15000);
+            m_clock->advanceMs(1000);
+            monitor.evaluate();
+            QVERIFY(cluster.stopNode(2));
+            QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Down, 15000);
+            monitor.evaluate();
+            for (int s = 0; s < 4; ++s) { // 8 s down again: beyond the clear delay, short of the threshold
+                m_clock->advanceMs(2000);
+                monitor.evaluate();
+                QVERIFY2(hasActive(monitor, down),
+                         qPrintable(QStringLiteral("flicker %1, %2 s").arg(i).arg(2 * s + 2)));
+            }
+        }
+        QCOMPARE(raised.size(), 1);
+        QVERIFY(cleared.isEmpty());
+        QCOMPARE(notified.size(), 1);
+
+        // Back for good: cleared after the delay.
+        QVERIFY(cluster.startNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(2) == NodeHealth::Up, 15000);
+        monitor.evaluate();
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, down));
+        QCOMPARE(cleared.size(), 1);
+
+        // Contested → a minority leftover for a moment → contested again: the one contested alert stays.
+        QVERIFY(!runCommand(cluster.endpoint(0), {"SET", "jobs:1", "contender-a", "PX", "600000"}).isError());
+        QVERIFY(!runCommand(cluster.endpoint(1), {"SET", "jobs:1", "contender-b", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(11000);
+        monitor.evaluate();
+        const QByteArray contested = keyAlert(AlertRule::LockContested, "jobs:1");
+        QVERIFY(hasActive(monitor, contested));
+        QVERIFY(!runCommand(cluster.endpoint(1), {"DEL", "jobs:1"}).isError());
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(1000);
+        monitor.evaluate();
+        QVERIFY(!runCommand(cluster.endpoint(1), {"SET", "jobs:1", "contender-b", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(8000);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, contested));
+        QCOMPARE(raised.size(), 2);
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(notified.size(), 2);
+    }
+
     // A rule switched off clears its alerts at once and raises nothing.
     void disabledRuleRaisesNothing()
     {
