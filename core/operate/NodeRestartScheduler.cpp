@@ -492,7 +492,12 @@ void NodeRestartScheduler::tick()
             probeEarly(*e);
         } else if (r.startFailures > 0 && steadyNowMs() < r.retryAtSteadyMs) {
             emit countdown(r.node, 0);
-            probeBack(*e);
+            probeBack(*e, false);
+        } else if (r.startFailures > 0) {
+            // A retry (or the first attempt after the console came back): the node may have been started by
+            // someone else meanwhile, and a second start would fail on it (port taken) and count as a failure.
+            emit countdown(r.node, 0);
+            probeBack(*e, true);
         } else {
             emit countdown(r.node, 0);
             startDue(*e);
@@ -652,24 +657,27 @@ void NodeRestartScheduler::onStartFailed(Entry& entry, const QString& error)
         m_tick.start();
 }
 
-void NodeRestartScheduler::probeBack(Entry& entry)
+void NodeRestartScheduler::probeBack(Entry& entry, bool startIfNotBack)
 {
     if (entry.probing)
-        return;
+        return; // the next tick looks again
     entry.probing = true;
     const QString id = entry.restart.id;
-    readRunId(entry.probe, [this, id](const QByteArray& runId, bool answered) {
+    readRunId(entry.probe, [this, id, startIfNotBack](const QByteArray& runId, bool answered) {
         Entry* e = find(id);
         if (!e)
             return;
         e->probing = false;
         PendingRestart& r = e->restart;
-        if (r.state != State::Quarantined || r.startFailures == 0 || !answered)
+        if (r.state != State::Quarantined || r.startFailures == 0)
             return;
         // The old instance answering again is not "back" (it never went away: the stop was confirmed, so this
         // cannot be it unless run_ids are unreadable, and then nothing proves a restart).
-        if (runId.isEmpty() || runId == r.runIdBefore)
+        if (!answered || runId.isEmpty() || runId == r.runIdBefore) {
+            if (startIfNotBack)
+                startDue(*e);
             return;
+        }
         audit(QStringLiteral("node-back"), r, {{QStringLiteral("runId"), QString::fromLatin1(runId)}});
         r.error = tr("node %1 is back (new run_id %2), started by something else after %n failed start(s)", nullptr,
                      r.startFailures)

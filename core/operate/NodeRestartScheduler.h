@@ -283,9 +283,10 @@ private:
     void tick();
     void startDue(Entry& entry);
     void onStartFailed(Entry& entry, const QString& error);
-    // While a failed start waits for its retry: a new instance answering means the node is back (someone
-    // else started it), and the restart is done.
-    void probeBack(Entry& entry);
+    // After a failed start, while it waits for its retry and before each retry: a new instance answering means
+    // the node is back (someone else started it), and the restart is done. startIfNotBack: a retry is due, and
+    // runs when the node is not back.
+    void probeBack(Entry& entry, bool startIfNotBack);
     void probeEarly(Entry& entry);
     void finish(const QString& id, PendingRestart::State state, const QString& error = {});
     void changed(const PendingRestart& restart);

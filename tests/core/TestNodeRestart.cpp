@@ -738,6 +738,51 @@ private slots:
         QVERIFY(m_cluster.isRunning(1));
     }
 
+    // A failed start waits for its retry, the console goes away, and meanwhile someone else starts the node: the
+    // reloaded restart, due for its retry at once, finds a new instance answering. It is back, and done: no second
+    // start (which would fail on the running node and, as the last attempt, give the restart up).
+    void nodeStartedBySomeoneElseBeforeTheRetryIsBack()
+    {
+        const QString cli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
+        QVERIFY2(!cli.isEmpty(), "redis-cli is not on PATH (package redis-tools, installed by scripts/setup-deps.sh)");
+        const QString falseProgram = QStandardPaths::findExecutable(QStringLiteral("false"));
+        QVERIFY(!falseProgram.isEmpty());
+        RestartSchedulerOptions o = options();
+        o.startRetryInitialMs = 60000;
+        o.startAttempts = 2;
+        o.probeTimeoutMs = 5000; // the probe decides here: a loaded machine must not turn it into a start
+        RestartRequest req = request(2, 60000);
+        req.method.kind = RestartMethod::Kind::Commands;
+        req.method.stopProgram = cli;
+        req.method.stopArguments = {QStringLiteral("-p"), QString::number(m_cluster.port(2)),
+                                    QStringLiteral("shutdown"), QStringLiteral("nosave")};
+        req.method.startProgram = falseProgram; // a start that fails, as on a port someone else took
+        {
+            NodeRestartScheduler first(o);
+            QSignalSpy failed(&first, &NodeRestartScheduler::startFailed);
+            const ScheduleResult r = wait(first.schedule(req));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+            QTRY_VERIFY_WITH_TIMEOUT(!first.pending().isEmpty() && first.pending().first().stopConfirmed, 10000);
+            advance(61000);
+            QVERIFY(waitForCount(failed, 1, 30000));
+            QCOMPARE(failed.first().at(1).toLongLong(), 60000);
+        }
+        QVERIFY(m_cluster.startNode(2)); // someone else, while the console is away
+        NodeRestartScheduler second(o);
+        QSignalSpy failed(&second, &NodeRestartScheduler::startFailed);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(second.loadPending(), 1);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QCOMPARE(done.state, State::Done);
+        QVERIFY2(done.error.contains(QStringLiteral("is back")), qPrintable(done.error));
+        QVERIFY(failed.isEmpty());
+        const QStringList log = actions(auditPath());
+        QCOMPARE(log.count(QStringLiteral("node-start")), 1);
+        QVERIFY(log.contains(QStringLiteral("node-back")));
+        QVERIFY(!second.isQuarantined(2));
+    }
+
     void readOnlyRefusesEveryDestructiveActionInCore()
     {
         // Node restart.
