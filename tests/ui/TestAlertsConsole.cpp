@@ -9,6 +9,7 @@
 #include "localcluster/LocalCluster.h"
 #include "models/AlertsModel.h"
 #include "models/EventLogModel.h"
+#include "support/DirectRedis.h"
 #include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
 #include "views/AlertsConsole.h"
@@ -147,6 +148,42 @@ private slots:
         QCOMPARE(alerts.model()->index(0, AlertsModel::StateColumn).data().toString(), QStringLiteral("cleared"));
         QCOMPARE(countEvents(window.eventLog(), QStringLiteral("alert-cleared")), 1);
         QCOMPARE(alerts.dock()->windowTitle(), QStringLiteral("Alerts"));
+        controller.stop();
+    }
+
+    // Opened by a notification while a lock's detail is shown (its tables and timeline have minimum heights): the
+    // dock gets room for several alerts, taken from the panels above, not a sliver of two rows.
+    void alertsDockOpensWithRoomForSeveralAlerts()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(5, {}, &error), qPrintable(error));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(DirectRedis(cluster.port(i)).command({"SET", "orders:1", "holder-1", "PX", "600000"}).str,
+                     QByteArray("OK"));
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        ClusterController controller;
+        MainWindow window(&controller);
+        AlertsConsole alerts(&controller, &window, &settings);
+        window.show();
+        ClusterSettings s;
+        s.nodes = cluster.endpoints();
+        QVERIFY2(controller.start(s, &error), qPrintable(error));
+        QVERIFY(alerts.monitor());
+        // The lock is selected and its detail shown.
+        QTRY_VERIFY_WITH_TIMEOUT(window.locksView()->currentIndex().isValid(), 15000);
+        QVERIFY(!alerts.dock()->isVisible());
+
+        AuditFinding severe;
+        severe.ruleId = QStringLiteral("same-server");
+        severe.severity = AuditFinding::Severity::Severe;
+        severe.nodes = {0, 1};
+        alerts.monitor()->setFindings({severe});
+        alerts.monitor()->evaluate();
+        QVERIFY(alerts.dock()->isVisible());
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            alerts.dock()->height() >= window.height() / 5,
+            qPrintable(QStringLiteral("dock %1 of %2 px").arg(alerts.dock()->height()).arg(window.height())), 5000);
         controller.stop();
     }
 

@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -147,7 +148,15 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     m_middleSplit = new QSplitter(Qt::Horizontal, this);
     m_middleSplit->setObjectName(QStringLiteral("middleSplit"));
     m_middleSplit->addWidget(locksBox);
-    m_middleSplit->addWidget(m_detail);
+    // The detail panel's tables and timeline have minimum heights: in a scroll area they scroll when room is short
+    // (a dock opened below) instead of holding the whole window to their sum.
+    auto* detailScroll = new QScrollArea(this);
+    detailScroll->setObjectName(QStringLiteral("lockDetailScroll"));
+    detailScroll->setWidget(m_detail);
+    detailScroll->setWidgetResizable(true);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_middleSplit->addWidget(detailScroll);
     m_middleSplit->setStretchFactor(0, 3);
     m_middleSplit->setStretchFactor(1, 2);
     m_middleSplit->setSizes({920, 470});
