@@ -17,6 +17,8 @@
 #include <QThread>
 #include <QUuid>
 
+#include <algorithm>
+
 namespace redlock {
 
 namespace {
@@ -84,7 +86,7 @@ qint64 LockDelay::pxFor(qint64 pttlMs, double driftFactor) const
     case Mode::Auto:
         return pttlMs < 0 ? -1 : pttlMs + rules::clockDriftMs(pttlMs, driftFactor);
     case Mode::Fixed:
-        return fixedMs;
+        return pttlMs < 0 ? fixedMs : std::max(fixedMs, pttlMs + rules::clockDriftMs(pttlMs, driftFactor));
     case Mode::Delete:
         return 0;
     }
@@ -121,6 +123,14 @@ qint64 ForceReleaseReport::longestLockDelayMs() const
             longest = std::max(longest, n.lockDelayMs);
     }
     return longest;
+}
+
+int ForceReleaseReport::lockDelayRaisedCount() const
+{
+    return int(std::count_if(nodes.cbegin(), nodes.cend(), [](const ForceReleaseNode& n) {
+        return n.lockDelayRaised &&
+               (n.kind == ForceReleaseNode::Kind::WillTombstone || n.kind == ForceReleaseNode::Kind::Tombstoned);
+    }));
 }
 
 QString forceReleaseKindName(ForceReleaseNode::Kind kind)
@@ -332,11 +342,10 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
             describe(i, key, token, lockDelay, nodeStart, nodeDone);
         } else if (lockDelay.mode == LockDelay::Mode::Delete) {
             deleteOnNode(i, key, token, nodeStart, nodeDone);
-        } else if (lockDelay.mode == LockDelay::Mode::Fixed) {
-            tombstoneOnNode(i, key, token, report->tombstone, lockDelay, lockDelay.fixedMs, 0, nodeStart, nodeDone);
         } else {
-            // Auto: the drift is taken on the PTTL read here (rules::clockDriftMs lives in C++, not in Lua); the
-            // script adds it to the PTTL it reads itself, so an extension made in between still counts.
+            // Auto and Fixed: the drift is taken on the PTTL read here (rules::clockDriftMs lives in C++, not in
+            // Lua); the script adds it to the PTTL it reads itself, so an extension made in between still counts
+            // (Fixed: the tombstone gets the larger of fixedMs and that).
             describe(i, key, token, lockDelay, nodeStart,
                      [this, i, key, token, tombstone = report->tombstone, lockDelay, nodeStart,
                       nodeDone](ForceReleaseNode n) {
@@ -344,8 +353,9 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
                              nodeDone(n);
                              return;
                          }
-                         const qint64 drift = n.lockDelayMs - n.pttlMs;
-                         tombstoneOnNode(i, key, token, tombstone, lockDelay, 0, drift, nodeStart,
+                         const qint64 drift = n.pttlMs >= 0 ? rules::clockDriftMs(n.pttlMs, m_options.driftFactor) : 0;
+                         const qint64 px = lockDelay.mode == LockDelay::Mode::Fixed ? lockDelay.fixedMs : 0;
+                         tombstoneOnNode(i, key, token, tombstone, lockDelay, px, drift, nodeStart,
                                          [nodeDone, pttlMs = n.pttlMs](ForceReleaseNode done) {
                                              if (done.kind == Kind::Tombstoned)
                                                  done.pttlMs = pttlMs; // what the lock-delay was measured on
@@ -394,6 +404,8 @@ void ForceRelease::describe(int node, const QByteArray& key, const QByteArray& t
                                      n.kind = Kind::WillDelete;
                                  } else {
                                      n.lockDelayMs = lockDelay.pxFor(n.pttlMs, m_options.driftFactor);
+                                     n.lockDelayRaised =
+                                         lockDelay.mode == LockDelay::Mode::Fixed && n.lockDelayMs > lockDelay.fixedMs;
                                      n.kind = n.lockDelayMs > 0 ? Kind::WillTombstone : Kind::NoExpiry;
                                      if (n.kind == Kind::NoExpiry)
                                          n.error = tr("no expiry: give the lock-delay in milliseconds, or 0 to "
@@ -466,6 +478,8 @@ void ForceRelease::tombstoneOnNode(int node, const QByteArray& key, const QByteA
                        n.foundToken = token;
                        n.foundType = QStringLiteral("string");
                        n.lockDelayMs = reply.integer();
+                       n.lockDelayRaised =
+                           lockDelay.mode == LockDelay::Mode::Fixed && n.lockDelayMs > lockDelay.fixedMs;
                        n.latencyUs = (nowNs() - startNs) / 1000;
                        done(n);
                        return;
@@ -533,6 +547,8 @@ void ForceRelease::writeAudit(ForceReleaseReport& report) const
             o.insert(QStringLiteral("type"), n.foundType);
         if (n.kind == Kind::Tombstoned)
             o.insert(QStringLiteral("lockDelayMs"), n.lockDelayMs);
+        if (n.kind == Kind::Tombstoned && n.lockDelayRaised)
+            o.insert(QStringLiteral("lockDelayRaised"), true);
         if (!n.error.isEmpty())
             o.insert(QStringLiteral("error"), n.error);
         nodes.append(o);

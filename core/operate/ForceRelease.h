@@ -25,9 +25,12 @@ namespace redlock {
 // at once and a newcomer's SET NX is refused until the tombstone expires.
 struct LockDelay
 {
+    // Fixed is the operator's duration, raised on a node where the key's PTTL plus drift is longer: a fixed
+    // lock-delay never frees a lock before its holder's validity is over (a key without expiry gets fixedMs as
+    // it is). Only Delete frees it earlier.
     enum class Mode {
         Auto,   // tombstone for the key's remaining PTTL on each node plus the clock drift (the default)
-        Fixed,  // tombstone for fixedMs on every node (the operator's choice; may be shorter than the PTTL)
+        Fixed,  // tombstone for max(fixedMs, PTTL + drift) on each node (ForceReleaseNode::lockDelayRaised)
         Delete, // compare-and-delete: free at once (lock-delay 0)
     };
     Mode mode = Mode::Auto;
@@ -41,8 +44,9 @@ struct LockDelay
     static std::optional<LockDelay> parse(const QString& text);
     // "auto", "0" or the milliseconds: for JSON and the audit log.
     QString id() const;
-    // The PX a node whose key has pttlMs left gets: Auto: pttlMs + rules::clockDriftMs(pttlMs); Fixed: fixedMs;
-    // Delete: 0. -1 when Auto meets a key without expiry (nothing to measure).
+    // The PX a node whose key has pttlMs left gets: Auto: pttlMs + rules::clockDriftMs(pttlMs); Fixed: the
+    // larger of fixedMs and that (fixedMs when pttlMs < 0, no expiry); Delete: 0. -1 when Auto meets a key
+    // without expiry (nothing to measure).
     qint64 pxFor(qint64 pttlMs, double driftFactor) const;
 
     friend bool operator==(const LockDelay&, const LockDelay&) = default;
@@ -82,6 +86,9 @@ struct ForceReleaseNode
     QString foundType;       // TYPE of the key when it was looked at ("string", "hash", "none", ...)
     qint64 pttlMs = -3;      // PTTL of the key when looked at; -3 = not read
     qint64 lockDelayMs = -1; // WillTombstone: the PX the tombstone would get now; Tombstoned: the PX it got
+    // A fixed lock-delay was raised to the key's PTTL plus drift on this node (lockDelayMs > the fixed value)
+    // to cover the holder's remaining validity.
+    bool lockDelayRaised = false;
     RedisErrorKind errorKind = RedisErrorKind::None;
     QString error;
     qint64 latencyUs = -1;
@@ -121,6 +128,8 @@ struct ForceReleaseReport
     qint64 freeInMs = -1;
     // The longest lock-delay set (preview: that would be set) on any node; -1 none.
     qint64 longestLockDelayMs() const;
+    // Nodes where a fixed lock-delay was (preview: would be) raised to cover the holder's validity.
+    int lockDelayRaisedCount() const;
 
     int count(ForceReleaseNode::Kind kind) const;
     // Preview: nodes that would release (delete or tombstone); execute: nodes that did.

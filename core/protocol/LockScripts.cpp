@@ -34,11 +34,13 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then
     return -1
 end
 local px = tonumber(ARGV[3])
+local pttl = redis.call('PTTL', KEYS[1])
 if px <= 0 then
-    local pttl = redis.call('PTTL', KEYS[1])
     if pttl < 0 then
         return -2
     end
+    px = pttl + tonumber(ARGV[4])
+elseif pttl >= 0 and pttl + tonumber(ARGV[4]) > px then
     px = pttl + tonumber(ARGV[4])
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', px)

@@ -196,7 +196,10 @@ private slots:
             QVERIFY2(!LockDelay::parse(QString::fromLatin1(bad)).has_value(), bad);
         QCOMPARE(LockDelay::automatic().pxFor(10000, 0.01), 10000 + rules::clockDriftMs(10000, 0.01));
         QCOMPARE(LockDelay::automatic().pxFor(-1, 0.01), -1); // no expiry: nothing to measure
-        QCOMPARE(LockDelay::fixed(700).pxFor(10000, 0.01), 700);
+        // A fixed lock-delay never ends before the holder's validity plus drift; without expiry it is as given.
+        QCOMPARE(LockDelay::fixed(700).pxFor(10000, 0.01), 10000 + rules::clockDriftMs(10000, 0.01));
+        QCOMPARE(LockDelay::fixed(70000).pxFor(10000, 0.01), 70000);
+        QCOMPARE(LockDelay::fixed(700).pxFor(-1, 0.01), 700);
     }
 
     // The point of the lock-delay: the stale holder (alive after all: a GC pause, a partition) and a newcomer
@@ -360,13 +363,15 @@ private slots:
         QVERIFY(freeAt.isValid());
         QCOMPARE(freeAt.toMSecsSinceEpoch(), done.freeAtMs());
 
-        // Fixed: the operator's duration on every node.
+        // Fixed, longer than the lock's validity: the operator's duration on every node.
         const QByteArray fixedKey = "fixed-lock";
         setOn({0, 1, 2}, fixedKey, "tok");
-        const ForceReleaseReport fixed = wait(fr->execute(fixedKey, "tok", {}, LockDelay::fixed(1500)));
+        const ForceReleaseReport fixed = wait(fr->execute(fixedKey, "tok", {}, LockDelay::fixed(90000)));
         QCOMPARE(fixed.count(Kind::Tombstoned), 3);
-        QCOMPARE(fixed.nodes[0].lockDelayMs, 1500);
-        QVERIFY(DirectRedis(m_cluster.port(0)).pttl(fixedKey) <= 1500);
+        QCOMPARE(fixed.nodes[0].lockDelayMs, 90000);
+        QCOMPARE(fixed.lockDelayRaisedCount(), 0);
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl(fixedKey) <= 90000);
+        QVERIFY(DirectRedis(m_cluster.port(0)).pttl(fixedKey) > 60000);
 
         // No expiry: auto cannot measure anything and changes nothing; a given duration works.
         const QByteArray stuck = "stuck-lock";
@@ -382,6 +387,47 @@ private slots:
         const ForceReleaseReport given = wait(fr->execute(stuck, "tok", {}, LockDelay::fixed(2000)));
         QCOMPARE(given.count(Kind::Tombstoned), 3);
         QVERIFY(DirectRedis(m_cluster.port(0)).pttl(stuck) > 0);
+    }
+
+    // A fixed lock-delay shorter than the lock's remaining validity would free the lock while its (paused, not
+    // dead) holder still believes it holds it: the tombstone is raised to the PTTL plus drift on each node, in
+    // the atomic script (so an extension just before counts), and the preview and result say so per node.
+    void fixedLockDelayNeverEndsBeforeTheHoldersValidity()
+    {
+        const QByteArray key = "five-minutes-left";
+        for (int i : {0, 1, 2})
+            DirectRedis(m_cluster.port(i)).set(key, "tok", 300000);
+        DirectRedis(m_cluster.port(3)).set(key, "tok", 10000); // shorter than the fixed value: kept as given
+        auto fr = make(m_cluster.endpoints());
+        const ForceReleaseReport preview = wait(fr->preview(key, "tok", LockDelay::fixed(30000)));
+        QCOMPARE(preview.matched(), 4);
+        QCOMPARE(preview.lockDelayRaisedCount(), 3);
+        for (int i : {0, 1, 2}) {
+            const ForceReleaseNode& n = preview.nodes[i];
+            QVERIFY(n.lockDelayRaised);
+            QCOMPARE(n.lockDelayMs, n.pttlMs + rules::clockDriftMs(n.pttlMs, 0.01));
+        }
+        QVERIFY(!preview.nodes[3].lockDelayRaised);
+        QCOMPARE(preview.nodes[3].lockDelayMs, 30000);
+        // Free once a third node's tombstone is gone: not before the holder's validity.
+        QVERIFY2(preview.freeInMs > 290000, qPrintable(QString::number(preview.freeInMs)));
+
+        const ForceReleaseReport done = wait(fr->execute(key, "tok", {}, LockDelay::fixed(30000)));
+        QCOMPARE(done.count(Kind::Tombstoned), 4);
+        QCOMPARE(done.lockDelayRaisedCount(), 3);
+        for (int i : {0, 1, 2}) {
+            QVERIFY(done.nodes[i].lockDelayRaised);
+            QVERIFY2(done.nodes[i].lockDelayMs > 300000, qPrintable(QString::number(done.nodes[i].lockDelayMs)));
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl(key) > 290000);
+        }
+        QVERIFY(!done.nodes[3].lockDelayRaised);
+        QCOMPARE(done.nodes[3].lockDelayMs, 30000);
+        QVERIFY2(done.freeInMs > 290000, qPrintable(QString::number(done.freeInMs)));
+        const QJsonObject result = AuditLog::read(auditPath()).last();
+        QCOMPARE(result.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("30000"));
+        const QJsonArray nodes = result.value(QStringLiteral("nodes")).toArray();
+        QVERIFY(nodes[0].toObject().value(QStringLiteral("lockDelayRaised")).toBool());
+        QVERIFY(!nodes[3].toObject().contains(QStringLiteral("lockDelayRaised")));
     }
 
     void lockThatChangedHandsAfterThePreviewIsUntouched()

@@ -780,21 +780,46 @@ private slots:
         QVERIFY(!previewReport.value(QStringLiteral("freeAt")).toString().isEmpty());
         QCOMPARE(DirectRedis(m_cluster.port(0)).get("locks:delayed"), std::optional<QByteArray>("hung-holder"));
 
-        // A fixed lock-delay, executed.
-        const CliRun done =
+        // A fixed lock-delay shorter than the lock's remaining validity is raised to it plus drift: the text, the
+        // JSON and the nodes say so (never free while the old holder may still believe it holds the lock).
+        const CliRun raisedPreview = forceRelease({QStringLiteral("--lock-delay"), QStringLiteral("3000"),
+                                                   QStringLiteral("--dry-run"), QStringLiteral("locks:delayed")});
+        QVERIFY2(raisedPreview.exitCode == 0, qPrintable(raisedPreview.describe()));
+        QVERIFY2(raisedPreview.out.contains("lock-delay 3000 ms, raised to up to ") &&
+                     raisedPreview.out.contains("on 3 node(s) to cover the holder's remaining validity plus drift"),
+                 qPrintable(raisedPreview.describe()));
+        const CliRun raised =
             forceRelease({QStringLiteral("--lock-delay"), QStringLiteral("3000"), QStringLiteral("--yes"),
+                          QStringLiteral("--json"), QStringLiteral("locks:delayed")});
+        QVERIFY2(raised.exitCode == 0, qPrintable(raised.describe()));
+        const QJsonObject raisedResult = raised.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(results(raisedResult), QStringList(3, QStringLiteral("tombstoned")));
+        QCOMPARE(raisedResult.value(QStringLiteral("lockDelayRaisedNodes")).toInt(), 3);
+        QVERIFY(raisedResult.value(QStringLiteral("lockDelayMs")).toInteger() > 55000);
+        QVERIFY(raisedResult.value(QStringLiteral("freeInMs")).toInteger() > 55000);
+        for (const QJsonValue& v : raisedResult.value(QStringLiteral("nodes")).toArray())
+            QVERIFY(v.toObject().value(QStringLiteral("lockDelayRaised")).toBool());
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("locks:delayed") > 55000);
+
+        // A fixed lock-delay longer than the validity left, executed: exactly that.
+        setOn(m_cluster, {0, 1, 2}, "locks:delayed", "hung-holder", 5000);
+        QFile::remove(log);
+        const CliRun done =
+            forceRelease({QStringLiteral("--lock-delay"), QStringLiteral("8000"), QStringLiteral("--yes"),
                           QStringLiteral("--json"), QStringLiteral("locks:delayed")});
         QVERIFY2(done.exitCode == 0, qPrintable(done.describe()));
         const QJsonObject result = done.json.value(QStringLiteral("result")).toObject();
         QCOMPARE(results(result), QStringList(3, QStringLiteral("tombstoned")));
-        QCOMPARE(result.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("3000"));
-        QCOMPARE(result.value(QStringLiteral("lockDelayMs")).toInteger(), 3000);
+        QCOMPARE(result.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("8000"));
+        QCOMPARE(result.value(QStringLiteral("lockDelayMs")).toInteger(), 8000);
+        QVERIFY(!result.contains(QStringLiteral("lockDelayRaisedNodes")));
         const QByteArray tombstone = result.value(QStringLiteral("tombstone")).toString().toUtf8();
         QVERIFY2(LockTombstone::decode(tombstone).has_value(), tombstone.constData());
         for (int i = 0; i < 3; ++i) {
             DirectRedis node(m_cluster.port(i));
             QCOMPARE(node.get("locks:delayed"), std::optional<QByteArray>(tombstone));
-            QVERIFY(node.pttl("locks:delayed") <= 3000);
+            QVERIFY(node.pttl("locks:delayed") <= 8000);
         }
         QList<QJsonObject> lines;
         QFile file(log);
@@ -804,7 +829,7 @@ private slots:
                 lines << QJsonDocument::fromJson(line).object();
         }
         QCOMPARE(lines.size(), 2);
-        QCOMPARE(lines[1].value(QStringLiteral("lockDelay")).toString(), QStringLiteral("3000"));
+        QCOMPARE(lines[1].value(QStringLiteral("lockDelay")).toString(), QStringLiteral("8000"));
         QCOMPARE(lines[1].value(QStringLiteral("tombstoned")).toInt(), 3);
 
         // During the lock-delay: our acquire and a raw SET NX PX are refused.

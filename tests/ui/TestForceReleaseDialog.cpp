@@ -112,9 +112,25 @@ private slots:
         // A fixed lock-delay: the preview runs again with it, and the release waits for that preview.
         dialog.lockDelayMode()->setCurrentIndex(1);
         QVERIFY(dialog.lockDelayMs()->isEnabled());
+        // Shorter than the lock's 60 s: raised to the remaining validity plus drift, and said so.
         dialog.lockDelayMs()->setValue(45000);
         QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::fixed(45000));
-        QCOMPARE(dialog.preview().nodes[1].lockDelayMs, 45000);
+        QVERIFY(dialog.preview().nodes[1].lockDelayRaised);
+        const qint64 raised1 = dialog.preview().nodes[1].lockDelayMs;
+        QVERIFY2(raised1 > 59000, qPrintable(QString::number(raised1)));
+        QCOMPARE(dialog.nodesTable()->item(1, 4)->text(), QStringLiteral("%1 ms (raised)").arg(raised1));
+        QVERIFY2(dialog.lockDelayLabel()->text().contains(
+                     QStringLiteral("The fixed lock-delay is raised on 3 node(s) to cover the old holder's remaining "
+                                    "validity plus drift.")),
+                 qPrintable(dialog.lockDelayLabel()->text()));
+        QVERIFY(dialog.preview().freeInMs > 59000);
+        // Longer: exactly the operator's duration.
+        dialog.lockDelayMs()->setValue(90000);
+        QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::fixed(90000));
+        QCOMPARE(dialog.preview().nodes[1].lockDelayMs, 90000);
+        QVERIFY(!dialog.preview().nodes[1].lockDelayRaised);
+        QCOMPARE(dialog.nodesTable()->item(1, 4)->text(), QStringLiteral("90000 ms"));
+        QVERIFY(!dialog.lockDelayLabel()->text().contains(QStringLiteral("raised")));
         QVERIFY(dialog.releaseButton()->isEnabled());
 
         DirectRedis(m_cluster.port(0)).set("orders:7", "tok-C", 60000); // changes hands before the click
@@ -127,14 +143,15 @@ private slots:
         QCOMPARE(DirectRedis(m_cluster.port(0)).get("orders:7"), std::optional<QByteArray>("tok-C"));
         for (int i : {1, 2}) {
             QCOMPARE(DirectRedis(m_cluster.port(i)).get("orders:7"), std::optional<QByteArray>(tombstone));
-            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("orders:7") <= 45000);
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("orders:7") <= 90000);
+            QVERIFY(DirectRedis(m_cluster.port(i)).pttl("orders:7") > 60000);
         }
         QVERIFY2(dialog.summaryLabel()->text().contains(QStringLiteral("Released with a lock-delay on 2 of 5")),
                  qPrintable(dialog.summaryLabel()->text()));
         QVERIFY(!dialog.lockDelayMode()->isEnabled());
         screenshot(&dialog, QStringLiteral("force-release-lock-delay-result"));
         const QJsonObject line = AuditLog::read(actions.auditLogPath()).last();
-        QCOMPARE(line.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("45000"));
+        QCOMPARE(line.value(QStringLiteral("lockDelay")).toString(), QStringLiteral("90000"));
     }
 
     void deletesWhereTokenMatchedAndReportsChangedToken()

@@ -67,6 +67,9 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     m_delayMs->setRange(1, int(LockDelay::kMaxFixedMs));
     m_delayMs->setValue(30000);
     m_delayMs->setSuffix(tr(" ms"));
+    m_delayMs->setToolTip(tr("On a node where the lock's remaining validity plus the clock drift is longer, the "
+                             "tombstone gets that instead: a fixed lock-delay never frees the lock before the old "
+                             "holder's validity is over. A key without expiry gets exactly this duration."));
     m_delayMs->setEnabled(false);
     auto* delayRow = new QHBoxLayout;
     delayRow->addWidget(m_delayMode, 1);
@@ -245,7 +248,9 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         set(OutcomeColumn, nodeText(n, report.stage));
         set(FoundColumn, n.foundToken.isEmpty() ? QString() : printableBytes(n.foundToken, 60));
         set(PttlColumn, n.pttlMs >= 0 ? tr("%1 ms").arg(n.pttlMs) : QString());
-        set(LockDelayColumn, n.lockDelayMs > 0 ? tr("%1 ms").arg(n.lockDelayMs) : QString());
+        set(LockDelayColumn, n.lockDelayMs <= 0  ? QString()
+                             : n.lockDelayRaised ? tr("%1 ms (raised)").arg(n.lockDelayMs)
+                                                 : tr("%1 ms").arg(n.lockDelayMs));
         set(LatencyColumn, n.latencyUs >= 0 ? tr("%1 ms").arg(double(n.latencyUs) / 1000.0, 0, 'f', 1) : QString());
         std::optional<StatePalette::Role> role;
         if (n.kind == ForceReleaseNode::Kind::Deleted || n.kind == ForceReleaseNode::Kind::WillDelete ||
@@ -286,6 +291,11 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         if (report.longestLockDelayMs() > 0)
             delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
                     QLatin1Char(' ');
+        if (report.lockDelayRaisedCount() > 0)
+            delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
+                        "plus drift.")
+                         .arg(report.lockDelayRaisedCount()) +
+                     QLatin1Char(' ');
         if (report.count(ForceReleaseNode::Kind::NoExpiry) > 0)
             delay += tr("No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed "
                         "duration, or none.")
@@ -311,6 +321,11 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         if (report.longestLockDelayMs() > 0)
             delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
                     QLatin1Char(' ');
+        if (report.lockDelayRaisedCount() > 0)
+            delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
+                        "plus drift.")
+                         .arg(report.lockDelayRaisedCount()) +
+                     QLatin1Char(' ');
         m_lockDelayText->setText(delay + tr("The lock is %1.").arg(freeText(report)));
         if (!report.audited)
             text += QLatin1Char(' ') + tr("The deletes ran, but their result could not be written to the audit log "

@@ -38,6 +38,8 @@ QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>
             o.insert(QStringLiteral("pttlMs"), n.pttlMs);
         if (n.lockDelayMs > 0)
             o.insert(QStringLiteral("lockDelayMs"), n.lockDelayMs);
+        if (n.lockDelayRaised)
+            o.insert(QStringLiteral("lockDelayRaised"), true);
         if (!n.error.isEmpty())
             o.insert(QStringLiteral("error"), printableText(n.error, -1));
         if (n.latencyUs >= 0)
@@ -55,6 +57,8 @@ QJsonObject reportJson(const ForceReleaseReport& report, const QList<NodeEndpoin
         {QStringLiteral("freeInMs"), report.freeInMs},         {QStringLiteral("elapsedUs"), report.elapsedUs}};
     if (report.longestLockDelayMs() >= 0)
         o.insert(QStringLiteral("lockDelayMs"), report.longestLockDelayMs());
+    if (report.lockDelayRaisedCount() > 0)
+        o.insert(QStringLiteral("lockDelayRaisedNodes"), report.lockDelayRaisedCount());
     if (report.freeAtMs() >= 0)
         o.insert(QStringLiteral("freeAt"),
                  QDateTime::fromMSecsSinceEpoch(report.freeAtMs(), Qt::UTC).toString(Qt::ISODateWithMs));
@@ -102,7 +106,13 @@ QString lockDelayLine(const ForceReleaseReport& report)
                     : OperatorCommands::tr("lock-delay auto (remaining validity + drift)");
         break;
     case LockDelay::Mode::Fixed:
-        delay = OperatorCommands::tr("lock-delay %1 ms: tombstones for that long").arg(report.lockDelay.fixedMs);
+        delay = report.lockDelayRaisedCount() > 0
+                    ? OperatorCommands::tr("lock-delay %1 ms, raised to up to %2 ms on %3 node(s) to cover the "
+                                           "holder's remaining validity plus drift")
+                          .arg(report.lockDelay.fixedMs)
+                          .arg(report.longestLockDelayMs())
+                          .arg(report.lockDelayRaisedCount())
+                    : OperatorCommands::tr("lock-delay %1 ms: tombstones for that long").arg(report.lockDelay.fixedMs);
         break;
     }
     QString free;
@@ -156,11 +166,14 @@ int runForceRelease(const QStringList& args)
          OperatorCommands::tr("How long the released lock stays unavailable: \"auto\" (the default) replaces the token "
                               "with a tombstone for the key's remaining PTTL on each node plus the clock drift, so "
                               "the old holder's validity ends before anyone else can acquire; MS gives the tombstone "
-                              "that many milliseconds; 0 deletes the key (free at once)."),
+                              "that many milliseconds, raised on a node where the key's remaining PTTL plus the "
+                              "drift is longer (so MS never ends the old holder's validity early; a key without "
+                              "expiry gets exactly MS); 0 deletes the key (free at once, even for a holder that is "
+                              "only paused)."),
          OperatorCommands::tr("MS|auto"), QStringLiteral("auto")});
     parser.addOption({QStringLiteral("drift-factor"),
-                      OperatorCommands::tr("Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms "
-                                           "(default 0.01)."),
+                      OperatorCommands::tr("Clock drift allowance for the lock-delay (auto, and the floor of MS): "
+                                           "drift = PTTL * F + 2 ms (default 0.01)."),
                       OperatorCommands::tr("F")});
     parser.addOption(
         {QStringLiteral("dry-run"), OperatorCommands::tr("Show what each node would do; change nothing.")});
