@@ -83,20 +83,41 @@ void MetricsHttpServer::onNewConnection()
 {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
         if (m_open.size() >= kMaxConnections) {
-            socket->abort();
-            socket->deleteLater();
-            continue;
+            if (m_waiting.isEmpty()) {
+                // Every open connection has its answer and is closing: they go soon, this one now.
+                socket->abort();
+                socket->deleteLater();
+                continue;
+            }
+            // Make room by the connection that has waited longest without sending a request: an idle client
+            // (or a slowloris) cannot starve a scraper.
+            drop(m_waiting.constFirst());
         }
         m_open.insert(socket);
+        m_waiting.append(socket);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
-        connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
-            m_open.remove(socket);
-            m_answered.remove(socket);
-            socket->deleteLater();
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { forget(socket); });
+        // A client that does not complete its request head soon, or does not take its answer, loses the socket.
+        QTimer::singleShot(kRequestHeadTimeoutMs, socket, [this, socket] {
+            if (!m_answered.contains(socket))
+                drop(socket);
         });
-        // A client that never completes its request (or never reads the answer) does not keep the socket.
-        QTimer::singleShot(kRequestTimeoutMs, socket, [socket] { socket->abort(); });
+        QTimer::singleShot(kConnectionTimeoutMs, socket, [this, socket] { drop(socket); });
     }
+}
+
+void MetricsHttpServer::forget(QTcpSocket* socket)
+{
+    m_open.remove(socket);
+    m_answered.remove(socket);
+    m_waiting.removeOne(socket);
+    socket->deleteLater();
+}
+
+void MetricsHttpServer::drop(QTcpSocket* socket)
+{
+    forget(socket);
+    socket->abort();
 }
 
 void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
@@ -148,6 +169,7 @@ void MetricsHttpServer::respond(QTcpSocket* socket, const QByteArray& status, co
                                 const QByteArray& body, bool withBody, const QByteArray& extraHeaders)
 {
     m_answered.insert(socket); // one request per connection
+    m_waiting.removeOne(socket);
     socket->readAll();
     QByteArray response = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
                           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
