@@ -100,7 +100,7 @@ void judgeLock(LockView& view, const VerdictRules& rules)
     } else if (countOf.size() >= 2) {
         view.verdict = LockVerdict::Contested;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Holding)
+            if (tokenOf[i] >= 0) // holding a token: a tombstone is nobody's
                 view.restsOn.append(i);
         }
     } else if (!tombstoneNodes.isEmpty()) {

@@ -209,6 +209,8 @@ private slots:
         judgeLock(view, {3, 0.01, 1000});
         QCOMPARE(view.verdict, LockVerdict::Contested);
         QCOMPARE(view.tokenCount, 3);
+        // It rests on the nodes holding a token; the tombstones on 0 and 1 are nobody's.
+        QCOMPARE(view.restsOn, (QList<int>{2, 3, 4}));
         // A newcomer on a quorum after the tombstones went on some nodes: held by it.
         set(2, Presence::Holding, "newcomer-a", 5000);
         set(4, Presence::Holding, "newcomer-a", 5000);
