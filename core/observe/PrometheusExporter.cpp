@@ -67,11 +67,18 @@ void PrometheusExporter::addFacts(const NodeFacts& facts)
     if (facts.node < 0 || facts.node >= m_facts.size())
         return;
     NodeFacts merged = facts;
-    // Samples come more often than facts: keep the newest latency and offset.
-    if (merged.latencyUs < 0)
-        merged.latencyUs = m_facts[facts.node].latencyUs;
-    if (!merged.clockOffsetUs)
-        merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+    if (merged.health != NodeHealth::Up) {
+        // A node that does not answer has no latency or clock offset now: the last ones measured are not
+        // exported as if they were current.
+        merged.latencyUs = -1;
+        merged.clockOffsetUs.reset();
+    } else {
+        // Samples come more often than facts: keep the newest latency and offset.
+        if (merged.latencyUs < 0)
+            merged.latencyUs = m_facts[facts.node].latencyUs;
+        if (!merged.clockOffsetUs)
+            merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+    }
     m_facts[facts.node] = merged;
     runAudit();
 }
@@ -81,10 +88,12 @@ void PrometheusExporter::addSample(const NodeSample& sample)
     if (sample.node < 0 || sample.node >= m_facts.size())
         return;
     NodeFacts& facts = m_facts[sample.node];
+    m_sessionCommandsPerSecond[sample.node] = sample.commandsPerSecond;
+    if (facts.health != NodeHealth::Up)
+        return; // see addFacts: nothing is measured on a node that is not up
     facts.latencyUs = sample.latencyUs;
     if (sample.clockOffsetUs)
         facts.clockOffsetUs = sample.clockOffsetUs;
-    m_sessionCommandsPerSecond[sample.node] = sample.commandsPerSecond;
 }
 
 void PrometheusExporter::addRestart(const NodeFacts& facts)
@@ -115,8 +124,7 @@ void PrometheusExporter::addChanges(const LockChangeSet& changes)
 
 void PrometheusExporter::apply(const LockView& view)
 {
-    for (const NodeLockState& s : view.nodes)
-        m_largestPttlMs = std::max(m_largestPttlMs, s.pttlMs);
+    m_largestPttlMs = std::max(m_largestPttlMs, SafetyAudit::largestPttlMs(view));
     const auto it = m_keys.find(view.key);
     KeyState before;
     if (it != m_keys.end()) {
@@ -124,6 +132,16 @@ void PrometheusExporter::apply(const LockView& view)
         --m_verdictCounts[before.verdict];
     }
     ++m_verdictCounts[view.verdict];
+    if (view.verdict == LockVerdict::Unknown) {
+        // A holder node unreachable says nothing about the hold: it has not ended (no hold duration), and if
+        // the lock is Held again by the same token its age goes on. Only the verdict counts change.
+        before.verdict = view.verdict;
+        if (it != m_keys.end())
+            *it = std::move(before);
+        else
+            m_keys.insert(view.key, std::move(before));
+        return;
+    }
     const bool wasHeld = before.heldSinceNs >= 0;
     const bool held = view.isHeld();
     const bool sameHold = wasHeld && held && before.token == view.token;
@@ -214,13 +232,15 @@ QByteArray PrometheusExporter::exposition() const
     for (qsizetype i = 0; i < n; ++i)
         out.sample(node(i), m_facts[i].health == NodeHealth::Up ? 1 : 0);
     out.family("redlock_node_latency_seconds", Type::Gauge,
-               u"Round trip of the observer's last PING to the node; absent while unmeasured or failing.");
+               u"Round trip of the observer's last PING to the node; absent while unmeasured, failing or the node "
+               u"is not up.");
     for (qsizetype i = 0; i < n; ++i) {
         if (m_facts[i].latencyUs >= 0)
             out.sample(node(i), m_facts[i].latencyUs / 1e6);
     }
     out.family("redlock_node_clock_offset_seconds", Type::Gauge,
-               u"Node clock (TIME) minus the exporter's wall clock, compensated for half the round trip.");
+               u"Node clock (TIME) minus the exporter's wall clock, compensated for half the round trip; absent "
+               u"while unmeasured or the node is not up.");
     for (qsizetype i = 0; i < n; ++i) {
         if (m_facts[i].clockOffsetUs)
             out.sample(node(i), *m_facts[i].clockOffsetUs / 1e6);

@@ -1,5 +1,6 @@
 #include "observe/SafetyAudit.h"
 
+#include "redlock/LockToken.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
@@ -30,11 +31,17 @@ AuditFinding finding(const char* rule, AuditFinding::Severity severity, QList<in
 qint64 SafetyAudit::largestPttlMs(const QList<LockView>& locks)
 {
     qint64 largest = 0;
-    for (const LockView& view : locks) {
-        for (const NodeLockState& s : view.nodes) {
-            if (s.presence == NodeLockState::Presence::Holding)
-                largest = std::max(largest, s.pttlMs);
-        }
+    for (const LockView& view : locks)
+        largest = std::max(largest, largestPttlMs(view));
+    return largest;
+}
+
+qint64 SafetyAudit::largestPttlMs(const LockView& lock)
+{
+    qint64 largest = 0;
+    for (const NodeLockState& s : lock.nodes) {
+        if (s.presence == NodeLockState::Presence::Holding && !LockTombstone::isTombstone(s.token))
+            largest = std::max(largest, s.pttlMs);
     }
     return largest;
 }

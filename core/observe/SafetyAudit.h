@@ -41,8 +41,11 @@ public:
 
     static QList<AuditFinding> run(const AuditInput& input);
     static bool hasSevere(const QList<AuditFinding>& findings);
-    // The largest PTTL among the locks of a snapshot (a lower bound of the largest TTL in use).
+    // The largest PTTL among the locks of a snapshot (a lower bound of the largest TTL in use). Lock values
+    // only: a force release's tombstone (LockTombstone) lives as long as its lock-delay (up to days with a fixed
+    // one) and says nothing about the TTL clients use.
     static qint64 largestPttlMs(const QList<LockView>& locks);
+    static qint64 largestPttlMs(const LockView& lock);
 };
 
 } // namespace redlock

@@ -6,11 +6,18 @@
 #include "observe/MetricsHttpServer.h"
 #include "observe/PrometheusExporter.h"
 #include "observe/PrometheusText.h"
+#include "observe/SafetyAudit.h"
+#include "redlock/LockToken.h"
 #include "support/ManualClock.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTcpSocket>
 #include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
 
 using namespace redlock;
 
@@ -248,6 +255,128 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 3.0);
     }
 
+    // A held lock whose holder node becomes unreachable is Unknown, not released: the hold does not end (no
+    // hold duration recorded), and when it is Held again by the same token its age goes on from the first sight.
+    void unknownDoesNotEndAHold()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+        LockChangeSet first;
+        first.appeared = {view("a", LockVerdict::Held, "t1", 60000, *clock)};
+        exporter.addChanges(first);
+
+        clock->advanceMs(3000);
+        LockView unknown = view("a", LockVerdict::Unknown, {}, -1, *clock);
+        unknown.nodes[0].presence = NodeLockState::Presence::Unreachable;
+        LockChangeSet lost;
+        lost.changed = {unknown};
+        exporter.addChanges(lost);
+        QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
+
+        clock->advanceMs(2000);
+        LockChangeSet back;
+        back.changed = {view("a", LockVerdict::Held, "t1", 55000, *clock)};
+        exporter.addChanges(back);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 5.0); // since first seen, not since back
+
+        // Released afterwards: one hold of 7 s.
+        clock->advanceMs(2000);
+        LockChangeSet released;
+        released.changed = {view("a", LockVerdict::Free, {}, -1, *clock)};
+        exporter.addChanges(released);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 7.0);
+    }
+
+    // A node that is not up has no latency and no clock offset: the last ones measured are not exported as if
+    // current (the help says absent while failing), and a sample arriving while it is down changes nothing.
+    void downNodeHasNoLatencyOrClockOffset()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        PrometheusExporter exporter(options);
+        NodeFacts f;
+        f.node = 0;
+        f.endpoint = options.nodes[0];
+        f.health = NodeHealth::Up;
+        exporter.addFacts(f);
+        NodeSample sample;
+        sample.node = 0;
+        sample.latencyUs = 2000;
+        sample.clockOffsetUs = 250000;
+        exporter.addSample(sample);
+        QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_node_latency_seconds{node=\"127.0.0.1:7001\"}"), 0.002);
+        QCOMPARE(sampleValue(out, "redlock_node_clock_offset_seconds{node=\"127.0.0.1:7001\"}"), 0.25);
+
+        f.health = NodeHealth::Down;
+        exporter.addFacts(f);
+        exporter.addSample(sample); // a stale sample queued before the loss
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7001\"}"), 0.0);
+        QVERIFY2(!out.contains("redlock_node_latency_seconds{node=\"127.0.0.1:7001\"}"), out.constData());
+        QVERIFY2(!out.contains("redlock_node_clock_offset_seconds{node=\"127.0.0.1:7001\"}"), out.constData());
+
+        // Up again: measured afresh.
+        f.health = NodeHealth::Up;
+        exporter.addFacts(f);
+        QVERIFY(!exporter.exposition().contains("redlock_node_clock_offset_seconds{node=\"127.0.0.1:7001\"}"));
+        sample.clockOffsetUs = -1000;
+        exporter.addSample(sample);
+        QCOMPARE(sampleValue(exporter.exposition(), "redlock_node_clock_offset_seconds{node=\"127.0.0.1:7001\"}"),
+                 -0.001);
+    }
+
+    // The largest PTTL seen stands for the largest lock TTL in use (the audit's max TTL) when none is
+    // configured: a tombstone of a force release with a long lock-delay is not a lock and must not raise it
+    // (a node up for a minute would be "started within the lock TTL" of an hour).
+    void tombstonesDoNotRaiseTheAuditTtl()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+        for (int i = 0; i < 3; ++i) {
+            NodeFacts f;
+            f.node = i;
+            f.endpoint = options.nodes[i];
+            f.health = NodeHealth::Up;
+            f.infoKnown = true;
+            f.role = QStringLiteral("master");
+            f.runId = "run" + QByteArray::number(i);
+            f.aofEnabled = 0;
+            f.uptimeSeconds = 60;
+            exporter.addFacts(f);
+        }
+        QVERIFY(!exporter.exposition().contains("rule=\"recent-start\""));
+        LockView released = view("a", LockVerdict::ReleasedByOperator, {}, -1, *clock);
+        const QByteArray tombstone = LockTombstone{QStringLiteral("alice@host"), 1700000000000}.encode();
+        for (int i = 0; i < 3; ++i) {
+            released.nodes[i].presence = NodeLockState::Presence::Holding;
+            released.nodes[i].token = tombstone;
+            released.nodes[i].pttlMs = 3600000;
+        }
+        LockChangeSet changes;
+        changes.appeared = {released, view("b", LockVerdict::Held, "t", 5000, *clock)};
+        exporter.addChanges(changes);
+        const QByteArray out = exporter.exposition();
+        QVERIFY2(!out.contains("rule=\"recent-start\""), out.constData());
+        QCOMPARE(SafetyAudit::largestPttlMs(changes.appeared), 5010);
+    }
+
     void eventCountersOnlyGrow()
     {
         ExporterOptions options;
@@ -418,6 +547,38 @@ private slots:
         QVERIFY2(answer.startsWith("HTTP/1.1 431 "), answer.left(200).constData());
         QCOMPARE(provided, 3);
         QCOMPARE(server.scrapes(), 3u);
+    }
+
+    // Slowloris: idle connections that never send a request neither hold a socket for long nor crowd out a
+    // real scrape. More idle clients than kMaxConnections are open, and a scrape still gets its answer (the
+    // oldest idle connection makes room); an idle one is closed by the server after kRequestHeadTimeoutMs.
+    void idleConnectionsDoNotStarveAScrape()
+    {
+        MetricsHttpServer server([] { return QByteArray("x 1\n"); });
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        std::vector<std::unique_ptr<QTcpSocket>> idle;
+        int connected = 0;
+        for (int i = 0; i < MetricsHttpServer::kMaxConnections + 8; ++i) {
+            idle.push_back(std::make_unique<QTcpSocket>());
+            QObject::connect(idle.back().get(), &QTcpSocket::connected, [&connected] { ++connected; });
+            idle.back()->connectToHost(QHostAddress::LocalHost, port);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(connected, int(idle.size()), 10000);
+        QElapsedTimer sinceIdle;
+        sinceIdle.start();
+        const QByteArray answer = exchange(port, "GET /metrics HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QCOMPARE(server.scrapes(), 1u);
+        // The idle connections are all closed by the server, in about kRequestHeadTimeoutMs (not 10 s).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(idle.cbegin(), idle.cend(),
+                        [](const auto& s) { return s->state() == QAbstractSocket::UnconnectedState; }),
+            MetricsHttpServer::kConnectionTimeoutMs - 1000);
+        QVERIFY2(sinceIdle.elapsed() >= MetricsHttpServer::kRequestHeadTimeoutMs - 1000,
+                 qPrintable(QString::number(sinceIdle.elapsed())));
     }
 
     void busyAddressIsRefused()

@@ -182,11 +182,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     connect(
         m_inspector, &LockInspector::locksChanged, m_inspector,
         [this, stale](const LockChangeSet& changes) {
-            qint64 largest = 0;
-            for (const LockView& view : changes.appeared) {
-                for (const NodeLockState& s : view.nodes)
-                    largest = std::max(largest, s.pttlMs);
-            }
+            const qint64 largest = SafetyAudit::largestPttlMs(changes.appeared); // lock values, not tombstones
             // Sliced here too, so the GUI thread only moves the slices into its queue.
             auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(changes));
             QMetaObject::invokeMethod(
