@@ -1008,10 +1008,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source> ms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1073,6 +1069,22 @@
     </message>
     <message>
         <source>The lock has no expiry: choose a fixed lock-delay, or none, to release it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On a node where the lock&apos;s remaining validity plus the clock drift is longer, the tombstone gets that instead: a fixed lock-delay never frees the lock before the old holder&apos;s validity is over. A key without expiry gets exactly this duration.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (raised)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fixed lock-delay is raised on %1 node(s) to cover the old holder&apos;s remaining validity plus drift.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running (a fixed duration is raised to that where needed; a lock without expiry stays blocked for the duration you choose).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4947,15 +4959,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds; 0 deletes the key (free at once).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>MS|auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms (default 0.01).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4968,10 +4972,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>Refuse to change anything (the preview still runs).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4998,6 +4998,22 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock-delay %1 ms, raised to up to %2 ms on %3 node(s) to cover the holder&apos;s remaining validity plus drift</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds, raised on a node where the key&apos;s remaining PTTL plus the drift is longer (so MS never ends the old holder&apos;s validity early; a key without expiry gets exactly MS); 0 deletes the key (free at once, even for a holder that is only paused).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift allowance for the lock-delay (auto, and the floor of MS): drift = PTTL * F + 2 ms (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

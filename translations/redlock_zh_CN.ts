@@ -1006,10 +1006,6 @@
         <translation>无：删除该键，立即可用</translation>
     </message>
     <message>
-        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running.</source>
-        <translation>不删除该键，而是用一个在锁延迟结束后过期的墓碑替换令牌：旧持有者无法再续期或释放它，在旧持有者的有效期结束之前，任何人都无法获取该锁，即使旧持有者仍在运行。</translation>
-    </message>
-    <message>
         <source> ms</source>
         <translation> 毫秒</translation>
     </message>
@@ -1072,6 +1068,22 @@
     <message>
         <source>The lock has no expiry: choose a fixed lock-delay, or none, to release it.</source>
         <translation>该锁没有过期时间：请选择固定锁延迟或不使用锁延迟来释放它。</translation>
+    </message>
+    <message>
+        <source>On a node where the lock&apos;s remaining validity plus the clock drift is longer, the tombstone gets that instead: a fixed lock-delay never frees the lock before the old holder&apos;s validity is over. A key without expiry gets exactly this duration.</source>
+        <translation>在锁的剩余有效期加上时钟漂移更长的节点上，墓碑改用该时长：固定锁延迟绝不会在旧持有者的有效期结束之前释放锁。没有过期时间的键恰好使用此时长。</translation>
+    </message>
+    <message>
+        <source>%1 ms (raised)</source>
+        <translation>%1 毫秒（已提高）</translation>
+    </message>
+    <message>
+        <source>The fixed lock-delay is raised on %1 node(s) to cover the old holder&apos;s remaining validity plus drift.</source>
+        <translation>固定锁延迟在 %1 个节点上被提高，以覆盖旧持有者的剩余有效期加上漂移。</translation>
+    </message>
+    <message>
+        <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running (a fixed duration is raised to that where needed; a lock without expiry stays blocked for the duration you choose).</source>
+        <translation>不删除该键，而是用一个在锁延迟结束后过期的墓碑替换令牌：旧持有者无法再续期或释放它，在旧持有者的有效期结束之前，任何人都无法获取该锁，即使旧持有者仍在运行（固定时长会在需要时提高到该有效期；没有过期时间的锁在你选择的时长内保持被占用）。</translation>
     </message>
 </context>
 <context>
@@ -4949,16 +4961,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>你在锁上看到的令牌（必需）：只有仍持有该令牌的键才会被释放。</translation>
     </message>
     <message>
-        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds; 0 deletes the key (free at once).</source>
-        <translation>被释放的锁保持不可用的时长：&quot;auto&quot;（默认）用墓碑替换令牌，其时长为每个节点上该键的剩余 PTTL 加上时钟漂移，使旧持有者的有效期在任何其他人能够获取之前结束；MS 让墓碑保留这么多毫秒；0 删除该键（立即可用）。</translation>
-    </message>
-    <message>
         <source>MS|auto</source>
         <translation>MS|auto</translation>
-    </message>
-    <message>
-        <source>Clock drift allowance for --lock-delay auto: drift = PTTL * F + 2 ms (default 0.01).</source>
-        <translation>--lock-delay auto 的时钟漂移余量：漂移 = PTTL * F + 2 毫秒（默认 0.01）。</translation>
     </message>
     <message>
         <source>F</source>
@@ -4971,10 +4975,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>Refuse to change anything (the preview still runs).</source>
         <translation>拒绝做任何改动（预览仍会执行）。</translation>
-    </message>
-    <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over. A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
-        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
     </message>
     <message>
         <source>Exit codes:
@@ -5007,6 +5007,22 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
         <translation>redlock: 错误：释放已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+    </message>
+    <message>
+        <source>lock-delay %1 ms, raised to up to %2 ms on %3 node(s) to cover the holder&apos;s remaining validity plus drift</source>
+        <translation>锁延迟 %1 毫秒，在 %3 个节点上提高到最多 %2 毫秒，以覆盖持有者的剩余有效期加上漂移</translation>
+    </message>
+    <message>
+        <source>How long the released lock stays unavailable: &quot;auto&quot; (the default) replaces the token with a tombstone for the key&apos;s remaining PTTL on each node plus the clock drift, so the old holder&apos;s validity ends before anyone else can acquire; MS gives the tombstone that many milliseconds, raised on a node where the key&apos;s remaining PTTL plus the drift is longer (so MS never ends the old holder&apos;s validity early; a key without expiry gets exactly MS); 0 deletes the key (free at once, even for a holder that is only paused).</source>
+        <translation>被释放的锁保持不可用的时长：&quot;auto&quot;（默认）用墓碑替换令牌，其时长为每个节点上该键的剩余 PTTL 加上时钟漂移，使旧持有者的有效期在任何其他人能够获取之前结束；MS 让墓碑保留这么多毫秒，但在该键的剩余 PTTL 加上漂移更长的节点上会提高到该值（因此 MS 绝不会提前结束旧持有者的有效期；没有过期时间的键恰好使用 MS）；0 删除该键（立即可用，即使持有者只是暂停）。</translation>
+    </message>
+    <message>
+        <source>Clock drift allowance for the lock-delay (auto, and the floor of MS): drift = PTTL * F + 2 ms (default 0.01).</source>
+        <translation>锁延迟的时钟漂移余量（auto，以及 MS 的下限）：漂移 = PTTL * F + 2 毫秒（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁（固定的 MS 会在需要时提高到该有效期；没有过期时间的锁在 MS 内保持被占用）。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
     </message>
 </context>
 <context>

@@ -61,7 +61,8 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     m_delayMode->setToolTip(
         tr("Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: "
            "the old holder can no longer extend or release it, and nobody can acquire the lock before the old "
-           "holder's validity is over, even if that holder is still running."));
+           "holder's validity is over, even if that holder is still running (a fixed duration is raised to that "
+           "where needed; a lock without expiry stays blocked for the duration you choose)."));
     m_delayMs = new QSpinBox(this);
     m_delayMs->setObjectName(QStringLiteral("forceReleaseLockDelayMs"));
     m_delayMs->setRange(1, int(LockDelay::kMaxFixedMs));

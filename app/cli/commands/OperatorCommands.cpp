@@ -206,7 +206,8 @@ int runForceRelease(const QStringList& args)
                 "With a lock-delay (the default) the token is replaced by a tombstone "
                 "(rl1-released:<user@host>:<unix-ms>) that expires after the lock-delay: the old holder "
                 "can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this "
-                "one) can acquire before the old holder's validity is over. A lock that changed hands in "
+                "one) can acquire before the old holder's validity is over (a fixed MS is raised to that "
+                "where needed; a lock without expiry stays blocked for MS). A lock that changed hands in "
                 "between is left to its new holder. Every execution is appended to the audit log. "
                 "Redisson hash locks are reported and left alone."),
             &exitCode,
