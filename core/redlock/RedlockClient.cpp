@@ -32,7 +32,8 @@ namespace scripts {
 // Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
 // KEYS: resources..., then (only when fencing) the fence counters hash and each resource's legacy counter key.
 // ARGV: token, ttl ms, number of resources. With fencing it also returns the largest counter of the
-// resources, the legacy ones included (a legacy key that holds no number is no counter: ignored); a counter
+// resources, the legacy ones included (a legacy key that holds no number is no counter: ignored), and 1 as
+// a third element when a legacy counter on this node is above the hash (see legacyAhead below); a counter
 // in the hash that is not a number is an error, and everything is read before anything is written.
 const LuaScript& acquire()
 {
@@ -45,6 +46,7 @@ for i = 1, n do
     end
 end
 local fence = 0
+local legacyAhead = 0
 if #KEYS > n then
     for i = 1, n do
         local value = tonumber(redis.call('HGET', KEYS[n + 1], KEYS[i]) or '0')
@@ -55,6 +57,7 @@ if #KEYS > n then
         local legacy = KEYS[n + 1 + i]
         if legacy and redis.call('TYPE', legacy).ok == 'string' then
             local old = tonumber(redis.call('GET', legacy))
+            if old and old > value then legacyAhead = 1 end
             if old and old > fence then fence = old end
         end
     end
@@ -62,7 +65,7 @@ end
 for i = 1, n do
     redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
 end
-return {1, fence}
+return {1, fence, legacyAhead}
 )lua");
     return script;
 }
@@ -165,6 +168,10 @@ struct RedlockClient::AcquireOperation
     int retryJitterMs = 0;
     qint64 startNs = 0;        // first attempt
     qint64 attemptStartNs = 0; // current attempt: validity is measured from here
+    // This attempt met a legacy "<resource>:fence" counter above the hash on some node. Those counters were
+    // INCRed on whichever majority answered, never written back to a quorum, so a majority's maximum can miss
+    // the largest token issued: until the write-back raises the hash past them, the round hears every node.
+    bool legacyAhead = false;
     AcquireResult result;
     std::function<void(const AcquireResult&)> deliver;
 };
@@ -487,6 +494,7 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     }
     // Step 1: the current time, on a monotonic clock; validity is measured from the start of this attempt.
     op->attemptStartNs = nowNs();
+    op->legacyAhead = false;
     AcquireAttempt fresh;
     fresh.number = static_cast<int>(op->result.attempts.size()) + 1;
     op->result.attempts.append(fresh);
@@ -496,8 +504,9 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     const int q = quorum();
     runRound(
         [this, op](int node, NodeDone done) { acquireOnNode(node, op, std::move(done)); },
-        // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
-        [n, q](int acquired, int failed) { return acquired >= q || failed > n - q; },
+        // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached; after an
+        // upgrade from legacy fence counters (see legacyAhead), only once every node answered.
+        [n, q, op](int acquired, int failed) { return failed > n - q || (acquired >= q && !op->legacyAhead); },
         [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
             AcquireAttempt& attempt = op->result.attempts.last();
             attempt.nodes = outcomes;
@@ -613,7 +622,7 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     }
     const QList<QByteArray> args{op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())};
     const QList<QByteArray> resources = op.resources;
-    auto finish = [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
+    auto finish = [this, node, resources, operation, done](const RedisReply& reply, qint64 latencyUs) {
         NodeOutcome o;
         o.node = node;
         o.latencyUs = latencyUs;
@@ -621,6 +630,8 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
         if (reply.isArray() && e.size() >= 2 && e[0].isInteger() && e[0].integer() == 1) {
             o.kind = NodeOutcome::Kind::Acquired;
             o.fenceValue = e[1].integer();
+            if (e.size() >= 3 && e[2].isInteger() && e[2].integer() == 1)
+                operation->legacyAhead = true;
         } else if (reply.isArray() && e.size() == 4 && e[0].isInteger() && e[0].integer() == 0) {
             o.kind = NodeOutcome::Kind::HeldByOther;
             o.holderToken = e[2].bytes();

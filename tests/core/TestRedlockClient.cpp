@@ -7,6 +7,7 @@
 #include "redlock/LockToken.h"
 #include "redlock/RedlockClient.h"
 #include "support/DirectRedis.h"
+#include "support/FaultProxy.h"
 #include "support/TestSupport.h"
 
 #include <QtTest>
@@ -543,11 +544,17 @@ private slots:
     // from there, never back to 1. A legacy key that holds no number (a lock of that name) is no counter.
     void legacyFenceCountersAreNeverGoneBack()
     {
-        const QList<NodeEndpoint> nodes = firstNodes(3);
+        // Legacy counters were INCRed on whichever majority answered: the largest (41) may live on one node
+        // only. That node answers last (300 ms behind a proxy), after the other two made a quorum; the token
+        // must still go past 41, so the round waits for it.
+        QList<NodeEndpoint> nodes = firstNodes(3);
         for (int i = 0; i < 3; ++i) {
             DirectRedis(m_cluster.port(i)).command({"SET", legacyFenceCounterKey("upgraded"), i == 1 ? "41" : "40"});
             DirectRedis(m_cluster.port(i)).set(legacyFenceCounterKey("named"), "rl1-someone-elses-lock", 30000);
         }
+        FaultProxy slow(m_cluster.port(1));
+        slow.setLatencyMs(300);
+        nodes[1].port = slow.port();
         auto client = makeClient(nodes);
         const AcquireResult upgraded = client->acquireAndWait({"upgraded"}, {.ttlMs = 10000, .fencing = true});
         QVERIFY2(upgraded.ok, qPrintable(upgraded.error));
