@@ -560,6 +560,9 @@ private slots:
         QVERIFY2(upgraded.ok, qPrintable(upgraded.error));
         QCOMPARE(upgraded.lock.fencingToken, 42);
         QVERIFY(client->releaseAndWait(upgraded.lock).succeededCount >= 2);
+        // All three nodes reported their legacy counters into 42 and took it: those counters are retired.
+        for (int i = 0; i < 3; ++i)
+            QTRY_VERIFY(!DirectRedis(m_cluster.port(i)).exists(legacyFenceCounterKey("upgraded")));
         // The next one goes on from the hash the write-back raised.
         const AcquireResult next = client->acquireAndWait({"upgraded"}, {.ttlMs = 10000, .fencing = true});
         QVERIFY2(next.ok, qPrintable(next.error));
@@ -577,6 +580,64 @@ private slots:
             direct.command({"DEL", legacyFenceCounterKey("upgraded"), legacyFenceCounterKey("named"), "upgraded"});
             direct.command({"HDEL", fenceCountersKey(), "upgraded", "named"});
         }
+    }
+
+    // The node with the largest legacy counter refuses the lock (a leftover of someone else's failed acquire):
+    // its counters still count.
+    void legacyFenceCounterOnARefusingNodeCounts()
+    {
+        const QList<NodeEndpoint> nodes = firstNodes(3);
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).command({"SET", legacyFenceCounterKey("refused"), i == 1 ? "42" : "41"});
+        DirectRedis(m_cluster.port(1)).set("refused", "leftover-of-another-client", 30000);
+        auto client = makeClient(nodes);
+        const AcquireResult r = client->acquireAndWait({"refused"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.lock.fencingToken, 43);
+        QVERIFY(client->releaseAndWait(r.lock).succeededCount >= 2);
+        // Not every node took the token: the legacy counters stay, and the next acquire hears every node too.
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(DirectRedis(m_cluster.port(i)).exists(legacyFenceCounterKey("refused")));
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis direct(m_cluster.port(i));
+            direct.command({"DEL", legacyFenceCounterKey("refused"), "refused"});
+            direct.command({"HDEL", fenceCountersKey(), "refused"});
+        }
+    }
+
+    // The node with the largest legacy counter does not answer the first fenced acquire after the upgrade. It
+    // cannot be heard then; but the others keep their legacy counters until a write-back reached every node,
+    // so every later acquire waits for all nodes, and hears it once it is back, even when it answers last.
+    void legacyFenceCountersWaitForANodeThatWasAway()
+    {
+        QList<NodeEndpoint> nodes = firstNodes(3);
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).command({"SET", legacyFenceCounterKey("away"), i == 1 ? "50" : "41"});
+        FaultProxy proxy(m_cluster.port(1));
+        nodes[1].port = proxy.port();
+        {
+            proxy.setBlackhole(true);
+            auto client = makeClient(nodes, [](RedlockOptions& o) { o.nodeTimeoutMs = 300; });
+            const AcquireResult away = client->acquireAndWait({"away"}, {.ttlMs = 10000, .fencing = true});
+            QVERIFY2(away.ok, qPrintable(away.error));
+            QCOMPARE(away.lock.fencingToken, 42); // node 1 was not heard: see README "Fencing tokens"
+            QVERIFY(client->releaseAndWait(away.lock).succeededCount >= 2);
+        }
+        proxy.cutConnections();
+        proxy.setBlackhole(false);
+        for (const int i : {0, 2})
+            QVERIFY(DirectRedis(m_cluster.port(i)).exists(legacyFenceCounterKey("away")));
+        DirectRedis(m_cluster.port(1)).command({"DEL", "away"}); // the late first acquire, if it got through
+        proxy.setLatencyMs(300);
+        auto client = makeClient(nodes);
+        const AcquireResult back = client->acquireAndWait({"away"}, {.ttlMs = 10000, .fencing = true});
+        QVERIFY2(back.ok, qPrintable(back.error));
+        QCOMPARE(back.lock.fencingToken, 51);
+        QVERIFY(client->releaseAndWait(back.lock).succeededCount >= 2);
+        for (int i = 0; i < 3; ++i)
+            QTRY_VERIFY(!DirectRedis(m_cluster.port(i)).exists(legacyFenceCounterKey("away")));
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).command({"HDEL", fenceCountersKey(), "away"});
     }
 
     // Redis 7 checks a script's declared keys against the ACL: a user whose pattern does not cover the legacy
