@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Translator.h"
+#include "runtime/MemoryTuning.h"
 
 #include <QCoreApplication>
 
@@ -62,6 +63,7 @@ QString generalUsage()
 
 int main(int argc, char* argv[])
 {
+    redlock::keepLargeBuffersReturnable();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("redlock"));
     QCoreApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));

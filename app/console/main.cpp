@@ -2,6 +2,7 @@
 #include "Translator.h"
 #include "launch/ConsoleCommandLine.h"
 #include "launch/ConsoleLauncher.h"
+#include "runtime/MemoryTuning.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 
@@ -13,6 +14,7 @@
 
 int main(int argc, char* argv[])
 {
+    redlock::keepLargeBuffersReturnable();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

@@ -741,6 +741,9 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     // The first full pass is the baseline: the locks it finds were not acquired just now. Its events are
     // not even built (it may name 100,000 locks); the holders it finds are remembered all the same.
     const bool baseline = full && !std::exchange(m_baselineDone, true);
+    // The first pass makes every lock appear: one allocation, not a doubling series of 100,000 views.
+    if (m_views.isEmpty())
+        changes.appeared.reserve(updated.size());
     for (const QByteArray& key : touched) {
         const auto before = m_views.constFind(key);
         const auto after = updated.constFind(key);

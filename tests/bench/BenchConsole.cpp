@@ -7,6 +7,7 @@
 #include "models/LocksModel.h"
 #include "observe/LockInspector.h"
 #include "runtime/IoThread.h"
+#include "runtime/MemoryTuning.h"
 #include "support/ObservationTestSupport.h"
 #include "support/StallMonitor.h"
 #include "views/HistoryConsole.h"
@@ -204,9 +205,10 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
                 "during %d s of 1%%/200ms churn (%d rescans completed) %4lld ms (%lld ms on CPU) | RSS %lld MB\n",
                 count, firstTableMs, loadStallUs / 1000, loadStallCpuUs / 1000, churnSeconds, inspections,
                 refreshStallUs / 1000, refreshStallCpuUs / 1000, rssAfterKb / 1024);
-    std::printf("         memory: %.2f KB per lock (target <= 2.5 KB): RSS %lld MB with the locks, %lld MB before the "
-                "first one\n",
-                double(rssAfterKb - rssBeforeKb) / count, rssAfterKb / 1024, rssBeforeKb / 1024);
+    // Issue 12's target is the whole process at 100,000 locks, the application itself included.
+    std::printf("         memory: RSS %lld MB with the locks (target at 100,000: <= 250 MB), %lld MB before the first "
+                "one, %.2f KB per lock\n",
+                rssAfterKb / 1024, rssBeforeKb / 1024, double(rssAfterKb - rssBeforeKb) / count);
     if (auto* timing = dynamic_cast<TimingApplication*>(qApp);
         timing && qEnvironmentVariableIsSet("REDLOCK_UI_TIMING")) {
         std::printf("         slowest GUI event: %s, %lld ms\n", timing->slowest.constData(),
@@ -237,9 +239,16 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
 int main(int argc, char* argv[])
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    // As the console's main() does: the figures are the product's. --dynamic-mmap-threshold measures without.
+    bool dynamicThreshold = false;
+    for (int i = 1; i < argc; ++i)
+        dynamicThreshold = dynamicThreshold || QByteArray(argv[i]) == "--dynamic-mmap-threshold";
+    if (!dynamicThreshold)
+        keepLargeBuffersReturnable();
     TimingApplication app(argc, argv);
-    // bench-console [COUNT] [--no-journal] [--keyspace-events]: with keyspace events every change of the churn
-    // reaches the console (and the journal) at once, instead of through the budgeted rescan.
+    // bench-console [COUNT] [--no-journal] [--keyspace-events] [--dynamic-mmap-threshold]: with keyspace events
+    // every change of the churn reaches the console (and the journal) at once, instead of through the budgeted
+    // rescan.
     QList<int> counts{10000, 100000};
     LocalNodeOptions nodeOptions;
     for (int i = 1; i < argc; ++i) {
@@ -248,7 +257,7 @@ int main(int argc, char* argv[])
             g_journal = false;
         else if (arg == "--keyspace-events")
             nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
-        else
+        else if (arg != "--dynamic-mmap-threshold")
             counts = {arg.toInt()};
     }
     LocalCluster cluster;
