@@ -20,6 +20,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -242,6 +243,64 @@ private slots:
             const auto calls = after.since(before[i]);
             for (auto it = calls.cbegin(); it != calls.cend(); ++it)
                 QVERIFY2(readCommands().contains(it.key()), it.key().constData());
+        }
+    }
+
+    // The rescan budget the operator set in the nodes panel is the next run's; a value in the settings file
+    // that is no count keeps the default (read as 0 it would mean "unlimited").
+    void rescanBudgetIsKeptBetweenRuns()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        QStringList names;
+        for (const NodeEndpoint& e : cluster.endpoints())
+            names << e.displayName();
+        ConsoleCommandLine commandLine;
+        QVERIFY(commandLine.parser().parse(
+            {QStringLiteral("redlock-console"), QStringLiteral("--nodes"), names.join(u',')}));
+        LaunchOptions options;
+        QVERIFY2(commandLine.launchOptions(&options, &error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("console.ini"));
+        options.noJournal = true;
+
+        auto budgetBox = [](ConsoleLauncher& launcher) {
+            return launcher.window()->findChild<QSpinBox*>(QStringLiteral("rescanBudget"));
+        };
+        OperatorSettings defaults; // nothing of the user's own files
+        defaults.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+        defaults.restartStateFile = dir.filePath(QStringLiteral("restarts.json"));
+        {
+            QSettings settings(file, QSettings::IniFormat);
+            ConsoleLauncher launcher(&settings);
+            launcher.operatorConsole()->setDefaults(defaults);
+            QVERIFY2(launcher.start(options, &error), qPrintable(error));
+            QSpinBox* box = budgetBox(launcher);
+            QVERIFY(box);
+            QCOMPARE(box->value(), kDefaultBudgetPerNode);
+            box->setValue(123);
+            QCOMPARE(launcher.controller()->rescanBudget(), 123);
+        }
+        {
+            QSettings settings(file, QSettings::IniFormat);
+            ConsoleLauncher launcher(&settings);
+            launcher.operatorConsole()->setDefaults(defaults);
+            QVERIFY2(launcher.start(options, &error), qPrintable(error));
+            QCOMPARE(launcher.controller()->rescanBudget(), 123);
+            QCOMPARE(budgetBox(launcher)->value(), 123);
+        }
+        for (const QString& bad : {QStringLiteral("abc"), QStringLiteral("-5")}) {
+            {
+                QSettings settings(file, QSettings::IniFormat);
+                settings.setValue(QStringLiteral("observer/rescanBudget"), bad);
+            }
+            QSettings settings(file, QSettings::IniFormat);
+            ConsoleLauncher launcher(&settings);
+            launcher.operatorConsole()->setDefaults(defaults);
+            QVERIFY2(launcher.start(options, &error), qPrintable(error));
+            QCOMPARE(launcher.controller()->rescanBudget(), kDefaultBudgetPerNode);
+            QCOMPARE(budgetBox(launcher)->value(), kDefaultBudgetPerNode);
         }
     }
 };

@@ -356,7 +356,9 @@ void ClusterController::refreshNow()
 
 void ClusterController::setRescanBudget(int commandsPerSecond)
 {
-    m_rescanBudget = std::max(0, commandsPerSecond);
+    commandsPerSecond = std::max(0, commandsPerSecond);
+    if (std::exchange(m_rescanBudget, commandsPerSecond) != commandsPerSecond)
+        emit rescanBudgetChanged(commandsPerSecond);
     if (m_inspector)
         QMetaObject::invokeMethod(
             m_inspector, [inspector = m_inspector, budget = m_rescanBudget] { inspector->setBudgetPerNode(budget); },

@@ -110,6 +110,7 @@ signals:
     void metricsUpdated(qint64 atMs);
     // What the lock view costs each node, about once a second.
     void observerLoad(const QList<redlock::ObserverLoad>& load);
+    void rescanBudgetChanged(int commandsPerSecond);
 
 private:
     void onFacts(const NodeFacts& facts);

@@ -3,6 +3,7 @@
 #include "controller/DemoWorkload.h"
 #include "controller/MetricsEndpoint.h"
 #include "dialogs/ProfilesDialog.h"
+#include "observe/ObservationTypes.h"
 #include "runtime/IoThread.h"
 #include "views/AlertsConsole.h"
 #include "views/HistoryConsole.h"
@@ -32,8 +33,10 @@ ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
 
 ConsoleLauncher::~ConsoleLauncher()
 {
-    if (m_window && m_options.screenshot.isEmpty())
+    if (m_window && m_options.screenshot.isEmpty()) {
         m_window->saveLayout(*m_settings);
+        m_settings->setValue(QStringLiteral("observer/rescanBudget"), m_controller->rescanBudget());
+    }
     // Observers first, then the demo clients and servers (deleted on their own thread), then the window.
     m_controller->stop();
     m_operator.reset(); // its restart scheduler may live on the demo thread
@@ -42,6 +45,23 @@ ConsoleLauncher::~ConsoleLauncher()
     m_demoThread.reset();
     m_window.reset();
     m_history.reset(); // after the window: its panel uses the journal until it goes
+}
+
+void ConsoleLauncher::restoreRescanBudget()
+{
+    // The operator's last choice in the nodes panel. A value that is no count (a hand-edited file) keeps the
+    // default: read as 0 it would mean "unlimited", the heaviest load on production nodes.
+    const QVariant saved = m_settings->value(QStringLiteral("observer/rescanBudget"));
+    if (!saved.isValid())
+        return;
+    bool ok = false;
+    const int budget = saved.toString().trimmed().toInt(&ok);
+    if (ok && budget >= 0)
+        m_controller->setRescanBudget(budget);
+    else
+        qWarning(
+            "redlock-console: ignoring observer/rescanBudget=%s in the settings: not a count of commands per second",
+            qPrintable(printableText(saved.toString(), 40)));
 }
 
 bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
@@ -82,6 +102,7 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         });
     } else {
         m_window->restoreLayout(*m_settings);
+        restoreRescanBudget();
     }
     m_window->show();
     for (const QString& name : options.openDocks) {

@@ -80,6 +80,7 @@ public slots:
 
 private:
     bool connectTo(const ClusterSettings& settings, QString* error);
+    void restoreRescanBudget();
     void takeScreenshot();
     void fail(const QString& message);
 

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -59,6 +60,10 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     auto* budgetLabel = new QLabel(tr("&Rescan budget:"), this);
     budgetLabel->setBuddy(m_budget);
     connect(m_budget, &QSpinBox::valueChanged, m_controller, &ClusterController::setRescanBudget);
+    connect(m_controller, &ClusterController::rescanBudgetChanged, m_budget, [this](int budget) {
+        const QSignalBlocker quiet(m_budget);
+        m_budget->setValue(budget);
+    });
 
     m_findings->setObjectName(QStringLiteral("auditFindings"));
     m_findings->setWordWrap(true);
