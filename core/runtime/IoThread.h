@@ -25,8 +25,7 @@ public:
 
     QThread* thread() const { return m_thread.get(); }
 
-    template <typename T, typename... Args>
-    T* create(Args&&... args)
+    template <typename T, typename... Args> T* create(Args&&... args)
     {
         T* object = nullptr;
         auto make = [&] { object = new T(std::forward<Args>(args)...); };
@@ -39,8 +38,7 @@ public:
     }
 
     // Runs fn on the I/O thread and waits for it.
-    template <typename Fn>
-    void runAndWait(Fn&& fn)
+    template <typename Fn> void runAndWait(Fn&& fn)
     {
         if (QThread::currentThread() == m_thread.get())
             fn();

@@ -15,8 +15,7 @@ public:
     virtual ~SteadyClock() = default;
     virtual qint64 nowNs() const
     {
-        return std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   std::chrono::steady_clock::now().time_since_epoch())
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     }
     static std::shared_ptr<SteadyClock> system()
