@@ -119,6 +119,8 @@ void ClusterMetrics::addEvents(const QList<LockEvent>& events)
             break; // counted from the verdicts in view
         case LockEvent::Kind::Extended:
             break; // the same holder: no acquire, no release
+        case LockEvent::Kind::SeenHeld:
+            break; // found held, not seen acquired: no acquire
         }
     }
 }

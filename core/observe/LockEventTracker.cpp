@@ -14,7 +14,7 @@ constexpr qint64 kNsPerMs = 1'000'000;
 } // namespace
 
 void LockEventTracker::derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                              QList<LockEvent>* events)
+                              QList<LockEvent>* events, Phase phase)
 {
     auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
         if (!events)
@@ -47,7 +47,12 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         seen.endsNs =
             quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
         if (last == m_lastQuorum.end()) {
-            add(LockEvent::Kind::Acquired, after->token, after->holder.summary);
+            // Acquired only when the key was watched before and no holder was there: then it was acquired (about)
+            // now. Before the first full inspection completed, or after an Unknown view, the holder may have held
+            // it for long: it is seen held, its acquisition unknown.
+            const bool startUnseen = phase != Phase::Watching || (before && before->verdict == LockVerdict::Unknown);
+            add(startUnseen ? LockEvent::Kind::SeenHeld : LockEvent::Kind::Acquired, after->token,
+                after->holder.summary);
             m_lastQuorum.insert(key, std::move(seen));
             return;
         }
@@ -62,6 +67,8 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
     }
     if (after && after->verdict == LockVerdict::Unknown)
         return; // cannot tell: the last holder stays as it was
+    if (phase == Phase::Baseline)
+        return; // what the first inspection finds is the starting point, not news
     if (last != m_lastQuorum.end()) {
         // Nodes that held it when last seen on a quorum, do not now, and restarted since: had they kept their
         // data, would it still have its quorum? Then it was lost, not released.

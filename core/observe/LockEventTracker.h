@@ -9,7 +9,9 @@
 
 namespace redlock {
 
-// Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), extended (the
+// Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), seen held (a
+// token found on a quorum without having seen the key free before: watching just started, or its state was
+// unknown), extended (the
 // same token's quorum runs out later than when last seen), token changed, released (the quorum went before its TTL ran
 // out), expired (at or after), lost (nodes that held it restarted empty: had they kept their data it would still have
 // its quorum), contested. Per key it keeps the last token seen on a quorum, through Unknown verdicts (an unreachable
@@ -29,10 +31,19 @@ public:
     // the instance that is gone.
     void nodeRestarted(int node, qint64 atNs) { m_restartedAtNs[node] = atNs; }
 
-    // One key's view went from `before` to `after` (null: no view). Appends the events to `events`, or only
-    // remembers the holder when `events` is null (the baseline: locks found, not acquired just now).
+    // Where watching is when a view is read. A holder seen for the first time is only known to have been
+    // acquired just now when the key was watched before: while the first full inspection is not complete, and
+    // after a view whose verdict was Unknown, it may have held the lock for long (SeenHeld, not Acquired).
+    enum class Phase {
+        Baseline, // the first full inspection: only the holders it finds are told (SeenHeld), nothing else
+        Starting, // live changes read before the first full inspection completed
+        Watching, // after it
+    };
+
+    // One key's view went from `before` to `after` (null: no view). Appends the events to `events` (null: only
+    // remembers the holder).
     void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                QList<LockEvent>* events);
+                QList<LockEvent>* events, Phase phase = Phase::Watching);
 
 private:
     // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.

@@ -738,9 +738,13 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     changes.fullRefresh = how != Apply::Events;
     changes.atMs = nowMs;
     QList<LockEvent> events;
-    // The first full pass is the baseline: the locks it finds were not acquired just now. Its events are
-    // not even built (it may name 100,000 locks); the holders it finds are remembered all the same.
-    const bool baseline = full && !std::exchange(m_baselineDone, true);
+    // The first full pass is the baseline: the locks it finds were not acquired just now. The holders it finds
+    // are told as seen held (the lock history starts "at least since" intervals with them), nothing else; a key
+    // read from a live change before it completed is seen held too, not acquired.
+    using Phase = LockEventTracker::Phase;
+    const Phase phase = m_baselineDone ? Phase::Watching : full ? Phase::Baseline : Phase::Starting;
+    if (full)
+        m_baselineDone = true;
     // The first pass makes every lock appear: one allocation, not a doubling series of 100,000 views.
     if (m_views.isEmpty())
         changes.appeared.reserve(updated.size());
@@ -751,8 +755,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         const bool has = after != updated.cend();
         if (!had && !has)
             continue;
-        m_events.derive(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs,
-                        baseline ? nullptr : &events);
+        m_events.derive(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs, &events, phase);
         if (!had)
             changes.appeared.append(after.value());
         else if (!has)

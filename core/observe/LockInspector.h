@@ -135,7 +135,8 @@ signals:
     void inspectionFinished(const redlock::InspectionSummary& summary);
     // Batched: one per full inspection (fullRefresh) or per event tick. Not emitted when nothing changed.
     void locksChanged(const redlock::LockChangeSet& changes);
-    // Not emitted for the locks the first full inspection finds (they are the baseline, not news).
+    // The locks the first full inspection finds held come as SeenHeld (found, not seen acquired), and nothing
+    // else of that inspection (it is the baseline, not news).
     void lockEvents(const QList<redlock::LockEvent>& events);
     // Per node: subscribed to keyspace events or not (and why not).
     void keyspaceSubscription(int node, bool subscribed, const QString& message);
@@ -233,7 +234,7 @@ private:
     std::unique_ptr<Pass> m_pass;
     quint64 m_passGeneration = 0;
     bool m_refreshAgain = false;
-    bool m_baselineDone = false; // no events for what the first full pass finds
+    bool m_baselineDone = false; // the first full pass's holders are SeenHeld, and no other events of it
     QSet<QByteArray> m_touched;  // keys named by keyspace events since the last flush
     bool m_flushInFlight = false;
     qint64 m_longestCallUs = 0; // of the current pass

@@ -177,6 +177,8 @@ QString lockEventKindName(LockEvent::Kind kind)
         return QCoreApplication::translate("redlock::LockEvent", "lost on node restart");
     case LockEvent::Kind::Extended:
         return QCoreApplication::translate("redlock::LockEvent", "extended");
+    case LockEvent::Kind::SeenHeld:
+        return QCoreApplication::translate("redlock::LockEvent", "seen held");
     }
     return {};
 }
@@ -198,6 +200,8 @@ QString lockEventKindId(LockEvent::Kind kind)
         return QStringLiteral("lost-on-restart");
     case LockEvent::Kind::Extended:
         return QStringLiteral("extended");
+    case LockEvent::Kind::SeenHeld:
+        return QStringLiteral("seen-held");
     }
     return {};
 }

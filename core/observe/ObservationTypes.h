@@ -249,10 +249,14 @@ struct LockEvent
                       // run_id changed): data loss, not a release; the holder still believes it holds the lock
         Extended,     // the same token still holds the quorum, which now runs out later than when last seen: its
                       // holder extended it (an extension by less than LockEventTracker::kExtendSlackMs is not told)
+        SeenHeld,     // a token found on a quorum whose acquisition was not observed: the lock was already held when
+                      // watching started (the first full inspection), or while its state was unknown (too many
+                      // nodes unreachable). Not a transition: its holder held it at least since then, maybe long
+                      // before. The lock history starts an "at least since" interval with it.
     };
     Kind kind = Kind::Acquired;
     QByteArray key;
-    QByteArray token;         // the new holder (Acquired, TokenChanged) or the old one (Released, Expired)
+    QByteArray token;         // the new holder (Acquired, TokenChanged, SeenHeld) or the old one (Released, Expired)
     QByteArray previousToken; // TokenChanged
     QList<int> nodes;         // Lost: the nodes that restarted without the lock
     qint64 atMs = 0;          // wall clock when observed

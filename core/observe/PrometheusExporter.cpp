@@ -182,8 +182,10 @@ void PrometheusExporter::endHold(const KeyState& state, qint64 atNs)
 
 void PrometheusExporter::addEvents(const QList<LockEvent>& events)
 {
-    for (const LockEvent& e : events)
-        ++m_eventCounts[e.kind];
+    for (const LockEvent& e : events) {
+        if (e.kind != LockEvent::Kind::SeenHeld) // a lock found held is no transition
+            ++m_eventCounts[e.kind];
+    }
 }
 
 void PrometheusExporter::addInspection(const InspectionSummary& summary)
@@ -285,8 +287,9 @@ QByteArray PrometheusExporter::exposition() const
     }
 
     out.family("redlock_lock_events_total", Type::Counter,
-               u"Lock events observed. Contention: event=\"contested\" (no token has a quorum) and "
-               u"event=\"token-changed\" (another holder took a quorum).");
+               u"Lock events observed (transitions: a lock found already held when watching starts is not "
+               u"counted). Contention: event=\"contested\" (no token has a quorum) and event=\"token-changed\" "
+               u"(another holder took a quorum).");
     for (const LockEvent::Kind k : kEventKinds)
         out.sample({{"event", lockEventKindId(k)}}, static_cast<double>(m_eventCounts.value(k)));
     for (auto it = m_eventCounts.cbegin(); it != m_eventCounts.cend(); ++it) {

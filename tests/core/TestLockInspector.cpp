@@ -565,6 +565,11 @@ private slots:
         QVERIFY(waitForCount(finished, 1, 15000));
         QTRY_COMPARE(subscribed.size(), 3);
         QCOMPARE(inspector->snapshot().value("job:released").verdict, LockVerdict::Held);
+        // Held before watching: seen held, not acquired.
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().size(), 1);
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().first().kind, LockEvent::Kind::SeenHeld);
+        events.clear();
 
         ForceReleaseOptions fo;
         fo.nodes = cluster.endpoints();
@@ -661,7 +666,11 @@ private slots:
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
         QVERIFY(waitForCount(finished, 1));
         QCOMPARE(changes.size(), 1); // the baseline: rec:0 appeared...
-        QVERIFY(events.isEmpty());   // ...but was not "acquired" just now
+        QCOMPARE(events.size(), 1);  // ...but was not "acquired" just now: seen held
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().size(), 1);
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().first().kind, LockEvent::Kind::SeenHeld);
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().first().token, QByteArray("already-there"));
+        events.clear();
         setLock(m_cluster, "rec:1", "a", range(0, 5));
         QTRY_VERIFY(changes.size() >= 2);
         QVERIFY(changes.last().first().value<LockChangeSet>().fullRefresh);
@@ -848,6 +857,12 @@ private slots:
         QVERIFY(waitForCount(finished, 1, 15000));
         LockSnapshot locks = inspector->snapshot();
         QCOMPARE(finished.first().first().value<InspectionSummary>().skipped.noTtl, 1); // lock:config only
+        // The baseline tells the locks it finds held as seen held, and nothing else.
+        for (const auto& args : std::as_const(events)) {
+            for (const LockEvent& e : args.first().value<QList<LockEvent>>())
+                QCOMPARE(e.kind, LockEvent::Kind::SeenHeld);
+        }
+        events.clear();
         QVERIFY(!locks.contains("lock:config"));
 
         const LockView noExpiry = locks.value("lock:forever");
@@ -956,6 +971,9 @@ private slots:
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
         QVERIFY(waitForCount(finished, 1, 10000));
         QCOMPARE(inspector->snapshot().value("job:r").verdict, LockVerdict::Held);
+        QCOMPARE(events.size(), 1); // held before watching: seen held
+        QCOMPARE(events.first().first().value<QList<LockEvent>>().first().kind, LockEvent::Kind::SeenHeld);
+        events.clear();
         QVERIFY(cluster.killNode(1));
         QVERIFY(cluster.killNode(2));
         QVERIFY2(cluster.startNode(1, &error), qPrintable(error)); // no persistence: empty

@@ -8,9 +8,11 @@ EventLogModel::EventLogModel(int capacity, QObject* parent)
 
 void EventLogModel::addLockEvents(const QList<LockEvent>& events)
 {
+    // Only what the log can keep is made (the first inspection may find 100,000 locks held).
+    const qsizetype first = std::max<qsizetype>(0, events.size() - m_capacity);
     QList<Entry> entries;
-    entries.reserve(events.size());
-    for (const LockEvent& e : events) {
+    entries.reserve(events.size() - first);
+    for (const LockEvent& e : events.sliced(first)) {
         Entry entry;
         entry.atMs = e.atMs;
         entry.source = Source::LockEvent;
@@ -26,6 +28,9 @@ void EventLogModel::addLockEvents(const QList<LockEvent>& events)
                 nodes << QStringLiteral("#%1").arg(n + 1);
             entry.detail = tr("token %1; nodes %2 restarted without it: its holder may still think it holds it")
                                .arg(printableBytes(e.token, 60), nodes.join(QStringLiteral(", ")));
+        } else if (e.kind == LockEvent::Kind::SeenHeld) {
+            entry.detail = tr("token %1; already held when first seen: acquired earlier, when is not known")
+                               .arg(printableBytes(e.token, 60));
         } else if (!e.token.isEmpty()) {
             entry.detail = tr("token %1").arg(printableBytes(e.token, 60));
         }

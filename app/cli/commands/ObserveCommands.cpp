@@ -563,8 +563,9 @@ int runWatch(const QStringList& args)
             parser, args, QStringLiteral("watch [options] --nodes LIST"),
             ObserveCommands::tr(
                 "Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node "
-                "restart) as they "
-                "happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes "
+                "restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as "
+                "\"seen held\" (its acquisition was not seen: held at least since then). Live changes come from "
+                "keyspace notifications where the nodes "
                 "have them enabled (this command never enables them); a background rescan within a "
                 "budget of commands per second per node catches the rest, and is the only source on "
                 "nodes without them. Alerts (a lock held, contested or left over too long, a node down, "
