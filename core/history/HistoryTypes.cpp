@@ -22,6 +22,8 @@ QString journalKindName(const QString& kindId)
         return QCoreApplication::translate("redlock::LockEvent", "lost on node restart");
     if (kindId == u"extended")
         return QCoreApplication::translate("redlock::LockEvent", "extended");
+    if (kindId == u"seen-held")
+        return QCoreApplication::translate("redlock::LockEvent", "seen held");
     if (kindId == u"force-released")
         return QCoreApplication::translate("redlock::LockJournal", "force-released");
     return kindId;
@@ -35,6 +37,8 @@ QString intervalEndName(const QString& endedBy)
         return QCoreApplication::translate("redlock::LockJournal", "taken over");
     if (endedBy == u"unobserved")
         return QCoreApplication::translate("redlock::LockJournal", "observation ended");
+    if (endedBy == u"ended-unwatched")
+        return QCoreApplication::translate("redlock::LockJournal", "ended while not watched");
     return journalKindName(endedBy);
 }
 

@@ -14,8 +14,10 @@
 namespace redlock {
 
 // One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
-// "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended") and "force-released"
-// (an operator's force release that deleted the lock somewhere).
+// "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held") and
+// "force-released" (an operator's force release that deleted the lock somewhere). "seen-held" is no transition: a
+// holder found on a quorum whose acquisition was not observed (held when watching started, or while the lock's
+// state was unknown).
 struct JournalEvent
 {
     qint64 atMs = 0; // wall clock when observed
@@ -29,18 +31,34 @@ struct JournalEvent
 
 // One holder's tenure of one key, rebuilt from the journal: from the instant its token was seen on a quorum
 // to the instant it was not.
+//
+// Across watching sessions (the console or `redlock watch` stopped, or died, and started again) a tenure is one
+// interval: when the first observation of the new session finds the same token holding the key as the one whose
+// interval the journal had open (or had ended as "unobserved" when the old session stopped), that interval goes
+// on (the same token is the same tenure: clients draw a random token per acquisition; Redisson's
+// `<client>:<thread>` is the exception, a release and re-acquire by the same thread while nobody watched looks
+// like one tenure). When it finds another holder, or the key already taken over before the new session saw it
+// free, the old interval ends as "ended-unwatched" at the last instant it was seen held: it ended some time
+// between then and the next holder's start, when is not known; it is never told as released at a made-up time.
 struct HolderInterval
 {
     QByteArray key;
     QByteArray token;
     QString holder;
     qint64 fromMs = 0;
-    qint64 toMs = -1;   // -1: still held when last observed (or observation ended while it was held)
-    QString endedBy;    // "released", "expired", "token-changed", "lost-on-restart", "force-released", "unobserved";
-                        // empty: still held
+    qint64 toMs = -1; // -1: still held when last observed (or observation ended while it was held)
+    // "released", "expired", "token-changed", "lost-on-restart", "force-released"; "unobserved" (watching stopped
+    // while it was held: toMs is the last instant it was seen held, whether and when it ended is not known);
+    // "ended-unwatched" (the next session found another holder or none: it ended after toMs, when is not
+    // known); empty: still held
+    QString endedBy;
     int extensions = 0; // extends observed while it was held
+    // The holder already held the key when it was first seen (watching started, or the lock's state had been
+    // unknown): fromMs is that first sight, not its acquisition, which is earlier and unknown. Say "at least since
+    // fromMs", never "acquired at".
+    bool atLeastSince = false;
     bool isOpen() const { return toMs < 0; }
-    // How long it was held, up to nowMs when still held.
+    // How long it was held, up to nowMs when still held (with atLeastSince: at least this long).
     qint64 durationMs(qint64 nowMs) const { return (toMs < 0 ? nowMs : toMs) - fromMs; }
 };
 

@@ -180,6 +180,12 @@ bool JournalStore::open(bool readOnly, Error* error)
             close();
             return false;
         }
+        // A journal written before "at least since" intervals existed has no such column: none of its are.
+        if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
+                                   "'at_least_since'")) ||
+            !q.next())
+            return fail(q, tr("cannot read"));
+        m_hasAtLeastSince = q.value(0).toInt() > 0;
         m_open = true;
         return true;
     }
@@ -211,25 +217,38 @@ bool JournalStore::open(bool readOnly, Error* error)
                        "detail TEXT, session INTEGER)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS events_key_at ON events(key, at_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS events_at ON events(at_ms)"),
+        // at_least_since = 1: the holder already held the key when first seen (from_ms is not its acquisition).
         QStringLiteral("CREATE TABLE IF NOT EXISTS intervals(id INTEGER PRIMARY KEY, key BLOB NOT NULL, "
                        "token BLOB NOT NULL, holder TEXT, from_ms INTEGER NOT NULL, to_ms INTEGER, ended TEXT, "
-                       "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL)"),
+                       "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL, "
+                       "at_least_since INTEGER NOT NULL DEFAULT 0)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_key_from ON intervals(key, from_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_to ON intervals(to_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_open ON intervals(session, key) WHERE to_ms IS NULL"),
     };
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fail(q, tr("cannot open"));
+    const auto rollBack = [&](QSqlQuery& failed) {
+        Error e = errorFrom(failed.lastError(), tr("cannot create the tables"));
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        if (error)
+            *error = e;
+        close();
+        return false;
+    };
     for (const QString& sql : schema) {
-        if (!q.exec(sql)) {
-            Error e = errorFrom(q.lastError(), tr("cannot create the tables"));
-            QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
-            if (error)
-                *error = e;
-            close();
-            return false;
-        }
+        if (!q.exec(sql))
+            return rollBack(q);
     }
+    // A journal from before "at least since" intervals: the column is added (its intervals were all acquisitions
+    // seen, or said nothing about the start).
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = 'at_least_since'")) ||
+        !q.next())
+        return rollBack(q);
+    if (q.value(0).toInt() == 0 &&
+        !q.exec(QStringLiteral("ALTER TABLE intervals ADD COLUMN at_least_since INTEGER NOT NULL DEFAULT 0")))
+        return rollBack(q);
+    m_hasAtLeastSince = true;
     if (!q.exec(QStringLiteral("COMMIT")))
         return fail(q, tr("cannot create the tables"));
     m_open = true;
@@ -304,13 +323,21 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         return false;
     }
     QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), findOpen(m_db), extend(m_db), forceLate(m_db),
-        heartbeat(m_db);
+        heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
     insertEvent.prepare(QStringLiteral("INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, "
                                        "session) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
     findOpen.prepare(QStringLiteral("SELECT id, token FROM intervals WHERE session = ? AND key = ? AND to_ms IS NULL"));
     closeOpen.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ? WHERE id = ?"));
-    openInterval.prepare(
-        QStringLiteral("INSERT INTO intervals(key, token, holder, from_ms, session) VALUES(?, ?, ?, ?, ?)"));
+    openInterval.prepare(QStringLiteral(
+        "INSERT INTO intervals(key, token, holder, from_ms, session, at_least_since) VALUES(?, ?, ?, ?, ?, ?)"));
+    // The key's latest interval of another session (a session before this one), and until when that session
+    // watched: what a new session's first sight of the key continues or ends.
+    findLast.prepare(QStringLiteral(
+        "SELECT i.id, i.token, i.to_ms, i.ended, (SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s WHERE s.id = "
+        "i.session) FROM intervals i WHERE i.key = ? AND i.session <> ? ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
+    adopt.prepare(QStringLiteral("UPDATE intervals SET to_ms = NULL, ended = NULL, session = ? WHERE id = ?"));
+    endUnwatched.prepare(
+        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = 'ended-unwatched' WHERE id = ?"));
     extend.prepare(QStringLiteral("UPDATE intervals SET extensions = extensions + 1 WHERE id = ?"));
     // A force release the inspector saw first (as "released"): the tenure it ended is the operator's doing.
     forceLate.prepare(QStringLiteral(
@@ -351,7 +378,44 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         openInterval.addBindValue(e.holder);
         openInterval.addBindValue(e.atMs);
         openInterval.addBindValue(m_session);
+        openInterval.addBindValue(e.kind == u"seen-held" ? 1 : 0);
         return openInterval.exec();
+    };
+    // This session sees a holder of a key it has no open interval for. The journal's latest interval of the key
+    // from an earlier session that was still held when that session last saw it (open: the session died or still
+    // runs; "unobserved": it stopped) is the same tenure when the token is the same: it goes on, taken over by
+    // this session (one interval, no false release and acquire, no second open interval). With another token it
+    // ended while nobody watched: "ended-unwatched" at the last instant it was seen held (the session's last
+    // write for an open one, capped at now), never as released at a made-up time. *continued: the same tenure.
+    // The statement that failed, or null.
+    const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
+        *continued = false;
+        findLast.addBindValue(e.key);
+        findLast.addBindValue(m_session);
+        if (!findLast.exec())
+            return &findLast;
+        if (!findLast.next()) {
+            findLast.finish();
+            return nullptr;
+        }
+        const qint64 id = findLast.value(0).toLongLong();
+        const QByteArray token = findLast.value(1).toByteArray();
+        const bool stillOpen = findLast.value(2).isNull();
+        const qint64 toMs = findLast.value(2).toLongLong();
+        const bool unobserved = findLast.value(3).toString() == u"unobserved";
+        const qint64 sessionLastMs = findLast.value(4).isNull() ? -1 : findLast.value(4).toLongLong();
+        findLast.finish();
+        if (!stillOpen && !unobserved)
+            return nullptr; // it ended as observed
+        if (token == e.token) {
+            adopt.addBindValue(m_session);
+            adopt.addBindValue(id);
+            *continued = true;
+            return adopt.exec() ? nullptr : &adopt;
+        }
+        endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
+        endUnwatched.addBindValue(id);
+        return endUnwatched.exec() ? nullptr : &endUnwatched;
     };
 
     for (const JournalEvent& e : events) {
@@ -371,11 +435,18 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         if (openId < 0)
             return fail(findOpen);
         const QString& kind = e.kind;
-        if (kind == u"acquired" || kind == u"token-changed") {
+        if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
             if (openId > 0 && openToken == e.token)
                 continue; // seen again (a restarted inspector): the same tenure
-            if (openId > 0 && !closeIt(openId, e.atMs, kind == u"acquired" ? QStringLiteral("unobserved") : kind))
+            if (openId > 0 && !closeIt(openId, e.atMs, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
                 return fail(closeOpen);
+            if (openId == 0) {
+                bool continued = false;
+                if (QSqlQuery* failed = takeOverLast(e, &continued))
+                    return fail(*failed);
+                if (continued)
+                    continue;
+            }
             if (!openNew(e))
                 return fail(openInterval);
         } else if (kind == u"extended") {
@@ -520,8 +591,9 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions FROM intervals "
-                             "WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
+    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
+              (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
+              QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
               keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
@@ -546,6 +618,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
         i.endedBy = q.value(5).toString();
         i.extensions = q.value(6).toInt();
+        i.atLeastSince = q.value(7).toInt() != 0;
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }

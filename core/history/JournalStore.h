@@ -14,7 +14,11 @@ namespace redlock {
 //
 // Tables: events (one row per journaled transition), intervals (one row per holder tenure, kept as the
 // events are written: "who held it when" is one indexed range query), sessions (one per writer: console or
-// `redlock watch`; the intervals a writer left open when it stopped or died are closed as "unobserved").
+// `redlock watch`; the intervals a writer left open when it stopped or died are closed as "unobserved"; the
+// next writer's first sight of the key continues such an interval when the holder is the same, or ends it as
+// "ended-unwatched" when it is not: HolderInterval says how). One writer at a time is what the history is made
+// for: two writers watching the same keys at once each keep intervals of their own, and the later one takes
+// over an interval the other still has open when it first sees its key.
 class JournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::JournalStore)
@@ -76,6 +80,7 @@ private:
     qint64 m_sizeLimitBytes;
     QSqlDatabase m_db;
     bool m_open = false;
+    bool m_hasAtLeastSince = false; // the intervals table has the column (journals before it do not)
     qint64 m_session = -1;
 };
 

@@ -262,6 +262,191 @@ private slots:
         QVERIFY(await(journal.query(q)).truncated);
     }
 
+    // A lock already held when watching starts is journaled as seen held, and its interval says "at least since"
+    // the first sight: never an acquisition at that time. One acquired while watched is not marked.
+    void lockHeldBeforeWatchingIsSeenHeldAtLeastSince()
+    {
+        IoThread clientIo;
+        RedlockClient* c = client(clientIo);
+        const AcquireResult before = c->acquireAndWait({"orders:12"}, {.ttlMs = 30000});
+        QVERIFY2(before.ok, qPrintable(before.error));
+
+        LockJournal journal(optionsAt(QStringLiteral("seen-held.sqlite")));
+        journal.start();
+        auto w = watch(&journal);
+        QVERIFY(w);
+        // The baseline's holder, before anything else: seen held, not acquired.
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 1, 10000);
+        const LockEvent seen = w->all().first();
+        QCOMPARE(seen.kind, LockEvent::Kind::SeenHeld);
+        QCOMPARE(seen.key, QByteArray("orders:12"));
+        QCOMPARE(seen.token, before.lock.token);
+        QCOMPARE(lockEventKindId(seen.kind), QStringLiteral("seen-held"));
+
+        const AcquireResult after = c->acquireAndWait({"orders:13"}, {.ttlMs = 30000});
+        QVERIFY2(after.ok, qPrintable(after.error));
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
+        QCOMPARE(w->all()[1].kind, LockEvent::Kind::Acquired);
+        QVERIFY(await(journal.flush()));
+
+        HistoryQuery q;
+        q.keyPattern = "orders:*";
+        HistoryResult r = await(journal.query(q));
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(keysOf(r.intervals), (QList<QByteArray>{"orders:12", "orders:13"}));
+        QVERIFY(r.intervals[0].atLeastSince);
+        QCOMPARE(r.intervals[0].fromMs, seen.atMs);
+        QVERIFY(r.intervals[0].isOpen());
+        QCOMPARE(r.intervals[0].token, before.lock.token);
+        QVERIFY(!r.intervals[1].atLeastSince);
+        QCOMPARE(r.events.first().kind, QStringLiteral("seen-held"));
+
+        // Released while watched: the end is known, the start stays unknown.
+        QVERIFY(c->releaseAndWait(before.lock).ok);
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 3, 10000);
+        QCOMPARE(w->all()[2].kind, LockEvent::Kind::Released);
+        QVERIFY(await(journal.flush()));
+        q.keyPattern = "orders:12";
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1);
+        QVERIFY(r.intervals[0].atLeastSince);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("released"));
+        QCOMPARE(r.intervals[0].toMs, w->all()[2].atMs);
+        // `redlock history` reads the flag from the file too.
+        const HistoryResult fromFile = LockJournal::queryFile(journal.path(), q, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(fromFile.intervals.size(), 1);
+        QVERIFY(fromFile.intervals[0].atLeastSince);
+    }
+
+    // Watching stops and starts again on the same journal. The holder seen again is the same tenure: its interval
+    // goes on (no release and acquire, no second interval). A holder that changed while nobody watched ends the
+    // old interval as "ended-unwatched" at the last instant it was seen held, never as released.
+    void restartContinuesSameHolderAndEndsChangedHolderUnwatched()
+    {
+        const QString name = QStringLiteral("restart.sqlite");
+        IoThread clientIo;
+        RedlockClient* c = client(clientIo);
+        qint64 acquiredAt = 0, firstStopAt = 0;
+        AcquireResult kept, replaced;
+        {
+            LockJournal journal(optionsAt(name));
+            journal.start();
+            auto w = watch(&journal);
+            QVERIFY(w);
+            kept = c->acquireAndWait({"orders:20"}, {.ttlMs = 60000});
+            replaced = c->acquireAndWait({"orders:21"}, {.ttlMs = 60000});
+            QVERIFY(kept.ok && replaced.ok);
+            QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
+            for (const LockEvent& e : w->all())
+                QCOMPARE(e.kind, LockEvent::Kind::Acquired);
+            acquiredAt = w->all().first().key == "orders:20" ? w->all()[0].atMs : w->all()[1].atMs;
+            w.reset(); // watching stops; then the journal (its session ends with both held)
+        }
+        firstStopAt = QDateTime::currentMSecsSinceEpoch();
+        // While nobody watches: orders:21 changes hands.
+        QVERIFY(c->releaseAndWait(replaced.lock).ok);
+        const AcquireResult newcomer = c->acquireAndWait({"orders:21"}, {.ttlMs = 60000});
+        QVERIFY(newcomer.ok);
+        QTest::qWait(50);
+
+        LockJournal journal(optionsAt(name));
+        journal.start();
+        auto w = watch(&journal);
+        QVERIFY(w);
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
+        qint64 seenAgainAt = 0;
+        for (const LockEvent& e : w->all()) {
+            QCOMPARE(e.kind, LockEvent::Kind::SeenHeld);
+            seenAgainAt = std::max(seenAgainAt, e.atMs);
+        }
+        QVERIFY(await(journal.flush()));
+
+        HistoryQuery q;
+        q.keyPattern = "orders:20";
+        HistoryResult r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1); // one tenure, from its acquisition, still going
+        QCOMPARE(r.intervals[0].token, kept.lock.token);
+        QCOMPARE(r.intervals[0].fromMs, acquiredAt);
+        QVERIFY(!r.intervals[0].atLeastSince);
+        QVERIFY(r.intervals[0].isOpen());
+        QStringList kinds;
+        for (const JournalEvent& e : r.events)
+            kinds << e.kind;
+        QCOMPARE(kinds, (QStringList{QStringLiteral("acquired"), QStringLiteral("seen-held")}));
+
+        q.keyPattern = "orders:21";
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 2);
+        const HolderInterval& old = r.intervals[0];
+        QCOMPARE(old.token, replaced.lock.token);
+        QCOMPARE(old.endedBy, QStringLiteral("ended-unwatched"));
+        QVERIFY2(old.toMs <= firstStopAt, qPrintable(QString::number(old.toMs - firstStopAt)));
+        QVERIFY(old.toMs < seenAgainAt);
+        const HolderInterval& now = r.intervals[1];
+        QCOMPARE(now.token, newcomer.lock.token);
+        QVERIFY(now.atLeastSince);
+        QVERIFY(now.isOpen());
+        for (const JournalEvent& e : r.events)
+            QVERIFY2(e.kind != u"released", "a release nobody saw is not journaled");
+
+        // Watching stops again: the open intervals end with the observation, once each.
+        w.reset();
+    }
+
+    // The writer before died (its session was never ended, its intervals are still open): the next one's first
+    // sight continues the same holder's interval and ends another holder's at the dead writer's last write.
+    void restartAfterAWriterDied()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("died.sqlite"));
+        o.clock = clock;
+        const qint64 t = clock->nowMs() - 600'000;
+        {
+            LockJournal first(o);
+            first.start();
+            clock->now = t;
+            first.record(QList<JournalEvent>{journalEvent(t, "jobs:a", "acquired", "tokA"),
+                                             journalEvent(t + 1000, "jobs:b", "seen-held", "tokB")});
+            clock->now = t + 5000; // its last write
+            QVERIFY(await(first.flush()));
+        }
+        // As if it had been killed: its session not ended, its intervals open.
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("died"));
+            db.setDatabaseName(o.path);
+            QVERIFY(db.open());
+            QSqlQuery sql(db);
+            QVERIFY(sql.exec(QStringLiteral("UPDATE intervals SET to_ms = NULL, ended = NULL")));
+            QVERIFY(sql.exec(QStringLiteral("UPDATE sessions SET ended_ms = NULL, last_ms = %1").arg(t + 5000)));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("died"));
+
+        clock->now = t + 60'000; // within the time a silent writer still counts as alive
+        LockJournal second(o);
+        second.start();
+        second.record(QList<JournalEvent>{journalEvent(t + 60'000, "jobs:a", "seen-held", "tokA"),
+                                          journalEvent(t + 60'000, "jobs:b", "seen-held", "tokC")});
+        QVERIFY(await(second.flush()));
+        HistoryQuery q;
+        q.keyPattern = "jobs:*";
+        q.sinceMs = t - 1000;
+        const HistoryResult r = await(second.query(q));
+        QCOMPARE(r.intervals.size(), 3);
+        QCOMPARE(r.intervals[0].key, QByteArray("jobs:a"));
+        QCOMPARE(r.intervals[0].fromMs, t);
+        QVERIFY(!r.intervals[0].atLeastSince);
+        QVERIFY(r.intervals[0].isOpen());
+        QCOMPARE(r.intervals[1].token, QByteArray("tokB"));
+        QVERIFY(r.intervals[1].atLeastSince);
+        QCOMPARE(r.intervals[1].endedBy, QStringLiteral("ended-unwatched"));
+        QCOMPARE(r.intervals[1].toMs, t + 5000);
+        QCOMPARE(r.intervals[2].token, QByteArray("tokC"));
+        QVERIFY(r.intervals[2].atLeastSince);
+        QCOMPARE(r.intervals[2].fromMs, t + 60'000);
+        QVERIFY(r.intervals[2].isOpen());
+    }
+
     void parsesTimes()
     {
         const qint64 now = QDateTime(QDate(2026, 11, 23), QTime(15, 0), Qt::UTC).toMSecsSinceEpoch();

@@ -104,6 +104,27 @@ public:
             m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
         }
     }
+    // The next event of the given kind for each of `keys`, in any order, skipping others; those missing after
+    // timeoutMs are not in the result.
+    QHash<QString, QJsonObject> waitForEach(const QString& kind, const QStringList& keys, int timeoutMs)
+    {
+        QHash<QString, QJsonObject> found;
+        QDeadlineTimer deadline(timeoutMs);
+        for (;;) {
+            while (m_process.canReadLine()) {
+                const QByteArray line = m_process.readLine();
+                m_seen += line;
+                const QJsonObject event = QJsonDocument::fromJson(line).object();
+                const QString key = event.value(QStringLiteral("key")).toString();
+                if (event.value(QStringLiteral("event")).toString() == kind && keys.contains(key) &&
+                    !found.contains(key))
+                    found.insert(key, event);
+            }
+            if (found.size() == keys.size() || deadline.hasExpired() || m_process.state() != QProcess::Running)
+                return found;
+            m_process.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        }
+    }
     // The next alert event ("alert-raised" / "alert-cleared") of the rule, skipping others; empty after timeoutMs.
     QJsonObject waitForAlert(const QString& event, const QString& rule, int timeoutMs)
     {
@@ -536,6 +557,98 @@ private slots:
         const CliRun missing = runCli(
             {QStringLiteral("history"), QStringLiteral("--journal"), m_dir.filePath(QStringLiteral("nothing.sqlite"))});
         QVERIFY2(missing.exitCode == 2 && missing.err.contains("no such journal"), qPrintable(missing.describe()));
+    }
+
+    // Locks held before watch starts are printed and journaled as seen held, and `redlock history` says "at least
+    // since" for them. A second watch on the same journal continues the interval of a holder that still holds the
+    // lock, and ends the one whose lock changed hands meanwhile as "ended while not watched", never "released".
+    void historyOfLocksHeldBeforeWatchingAndAcrossRestarts()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withEvents;
+        withEvents.notifyKeyspaceEvents = QStringLiteral("Kg$x");
+        QVERIFY2(cluster.start(3, withEvents, &error), qPrintable(error));
+        const QString journal = m_dir.filePath(QStringLiteral("restart-history.sqlite"));
+        setOn(cluster, {0, 1, 2}, "locks:kept", "rl1:00112233445566778899aabbccddeeff:7:host:early", 120000);
+        setOn(cluster, {0, 1, 2}, "locks:swap", "old-holder-token", 120000);
+        const QStringList watchArgs{
+            QStringLiteral("watch"),   QStringLiteral("--nodes"),   nodeList(cluster), QStringLiteral("--pattern"),
+            QStringLiteral("locks:*"), QStringLiteral("--journal"), journal,           QStringLiteral("--json")};
+        const auto atOf = [](const QJsonObject& o) {
+            return QDateTime::fromString(o.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs)
+                .toMSecsSinceEpoch();
+        };
+        qint64 firstSeenKept = 0, firstSeenSwap = 0;
+        {
+            WatchProcess watch(watchArgs);
+            QVERIFY(watch.process().waitForStarted());
+            const auto seen = watch.waitForEach(QStringLiteral("seen-held"),
+                                                {QStringLiteral("locks:kept"), QStringLiteral("locks:swap")}, 15000);
+            QVERIFY2(seen.size() == 2, qPrintable(watch.seen()));
+            firstSeenKept = atOf(seen.value(QStringLiteral("locks:kept")));
+            firstSeenSwap = atOf(seen.value(QStringLiteral("locks:swap")));
+            QVERIFY2(!watch.seen().contains(QLatin1String("\"acquired\"")), qPrintable(watch.seen()));
+            watch.process().terminate();
+            QVERIFY(watch.process().waitForFinished(10000));
+            QCOMPARE(watch.process().exitCode(), 0);
+        }
+        const qint64 firstStopped = QDateTime::currentMSecsSinceEpoch();
+
+        // Nobody watches: locks:swap changes hands, locks:kept stays with its holder.
+        setOn(cluster, {0, 1, 2}, "locks:swap", "new-holder-token", 120000);
+        qint64 secondSeenSwap = 0;
+        {
+            WatchProcess watch(watchArgs);
+            QVERIFY(watch.process().waitForStarted());
+            const QJsonObject swap = watch.waitFor(QStringLiteral("seen-held"), QStringLiteral("locks:swap"), 15000);
+            QVERIFY2(!swap.isEmpty(), qPrintable(watch.seen()));
+            QCOMPARE(swap.value(QStringLiteral("token")).toString(), QStringLiteral("new-holder-token"));
+            secondSeenSwap = atOf(swap);
+            watch.process().terminate();
+            QVERIFY(watch.process().waitForFinished(10000));
+            QCOMPARE(watch.process().exitCode(), 0);
+        }
+
+        const CliRun json = runCli({QStringLiteral("history"), QStringLiteral("locks:*"), QStringLiteral("--journal"),
+                                    journal, QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json"),
+                                    QStringLiteral("--events")});
+        QVERIFY2(json.exitCode == 0, qPrintable(json.describe()));
+        QList<QJsonObject> kept, swap;
+        for (const QJsonValue& v : json.json.value(QStringLiteral("intervals")).toArray()) {
+            const QJsonObject o = v.toObject();
+            (o.value(QStringLiteral("key")).toString() == u"locks:kept" ? kept : swap).append(o);
+        }
+        // locks:kept: one interval across both watches, "at least since" the first sight.
+        QCOMPARE(kept.size(), 1);
+        QCOMPARE(kept[0].value(QStringLiteral("atLeastSince")).toBool(), true);
+        QCOMPARE(kept[0].value(QStringLiteral("fromMs")).toInteger(), firstSeenKept);
+        QCOMPARE(kept[0].value(QStringLiteral("endedBy")).toString(), QStringLiteral("unobserved"));
+        QVERIFY(kept[0].value(QStringLiteral("toMs")).toInteger() >= secondSeenSwap);
+        // locks:swap: the old holder's interval ended while nobody watched, after it was last seen.
+        QCOMPARE(swap.size(), 2);
+        QCOMPARE(swap[0].value(QStringLiteral("token")).toString(), QStringLiteral("old-holder-token"));
+        QCOMPARE(swap[0].value(QStringLiteral("atLeastSince")).toBool(), true);
+        QCOMPARE(swap[0].value(QStringLiteral("fromMs")).toInteger(), firstSeenSwap);
+        QCOMPARE(swap[0].value(QStringLiteral("endedBy")).toString(), QStringLiteral("ended-unwatched"));
+        QVERIFY(swap[0].value(QStringLiteral("toMs")).toInteger() <= firstStopped);
+        QCOMPARE(swap[1].value(QStringLiteral("token")).toString(), QStringLiteral("new-holder-token"));
+        QCOMPARE(swap[1].value(QStringLiteral("atLeastSince")).toBool(), true);
+        QCOMPARE(swap[1].value(QStringLiteral("fromMs")).toInteger(), secondSeenSwap);
+        for (const QJsonValue& v : json.json.value(QStringLiteral("events")).toArray()) {
+            const QString kind = v.toObject().value(QStringLiteral("event")).toString();
+            QVERIFY2(kind == u"seen-held", qPrintable(json.describe())); // no made-up acquire or release
+        }
+
+        // Text: "at least since", "ended while not watched"; never "released" or "acquired".
+        const CliRun text =
+            runCli({QStringLiteral("history"), QStringLiteral("locks:*"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--events")});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.describe()));
+        QVERIFY2(text.out.contains("at least since") && text.out.contains("ended while not watched") &&
+                     text.out.contains("seen held"),
+                 qPrintable(text.describe()));
+        QVERIFY2(!text.out.contains("released") && !text.out.contains("acquired"), qPrintable(text.describe()));
     }
 
     // ---- audit ------------------------------------------------------------------------------------------

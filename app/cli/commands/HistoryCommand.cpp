@@ -72,9 +72,13 @@ int runHistory(const QStringList& args)
             HistoryCommand::tr(
                 "Who held a lock when: every holder's interval (from the moment its token was seen on a quorum to "
                 "the moment it was not), how it ended (released, expired, taken over, lost on a node restart, "
-                "force-released, or observation ended) and how often it was extended, from the lock history journal "
-                "that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range "
-                "are listed; \"still held\" means held when last observed.\n\nThe console's journal: %1")
+                "force-released, observation ended, or ended while not watched) and how often it was extended, from "
+                "the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that "
+                "overlap the time range are listed; \"still held\" means held when last observed. A holder that "
+                "already held the lock when watching started is shown \"at least since\" the moment it was first "
+                "seen (JSON: \"atLeastSince\": true): when it acquired the lock is not known. A holder seen again "
+                "by the next watch keeps one interval; one that was gone by then \"ended while not watched\", "
+                "after the time shown.\n\nThe console's journal: %1")
                 .arg(LockJournal::defaultPathForDisplay()),
             &exitCode))
         return exitCode;
@@ -135,6 +139,7 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("durationMs"), i.durationMs(now)},
                 {QStringLiteral("endedBy"), i.isOpen() ? QJsonValue() : QJsonValue(i.endedBy)},
                 {QStringLiteral("stillHeld"), i.isOpen()},
+                {QStringLiteral("atLeastSince"), i.atLeastSince},
                 {QStringLiteral("extensions"), i.extensions},
             });
         }
@@ -172,10 +177,15 @@ int runHistory(const QStringList& args)
                                  HistoryCommand::tr("TO"), HistoryCommand::tr("HELD"), HistoryCommand::tr("ENDED"),
                                  HistoryCommand::tr("EXTENDED")}};
         for (const HolderInterval& i : result.intervals) {
+            // Held when first seen: since then at least; when it was acquired is not known.
+            const QString from =
+                i.atLeastSince ? HistoryCommand::tr("at least since %1").arg(localTime(i.fromMs)) : localTime(i.fromMs);
+            const QString held = i.atLeastSince ? HistoryCommand::tr("at least %1").arg(durationText(i.durationMs(now)))
+                                                : durationText(i.durationMs(now));
             rows.append({printableBytes(i.key, 60),
-                         printableText(i.holder.isEmpty() ? printableBytes(i.token) : i.holder, 60),
-                         localTime(i.fromMs), i.isOpen() ? QStringLiteral("-") : localTime(i.toMs),
-                         durationText(i.durationMs(now)), intervalEndName(i.endedBy), QString::number(i.extensions)});
+                         printableText(i.holder.isEmpty() ? printableBytes(i.token) : i.holder, 60), from,
+                         i.isOpen() ? QStringLiteral("-") : localTime(i.toMs), held, intervalEndName(i.endedBy),
+                         QString::number(i.extensions)});
         }
         printOut(formatTable(rows, QString()));
     }
