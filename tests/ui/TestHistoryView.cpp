@@ -185,6 +185,39 @@ private slots:
         QCOMPARE(model.index(0, HistoryModel::KeyColumn).data(HistoryModel::KeyRole).toByteArray(), a.key);
         QCOMPARE(model.intervalsOf("orders:1").size(), 1);
     }
+
+    // A tenure held when first seen reads "at least since" and "at least" its duration, never a plain start time;
+    // one that ended while nobody watched says so.
+    void modelSaysAtLeastSince()
+    {
+        HistoryModel model;
+        HistoryResult r;
+        r.queriedAtMs = 70'000;
+        HolderInterval seen;
+        seen.key = "orders:12";
+        seen.token = "t1";
+        seen.fromMs = 10'000;
+        seen.toMs = 40'000;
+        seen.endedBy = QStringLiteral("ended-unwatched");
+        seen.atLeastSince = true;
+        HolderInterval acquired = seen;
+        acquired.fromMs = 50'000;
+        acquired.toMs = -1;
+        acquired.endedBy.clear();
+        acquired.atLeastSince = false;
+        r.intervals = {seen, acquired};
+        model.setResult(r);
+        const QString from = model.index(0, HistoryModel::FromColumn).data().toString();
+        QVERIFY2(from.startsWith(QLatin1String("at least since ")) && from.endsWith(HistoryModel::formatTime(10'000)),
+                 qPrintable(from));
+        QCOMPARE(model.index(0, HistoryModel::HeldColumn).data().toString(), QStringLiteral("at least 30.0 s"));
+        QCOMPARE(model.index(0, HistoryModel::EndedColumn).data().toString(),
+                 QStringLiteral("ended while not watched"));
+        QVERIFY(!model.index(0, HistoryModel::FromColumn).data(Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(model.index(0, HistoryModel::FromColumn).data(HistoryModel::SortRole).toLongLong(), 10'000);
+        QCOMPARE(model.index(1, HistoryModel::FromColumn).data().toString(), HistoryModel::formatTime(50'000));
+        QCOMPARE(model.index(1, HistoryModel::HeldColumn).data().toString(), QStringLiteral("20.0 s"));
+    }
 };
 
 QTEST_MAIN(TestHistoryView)

@@ -94,12 +94,12 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
             return printableBytes(i.key);
         case HolderColumn:
             return i.holder.isEmpty() ? printableBytes(i.token) : printableText(i.holder);
-        case FromColumn:
-            return formatTime(i.fromMs);
+        case FromColumn: // held when first seen: its acquisition is earlier and not known
+            return i.atLeastSince ? tr("at least since %1").arg(formatTime(i.fromMs)) : formatTime(i.fromMs);
         case ToColumn:
             return i.isOpen() ? QString() : formatTime(i.toMs);
         case HeldColumn:
-            return formatDuration(held);
+            return i.atLeastSince ? tr("at least %1").arg(formatDuration(held)) : formatDuration(held);
         case EndedColumn:
             return intervalEndName(i.endedBy);
         case ExtendedColumn:
@@ -114,6 +114,20 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
             return printableBytes(i.key, -1);
         case HolderColumn:
             return tr("Token: %1").arg(printableBytes(i.token, -1));
+        case FromColumn:
+        case HeldColumn:
+            if (i.atLeastSince)
+                return tr("Already held when first seen (watching started, or the lock's state was unknown until "
+                          "then): it was acquired earlier, when is not known.");
+            return {};
+        case ToColumn:
+        case EndedColumn:
+            if (i.endedBy == u"ended-unwatched")
+                return tr("Last seen held at this time; when watching resumed, another holder had it or nobody "
+                          "did: it ended after this, when is not known.");
+            if (i.endedBy == u"unobserved")
+                return tr("Watching stopped while it was held: whether and when it ended is not known.");
+            return {};
         default:
             return {};
         }

@@ -5,6 +5,7 @@
 #include "theme/StatePalette.h"
 
 #include <QDateTime>
+#include <QLinearGradient>
 #include <QPainter>
 
 #include <algorithm>
@@ -19,9 +20,38 @@ StatePalette::Role roleFor(const HolderInterval& i)
         return StatePalette::Role::Expiring;
     if (i.endedBy == u"lost-on-restart" || i.endedBy == u"force-released")
         return StatePalette::Role::Danger;
-    if (i.endedBy == u"unobserved")
-        return StatePalette::Role::Neutral;
-    return StatePalette::Role::Held; // still held, released, taken over
+    if (i.endedBy == u"unobserved" || i.endedBy == u"ended-unwatched")
+        return StatePalette::Role::Neutral; // its end was not seen
+    return StatePalette::Role::Held;        // still held, released, taken over
+}
+
+// A bar whose start was not seen (held when first seen): it fades in from the left, with no left edge.
+void fillBar(QPainter& p, const QRect& bar, const QColor& fill, bool startUnseen)
+{
+    if (!startUnseen) {
+        p.fillRect(bar, fill);
+        return;
+    }
+    const int fade = std::min(28, std::max(1, bar.width() / 3));
+    QLinearGradient gradient(bar.left(), 0, bar.left() + fade, 0);
+    QColor clear = fill;
+    clear.setAlpha(0);
+    gradient.setColorAt(0, clear);
+    gradient.setColorAt(1, fill);
+    p.fillRect(QRect(bar.left(), bar.top(), fade, bar.height()), gradient);
+    p.fillRect(bar.adjusted(fade, 0, 0, 0), fill);
+}
+
+void outlineBar(QPainter& p, const QRect& bar, bool startUnseen)
+{
+    const QRect r = bar.adjusted(0, 0, -1, -1);
+    if (!startUnseen) {
+        p.drawRect(r);
+        return;
+    }
+    p.drawLine(r.topLeft(), r.topRight());
+    p.drawLine(r.topRight(), r.bottomRight());
+    p.drawLine(r.bottomLeft(), r.bottomRight());
 }
 
 // One row per holder: a client that acquires again (with a new token each time) stays on its row.
@@ -34,7 +64,6 @@ QByteArray rowOf(const HolderInterval& i)
 
 HistoryTimeline::HistoryTimeline(QWidget* parent) : QWidget(parent)
 {
-    setMinimumHeight(110);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
@@ -77,12 +106,13 @@ void HistoryTimeline::clear()
 QSize HistoryTimeline::sizeHint() const
 {
     const int rows = std::clamp(int(m_holders.size()), 1, 8);
-    return {600, fontMetrics().height() * (3 + rows * 2) + 16};
+    return {600, fontMetrics().height() * (4 + rows * 2) + 16}; // the legend may take two lines
 }
 
 QSize HistoryTimeline::minimumSizeHint() const
 {
-    return {200, 110};
+    // Two legend lines, the key, two holders and the axis.
+    return {200, fontMetrics().height() * 7 + 30};
 }
 
 void HistoryTimeline::paintEvent(QPaintEvent*)
@@ -97,27 +127,32 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         return;
     }
     const StatePalette states = StatePalette::forPalette(pal);
-    // Legend: what the colours say, then the key.
+    // Legend: what the colours say (wrapped to the width), then the key.
     int legendX = 8;
-    const int legendY = 4;
-    auto legend = [&](const QString& text, StatePalette::Role role, Qt::BrushStyle pattern) {
+    int legendY = 4;
+    auto legend = [&](const QString& text, StatePalette::Role role, Qt::BrushStyle pattern, bool startUnseen = false) {
+        if (legendX > 8 && legendX + 27 + fm.horizontalAdvance(text) > width() - 8) {
+            legendX = 8;
+            legendY += fm.height() + 2;
+        }
         QColor c = states.color(role);
-        const QRect swatch(legendX, legendY + 2, 14, fm.height() - 4);
+        const QRect swatch(legendX, legendY + 2, startUnseen ? 22 : 14, fm.height() - 4);
         QColor fill = c;
         fill.setAlpha(120);
-        p.fillRect(swatch, fill);
+        fillBar(p, swatch, fill, startUnseen);
         if (pattern != Qt::SolidPattern)
             p.fillRect(swatch, QBrush(c, pattern));
         p.setPen(c);
-        p.drawRect(swatch.adjusted(0, 0, -1, -1));
+        outlineBar(p, swatch, startUnseen);
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(legendX + 18, legendY + fm.ascent(), text);
-        legendX += 18 + fm.horizontalAdvance(text) + 14;
+        p.drawText(swatch.right() + 5, legendY + fm.ascent(), text);
+        legendX = swatch.right() + 5 + fm.horizontalAdvance(text) + 14;
     };
     legend(tr("held, released or taken over"), StatePalette::Role::Held, Qt::SolidPattern);
     legend(tr("expired"), StatePalette::Role::Expiring, Qt::SolidPattern);
     legend(tr("lost or force-released"), StatePalette::Role::Danger, Qt::BDiagPattern);
-    legend(tr("observation ended"), StatePalette::Role::Neutral, Qt::Dense6Pattern);
+    legend(tr("end not seen"), StatePalette::Role::Neutral, Qt::Dense6Pattern);
+    legend(tr("held before first seen"), StatePalette::Role::Held, Qt::SolidPattern, true);
 
     const int top = legendY + fm.height() + 6;
     p.setPen(pal.color(QPalette::Text));
@@ -195,18 +230,20 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         const QColor c = states.color(role);
         QColor fill = c;
         fill.setAlpha(120);
-        p.fillRect(bar, fill);
+        fillBar(p, bar, fill, i.atLeastSince);
         if (role == StatePalette::Role::Danger)
             p.fillRect(bar, QBrush(c, Qt::BDiagPattern));
         else if (role == StatePalette::Role::Neutral)
             p.fillRect(bar, QBrush(c, Qt::Dense6Pattern));
         p.setPen(c);
-        p.drawRect(bar.adjusted(0, 0, -1, -1));
+        outlineBar(p, bar, i.atLeastSince);
         if (i.isOpen()) // still held: an arrow at the end says it goes on
             p.drawLine(bar.right(), bar.top(), bar.right(), bar.bottom());
         // Inside the bar only (bars of one row never overlap their labels): how long, how it ended.
-        const QString label =
-            HistoryModel::formatDuration(i.durationMs(m_untilMs)) + QStringLiteral(" · ") + intervalEndName(i.endedBy);
+        // Held when first seen: "at least" that long, never an acquisition time.
+        const QString duration = HistoryModel::formatDuration(i.durationMs(m_untilMs));
+        const QString label = (i.atLeastSince ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") +
+                              intervalEndName(i.endedBy);
         const QRect textRect = bar.adjusted(3, 0, -2, 0);
         if (textRect.width() > fm.horizontalAdvance(QStringLiteral("0.0 s"))) {
             p.setPen(pal.color(QPalette::Text));
