@@ -106,8 +106,10 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
     }
     m_window->show();
     for (const QString& name : options.openDocks) {
-        if (auto* dock = m_window->findChild<QDockWidget*>(name + QStringLiteral("Dock")))
+        if (auto* dock = m_window->findChild<QDockWidget*>(name + QStringLiteral("Dock"))) {
             dock->show();
+            dock->raise(); // tabbed with the other docks: the last one named is in front
+        }
     }
 
     if (options.demo) {

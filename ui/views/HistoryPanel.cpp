@@ -61,16 +61,28 @@ HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
     m_search->setObjectName(QStringLiteral("historySearch"));
     m_search->setDefault(true);
 
-    auto* filters = new QHBoxLayout;
-    filters->addWidget(new QLabel(tr("Key:")));
-    filters->addWidget(m_key, 2);
-    filters->addWidget(new QLabel(tr("Holder:")));
-    filters->addWidget(m_holder, 1);
-    filters->addWidget(m_range);
-    filters->addWidget(m_since);
-    filters->addWidget(new QLabel(QStringLiteral("–")));
-    filters->addWidget(m_until);
-    filters->addWidget(m_search);
+    // Two rows, so that nothing is squeezed in a dock of half a window's width: what to look for, then when.
+    for (QDateTimeEdit* edit : {m_since, m_until})
+        edit->setMinimumWidth(edit->sizeHint().width());
+    m_key->setMinimumWidth(fontMetrics().horizontalAdvance(m_key->placeholderText()) + 40);
+    m_holder->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("host-name pid 12345")) + 40);
+    auto* what = new QHBoxLayout;
+    what->addWidget(new QLabel(tr("Key:")));
+    what->addWidget(m_key, 3);
+    what->addSpacing(8);
+    what->addWidget(new QLabel(tr("Holder:")));
+    what->addWidget(m_holder, 2);
+    auto* when = new QHBoxLayout;
+    when->addWidget(m_range);
+    when->addWidget(m_since);
+    when->addWidget(new QLabel(QStringLiteral("–")));
+    when->addWidget(m_until);
+    when->addStretch(1);
+    when->addWidget(m_search);
+    auto* filters = new QVBoxLayout;
+    filters->setSpacing(4);
+    filters->addLayout(what);
+    filters->addLayout(when);
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(HistoryModel::SortRole);
@@ -82,16 +94,21 @@ HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(HistoryModel::FromColumn, Qt::DescendingOrder);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setWordWrap(false);
+    m_table->setMinimumHeight(m_table->fontMetrics().height() * 5);
 
     m_timeline = new HistoryTimeline;
     m_timeline->setObjectName(QStringLiteral("historyTimeline"));
+    // The timeline keeps room for its legend, the key and two holders whatever the height (it never collapses).
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_table);
     split->addWidget(m_timeline);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
 
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("historyStatus"));

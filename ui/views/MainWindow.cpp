@@ -250,6 +250,12 @@ QDockWidget* MainWindow::addDockPanel(QWidget* panel, const QString& title, cons
     dock->setObjectName(objectName);
     dock->setWidget(panel);
     addDockWidget(area, dock);
+    for (QDockWidget* other : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+        if (other != dock && dockWidgetArea(other) == area) {
+            tabifyDockWidget(other, dock);
+            break;
+        }
+    }
     dock->hide();
     return dock;
 }

@@ -55,7 +55,9 @@ public:
     // say where things go, so no caller depends on the toolbar's order or a panel's layout.
     // Adds actions to the toolbar as one section after the cluster actions, before the mode label.
     void addToolBarSection(const QList<QAction*>& actions);
-    // Puts `panel` in a dock (hidden; its toggleViewAction() shows it) and returns the dock.
+    // Puts `panel` in a dock (hidden; its toggleViewAction() shows it) and returns the dock. Docks of one area
+    // are tabbed together: each open one gets the area's whole width (side by side, a history's filters and
+    // timeline had half the window), and a dock that is shown and raised comes to the front.
     QDockWidget* addDockPanel(QWidget* panel, const QString& title, const QString& objectName,
                               Qt::DockWidgetArea area = Qt::BottomDockWidgetArea);
     // Adds a widget to the lock detail's action row (below the detail, right-aligned).
