@@ -766,6 +766,10 @@
         <source>token %1; nodes %2 restarted without it: its holder may still think it holds it</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>token %1; already held when first seen: acquired earlier, when is not known</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::EventLogPanel</name>
@@ -1216,6 +1220,26 @@
         <source>Extended</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>at least since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Already held when first seen (watching started, or the lock&apos;s state was unknown until then): it was acquired earlier, when is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last seen held at this time; when watching resumed, another holder had it or nobody did: it ended after this, when is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watching stopped while it was held: whether and when it ended is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryPanel</name>
@@ -1305,10 +1329,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>observation ended</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No holder in this time range</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1318,6 +1338,18 @@
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>end not seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held before first seen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1685,6 +1717,10 @@
         <source>extended</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>seen held</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1769,6 +1805,10 @@
     </message>
     <message>
         <source>, none lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ended while not watched</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4295,12 +4335,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, or observation ended) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed.
-
-The console&apos;s journal: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: history takes one KEY (a glob matches several)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4346,6 +4380,20 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown.
+
+The console&apos;s journal: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at least since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at least %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4784,15 +4832,15 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: --journal needs a file name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -764,6 +764,10 @@
         <source>token %1; nodes %2 restarted without it: its holder may still think it holds it</source>
         <translation>令牌 %1；节点 %2 重启后不再持有它：持有者可能仍以为自己持有该锁</translation>
     </message>
+    <message>
+        <source>token %1; already held when first seen: acquired earlier, when is not known</source>
+        <translation>令牌 %1；首次看到时已被持有：获取时间更早，具体时间未知</translation>
+    </message>
 </context>
 <context>
     <name>redlock::EventLogPanel</name>
@@ -1214,6 +1218,26 @@
         <source>Extended</source>
         <translation>续期次数</translation>
     </message>
+    <message>
+        <source>at least since %1</source>
+        <translation>至少自 %1 起</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>Already held when first seen (watching started, or the lock&apos;s state was unknown until then): it was acquired earlier, when is not known.</source>
+        <translation>首次看到时已被持有（监视刚开始，或此前锁的状态未知）：它在更早的时候被获取，具体时间未知。</translation>
+    </message>
+    <message>
+        <source>Last seen held at this time; when watching resumed, another holder had it or nobody did: it ended after this, when is not known.</source>
+        <translation>最后一次看到被持有是在此时；恢复监视时，它已由其他持有者持有或无人持有：它在此之后结束，具体时间未知。</translation>
+    </message>
+    <message>
+        <source>Watching stopped while it was held: whether and when it ended is not known.</source>
+        <translation>监视在其被持有期间停止：不知道它是否结束以及何时结束。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryPanel</name>
@@ -1301,10 +1325,6 @@
         <translation>丢失或被强制释放</translation>
     </message>
     <message>
-        <source>observation ended</source>
-        <translation>观察已结束</translation>
-    </message>
-    <message>
         <source>No holder in this time range</source>
         <translation>此时间范围内没有持有者</translation>
     </message>
@@ -1313,6 +1333,18 @@
         <translation>
             <numerusform>另有 %n 个持有者未显示：请放大面板</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>end not seen</source>
+        <translation>未看到结束</translation>
+    </message>
+    <message>
+        <source>held before first seen</source>
+        <translation>首次看到前已被持有</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
     </message>
 </context>
 <context>
@@ -1679,6 +1711,10 @@
         <source>extended</source>
         <translation>已续期</translation>
     </message>
+    <message>
+        <source>seen held</source>
+        <translation>发现已被持有</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockInspector</name>
@@ -1760,6 +1796,10 @@
     <message>
         <source>, none lost.</source>
         <translation>，没有丢失。</translation>
+    </message>
+    <message>
+        <source>ended while not watched</source>
+        <translation>在未监视期间结束</translation>
     </message>
 </context>
 <context>
@@ -4294,14 +4334,6 @@ Commands:
         <translation>输出 JSON 而不是文本。</translation>
     </message>
     <message>
-        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, or observation ended) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed.
-
-The console&apos;s journal: %1</source>
-        <translation>谁在何时持有锁：每个持有者的持有区间（从其令牌在法定人数节点上被看到的时刻，到不再如此的时刻）、它如何结束（释放、过期、被接管、因节点重启而丢失、被强制释放或观察结束）以及续期次数，数据来自控制台和 `redlock watch --journal FILE` 写入的锁历史日志。列出与时间范围重叠的区间；“仍被持有”表示最后一次观察时仍被持有。
-
-控制台的日志：%1</translation>
-    </message>
-    <message>
         <source>redlock: history takes one KEY (a glob matches several)</source>
         <translation>redlock: history 只接受一个 KEY（通配符可匹配多个）</translation>
     </message>
@@ -4348,6 +4380,22 @@ The console&apos;s journal: %1</source>
     <message>
         <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
         <translation>redlock: 匹配超过 %1 个；只显示前 %1 个（--limit）</translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown.
+
+The console&apos;s journal: %1</source>
+        <translation>谁在何时持有锁：每个持有者的持有区间（从其令牌在法定人数节点上被看到的时刻，到不再如此的时刻）、它如何结束（释放、过期、被接管、因节点重启而丢失、被强制释放、观察结束或在未监视期间结束）以及续期次数，数据来自控制台和 `redlock watch --journal FILE` 写入的锁历史日志。列出与时间范围重叠的区间；“仍被持有”表示最后一次观察时仍被持有。监视开始时已持有锁的持有者显示为“至少自”首次看到它的时刻起（JSON：&quot;atLeastSince&quot;: true）：它何时获取该锁未知。下一次监视再次看到的同一持有者保持同一个区间；届时已不再持有的持有者显示为“在未监视期间结束”，结束时间晚于所示时间。
+
+控制台的日志：%1</translation>
+    </message>
+    <message>
+        <source>at least since %1</source>
+        <translation>至少自 %1 起</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
     </message>
 </context>
 <context>
@@ -4786,16 +4834,16 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>MB</translation>
     </message>
     <message>
-        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C. Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
-        <translation>实时输出锁事件（获取、续期、释放、过期、令牌变更、争用、因节点重启而丢失），直到按下 Ctrl+C。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
-    </message>
-    <message>
         <source>redlock: --journal needs a file name</source>
         <translation>redlock: --journal 需要一个文件名</translation>
     </message>
     <message>
         <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
         <translation>redlock: 日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <translation>实时输出锁事件（获取、续期、释放、过期、令牌变更、争用、因节点重启而丢失），直到按下 Ctrl+C；开始时先输出监视开始时已被持有的每个锁，记为“发现已被持有”（未看到其获取：至少自那时起被持有）。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
     </message>
 </context>
 <context>
