@@ -329,6 +329,7 @@ void AlertMonitor::consider(const Condition& c, qint64 now)
     a.alert.message = c.message;
     a.alert.sinceMs = c.sinceMs;
     a.alert.raisedAtMs = wallMs();
+    a.token = c.token;
     a.lastActiveNs = now;
     a.seen = m_generation;
     m_active.insert(id, a);
@@ -351,7 +352,17 @@ void AlertMonitor::evaluate()
     };
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
         const QByteArray subject = keySubject(it.key());
-        const bool active = isActive(it->rule, subject);
+        // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
+        // clears at once (it would go on naming a holder that is gone) and the new one counts from its
+        // own start (applyLock reset sinceNs).
+        const bool perToken = it->rule != AlertRule::LockContested;
+        const QByteArray id = alertRuleId(it->rule).toLatin1() + ':' + subject;
+        if (perToken) {
+            const auto a = m_active.constFind(id);
+            if (a != m_active.cend() && a->token != it->token)
+                clearActive(id);
+        }
+        const bool active = m_active.contains(id);
         if (!present(it->rule, it->sinceNs, active))
             continue;
         Condition c;
@@ -360,6 +371,8 @@ void AlertMonitor::evaluate()
         c.key = it.key();
         c.sinceNs = it->sinceNs;
         c.sinceMs = it->sinceMs;
+        if (perToken)
+            c.token = it->token;
         // The message is only built for an alert about to be raised.
         if (!active)
             c.message = lockMessage(it.key(), *it);
@@ -377,14 +390,22 @@ void AlertMonitor::evaluate()
             continue;
         if (t.isEnabled(it->alert.rule) && (now - it->lastActiveNs) / 1'000'000 < t.clearAfterMs)
             continue;
-        Alert cleared = it->alert;
-        cleared.clearedAtMs = wallMs();
-        m_active.erase(it);
-        m_order.removeOne(id);
-        emit alertCleared(cleared);
+        clearActive(id);
     }
     for (const QByteArray& id : std::as_const(m_order))
         maybeNotify(m_active[id], now);
+}
+
+void AlertMonitor::clearActive(const QByteArray& id)
+{
+    const auto it = m_active.find(id);
+    if (it == m_active.end())
+        return;
+    Alert cleared = it->alert;
+    cleared.clearedAtMs = wallMs();
+    m_active.erase(it);
+    m_order.removeOne(id);
+    emit alertCleared(cleared);
 }
 
 void AlertMonitor::maybeNotify(Active& a, qint64 now)

@@ -165,6 +165,7 @@ private:
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
         QString message;
+        QByteArray token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
     struct LockState
     {
@@ -179,6 +180,7 @@ private:
     struct Active
     {
         Alert alert;
+        QByteArray token; // LockHeld, MinorityLeftover: the token the alert is about (another token: another alert)
         qint64 lastActiveNs = 0;
         qint64 lastNotifiedNs = 0;
         quint64 seen = 0; // evaluation generation the condition was last active in
@@ -188,6 +190,7 @@ private:
     void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
     void recomputeNodeConditions();
     void consider(const Condition& c, qint64 nowNs);
+    void clearActive(const QByteArray& id);
     void maybeNotify(Active& a, qint64 nowNs);
     QString lockMessage(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;

@@ -575,6 +575,97 @@ private slots:
         QCOMPARE(notified.size(), 2);
     }
 
+    // A hold is one token's: when another token holds the key (taken over within one rescan, or released and
+    // acquired again within the hysteresis) the alert about the first holder clears at once, and the new holder
+    // is alerted on only once it has held for the threshold itself, with its own message and since-time. The
+    // same for a minority leftover replaced by another token's.
+    void holderChangeIsANewCondition()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3)); // LockHeld 10 s, MinorityLeftover 20 s, clear after 5 s
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        auto hold = [&](const QByteArray& key, const QByteArray& token) {
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(!runCommand(cluster.endpoint(i), {"SET", key, token, "PX", "600000"}).isError());
+        };
+        const QByteArray id = keyAlert(AlertRule::LockHeld, "orders:7");
+
+        hold("orders:7", "holder-a");
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        const Alert first = raised.last().first().value<Alert>();
+        QVERIFY2(first.message.contains(QLatin1String("holder-a")), qPrintable(first.message));
+
+        // Taken over by holder-b within one rescan: the alert about holder-a clears now, nothing about b yet.
+        m_clock->advanceMs(1000);
+        hold("orders:7", "holder-b");
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.last().first().value<Alert>().id, id);
+        QVERIFY(!hasActive(monitor, id));
+        m_clock->advanceMs(9000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, id));
+        QCOMPARE(raised.size(), 1);
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 2);
+        const Alert second = raised.last().first().value<Alert>();
+        QCOMPARE(second.id, id);
+        QVERIFY2(second.message.contains(QLatin1String("holder-b")), qPrintable(second.message));
+        QVERIFY2(!second.message.contains(QLatin1String("holder-a")), qPrintable(second.message));
+        QVERIFY(second.sinceMs > first.sinceMs);
+
+        // Released by b and acquired by c within the hysteresis: b's alert clears at once, c counts anew.
+        for (int i = 0; i < 3; ++i)
+            runCommand(cluster.endpoint(i), {"DEL", "orders:7"});
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(2000);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 1); // gone for less than the clear delay: still b's alert
+        hold("orders:7", "holder-c");
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 2);
+        QVERIFY(!hasActive(monitor, id));
+        m_clock->advanceMs(5000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, id));
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 3);
+        QVERIFY2(raised.last().first().value<Alert>().message.contains(QLatin1String("holder-c")),
+                 qPrintable(raised.last().first().value<Alert>().message));
+
+        // A leftover on one node, replaced there by another token's leftover: a new condition as well.
+        const QByteArray leftover = keyAlert(AlertRule::MinorityLeftover, "jobs:3");
+        QVERIFY(!runCommand(cluster.endpoint(2), {"SET", "jobs:3", "left-x", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(20500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, leftover));
+        QVERIFY(!runCommand(cluster.endpoint(2), {"SET", "jobs:3", "left-y", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, leftover));
+        QCOMPARE(cleared.last().first().value<Alert>().id, leftover);
+        m_clock->advanceMs(19000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, leftover));
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, leftover));
+    }
+
     // A rule switched off clears its alerts at once and raises nothing.
     void disabledRuleRaisesNothing()
     {
