@@ -2362,6 +2362,13 @@ token: %3</source>
             <numerusform></numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>node %1 is back (a new instance answers; its run_id cannot be read yet, e.g. while it loads its data) after %n failed start(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>

@@ -2347,6 +2347,12 @@ token: %3</source>
             <numerusform>节点 %1 已恢复（新的 run_id %2），在 %n 次启动失败后由其他方式启动</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>node %1 is back (a new instance answers; its run_id cannot be read yet, e.g. while it loads its data) after %n failed start(s)</source>
+        <translation>
+            <numerusform>节点 %1 已恢复（新实例已应答；其 run_id 暂时无法读取，例如仍在加载数据），此前启动失败 %n 次</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>

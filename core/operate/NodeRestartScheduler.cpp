@@ -421,11 +421,13 @@ void NodeRestartScheduler::readRunId(RedisConnection* probe, std::function<void(
     probe->send(
         {"INFO", "server"},
         [done](const RedisReply& reply) {
-            if (reply.isString())
+            if (reply.isString()) {
                 done(runIdFromInfo(reply.bytes()), true);
-            else
-                // NOPERM on INFO still proves the node answers.
-                done({}, reply.type() == RedisReply::Type::Error);
+                return;
+            }
+            // NOPERM on INFO still proves the node answers; so does a handshake refused with -LOADING (the
+            // node is up and loading its data): only its run_id cannot be read.
+            done({}, reply.type() == RedisReply::Type::Error || reply.errorKind() == RedisErrorKind::Loading);
         },
         m_options.probeTimeoutMs);
 }
@@ -671,18 +673,26 @@ void NodeRestartScheduler::probeBack(Entry& entry, bool startIfNotBack)
         PendingRestart& r = e->restart;
         if (r.state != State::Quarantined || r.startFailures == 0)
             return;
-        // The old instance answering again is not "back" (it never went away: the stop was confirmed, so this
-        // cannot be it unless run_ids are unreadable, and then nothing proves a restart).
-        if (!answered || runId.isEmpty() || runId == r.runIdBefore) {
+        // The stop was confirmed (a start is only tried after that), so whatever answers now is a new instance,
+        // with or without a readable run_id: one still loading its data (-LOADING), or refusing INFO (NOPERM).
+        // A failed start step that timed out may have started it. Starting another would fail on the port it
+        // holds and count towards giving up on a node that is up.
+        const bool back = answered && (r.stopConfirmed || (!runId.isEmpty() && runId != r.runIdBefore));
+        if (!back) {
             if (startIfNotBack)
                 startDue(*e);
             return;
         }
         audit(QStringLiteral("node-back"), r, {{QStringLiteral("runId"), QString::fromLatin1(runId)}});
-        r.error = tr("node %1 is back (new run_id %2), started by something else after %n failed start(s)", nullptr,
-                     r.startFailures)
-                      .arg(r.node + 1)
-                      .arg(QString::fromLatin1(runId));
+        r.error = runId.isEmpty()
+                      ? tr("node %1 is back (a new instance answers; its run_id cannot be read yet, e.g. while it "
+                           "loads its data) after %n failed start(s)",
+                           nullptr, r.startFailures)
+                            .arg(r.node + 1)
+                      : tr("node %1 is back (new run_id %2), started by something else after %n failed start(s)",
+                           nullptr, r.startFailures)
+                            .arg(r.node + 1)
+                            .arg(QString::fromLatin1(runId));
         finish(id, State::Done);
     });
 }

@@ -17,11 +17,15 @@
 #include "support/ShiftedClock.h"
 #include "support/TestSupport.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace redlock;
 using State = PendingRestart::State;
@@ -781,6 +785,101 @@ private slots:
         QCOMPARE(log.count(QStringLiteral("node-start")), 1);
         QVERIFY(log.contains(QStringLiteral("node-back")));
         QVERIFY(!second.isQuarantined(2));
+    }
+
+    // The start step fails while the node it started comes up as a new instance whose run_id cannot be read:
+    // still loading its data (a start step that times out while Redis loads: every command but a few refused
+    // with -LOADING, the probe's handshake included), or refusing INFO (an ACL without +info). The stop was
+    // confirmed, so any answer is a new instance: the node is back and the restart done, never started a second
+    // time (which would fail on the taken port and give up on a node that is up).
+    void newInstanceWithoutReadableRunIdIsBack_data()
+    {
+        QTest::addColumn<bool>("loading");
+        QTest::addColumn<QString>("settings"); // for the instance the start step starts
+        // Loading data saved before the stop, slowed to about 20 s (0.5 ms a key).
+        QTest::newRow("loading") << true
+                                 << QStringLiteral("--key-load-delay 500 --loading-process-events-interval-bytes 1024");
+        QTest::newRow("noperm on INFO") << false
+                                        << QStringLiteral("--user default on nopass '~*' '&*' '+@all' '-info'");
+    }
+    void newInstanceWithoutReadableRunIdIsBack()
+    {
+        QFETCH(bool, loading);
+        QFETCH(QString, settings);
+        const QString cli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
+        QVERIFY2(!cli.isEmpty(), "redis-cli is not on PATH (package redis-tools, installed by scripts/setup-deps.sh)");
+        const QString shell = QStandardPaths::findExecutable(QStringLiteral("sh"));
+        QVERIFY(!shell.isEmpty());
+        // A cluster of its own: its node 2 is replaced by one the start step starts.
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        const QString port = QString::number(cluster.port(2));
+        const QString dir = cluster.dataDir(2);
+        const QString pidFile = QDir(dir).filePath(QStringLiteral("started-by-the-test.pid"));
+        // That instance is daemonized: stopped here whatever happens.
+        const auto stopStarted = qScopeGuard([&] {
+            QFile file(pidFile);
+            if (file.open(QIODevice::ReadOnly)) {
+                const pid_t pid = file.readAll().trimmed().toInt();
+                if (pid > 0)
+                    ::kill(pid, SIGKILL);
+            }
+        });
+        RestartSchedulerOptions o = options();
+        o.nodes = cluster.endpoints();
+        o.startRetryInitialMs = 60000;
+        o.startAttempts = 2; // a second start would be the last attempt: the restart given up
+        o.probeTimeoutMs = 5000;
+        RestartRequest req = request(2, 60000);
+        req.method.kind = RestartMethod::Kind::Commands;
+        req.method.stopProgram = cli;
+        req.method.stopArguments = {QStringLiteral("-p"), port, QStringLiteral("shutdown"), QStringLiteral("nosave")};
+        // The start step starts redis-server and fails (as one that timed out would).
+        req.method.startProgram = shell;
+        req.method.startArguments = {
+            QStringLiteral("-c"),
+            QStringLiteral(R"("$0" --port "$1" --bind 127.0.0.1 --dir "$2" --pidfile "$3" --daemonize yes --save "" )"
+                           R"(--protected-mode no --logfile "$2/started-by-the-test.log" %1; exit 1)")
+                .arg(settings),
+            LocalCluster::redisServerPath(),
+            port,
+            dir,
+            pidFile};
+        if (loading) {
+            DirectRedis direct(cluster.port(2));
+            QCOMPARE(direct.command({"DEBUG", "POPULATE", "40000", "bulk", "16"}).str, QByteArray("OK"));
+            QCOMPARE(direct.command({"SAVE"}).str, QByteArray("OK"));
+        }
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy failed(&scheduler, &NodeRestartScheduler::startFailed);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        const ScheduleResult r = wait(scheduler.schedule(req));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.pending().isEmpty() && scheduler.pending().first().stopConfirmed, 10000);
+        advance(61000);
+        QVERIFY(waitForCount(failed, 1, 30000));
+        // The new instance is up, its run_id unreadable.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidFile), 10000);
+        if (loading)
+            QTRY_VERIFY_WITH_TIMEOUT(DirectRedis(cluster.port(2)).command({"PING"}).str.startsWith("LOADING"), 10000);
+        else
+            QTRY_VERIFY_WITH_TIMEOUT(DirectRedis(cluster.port(2)).command({"INFO"}).str.startsWith("NOPERM"), 10000);
+
+        // The probe reconnects (it was refused until the instance listened), then the retry is due.
+        QTest::qWait(1000);
+        advance(60000);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        const PendingRestart done = finished.first().first().value<PendingRestart>();
+        QVERIFY2(done.state == State::Done, qPrintable(done.error));
+        QVERIFY2(done.error.contains(QStringLiteral("is back")), qPrintable(done.error));
+        QCOMPARE(failed.size(), 1);
+        const QStringList log = actions(auditPath());
+        QCOMPARE(log.count(QStringLiteral("node-start")), 1);
+        QVERIFY(log.contains(QStringLiteral("node-back")));
+        QVERIFY(!scheduler.isQuarantined(2));
+        if (loading) // still loading: the probe did not wait for the data
+            QVERIFY(DirectRedis(cluster.port(2)).command({"PING"}).str.startsWith("LOADING"));
     }
 
     void readOnlyRefusesEveryDestructiveActionInCore()
