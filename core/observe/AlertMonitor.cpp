@@ -3,6 +3,7 @@
 #include "redlock/RedlockRules.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace redlock {
 
@@ -79,6 +80,8 @@ AlertMonitor::AlertMonitor(AlertMonitorOptions options, QObject* parent)
         connect(&m_timer, &QTimer::timeout, this, &AlertMonitor::evaluate);
         m_timer.start();
     }
+    m_muteTimer.setSingleShot(true);
+    connect(&m_muteTimer, &QTimer::timeout, this, &AlertMonitor::onMuteTimer);
 }
 
 AlertMonitor::~AlertMonitor() = default;
@@ -456,6 +459,7 @@ bool AlertMonitor::acknowledge(const QByteArray& id)
 void AlertMonitor::muteRule(AlertRule rule, qint64 forMs)
 {
     m_ruleMutedUntilNs[index(rule)] = forMs > 0 ? nowNs() + forMs * 1'000'000 : 0;
+    armMuteTimer();
     emit mutesChanged();
 }
 
@@ -465,6 +469,7 @@ void AlertMonitor::muteSubject(const QByteArray& subject, qint64 forMs)
         m_subjectMutedUntilNs.insert(subject, nowNs() + forMs * 1'000'000);
     else
         m_subjectMutedUntilNs.remove(subject);
+    armMuteTimer();
     emit mutesChanged();
 }
 
@@ -472,8 +477,53 @@ void AlertMonitor::unmuteAll()
 {
     m_ruleMutedUntilNs.fill(0);
     m_subjectMutedUntilNs.clear();
+    armMuteTimer();
     emit mutesChanged();
     evaluate(); // what was raised while muted notifies now
+}
+
+void AlertMonitor::armMuteTimer()
+{
+    const qint64 now = nowNs();
+    qint64 earliest = 0;
+    const auto consider = [&](qint64 until) {
+        if (until > now && (earliest == 0 || until < earliest))
+            earliest = until;
+    };
+    for (const qint64 until : m_ruleMutedUntilNs)
+        consider(until);
+    for (const qint64 until : std::as_const(m_subjectMutedUntilNs))
+        consider(until);
+    if (earliest == 0) {
+        m_muteTimer.stop();
+        return;
+    }
+    // Rounded up: at its timeout the mute has run out (a timer that fires early is armed again for the rest).
+    const qint64 ms = (earliest - now + 999'999) / 1'000'000;
+    m_muteTimer.start(static_cast<int>(std::clamp<qint64>(ms, 1, std::numeric_limits<int>::max())));
+}
+
+void AlertMonitor::onMuteTimer()
+{
+    const qint64 now = nowNs();
+    bool ended = false;
+    for (qint64& until : m_ruleMutedUntilNs) {
+        if (until != 0 && until <= now) {
+            until = 0;
+            ended = true;
+        }
+    }
+    for (auto it = m_subjectMutedUntilNs.begin(); it != m_subjectMutedUntilNs.end();) {
+        if (it.value() <= now) {
+            it = m_subjectMutedUntilNs.erase(it);
+            ended = true;
+        } else {
+            ++it;
+        }
+    }
+    armMuteTimer();
+    if (ended)
+        emit mutesChanged();
 }
 
 qint64 AlertMonitor::ruleMutedForMs(AlertRule rule) const

@@ -153,6 +153,7 @@ signals:
     void alertChanged(const redlock::Alert& alert);
     // Tell a person now (a desktop notification). repeat: a reminder of an alert nobody acknowledged.
     void notify(const redlock::Alert& alert, bool repeat);
+    // A mute was set or lifted, or ran out.
     void mutesChanged();
 
 private:
@@ -191,6 +192,10 @@ private:
     void recomputeNodeConditions();
     void consider(const Condition& c, qint64 nowNs);
     void clearActive(const QByteArray& id);
+    // A single-shot timer to the earliest mute's end: mutesChanged when one runs out (the "muted" state shown
+    // ends then, not at the next change of something else).
+    void armMuteTimer();
+    void onMuteTimer();
     void maybeNotify(Active& a, qint64 nowNs);
     QString lockMessage(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;
@@ -213,6 +218,7 @@ private:
     QHash<QByteArray, qint64> m_subjectMutedUntilNs;
     quint64 m_generation = 0;
     QTimer m_timer;
+    QTimer m_muteTimer;
 };
 
 } // namespace redlock

@@ -151,6 +151,57 @@ private slots:
         controller.stop();
     }
 
+    // An alert that notified, then muted for a moment: when the mute runs out its row is repainted (the model
+    // is told), without anything else changing: it does not go on saying "muted". Not before the mute's end.
+    void rowSaysActiveAgainWhenTheMuteRunsOut()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        ClusterController controller;
+        MainWindow window(&controller);
+        AlertsConsole alerts(&controller, &window, &settings);
+        auto clock = std::make_shared<ManualClock>();
+        alerts.setClock(clock);
+        ClusterSettings s;
+        s.nodes = cluster.endpoints();
+        s.refreshIntervalMs = 500;
+        QVERIFY2(controller.start(s, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(controller.nodesUp(), 3, 15000);
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(controller.nodeFacts()[2].health == NodeHealth::Down, 15000);
+        alerts.monitor()->evaluate();
+        clock->advanceMs(10500);
+        alerts.monitor()->evaluate();
+        QCOMPARE(alerts.model()->rowCount(), 1);
+        QCOMPARE(alerts.model()->alertAt(0).notifications, 1);
+
+        alerts.monitor()->muteSubject(AlertMonitor::nodeSubject(2), 500);
+        const QModelIndex state = alerts.model()->index(0, AlertsModel::StateColumn);
+        QCOMPARE(state.data().toString(), QStringLiteral("muted"));
+        QSignalSpy repainted(alerts.model(), &QAbstractItemModel::dataChanged);
+        const auto stateRepainted = [&] {
+            for (const QList<QVariant>& args : std::as_const(repainted)) {
+                const QModelIndex from = args.at(0).toModelIndex();
+                const QModelIndex to = args.at(1).toModelIndex();
+                if (from.row() <= 0 && to.row() >= 0 && from.column() <= AlertsModel::StateColumn &&
+                    to.column() >= AlertsModel::StateColumn)
+                    return true;
+            }
+            return false;
+        };
+        QTest::qWait(800); // real time passes, the monitor's clock does not: still muted
+        QVERIFY(!stateRepainted());
+        QCOMPARE(state.data().toString(), QStringLiteral("muted"));
+        clock->advanceMs(600);
+        QTRY_VERIFY_WITH_TIMEOUT(stateRepainted(), 3000);
+        QCOMPARE(state.data().toString(), QStringLiteral("active"));
+        QCOMPARE(alerts.monitor()->subjectMutedForMs(AlertMonitor::nodeSubject(2)), 0);
+        QCOMPARE(alerts.model()->alertAt(0).notifications, 1); // no reminder: only the state changed
+        controller.stop();
+    }
+
     // Opened by a notification while a lock's detail is shown (its tables and timeline have minimum heights): the
     // dock gets room for several alerts, taken from the panels above, not a sliver of two rows.
     void alertsDockOpensWithRoomForSeveralAlerts()
