@@ -134,8 +134,11 @@ void PrometheusExporter::apply(const LockView& view)
     ++m_verdictCounts[view.verdict];
     if (view.verdict == LockVerdict::Unknown) {
         // A holder node unreachable says nothing about the hold: it has not ended (no hold duration), and if
-        // the lock is Held again by the same token its age goes on. Only the verdict counts change.
+        // the lock is Held again by the same token its age goes on. But it is not held now either: it leaves
+        // the age and validity histograms (exposition() skips Unknown), and its holders are what this view
+        // sees (the reachable nodes holding its token), not the count from when it was held.
         before.verdict = view.verdict;
+        before.holders = view.holders;
         if (it != m_keys.end())
             *it = std::move(before);
         else
@@ -302,7 +305,8 @@ QByteArray PrometheusExporter::exposition() const
     auto age = PrometheusText::Histogram::withBounds(ageBuckets());
     auto validity = PrometheusText::Histogram::withBounds(validityBuckets());
     for (const KeyState& s : m_keys) {
-        if (s.heldSinceNs < 0)
+        // Unknown keeps the hold's start for when it is held again, but it is not held now.
+        if (s.heldSinceNs < 0 || s.verdict == LockVerdict::Unknown)
             continue;
         age.observe(seconds(std::max<qint64>(0, nowNs - s.heldSinceNs)));
         validity.observe(seconds(std::max<qint64>(0, s.validityEndNs - nowNs)));

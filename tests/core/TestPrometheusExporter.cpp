@@ -257,27 +257,44 @@ private slots:
 
     // A held lock whose holder node becomes unreachable is Unknown, not released: the hold does not end (no
     // hold duration recorded), and when it is Held again by the same token its age goes on from the first sight.
+    // Meanwhile it is not held either: it is out of the held-lock histograms, and its holders are today's.
     void unknownDoesNotEndAHold()
     {
         ExporterOptions options;
         options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
         auto clock = std::make_shared<ManualClock>();
         options.clock = clock;
+        options.perKeyMetrics = true;
         PrometheusExporter exporter(options);
         LockChangeSet first;
-        first.appeared = {view("a", LockVerdict::Held, "t1", 60000, *clock)};
+        first.appeared = {view("a", LockVerdict::Held, "t1", 60000, *clock),
+                          view("b", LockVerdict::Held, "t2", 60000, *clock)};
         exporter.addChanges(first);
 
+        // a's holder node 0 unreachable: node 1 still holds t1, one of the two needed.
         clock->advanceMs(3000);
-        LockView unknown = view("a", LockVerdict::Unknown, {}, -1, *clock);
+        LockView unknown = view("a", LockVerdict::Unknown, "t1", -1, *clock);
+        unknown.holders = 1;
         unknown.nodes[0].presence = NodeLockState::Presence::Unreachable;
+        unknown.nodes[0].token.clear();
         LockChangeSet lost;
         lost.changed = {unknown};
         exporter.addChanges(lost);
         QByteArray out = exporter.exposition();
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
+        // Not held now: only b is in the held-lock histograms (their count is held + expiring).
+        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_count"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_sum"), 57.0);
+        // Its holders as seen now, not the 2 from when it was held.
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"a\",verdict=\"unknown\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"b\",verdict=\"held\"}"), 2.0);
+        LockChangeSet bGone;
+        bGone.disappeared = {"b"};
+        exporter.addChanges(bGone);
+        QCOMPARE(sampleValue(exporter.exposition(), "redlock_lock_hold_duration_seconds_count"), 1.0);
 
         clock->advanceMs(2000);
         LockChangeSet back;
@@ -286,18 +303,19 @@ private slots:
         out = exporter.exposition();
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 1.0); // b's
         QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 5.0); // since first seen, not since back
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"a\",verdict=\"held\"}"), 2.0);
 
-        // Released afterwards: one hold of 7 s.
+        // Released afterwards: a hold of 7 s.
         clock->advanceMs(2000);
         LockChangeSet released;
         released.changed = {view("a", LockVerdict::Free, {}, -1, *clock)};
         exporter.addChanges(released);
         out = exporter.exposition();
-        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 7.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 10.0); // b: 3 s, a: 7 s
     }
 
     // A node that is not up has no latency and no clock offset: the last ones measured are not exported as if
