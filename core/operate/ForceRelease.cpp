@@ -343,8 +343,8 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
         } else if (lockDelay.mode == LockDelay::Mode::Delete) {
             deleteOnNode(i, key, token, nodeStart, nodeDone);
         } else {
-            // Auto and Fixed: the drift is taken on the PTTL read here (rules::clockDriftMs lives in C++, not in
-            // Lua); the script adds it to the PTTL it reads itself, so an extension made in between still counts
+            // Auto and Fixed: the script reads the PTTL and takes the drift on it (rules::clockDriftMs, the
+            // drift factor passed in) in one atomic step, so an extension made after this read counts in full
             // (Fixed: the tombstone gets the larger of fixedMs and that).
             describe(i, key, token, lockDelay, nodeStart,
                      [this, i, key, token, tombstone = report->tombstone, lockDelay, nodeStart,
@@ -353,14 +353,8 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
                              nodeDone(n);
                              return;
                          }
-                         const qint64 drift = n.pttlMs >= 0 ? rules::clockDriftMs(n.pttlMs, m_options.driftFactor) : 0;
                          const qint64 px = lockDelay.mode == LockDelay::Mode::Fixed ? lockDelay.fixedMs : 0;
-                         tombstoneOnNode(i, key, token, tombstone, lockDelay, px, drift, nodeStart,
-                                         [nodeDone, pttlMs = n.pttlMs](ForceReleaseNode done) {
-                                             if (done.kind == Kind::Tombstoned)
-                                                 done.pttlMs = pttlMs; // what the lock-delay was measured on
-                                             nodeDone(done);
-                                         });
+                         tombstoneOnNode(i, key, token, tombstone, lockDelay, px, nodeStart, nodeDone);
                      });
         }
     }
@@ -465,19 +459,24 @@ void ForceRelease::describeUntouched(int node, const QByteArray& key, const QByt
 }
 
 void ForceRelease::tombstoneOnNode(int node, const QByteArray& key, const QByteArray& token,
-                                   const QByteArray& tombstone, LockDelay lockDelay, qint64 pxMs, qint64 extraMs,
-                                   qint64 startNs, std::function<void(ForceReleaseNode)> done)
+                                   const QByteArray& tombstone, LockDelay lockDelay, qint64 pxMs, qint64 startNs,
+                                   std::function<void(ForceReleaseNode)> done)
 {
+    // The drift factor exactly as a double (17 significant digits read back to the same value by Lua's tonumber).
     evalScript(m_connections[static_cast<size_t>(node)], scripts::compareAndTombstone(), {key},
-               {token, tombstone, QByteArray::number(pxMs), QByteArray::number(extraMs)}, m_options.nodeTimeoutMs,
-               [this, node, key, token, lockDelay, startNs, done](const RedisReply& reply) {
-                   if (reply.isInteger() && reply.integer() > 0) {
+               {token, tombstone, QByteArray::number(pxMs), QByteArray::number(m_options.driftFactor, 'g', 17),
+                QByteArray::number(rules::kClockDriftExtraMs)},
+               m_options.nodeTimeoutMs, [this, node, key, token, lockDelay, startNs, done](const RedisReply& reply) {
+                   if (reply.isArray() && reply.elements().size() == 2 && reply.elements()[0].isInteger() &&
+                       reply.elements()[0].integer() > 0) {
                        ForceReleaseNode n;
                        n.node = node;
                        n.kind = Kind::Tombstoned;
                        n.foundToken = token;
                        n.foundType = QStringLiteral("string");
-                       n.lockDelayMs = reply.integer();
+                       n.lockDelayMs = reply.elements()[0].integer();
+                       // What the lock-delay was measured on: the PTTL the script read (-1: no expiry, Fixed).
+                       n.pttlMs = reply.elements()[1].integer();
                        n.lockDelayRaised =
                            lockDelay.mode == LockDelay::Mode::Fixed && n.lockDelayMs > lockDelay.fixedMs;
                        n.latencyUs = (nowNs() - startNs) / 1000;

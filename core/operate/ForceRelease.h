@@ -203,10 +203,10 @@ private:
                   std::function<void(ForceReleaseNode)> done);
     void deleteOnNode(int node, const QByteArray& key, const QByteArray& token, qint64 startNs,
                       std::function<void(ForceReleaseNode)> done);
-    // pxMs > 0: that PX; 0: the key's own PTTL plus extraMs (read in the script).
+    // pxMs > 0: that PX, raised to the key's own PTTL plus drift; 0: exactly that. The PTTL is read and the
+    // drift taken on it in the script (the node's PTTL at the moment of the swap, not an earlier read).
     void tombstoneOnNode(int node, const QByteArray& key, const QByteArray& token, const QByteArray& tombstone,
-                         LockDelay lockDelay, qint64 pxMs, qint64 extraMs, qint64 startNs,
-                         std::function<void(ForceReleaseNode)> done);
+                         LockDelay lockDelay, qint64 pxMs, qint64 startNs, std::function<void(ForceReleaseNode)> done);
     // After a compare-and-set that changed nothing: what is there instead.
     void describeUntouched(int node, const QByteArray& key, const QByteArray& token, LockDelay lockDelay,
                            qint64 startNs, std::function<void(ForceReleaseNode)> done);

@@ -35,16 +35,20 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then
 end
 local px = tonumber(ARGV[3])
 local pttl = redis.call('PTTL', KEYS[1])
+local covered = -1
+if pttl >= 0 then
+    covered = pttl + math.floor(pttl * tonumber(ARGV[4])) + tonumber(ARGV[5])
+end
 if px <= 0 then
     if pttl < 0 then
         return -2
     end
-    px = pttl + tonumber(ARGV[4])
-elseif pttl >= 0 and pttl + tonumber(ARGV[4]) > px then
-    px = pttl + tonumber(ARGV[4])
+    px = covered
+elseif covered > px then
+    px = covered
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', px)
-return px
+return {px, pttl}
 )lua");
     return script;
 }

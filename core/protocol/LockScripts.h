@@ -35,9 +35,11 @@ const LuaScript& compareAndDelete();
 
 // Compare-and-replace with a lock-delay tombstone (the operator's force release with lock-delay): if KEYS[1]
 // still holds ARGV[1], its value becomes ARGV[2] (the tombstone) with a PX of ARGV[3] ms, but never less than
-// the key's own PTTL plus ARGV[4] ms (the holder's remaining validity plus drift, read in the same atomic
-// step, so an extension the holder made just before still counts); ARGV[3] = 0 means "exactly that PTTL plus
-// ARGV[4] ms". A key without expiry gets ARGV[3] as it is. Returns the PX set (> 0); -1 when the key no longer holds
+// the key's own PTTL plus the clock drift on that PTTL (the holder's remaining validity plus drift, both read
+// and computed in the same atomic step, so an extension the holder made just before counts in full). The
+// drift is rules::clockDriftMs: floor(PTTL × ARGV[4]) + ARGV[5], with ARGV[4] the drift factor and ARGV[5]
+// rules::kClockDriftExtraMs. ARGV[3] = 0 means "exactly that PTTL plus drift". A key without expiry gets ARGV[3]
+// as it is. Returns {PX set (> 0), the PTTL it was measured on (-1: none)}; -1 when the key no longer holds
 // ARGV[1] (untouched); -2 when ARGV[3] is 0 and the key has no expiry (untouched: there is no remaining validity to
 // measure). A key of another type fails with WRONGTYPE and is untouched, as with compareAndDelete.
 const LuaScript& compareAndTombstone();

@@ -29,10 +29,13 @@ constexpr int quorum(int nodeCount)
 // The allowance for the clocks of the nodes and the client running at different rates over a lock's
 // lifetime: TTL × driftFactor (0.01 in the reference implementations), plus 2 ms for Redis' expire
 // resolution, so that even a very short TTL keeps a margin. Taken off every validity:
-// validity = TTL - elapsed - drift.
+// validity = TTL - elapsed - drift. The force release's tombstone script (scripts::compareAndTombstone) takes
+// the same rule on the PTTL it reads, with driftFactor and kClockDriftExtraMs passed to it: floor(PTTL ×
+// driftFactor) + kClockDriftExtraMs, the same double product truncated the same way.
+constexpr qint64 kClockDriftExtraMs = 2;
 constexpr qint64 clockDriftMs(qint64 ttlMs, double driftFactor)
 {
-    return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + 2;
+    return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + kClockDriftExtraMs;
 }
 
 // How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum, so

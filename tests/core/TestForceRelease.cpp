@@ -9,6 +9,7 @@
 #include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 #include "support/DirectRedis.h"
+#include "support/FaultProxy.h"
 #include "support/TestSupport.h"
 
 #include <QJsonArray>
@@ -428,6 +429,48 @@ private slots:
         const QJsonArray nodes = result.value(QStringLiteral("nodes")).toArray();
         QVERIFY(nodes[0].toObject().value(QStringLiteral("lockDelayRaised")).toBool());
         QVERIFY(!nodes[3].toObject().contains(QStringLiteral("lockDelayRaised")));
+    }
+
+    // The holder extends its lock (30 s to 10 min) after the PTTL was read and before the script runs: the
+    // tombstone covers the extended validity plus the drift on it (6 s), not the drift on the PTTL read before
+    // (0.3 s). Node 0 is reached through a proxy that delays each way by 1 s: the release reads the key when
+    // about 1 s has passed and runs its script at about 3 s; the holder extends at about 2 s, in between.
+    void driftIsTakenOnThePttlTheScriptSees()
+    {
+        const QByteArray key = "extended-meanwhile";
+        for (int i : {0, 1, 2})
+            DirectRedis(m_cluster.port(i)).set(key, "tok", 30000);
+        FaultProxy proxy(m_cluster.port(0));
+        QList<NodeEndpoint> nodes = m_cluster.endpoints();
+        nodes[0].port = proxy.port();
+        ForceReleaseOptions o;
+        o.nodes = nodes;
+        o.nodeTimeoutMs = 10000;
+        o.profileName = QStringLiteral("test-profile");
+        o.auditLogPath = auditPath();
+        auto fr = ownedOnIoThread(*m_io, m_io->create<ForceRelease>(o));
+        // Connected (and the preview read) before the delay: from here on each exchange with node 0 takes 2 s.
+        const ForceReleaseReport preview = wait(fr->preview(key, "tok"));
+        QCOMPARE(preview.nodes[0].kind, Kind::WillTombstone);
+        QVERIFY(preview.nodes[0].pttlMs <= 30000);
+        proxy.setLatencyMs(1000);
+
+        QFuture<ForceReleaseReport> release = fr->execute(key, "tok");
+        QTest::qWait(2000);
+        QCOMPARE(DirectRedis(m_cluster.port(0)).command({"PEXPIRE", key, "600000"}).integer, 1);
+        const ForceReleaseReport done = wait(release);
+        const ForceReleaseNode& n = done.nodes[0];
+        QCOMPARE(n.kind, Kind::Tombstoned);
+        // Measured on the extended PTTL, the one the script saw, with the drift on it.
+        QVERIFY2(n.pttlMs > 590000, qPrintable(QString::number(n.pttlMs)));
+        QCOMPARE(n.lockDelayMs, n.pttlMs + rules::clockDriftMs(n.pttlMs, 0.01));
+        const qint64 tombstonePttl = DirectRedis(m_cluster.port(0)).pttl(key);
+        QVERIFY2(tombstonePttl > 600000 + 3000, qPrintable(QString::number(tombstonePttl)));
+        // The nodes that were not extended: their own PTTL plus its drift.
+        for (int i : {1, 2}) {
+            QVERIFY(done.nodes[i].pttlMs > 0 && done.nodes[i].pttlMs <= 30000);
+            QCOMPARE(done.nodes[i].lockDelayMs, done.nodes[i].pttlMs + rules::clockDriftMs(done.nodes[i].pttlMs, 0.01));
+        }
     }
 
     void lockThatChangedHandsAfterThePreviewIsUntouched()
