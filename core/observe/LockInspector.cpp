@@ -80,7 +80,9 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
             checkEventsConfig(i);
         });
         connect(link.reader, &RedisConnection::connectionLost, this, [this, i](RedisErrorKind, const QString&) {
-            m_links[static_cast<size_t>(i)].lostAtNs = m_clock->nowNs();
+            NodeLink& l = m_links[static_cast<size_t>(i)];
+            l.lostAtNs = m_clock->nowNs();
+            l.restartUnchecked = true;
         });
         if (m_options.keyspaceEvents) {
             connection.clientName = QByteArrayLiteral("redlock-console:events");
@@ -633,9 +635,17 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
             --gather->remaining;
             continue;
         }
-        m_links[size_t(n)].keys->read(keys, forPass, [alive, gather, n](QList<KeyRead> reads) {
+        m_links[size_t(n)].keys->read(keys, forPass, [this, alive, gather, n](QList<KeyRead> reads) {
             if (!*alive)
                 return;
+            if (NodeLink& link = m_links[size_t(n)]; link.restartUnchecked) {
+                link.readsWithheld = true;
+                for (KeyRead& read : reads) {
+                    read.nodeFailed = true;
+                    read.state = NodeLockState{};
+                    read.state.note = tr("reconnected: checking whether the node restarted");
+                }
+            }
             gather->group.perNode[size_t(n)] = std::move(reads);
             if (--gather->remaining == 0)
                 gather->done(std::move(gather->group));
@@ -836,8 +846,18 @@ void LockInspector::checkRunId(int node)
     m_links[static_cast<size_t>(node)].reader->send(
         {"INFO", "server"},
         [this, alive, node](const RedisReply& reply) {
-            if (!*alive || !reply.isString())
-                return; // refused or lost: restarts of this node go unnoticed (then a lost lock reads "released")
+            if (!*alive)
+                return;
+            NodeLink& checked = m_links[static_cast<size_t>(node)];
+            checked.restartUnchecked = false;
+            // Reads that came back before this answer were set aside: read again, whatever the answer.
+            const bool reread = std::exchange(checked.readsWithheld, false);
+            if (!reply.isString()) {
+                // Refused or lost: restarts of this node go unnoticed (then a lost lock reads "released").
+                if (reread)
+                    resync();
+                return;
+            }
             QByteArray runId;
             for (const QByteArray& line : reply.bytes().split('\n')) {
                 if (line.startsWith("run_id:"))
@@ -847,8 +867,11 @@ void LockInspector::checkRunId(int node)
             const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
             if (!runId.isEmpty())
                 link.runId = runId;
-            if (!restarted)
+            if (!restarted) {
+                if (reread)
+                    resync();
                 return;
+            }
             m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
             emit nodeRestarted(node);
             checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),

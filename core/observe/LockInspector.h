@@ -174,6 +174,10 @@ private:
         // instance (everything read before it came from that instance), when the run_id then changed.
         QByteArray runId;
         qint64 lostAtNs = 0;
+        // Reconnected, and the run_id not yet checked: a key it says is absent may be one a restart lost, so
+        // its reads count as unreachable until the check answered (then readsWithheld asks for a resync).
+        bool restartUnchecked = false;
+        bool readsWithheld = false;
         quint64 restartChecks = 0; // checkRestartedNode() runs started: only the latest one applies
     };
 
