@@ -16,6 +16,7 @@
 #include <QUuid>
 
 #include <cstdlib>
+#include <utility>
 
 namespace redlock {
 
@@ -279,11 +280,14 @@ NodeRestartScheduler::~NodeRestartScheduler()
     // half-destroyed scheduler, so they are deleted here, while find() already answers nothing.
     // A pending restart stays in the state file.
     m_shuttingDown = true;
-    for (auto& [id, entry] : m_entries) {
+    auto entries = std::exchange(m_entries, {});
+    for (auto& [id, entry] : entries) {
         delete entry.probe;
         delete entry.backend;
     }
-    m_entries.clear();
+    // Connections no entry holds any more (an entry that ended while its probe still had a request out) go
+    // now too: left to ~QObject, their failing requests would call into a scheduler already destroyed.
+    qDeleteAll(findChildren<RedisConnection*>(Qt::FindDirectChildrenOnly));
 }
 
 RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown) const
