@@ -1733,6 +1733,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>reconnected: checking whether the node restarted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>PSUBSCRIBE refused: %1</source>
         <translation type="unfinished"></translation>
     </message>

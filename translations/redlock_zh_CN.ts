@@ -1727,6 +1727,10 @@
         <translation>Pub/Sub 连接断开：%1</translation>
     </message>
     <message>
+        <source>reconnected: checking whether the node restarted</source>
+        <translation>已重新连接：正在检查该节点是否已重启</translation>
+    </message>
+    <message>
         <source>PSUBSCRIBE refused: %1</source>
         <translation>PSUBSCRIBE 被拒绝：%1</translation>
     </message>
