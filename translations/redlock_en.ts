@@ -151,11 +151,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Show this dock at start: history or testBench (may be given more than once).</source>
+        <source>--journal and --no-journal exclude each other</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--journal and --no-journal exclude each other</source>
+        <source>Show this dock at start: history, alerts or testBench (may be given more than once).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

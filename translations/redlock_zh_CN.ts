@@ -151,12 +151,12 @@
         <translation>不保留锁历史。</translation>
     </message>
     <message>
-        <source>Show this dock at start: history or testBench (may be given more than once).</source>
-        <translation>启动时显示此停靠面板：history 或 testBench（可多次给出）。</translation>
-    </message>
-    <message>
         <source>--journal and --no-journal exclude each other</source>
         <translation>--journal 与 --no-journal 不能同时使用</translation>
+    </message>
+    <message>
+        <source>Show this dock at start: history, alerts or testBench (may be given more than once).</source>
+        <translation>启动时显示此停靠面板：history、alerts 或 testBench（可多次给出）。</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include "views/OperatorConsole.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -158,6 +159,42 @@ private slots:
         // "--help" as the value of an option is not a request for help.
         QVERIFY(!ConsoleCommandLine::isTextOnly(
             {QStringLiteral("redlock-console"), QStringLiteral("--pattern"), QStringLiteral("--help")}));
+    }
+
+    // --open-dock: every dock the console has opens by the name the help gives it, and the help names them all.
+    void openDockHelpNamesEveryDock()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        QStringList args{QStringLiteral("redlock-console"), QStringLiteral("--nodes"),
+                         cluster.endpoints().first().displayName(), QStringLiteral("--no-journal")};
+        for (const char* name : {"history", "alerts", "testBench"})
+            args << QStringLiteral("--open-dock") << QLatin1String(name);
+        ConsoleCommandLine commandLine;
+        QVERIFY(commandLine.parser().parse(args));
+        LaunchOptions options;
+        QVERIFY2(commandLine.launchOptions(&options, &error), qPrintable(error));
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("console.ini")), QSettings::IniFormat);
+        ConsoleLauncher launcher(&settings);
+        QVERIFY2(launcher.start(options, &error), qPrintable(error));
+
+        QString help = commandLine.parser().helpText();
+        help = help.mid(help.indexOf(QLatin1String("--open-dock")));
+        if (const qsizetype next = help.indexOf(QLatin1String("\n  -")); next >= 0)
+            help.truncate(next); // the option's description, up to the next option
+        help.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+        const QList<QDockWidget*> docks = launcher.window()->findChildren<QDockWidget*>();
+        QCOMPARE(docks.size(), 3);
+        for (QDockWidget* dock : docks) {
+            QVERIFY(dock->objectName().endsWith(QLatin1String("Dock")));
+            const QString name = dock->objectName().chopped(4);
+            QVERIFY2(dock->isVisible(), qPrintable(name));
+            QVERIFY2(help.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(name))),
+                     qPrintable(name + QStringLiteral(" is not named in: ") + help));
+        }
+        launcher.controller()->stop();
     }
 
     void readOnlyDisablesAndRefusesActions_data()

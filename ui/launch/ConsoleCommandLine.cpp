@@ -45,8 +45,8 @@ ConsoleCommandLine::ConsoleCommandLine()
                 QCoreApplication::translate("main", "file")),
       m_noJournal(QStringLiteral("no-journal"), QCoreApplication::translate("main", "Keep no lock history.")),
       m_openDock(QStringLiteral("open-dock"),
-                 QCoreApplication::translate("main", "Show this dock at start: history or testBench (may be given "
-                                                     "more than once)."),
+                 QCoreApplication::translate("main", "Show this dock at start: history, alerts or testBench (may "
+                                                     "be given more than once)."),
                  QCoreApplication::translate("main", "name"))
 {
     m_parser.setApplicationDescription(QCoreApplication::translate(
