@@ -88,12 +88,18 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
             !restartedWithout.isEmpty() && stillHolding + restartedWithout.size() >= rules::quorum(m_nodeCount);
         // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
         constexpr qint64 slackNs = 50 * kNsPerMs;
-        const bool expired = last->endsNs > 0 && m_clock->nowNs() + slackNs >= last->endsNs;
+        const qint64 nowNs = m_clock->nowNs();
+        const bool expired = last->endsNs > 0 && nowNs + slackNs >= last->endsNs;
         const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
                                      : expired ? LockEvent::Kind::Expired
                                                : LockEvent::Kind::Released;
-        if (LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString()); e && lost)
+        LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString());
+        if (e && lost)
             e->nodes = restartedWithout;
+        // An expiry happened when the validity ran out, which may be long before this view noticed it (a slow
+        // pass, a missed keyspace event): that steady instant on the wall clock, never later than detection.
+        if (e && kind == LockEvent::Kind::Expired && nowNs > last->endsNs)
+            e->atMs = nowMs - (nowNs - last->endsNs) / kNsPerMs;
         m_lastQuorum.erase(last);
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))

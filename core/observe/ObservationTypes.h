@@ -259,7 +259,7 @@ struct LockEvent
     QByteArray token;         // the new holder (Acquired, TokenChanged, SeenHeld) or the old one (Released, Expired)
     QByteArray previousToken; // TokenChanged
     QList<int> nodes;         // Lost: the nodes that restarted without the lock
-    qint64 atMs = 0;          // wall clock when observed
+    qint64 atMs = 0;          // wall clock when observed; Expired: when the validity ran out (not later)
     QString holderSummary;
 };
 
