@@ -1815,6 +1815,10 @@
         <source>ended while not watched</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is out of range: at most %2 years back</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockKeeper</name>
@@ -4405,6 +4409,10 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>at least %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

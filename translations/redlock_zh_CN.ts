@@ -1805,6 +1805,10 @@
         <source>ended while not watched</source>
         <translation>在未监视期间结束</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is out of range: at most %2 years back</source>
+        <translation>&quot;%1&quot; 超出范围：最多只能回溯 %2 年</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockKeeper</name>
@@ -4406,6 +4410,10 @@ The console&apos;s journal: %1</source>
     <message>
         <source>at least %1</source>
         <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>redlock: --%1: %2</source>
+        <translation>redlock: --%1：%2</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "history/HistoryTypes.h"
 
+#include "observe/ObservationTypes.h"
+
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QTimeZone>
@@ -42,8 +44,10 @@ QString intervalEndName(const QString& endedBy)
     return journalKindName(endedBy);
 }
 
-std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs)
+std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs, QString* error)
 {
+    if (error)
+        error->clear();
     const QString text = input.trimmed();
     if (text.isEmpty())
         return std::nullopt;
@@ -62,7 +66,18 @@ std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs)
                               : unit == u'h' ? 3'600'000.0
                               : unit == u'd' ? 86'400'000.0
                                              : 7 * 86'400'000.0;
-        return nowMs - qint64(amount * unitMs);
+        // In double: "-99999999999999999999w" is far beyond a qint64 of ms, and converting it would be undefined.
+        const double backMs = amount * unitMs;
+        constexpr double maxBackMs = double(kHistoryTimeMaxBackYears) * 365.25 * 86'400'000.0;
+        if (!(backMs <= maxBackMs)) {
+            if (error)
+                *error =
+                    QCoreApplication::translate("redlock::LockJournal", "\"%1\" is out of range: at most %2 years back")
+                        .arg(printableText(text, 60))
+                        .arg(kHistoryTimeMaxBackYears);
+            return std::nullopt;
+        }
+        return nowMs - qint64(backMs);
     }
     // ISO 8601; a space instead of the T is accepted, as people write it.
     QString iso = text;

@@ -88,8 +88,11 @@ QString intervalEndName(const QString& endedBy);
 
 // A point in time on the command line: ISO 8601 ("2026-11-23T14:03", "2026-11-23 14:03:00", with or without
 // a zone offset or Z; local time without), "now", or relative to now: "-1h", "-30m", "-2d", "-90s", "-1w"
-// (also "1h ago"). nullopt when it is none of these.
-std::optional<qint64> parseHistoryTime(const QString& text, qint64 nowMs);
+// (also "1h ago"). nullopt when it is none of these, or when a relative time reaches back further than
+// kHistoryTimeMaxBackYears (such a count of ms would overflow): then *error (when given) says so (translated),
+// otherwise it is left empty.
+constexpr qint64 kHistoryTimeMaxBackYears = 10000;
+std::optional<qint64> parseHistoryTime(const QString& text, qint64 nowMs, QString* error = nullptr);
 
 } // namespace redlock
 

@@ -460,6 +460,18 @@ private slots:
                  QDateTime(QDate(2026, 11, 23), QTime(14, 3)).toMSecsSinceEpoch()); // local time
         QVERIFY(!parseHistoryTime(QStringLiteral("yesterday"), now));
         QVERIFY(!parseHistoryTime(QStringLiteral("-1y"), now));
+        QCOMPARE(parseHistoryTime(QStringLiteral("-1.5h"), now), now - 5400'000);
+        QCOMPARE(parseHistoryTime(QStringLiteral("-5000w"), now), now - 5000 * 7 * 86400'000LL);
+        // Beyond what a qint64 of ms holds (or any journal could): refused, never wrapped around.
+        for (const char* huge : {"-99999999999999999999w", "99999999999999999999w ago", "-999999999999999h"}) {
+            QString error;
+            QVERIFY2(!parseHistoryTime(QLatin1String(huge), now, &error), huge);
+            QVERIFY2(error.contains(QLatin1String("out of range")) && error.contains(QLatin1String(huge)),
+                     qPrintable(error));
+        }
+        QString error = QStringLiteral("stale");
+        QVERIFY(!parseHistoryTime(QStringLiteral("yesterday"), now, &error));
+        QVERIFY(error.isEmpty()); // no time at all: no range to tell of
     }
 
     // Retention: by age, then by size (the oldest go first), and the file shrinks.

@@ -554,6 +554,17 @@ private slots:
         const CliRun badTime = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,
                                        QStringLiteral("--since"), QStringLiteral("yesterday")});
         QVERIFY2(badTime.exitCode == 2 && badTime.err.contains("--since"), qPrintable(badTime.describe()));
+        // A relative time beyond any range (it would overflow the ms count): said so, exit 2, nothing printed.
+        for (const QString& option : {QStringLiteral("--since"), QStringLiteral("--until")}) {
+            for (const QString& huge :
+                 {QStringLiteral("-99999999999999999999w"), QStringLiteral("99999999999999999999w ago")}) {
+                const CliRun far =
+                    runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal, option, huge});
+                QVERIFY2(far.exitCode == 2 && far.err.contains(option.toUtf8()) && far.err.contains(huge.toUtf8()) &&
+                             far.err.contains("out of range") && far.out.isEmpty(),
+                         qPrintable(far.describe()));
+            }
+        }
         const CliRun missing = runCli(
             {QStringLiteral("history"), QStringLiteral("--journal"), m_dir.filePath(QStringLiteral("nothing.sqlite"))});
         QVERIFY2(missing.exitCode == 2 && missing.err.contains("no such journal"), qPrintable(missing.describe()));

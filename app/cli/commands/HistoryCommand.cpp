@@ -97,7 +97,12 @@ int runHistory(const QStringList& args)
             *out = fallback;
             return true;
         }
-        const auto parsed = parseHistoryTime(parser.value(name), now);
+        QString outOfRange;
+        const auto parsed = parseHistoryTime(parser.value(name), now, &outOfRange);
+        if (!parsed && !outOfRange.isEmpty()) {
+            printErr(HistoryCommand::tr("redlock: --%1: %2").arg(name, outOfRange));
+            return false;
+        }
         if (!parsed) {
             printErr(HistoryCommand::tr("redlock: --%1: \"%2\" is no time: write ISO 8601 (2026-11-23T14:03, "
                                         "2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)")
