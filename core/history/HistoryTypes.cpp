@@ -44,6 +44,11 @@ QString intervalEndName(const QString& endedBy)
     return journalKindName(endedBy);
 }
 
+QString holderDisplayText(const QString& holder, const QByteArray& token, int maxChars)
+{
+    return holder.isEmpty() ? printableBytes(token, maxChars) : holder;
+}
+
 std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs, QString* error)
 {
     if (error)

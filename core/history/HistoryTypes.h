@@ -86,6 +86,12 @@ struct HistoryResult
 QString journalKindName(const QString& kindId);
 QString intervalEndName(const QString& endedBy);
 
+// The holder of an interval or event as shown (console and CLI, text and JSON). The summary is display text
+// already: decodeHolder escaped what it took from the lock value there, once (printableText, printableBytes), so
+// it is shown as it is; without one, the token is escaped (printableBytes, at most maxChars). The result is never
+// escaped again: "\x1b" would read "\x5cx1b".
+QString holderDisplayText(const QString& holder, const QByteArray& token, int maxChars = 200);
+
 // A point in time on the command line: ISO 8601 ("2026-11-23T14:03", "2026-11-23 14:03:00", with or without
 // a zone offset or Z; local time without), "now", or relative to now: "-1h", "-30m", "-2d", "-90s", "-1w"
 // (also "1h ago"). nullopt when it is none of these, or when a relative time reaches back further than

@@ -549,6 +549,20 @@ private slots:
                      text.out.contains("locks:\\x1b]0;pwned\\x07\\x0ax"),
                  qPrintable(text.describe()));
         QVERIFY(!text.out.contains('\x1b') && !text.out.contains('\x07'));
+        // The hostile holder (its lock value) escaped once: "\x1b", never the escape escaped again ("\x5cx1b").
+        QVERIFY2(text.out.contains("evil\\x1b[2J") && !text.out.contains("\\x5c"), qPrintable(text.describe()));
+        QStringList holders;
+        for (const QJsonValue& v : intervals)
+            holders << v.toObject().value(QStringLiteral("holder")).toString();
+        QVERIFY2(holders.contains(QStringLiteral("evil\\x1b[2J")), qPrintable(holders.join(u'|')));
+        const CliRun events =
+            runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal, QStringLiteral("--since=-1h"),
+                    QStringLiteral("--events"), QStringLiteral("--json")});
+        QVERIFY2(events.exitCode == 0, qPrintable(events.describe()));
+        QStringList eventHolders;
+        for (const QJsonValue& v : events.json.value(QStringLiteral("events")).toArray())
+            eventHolders << v.toObject().value(QStringLiteral("holder")).toString();
+        QVERIFY2(eventHolders.contains(QStringLiteral("evil\\x1b[2J")), qPrintable(eventHolders.join(u'|')));
 
         // Bad input: a clear error, exit 2.
         const CliRun badTime = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,

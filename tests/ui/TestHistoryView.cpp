@@ -169,7 +169,9 @@ private slots:
         HolderInterval b;
         b.key = "orders:1";
         b.token = "t2";
-        b.holder = QStringLiteral("host pid 1 (\x1b]0;x)");
+        // As the journal has it: the summary decodeHolder made, its control characters escaped there (once).
+        b.holder = decodeHolder("orders:1", "evil\x1b]0;x\\").summary;
+        QCOMPARE(b.holder, QStringLiteral("evil\\x1b]0;x\\x5c"));
         b.fromMs = 5000; // still held
         r.intervals = {a, b};
         model.setResult(r);
@@ -178,12 +180,17 @@ private slots:
         QCOMPARE(model.index(0, HistoryModel::HolderColumn).data().toString(), QStringLiteral("tok\\x07"));
         QCOMPARE(model.index(0, HistoryModel::HeldColumn).data().toString(), QStringLiteral("3.0 s"));
         QCOMPARE(model.index(0, HistoryModel::EndedColumn).data().toString(), QStringLiteral("expired"));
-        QCOMPARE(model.index(1, HistoryModel::HolderColumn).data().toString(),
-                 QStringLiteral("host pid 1 (\\x1b]0;x)"));
+        QCOMPARE(model.index(1, HistoryModel::HolderColumn).data().toString(), b.holder); // not escaped again
         QCOMPARE(model.index(1, HistoryModel::EndedColumn).data().toString(), QStringLiteral("still held"));
         QCOMPARE(model.index(1, HistoryModel::HeldColumn).data(HistoryModel::SortRole).toLongLong(), 5000);
         QCOMPARE(model.index(0, HistoryModel::KeyColumn).data(HistoryModel::KeyRole).toByteArray(), a.key);
         QCOMPARE(model.intervalsOf("orders:1").size(), 1);
+        // The timeline names its rows the same way: the summary as it is, the token escaped once.
+        HistoryTimeline timeline;
+        timeline.setKey("orders:1", {b, a}, {}, 0, 10'000);
+        QCOMPARE(timeline.holderRows(), 2);
+        QCOMPARE(timeline.holderLabel(0), b.holder);
+        QCOMPARE(timeline.holderLabel(1), QStringLiteral("tok\\x07"));
     }
 
     // A tenure held when first seen reads "at least since" and "at least" its duration, never a plain start time;

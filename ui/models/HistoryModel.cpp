@@ -93,7 +93,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         case KeyColumn:
             return printableBytes(i.key);
         case HolderColumn:
-            return i.holder.isEmpty() ? printableBytes(i.token) : printableText(i.holder);
+            return holderDisplayText(i.holder, i.token);
         case FromColumn: // held when first seen: its acquisition is earlier and not known
             return i.atLeastSince ? tr("at least since %1").arg(formatTime(i.fromMs)) : formatTime(i.fromMs);
         case ToColumn:

@@ -54,10 +54,10 @@ void outlineBar(QPainter& p, const QRect& bar, bool startUnseen)
     p.drawLine(r.bottomLeft(), r.bottomRight());
 }
 
-// One row per holder: a client that acquires again (with a new token each time) stays on its row.
-QByteArray rowOf(const HolderInterval& i)
+// One row per holder, named as shown: a client that acquires again (with a new token each time) stays on its row.
+QString rowOf(const HolderInterval& i)
 {
-    return i.holder.isEmpty() ? i.token : i.holder.toUtf8();
+    return holderDisplayText(i.holder, i.token);
 }
 
 } // namespace
@@ -254,9 +254,8 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     p.setPen(pal.color(QPalette::Text));
     for (int row = 0; row < std::min(rows, fitting); ++row) {
         const QRect nameRect(8, plot.top() + row * rowHeight, nameWidth - 6, rowHeight);
-        const QByteArray& holder = m_holders[row];
         p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(printableBytes(holder), Qt::ElideRight, nameRect.width()));
+                   fm.elidedText(m_holders[row], Qt::ElideRight, nameRect.width()));
     }
     // Contests, losses and force releases: marks across the rows.
     for (const JournalEvent& e : std::as_const(m_marks)) {

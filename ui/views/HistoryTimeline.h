@@ -25,6 +25,7 @@ public:
     QByteArray key() const { return m_key; }
     int intervalCount() const { return int(m_intervals.size()); }
     int holderRows() const { return int(m_holders.size()); }
+    QString holderLabel(int row) const { return m_holders.value(row); } // as drawn (before eliding)
     // Where the bar of interval i was last painted (empty before a paint), for tests.
     QRect barRect(int i) const { return m_bars.value(i); }
 
@@ -38,7 +39,7 @@ private:
     QByteArray m_key;
     QList<HolderInterval> m_intervals;
     QList<JournalEvent> m_marks;
-    QList<QByteArray> m_holders; // holders (summary, else token), one row each, in order of first tenure
+    QStringList m_holders; // holders as shown (holderDisplayText), one row each, in order of first tenure
     qint64 m_sinceMs = 0;
     qint64 m_untilMs = 0;
     bool m_hasKey = false;

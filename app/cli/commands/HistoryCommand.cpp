@@ -136,7 +136,7 @@ int runHistory(const QStringList& args)
             intervals.append(QJsonObject{
                 {QStringLiteral("key"), printableBytes(i.key, -1)},
                 {QStringLiteral("token"), printableBytes(i.token, -1)},
-                {QStringLiteral("holder"), printableText(i.holder, -1)},
+                {QStringLiteral("holder"), holderDisplayText(i.holder, i.token, -1)},
                 {QStringLiteral("from"), isoUtc(i.fromMs)},
                 {QStringLiteral("to"), i.isOpen() ? QJsonValue() : QJsonValue(isoUtc(i.toMs))},
                 {QStringLiteral("fromMs"), i.fromMs},
@@ -161,7 +161,7 @@ int runHistory(const QStringList& args)
                               {QStringLiteral("event"), e.kind},
                               {QStringLiteral("key"), printableBytes(e.key, -1)},
                               {QStringLiteral("token"), printableBytes(e.token, -1)},
-                              {QStringLiteral("holder"), printableText(e.holder, -1)}};
+                              {QStringLiteral("holder"), holderDisplayText(e.holder, e.token, -1)}};
                 if (!e.previousToken.isEmpty())
                     o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                 if (!e.detail.isEmpty())
@@ -187,8 +187,7 @@ int runHistory(const QStringList& args)
                 i.atLeastSince ? HistoryCommand::tr("at least since %1").arg(localTime(i.fromMs)) : localTime(i.fromMs);
             const QString held = i.atLeastSince ? HistoryCommand::tr("at least %1").arg(durationText(i.durationMs(now)))
                                                 : durationText(i.durationMs(now));
-            rows.append({printableBytes(i.key, 60),
-                         printableText(i.holder.isEmpty() ? printableBytes(i.token) : i.holder, 60), from,
+            rows.append({printableBytes(i.key, 60), elide(holderDisplayText(i.holder, i.token), 60), from,
                          i.isOpen() ? QStringLiteral("-") : localTime(i.toMs), held, intervalEndName(i.endedBy),
                          QString::number(i.extensions)});
         }
@@ -199,7 +198,7 @@ int runHistory(const QStringList& args)
         for (const JournalEvent& e : result.events) {
             QString line = QStringLiteral("%1  %2  %3  %4")
                                .arg(localTime(e.atMs), journalKindName(e.kind).leftJustified(16), printableBytes(e.key),
-                                    printableText(e.holder));
+                                    holderDisplayText(e.holder, e.token));
             if (!e.detail.isEmpty())
                 line += QStringLiteral("  (%1)").arg(printableText(e.detail));
             printOut(line);
