@@ -1816,6 +1816,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>force-released on a minority (still held)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&quot;%1&quot; is out of range: at most %2 years back</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1806,6 +1806,10 @@
         <translation>在未监视期间结束</translation>
     </message>
     <message>
+        <source>force-released on a minority (still held)</source>
+        <translation>仅在少数节点上被强制释放（仍被持有）</translation>
+    </message>
+    <message>
         <source>&quot;%1&quot; is out of range: at most %2 years back</source>
         <translation>&quot;%1&quot; 超出范围：最多只能回溯 %2 年</translation>
     </message>

@@ -28,6 +28,8 @@ QString journalKindName(const QString& kindId)
         return QCoreApplication::translate("redlock::LockEvent", "seen held");
     if (kindId == u"force-released")
         return QCoreApplication::translate("redlock::LockJournal", "force-released");
+    if (kindId == u"force-released-minority")
+        return QCoreApplication::translate("redlock::LockJournal", "force-released on a minority (still held)");
     return kindId;
 }
 

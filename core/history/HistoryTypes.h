@@ -15,7 +15,9 @@ namespace redlock {
 
 // One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
 // "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held") and
-// "force-released" (an operator's force release that deleted the lock somewhere). "seen-held" is no transition: a
+// "force-released" (an operator's force release that deleted the lock on enough nodes that its holder no longer
+// has a quorum), "force-released-minority" (one that deleted it on a minority only: the holder still holds, its
+// interval goes on). "seen-held" is no transition: a
 // holder found on a quorum whose acquisition was not observed (held when watching started, or while the lock's
 // state was unknown).
 struct JournalEvent

@@ -470,7 +470,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
                     return fail(forceLate);
             }
         }
-        // contested: an event, no tenure (no token has a quorum; the one that had it was closed already)
+        // contested: an event, no tenure (no token has a quorum; the one that had it was closed already).
+        // force-released-minority: an event; the holder kept its quorum, its interval goes on.
     }
     heartbeat.addBindValue(nowMs);
     heartbeat.addBindValue(m_session);

@@ -297,12 +297,13 @@ void LockJournal::record(const QList<JournalEvent>& events)
     append(events);
 }
 
-void LockJournal::recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs)
+void LockJournal::recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs,
+                                     bool endedTenure)
 {
     JournalEvent e;
     e.atMs = atMs;
     e.key = key;
-    e.kind = QStringLiteral("force-released");
+    e.kind = endedTenure ? QStringLiteral("force-released") : QStringLiteral("force-released-minority");
     e.token = token;
     e.holder = decodeHolder(key, token).summary;
     e.detail = detail;

@@ -78,8 +78,11 @@ public:
     // Any thread; never blocks on the file.
     void record(const QList<LockEvent>& events);
     void record(const QList<JournalEvent>& events);
-    // A force release that deleted `token` somewhere (the operator's name and reason in detail).
-    void recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs);
+    // A force release that deleted `token` somewhere (the operator's name and reason in detail). endedTenure: it
+    // left the token on fewer than a quorum of nodes ("force-released": the holder's interval ends); otherwise it
+    // released on a minority and the holder still holds ("force-released-minority": journaled, nothing ends).
+    void recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs,
+                            bool endedTenure);
 
     // Writes what is pending now; true when everything was written.
     QFuture<bool> flush();

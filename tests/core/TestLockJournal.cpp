@@ -215,7 +215,10 @@ private slots:
             journalEvent(t + 10'000, "payments:1", "acquired", "tokD"),
             journalEvent(t + 20'000, hostile, "acquired", "tokE"),
         });
-        journal.recordForceRelease("payments:1", "tokD", QStringLiteral("operator alice"), t + 30'000);
+        journal.recordForceRelease("payments:1", "tokD", QStringLiteral("operator alice"), t + 30'000, true);
+        // On a minority only: journaled, and the holder's interval goes on.
+        journal.record(QList<JournalEvent>{journalEvent(t + 40'000, "minority:1", "acquired", "tokF")});
+        journal.recordForceRelease("minority:1", "tokF", QStringLiteral("operator bob"), t + 50'000, false);
         QVERIFY(await(journal.flush()));
 
         HistoryQuery q;
@@ -252,6 +255,13 @@ private slots:
         QCOMPARE(r.intervals.size(), 1);
         QCOMPARE(r.intervals[0].endedBy, QStringLiteral("force-released"));
         QCOMPARE(r.intervals[0].toMs, t + 30'000);
+
+        q.keyPattern = "minority:1";
+        r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 1);
+        QVERIFY(r.intervals[0].isOpen());
+        QCOMPARE(r.events.size(), 2);
+        QCOMPARE(r.events[1].kind, QStringLiteral("force-released-minority"));
 
         q.keyPattern = "orders:\x1b*";
         r = await(journal.query(q));

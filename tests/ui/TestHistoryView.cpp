@@ -2,6 +2,7 @@
 // real main window, fed by a ClusterController watching real redis-servers: locks taken and released show up
 // as intervals; a journal that cannot be written is said in the event log and on the panel.
 #include "controller/ClusterController.h"
+#include "controller/OperatorActions.h"
 #include "history/LockJournal.h"
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
@@ -9,7 +10,9 @@
 #include "observe/LockInspector.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
+#include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
+#include "support/TestSupport.h"
 #include "views/HistoryConsole.h"
 #include "views/HistoryPanel.h"
 #include "views/HistoryTimeline.h"
@@ -119,6 +122,69 @@ private slots:
         QVERIFY(waitForCount(finished, 2, 10000));
         QCOMPARE(table->model()->rowCount(), 0);
         QCOMPARE(timeline->intervalCount(), 0);
+        controller.stop();
+    }
+
+    // The operator's force release reached only a minority of the nodes (the others did not answer): the holder
+    // still has its quorum, so its interval stays open; the release is journaled, as one on a minority. One that
+    // released on a quorum ends the tenure as force-released.
+    void minorityForceReleaseKeepsTheTenureOpen()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i)).flushAll();
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorActions actions;
+        HistoryConsole history(&controller, &window, &actions, journalAt(QStringLiteral("force.sqlite")));
+        ClusterSettings settings;
+        settings.nodes = m_cluster.endpoints();
+        settings.pattern = "jobs:*";
+        QSignalSpy refreshed(&controller, &ClusterController::firstFullRefresh);
+        QString error;
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QVERIFY(waitForCount(refreshed, 1, 20000));
+        QSignalSpy events(&controller, &ClusterController::lockEvents);
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i)).set("jobs:held", "tok-held", 120'000);
+        QVERIFY(waitForCount(events, 1, 10000));
+
+        // The operator's connections reach node 1 only: the release tombstones it there, nodes 2 and 3 are
+        // unreachable to it (the console's watch still reads them: the token keeps its quorum).
+        OperatorSettings operatorSettings;
+        operatorSettings.cluster = settings;
+        operatorSettings.cluster.nodes[1] = downEndpoint();
+        operatorSettings.cluster.nodes[2] = downEndpoint();
+        operatorSettings.auditLogPath = m_dir.filePath(QStringLiteral("audit.jsonl"));
+        operatorSettings.restartStateFile = m_dir.filePath(QStringLiteral("restarts.json"));
+        actions.configure(operatorSettings);
+        QFuture<ForceReleaseReport> minority =
+            actions.executeForceRelease("jobs:held", "tok-held", QStringLiteral("stuck"));
+        QTRY_VERIFY_WITH_TIMEOUT(minority.isFinished(), 10000);
+        QCOMPARE(minority.result().matched(), 1);
+        QCOMPARE(minority.result().unreachable(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(history.journal()->status().written >= 2, 10000);
+        QVERIFY(history.journal()->flush().result());
+        HistoryQuery q;
+        q.keyPattern = "jobs:held";
+        HistoryResult r = LockJournal::queryFile(history.journal()->path(), q, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(r.intervals.size(), 1);
+        QVERIFY2(r.intervals[0].isOpen(), qPrintable(r.intervals[0].endedBy));
+        QCOMPARE(r.events.size(), 2);
+        QCOMPARE(r.events[1].kind, QStringLiteral("force-released-minority"));
+        QCOMPARE(journalKindName(r.events[1].kind), QStringLiteral("force-released on a minority (still held)"));
+
+        // The same on every node: released on a quorum, the tenure ends as force-released.
+        operatorSettings.cluster.nodes = settings.nodes;
+        actions.configure(operatorSettings);
+        QFuture<ForceReleaseReport> quorum =
+            actions.executeForceRelease("jobs:held", "tok-held", QStringLiteral("stuck"));
+        QTRY_VERIFY_WITH_TIMEOUT(quorum.isFinished(), 10000);
+        QCOMPARE(quorum.result().matched(), 2); // node 1 has the tombstone already
+        QTRY_VERIFY_WITH_TIMEOUT(history.journal()->status().written >= 3, 10000);
+        QVERIFY(history.journal()->flush().result());
+        r = LockJournal::queryFile(history.journal()->path(), q, QDateTime::currentMSecsSinceEpoch());
+        QCOMPARE(r.intervals.size(), 1);
+        QCOMPARE(r.intervals[0].endedBy, QStringLiteral("force-released"));
         controller.stop();
     }
 

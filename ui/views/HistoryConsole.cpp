@@ -4,6 +4,7 @@
 #include "controller/OperatorActions.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
+#include "redlock/RedlockRules.h"
 #include "views/HistoryPanel.h"
 #include "views/MainWindow.h"
 
@@ -15,6 +16,33 @@
 #include <QTableView>
 
 namespace redlock {
+
+namespace {
+
+// The force release ended its holder's tenure: the token is left on fewer than a quorum of nodes (it released the
+// token on a quorum, or on enough nodes that the ones that may still hold it are too few). The nodes that may
+// still hold it: those that did not answer or refused, those whose token has no expiry (left alone), and any
+// not attempted. A release on a minority that leaves the token its quorum ends nothing: its holder still holds.
+bool endsTenure(const ForceReleaseReport& report)
+{
+    int mayStillHold = 0;
+    for (const ForceReleaseNode& node : report.nodes) {
+        switch (node.kind) {
+        case ForceReleaseNode::Kind::Deleted:
+        case ForceReleaseNode::Kind::Tombstoned:
+        case ForceReleaseNode::Kind::TokenChanged:
+        case ForceReleaseNode::Kind::Gone:
+        case ForceReleaseNode::Kind::OtherType:
+            break;
+        default:
+            ++mayStillHold;
+            break;
+        }
+    }
+    return mayStillHold < rules::quorum(int(report.nodes.size()));
+}
+
+} // namespace
 
 HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
                                std::optional<JournalOptions> options, QObject* parent)
@@ -53,7 +81,8 @@ HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window
     connect(m_journal.get(), &LockJournal::recovered, this,
             [this](const QString& message) { logProblem(message, true); });
     if (operatorActions) {
-        // Each configure() makes a new ForceRelease; its executions are journaled as force releases.
+        // Each configure() makes a new ForceRelease; its executions are journaled as force releases (one that
+        // leaves the token its quorum as a force release on a minority, which ends no tenure).
         connect(operatorActions, &OperatorActions::configured, this, [this, operatorActions] {
             ForceRelease* release = operatorActions->forceRelease();
             if (!release)
@@ -65,7 +94,7 @@ HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window
                 if (!report.reason.isEmpty())
                     detail += QStringLiteral(": ") + report.reason;
                 m_journal->recordForceRelease(report.key, report.expectedToken, detail,
-                                              QDateTime::currentMSecsSinceEpoch());
+                                              QDateTime::currentMSecsSinceEpoch(), endsTenure(report));
             });
         });
     }

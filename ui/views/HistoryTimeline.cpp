@@ -76,7 +76,8 @@ void HistoryTimeline::setKey(const QByteArray& key, const QList<HolderInterval>&
     m_intervals = intervals;
     m_marks.clear();
     for (const JournalEvent& e : events) {
-        if (e.kind == u"contested" || e.kind == u"force-released" || e.kind == u"lost-on-restart")
+        if (e.kind == u"contested" || e.kind == u"force-released" || e.kind == u"force-released-minority" ||
+            e.kind == u"lost-on-restart")
             m_marks.append(e);
     }
     m_holders.clear();
