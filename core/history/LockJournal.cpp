@@ -43,8 +43,8 @@ public:
     // forced, waits for the retry instant after a failure.
     bool flushNow(bool force)
     {
-        const qint64 now = nowMs();
-        if (m_failing && !force && now < m_retryAtMs)
+        const qint64 since = steadyMs();
+        if (m_failing && !force && since < m_retryAtSteadyMs)
             return false;
         if (!ensureOpen())
             return false;
@@ -74,16 +74,16 @@ public:
             m_journal->m_status.written += batch.size();
             m_journal->m_status.pending = qint64(m_journal->m_pending.size());
         }
-        if (!wrote && now - m_lastWriteMs >= kHeartbeatMs) {
+        if (!wrote && since - m_lastWriteSteadyMs >= kHeartbeatMs) {
             JournalStore::Error error;
-            if (!m_store->write({}, now, &error)) {
+            if (!m_store->write({}, nowMs(), &error)) {
                 fail(error);
                 return false;
             }
             wrote = true;
         }
         if (wrote)
-            m_lastWriteMs = now;
+            m_lastWriteSteadyMs = since;
         if (m_failing)
             recover();
         return true;
@@ -119,7 +119,8 @@ public:
     }
 
 private:
-    qint64 nowMs() const { return m_options.clock->nowMs(); }
+    qint64 nowMs() const { return m_options.clock->nowMs(); }                      // wall clock: the instants written
+    qint64 steadyMs() const { return m_options.steadyClock->nowNs() / 1'000'000; } // durations
     qint64 retainCutoff() const
     {
         return m_options.retainMs > 0 ? nowMs() - m_options.retainMs : std::numeric_limits<qint64>::min();
@@ -135,7 +136,7 @@ private:
     {
         if (m_store && m_store->isOpen())
             return true;
-        if (m_failing && nowMs() < m_retryAtMs)
+        if (m_failing && steadyMs() < m_retryAtSteadyMs)
             return false;
         m_store = std::make_unique<JournalStore>(m_options.path, m_options.busyTimeoutMs, m_options.sizeLimitBytes);
         JournalStore::Error error;
@@ -156,7 +157,7 @@ private:
             error.failure == JournalStore::Failure::NotADatabase || error.failure == JournalStore::Failure::Other;
         if (reopen && m_store)
             m_store.reset(); // the next attempt opens the file again (it may have been replaced)
-        m_retryAtMs = nowMs() + m_options.retryIntervalMs;
+        m_retryAtSteadyMs = steadyMs() + m_options.retryIntervalMs;
         qint64 pending = 0, dropped = 0, firstDropped = 0, lastDropped = 0;
         {
             QMutexLocker lock(&m_journal->m_mutex);
@@ -220,8 +221,8 @@ private:
     QTimer m_flushTimer;
     QTimer m_retentionTimer;
     bool m_failing = false;
-    qint64 m_retryAtMs = 0;
-    qint64 m_lastWriteMs = 0;
+    qint64 m_retryAtSteadyMs = 0;                                        // steady clock
+    qint64 m_lastWriteSteadyMs = std::numeric_limits<qint64>::min() / 2; // steady clock; never written yet
     QString m_reportedError;
     qint64 m_reportedDropped = 0;
     qint64 m_writtenAtFailure = 0;
@@ -234,6 +235,8 @@ LockJournal::LockJournal(JournalOptions options, QObject* parent) : QObject(pare
         m_options.path = defaultPath();
     if (!m_options.clock)
         m_options.clock = WallClock::system();
+    if (!m_options.steadyClock)
+        m_options.steadyClock = SteadyClock::system();
     m_writerThread = std::make_unique<IoThread>(QStringLiteral("redlock-journal"));
     m_queryThread = std::make_unique<IoThread>(QStringLiteral("redlock-history"));
     m_writer = m_writerThread->create<JournalWriter>(this);

@@ -2,6 +2,7 @@
 
 #include "history/HistoryTypes.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/SteadyClock.h"
 #include "runtime/WallClock.h"
 
 #include <QFuture>
@@ -28,7 +29,10 @@ struct JournalOptions
     int busyTimeoutMs = 5000;      // how long a write waits for another process's lock
     int maxPendingEvents = 200000; // kept in memory while the file cannot take them; beyond, the oldest are dropped
     int retentionIntervalMs = 10 * 60'000;
-    std::shared_ptr<WallClock> clock; // null = WallClock::system()
+    std::shared_ptr<WallClock> clock; // the instants written (events, sessions, retention); null = WallClock::system()
+    // What durations are timed on (the retry interval, the heartbeat): monotonic, so that a wall clock set back or
+    // forward neither stalls the retries for as long nor fires them early. null = SteadyClock::system()
+    std::shared_ptr<SteadyClock> steadyClock;
 };
 
 // What the journal did so far; any thread.

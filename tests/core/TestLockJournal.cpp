@@ -457,6 +457,39 @@ private slots:
         QVERIFY(r.intervals[2].isOpen());
     }
 
+    // Retries (and the heartbeat) are timed on the monotonic clock: a wall clock set back by an hour while the
+    // file is locked does not stop the journal from writing again once the lock goes.
+    void retryIsTimedOnTheMonotonicClock()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("clock-jump.sqlite"));
+        o.clock = clock;
+        LockJournal journal(o);
+        QSignalSpy problems(&journal, &LockJournal::problem);
+        QSignalSpy recovered(&journal, &LockJournal::recovered);
+        journal.start();
+        QVERIFY(await(journal.flush()));
+        {
+            QSqlDatabase other = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("jump"));
+            other.setDatabaseName(o.path);
+            QVERIFY(other.open());
+            QSqlQuery hold(other);
+            QVERIFY2(hold.exec(QStringLiteral("BEGIN EXCLUSIVE")), qPrintable(hold.lastError().text()));
+            QVERIFY(hold.exec(QStringLiteral("INSERT INTO sessions(source, started_ms, last_ms) VALUES('x', 0, 0)")));
+            journal.record(QList<JournalEvent>{journalEvent(clock->nowMs(), "orders:1", "acquired", "a")});
+            QVERIFY(waitForCount(problems, 1, 10000));
+            clock->now = clock->nowMs() - 3600'000; // NTP, or the operator, sets the clock back
+            QVERIFY(hold.exec(QStringLiteral("ROLLBACK")));
+            hold = QSqlQuery();
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("jump"));
+        // Retried every 200 ms of real time, whatever the wall clock says.
+        QVERIFY(waitForCount(recovered, 1, 5000));
+        QCOMPARE(journal.status().pending, 0);
+        QCOMPARE(journal.status().written, 1);
+    }
+
     void parsesTimes()
     {
         const qint64 now = QDateTime(QDate(2026, 11, 23), QTime(15, 0), Qt::UTC).toMSecsSinceEpoch();
