@@ -456,7 +456,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
                     return fail(extend);
             }
         } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart") {
-            if (openId > 0 && !closeIt(openId, e.atMs, kind))
+            // Only the holder's own end closes its tenure: an event of another token ends no one else's.
+            if (openId > 0 && openToken == e.token && !closeIt(openId, e.atMs, kind))
                 return fail(closeOpen);
         } else if (kind == u"force-released") {
             if (openId > 0 && openToken == e.token) {

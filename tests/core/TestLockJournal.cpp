@@ -457,6 +457,35 @@ private slots:
         QVERIFY(r.intervals[2].isOpen());
     }
 
+    // A release (or expiry, or loss) told of another token than the one whose tenure is open closes nothing: one
+    // holder's event never ends another's interval.
+    void eventOfAnotherTokenKeepsTheOpenTenure()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("other-token.sqlite"));
+        o.clock = clock;
+        LockJournal journal(o);
+        journal.start();
+        const qint64 t = clock->nowMs() - 60'000;
+        journal.record(QList<JournalEvent>{
+            journalEvent(t, "jobs:x", "acquired", "tokA"), journalEvent(t + 1000, "jobs:x", "released", "tokB"),
+            journalEvent(t + 2000, "jobs:x", "expired", "tokC"),
+            journalEvent(t + 3000, "jobs:x", "lost-on-restart", "tokD"),
+            journalEvent(t + 4000, "jobs:y", "acquired", "tokE"), journalEvent(t + 5000, "jobs:y", "expired", "tokE")});
+        QVERIFY(await(journal.flush()));
+        HistoryQuery q;
+        q.keyPattern = "jobs:*";
+        q.sinceMs = t - 1000;
+        const HistoryResult r = await(journal.query(q));
+        QCOMPARE(r.intervals.size(), 2);
+        QCOMPARE(r.intervals[0].token, QByteArray("tokA"));
+        QVERIFY2(r.intervals[0].isOpen(), qPrintable(r.intervals[0].endedBy));
+        QCOMPARE(r.intervals[1].token, QByteArray("tokE")); // its own expiry does close it
+        QCOMPARE(r.intervals[1].endedBy, QStringLiteral("expired"));
+        QCOMPARE(r.intervals[1].toMs, t + 5000);
+        QCOMPARE(r.events.size(), 6); // every event is journaled all the same
+    }
+
     // Retries (and the heartbeat) are timed on the monotonic clock: a wall clock set back by an hour while the
     // file is locked does not stop the journal from writing again once the lock goes.
     void retryIsTimedOnTheMonotonicClock()
@@ -544,8 +573,8 @@ private slots:
         for (int i = 0; i < 5000; ++i) {
             const qint64 at = now - 6 * 86400'000LL + qint64(i) * 60'000;
             const QByteArray key = "size:" + QByteArray::number(i).rightJustified(5, '0') + ":" + pad;
-            many << journalEvent(at, key, "acquired", "t" + QByteArray::number(i))
-                 << journalEvent(at + 500, key, "released", "t");
+            const QByteArray token = "t" + QByteArray::number(i);
+            many << journalEvent(at, key, "acquired", token) << journalEvent(at + 500, key, "released", token);
         }
         journal.record(many);
         QVERIFY(await(journal.flush()));
