@@ -55,8 +55,10 @@ public:
 
     // A writer's session: closes what writers that are gone left open, then registers this one.
     bool beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error);
-    // Closes this session's open intervals as "unobserved" at nowMs.
+    // Closes this session's open intervals as "unobserved" at nowMs; then there is no session until the next
+    // beginSession() (write() needs one). Without a session: nothing to do.
     bool endSession(qint64 nowMs, Error* error);
+    bool hasSession() const { return m_session >= 0; }
     // Closes the open intervals of sessions that ended or have not written since staleBeforeMs.
     bool closeAbandoned(qint64 staleBeforeMs, Error* error);
     // Writes the events (and the intervals they open, extend or close) in one transaction: all or nothing.

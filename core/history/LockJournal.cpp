@@ -15,6 +15,18 @@ namespace {
 constexpr int kBatchEvents = 5000;            // one transaction
 constexpr qint64 kHeartbeatMs = 30'000;       // a writer that has not written for this long says it is alive
 constexpr qint64 kAbandonedAfterMs = 120'000; // a session silent for this long is gone: its open tenures end
+
+// endSession()'s mark in the pending queue: no event, never written. No kind a producer journals looks like it.
+const QString& sessionEndKind()
+{
+    static const QString kind = QStringLiteral("\x01session-end");
+    return kind;
+}
+
+bool isSessionEnd(const JournalEvent& e)
+{
+    return e.kind == sessionEndKind();
+}
 } // namespace
 
 // The writer: lives on the journal's own thread and is the only user of its connection.
@@ -50,10 +62,30 @@ public:
             return false;
         bool wrote = false;
         for (;;) {
-            QList<JournalEvent> batch = m_journal->takePending(kBatchEvents);
+            std::optional<qint64> sessionEndAtMs;
+            QList<JournalEvent> batch = m_journal->takePending(kBatchEvents, &sessionEndAtMs);
+            if (sessionEndAtMs) {
+                // The watch stopped: this session's open tenures end there; the next events begin another.
+                JournalStore::Error error;
+                if (m_store->hasSession() && !m_store->endSession(*sessionEndAtMs, &error)) {
+                    JournalEvent end;
+                    end.kind = sessionEndKind();
+                    end.atMs = *sessionEndAtMs;
+                    m_journal->putBack({end});
+                    fail(error);
+                    return false;
+                }
+                continue;
+            }
             if (batch.isEmpty())
                 break;
             JournalStore::Error error;
+            if (!m_store->hasSession() &&
+                !m_store->beginSession(m_options.source, nowMs(), nowMs() - kAbandonedAfterMs, &error)) {
+                m_journal->putBack(std::move(batch));
+                fail(error);
+                return false;
+            }
             bool ok = m_store->write(batch, nowMs(), &error);
             if (!ok && error.failure == JournalStore::Failure::Full) {
                 // Retention may make room (the size limit, or a disk that only has the journal's old rows to give).
@@ -72,9 +104,10 @@ public:
             wrote = true;
             QMutexLocker lock(&m_journal->m_mutex);
             m_journal->m_status.written += batch.size();
-            m_journal->m_status.pending = qint64(m_journal->m_pending.size());
+            m_journal->m_status.pending = qint64(m_journal->m_pending.size()) - qint64(m_journal->m_pendingSessionEnds);
         }
-        if (!wrote && since - m_lastWriteSteadyMs >= kHeartbeatMs) {
+        // A writer between sessions (its watch stopped) has nothing to keep alive.
+        if (!wrote && m_store->hasSession() && since - m_lastWriteSteadyMs >= kHeartbeatMs) {
             JournalStore::Error error;
             if (!m_store->write({}, nowMs(), &error)) {
                 fail(error);
@@ -266,6 +299,16 @@ QString LockJournal::defaultPathForDisplay()
     return QDir::toNativeSeparators(path.startsWith(home + u'/') ? u'~' + path.mid(home.size()) : path);
 }
 
+void LockJournal::endSession()
+{
+    JournalEvent end;
+    end.kind = sessionEndKind();
+    end.atMs = m_options.clock->nowMs();
+    QMutexLocker lock(&m_mutex);
+    m_pending.push_back(std::move(end));
+    ++m_pendingSessionEnds;
+}
+
 void LockJournal::start()
 {
     QMetaObject::invokeMethod(
@@ -320,44 +363,53 @@ void LockJournal::append(QList<JournalEvent> events)
     QMutexLocker lock(&m_mutex);
     for (JournalEvent& e : events)
         m_pending.push_back(std::move(e));
-    while (qsizetype(m_pending.size()) > std::max(1, m_options.maxPendingEvents)) {
-        const qint64 at = m_pending.front().atMs;
-        if (m_status.dropped == 0 || at < m_firstDroppedMs)
-            m_firstDroppedMs = m_status.dropped == 0 ? at : std::min(m_firstDroppedMs, at);
-        m_lastDroppedMs = std::max(m_lastDroppedMs, at);
-        m_pending.pop_front();
-        ++m_status.dropped;
-    }
-    m_status.pending = qint64(m_pending.size());
+    dropBeyondCap();
+    m_status.pending = qint64(m_pending.size()) - qint64(m_pendingSessionEnds);
 }
 
-QList<JournalEvent> LockJournal::takePending(int max)
+void LockJournal::dropBeyondCap()
+{
+    while (qsizetype(m_pending.size()) - m_pendingSessionEnds > std::max(1, m_options.maxPendingEvents)) {
+        auto oldest = m_pending.begin();
+        while (isSessionEnd(*oldest)) // there is an event beyond: more events than the cap wait
+            ++oldest;
+        const qint64 at = oldest->atMs;
+        m_firstDroppedMs = m_status.dropped == 0 ? at : std::min(m_firstDroppedMs, at);
+        m_lastDroppedMs = std::max(m_lastDroppedMs, at);
+        m_pending.erase(oldest);
+        ++m_status.dropped;
+    }
+}
+
+QList<JournalEvent> LockJournal::takePending(int max, std::optional<qint64>* sessionEndAtMs)
 {
     QMutexLocker lock(&m_mutex);
     QList<JournalEvent> batch;
-    const qsizetype n = std::min<qsizetype>(max, qsizetype(m_pending.size()));
-    batch.reserve(n);
-    for (qsizetype i = 0; i < n; ++i) {
+    if (!m_pending.empty() && isSessionEnd(m_pending.front())) {
+        *sessionEndAtMs = m_pending.front().atMs;
+        m_pending.pop_front();
+        --m_pendingSessionEnds;
+        return batch;
+    }
+    while (batch.size() < max && !m_pending.empty() && !isSessionEnd(m_pending.front())) {
         batch.append(std::move(m_pending.front()));
         m_pending.pop_front();
     }
-    m_status.pending = qint64(m_pending.size()) + n; // still pending until written
+    // Still pending until written.
+    m_status.pending = qint64(m_pending.size()) - qint64(m_pendingSessionEnds) + qint64(batch.size());
     return batch;
 }
 
 void LockJournal::putBack(QList<JournalEvent> batch)
 {
     QMutexLocker lock(&m_mutex);
-    for (auto it = batch.rbegin(); it != batch.rend(); ++it)
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+        if (isSessionEnd(*it))
+            ++m_pendingSessionEnds;
         m_pending.push_front(std::move(*it));
-    while (qsizetype(m_pending.size()) > std::max(1, m_options.maxPendingEvents)) {
-        const qint64 at = m_pending.front().atMs;
-        m_firstDroppedMs = m_status.dropped == 0 ? at : std::min(m_firstDroppedMs, at);
-        m_lastDroppedMs = std::max(m_lastDroppedMs, at);
-        m_pending.pop_front();
-        ++m_status.dropped;
     }
-    m_status.pending = qint64(m_pending.size());
+    dropBeyondCap();
+    m_status.pending = qint64(m_pending.size()) - qint64(m_pendingSessionEnds);
 }
 
 QFuture<bool> LockJournal::flush()

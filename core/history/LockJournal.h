@@ -78,6 +78,11 @@ public:
 
     // Opens the file on the writer thread and starts writing (problem() if it cannot).
     void start();
+    // Watching stopped (the console's controller stops its watch: a reconnect, another profile): the session ends
+    // here, as if this writer had stopped. The events recorded before are written in it; its open tenures end as
+    // "unobserved" at this instant; the events recorded after begin a new session, whose first sight of each key
+    // continues or ends them as across a restart (HolderInterval). Any thread; never blocks on the file.
+    void endSession();
 
     // Any thread; never blocks on the file.
     void record(const QList<LockEvent>& events);
@@ -108,15 +113,19 @@ signals:
 
 private:
     friend class JournalWriter;
-    // Takes at most `max` pending events (the oldest first).
-    QList<JournalEvent> takePending(int max);
-    // Puts a batch the file refused back in front; drops the oldest beyond the cap.
+    // Takes at most `max` pending events (the oldest first), up to the next session end. When a session end is
+    // first, takes it instead: *sessionEndAtMs is its instant and the batch is empty.
+    QList<JournalEvent> takePending(int max, std::optional<qint64>* sessionEndAtMs);
+    // Puts a batch the file refused back in front (a session end too); drops the oldest beyond the cap.
     void putBack(QList<JournalEvent> batch);
     void append(QList<JournalEvent> events);
+    // Drops the oldest events (never a session end) while more than maxPendingEvents wait. Under m_mutex.
+    void dropBeyondCap();
 
     JournalOptions m_options;
-    mutable QMutex m_mutex; // guards everything below
-    std::deque<JournalEvent> m_pending;
+    mutable QMutex m_mutex;             // guards everything below
+    std::deque<JournalEvent> m_pending; // events, and the session ends (endSession()) between them
+    qsizetype m_pendingSessionEnds = 0;
     JournalStatus m_status;
     qint64 m_firstDroppedMs = 0, m_lastDroppedMs = 0;
     std::unique_ptr<IoThread> m_writerThread;

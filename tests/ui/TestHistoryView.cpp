@@ -125,6 +125,82 @@ private slots:
         controller.stop();
     }
 
+    // The console reconnects (the controller's watch restarts, as on a profile change): the journal starts a new
+    // session, as if the console had been restarted. A holder seen again goes on in one interval; one replaced
+    // while the watch was down ends "while not watched", at the last instant it was seen, not when the next holder
+    // was seen; one released meanwhile ends with the observation instead of staying open for ever.
+    void reconnectStartsANewJournalSession()
+    {
+        for (int i = 0; i < m_cluster.size(); ++i)
+            DirectRedis(m_cluster.port(i)).flushAll();
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis node(m_cluster.port(i));
+            node.set("jobs:kept", "tok-kept", 120'000);
+            node.set("jobs:swap", "tok-old", 120'000);
+            node.set("jobs:gone", "tok-gone", 120'000);
+        }
+        ClusterController controller;
+        MainWindow window(&controller);
+        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("reconnect.sqlite")));
+        ClusterSettings settings;
+        settings.nodes = m_cluster.endpoints();
+        settings.pattern = "jobs:*";
+        QSignalSpy events(&controller, &ClusterController::lockEvents);
+        const auto seenHeld = [&] {
+            QSet<QByteArray> keys;
+            for (const auto& args : std::as_const(events)) {
+                for (const LockEvent& e : args.first().value<QList<LockEvent>>()) {
+                    if (e.kind == LockEvent::Kind::SeenHeld)
+                        keys.insert(e.key);
+                }
+            }
+            return keys;
+        };
+        QString error;
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(seenHeld().size(), 3, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(history.journal()->status().written >= 3, 10000);
+
+        // The watch goes down; meanwhile jobs:swap changes hands and jobs:gone is released.
+        controller.stop();
+        const qint64 stoppedAt = QDateTime::currentMSecsSinceEpoch();
+        QTest::qWait(300);
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis node(m_cluster.port(i));
+            node.set("jobs:swap", "tok-new", 120'000);
+            node.command({"DEL", "jobs:gone"});
+        }
+        events.clear();
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(seenHeld().size(), 2, 20000);
+        QTest::qWait(300);
+        QVERIFY(history.journal()->flush().result());
+
+        HistoryQuery q;
+        q.keyPattern = "jobs:*";
+        q.sinceMs = stoppedAt - 600'000;
+        const HistoryResult r =
+            LockJournal::queryFile(history.journal()->path(), q, QDateTime::currentMSecsSinceEpoch());
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QHash<QByteArray, QList<HolderInterval>> byKey;
+        for (const HolderInterval& i : r.intervals)
+            byKey[i.key].append(i);
+        QCOMPARE(byKey.value("jobs:kept").size(), 1);
+        QVERIFY(byKey.value("jobs:kept")[0].isOpen());
+        const QList<HolderInterval> swap = byKey.value("jobs:swap");
+        QCOMPARE(swap.size(), 2);
+        QCOMPARE(swap[0].token, QByteArray("tok-old"));
+        QCOMPARE(swap[0].endedBy, QStringLiteral("ended-unwatched"));
+        QVERIFY2(swap[0].toMs <= stoppedAt, qPrintable(QString::number(swap[0].toMs - stoppedAt)));
+        QCOMPARE(swap[1].token, QByteArray("tok-new"));
+        QVERIFY(swap[1].isOpen());
+        const QList<HolderInterval> gone = byKey.value("jobs:gone");
+        QCOMPARE(gone.size(), 1);
+        QCOMPARE(gone[0].endedBy, QStringLiteral("unobserved"));
+        QVERIFY(gone[0].toMs <= stoppedAt);
+        controller.stop();
+    }
+
     // The operator's force release reached only a minority of the nodes (the others did not answer): the holder
     // still has its quorum, so its interval stays open; the release is journaled, as one on a minority. One that
     // released on a quorum ends the tenure as force-released.

@@ -76,6 +76,10 @@ HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window
     // The GUI thread only hands the batch over (record() appends under a mutex); the journal's own thread writes.
     connect(controller, &ClusterController::lockEvents, this,
             [journal = m_journal.get()](const QList<LockEvent>& events) { journal->record(events); });
+    // The watch stopped (a reconnect, another profile, the console closing): what it saw is one session. The next
+    // watch starts from nothing (its first sight of a holder is "seen held"); its session continues or ends the
+    // tenures this one leaves, as across a restart of the console. The old watch's events never come after this.
+    connect(controller, &ClusterController::stopped, this, [journal = m_journal.get()] { journal->endSession(); });
     connect(m_journal.get(), &LockJournal::problem, this,
             [this](const QString& message) { logProblem(message, false); });
     connect(m_journal.get(), &LockJournal::recovered, this,
