@@ -848,35 +848,30 @@ void LockInspector::checkRunId(int node)
         [this, alive, node](const RedisReply& reply) {
             if (!*alive)
                 return;
-            NodeLink& checked = m_links[static_cast<size_t>(node)];
-            checked.restartUnchecked = false;
-            // Reads that came back before this answer were set aside: read again, whatever the answer.
-            const bool reread = std::exchange(checked.readsWithheld, false);
-            if (!reply.isString()) {
-                // Refused or lost: restarts of this node go unnoticed (then a lost lock reads "released").
-                if (reread)
-                    resync();
-                return;
-            }
-            QByteArray runId;
-            for (const QByteArray& line : reply.bytes().split('\n')) {
-                if (line.startsWith("run_id:"))
-                    runId = line.mid(7).trimmed();
-            }
             NodeLink& link = m_links[static_cast<size_t>(node)];
+            link.restartUnchecked = false;
+            // Reads that came back before this answer were set aside: read again, whatever the answer.
+            const bool reread = std::exchange(link.readsWithheld, false);
+            // A refused or lost answer leaves the run_id unknown: a restart of this node then goes unnoticed
+            // (and a lock it lost reads "released").
+            QByteArray runId;
+            if (reply.isString()) {
+                for (const QByteArray& line : reply.bytes().split('\n')) {
+                    if (line.startsWith("run_id:"))
+                        runId = line.mid(7).trimmed();
+                }
+            }
             const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
             if (!runId.isEmpty())
                 link.runId = runId;
-            if (!restarted) {
-                if (reread)
-                    resync();
-                return;
+            if (restarted) {
+                m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
+                emit nodeRestarted(node);
+                checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),
+                                   ++link.restartChecks);
             }
-            m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
-            emit nodeRestarted(node);
-            checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),
-                               ++link.restartChecks);
-            resync(); // its keys vanished without keyspace events
+            if (restarted || reread)
+                resync(); // a restarted node's keys vanished without keyspace events
         },
         m_options.commandTimeoutMs);
 }
