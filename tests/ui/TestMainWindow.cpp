@@ -28,6 +28,19 @@
 
 using namespace redlock;
 
+namespace {
+// A panel that asks for a given size, as the lock history's does.
+class SizedPanel : public QWidget
+{
+public:
+    explicit SizedPanel(QSize hint) : m_hint(hint) {}
+    QSize sizeHint() const override { return m_hint; }
+
+private:
+    QSize m_hint;
+};
+} // namespace
+
 // The main window's widgets driven with QTest input, offscreen: the models are fed the way the controller
 // feeds them, without a cluster.
 class TestMainWindow : public QObject
@@ -183,6 +196,41 @@ private slots:
         const QList<int> sizes = window.findChild<QSplitter*>(QStringLiteral("middleSplit"))->sizes();
         QVERIFY2(sizes.value(0) < sizes.value(1),
                  qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
+    }
+
+    // A dock whose panel asks for much (the lock history's filters, table and timeline) opens on a third of the
+    // window at most, so the locks table keeps most rows; what the operator resizes afterwards is kept.
+    void docksOpenOnAThirdOfTheWindowAtMost()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        window.resize(1400, 900);
+        window.show();
+        fill(window);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* plain = new QWidget;
+        plain->setMinimumSize(100, 60);
+        QDockWidget* big =
+            window.addDockPanel(new SizedPanel(QSize(900, 600)), QStringLiteral("Big"), QStringLiteral("bigDock"));
+        QDockWidget* small = window.addDockPanel(plain, QStringLiteral("Small"), QStringLiteral("smallDock"));
+        big->show();
+        small->show();
+        big->raise();
+        const int third = window.height() / 3;
+        QTRY_VERIFY2(big->isVisible() && big->height() > 0 && big->height() <= third,
+                     qPrintable(QStringLiteral("dock %1 px, window %2 px").arg(big->height()).arg(window.height())));
+        const int rows =
+            window.locksView()->viewport()->height() / window.locksView()->verticalHeader()->defaultSectionSize();
+        QVERIFY2(rows >= 4, qPrintable(QStringLiteral("%1 rows of the locks table").arg(rows)));
+
+        window.resizeDocks({big}, {window.height() / 2}, Qt::Vertical);
+        QTRY_VERIFY(big->height() > third);
+        const int chosen = big->height();
+        big->hide();
+        big->show();
+        QTRY_VERIFY(big->isVisible());
+        QTest::qWait(50); // an absence: give a resize posted with the show its chance to happen
+        QCOMPARE(big->height(), chosen);
     }
 
     void aboutNamesVersionQtAndLicence()

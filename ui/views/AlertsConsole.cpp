@@ -125,11 +125,7 @@ void AlertsConsole::onNotify(const Alert& alert, bool repeat)
         m_tray->showMessage(title, alert.message, QSystemTrayIcon::Warning);
     } else {
         m_window->statusBar()->showMessage(tr("%1 — %2").arg(title, alert.message), 15000);
-        if (!m_dock->isVisible()) {
-            m_dock->show();
-            // Room for a few alerts, taken from the panels above rather than by growing the window.
-            m_window->resizeDocks({m_dock}, {m_window->height() / 4}, Qt::Vertical);
-        }
+        m_dock->show(); // room for a few alerts, taken from the panels above (MainWindow::addDockPanel)
         m_dock->raise();
     }
     emit notified(alert, repeat);

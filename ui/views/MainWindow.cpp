@@ -256,6 +256,19 @@ QDockWidget* MainWindow::addDockPanel(QWidget* panel, const QString& title, cons
             break;
         }
     }
+    // The first time a dock opens in a run it takes at most a third of the window: the locks table stays the
+    // larger part (a history's size hint alone left it two rows). What the operator resizes afterwards stays.
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+        if (!visible || dock->isFloating() || dock->property("sizedOnce").toBool())
+            return;
+        dock->setProperty("sizedOnce", true);
+        const bool leftOrRight = dockWidgetArea(dock) & (Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+        const Qt::Orientation along = leftOrRight ? Qt::Horizontal : Qt::Vertical;
+        const int cap = (leftOrRight ? width() : height()) / 3;
+        const QSize hint = dock->sizeHint();
+        if ((leftOrRight ? hint.width() : hint.height()) > cap)
+            resizeDocks({dock}, {cap}, along);
+    });
     dock->hide();
     return dock;
 }
