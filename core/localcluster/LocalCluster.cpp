@@ -356,23 +356,22 @@ bool LocalCluster::killNode(int index)
 
 bool LocalCluster::pauseNode(int index)
 {
-    if (!isRunning(index))
-        return false;
-    Node& node = m_nodes[static_cast<size_t>(index)];
-    if (::kill(static_cast<pid_t>(node.process->processId()), SIGSTOP) != 0)
-        return false;
-    node.paused = true;
-    return true;
+    return signalNode(index, SIGSTOP, true);
 }
 
 bool LocalCluster::resumeNode(int index)
 {
+    return signalNode(index, SIGCONT, false);
+}
+
+bool LocalCluster::signalNode(int index, int signal, bool paused)
+{
     if (!isRunning(index))
         return false;
     Node& node = m_nodes[static_cast<size_t>(index)];
-    if (::kill(static_cast<pid_t>(node.process->processId()), SIGCONT) != 0)
+    if (::kill(static_cast<pid_t>(node.process->processId()), signal) != 0)
         return false;
-    node.paused = false;
+    node.paused = paused;
     return true;
 }
 

@@ -82,6 +82,7 @@ signals:
     void nodeExited(int index);
 
 private:
+    bool signalNode(int index, int signal, bool paused); // SIGSTOP / SIGCONT, and what it makes of the node
     struct Node
     {
         quint16 port = 0;

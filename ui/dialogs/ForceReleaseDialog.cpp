@@ -150,6 +150,20 @@ LockDelay ForceReleaseDialog::lockDelay() const
     }
 }
 
+QString ForceReleaseDialog::lockDelayText(const ForceReleaseReport& report)
+{
+    QString delay;
+    if (report.longestLockDelayMs() > 0)
+        delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
+                QLatin1Char(' ');
+    if (report.lockDelayRaisedCount() > 0)
+        delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
+                    "plus drift.")
+                     .arg(report.lockDelayRaisedCount()) +
+                 QLatin1Char(' ');
+    return delay;
+}
+
 QString ForceReleaseDialog::freeText(const ForceReleaseReport& report)
 {
     if (report.freeInMs == 0)
@@ -288,15 +302,7 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
                       .arg(total)
                       .arg(report.unreachable());
         m_summary->setText(text);
-        QString delay;
-        if (report.longestLockDelayMs() > 0)
-            delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
-                    QLatin1Char(' ');
-        if (report.lockDelayRaisedCount() > 0)
-            delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
-                        "plus drift.")
-                         .arg(report.lockDelayRaisedCount()) +
-                     QLatin1Char(' ');
+        QString delay = lockDelayText(report);
         if (report.count(ForceReleaseNode::Kind::NoExpiry) > 0)
             delay += tr("No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed "
                         "duration, or none.")
@@ -318,15 +324,7 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
                                  .arg(report.count(ForceReleaseNode::Kind::TokenChanged))
                                  .arg(report.count(ForceReleaseNode::Kind::Gone))
                                  .arg(report.unreachable());
-        QString delay;
-        if (report.longestLockDelayMs() > 0)
-            delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
-                    QLatin1Char(' ');
-        if (report.lockDelayRaisedCount() > 0)
-            delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
-                        "plus drift.")
-                         .arg(report.lockDelayRaisedCount()) +
-                     QLatin1Char(' ');
+        QString delay = lockDelayText(report);
         m_lockDelayText->setText(delay + tr("The lock is %1.").arg(freeText(report)));
         if (!report.audited)
             text += QLatin1Char(' ') + tr("The deletes ran, but their result could not be written to the audit log "

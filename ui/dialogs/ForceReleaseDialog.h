@@ -51,6 +51,8 @@ public:
     static QString nodeText(const ForceReleaseNode& node, ForceReleaseReport::Stage stage);
     // "free at 18:26:20 (in 20.2 s)", "free at once", or why it is not known.
     static QString freeText(const ForceReleaseReport& report);
+    // How long the lock-delay lasts and where a fixed one was raised, each sentence followed by a space.
+    static QString lockDelayText(const ForceReleaseReport& report);
 
 signals:
     void previewShown();
