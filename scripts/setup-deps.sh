@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev libqt6sql6-sqlite qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libfaketime libgl-dev libhiredis-dev redis-server openssl
     xvfb xauth fonts-noto-cjk
+    clang-format # tests only: the sources-formatted test
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`
 )
 if [ "${1:-}" = "--print" ]; then

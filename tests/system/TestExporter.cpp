@@ -148,15 +148,15 @@ std::pair<int, QString> promtoolCheck(const QByteArray& exposition)
 QMap<QString, double> prometheusQuery(quint16 port, const QString& expression)
 {
     QMap<QString, double> out;
-    const HttpAnswer answer = http(
-        port, "GET", "/api/v1/query?query=" + QUrl::toPercentEncoding(expression), 20000);
+    const HttpAnswer answer = http(port, "GET", "/api/v1/query?query=" + QUrl::toPercentEncoding(expression), 20000);
     const QJsonObject reply = QJsonDocument::fromJson(answer.body).object();
     if (reply.value(QStringLiteral("status")).toString() != u"success")
         return out;
-    for (const QJsonValue& r : reply.value(QStringLiteral("data")).toObject().value(QStringLiteral("result")).toArray()) {
+    for (const QJsonValue& r :
+         reply.value(QStringLiteral("data")).toObject().value(QStringLiteral("result")).toArray()) {
         const QJsonObject series = r.toObject();
-        const QByteArray labels = QJsonDocument(series.value(QStringLiteral("metric")).toObject()).toJson(
-            QJsonDocument::Compact);
+        const QByteArray labels =
+            QJsonDocument(series.value(QStringLiteral("metric")).toObject()).toJson(QJsonDocument::Compact);
         out.insert(QString::fromUtf8(labels),
                    series.value(QStringLiteral("value")).toArray().at(1).toString().toDouble());
     }
@@ -208,8 +208,8 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             DirectRedis node(m_cluster.port(i), kAdminPassword);
             for (int k = 0; k < 3; ++k)
-                QCOMPARE(node.command({"SET", "orders:" + QByteArray::number(k), "secret-token-" + QByteArray::number(k),
-                                       "PX", "600000"})
+                QCOMPARE(node.command({"SET", "orders:" + QByteArray::number(k),
+                                       "secret-token-" + QByteArray::number(k), "PX", "600000"})
                              .str,
                          QByteArray("OK"));
             if (i == 0)
@@ -218,9 +218,9 @@ private slots:
         }
 
         ChildProcess exporter;
-        const quint16 port = startExporter(
-            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
-                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable)});
+        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                                      QString::fromLatin1(kPasswordVariable)});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         // The first full pass is in once the counter says so: until then the lock metrics are partial.
         QByteArray scrape;
@@ -250,19 +250,19 @@ private slots:
                      QByteArray::number(port) + "']\n");
         config.close();
         ChildProcess prometheus;
-        prometheus.process().start(
-            QStandardPaths::findExecutable(QStringLiteral("prometheus")),
-            {QStringLiteral("--config.file=") + config.fileName(),
-             QStringLiteral("--storage.tsdb.path=") + dir.filePath(QStringLiteral("data")),
-             QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(prometheusPort),
-             QStringLiteral("--log.level=warn")});
+        prometheus.process().start(QStandardPaths::findExecutable(QStringLiteral("prometheus")),
+                                   {QStringLiteral("--config.file=") + config.fileName(),
+                                    QStringLiteral("--storage.tsdb.path=") + dir.filePath(QStringLiteral("data")),
+                                    QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(prometheusPort),
+                                    QStringLiteral("--log.level=warn")});
         QVERIFY2(prometheus.process().waitForStarted(30000), qPrintable(prometheus.process().errorString()));
 
-        const QString upKey = QStringLiteral(R"({"__name__":"up","instance":"127.0.0.1:%1","job":"redlock"})").arg(port);
+        const QString upKey =
+            QStringLiteral(R"({"__name__":"up","instance":"127.0.0.1:%1","job":"redlock"})").arg(port);
         QMap<QString, double> up;
-        QTRY_VERIFY2_WITH_TIMEOUT((up = prometheusQuery(prometheusPort, QStringLiteral("up{job=\"redlock\"}")),
-                                   up.value(upKey) == 1),
-                                  qPrintable(prometheus.output()), 90000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (up = prometheusQuery(prometheusPort, QStringLiteral("up{job=\"redlock\"}")), up.value(upKey) == 1),
+            qPrintable(prometheus.output()), 90000);
         QMap<QString, double> held;
         QTRY_VERIFY2_WITH_TIMEOUT(
             (held = prometheusQuery(prometheusPort, QStringLiteral("redlock_locks{verdict=\"held\"}")),
@@ -297,13 +297,14 @@ private slots:
                                      QString::fromLatin1(kPasswordVariable), QStringLiteral("--key-labels")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QByteArray scrape;
-        QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
-                                   sampleValue(scrape, "redlock_inspections_total") >= 1),
-                                  qPrintable(exporter.output()), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (scrape = http(port, "GET", "/metrics").body, sampleValue(scrape, "redlock_inspections_total") >= 1),
+            qPrintable(exporter.output()), 60000);
         // The key in its printable form (\xNN for the backslash, the line feed, ESC and the invalid byte), then
         // escaped for the format (the quotes and the backslashes).
-        QCOMPARE(sampleValue(scrape, "redlock_lock_holders{key=\"jobs:\\\"quoted\\\"\\\\x5cback\\\\x0aline\\\\x1b[31mred"
-                                     "\\\\xff\",verdict=\"held\"}"),
+        QCOMPARE(sampleValue(scrape,
+                             "redlock_lock_holders{key=\"jobs:\\\"quoted\\\"\\\\x5cback\\\\x0aline\\\\x1b[31mred"
+                             "\\\\xff\",verdict=\"held\"}"),
                  3.0);
         QVERIFY(!scrape.contains('\x1b'));
         const auto [lintExit, lintOutput] = promtoolCheck(scrape);
@@ -319,9 +320,9 @@ private slots:
     void httpErrorsAndScrapesThatNeverWaitForNodes()
     {
         ChildProcess exporter;
-        const quint16 port = startExporter(
-            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
-                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable)});
+        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                                      QString::fromLatin1(kPasswordVariable)});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         HttpAnswer answer = http(port, "GET", "/metrics");
         QCOMPARE(answer.status, 200);
