@@ -48,7 +48,17 @@ QString intervalEndName(const QString& endedBy)
 
 QString holderDisplayText(const QString& holder, const QByteArray& token, int maxChars)
 {
-    return holder.isEmpty() ? printableBytes(token, maxChars) : holder;
+    if (holder.isEmpty())
+        return printableBytes(token, maxChars);
+    // A summary decodeHolder made has nothing left to escape but its own escapes' backslashes. Anything else
+    // (a journal written by another tool, or by hand) is escaped here, so no control character reaches a
+    // terminal or a cell, whatever the file holds.
+    const QString escaped = printableText(holder, -1);
+    if (escaped != QString(holder).replace(QLatin1Char('\\'), QStringLiteral("\\x5c")))
+        return printableText(holder, maxChars);
+    if (maxChars >= 0 && holder.size() > maxChars)
+        return holder.left(maxChars) + QStringLiteral("…");
+    return holder;
 }
 
 std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs, QString* error)

@@ -91,7 +91,8 @@ QString intervalEndName(const QString& endedBy);
 // The holder of an interval or event as shown (console and CLI, text and JSON). The summary is display text
 // already: decodeHolder escaped what it took from the lock value there, once (printableText, printableBytes), so
 // it is shown as it is; without one, the token is escaped (printableBytes, at most maxChars). The result is never
-// escaped again: "\x1b" would read "\x5cx1b".
+// escaped again: "\x1b" would read "\x5cx1b". A summary that still holds something to escape (a control
+// character: not one decodeHolder made) is escaped as a whole.
 QString holderDisplayText(const QString& holder, const QByteArray& token, int maxChars = 200);
 
 // A point in time on the command line: ISO 8601 ("2026-11-23T14:03", "2026-11-23 14:03:00", with or without

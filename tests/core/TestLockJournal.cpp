@@ -519,6 +519,21 @@ private slots:
         QCOMPARE(journal.status().written, 1);
     }
 
+    // The holder as the console and the CLI show it: a summary decodeHolder made as it is (escaped once), the
+    // token escaped when there is none, and a holder column that still holds a control character (a journal
+    // another tool wrote) escaped, never passed to a terminal.
+    void holderDisplayTextEscapesOnce()
+    {
+        const QString decoded = decodeHolder("k", "evil\x1b]0;x\\").summary;
+        QCOMPARE(decoded, QStringLiteral("evil\\x1b]0;x\\x5c"));
+        QCOMPARE(holderDisplayText(decoded, "tok"), decoded);
+        QCOMPARE(holderDisplayText(QString(), "tok\x07"), QStringLiteral("tok\\x07"));
+        const QString hostile = holderDisplayText(QStringLiteral("host\x1b[2J\x07"), "tok");
+        QVERIFY2(!hostile.contains(QChar(0x1b)) && !hostile.contains(QChar(0x07)), qPrintable(hostile));
+        QCOMPARE(hostile, QStringLiteral("host\\x1b[2J\\x07"));
+        QCOMPARE(holderDisplayText(QString(300, QLatin1Char('a')), "tok", 10), QString(10, QLatin1Char('a')) + u'…');
+    }
+
     void parsesTimes()
     {
         const qint64 now = QDateTime(QDate(2026, 11, 23), QTime(15, 0), Qt::UTC).toMSecsSinceEpoch();
