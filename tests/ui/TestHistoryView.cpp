@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -54,6 +55,60 @@ private slots:
         nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
         QString error;
         QVERIFY2(m_cluster.start(3, nodeOptions, &error), qPrintable(error));
+    }
+
+    // A first pass that finds thousands of held locks: their "seen held" events reach the listeners (the event
+    // log, the journal) in slices of at most ClusterController::kLockEventSlice, one long turn no more. All
+    // of them, once each, and all journaled.
+    void largeFirstPassReachesTheListenersInSlices()
+    {
+        constexpr int kLocks = 5000;
+        QList<QList<QByteArray>> writes, deletes;
+        for (int i = 0; i < kLocks; ++i) {
+            const QByteArray key = "bulk:" + QByteArray::number(i);
+            writes.append({"SET", key, "holder-" + QByteArray::number(i), "PX", "600000"});
+            deletes.append({"DEL", key});
+        }
+        for (const NodeEndpoint& endpoint : m_cluster.endpoints()) {
+            const QList<RedisReply> replies = runCommands(endpoint, writes, 30000);
+            QVERIFY(replies.size() == kLocks && replies.last().isString());
+        }
+        auto cleanup = qScopeGuard([&] {
+            for (const NodeEndpoint& endpoint : m_cluster.endpoints())
+                runCommands(endpoint, deletes, 30000);
+        });
+        ClusterController controller;
+        MainWindow window(&controller);
+        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("bulk.sqlite")));
+        ClusterSettings settings;
+        settings.nodes = m_cluster.endpoints();
+        settings.pattern = "bulk:*";
+        QSignalSpy events(&controller, &ClusterController::lockEvents);
+        const auto received = [&events] {
+            qsizetype n = 0;
+            for (const QList<QVariant>& emission : std::as_const(events))
+                n += emission.first().value<QList<LockEvent>>().size();
+            return n;
+        };
+        QString error;
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(received() >= kLocks, 30000);
+
+        QSet<QByteArray> keys;
+        qsizetype largest = 0;
+        for (const QList<QVariant>& emission : std::as_const(events)) {
+            const auto batch = emission.first().value<QList<LockEvent>>();
+            largest = std::max(largest, batch.size());
+            for (const LockEvent& e : batch) {
+                QCOMPARE(e.kind, LockEvent::Kind::SeenHeld);
+                keys.insert(e.key);
+            }
+        }
+        QCOMPARE(keys.size(), kLocks);
+        QCOMPARE(received(), qsizetype(kLocks)); // once each
+        QVERIFY2(largest <= ClusterController::kLockEventSlice, qPrintable(QString::number(largest)));
+        QTRY_VERIFY_WITH_TIMEOUT(history.journal()->status().written >= kLocks, 30000);
+        controller.stop();
     }
 
     void liveLocksShowInTheHistoryView()

@@ -202,7 +202,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
             if (stale())
                 return;
             m_metrics->addEvents(events);
-            emit lockEvents(events);
+            queueLockEvents(events);
         },
         Qt::QueuedConnection);
     connect(
@@ -279,23 +279,50 @@ void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
         applyNextSlice();
 }
 
+void ClusterController::queueLockEvents(const QList<LockEvent>& events)
+{
+    if (events.isEmpty())
+        return;
+    if (m_pendingEvents.empty() && events.size() <= kLockEventSlice) {
+        emit lockEvents(events); // the usual case: at once
+        return;
+    }
+    // 100,000 "seen held" events in one emission cost the event log and the journal one long turn (100 ms and
+    // more): they go out in slices, behind what is already queued.
+    m_pendingEvents.push_back(events);
+    if (!m_sliceTimer.isActive())
+        m_sliceTimer.start();
+}
+
 void ClusterController::applyNextSlice()
 {
     // Slices are applied back to back for up to kSliceBudgetMs of one turn, then the loop gets its turn
     // (input, timers, one repaint): fewer repaints of the table than one slice per turn, and no turn much
-    // longer than the budget plus one slice.
+    // longer than the budget plus one slice. Lock events share the budget, a slice of them between table slices.
     constexpr qint64 kSliceBudgetMs = 15;
     QElapsedTimer turn;
     turn.start();
-    while (!m_pendingSlices.empty()) {
-        const LockChangeSet part = std::move(m_pendingSlices.front());
-        m_pendingSlices.pop_front();
-        m_metrics->addChanges(part);
-        emit locksChanged(part);
+    while (!m_pendingSlices.empty() || !m_pendingEvents.empty()) {
+        if (!m_pendingEvents.empty()) {
+            const QList<LockEvent>& batch = m_pendingEvents.front();
+            const QList<LockEvent> slice = batch.mid(m_pendingEventsFrom, kLockEventSlice);
+            m_pendingEventsFrom += slice.size();
+            if (m_pendingEventsFrom >= batch.size()) {
+                m_pendingEvents.pop_front();
+                m_pendingEventsFrom = 0;
+            }
+            emit lockEvents(slice);
+        }
+        if (!m_pendingSlices.empty()) {
+            const LockChangeSet part = std::move(m_pendingSlices.front());
+            m_pendingSlices.pop_front();
+            m_metrics->addChanges(part);
+            emit locksChanged(part);
+        }
         if (turn.elapsed() >= kSliceBudgetMs)
             break;
     }
-    if (!m_pendingSlices.empty())
+    if (!m_pendingSlices.empty() || !m_pendingEvents.empty())
         m_sliceTimer.start();
     else
         checkFirstRefresh();
@@ -308,6 +335,8 @@ void ClusterController::stop()
     ++m_generation;
     m_sliceTimer.stop();
     m_pendingSlices.clear();
+    m_pendingEvents.clear();
+    m_pendingEventsFrom = 0;
     if (m_metrics)
         m_metrics->stop();
     // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends.

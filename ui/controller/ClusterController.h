@@ -54,6 +54,9 @@ class ClusterController final : public QObject
     Q_DISABLE_COPY_MOVE(ClusterController)
 
 public:
+    // The most lock events one lockEvents() carries (see there).
+    static constexpr qsizetype kLockEventSlice = 2000;
+
     explicit ClusterController(QObject* parent = nullptr);
     ~ClusterController() override;
 
@@ -102,6 +105,8 @@ signals:
     void quorumStateChanged(int up, int total, bool hasQuorum);
     void auditChanged();
     void locksChanged(const redlock::LockChangeSet& changes);
+    // In the inspector's order. A large batch (a first pass finds every held lock "seen held") comes in slices of
+    // at most kLockEventSlice events, one or more per event-loop turn, within the table slices' time budget.
     void lockEvents(const QList<redlock::LockEvent>& events);
     void inspectionFinished(const redlock::InspectionSummary& summary);
     // The first full inspection is done and every node has reported once: the window shows a real picture.
@@ -118,6 +123,7 @@ private:
     void checkFirstRefresh();
     static std::vector<LockChangeSet> sliceChanges(const LockChangeSet& changes);
     void queueSlices(std::vector<LockChangeSet> slices);
+    void queueLockEvents(const QList<LockEvent>& events);
     void applyNextSlice();
 
     ClusterSettings m_settings;
@@ -140,8 +146,10 @@ private:
     int m_lastUp = -1;
     QList<int> m_quarantined;
     int m_rescanBudget = kDefaultBudgetPerNode;
-    quint64 m_generation = 0;                  // signals of a previous start() that are still queued are dropped
-    std::deque<LockChangeSet> m_pendingSlices; // applied a time budget per event-loop turn
+    quint64 m_generation = 0;                     // signals of a previous start() that are still queued are dropped
+    std::deque<LockChangeSet> m_pendingSlices;    // applied a time budget per event-loop turn
+    std::deque<QList<LockEvent>> m_pendingEvents; // emitted in slices within the same budget, in order
+    qsizetype m_pendingEventsFrom = 0;            // what of m_pendingEvents.front() was emitted
     QTimer m_sliceTimer;
 };
 
