@@ -46,6 +46,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         const qint64 quorumPttl = pttls.value(after->quorum - 1, 0);
         seen.endsNs =
             quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
+        seen.sinceMs = last != m_lastQuorum.end() && last->token == after->token ? last->sinceMs : nowMs;
         if (last == m_lastQuorum.end()) {
             // Acquired only when the key was watched before and no holder was there: then it was acquired (about)
             // now. Before the first full inspection completed, or after an Unknown view, the holder may have held
@@ -97,9 +98,11 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         if (e && lost)
             e->nodes = restartedWithout;
         // An expiry happened when the validity ran out, which may be long before this view noticed it (a slow
-        // pass, a missed keyspace event): that steady instant on the wall clock, never later than detection.
+        // pass, a missed keyspace event): that steady instant on the wall clock, never later than detection, and
+        // never before the tenure's own start (a key read early in a long first pass is seen held, dated when the
+        // pass ended, after its end by its PTTL then).
         if (e && kind == LockEvent::Kind::Expired && nowNs > last->endsNs)
-            e->atMs = nowMs - (nowNs - last->endsNs) / kNsPerMs;
+            e->atMs = std::max(last->sinceMs, nowMs - (nowNs - last->endsNs) / kNsPerMs);
         m_lastQuorum.erase(last);
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))

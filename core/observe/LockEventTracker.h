@@ -53,6 +53,7 @@ private:
         qint64 endsNs = 0;    // steady instant that quorum runs out (expired vs released); 0 = never (no TTL)
         qint64 seenAtNs = 0;  // steady instant of the read that last saw it (a restart after it lost it there)
         quint64 nodeMask = 0; // the nodes (below 64) holding it then
+        qint64 sinceMs = 0;   // wall instant of the event that began this tenure (acquired, seen held, taken over)
     };
     QHash<QByteArray, LastQuorum> m_lastQuorum;
     int m_nodeCount;

@@ -77,6 +77,29 @@ private slots:
         QCOMPARE(events[1].atMs, wallStart + 10'000);
     }
 
+    // A long first pass: the key was read with 100 ms left early in the pass and is "seen held" when the pass
+    // ends, 3 s later. Found gone a second after that, its expiry is dated at the tenure's start at the earliest,
+    // never before it (the history would show a tenure that ended before it began).
+    void expiryNeverBeforeTheTenureBegan()
+    {
+        auto clock = std::make_shared<ManualClock>();
+        LockEventTracker tracker(3, clock);
+        const qint64 wall = 3'000'000'000'000;
+        const LockView held = heldView("orders:4", "tokE", 3, 100, clock->nowNs());
+        clock->advanceMs(3000); // the rest of the pass
+        QList<LockEvent> events;
+        tracker.derive("orders:4", nullptr, &held, wall, &events, LockEventTracker::Phase::Baseline);
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].kind, LockEvent::Kind::SeenHeld);
+        QCOMPARE(events[0].atMs, wall);
+        clock->advanceMs(1000);
+        const LockView gone = freeView("orders:4", clock->nowNs());
+        tracker.derive("orders:4", &held, &gone, wall + 1000, &events);
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events[1].kind, LockEvent::Kind::Expired);
+        QCOMPARE(events[1].atMs, wall);
+    }
+
     // Noticed within the slack before its end (the node expired it a few ms early by our clock): expired, dated
     // at detection, never later than it was seen; a release before the end stays dated at detection.
     void expiryNeverLaterThanDetectionAndReleaseAtDetection()
