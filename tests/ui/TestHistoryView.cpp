@@ -57,11 +57,19 @@ private slots:
         QVERIFY2(m_cluster.start(3, nodeOptions, &error), qPrintable(error));
     }
 
+    void largeFirstPassReachesTheListenersInSlices_data()
+    {
+        QTest::addColumn<bool>("stopAtTheFirstSlice");
+        QTest::newRow("watching") << false;
+        QTest::newRow("stopped at the first slice") << true;
+    }
+
     // A first pass that finds thousands of held locks: their "seen held" events reach the listeners (the event
     // log, the journal) in slices of at most ClusterController::kLockEventSlice, one long turn no more. All
-    // of them, once each, and all journaled.
+    // of them, once each, and all journaled; a watch stopped while slices wait hands them on first.
     void largeFirstPassReachesTheListenersInSlices()
     {
+        QFETCH(bool, stopAtTheFirstSlice);
         constexpr int kLocks = 5000;
         QList<QList<QByteArray>> writes, deletes;
         for (int i = 0; i < kLocks; ++i) {
@@ -90,8 +98,18 @@ private slots:
                 n += emission.first().value<QList<LockEvent>>().size();
             return n;
         };
+        QSignalSpy stopped(&controller, &ClusterController::stopped);
+        if (stopAtTheFirstSlice) {
+            connect(
+                &controller, &ClusterController::lockEvents, &controller, [&controller] { controller.stop(); },
+                Qt::SingleShotConnection);
+        }
         QString error;
         QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        if (stopAtTheFirstSlice) {
+            QVERIFY(waitForCount(stopped, 1, 30000));
+            QCOMPARE(received(), qsizetype(kLocks)); // none left behind
+        }
         QTRY_VERIFY_WITH_TIMEOUT(received() >= kLocks, 30000);
 
         QSet<QByteArray> keys;

@@ -294,6 +294,18 @@ void ClusterController::queueLockEvents(const QList<LockEvent>& events)
         m_sliceTimer.start();
 }
 
+void ClusterController::emitNextEventSlice()
+{
+    const QList<LockEvent>& batch = m_pendingEvents.front();
+    const QList<LockEvent> slice = batch.mid(m_pendingEventsFrom, kLockEventSlice);
+    m_pendingEventsFrom += slice.size();
+    if (m_pendingEventsFrom >= batch.size()) {
+        m_pendingEvents.pop_front();
+        m_pendingEventsFrom = 0;
+    }
+    emit lockEvents(slice); // a listener may stop the watch: nothing of this call is used after
+}
+
 void ClusterController::applyNextSlice()
 {
     // Slices are applied back to back for up to kSliceBudgetMs of one turn, then the loop gets its turn
@@ -303,16 +315,8 @@ void ClusterController::applyNextSlice()
     QElapsedTimer turn;
     turn.start();
     while (!m_pendingSlices.empty() || !m_pendingEvents.empty()) {
-        if (!m_pendingEvents.empty()) {
-            const QList<LockEvent>& batch = m_pendingEvents.front();
-            const QList<LockEvent> slice = batch.mid(m_pendingEventsFrom, kLockEventSlice);
-            m_pendingEventsFrom += slice.size();
-            if (m_pendingEventsFrom >= batch.size()) {
-                m_pendingEvents.pop_front();
-                m_pendingEventsFrom = 0;
-            }
-            emit lockEvents(slice);
-        }
+        if (!m_pendingEvents.empty())
+            emitNextEventSlice();
         if (!m_pendingSlices.empty()) {
             const LockChangeSet part = std::move(m_pendingSlices.front());
             m_pendingSlices.pop_front();
@@ -322,6 +326,8 @@ void ClusterController::applyNextSlice()
         if (turn.elapsed() >= kSliceBudgetMs)
             break;
     }
+    if (!m_io)
+        return; // a listener stopped the watch
     if (!m_pendingSlices.empty() || !m_pendingEvents.empty())
         m_sliceTimer.start();
     else
@@ -332,11 +338,13 @@ void ClusterController::stop()
 {
     if (!m_io)
         return;
+    // Lock events observed and not yet handed on go out now, before the watch ends: the journal ends its
+    // session at stop, and a release queued behind a large batch would otherwise read "unobserved".
+    while (!m_pendingEvents.empty())
+        emitNextEventSlice();
     ++m_generation;
     m_sliceTimer.stop();
     m_pendingSlices.clear();
-    m_pendingEvents.clear();
-    m_pendingEventsFrom = 0;
     if (m_metrics)
         m_metrics->stop();
     // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends.
@@ -449,7 +457,8 @@ void ClusterController::runAudit()
 void ClusterController::checkFirstRefresh()
 {
     // The first full pass counts once its last slice is in the table.
-    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false) || !m_pendingSlices.empty())
+    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false) || !m_pendingSlices.empty() ||
+        !m_pendingEvents.empty())
         return;
     m_firstRefreshDone = true;
     emit firstFullRefresh();

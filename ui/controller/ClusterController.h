@@ -124,6 +124,7 @@ private:
     static std::vector<LockChangeSet> sliceChanges(const LockChangeSet& changes);
     void queueSlices(std::vector<LockChangeSet> slices);
     void queueLockEvents(const QList<LockEvent>& events);
+    void emitNextEventSlice(); // of m_pendingEvents, which is not empty
     void applyNextSlice();
 
     ClusterSettings m_settings;
