@@ -136,7 +136,7 @@ int runHistory(const QStringList& args)
             intervals.append(QJsonObject{
                 {QStringLiteral("key"), printableBytes(i.key, -1)},
                 {QStringLiteral("token"), printableBytes(i.token, -1)},
-                {QStringLiteral("holder"), holderDisplayText(i.holder, i.token, -1)},
+                {QStringLiteral("holder"), holderDisplayText(i.holder, {}, -1)},
                 {QStringLiteral("from"), isoUtc(i.fromMs)},
                 {QStringLiteral("to"), i.isOpen() ? QJsonValue() : QJsonValue(isoUtc(i.toMs))},
                 {QStringLiteral("fromMs"), i.fromMs},
@@ -161,7 +161,7 @@ int runHistory(const QStringList& args)
                               {QStringLiteral("event"), e.kind},
                               {QStringLiteral("key"), printableBytes(e.key, -1)},
                               {QStringLiteral("token"), printableBytes(e.token, -1)},
-                              {QStringLiteral("holder"), holderDisplayText(e.holder, e.token, -1)}};
+                              {QStringLiteral("holder"), holderDisplayText(e.holder, {}, -1)}};
                 if (!e.previousToken.isEmpty())
                     o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                 if (!e.detail.isEmpty())
