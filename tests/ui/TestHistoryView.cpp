@@ -354,7 +354,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(log->rowCount() >= 1, 10000);
         const EventLogModel::Entry& e = log->entry(0);
         QCOMPARE(e.kindId, QStringLiteral("history-failed"));
-        QVERIFY2(e.detail.contains(QLatin1String("not a SQLite database")), qPrintable(e.detail));
+        QVERIFY2(e.detail().contains(QLatin1String("not a SQLite database")), qPrintable(e.detail()));
         auto* status = history.panel()->findChild<QLabel*>(QStringLiteral("historyStatus"));
         QVERIFY(status);
         QVERIFY(status->text().contains(QLatin1String("not a SQLite database")));

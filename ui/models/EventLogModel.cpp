@@ -6,54 +6,78 @@ EventLogModel::EventLogModel(int capacity, QObject* parent)
     : QAbstractTableModel(parent), m_capacity(std::max(1, capacity))
 {}
 
+const EventLogModel::Texts& EventLogModel::Entry::shown() const
+{
+    if (!event)
+        return texts;
+    if (!m_made)
+        m_made = lockEventTexts(*event);
+    return *m_made;
+}
+
+EventLogModel::Texts EventLogModel::lockEventTexts(const LockEvent& e)
+{
+    Texts t;
+    t.kind = lockEventKindName(e.kind);
+    t.holder = e.holderSummary.isEmpty() ? printableBytes(e.token, 60) : e.holderSummary;
+    if (e.kind == LockEvent::Kind::TokenChanged) {
+        t.detail = tr("previous token %1").arg(printableBytes(e.previousToken, 60));
+    } else if (e.kind == LockEvent::Kind::Lost) {
+        QStringList nodes;
+        for (const int n : e.nodes)
+            nodes << QStringLiteral("#%1").arg(n + 1);
+        t.detail = tr("token %1; nodes %2 restarted without it: its holder may still think it holds it")
+                       .arg(printableBytes(e.token, 60), nodes.join(QStringLiteral(", ")));
+    } else if (e.kind == LockEvent::Kind::SeenHeld) {
+        t.detail = tr("token %1; already held when first seen: acquired earlier, when is not known")
+                       .arg(printableBytes(e.token, 60));
+    } else if (!e.token.isEmpty()) {
+        t.detail = tr("token %1").arg(printableBytes(e.token, 60));
+    }
+    return t;
+}
+
+void EventLogModel::makeRoomFor(qsizetype incoming)
+{
+    const qsizetype overflow = qsizetype(m_entries.size()) + incoming - m_capacity;
+    if (overflow <= 0)
+        return;
+    beginRemoveRows({}, 0, int(overflow) - 1);
+    m_entries.erase(m_entries.begin(), m_entries.begin() + overflow);
+    endRemoveRows();
+}
+
 void EventLogModel::addLockEvents(const QList<LockEvent>& events)
 {
-    // Only what the log can keep is made (the first inspection may find 100,000 locks held).
-    const qsizetype first = std::max<qsizetype>(0, events.size() - m_capacity);
-    QList<Entry> entries;
-    entries.reserve(events.size() - first);
-    for (const LockEvent& e : events.sliced(first)) {
-        Entry entry;
+    // Only what the log can keep is taken, and nothing is formatted here (the entry keeps the event: implicitly
+    // shared copies): an entry's texts are made when they are first read.
+    const qsizetype incoming = std::min<qsizetype>(events.size(), m_capacity);
+    if (incoming == 0)
+        return;
+    makeRoomFor(incoming);
+    const int first = rowCount();
+    beginInsertRows({}, first, first + int(incoming) - 1);
+    for (const LockEvent& e : events.sliced(events.size() - incoming)) {
+        Entry& entry = m_entries.emplace_back();
         entry.atMs = e.atMs;
         entry.source = Source::LockEvent;
-        entry.kind = lockEventKindName(e.kind);
         entry.kindId = lockEventKindId(e.kind);
         entry.key = e.key;
-        entry.holder = e.holderSummary.isEmpty() ? printableBytes(e.token, 60) : e.holderSummary;
-        if (e.kind == LockEvent::Kind::TokenChanged) {
-            entry.detail = tr("previous token %1").arg(printableBytes(e.previousToken, 60));
-        } else if (e.kind == LockEvent::Kind::Lost) {
-            QStringList nodes;
-            for (const int n : e.nodes)
-                nodes << QStringLiteral("#%1").arg(n + 1);
-            entry.detail = tr("token %1; nodes %2 restarted without it: its holder may still think it holds it")
-                               .arg(printableBytes(e.token, 60), nodes.join(QStringLiteral(", ")));
-        } else if (e.kind == LockEvent::Kind::SeenHeld) {
-            entry.detail = tr("token %1; already held when first seen: acquired earlier, when is not known")
-                               .arg(printableBytes(e.token, 60));
-        } else if (!e.token.isEmpty()) {
-            entry.detail = tr("token %1").arg(printableBytes(e.token, 60));
-        }
-        entries.append(entry);
+        entry.event = e;
     }
-    addEntries(entries);
+    endInsertRows();
 }
 
 void EventLogModel::addEntries(const QList<Entry>& entries)
 {
-    if (entries.isEmpty())
-        return;
     const qsizetype incoming = std::min<qsizetype>(entries.size(), m_capacity);
-    const qsizetype overflow = qsizetype(m_entries.size()) + incoming - m_capacity;
-    if (overflow > 0) {
-        beginRemoveRows({}, 0, int(overflow) - 1);
-        m_entries.erase(m_entries.begin(), m_entries.begin() + overflow);
-        endRemoveRows();
-    }
+    if (incoming == 0)
+        return;
+    makeRoomFor(incoming);
     const int first = rowCount();
     beginInsertRows({}, first, first + int(incoming) - 1);
-    for (qsizetype i = entries.size() - incoming; i < entries.size(); ++i)
-        m_entries.push_back(entries[i]);
+    for (const Entry& entry : entries.sliced(entries.size() - incoming))
+        m_entries.push_back(entry);
     endInsertRows();
 }
 
@@ -97,13 +121,13 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
             return QDateTime::fromMSecsSinceEpoch(e.atMs).toString(
                 role == Qt::DisplayRole ? u"HH:mm:ss.zzz" : u"yyyy-MM-dd HH:mm:ss.zzz");
         case KindColumn:
-            return e.source == Source::OperatorAction ? tr("operator: %1").arg(e.kind) : e.kind;
+            return e.source == Source::OperatorAction ? tr("operator: %1").arg(e.kind()) : e.kind();
         case KeyColumn:
             return printableBytes(e.key);
         case HolderColumn:
-            return e.holder;
+            return e.holder();
         case DetailColumn:
-            return e.detail;
+            return e.detail();
         default:
             return {};
         }
@@ -116,9 +140,9 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
         case KeyColumn:
             return e.key;
         case HolderColumn:
-            return e.holder;
+            return e.holder();
         case DetailColumn:
-            return e.detail;
+            return e.detail();
         default:
             return {};
         }

@@ -6,6 +6,7 @@
 #include <QDateTime>
 
 #include <deque>
+#include <optional>
 
 namespace redlock {
 
@@ -26,15 +27,36 @@ public:
     };
     enum class Source { LockEvent, OperatorAction, Console };
 
+    // What an entry shows in the kind, holder and detail columns.
+    struct Texts
+    {
+        QString kind; // translated kind name
+        QString holder;
+        QString detail;
+    };
+
+    // One row. An entry added with addEntries (console and operator entries) carries its texts, made by whoever
+    // adds it (`texts`). One added with addLockEvents carries its event instead, and its texts are made from it the
+    // first time they are read, then kept: the first inspection may hand over 100,000 held locks of which the log
+    // keeps the last 10,000, and formatting each as it came was a quarter of the GUI thread's time at that load.
+    // Read any entry's texts with kind(), holder() and detail(). They are kept once made (a sort by the holder or
+    // detail column reads them many times), so read them on the GUI thread only.
     struct Entry
     {
         qint64 atMs = 0;
         Source source = Source::LockEvent;
-        QString kind; // translated kind name
-        QString kindId;
+        QString kindId; // stable id
         QByteArray key;
-        QString holder;
-        QString detail;
+        Texts texts;                    // entries without an event
+        std::optional<LockEvent> event; // entries made by addLockEvents
+
+        const QString& kind() const { return shown().kind; }
+        const QString& holder() const { return shown().holder; }
+        const QString& detail() const { return shown().detail; }
+
+    private:
+        const Texts& shown() const;
+        mutable std::optional<Texts> m_made; // an event's texts, once read
     };
 
     explicit EventLogModel(int capacity = 10000, QObject* parent = nullptr);
@@ -54,6 +76,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    static Texts lockEventTexts(const LockEvent& e);
+    // Drops the oldest entries so that `incoming` (at most the capacity) more fit (one beginRemoveRows).
+    void makeRoomFor(qsizetype incoming);
+
     int m_capacity;
     std::deque<Entry> m_entries;
 };

@@ -136,10 +136,10 @@ void AlertsConsole::logAlert(const Alert& alert, bool raised)
     EventLogModel::Entry e;
     e.atMs = raised ? alert.raisedAtMs : alert.clearedAtMs;
     e.source = EventLogModel::Source::Console;
-    e.kind = raised ? tr("alert") : tr("alert cleared");
+    e.texts.kind = raised ? tr("alert") : tr("alert cleared");
     e.kindId = raised ? QStringLiteral("alert-raised") : QStringLiteral("alert-cleared");
     e.key = alert.key;
-    e.detail = tr("%1: %2").arg(alertRuleName(alert.rule), alert.message);
+    e.texts.detail = tr("%1: %2").arg(alertRuleName(alert.rule), alert.message);
     m_window->eventLog()->addEntries({e});
 }
 

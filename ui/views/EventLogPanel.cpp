@@ -45,9 +45,10 @@ bool EventLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sou
         return false;
     if (m_text.isEmpty())
         return true;
+    // The texts shown (a lock event's are made here if no one read them yet).
     return printableBytes(e.key).contains(m_text, Qt::CaseInsensitive) ||
-           e.holder.contains(m_text, Qt::CaseInsensitive) || e.detail.contains(m_text, Qt::CaseInsensitive) ||
-           e.kind.contains(m_text, Qt::CaseInsensitive);
+           e.holder().contains(m_text, Qt::CaseInsensitive) || e.detail().contains(m_text, Qt::CaseInsensitive) ||
+           e.kind().contains(m_text, Qt::CaseInsensitive);
 }
 
 bool EventLogFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const

@@ -118,9 +118,9 @@ void HistoryConsole::logProblem(const QString& message, bool recovered)
     EventLogModel::Entry e;
     e.atMs = QDateTime::currentMSecsSinceEpoch();
     e.source = EventLogModel::Source::Console;
-    e.kind = recovered ? tr("history recovered") : tr("history not written");
+    e.texts.kind = recovered ? tr("history recovered") : tr("history not written");
     e.kindId = recovered ? QStringLiteral("history-recovered") : QStringLiteral("history-failed");
-    e.detail = message;
+    e.texts.detail = message;
     m_window->eventLog()->addEntries({e});
     m_panel->setJournalProblem(recovered ? QString() : message);
 }

@@ -292,8 +292,8 @@ void LockDetailPanel::refreshHolders()
     const auto entries = m_events->entriesForKey(m_key, 20);
     QList<QTreeWidgetItem*> items;
     for (const EventLogModel::Entry& e : entries) {
-        items.append(
-            new QTreeWidgetItem({QDateTime::fromMSecsSinceEpoch(e.atMs).toString(u"HH:mm:ss.zzz"), e.kind, e.holder}));
+        items.append(new QTreeWidgetItem(
+            {QDateTime::fromMSecsSinceEpoch(e.atMs).toString(u"HH:mm:ss.zzz"), e.kind(), e.holder()}));
     }
     m_holders->addTopLevelItems(items);
 }

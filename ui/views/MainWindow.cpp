@@ -205,12 +205,12 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
         EventLogModel::Entry e;
         e.atMs = QDateTime::currentMSecsSinceEpoch();
         e.source = EventLogModel::Source::Console;
-        e.kind = tr("node restarted");
+        e.texts.kind = tr("node restarted");
         e.kindId = QStringLiteral("node-restarted");
-        e.detail = tr("node #%1 %2 restarted (downtime %3)")
-                       .arg(facts.node + 1)
-                       .arg(facts.endpoint.displayName(),
-                            facts.downtimeMs < 0 ? tr("unknown") : NodesModel::formatDuration(facts.downtimeMs));
+        e.texts.detail = tr("node #%1 %2 restarted (downtime %3)")
+                             .arg(facts.node + 1)
+                             .arg(facts.endpoint.displayName(),
+                                  facts.downtimeMs < 0 ? tr("unknown") : NodesModel::formatDuration(facts.downtimeMs));
         m_events->addEntries({e});
     });
     connect(m_locks, &LocksModel::locksApplied, this, &MainWindow::updateLockCounts);

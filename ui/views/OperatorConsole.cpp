@@ -278,10 +278,10 @@ void OperatorConsole::logEvent(const QString& kind, const QString& kindId, const
     EventLogModel::Entry e;
     e.atMs = QDateTime::currentMSecsSinceEpoch();
     e.source = EventLogModel::Source::OperatorAction;
-    e.kind = kind;
+    e.texts.kind = kind;
     e.kindId = kindId;
     e.key = key;
-    e.detail = detail;
+    e.texts.detail = detail;
     m_window->eventLog()->addEntries({e});
 }
 
