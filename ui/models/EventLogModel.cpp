@@ -57,7 +57,8 @@ void EventLogModel::addLockEvents(const QList<LockEvent>& events)
     makeRoomFor(incoming);
     const int first = rowCount();
     beginInsertRows({}, first, first + int(incoming) - 1);
-    for (const LockEvent& e : events.sliced(events.size() - incoming)) {
+    for (qsizetype i = events.size() - incoming; i < events.size(); ++i) { // (sliced() would copy them)
+        const LockEvent& e = events[i];
         Entry& entry = m_entries.emplace_back();
         entry.atMs = e.atMs;
         entry.source = Source::LockEvent;
@@ -76,8 +77,8 @@ void EventLogModel::addEntries(const QList<Entry>& entries)
     makeRoomFor(incoming);
     const int first = rowCount();
     beginInsertRows({}, first, first + int(incoming) - 1);
-    for (const Entry& entry : entries.sliced(entries.size() - incoming))
-        m_entries.push_back(entry);
+    for (qsizetype i = entries.size() - incoming; i < entries.size(); ++i)
+        m_entries.push_back(entries[i]);
     endInsertRows();
 }
 
