@@ -134,7 +134,7 @@ void RedisConnection::startConnecting()
 {
     dropTransport();
     m_knownScripts.clear(); // a new server process (or a restarted one) has an empty script cache
-    m_reader = redisReaderCreate();
+    m_reader = RedisReply::createReader();
     setState(State::Connecting);
     // Replies on the new transport answer only what is written on it. Every teardown path fails the
     // commands in flight before a new transport exists; should one have been left, it fails now instead of
@@ -381,8 +381,7 @@ void RedisConnection::onTransportReadable()
         }
         if (!raw)
             break;
-        RedisReply reply = RedisReply::fromHiredis(static_cast<redisReply*>(raw));
-        freeReplyObject(raw);
+        RedisReply reply = RedisReply::takeFromReader(raw);
         if (m_pushHandler && isPushMessage(reply)) {
             m_pushHandler(reply);
             if (!self || m_reader != reader)

@@ -3,7 +3,9 @@
 #include <QCoreApplication>
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace redlock {
 
@@ -46,46 +48,87 @@ QString errorKindName(RedisErrorKind kind)
     return {};
 }
 
-RedisReply RedisReply::fromHiredis(const redisReply* reply)
+// hiredis parses; these build the replies (redisReplyObjectFunctions). A root reply is allocated and owned by
+// the reader until redisReaderGetReply() hands it out (or the reader frees it on a parse error); an element is
+// built in its parent's list, appended in order: hiredis creates the elements of an array one after the other
+// and uses an element's address only until its next sibling is created, so a growing list is safe.
+struct ReplyBuilder
 {
-    RedisReply out;
-    if (!reply)
-        return failure(RedisErrorKind::Protocol, QStringLiteral("empty reply"));
-    switch (reply->type) {
-    case REDIS_REPLY_NIL:
-        out.m_type = Type::Nil;
-        break;
-    case REDIS_REPLY_STATUS:
-        out.m_type = Type::Status;
-        // "+OK" answers most writes, every SET of a Redlock round among them: static bytes, no allocation.
-        if (reply->len == 2 && std::memcmp(reply->str, "OK", 2) == 0)
-            out.m_bytes = QByteArrayLiteral("OK");
-        else
-            out.m_bytes = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        break;
-    case REDIS_REPLY_ERROR:
-        out.m_type = Type::Error;
-        out.m_bytes = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        out.m_errorKind = classifyServerError(out.m_bytes);
-        break;
-    case REDIS_REPLY_INTEGER:
-        out.m_type = Type::Integer;
-        out.m_integer = reply->integer;
-        break;
-    case REDIS_REPLY_STRING:
-        out.m_type = Type::String;
-        out.m_bytes = QByteArray(reply->str, static_cast<qsizetype>(reply->len));
-        break;
-    case REDIS_REPLY_ARRAY:
-        out.m_type = Type::Array;
-        out.m_elements.reserve(static_cast<qsizetype>(reply->elements));
-        for (size_t i = 0; i < reply->elements; ++i)
-            out.m_elements.append(fromHiredis(reply->element[i]));
-        break;
-    default:
-        return failure(RedisErrorKind::Protocol, QStringLiteral("unknown reply type %1").arg(reply->type));
+    using Type = RedisReply::Type;
+    // Arrays are not sized from the header alone: a hostile or broken server can announce 2^31 elements.
+    static constexpr int kReserveAtMost = 4096;
+
+    static RedisReply* place(const redisReadTask* task)
+    {
+        if (!task->parent)
+            return new RedisReply;
+        auto* parent = static_cast<RedisReply*>(task->parent->obj);
+        return &parent->m_elements.emplace_back();
     }
-    return out;
+    static void* createString(const redisReadTask* task, char* str, size_t len)
+    {
+        RedisReply* reply = place(task);
+        switch (task->type) {
+        case REDIS_REPLY_STATUS:
+            reply->m_type = Type::Status;
+            // "+OK" answers most writes, every SET of a Redlock round among them: static bytes, no allocation.
+            if (len == 2 && std::memcmp(str, "OK", 2) == 0)
+                reply->m_bytes = QByteArrayLiteral("OK");
+            else
+                reply->m_bytes = QByteArray(str, static_cast<qsizetype>(len));
+            break;
+        case REDIS_REPLY_ERROR:
+            reply->m_type = Type::Error;
+            reply->m_bytes = QByteArray(str, static_cast<qsizetype>(len));
+            reply->m_errorKind = RedisReply::classifyServerError(reply->m_bytes);
+            break;
+        default:
+            reply->m_type = Type::String;
+            reply->m_bytes = QByteArray(str, static_cast<qsizetype>(len));
+            break;
+        }
+        return reply;
+    }
+    static void* createArray(const redisReadTask* task, int elements)
+    {
+        RedisReply* reply = place(task);
+        reply->m_type = Type::Array;
+        reply->m_elements.reserve(std::clamp(elements, 0, kReserveAtMost));
+        return reply;
+    }
+    static void* createInteger(const redisReadTask* task, long long value)
+    {
+        RedisReply* reply = place(task);
+        reply->m_type = Type::Integer;
+        reply->m_integer = value;
+        return reply;
+    }
+    static void* createNil(const redisReadTask* task)
+    {
+        RedisReply* reply = place(task);
+        reply->m_type = Type::Nil;
+        return reply;
+    }
+    static void freeObject(void* reply) { delete static_cast<RedisReply*>(reply); }
+};
+
+namespace {
+redisReplyObjectFunctions g_replyFunctions{&ReplyBuilder::createString, &ReplyBuilder::createArray,
+                                           &ReplyBuilder::createInteger, &ReplyBuilder::createNil,
+                                           &ReplyBuilder::freeObject};
+} // namespace
+
+redisReader* RedisReply::createReader()
+{
+    return redisReaderCreateWithFunctions(&g_replyFunctions);
+}
+
+RedisReply RedisReply::takeFromReader(void* reply)
+{
+    std::unique_ptr<RedisReply> owned(static_cast<RedisReply*>(reply));
+    if (!owned)
+        return failure(RedisErrorKind::Protocol, QStringLiteral("empty reply"));
+    return std::move(*owned);
 }
 
 RedisReply RedisReply::failure(RedisErrorKind kind, const QString& message)

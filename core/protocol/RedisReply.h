@@ -4,7 +4,7 @@
 #include <QList>
 #include <QString>
 
-struct redisReply;
+struct redisReader;
 
 namespace redlock {
 
@@ -38,7 +38,10 @@ public:
     enum class Type { Nil, Status, Error, Integer, String, Array, Failure };
 
     RedisReply() = default;
-    static RedisReply fromHiredis(const redisReply* reply);
+    // A hiredis reader that builds RedisReply objects as it parses (no hiredis reply tree to copy and free):
+    // free it with redisReaderFree(). What redisReaderGetReply() gives is taken with takeFromReader().
+    static redisReader* createReader();
+    static RedisReply takeFromReader(void* reply);
     static RedisReply failure(RedisErrorKind kind, const QString& message);
     static RedisReply integerReply(qint64 value);
     static RedisReply stringReply(const QByteArray& value);
@@ -61,6 +64,7 @@ public:
     QString errorText() const;
 
 private:
+    friend struct ReplyBuilder;
     Type m_type = Type::Nil;
     RedisErrorKind m_errorKind = RedisErrorKind::None;
     qint64 m_integer = 0;
