@@ -1,6 +1,7 @@
 #include "observe/LockInspector.h"
 
 #include "observe/KeyPattern.h"
+#include "observe/KeySet.h"
 #include "redlock/FencingCounters.h"
 
 #include <QDateTime>
@@ -44,7 +45,7 @@ struct LockInspector::Pass
         QByteArray nextCursor; // a page waiting for read capacity; empty = none
     };
     std::vector<NodeProgress> progress;
-    QSet<QByteArray> seen;               // keys this pass has read (or is reading) on every node
+    KeySet seen;                         // keys this pass has read (or is reading) on every node
     QHash<QByteArray, LockView> updated; // merged as the groups come in
     SkippedKeys skipped;
     QList<bool> reachable; // per node: no SCAN or read of this pass failed on it
@@ -399,11 +400,9 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 if (!globMatches(m_options.pattern, key))
                     m_pass->outsidePattern.insert(key);
                 else if (key.startsWith(kRedissonChannelPrefix) || key == fenceCountersKey())
-                    m_pass->helpers.insert(key);        // not a lock: skipped, not read (the counters can be large)
-                else if (!m_pass->seen.contains(key)) { // another node's SCAN may have named it already
-                    m_pass->seen.insert(key);
+                    m_pass->helpers.insert(key);   // not a lock: skipped, not read (the counters can be large)
+                else if (m_pass->seen.insert(key)) // not when another node's SCAN has named it already
                     keys.append(key);
-                }
             }
             if (next == "0")
                 progress.scanDone = true;
@@ -459,7 +458,7 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
                 ++pass.handedToSink;
                 m_viewSink(std::move(view));
             } else {
-                updated.insert(key, std::move(view));
+                updated.emplace(key, std::move(view));
             }
             break;
         case Outcome::NoTtl:
@@ -565,24 +564,13 @@ void LockInspector::finishPass()
             continue;
         LockView view = vanished(it.key(), pass->reachable, pass->unreachableWhy);
         if (view.verdict != LockVerdict::Free)
-            updated.insert(it.key(), view);
-    }
-
-    QSet<QByteArray> touched;
-    touched.reserve(updated.size() + m_views.size());
-    for (auto it = updated.cbegin(); it != updated.cend(); ++it) {
-        if (!pass->touchedMeanwhile.contains(it.key()))
-            touched.insert(it.key());
-    }
-    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        if (!pass->touchedMeanwhile.contains(it.key()))
-            touched.insert(it.key());
+            updated.emplace(it.key(), std::move(view));
     }
     {
         QMutexLocker lock(&m_snapshotMutex);
         m_lastSkipped = skipped;
     }
-    applyChanges(std::move(updated), touched, Apply::FullPass);
+    applyFullPass(std::move(updated), pass->touchedMeanwhile);
     emitFinished(*pass, skipped);
 }
 
@@ -671,10 +659,16 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
     Outcome skip = Outcome::Gone;
     qint64 newestNs = 0;
     // A lock we are showing whose own token lost its TTL (PERSIST) is that lock, stuck: not application data.
-    const auto known = m_views.constFind(group.keys[index]);
+    // (The view is looked up only for a key read without a TTL.)
+    std::optional<const LockView*> known;
     auto ownTokenWithoutTtl = [&](const KeyRead& read) {
-        return read.skip == KeyRead::Skip::NoTtl && known != m_views.cend() && known->holders > 0 &&
-               known->token == read.state.token;
+        if (read.skip != KeyRead::Skip::NoTtl)
+            return false;
+        if (!known) {
+            const auto it = m_views.constFind(group.keys[index]);
+            known = it != m_views.cend() ? &it.value() : nullptr;
+        }
+        return *known && (*known)->holders > 0 && (*known)->token == read.state.token;
     };
     for (int n = 0; n < nodeCount(); ++n) {
         const KeyRead& read = group.perNode[size_t(n)][index];
@@ -740,68 +734,101 @@ LockView LockInspector::vanished(const QByteArray& key, const QList<bool>& reach
 
 // ------------------------------------------------------------------------------------------ changes
 
-void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how)
+LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
 {
-    const bool full = how == Apply::FullPass;
-    const qint64 nowMs = wallNowMs();
-    LockChangeSet changes;
-    changes.fullRefresh = how != Apply::Events;
-    changes.atMs = nowMs;
-    QList<LockEvent> events;
     // The first full pass is the baseline: the locks it finds were not acquired just now. The holders it finds
     // are told as seen held (the lock history starts "at least since" intervals with them), nothing else; a key
     // read from a live change before it completed is seen held too, not acquired.
     using Phase = LockEventTracker::Phase;
-    const Phase phase = m_baselineDone ? Phase::Watching : full ? Phase::Baseline : Phase::Starting;
-    if (full)
+    const Phase phase = m_baselineDone ? Phase::Watching : fullPass ? Phase::Baseline : Phase::Starting;
+    if (fullPass)
         m_baselineDone = true;
-    // The first pass makes every lock appear: one allocation, not a doubling series of 100,000 views.
-    if (m_views.isEmpty())
-        changes.appeared.reserve(updated.size());
-    for (const QByteArray& key : touched) {
-        const auto before = m_views.constFind(key);
-        const auto after = updated.constFind(key);
-        const bool had = before != m_views.cend();
-        const bool has = after != updated.cend();
-        if (!had && !has)
-            continue;
-        m_events.derive(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, nowMs, &events, phase);
-        if (!had)
-            changes.appeared.append(after.value());
-        else if (!has)
-            changes.disappeared.append(key);
-        else if (!before.value().sameStateAs(after.value()))
-            changes.changed.append(after.value());
-    }
-    if (full) {
-        m_views = std::move(updated);
-        m_locksPerNode.fill(0);
-        for (const LockView& view : std::as_const(m_views))
-            countHolding(view, 1);
-    } else {
-        for (const QByteArray& key : touched) {
-            const auto after = updated.constFind(key);
-            auto it = m_views.find(key);
-            if (it != m_views.end())
-                countHolding(it.value(), -1);
-            if (after == updated.cend()) {
-                if (it != m_views.end())
-                    m_views.erase(it);
-                continue;
-            }
-            if (it != m_views.end())
-                it.value() = after.value();
-            else
-                it = m_views.insert(key, after.value());
-            countHolding(it.value(), 1);
-        }
-    }
+    return phase;
+}
+
+void LockInspector::noteChange(const QByteArray& key, const LockView* before, const LockView* after,
+                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events)
+{
+    m_events.derive(key, before, after, changes.atMs, &events, phase);
+    if (!before)
+        changes.appeared.append(*after);
+    else if (!after)
+        changes.disappeared.append(key);
+    else if (!before->sameStateAs(*after))
+        changes.changed.append(*after);
+}
+
+void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
+{
     if (!changes.isEmpty()) {
         changes.locksPerNode = m_locksPerNode;
         emit locksChanged(changes);
     }
     if (!events.isEmpty())
         emit lockEvents(events);
+}
+
+void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep)
+{
+    // Every key of the new views and of the old ones, but those in `keep` (their views are the same in both).
+    LockChangeSet changes;
+    changes.fullRefresh = true;
+    changes.atMs = wallNowMs();
+    QList<LockEvent> events;
+    const LockEventTracker::Phase phase = eventPhase(true);
+    // The first pass makes every lock appear: one allocation, not a doubling series of 100,000 views.
+    if (m_views.isEmpty())
+        changes.appeared.reserve(updated.size());
+    for (auto after = updated.cbegin(); after != updated.cend(); ++after) {
+        if (keep.contains(after.key()))
+            continue;
+        const auto before = m_views.constFind(after.key());
+        noteChange(after.key(), before != m_views.cend() ? &before.value() : nullptr, &after.value(), phase, changes,
+                   events);
+    }
+    for (auto before = m_views.cbegin(); before != m_views.cend(); ++before) {
+        if (!keep.contains(before.key()) && !updated.contains(before.key()))
+            noteChange(before.key(), &before.value(), nullptr, phase, changes, events);
+    }
+    m_views = std::move(updated);
+    m_locksPerNode.fill(0);
+    for (const LockView& view : std::as_const(m_views))
+        countHolding(view, 1);
+    publish(changes, events);
+}
+
+void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how)
+{
+    LockChangeSet changes;
+    changes.fullRefresh = how == Apply::ScanPart;
+    changes.atMs = wallNowMs();
+    QList<LockEvent> events;
+    const LockEventTracker::Phase phase = eventPhase(false);
+    for (const QByteArray& key : touched) {
+        const auto before = m_views.constFind(key);
+        const auto after = updated.constFind(key);
+        const bool had = before != m_views.cend();
+        const bool has = after != updated.cend();
+        if (had || has)
+            noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events);
+    }
+    for (const QByteArray& key : touched) {
+        const auto after = updated.constFind(key);
+        auto it = m_views.find(key);
+        if (it != m_views.end())
+            countHolding(it.value(), -1);
+        if (after == updated.cend()) {
+            if (it != m_views.end())
+                m_views.erase(it);
+            continue;
+        }
+        if (it != m_views.end())
+            it.value() = after.value();
+        else
+            it = m_views.insert(key, after.value());
+        countHolding(it.value(), 1);
+    }
+    publish(changes, events);
 }
 
 void LockInspector::countHolding(const LockView& view, int delta)

@@ -191,7 +191,6 @@ private:
     enum class Outcome { Lock, NoTtl, OtherType, Gone };
 
     enum class Apply {
-        FullPass, // a full pass's result replaces the views
         ScanPart, // a part of a rescan: the keys it read (fullRefresh set: found by a SCAN pass)
         Events,   // keys re-read after keyspace events
     };
@@ -224,7 +223,14 @@ private:
     void flushTouched();
     // A known lock that no SCAN of this pass returned: absent where the SCAN completed, unknown elsewhere.
     LockView vanished(const QByteArray& key, const QList<bool>& reachable, const QStringList& unreachableWhy) const;
+    // A full pass's result replaces the views; the keys in `keep` keep theirs (they are in `updated` as they are).
+    void applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep);
+    // The keys in `touched` take their views in `updated`, or go when they are not in it.
     void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how);
+    LockEventTracker::Phase eventPhase(bool fullPass);
+    void noteChange(const QByteArray& key, const LockView* before, const LockView* after, LockEventTracker::Phase phase,
+                    LockChangeSet& changes, QList<LockEvent>& events);
+    void publish(LockChangeSet& changes, QList<LockEvent>& events);
     void countHolding(const LockView& view, int delta);
     void noteCallUs(qint64 us);
 

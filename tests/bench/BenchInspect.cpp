@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 using namespace redlock;
@@ -35,6 +36,14 @@ QString rss()
             return QString::fromLatin1(line.mid(6).simplified());
     }
     return QStringLiteral("?");
+}
+
+// CPU time of the calling thread, in ms.
+qint64 threadCpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 qint64 median(std::vector<qint64> values)
@@ -136,8 +145,18 @@ int main(int argc, char** argv)
     QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
     std::vector<qint64> oursMs;
     std::vector<qint64> rawMs;
+    // The client's own CPU per pass: unlike wall time, not stretched by other processes on a shared machine.
+    std::vector<qint64> oursCpuMs;
+    std::vector<qint64> rawCpuMs;
+    auto inspectorCpuMs = [inspector] {
+        qint64 ms = 0;
+        QMetaObject::invokeMethod(
+            inspector, [&ms] { ms = threadCpuMs(); }, Qt::BlockingQueuedConnection);
+        return ms;
+    };
     for (int round = 1; round <= passes; ++round) {
         finished.clear();
+        const qint64 cpuBeforeMs = inspectorCpuMs();
         timer.restart();
         QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
         if (!waitForCount(finished, 1, 120000)) {
@@ -146,28 +165,33 @@ int main(int argc, char** argv)
         }
         const qint64 wallMs = timer.elapsed();
         oursMs.push_back(wallMs);
+        oursCpuMs.push_back(inspectorCpuMs() - cpuBeforeMs);
         const auto summary = finished.first().first().value<InspectionSummary>();
         std::printf("pass %d (%s): %lld ms to full inspection (%lld ms in the inspector), %d locks, %lld names "
-                    "scanned, %lld commands, longest round trip %.1f ms, %.0f keys/s, RSS %s\n",
+                    "scanned, %lld commands, longest round trip %.1f ms, %.0f keys/s, inspector thread CPU %lld ms, "
+                    "RSS %s\n",
                     round, round == 1 ? "all new" : "unchanged", static_cast<long long>(wallMs),
                     static_cast<long long>(summary.elapsedUs / 1000), summary.locks,
                     static_cast<long long>(summary.keysScanned), static_cast<long long>(summary.commandsSent),
                     double(summary.longestCallUs) / 1000.0,
-                    double(summary.locks) * 1000.0 / double(qMax<qint64>(1, wallMs)), qPrintable(rss()));
+                    double(summary.locks) * 1000.0 / double(qMax<qint64>(1, wallMs)),
+                    static_cast<long long>(oursCpuMs.back()), qPrintable(rss()));
         if (!raw)
             continue;
         RawScanFigures floor;
         QString error;
+        const qint64 rawCpuBeforeMs = threadCpuMs();
         if (!rawScanPass(endpoints, options.pattern, options.scanCount, options.readBatchKeys, 2, &floor, &error)) {
             std::fprintf(stderr, "raw floor failed: %s\n", qPrintable(error));
             return 1;
         }
         rawMs.push_back(floor.elapsedUs / 1000);
+        rawCpuMs.push_back(threadCpuMs() - rawCpuBeforeMs);
         std::printf("raw hiredis floor %d: %lld ms, %lld keys read on every node, %lld (key, node) holding, %lld names "
-                    "scanned, %lld commands\n",
+                    "scanned, %lld commands, CPU %lld ms\n",
                     round, static_cast<long long>(floor.elapsedUs / 1000), static_cast<long long>(floor.keysRead),
                     static_cast<long long>(floor.holding), static_cast<long long>(floor.namesScanned),
-                    static_cast<long long>(floor.commands));
+                    static_cast<long long>(floor.commands), static_cast<long long>(rawCpuMs.back()));
     }
     if (raw) {
         const qint64 ours = median(oursMs);
@@ -177,6 +201,12 @@ int main(int argc, char** argv)
                     passes, static_cast<long long>(ours), static_cast<long long>(floor),
                     double(ours) / double(std::max<qint64>(1, floor)), qPrintable(joined(oursMs)),
                     qPrintable(joined(rawMs)));
+        std::printf("client CPU per pass (median): inspector %lld ms, raw hiredis floor %lld ms, ratio %.2f\n",
+                    static_cast<long long>(median(oursCpuMs)), static_cast<long long>(median(rawCpuMs)),
+                    double(median(oursCpuMs)) / double(std::max<qint64>(1, median(rawCpuMs))));
+    } else {
+        std::printf("inspector thread CPU per pass: median %lld ms (%s)\n", static_cast<long long>(median(oursCpuMs)),
+                    qPrintable(joined(oursCpuMs)));
     }
     qint64 slow = 0;
     for (const NodeEndpoint& e : std::as_const(endpoints))
