@@ -3,6 +3,7 @@
 #include <QHashFunctions>
 
 #include <bit>
+#include <cstring>
 
 namespace redlock {
 
@@ -24,12 +25,18 @@ size_t KeySet::hashOf(const QByteArray& key) const
     return hash == 0 ? 1 : hash;
 }
 
+bool KeySet::holds(const Slot& slot, size_t hash, const QByteArray& key) const
+{
+    return slot.hash == hash && slot.length == key.size() &&
+           std::memcmp(m_bytes.data() + slot.offset, key.constData(), size_t(key.size())) == 0;
+}
+
 size_t KeySet::find(const QByteArray& key, size_t hash) const
 {
     const size_t mask = m_slots.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         const Slot& slot = m_slots[i];
-        if (slot.hash == 0 || (slot.hash == hash && slot.key == key))
+        if (slot.hash == 0 || holds(slot, hash, key))
             return i;
     }
 }
@@ -55,8 +62,11 @@ bool KeySet::insert(const QByteArray& key)
         rehash(capacityFor(m_size + 1));
         i = find(key, hash);
     }
-    m_slots[i].hash = hash;
-    m_slots[i].key = key;
+    Slot& slot = m_slots[i];
+    slot.hash = hash;
+    slot.offset = qsizetype(m_bytes.size());
+    slot.length = key.size();
+    m_bytes.insert(m_bytes.end(), key.cbegin(), key.cend());
     ++m_size;
     return true;
 }
@@ -71,10 +81,15 @@ void KeySet::reserve(qsizetype count)
 
 void KeySet::rehash(size_t capacity)
 {
-    std::vector<Slot> old = std::exchange(m_slots, std::vector<Slot>(capacity));
-    for (Slot& slot : old) {
-        if (slot.hash != 0)
-            m_slots[find(slot.key, slot.hash)] = std::move(slot);
+    const std::vector<Slot> old = std::exchange(m_slots, std::vector<Slot>(capacity));
+    const size_t mask = capacity - 1;
+    for (const Slot& slot : old) {
+        if (slot.hash == 0)
+            continue;
+        size_t i = slot.hash & mask; // the keys are distinct: the first empty slot
+        while (m_slots[i].hash != 0)
+            i = (i + 1) & mask;
+        m_slots[i] = slot;
     }
 }
 
