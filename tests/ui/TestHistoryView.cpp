@@ -7,6 +7,7 @@
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
 #include "models/HistoryModel.h"
+#include "models/LocksModel.h"
 #include "observe/LockInspector.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
@@ -70,7 +71,7 @@ private slots:
     void largeFirstPassReachesTheListenersInSlices()
     {
         QFETCH(bool, stopAtTheFirstSlice);
-        constexpr int kLocks = 5000;
+        constexpr int kLocks = 20000;
         QList<QList<QByteArray>> writes, deletes;
         for (int i = 0; i < kLocks; ++i) {
             const QByteArray key = "bulk:" + QByteArray::number(i);
@@ -99,6 +100,11 @@ private slots:
             return n;
         };
         QSignalSpy stopped(&controller, &ClusterController::stopped);
+        // The table comes first: the events follow once every lock is in it.
+        int rowsAtTheFirstEvents = -1;
+        connect(
+            &controller, &ClusterController::lockEvents, &controller,
+            [&] { rowsAtTheFirstEvents = window.locksModel()->rowCount(); }, Qt::SingleShotConnection);
         if (stopAtTheFirstSlice) {
             connect(
                 &controller, &ClusterController::lockEvents, &controller, [&controller] { controller.stop(); },
@@ -111,6 +117,7 @@ private slots:
             QCOMPARE(received(), qsizetype(kLocks)); // none left behind
         }
         QTRY_VERIFY_WITH_TIMEOUT(received() >= kLocks, 30000);
+        QCOMPARE(rowsAtTheFirstEvents, kLocks);
 
         QSet<QByteArray> keys;
         qsizetype largest = 0;

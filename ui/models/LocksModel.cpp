@@ -84,6 +84,9 @@ void LocksModel::tick()
 
 int LocksModel::rowOf(const QByteArray& key) const
 {
+    // A first load appends slice after slice in key order: its keys come after the last row.
+    if (m_rows.empty() || m_rows.back().view.key < key)
+        return -1;
     const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), key,
                                      [](const Row& row, const QByteArray& k) { return row.view.key < k; });
     return it != m_rows.cend() && it->view.key == key ? int(it - m_rows.cbegin()) : -1;
