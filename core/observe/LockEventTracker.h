@@ -44,6 +44,8 @@ public:
     // remembers the holder).
     void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
                 QList<LockEvent>* events, Phase phase = Phase::Watching);
+    // Room for the holders of `keys` keys (a first inspection's, in one go rather than a doubling series).
+    void reserve(qsizetype keys) { m_lastQuorum.reserve(keys); }
 
 private:
     // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.

@@ -776,9 +776,13 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     changes.atMs = wallNowMs();
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(true);
-    // The first pass makes every lock appear: one allocation, not a doubling series of 100,000 views.
-    if (m_views.isEmpty())
+    // The first pass makes every lock appear, and tells every holder as seen held: one allocation each, not a
+    // doubling series of 100,000 views.
+    if (m_views.isEmpty()) {
         changes.appeared.reserve(updated.size());
+        events.reserve(updated.size());
+        m_events.reserve(updated.size());
+    }
     for (auto after = updated.cbegin(); after != updated.cend(); ++after) {
         if (keep.contains(after.key()))
             continue;
