@@ -158,7 +158,7 @@ void AlertMonitor::applyLock(const LockView& view)
     next.token = view.token;
     next.holders = view.holders;
     next.tokenCount = view.tokenCount;
-    next.holder = view.holder.summary;
+    next.holder = view.holder->summary;
     const auto it = m_locks.constFind(view.key);
     // The same condition goes on: held by the same token, contested, or left over by the same token.
     if (it != m_locks.cend() && it->rule == rule && (rule == AlertRule::LockContested || it->token == view.token)) {

@@ -53,15 +53,15 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
             // it for long: it is seen held, its acquisition unknown.
             const bool startUnseen = phase != Phase::Watching || (before && before->verdict == LockVerdict::Unknown);
             add(startUnseen ? LockEvent::Kind::SeenHeld : LockEvent::Kind::Acquired, after->token,
-                after->holder.summary);
+                after->holder->summary);
             m_lastQuorum.insert(key, std::move(seen));
             return;
         }
         if (last->token != after->token) {
-            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder.summary))
+            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder->summary))
                 e->previousToken = last->token;
         } else if (last->endsNs > 0 && seen.endsNs > last->endsNs + kExtendSlackMs * kNsPerMs) {
-            add(LockEvent::Kind::Extended, after->token, after->holder.summary);
+            add(LockEvent::Kind::Extended, after->token, after->holder->summary);
         }
         *last = std::move(seen); // the same holder too: where and when it was last seen
         return;
@@ -94,7 +94,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
                                      : expired ? LockEvent::Kind::Expired
                                                : LockEvent::Kind::Released;
-        LockEvent* e = add(kind, last->token, before ? before->holder.summary : QString());
+        LockEvent* e = add(kind, last->token, before ? before->holder->summary : QString());
         if (e && lost)
             e->nodes = restartedWithout;
         // An expiry happened when the validity ran out, which may be long before this view noticed it (a slow
@@ -106,7 +106,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         m_lastQuorum.erase(last);
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
-        add(LockEvent::Kind::Contested, after->token, after->holder.summary);
+        add(LockEvent::Kind::Contested, after->token, after->holder->summary);
 }
 
 } // namespace redlock

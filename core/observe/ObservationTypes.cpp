@@ -388,6 +388,12 @@ HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& 
     return info;
 }
 
+const HolderInfo& SharedHolder::none()
+{
+    static const HolderInfo empty;
+    return empty;
+}
+
 bool LockView::sameStateAs(const LockView& other) const
 {
     if (key != other.key || verdict != other.verdict || token != other.token || holders != other.holders ||

@@ -136,6 +136,21 @@ struct HolderInfo
     QString summary;
 };
 
+// A view's holder: decoded once (judgeLock) and shared by every copy of the view (the inspector's, the table's, a
+// change set's). HolderInfo is 200 bytes, more than half of a view, and a console keeps two views per lock.
+class SharedHolder
+{
+public:
+    SharedHolder() = default;
+    SharedHolder(HolderInfo info) : m_info(std::make_shared<const HolderInfo>(std::move(info))) {}
+    const HolderInfo& operator*() const { return m_info ? *m_info : none(); }
+    const HolderInfo* operator->() const { return &**this; }
+
+private:
+    static const HolderInfo& none();
+    std::shared_ptr<const HolderInfo> m_info;
+};
+
 // Decodes a lock value (string) or a Redisson hash's fields. Pure.
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value);
 HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& fields);
@@ -183,7 +198,7 @@ struct LockView
     qint64 observedValidityMs = -1;
     qint64 observedAtMs = 0; // wall clock of the read
     qint64 observedAtNs = 0; // steady clock of the read (SteadyClock of the inspector)
-    HolderInfo holder;
+    SharedHolder holder;
     // ReleasedByOperator: ms after observedAtMs until a newcomer can acquire the lock (rules::quorumFreeInMs over
     // the nodes that still have something in the key); -1 unknown (nodes unreachable or without expiry).
     qint64 freeInMs = -1;

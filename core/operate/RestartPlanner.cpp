@@ -50,7 +50,7 @@ QList<AffectedLock> RestartPlanner::affectedLocks(const LockSnapshot& snapshot, 
         AffectedLock a;
         a.key = view.key;
         a.token = view.token;
-        a.holderSummary = view.holder.summary;
+        a.holderSummary = view.holder->summary;
         a.holdersNow = view.holders;
         a.holdersWhileDown = remaining;
         a.observedValidityMs = view.observedValidityMs;

@@ -23,7 +23,9 @@ LockView heldView(const QByteArray& key, const QByteArray& token, int holding, q
     v.tokenCount = 1;
     v.verdict = holding >= 2 ? LockVerdict::Held : LockVerdict::Contested;
     v.observedAtNs = atNs;
-    v.holder.summary = QString::fromLatin1(token);
+    HolderInfo holder;
+    holder.summary = QString::fromLatin1(token);
+    v.holder = holder;
     for (int i = 0; i < 3; ++i) {
         NodeLockState s;
         if (i < holding) {

@@ -183,8 +183,8 @@ private slots:
         QCOMPARE(view.restsOn, range(0, 3));
         QCOMPARE(view.freeInMs, 8000);
         QCOMPARE(view.observedValidityMs, -1);
-        QCOMPARE(view.holder.format, HolderFormat::Tombstone);
-        QVERIFY(view.holder.summary.contains(QStringLiteral("alice@ops")));
+        QCOMPARE(view.holder->format, HolderFormat::Tombstone);
+        QVERIFY(view.holder->summary.contains(QStringLiteral("alice@ops")));
         QCOMPARE(lockVerdictId(view.verdict), QStringLiteral("released-by-operator"));
 
         // The old token left on a node the release could not reach: still released, not a minority leftover.
@@ -338,22 +338,22 @@ private slots:
         const Inspection r = inspectOnce(optionsFor(m_cluster));
         QCOMPARE(r.locks.size(), 7);
         const LockView mine = r.locks.value("orders:42");
-        QCOMPARE(mine.holder.format, HolderFormat::RedlockConsole);
-        QVERIFY(mine.holder.token.has_value());
-        QCOMPARE(mine.holder.token->client, QStringLiteral("billing"));
-        QCOMPARE(mine.holder.token->pid, QCoreApplication::applicationPid());
-        QVERIFY(mine.holder.summary.contains(QStringLiteral("billing")));
-        QCOMPARE(r.locks.value("node-redlock:printer").holder.format, HolderFormat::NodeRedlock);
-        QCOMPARE(r.locks.value("redsync-mutex").holder.format, HolderFormat::Redsync);
-        QCOMPARE(r.locks.value("redlock:printer").holder.format, HolderFormat::PrefixedUuid);
-        QCOMPARE(r.locks.value("redlock:net-resource").holder.format, HolderFormat::PrefixedUuid);
-        QCOMPARE(r.locks.value("rb-resource").holder.format, HolderFormat::Uuid);
+        QCOMPARE(mine.holder->format, HolderFormat::RedlockConsole);
+        QVERIFY(mine.holder->token.has_value());
+        QCOMPARE(mine.holder->token->client, QStringLiteral("billing"));
+        QCOMPARE(mine.holder->token->pid, QCoreApplication::applicationPid());
+        QVERIFY(mine.holder->summary.contains(QStringLiteral("billing")));
+        QCOMPARE(r.locks.value("node-redlock:printer").holder->format, HolderFormat::NodeRedlock);
+        QCOMPARE(r.locks.value("redsync-mutex").holder->format, HolderFormat::Redsync);
+        QCOMPARE(r.locks.value("redlock:printer").holder->format, HolderFormat::PrefixedUuid);
+        QCOMPARE(r.locks.value("redlock:net-resource").holder->format, HolderFormat::PrefixedUuid);
+        QCOMPARE(r.locks.value("rb-resource").holder->format, HolderFormat::Uuid);
         const LockView redisson = r.locks.value("{myLock}");
         QCOMPARE(redisson.verdict, LockVerdict::Held);
-        QCOMPARE(redisson.holder.format, HolderFormat::Redisson);
-        QCOMPARE(redisson.holder.redissonThreadId, 1);
-        QCOMPARE(redisson.holder.reentrancy, 2);
-        QCOMPARE(redisson.holder.redissonClientId, QStringLiteral("8743c9c0-0795-4907-87fd-6c719a6b4586"));
+        QCOMPARE(redisson.holder->format, HolderFormat::Redisson);
+        QCOMPARE(redisson.holder->redissonThreadId, 1);
+        QCOMPARE(redisson.holder->reentrancy, 2);
+        QCOMPARE(redisson.holder->redissonClientId, QStringLiteral("8743c9c0-0795-4907-87fd-6c719a6b4586"));
         QCOMPARE(redisson.token, field);
         QCOMPARE(redisson.nodes[0].hashFields.size(), 1);
     }
@@ -586,7 +586,7 @@ private slots:
         const LockView released = inspector->snapshot().value("job:released");
         QCOMPARE(released.token, done.tombstone);
         QCOMPARE(released.holders, 0);
-        QCOMPARE(released.holder.format, HolderFormat::Tombstone);
+        QCOMPARE(released.holder->format, HolderFormat::Tombstone);
         QVERIFY2(released.freeInMs > 0 && released.freeInMs <= 3000 + rules::clockDriftMs(3000, 0.01),
                  qPrintable(QString::number(released.freeInMs)));
         auto allEvents = [&] {
@@ -872,7 +872,7 @@ private slots:
         QCOMPARE(noExpiry.token, ours);
         QCOMPARE(noExpiry.nodes[0].presence, NodeLockState::Presence::Holding);
         QCOMPARE(noExpiry.nodes[0].pttlMs, -1);
-        QCOMPARE(noExpiry.holder.format, HolderFormat::RedlockConsole);
+        QCOMPARE(noExpiry.holder->format, HolderFormat::RedlockConsole);
         const LockView stray = locks.value("lock:stray");
         QCOMPARE(stray.verdict, LockVerdict::Stuck);
         QCOMPARE(stray.restsOn, QList<int>{3});

@@ -62,7 +62,7 @@ private slots:
             QVERIFY(cell.remainingMs > 0 && cell.remainingMs <= 4000);
         }
         QVERIFY(locks->rowOf("{invoice-lock}") >= 0);
-        QCOMPARE(locks->viewFor("{invoice-lock}")->holder.format, HolderFormat::Redisson);
+        QCOMPARE(locks->viewFor("{invoice-lock}")->holder->format, HolderFormat::Redisson);
 
         // Charts: every node's latency series and the activity series fill up, one point per tick.
         ChartsPanel* charts = launcher.window()->charts();

@@ -102,7 +102,7 @@ static_assert(std::is_nothrow_move_constructible_v<LockView>, "rows move when th
 
 LocksModel::Row LocksModel::makeRow(const LockView& view) const
 {
-    Row row{view, printableBytes(view.key), view.holder.summary};
+    Row row{view, printableBytes(view.key), view.holder->summary};
     if (row.holderText.isEmpty() && !view.token.isEmpty())
         row.holderText = printableBytes(view.token, 80);
     if (view.verdict == LockVerdict::Contested)
@@ -423,7 +423,7 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
             return row.keyText;
         case HolderColumn:
             return tr("%1\nformat: %2\ntoken: %3")
-                .arg(row.holderText, holderFormatName(view.holder.format), printableBytes(view.token, 120));
+                .arg(row.holderText, holderFormatName(view.holder->format), printableBytes(view.token, 120));
         case VerdictColumn: {
             QStringList nodes;
             for (const int n : view.restsOn)

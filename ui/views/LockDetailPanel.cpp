@@ -229,8 +229,8 @@ QString LockDetailPanel::summaryText(const LockView& view) const
         restsOn << tr("#%1").arg(n + 1);
     QString summary = tr("%1 — holder: %2 (%3). Rests on nodes %4; quorum %5 of %6.")
                           .arg(Icons::verdictGlyph(view.verdict) + QLatin1Char(' ') + LocksModel::verdictText(view),
-                               view.holder.summary.isEmpty() ? tr("none") : view.holder.summary,
-                               holderFormatName(view.holder.format), restsOn.join(QStringLiteral(", ")))
+                               view.holder->summary.isEmpty() ? tr("none") : view.holder->summary,
+                               holderFormatName(view.holder->format), restsOn.join(QStringLiteral(", ")))
                           .arg(view.quorum)
                           .arg(view.nodes.size());
     return summary;

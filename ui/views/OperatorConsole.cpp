@@ -220,7 +220,7 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
     const LockView* view = m_window->locksModel()->viewFor(key);
     if (!m_actions->isConfigured() || !view || view->token.isEmpty())
         return nullptr;
-    auto* dialog = new ForceReleaseDialog(m_actions, key, view->token, view->holder.summary, m_window);
+    auto* dialog = new ForceReleaseDialog(m_actions, key, view->token, view->holder->summary, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ForceReleaseDialog::resultShown, this, [this, dialog, key] {
         const ForceReleaseReport& r = dialog->result();

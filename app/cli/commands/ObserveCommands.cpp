@@ -168,9 +168,9 @@ void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArra
         out += QByteArray::number(view.remainingFreeInMs(nowNs));
     }
     out += R"(,"format":")";
-    out += holderFormatId(view.holder.format).toLatin1();
+    out += holderFormatId(view.holder->format).toLatin1();
     out += R"(","holder":)";
-    appendJsonString(out, view.holder.summary);
+    appendJsonString(out, view.holder->summary);
     out += R"(,"restsOn":[)";
     for (qsizetype r = 0; r < view.restsOn.size(); ++r) {
         if (r > 0)
@@ -234,7 +234,7 @@ QStringList inspectRow(const LockView& v, qsizetype nodeCount, qint64 nowNs)
                     freeIn >= 0    ? ObserveCommands::tr("free in %1 ms").arg(freeIn)
                     : validity < 0 ? QStringLiteral("-")
                                    : ObserveCommands::tr("%1 ms").arg(validity),
-                    elide(v.holder.summary, 60)};
+                    elide(v.holder->summary, 60)};
     for (const NodeLockState& s : v.nodes) {
         switch (s.presence) {
         case NodeLockState::Presence::Unreachable:
