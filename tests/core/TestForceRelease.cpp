@@ -213,6 +213,11 @@ private slots:
         auto stale = client(QStringLiteral("stale-holder"));
         const AcquireResult held = stale->acquireAndWait({key}, AcquireOptions{.ttlMs = 4000, .retryCount = 0});
         QVERIFY2(held.ok, qPrintable(held.error));
+        // The acquire is decided once a quorum answers; the last nodes' SETs may still be on their way (a busy
+        // machine: the preview then saw 3 holders). Idle: every node answered, all five hold it.
+        const QFuture<bool> idle = stale->whenIdle();
+        QTRY_VERIFY_WITH_TIMEOUT(idle.isFinished(), 10000);
+        QCOMPARE(nodesWithKey(key), 5);
         auto fr = make(m_cluster.endpoints());
 
         const ForceReleaseReport preview = wait(fr->preview(key, held.lock.token));
