@@ -117,6 +117,7 @@ void NodeSession::onStateChanged(RedisConnection::State state)
         m_facts.errorKind = kind;
         m_facts.reason = m_connection->lastError();
         m_facts.latencyUs = -1;
+        m_clockSamples.clear();
         // The first loss after the node answered; failed reconnects after it say nothing new.
         if (std::exchange(m_answeredSinceLoss, false))
             m_lostAtSteadyMs = steadyNowMs();
@@ -148,7 +149,7 @@ double NodeSession::commandsPerSecond()
 void NodeSession::sample()
 {
     if (!m_connection->isReady()) {
-        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt, commandsPerSecond()});
+        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt, commandsPerSecond(), -1});
         return;
     }
     if (m_sampleInFlight)
@@ -171,6 +172,9 @@ void NodeSession::sample()
                              timing->latencyUs = timing->timer.nsecsElapsed() / 1000;
                              m_lastAnswerMs = wallNowMs();
                              noteAllowed(QStringLiteral("PING"));
+                             noteAnswering();
+                         } else if (reply.errorKind() == RedisErrorKind::Timeout && m_connection->isReady()) {
+                             noteNotAnswering();
                          } else {
                              noteRefused(QStringLiteral("PING"), reply);
                          }
@@ -185,14 +189,20 @@ void NodeSession::sample()
                              noteAllowed(QStringLiteral("TIME"));
                              const qint64 serverUs = reply.elements()[0].bytes().toLongLong() * 1'000'000 +
                                                      reply.elements()[1].bytes().toLongLong();
-                             // The server read its clock about half a round trip after we sent.
-                             offset = serverUs - (timing->sentWallUs + rttUs / 2);
+                             // The server read its clock about half a round trip after we sent, give or take
+                             // half a round trip: of the last few samples, the one with the shortest round trip
+                             // places that read best (a busy client or server lengthens one leg, not both).
+                             noteClockSample(rttUs, serverUs - (timing->sentWallUs + rttUs / 2));
+                             offset = m_facts.clockOffsetUs;
                          } else {
                              noteRefused(QStringLiteral("TIME"), reply);
+                             m_clockSamples.clear();
+                             m_facts.clockOffsetUs.reset();
+                             m_facts.clockOffsetUncertaintyUs = -1;
                          }
                          m_facts.latencyUs = timing->latencyUs;
-                         m_facts.clockOffsetUs = offset;
-                         emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset, commandsPerSecond()});
+                         emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset, commandsPerSecond(),
+                                       m_facts.clockOffsetUncertaintyUs});
                          publish();
                      }});
     m_connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);
@@ -292,6 +302,46 @@ void NodeSession::applyInfo(const QByteArray& info)
         emit restarted(m_facts);
     }
     m_facts.runId = runId;
+}
+
+void NodeSession::noteNotAnswering()
+{
+    // The connection is still open, but the PING sent a ping interval ago got no reply within the command
+    // timeout: a stopped (SIGSTOP), hung or overloaded server. It takes no lock now, so it is down for the
+    // quorum, the alerts and the metrics until it answers again.
+    if (m_facts.health != NodeHealth::Up && m_facts.health != NodeHealth::NotAnswering)
+        return;
+    m_facts.health = NodeHealth::NotAnswering;
+    m_facts.errorKind = RedisErrorKind::Timeout;
+    m_facts.reason = tr("no reply to PING within %1 ms").arg(m_options.commandTimeoutMs);
+    m_facts.latencyUs = -1;
+    m_clockSamples.clear();
+    m_facts.clockOffsetUs.reset();
+    m_facts.clockOffsetUncertaintyUs = -1;
+    publish();
+}
+
+void NodeSession::noteAnswering()
+{
+    if (m_facts.health != NodeHealth::NotAnswering)
+        return;
+    m_facts.health = NodeHealth::Up;
+    m_facts.errorKind = RedisErrorKind::None;
+    m_facts.reason.clear();
+    publish();
+    // What it said before it stopped answering may be old: read its facts again now.
+    refreshFacts();
+}
+
+void NodeSession::noteClockSample(qint64 rttUs, qint64 offsetUs)
+{
+    m_clockSamples.push_back({rttUs, offsetUs});
+    while (m_clockSamples.size() > kClockSamples)
+        m_clockSamples.pop_front();
+    const auto best = std::min_element(m_clockSamples.cbegin(), m_clockSamples.cend(),
+                                       [](const ClockSample& a, const ClockSample& b) { return a.rttUs < b.rttUs; });
+    m_facts.clockOffsetUs = best->offsetUs;
+    m_facts.clockOffsetUncertaintyUs = (best->rttUs + 1) / 2;
 }
 
 void NodeSession::noteRefused(const QString& command, const RedisReply& reply)

@@ -7,13 +7,16 @@
 #include <QObject>
 #include <QTimer>
 
+#include <deque>
+
 namespace redlock {
 
 struct NodeSessionOptions
 {
     int pingIntervalMs = 1000;    // PING + TIME sample period
     int factsIntervalMs = 5000;   // INFO + CONFIG GET period (run_id and uptime are how restarts are seen)
-    int commandTimeoutMs = 1000;  // per observation command; a slower node counts as down for the sample
+    int commandTimeoutMs = 1000;  // per observation command; a node whose PING gets no reply in this time is
+                                  // NotAnswering (down) until it answers again: within two ping intervals
     bool readOnly = false;        // refuse every call that writes (enableKeyspaceEvents)
     ConnectionOptions connection; // reconnect/backoff; clientName defaults to "redlock-console:observe"
 };
@@ -61,6 +64,9 @@ private:
     void refreshFacts();
     void applyInfo(const QByteArray& info);
     void noteRefused(const QString& command, const RedisReply& reply);
+    void noteNotAnswering();
+    void noteAnswering();
+    void noteClockSample(qint64 rttUs, qint64 offsetUs);
     void noteAllowed(const QString& command);
     void publish();
     double commandsPerSecond();
@@ -80,6 +86,13 @@ private:
     qint64 m_factsSentAtSteadyMs = 0; // when the INFO being answered was sent
     bool m_answeredSinceLoss = false;
     bool m_sampleInFlight = false;
+    struct ClockSample
+    {
+        qint64 rttUs = 0;
+        qint64 offsetUs = 0;
+    };
+    static constexpr std::size_t kClockSamples = 8; // about 8 s at the default ping interval
+    std::deque<ClockSample> m_clockSamples;
     bool m_factsInFlight = false;
     QElapsedTimer m_loadClock;
     quint64 m_loadCommands = 0;

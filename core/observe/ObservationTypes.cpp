@@ -64,6 +64,8 @@ QString nodeHealthName(NodeHealth health)
         return QCoreApplication::translate("redlock::NodeHealth", "no permission");
     case NodeHealth::Down:
         return QCoreApplication::translate("redlock::NodeHealth", "down");
+    case NodeHealth::NotAnswering:
+        return QCoreApplication::translate("redlock::NodeHealth", "not answering");
     }
     return {};
 }

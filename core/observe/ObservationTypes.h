@@ -16,6 +16,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -29,6 +30,8 @@ enum class NodeHealth {
     AuthFailed,   // AUTH refused (wrong password / user) or the node wants a password we do not have
     NoPermission, // the handshake itself was refused by ACL (e.g. PING)
     Down,         // unreachable, timed out or lost; NodeFacts::reason says why; reconnecting with backoff
+    NotAnswering, // connected, but PING got no reply within the command timeout (a hung, stopped or overloaded
+                  // server): down for quorum, alerts and metrics until it answers again
 };
 
 QString nodeHealthName(NodeHealth health); // translated
@@ -46,11 +49,21 @@ struct NodeFacts
     // Commands the node refused (NOPERM), e.g. "INFO", "CONFIG GET", "TIME": the view is degraded, not dead.
     QStringList refusedCommands;
     bool isDegraded() const { return health == NodeHealth::Up && !refusedCommands.isEmpty(); }
+    // Connecting, or connected with its first INFO round still on its way: not read yet, which is not "could
+    // not be read" (the audit's "not yet audited").
+    bool isAwaitingFirstFacts() const
+    {
+        return !infoKnown && !refusedCommands.contains(QStringLiteral("INFO")) &&
+               (health == NodeHealth::Connecting || health == NodeHealth::Up);
+    }
 
     // Last PING round trip and TIME-based clock offset (server clock - local wall clock, compensated for
     // half the round trip). -1 / nullopt until measured.
     qint64 latencyUs = -1;
     std::optional<qint64> clockOffsetUs;
+    // How far off clockOffsetUs may be: half the round trip of the sample it was taken from (the sample with the
+    // lowest round trip of the last few: the one the server's clock read is best placed in). -1 unknown.
+    qint64 clockOffsetUncertaintyUs = -1;
 
     // INFO
     bool infoKnown = false;
@@ -74,8 +87,15 @@ struct NodeFacts
     qint64 downtimeMs = -1;      // estimated gap between the old instance's last answer and the new start
     qint64 factsUpdatedAtMs = 0; // wall clock of the last INFO/CONFIG refresh
 
-    // Milliseconds since the node (re)started, from INFO uptime; -1 unknown.
+    // Milliseconds since the node (re)started, from INFO uptime, as of the INFO read (factsUpdatedAtMs); -1 unknown.
     qint64 uptimeMs() const { return uptimeSeconds < 0 ? -1 : uptimeSeconds * 1000; }
+    // The same at the wall-clock instant nowMs: uptime goes on between two reads of INFO.
+    qint64 uptimeMsAt(qint64 nowMs) const
+    {
+        if (uptimeSeconds < 0)
+            return -1;
+        return uptimeSeconds * 1000 + (factsUpdatedAtMs > 0 ? std::max<qint64>(0, nowMs - factsUpdatedAtMs) : 0);
+    }
 };
 
 // One PING/TIME sample, for charts.
@@ -85,7 +105,8 @@ struct NodeSample
     qint64 atMs = 0;       // wall clock
     qint64 latencyUs = -1; // -1: the PING failed
     std::optional<qint64> clockOffsetUs;
-    double commandsPerSecond = -1; // what the session sent the node since the previous sample; -1 unknown
+    double commandsPerSecond = -1;        // what the session sent the node since the previous sample; -1 unknown
+    qint64 clockOffsetUncertaintyUs = -1; // see NodeFacts::clockOffsetUncertaintyUs
 };
 
 // ---------------------------------------------------------------------------------------------- locks
@@ -318,7 +339,7 @@ struct AuditFinding
 {
     enum class Severity { Info, Warning, Severe };
     QString ruleId; // stable: "replica", "has-replicas", "persistence", "restart-early", "eviction",
-                    // "recent-start", "clock-offset", "same-server", "node-count", "unverified"
+                    // "recent-start", "clock-offset", "same-server", "node-count", "unverified", "not-yet-audited"
     Severity severity = Severity::Warning;
     QList<int> nodes;    // nodes concerned (empty: the cluster as a whole)
     QString title;       // short, translated

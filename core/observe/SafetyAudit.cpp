@@ -73,7 +73,7 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     }
 
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,
-        offClock, unverified, fencing;
+        offClock, unverified, pending, fencing;
     QHash<QByteArray, QList<int>> byRunId;
     const qint64 driftMs = rules::clockDriftMs(ttlMs, input.driftFactor);
     const qint64 driftBudgetUs = driftMs * 1000;
@@ -83,7 +83,9 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     for (int i = 0; i < n; ++i) {
         const NodeFacts& f = nodes[i];
         if (!f.infoKnown) {
-            unverified << i;
+            // Not read yet (the session is connecting, or connected and its first INFO round is on its way) is
+            // not "could not be read": every start would otherwise open with a false severe finding.
+            (f.isAwaitingFirstFacts() ? pending : unverified) << i;
             continue;
         }
         if (f.refusedCommands.contains(QStringLiteral("CONFIG GET")) && f.appendFsync.isEmpty())
@@ -180,9 +182,16 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     }
     // Fewer than a quorum of nodes audited: nothing said above can vouch for the locks, so the absence of
     // severe findings would read as a clean bill of health for a cluster nobody could look at.
-    const int audited = n - static_cast<int>(unverified.size());
+    // Nodes not read yet may still be: only the nodes that could not be read count against the quorum.
+    const int audited = n - static_cast<int>(unverified.size()) - static_cast<int>(pending.size());
     const int quorum = rules::quorum(n);
-    if (!unverified.isEmpty() && audited < quorum) {
+    if (!pending.isEmpty()) {
+        out << finding("not-yet-audited", Severity::Info, pending, tr("Node not yet audited"),
+                       tr("The facts of %1 have not been read yet (connecting, or the first INFO round is on its "
+                          "way); the checks cover it once they are.")
+                           .arg(names(nodes, pending)));
+    }
+    if (!unverified.isEmpty() && n - static_cast<int>(unverified.size()) < quorum) {
         out << finding("unverified", Severity::Severe, unverified, tr("No quorum of nodes could be audited"),
                        tr("The facts of %1 could not be read (node down, or INFO / CONFIG GET refused): only %2 of "
                           "%3 nodes were audited, fewer than the quorum of %4. The safety of these locks cannot "

@@ -31,7 +31,8 @@ struct AuditInput
 //  same-server    two endpoints answer with the same run_id: one server counted twice          severe
 //  node-count     N even (no extra fault tolerance) / N < 3 (no fault tolerance)               warning/severe
 //  unverified     a node's facts could not be read (down, or INFO/CONFIG refused)               info
-//                 (severe when fewer than a quorum of the nodes could be read)
+//                 (severe when the nodes that could not be read leave fewer than a quorum)
+//  not-yet-audited  a node's first facts round has not come back yet (start-up): not a failure   info
 class SafetyAudit final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::SafetyAudit)

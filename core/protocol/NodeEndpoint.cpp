@@ -1,6 +1,8 @@
 #include "protocol/NodeEndpoint.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QHostAddress>
 #include <QUrl>
@@ -53,15 +55,31 @@ QString NodeEndpoint::displayName() const
 
 QString NodeEndpoint::identity() const
 {
-    if (isUnix())
-        return QStringLiteral("unix:") + unixSocket;
+    if (isUnix()) {
+        // One socket under several spellings: "..", "//" and "." cleaned; a socket that exists resolved to its
+        // canonical path (symbolic links followed).
+        const QString cleaned = QDir::cleanPath(unixSocket);
+        const QString canonical = QFileInfo(cleaned).canonicalFilePath();
+        return QStringLiteral("unix:") + (canonical.isEmpty() ? cleaned : canonical);
+    }
     QString h = host.toLower();
     if (h == u"localhost")
         h = QStringLiteral("127.0.0.1");
-    const QHostAddress address(h);
-    if (!address.isNull())
+    QHostAddress address(h);
+    if (!address.isNull()) {
+        // ::ffff:a.b.c.d is a.b.c.d; a connection to the unspecified address (0.0.0.0, ::) reaches this host.
+        bool mapped = false;
+        if (address == QHostAddress::AnyIPv6) {
+            address = QHostAddress::LocalHostIPv6;
+        } else if (const quint32 v4 = address.toIPv4Address(&mapped);
+                   mapped && address.protocol() == QAbstractSocket::IPv6Protocol) {
+            address = QHostAddress(v4);
+        }
+        if (address == QHostAddress::AnyIPv4)
+            address = QHostAddress::LocalHost;
         h = address.isLoopback() && address.protocol() == QAbstractSocket::IPv6Protocol ? QStringLiteral("::1")
                                                                                         : address.toString();
+    }
     return h + u'|' + QString::number(port);
 }
 

@@ -21,6 +21,17 @@ namespace redlock {
 
 namespace {
 
+// One field of an INFO reply ("name:value" lines), empty when absent.
+QByteArray infoField(const QByteArray& info, QByteArrayView name)
+{
+    for (const QByteArray& rawLine : info.split('\n')) {
+        const QByteArray line = rawLine.trimmed();
+        if (line.size() > name.size() && line.startsWith(name) && line[name.size()] == ':')
+            return line.mid(name.size() + 1);
+    }
+    return {};
+}
+
 RedisErrorKind kindForSocketError(QAbstractSocket::SocketError error)
 {
     switch (error) {
@@ -246,6 +257,7 @@ void RedisConnection::onTransportConnected()
 void RedisConnection::startHandshake()
 {
     setState(State::Handshaking);
+    m_serverRunId.clear(); // a reconnect may reach another instance
     const qint64 deadline = nowNs() + qint64(m_options.connectTimeoutMs) * kNsPerMs;
     QList<std::pair<QList<QByteArray>, bool>> steps; // command, must succeed
     if (!m_endpoint.password.isEmpty()) {
@@ -258,6 +270,8 @@ void RedisConnection::startHandshake()
         steps.append({{"SELECT", QByteArray::number(m_endpoint.db)}, true});
     if (!m_options.clientName.isEmpty())
         steps.append({{"CLIENT", "SETNAME", m_options.clientName}, false}); // may be refused by ACL: harmless
+    if (m_options.readServerIdentity)
+        steps.append({{"INFO", "server"}, false}); // the run_id; refused by ACL: unknown, harmless
     // PING last: it proves the node answers commands (and reports LOADING or NOAUTH) before we call it ready.
     steps.append({{"PING"}, true});
 
@@ -270,6 +284,8 @@ void RedisConnection::startHandshake()
             [this, mustSucceed, what, isLast = i == last](const RedisReply& reply) {
                 if (m_state != State::Handshaking)
                     return;
+                if (what == "INFO")
+                    m_serverRunId = reply.isString() ? infoField(reply.bytes(), "run_id") : QByteArray();
                 if (reply.isError() && mustSucceed) {
                     RedisErrorKind kind = reply.errorKind();
                     if (what == "AUTH" && kind == RedisErrorKind::ServerError)

@@ -29,6 +29,9 @@ struct ConnectionOptions
     int backoffInitialMs = 100;
     int backoffMaxMs = 5000;
     QByteArray clientName; // CLIENT SETNAME after connecting; empty = leave unnamed
+    // INFO server in the handshake, for the server's run_id (serverRunId()): what a server is, whatever name
+    // or socket reaches it. Refused (ACL) or off: the run_id stays unknown.
+    bool readServerIdentity = true;
 };
 
 // One connection to one Redis node, on the Qt event loop of the thread it lives in.
@@ -64,6 +67,10 @@ public:
     const ConnectionOptions& options() const { return m_options; }
     State state() const { return m_state; }
     bool isReady() const { return m_state == State::Ready; }
+    // The run_id the server gave in this connection's handshake (empty: not connected yet, or INFO refused):
+    // one server under two names (a unix socket and its port, a hosts alias) has one run_id. Connection
+    // thread only.
+    const QByteArray& serverRunId() const { return m_serverRunId; }
     RedisErrorKind lastErrorKind() const { return m_lastErrorKind; }
     QString lastError() const { return m_lastError; }
     // Commands sent and not yet answered by the server (including timed-out ones).
@@ -157,6 +164,7 @@ private:
 
     std::deque<Pending> m_inflight; // written, waiting for the reply, in order
     std::deque<Queued> m_waiting;   // sent before the handshake finished
+    QByteArray m_serverRunId;
     ReplyHandler m_pushHandler;
     QElapsedTimer m_clock;
     QTimer m_timeoutTimer;

@@ -397,6 +397,18 @@ void RedlockClient::NodeDone::operator()(NodeOutcome outcome) const
     // A late answer (the round was decided) only settles its request: the caller already has its result.
     if (!r.decided) {
         outcome.node = node;
+        // One server, one vote: a node that is the same server as one that already counted in this round (its
+        // run_id, read at connect: a unix socket and its port, a hosts alias) does not count again. Its SET
+        // found our own token there and "renewed" it, which is no second vote.
+        if (outcome.succeeded()) {
+            const int twin = r.client->sameServerSucceeded(r, node);
+            if (twin >= 0) {
+                outcome.kind = NodeOutcome::Kind::RedisError;
+                outcome.error = tr("the same server as node %1 (run_id %2): its vote counts once")
+                                    .arg(twin + 1)
+                                    .arg(QString::fromLatin1(r.client->m_connections[node]->serverRunId().left(12)));
+            }
+        }
         r.outcomes[node] = std::move(outcome);
         ++r.answered;
         if (r.outcomes[node].succeeded())
@@ -410,6 +422,20 @@ void RedlockClient::NodeDone::operator()(NodeOutcome outcome) const
         }
     }
     r.client->requestSettled();
+}
+
+int RedlockClient::sameServerSucceeded(const Round& round, int node) const
+{
+    if (node < 0 || node >= int(m_connections.size()))
+        return -1;
+    const QByteArray& runId = m_connections[node]->serverRunId();
+    if (runId.isEmpty())
+        return -1;
+    for (int other = 0; other < int(round.outcomes.size()) && other < int(m_connections.size()); ++other) {
+        if (other != node && round.outcomes[other].succeeded() && m_connections[other]->serverRunId() == runId)
+            return other;
+    }
+    return -1;
 }
 
 void RedlockClient::requestSettled()

@@ -100,6 +100,8 @@ private:
                            std::function<void(const RoundResult&)> done);
 
     void acquireOnNode(int node, const std::shared_ptr<AcquireOperation>& op, NodeDone done);
+    // Another node that already succeeded in this round and is the same server as `node` (by run_id), or -1.
+    int sameServerSucceeded(const Round& round, int node) const;
     void evalOnNode(int node, const LuaScript& script, const QList<QByteArray>& keys, const QList<QByteArray>& args,
                     std::function<void(const RedisReply&, qint64 latencyUs)> done);
     NodeOutcome failureOutcome(int node, const RedisReply& reply, qint64 latencyUs) const;

@@ -12,6 +12,7 @@
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
 #include "support/FakeClock.h"
+#include "support/FaultProxy.h"
 #include "support/ManualClock.h"
 #include "support/ObservationTestSupport.h"
 #include "support/TestSupport.h"
@@ -29,7 +30,10 @@ namespace {
 class Feed
 {
 public:
-    Feed(const QList<NodeEndpoint>& nodes, AlertMonitor* monitor) : m_monitor(monitor), m_facts(nodes.size())
+    // evaluateOnChange: the monitor evaluates on every facts change too, as a console whose 1 s timer happens to
+    // fire between two of them would: every intermediate state of the start-up is judged.
+    Feed(const QList<NodeEndpoint>& nodes, AlertMonitor* monitor, bool evaluateOnChange = false)
+        : m_monitor(monitor), m_facts(nodes.size())
     {
         NodeSessionOptions so;
         so.pingIntervalMs = 100;
@@ -42,10 +46,12 @@ public:
             auto* session = m_io.create<NodeSession>(i, nodes[i], so);
             QObject::connect(
                 session, &NodeSession::factsChanged, &m_context,
-                [this](const NodeFacts& f) {
+                [this, evaluateOnChange](const NodeFacts& f) {
                     m_facts[f.node] = f;
                     m_monitor->setNodeFacts(f);
                     m_monitor->setFindings(SafetyAudit::run({m_facts, 10000}));
+                    if (evaluateOnChange)
+                        m_monitor->evaluate();
                 },
                 Qt::QueuedConnection);
             QMetaObject::invokeMethod(session, &NodeSession::start);
@@ -76,6 +82,19 @@ public:
         return QTest::qWaitFor([&] { return m_inspections > before; }, 15000);
     }
     const QList<NodeFacts>& facts() const { return m_facts; }
+    // Every node up, with its first INFO/CONFIG round and a clock sample in: the start-up is over, and what the
+    // monitor sees from now on is what the test does to the cluster (tests-audit F1/F2).
+    bool waitUntilRead()
+    {
+        return QTest::qWaitFor(
+            [this] {
+                return std::all_of(m_facts.cbegin(), m_facts.cend(), [](const NodeFacts& f) {
+                    return f.health == NodeHealth::Up && f.infoKnown && f.factsUpdatedAtMs > 0 &&
+                           f.clockOffsetUs.has_value();
+                });
+            },
+            15000);
+    }
 
 private:
     AlertMonitor* m_monitor;
@@ -144,6 +163,7 @@ private slots:
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         QSignalSpy notified(&monitor, &AlertMonitor::notify);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
 
         RedlockOptions ro;
         ro.nodes = cluster.endpoints();
@@ -204,6 +224,7 @@ private slots:
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
 
         QVERIFY(!runCommand(cluster.endpoint(0), {"SET", "jobs:1", "contender-a", "PX", "600000"}).isError());
         QVERIFY(!runCommand(cluster.endpoint(1), {"SET", "jobs:1", "contender-b", "PX", "600000"}).isError());
@@ -252,6 +273,7 @@ private slots:
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         QSignalSpy notified(&monitor, &AlertMonitor::notify);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         auto health = [&](int n) { return feed.facts()[n].health; };
         QTRY_VERIFY_WITH_TIMEOUT(
             health(0) == NodeHealth::Up && health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
@@ -324,6 +346,7 @@ private slots:
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         AlertMonitor monitor(options(3));
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[0].health == NodeHealth::Up, 15000);
         monitor.setQuarantined({0});
         QVERIFY(cluster.stopNode(0));
@@ -355,6 +378,7 @@ private slots:
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[1].fencingCounters == 1 && feed.facts()[1].appendFsync == u"always",
                                  15000);
         monitor.evaluate();
@@ -392,6 +416,7 @@ private slots:
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         QTRY_VERIFY_WITH_TIMEOUT(feed.facts()[2].clockOffsetUs.has_value() && feed.facts()[0].clockOffsetUs.has_value(),
                                  15000);
         QCOMPARE(monitor.clockBudgetMs(), rules::clockDriftMs(10000, 0.01));
@@ -428,6 +453,7 @@ private slots:
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy notified(&monitor, &AlertMonitor::notify);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         auto hold = [&](const QByteArray& key, const QByteArray& token) {
             for (int i = 0; i < 3; ++i)
                 QVERIFY(!runCommand(cluster.endpoint(i), {"SET", key, token, "PX", "600000"}).isError());
@@ -517,6 +543,7 @@ private slots:
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         QSignalSpy notified(&monitor, &AlertMonitor::notify);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         auto health = [&](int n) { return feed.facts()[n].health; };
         QTRY_VERIFY_WITH_TIMEOUT(
             health(0) == NodeHealth::Up && health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
@@ -594,6 +621,7 @@ private slots:
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
         auto hold = [&](const QByteArray& key, const QByteArray& token) {
             for (int i = 0; i < 3; ++i)
                 QVERIFY(!runCommand(cluster.endpoint(i), {"SET", key, token, "PX", "600000"}).isError());
@@ -693,6 +721,71 @@ private slots:
         QCOMPARE(cleared.size(), 1);
         monitor.evaluate();
         QCOMPARE(raised.size(), 1);
+    }
+
+    // Start-up against a healthy cluster whose INFO rounds come late (two of three nodes far away): every state
+    // the monitor is fed while the nodes are read is evaluated, and nothing is raised. A node connected but not
+    // read yet is "not yet audited", not "could not be audited" (tests-audit F3: a severe alert at every start).
+    void nothingRaisedWhileTheNodesAreFirstRead()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        FaultProxy far1(cluster.endpoint(1).port);
+        FaultProxy far2(cluster.endpoint(2).port);
+        far1.setLatencyMs(150);
+        far2.setLatencyMs(150);
+        QList<NodeEndpoint> nodes = cluster.endpoints();
+        nodes[1].port = far1.port();
+        nodes[2].port = far2.port();
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        Feed feed(nodes, &monitor, /*evaluateOnChange=*/true);
+        QVERIFY(feed.waitUntilRead());
+        monitor.evaluate();
+        QStringList unexpected;
+        for (const QList<QVariant>& emission : std::as_const(raised))
+            unexpected << QString::fromUtf8(emission.first().value<Alert>().id);
+        QVERIFY2(raised.isEmpty(), qPrintable(unexpected.join(QStringLiteral("; "))));
+    }
+
+    // Hung nodes (SIGSTOP): connected, answering nothing. Two of three: node down for each and quorum lost,
+    // as for nodes whose connection is gone; they clear once the nodes answer again.
+    void hungNodesAreDownAndLoseTheQuorum()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions durable;
+        durable.appendOnly = true;
+        durable.appendFsync = QStringLiteral("always");
+        QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        auto health = [&](int n) { return feed.facts()[n].health; };
+        QVERIFY(cluster.pauseNode(1));
+        QVERIFY(cluster.pauseNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(1) == NodeHealth::NotAnswering && health(2) == NodeHealth::NotAnswering, 15000);
+        m_clock->advanceMs(3500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, nodeAlert(AlertRule::NodeDown, 1)));
+        QVERIFY(hasActive(monitor, nodeAlert(AlertRule::NodeDown, 2)));
+        QVERIFY(hasActive(monitor, kQuorumLost));
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 0)));
+        const Alert down = *monitor.alert(nodeAlert(AlertRule::NodeDown, 1));
+        QVERIFY2(down.message.contains(QStringLiteral("not answering")), qPrintable(down.message));
+
+        QVERIFY(cluster.resumeNode(1));
+        QVERIFY(cluster.resumeNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(health(1) == NodeHealth::Up && health(2) == NodeHealth::Up, 15000);
+        m_clock->advanceMs(6000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, kQuorumLost));
+        QVERIFY(!hasActive(monitor, nodeAlert(AlertRule::NodeDown, 1)));
     }
 };
 

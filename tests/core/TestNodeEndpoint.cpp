@@ -83,6 +83,37 @@ private slots:
         QVERIFY(a->identity() != d->identity());
     }
 
+    // The spellings of one address that hostile N2 got past the check: each is one server, one vote.
+    void identityCatchesAddressSpellings()
+    {
+        const auto same = [](const char* x, const char* y) {
+            const auto a = NodeEndpoint::parse(QString::fromLatin1(x));
+            const auto b = NodeEndpoint::parse(QString::fromLatin1(y));
+            return a && b && a->identity() == b->identity();
+        };
+        QVERIFY(same("0.0.0.0:7501", "127.0.0.1:7501"));
+        QVERIFY(same("[::ffff:127.0.0.1]:7501", "127.0.0.1:7501"));
+        QVERIFY(same("[::ffff:10.1.2.3]:7501", "10.1.2.3:7501"));
+        QVERIFY(same("[::]:7501", "[::1]:7501"));
+        QVERIFY(same("unix:/tmp/nodes/7501.sock", "unix:/tmp/nodes/../nodes/7501.sock"));
+        QVERIFY(same("unix:/tmp/nodes/7501.sock", "unix:/tmp//nodes/./7501.sock"));
+        QVERIFY(!same("0.0.0.0:7501", "127.0.0.1:7502"));
+        QVERIFY(!same("[::ffff:10.1.2.3]:7501", "10.1.2.4:7501"));
+        QVERIFY(!same("unix:/tmp/nodes/7501.sock", "unix:/tmp/nodes/7502.sock"));
+
+        // A socket reached through a symbolic link is the socket itself.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile target(dir.filePath(QStringLiteral("real.sock")));
+        QVERIFY(target.open(QIODevice::WriteOnly));
+        target.close();
+        QVERIFY(QFile::link(target.fileName(), dir.filePath(QStringLiteral("alias.sock"))));
+        NodeEndpoint real, alias;
+        real.unixSocket = target.fileName();
+        alias.unixSocket = dir.filePath(QStringLiteral("alias.sock"));
+        QCOMPARE(alias.identity(), real.identity());
+    }
+
     // One server under several database numbers is one server: one vote (adversarial D3).
     void databasesOfOneServerAreOneServer()
     {

@@ -77,6 +77,50 @@ private slots:
         }
         QVERIFY2(bestLatencyUs < 500'000, qPrintable(QString::number(bestLatencyUs)));
         QVERIFY2(bestOffsetUs < 50'000, qPrintable(QString::number(bestOffsetUs)));
+
+        // The offset shown is that of the sample with the shortest round trip of the last few, with half that
+        // round trip as its uncertainty. On one machine the true offset is 0, and the server read its clock
+        // between our send and its reply: the estimate is within its uncertainty (plus TIME's microsecond).
+        for (const NodeSample& s : std::as_const(samples)) {
+            QVERIFY(s.clockOffsetUncertaintyUs >= 0);
+            QVERIFY2(qAbs(*s.clockOffsetUs) <= s.clockOffsetUncertaintyUs + 2,
+                     qPrintable(QStringLiteral("%1 ± %2").arg(*s.clockOffsetUs).arg(s.clockOffsetUncertaintyUs)));
+        }
+    }
+
+    // A hung node (SIGSTOP: the connection stays open, nothing answers) is not "up": once a PING gets no reply
+    // within the command timeout it is NotAnswering, which every front end counts as down; it is Up again as
+    // soon as it answers. The connection is never lost meanwhile, so nothing else would ever say so.
+    void hungNodeIsNotAnswering()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        IoThread io;
+        NodeSessionOptions options = fastOptions();
+        options.pingIntervalMs = 200;
+        options.commandTimeoutMs = 500;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), options);
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).infoKnown && lastFacts(facts).clockOffsetUs.has_value());
+        QCOMPARE(lastFacts(facts).health, NodeHealth::Up);
+
+        QVERIFY(cluster.pauseNode(0));
+        QTRY_COMPARE_WITH_TIMEOUT(lastFacts(facts).health, NodeHealth::NotAnswering, 10000);
+        const NodeFacts hung = lastFacts(facts);
+        QCOMPARE(hung.errorKind, RedisErrorKind::Timeout);
+        QVERIFY2(hung.reason.contains(QStringLiteral("500 ms")), qPrintable(hung.reason));
+        QCOMPARE(hung.latencyUs, -1);
+        QVERIFY(!hung.clockOffsetUs.has_value());
+        QCOMPARE(nodeHealthName(hung.health), QStringLiteral("not answering"));
+        for (const QList<QVariant>& f : std::as_const(facts))
+            QVERIFY(f.first().value<NodeFacts>().health != NodeHealth::Down); // the connection stayed
+
+        QVERIFY(cluster.resumeNode(0));
+        QTRY_COMPARE_WITH_TIMEOUT(lastFacts(facts).health, NodeHealth::Up, 10000);
+        QVERIFY(lastFacts(facts).reason.isEmpty());
+        QCOMPARE(lastFacts(facts).errorKind, RedisErrorKind::None);
     }
 
     void wrongPasswordIsAuthFailed()

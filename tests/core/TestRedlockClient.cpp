@@ -783,6 +783,43 @@ private slots:
         }
     }
 
+    // One server reached twice under names no text can tell apart (its unix socket and its TCP port; an
+    // /etc/hosts alias is the same case): the run_id each connection read at connect says it is one server,
+    // and its second "acquired" (our own token, renewed) does not count. With the third node down, that is
+    // 1 vote of the 2 needed: not acquired, and nothing left behind (hostile N2).
+    void oneServerUnderTwoNamesVotesOnce()
+    {
+        LocalCluster cluster;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QString error;
+        QVERIFY2(cluster.start(2, withSocket, &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = {cluster.endpoint(0), cluster.endpoint(0), cluster.endpoint(1)};
+        nodes[0] = NodeEndpoint{};
+        nodes[0].unixSocket = cluster.unixSocketPath(0);
+        QVERIFY(RedlockClient::validate({.nodes = nodes}).ok()); // no text says they are one server
+        QVERIFY(cluster.stopNode(1));
+        auto client = makeClient(nodes);
+        const AcquireResult r = client->acquireAndWait({"two-names"});
+        QVERIFY2(!r.ok, "one server under two names reached a quorum of 3");
+        const QList<NodeOutcome>& outcomes = r.attempts.first().nodes;
+        const int counted =
+            int(std::count_if(outcomes.cbegin(), outcomes.cend(), [](const NodeOutcome& o) { return o.succeeded(); }));
+        QCOMPARE(counted, 1);
+        const auto twin = std::find_if(outcomes.cbegin(), outcomes.cend(), [](const NodeOutcome& o) {
+            return o.error.contains(QStringLiteral("same server as node"));
+        });
+        QVERIFY(twin != outcomes.cend());
+        QVERIFY(!DirectRedis(cluster.port(0)).exists("two-names")); // the failed attempt cleaned up
+
+        // With the third node up the lock is held by two real servers: acquired, with 2 votes counted.
+        QVERIFY(cluster.startNode(1));
+        auto fresh = makeClient(nodes); // no wait for the first client's reconnect backoff
+        const AcquireResult ok = fresh->acquireAndWait({"two-names"});
+        QVERIFY2(ok.ok, qPrintable(ok.error));
+        QCOMPARE(ok.attempts.last().acquiredCount, 2);
+    }
+
     // Core review item 10: extend() checked only the old validity, so a round slower than the new TTL
     // returned ok with a lock that was already invalid (its keys possibly shortened by the PEXPIRE).
     void extendWithNoNewValidityLeftIsAFailure()

@@ -411,13 +411,52 @@ private slots:
         AuditInput in;
         in.nodes = {safeFacts(0, "r0"), safeFacts(1, "r1"), safeFacts(2, "r2")};
         in.nodes[0].infoKnown = false;
+        in.nodes[0].health = NodeHealth::Down;
         in.nodes[2].infoKnown = false;
+        in.nodes[2].health = NodeHealth::NotAnswering;
         const QList<AuditFinding> all = SafetyAudit::run(in);
         const auto unverified = findingsOf(all, QStringLiteral("unverified"));
         QCOMPARE(unverified.size(), 1);
         QCOMPARE(unverified.first().nodes, (QList<int>{0, 2}));
         QCOMPARE(unverified.first().severity, AuditFinding::Severity::Severe);
         QVERIFY(SafetyAudit::hasSevere(all));
+    }
+
+    // Start-up: a node whose first facts round has not come back is "not yet audited", never "could not be
+    // audited": every start (and every watch restart) would open with a false severe finding (tests-audit F3).
+    void nodesNotYetReadAreNotYetAudited()
+    {
+        AuditInput in;
+        in.nodes = {safeFacts(0, "r0"), safeFacts(1, "r1"), safeFacts(2, "r2")};
+        in.nodes[0].infoKnown = false;
+        in.nodes[0].health = NodeHealth::Connecting;
+        in.nodes[1].infoKnown = false; // connected: its INFO is on its way
+        QList<AuditFinding> all = SafetyAudit::run(in);
+        QVERIFY(!SafetyAudit::hasSevere(all));
+        QVERIFY(findingsOf(all, QStringLiteral("unverified")).isEmpty());
+        auto pending = findingsOf(all, QStringLiteral("not-yet-audited"));
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(pending.first().nodes, (QList<int>{0, 1}));
+        QCOMPARE(pending.first().severity, AuditFinding::Severity::Info);
+
+        // One of three could not be read and two are not read yet: the two may still make the quorum.
+        in.nodes[2].infoKnown = false;
+        in.nodes[2].health = NodeHealth::Down;
+        all = SafetyAudit::run(in);
+        QVERIFY(!SafetyAudit::hasSevere(all));
+        QCOMPARE(findingsOf(all, QStringLiteral("unverified")).first().nodes, QList<int>{2});
+
+        // Two of three could not be read: no quorum can be audited, whatever the third says later.
+        in.nodes[1].health = NodeHealth::Down;
+        all = SafetyAudit::run(in);
+        QVERIFY(SafetyAudit::hasSevere(all));
+        QCOMPARE(findingsOf(all, QStringLiteral("unverified")).first().nodes, (QList<int>{1, 2}));
+        QCOMPARE(findingsOf(all, QStringLiteral("not-yet-audited")).first().nodes, QList<int>{0});
+
+        // A refused INFO is "could not be read", connected or not.
+        in.nodes[0].health = NodeHealth::Up;
+        in.nodes[0].refusedCommands = {QStringLiteral("INFO")};
+        QVERIFY(findingsOf(SafetyAudit::run(in), QStringLiteral("not-yet-audited")).isEmpty());
     }
 };
 

@@ -53,7 +53,7 @@ private slots:
         model.setSample(s);
         QCOMPARE(changed.size(), 2);
         QCOMPARE(changed.last()[0].toModelIndex().column(), int(NodesModel::LatencyColumn));
-        QCOMPARE(changed.last()[1].toModelIndex().column(), int(NodesModel::ClockOffsetColumn));
+        QCOMPARE(changed.last()[1].toModelIndex().column(), int(NodesModel::UptimeColumn)); // uptime goes on
         QCOMPARE(model.index(1, NodesModel::LatencyColumn).data(NodesModel::RawValueRole).toLongLong(), 1500);
         QVERIFY(model.index(1, NodesModel::ClockOffsetColumn).data().toString().contains(QStringLiteral("-2.5")));
         // A later facts update keeps the sampled latency.
@@ -77,6 +77,46 @@ private slots:
         QCOMPARE(model.index(1, NodesModel::AuditColumn).data(NodesModel::SeverityRole).toInt(),
                  int(AuditFinding::Severity::Severe));
         QCOMPARE(model.index(0, NodesModel::AuditColumn).data(NodesModel::SeverityRole).toInt(), -1);
+    }
+
+    // The uptime shown goes on between two reads of INFO (it froze at its first value: 78 s shown as "1 s");
+    // a clock offset comes with its uncertainty and is never "-0.0"; a node that stops answering shows no
+    // latency or offset left over from before.
+    void uptimeGoesOnAndOffsetsAreHonest()
+    {
+        NodesModel model;
+        model.setNodes(nodes(3));
+        NodeFacts f = nodes(3)[0];
+        f.health = NodeHealth::Up;
+        f.infoKnown = true;
+        f.uptimeSeconds = 1;
+        f.factsUpdatedAtMs = QDateTime::currentMSecsSinceEpoch() - 77'000; // read 77 s ago
+        model.setFacts(f);
+        const qint64 uptimeMs = model.index(0, NodesModel::UptimeColumn).data(NodesModel::RawValueRole).toLongLong();
+        QVERIFY2(uptimeMs >= 78'000, qPrintable(QString::number(uptimeMs)));
+        QVERIFY2(model.index(0, NodesModel::UptimeColumn).data().toString().contains(QStringLiteral("1 min")),
+                 qPrintable(model.index(0, NodesModel::UptimeColumn).data().toString()));
+
+        QCOMPARE(NodesModel::formatClockOffset(-40, -1), QStringLiteral("0.0 ms"));
+        QCOMPARE(NodesModel::formatClockOffset(-40, 30), QStringLiteral("0.0 ms ± 0.1"));
+        QCOMPARE(NodesModel::formatClockOffset(3700, 900), QStringLiteral("3.7 ms ± 0.9"));
+        QCOMPARE(NodesModel::formatClockOffset(-2500, 250), QStringLiteral("-2.5 ms ± 0.3"));
+
+        NodeSample s;
+        s.node = 0;
+        s.latencyUs = 800;
+        s.clockOffsetUs = -60;
+        s.clockOffsetUncertaintyUs = 400;
+        model.setSample(s);
+        QCOMPARE(model.index(0, NodesModel::ClockOffsetColumn).data().toString(), QStringLiteral("-0.1 ms ± 0.4"));
+
+        f.health = NodeHealth::NotAnswering;
+        f.latencyUs = -1;
+        f.clockOffsetUs.reset();
+        model.setFacts(f);
+        QCOMPARE(model.index(0, NodesModel::ClockOffsetColumn).data().toString(), QStringLiteral("—"));
+        QCOMPARE(model.index(0, NodesModel::LatencyColumn).data().toString(), QStringLiteral("—"));
+        QVERIFY(model.index(0, NodesModel::StateColumn).data().toString().contains(QStringLiteral("not answering")));
     }
 
     // The console's own load on each node: the lock view's commands (observerLoad) plus the node session's

@@ -6,9 +6,23 @@
 #include <QDateTime>
 #include <QLocale>
 
+#include <cmath>
+
 namespace redlock {
 
 NodesModel::NodesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+QString NodesModel::formatClockOffset(qint64 offsetUs, qint64 uncertaintyUs)
+{
+    // One decimal of a millisecond; a value that rounds to zero is "0.0", never "-0.0".
+    const auto ms = [](qint64 us) {
+        const double rounded = std::round(double(us) / 100.0) / 10.0;
+        return QLocale().toString(rounded == 0.0 ? 0.0 : rounded, 'f', 1);
+    };
+    if (uncertaintyUs < 0)
+        return tr("%1 ms").arg(ms(offsetUs));
+    return tr("%1 ms ± %2").arg(ms(offsetUs), ms(std::max<qint64>(uncertaintyUs, 100)));
+}
 
 void NodesModel::setNodes(const QList<NodeFacts>& facts)
 {
@@ -26,11 +40,16 @@ void NodesModel::setFacts(const NodeFacts& facts)
     NodeFacts& row = m_nodes[facts.node];
     const qint64 latency = row.latencyUs;
     const auto offset = row.clockOffsetUs;
+    const qint64 uncertainty = row.clockOffsetUncertaintyUs;
     row = facts;
-    if (row.latencyUs < 0)
+    // Facts carry no sample of their own between two samples: keep the last one, but only while the node
+    // answers (a node that stopped answering has no latency or offset to show).
+    if (row.health == NodeHealth::Up && row.latencyUs < 0)
         row.latencyUs = latency;
-    if (!row.clockOffsetUs)
+    if (row.health == NodeHealth::Up && !row.clockOffsetUs) {
         row.clockOffsetUs = offset;
+        row.clockOffsetUncertaintyUs = uncertainty;
+    }
     emit dataChanged(index(facts.node, 0), index(facts.node, ColumnCount - 1));
 }
 
@@ -40,9 +59,12 @@ void NodesModel::setSample(const NodeSample& sample)
         return;
     NodeFacts& row = m_nodes[sample.node];
     row.latencyUs = sample.latencyUs;
-    if (sample.clockOffsetUs)
+    if (sample.clockOffsetUs) {
         row.clockOffsetUs = sample.clockOffsetUs;
-    emit dataChanged(index(sample.node, LatencyColumn), index(sample.node, ClockOffsetColumn));
+        row.clockOffsetUncertaintyUs = sample.clockOffsetUncertaintyUs;
+    }
+    // The uptime goes on between two reads of INFO: shown as of now, refreshed with every sample.
+    emit dataChanged(index(sample.node, LatencyColumn), index(sample.node, UptimeColumn));
     if (sample.commandsPerSecond >= 0 && sample.node < m_load.size()) {
         m_load[sample.node].sessionPerSecond = sample.commandsPerSecond;
         emit dataChanged(index(sample.node, LoadColumn), index(sample.node, LoadColumn));
@@ -158,12 +180,12 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
     case ClockOffsetColumn:
         if (!facts.clockOffsetUs)
             return tr("—");
-        return tr("%1 ms").arg(QLocale().toString(double(*facts.clockOffsetUs) / 1000.0, 'f', 1));
+        return formatClockOffset(*facts.clockOffsetUs, facts.clockOffsetUncertaintyUs);
     case UptimeColumn: {
-        if (facts.uptimeMs() < 0)
+        const qint64 uptimeMs = facts.uptimeMsAt(QDateTime::currentMSecsSinceEpoch());
+        if (uptimeMs < 0)
             return tr("—");
-        QString text =
-            facts.uptimeSeconds < 60 ? tr("%1 s").arg(facts.uptimeSeconds) : formatDuration(facts.uptimeMs());
+        QString text = uptimeMs < 60'000 ? tr("%1 s").arg(uptimeMs / 1000) : formatDuration(uptimeMs);
         if (facts.restartSeenAtMs > 0)
             text = tr("%1, restarted at %2")
                        .arg(text, QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(u"HH:mm:ss"));
@@ -223,7 +245,7 @@ QVariant NodesModel::raw(const NodeFacts& facts, int column) const
     case ClockOffsetColumn:
         return facts.clockOffsetUs ? *facts.clockOffsetUs : std::numeric_limits<qint64>::min();
     case UptimeColumn:
-        return facts.uptimeMs();
+        return facts.uptimeMsAt(QDateTime::currentMSecsSinceEpoch());
     case LoadColumn:
         return m_load.value(facts.node).total();
     case AuditColumn:

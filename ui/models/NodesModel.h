@@ -57,6 +57,8 @@ public:
 
     static QString formatDuration(qint64 ms);
     static QString formatLatency(qint64 us);
+    // "0.3 ms ± 0.1": the offset and half the round trip of the sample it comes from (uncertainty -1: none).
+    static QString formatClockOffset(qint64 offsetUs, qint64 uncertaintyUs);
 
 private:
     QVariant display(const NodeFacts& facts, int column) const;

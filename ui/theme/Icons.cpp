@@ -127,6 +127,7 @@ StatePalette::Role healthRole(NodeHealth health, bool degraded)
     case NodeHealth::AuthFailed:
     case NodeHealth::NoPermission:
     case NodeHealth::Down:
+    case NodeHealth::NotAnswering:
         return StatePalette::Role::Danger;
     }
     return StatePalette::Role::Neutral;
@@ -186,6 +187,7 @@ QString Icons::healthPath(NodeHealth health)
     case NodeHealth::NoPermission:
         return path("no-permission");
     case NodeHealth::Down:
+    case NodeHealth::NotAnswering: // down for quorum: the same picture, its own words
         return path("down");
     }
     return {};
@@ -327,6 +329,7 @@ QString Icons::healthGlyph(NodeHealth health)
     case NodeHealth::AuthFailed:
     case NodeHealth::NoPermission:
     case NodeHealth::Down:
+    case NodeHealth::NotAnswering:
         return QStringLiteral("✖");
     }
     return {};
