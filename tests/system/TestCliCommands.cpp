@@ -349,6 +349,42 @@ private slots:
         QVERIFY2(rows[count + 2].contains(QStringLiteral("not sorted")), qPrintable(rows[count + 2]));
     }
 
+    // Hostile N5: `inspect | head -3` read all 100,000 keys (2 s) after its reader had gone. It stops scanning
+    // then: fewer SCAN calls than half of a full pass's reach the nodes, and it exits 5.
+    void inspectStopsScanningWhenItsReaderHasGone()
+    {
+        constexpr int count = 30000;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis(m_cluster.port(i))
+                .command({"EVAL",
+                          "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'many:' .. i, 'tok' .. i, 'PX', 600000) "
+                          "end return 1",
+                          "0", QByteArray::number(count)});
+        }
+        auto scans = [&] { return NodeActivity::of(m_cluster.port(0)).calls.value("scan"); };
+        const qint64 beforeFull = scans();
+        const CliRun full =
+            runShell(QStringLiteral("\"$1\" inspect --nodes \"$2\" --pattern 'many:*' --scan-count 100 > /dev/null"),
+                     {m_nodes}, 120000);
+        QVERIFY2(full.exitCode == 0, qPrintable(full.describe()));
+        const qint64 fullScans = scans() - beforeFull;
+        QVERIFY2(fullScans >= count / 200, qPrintable(QString::number(fullScans))); // about count / scan-count
+
+        const qint64 beforePiped = scans();
+        const CliRun piped =
+            runShell(QStringLiteral("\"$1\" inspect --nodes \"$2\" --pattern 'many:*' --scan-count 100 | head -3\n"
+                                    "echo \"inspect=${PIPESTATUS[0]}\" >&2"),
+                     {m_nodes}, 120000);
+        const qint64 pipedScans = scans() - beforePiped;
+        QCOMPARE(piped.out.count('\n'), 3);
+        QVERIFY2(piped.err.contains("inspect=5") && piped.err.contains("cannot write the output: Broken pipe"),
+                 qPrintable(piped.describe()));
+        QVERIFY2(pipedScans < fullScans / 2,
+                 qPrintable(QStringLiteral("SCAN calls: %1 with the reader gone, %2 for a full pass")
+                                .arg(pipedScans)
+                                .arg(fullScans)));
+    }
+
     // ---- watch ------------------------------------------------------------------------------------------
 
     void watchPrintsLockEventsUntilSigterm()
