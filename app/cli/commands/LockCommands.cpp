@@ -282,7 +282,14 @@ int runAcquire(const QStringList& args)
             LockCommands::tr("Acquire a Redlock lock: the same random token is set with NX PX on all nodes at "
                              "once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - "
                              "drift) is left. A failed attempt is undone on all nodes. Prints the token that "
-                             "extend and release need."),
+                             "extend and release need.") +
+                QStringLiteral("\n\n") +
+                LockCommands::tr("The text output starts with the result line and the \"token:\" line, each written "
+                                 "and flushed before the rest: once the token line is written the lock is the "
+                                 "caller's, even when the rest cannot be (`| head -2` and `| grep -m1 token:` keep the "
+                                 "lock, exit 0). If the token line itself cannot be written (`> /dev/full`, a reader "
+                                 "gone before it), nobody has the token: the lock is released again (exit 5). --json "
+                                 "is one object: the lock is kept only when all of it was written."),
             &exitCode))
         return exitCode;
 
