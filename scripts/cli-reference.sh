@@ -26,10 +26,11 @@ format=$1
 redlock=$2
 version=$3
 
-# Help texts that name the user's home (default paths) show "~" instead, whoever builds.
-home=/nonexistent/redlock-reference-home
+# Help texts that name the user's home (default paths) show "~", whoever builds: HOME is "~" itself. A long
+# stand-in replaced afterwards made Qt wrap the path inside a word ("~/.local/share/redlo ck/audit.jsonl") at
+# the width the long name took.
 help() {
-    env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 "$redlock" "$@" --help | sed "s|$home|~|g"
+    env -i PATH=/usr/bin:/bin HOME="~" LANG=C.UTF-8 "$redlock" "$@" --help
 }
 
 # Parses one help text into records for the emitters below:

@@ -4,8 +4,19 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <QMutex>
+#include <QPointer>
+#include <QSocketNotifier>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace redlock::cli {
 
@@ -150,29 +161,147 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
     return nodes;
 }
 
-void printOut(const QString& line)
+namespace {
+
+// The errno of the first failed write to stdout; 0 while it works. Once set, nothing more is written.
+std::atomic<int> g_outputErrno{0};
+std::atomic<bool> g_outputExcused{false};
+std::atomic<bool> g_outputWritten{false};
+QMutex g_errorLinesMutex;
+QStringList g_errorLines;
+// The loop quitWhenOutputFails() quits: set and cleared on the loop's thread, read by any writer.
+QMutex g_quitMutex;
+QPointer<QEventLoop> g_quitLoop;
+
+void noteOutputFailure(int error)
 {
-    std::fputs(line.toUtf8().constData(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+    int expected = 0;
+    if (!g_outputErrno.compare_exchange_strong(expected, error == 0 ? EIO : error))
+        return;
+    const QMutexLocker lock(&g_quitMutex);
+    if (g_quitLoop)
+        QMetaObject::invokeMethod(g_quitLoop.data(), &QEventLoop::quit, Qt::QueuedConnection);
+}
+
+} // namespace
+
+bool writeOut(QByteArrayView bytes)
+{
+    if (g_outputErrno.load() != 0)
+        return false;
+    g_outputWritten = true;
+    errno = 0;
+    const size_t size = static_cast<size_t>(bytes.size());
+    if ((size > 0 && std::fwrite(bytes.data(), 1, size, stdout) != size) || std::fflush(stdout) != 0 ||
+        std::ferror(stdout) != 0) {
+        noteOutputFailure(errno);
+        return false;
+    }
+    return true;
+}
+
+bool printOut(const QString& line)
+{
+    return writeOut(QByteArray(line.toUtf8() + '\n'));
 }
 
 void printErr(const QString& line)
 {
+    {
+        const QMutexLocker lock(&g_errorLinesMutex);
+        if (g_errorLines.size() < 50)
+            g_errorLines.append(line);
+    }
     std::fputs(line.toUtf8().constData(), stderr);
     std::fputc('\n', stderr);
     std::fflush(stderr);
 }
 
-void printJson(const QJsonObject& object)
+bool printJson(const QJsonObject& object)
 {
-    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Indented).constData(), stdout);
-    std::fflush(stdout);
+    return writeOut(QJsonDocument(object).toJson(QJsonDocument::Indented));
+}
+
+bool printJsonLine(const QJsonObject& object)
+{
+    return writeOut(QByteArray(QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n'));
 }
 
 bool outputFailed()
 {
-    return std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+    if (g_outputErrno.load() != 0)
+        return true;
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        noteOutputFailure(errno);
+        return true;
+    }
+    return false;
+}
+
+QString outputError()
+{
+    const int error = g_outputErrno.load();
+    return error == 0 ? QString() : QString::fromLocal8Bit(std::strerror(error));
+}
+
+bool outputWritten()
+{
+    return g_outputWritten.load();
+}
+
+QStringList errorLines()
+{
+    const QMutexLocker lock(&g_errorLinesMutex);
+    return g_errorLines;
+}
+
+int outputErrno()
+{
+    return g_outputErrno.load();
+}
+
+void excuseOutputFailure()
+{
+    g_outputExcused = true;
+}
+
+bool outputFailureExcused()
+{
+    return g_outputExcused.load();
+}
+
+std::unique_ptr<QObject> quitWhenOutputFails(QEventLoop* loop)
+{
+    auto guard = std::make_unique<QObject>();
+    {
+        const QMutexLocker lock(&g_quitMutex);
+        g_quitLoop = loop;
+    }
+    QObject::connect(guard.get(), &QObject::destroyed, [] {
+        const QMutexLocker lock(&g_quitMutex);
+        g_quitLoop = nullptr;
+    });
+    if (g_outputErrno.load() != 0) {
+        QMetaObject::invokeMethod(loop, &QEventLoop::quit, Qt::QueuedConnection);
+        return guard;
+    }
+    // A pipe's write end polls POLLERR once its last reader has closed it (and never POLLIN), so a read
+    // notifier on it fires exactly then. A terminal, a file or a socket has no such signal (and may poll
+    // readable for other reasons): there the next write tells.
+    struct stat info = {};
+    if (::fstat(STDOUT_FILENO, &info) != 0 || !S_ISFIFO(info.st_mode))
+        return guard;
+    auto* notifier = new QSocketNotifier(STDOUT_FILENO, QSocketNotifier::Read, guard.get());
+    QObject::connect(notifier, &QSocketNotifier::activated, notifier, [notifier] {
+        pollfd out{STDOUT_FILENO, 0, 0};
+        const bool readerGone = ::poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0;
+        // Either way it has nothing more to say: a notifier that fired for another reason would fire again.
+        notifier->setEnabled(false);
+        if (readerGone)
+            noteOutputFailure(EPIPE);
+    });
+    return guard;
 }
 
 QString elide(const QString& text, qsizetype width)

@@ -4,6 +4,7 @@
 #include "protocol/NodeEndpoint.h"
 #include "redlock/RedlockTypes.h"
 
+#include <QByteArrayView>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -14,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 
 // What every subcommand of the CLI shares: exit codes, parsing with per-subcommand help, the node options,
@@ -27,7 +29,12 @@ enum ExitCode : int {
     ExitUsage = 2,             // bad arguments or configuration; nothing was sent to any node
     ExitNoQuorumReachable = 3, // too many nodes unreachable (connection errors, timeouts) to form a quorum
     ExitSevereFinding = 4,     // audit: at least one severe finding
-    ExitOutputFailed = 5,      // the result could not be written to stdout (acquire: the lock was released)
+    // stdout failed or its reader has gone before the result was written (acquire: before the token line, and
+    // the lock was released again); watch and inspect stop at once when their reader goes
+    ExitOutputFailed = 5,
+    // force-release only (its --help has the table of its outcomes and their codes)
+    ExitHeldByOther = 6,       // another token holds the lock on a quorum: left to its holder, not freed
+    ExitReleasedPartially = 7, // released on some nodes; others may still hold the token
 };
 
 // The translation context of the messages every command shares: usage, node options, result tables.
@@ -57,12 +64,37 @@ void addNodeOptions(QCommandLineParser& parser);
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser);
 
 // stdout / stderr, UTF-8, flushed per line so that scripts reading a pipe see lines at once.
-void printOut(const QString& line);
+// Every write to stdout goes through writeOut (printOut, printJson too). It returns false when stdout has
+// failed, by this write or an earlier one: a failed stdout stays failed and nothing more is written to it
+// (a reader that has gone does not come back). Any thread may write.
+bool writeOut(QByteArrayView bytes);
+bool printOut(const QString& line);
 void printErr(const QString& line);
-void printJson(const QJsonObject& object);
-// True when stdout could not take everything written to it (a full disk, /dev/full, a closed file):
+bool printJson(const QJsonObject& object);
+bool printJsonLine(const QJsonObject& object); // compact, one line (JSON Lines)
+// True when stdout could not take everything written to it (a full disk, /dev/full, a reader that has gone):
 // flushes first. The caller must not report success for output nobody got.
 bool outputFailed();
+// Why stdout failed ("Broken pipe", "No space left on device"): the errno of the write that failed, kept when
+// it failed (errno itself is long overwritten by the time the command ends).
+QString outputError();
+int outputErrno(); // 0 while stdout works
+// True once anything was written to stdout through writeOut.
+bool outputWritten();
+// The lines printErr wrote so far (the first 50), for a JSON error object when a --json command fails before
+// it could write its own.
+QStringList errorLines();
+// The command has dealt with a failed stdout itself: what mattered had been written before it failed
+// (acquire: the token line), so main() keeps the command's exit code instead of ExitOutputFailed.
+void excuseOutputFailure();
+bool outputFailureExcused();
+
+// While the returned object lives, `loop` quits as soon as the reader of stdout is gone: at the first write to
+// stdout that fails (from any thread), and, when stdout is a pipe, as soon as its reader has closed it, without
+// waiting for something to write (`redlock watch | head -1` ends with head). outputFailed() is true then.
+// Like a Unix filter on SIGPIPE, but the command still ends cleanly (the journal is flushed) and exits
+// ExitOutputFailed.
+[[nodiscard]] std::unique_ptr<QObject> quitWhenOutputFails(QEventLoop* loop);
 
 // Aligned text table: the first row is the header.
 QString formatTable(const QList<QStringList>& rows, const QString& indent = QStringLiteral("  "));

@@ -4,10 +4,10 @@
 #include "runtime/MemoryTuning.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
+#include <csignal>
 #include <iterator>
 
 using namespace redlock;
@@ -64,6 +64,11 @@ QString generalUsage()
 int main(int argc, char* argv[])
 {
     redlock::keepLargeBuffersReturnable();
+    // A reader that has gone is an error each command handles (EPIPE from the write), not a signal that kills
+    // the process wherever it stands: acquire must decide whether the token got out, watch must flush its
+    // journal. The disposition inherited from the parent (ignored by some, default in a shell) no longer
+    // decides which of the two happens.
+    std::signal(SIGPIPE, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("redlock"));
     QCoreApplication::setApplicationVersion(QStringLiteral(REDLOCK_VERSION));
@@ -95,11 +100,25 @@ int main(int argc, char* argv[])
     QStringList commandArguments = arguments.mid(2);
     commandArguments.prepend(QStringLiteral("redlock ") + name);
     const int exitCode = found->run(commandArguments);
+    // A script that asked for JSON parses stdout whatever happened: a usage error is a JSON object too (its
+    // text is on stderr as well). Commands that got as far as writing their own JSON have done so.
+    const qsizetype endOfOptions = commandArguments.indexOf(QStringLiteral("--"));
+    const bool jsonAsked = commandArguments.mid(0, endOfOptions).contains(QStringLiteral("--json"));
+    if (exitCode == ExitUsage && jsonAsked && !outputWritten()) {
+        QStringList messages;
+        for (const QString& line : errorLines()) {
+            const QString message = line.startsWith(QLatin1String("redlock: ")) ? line.mid(9) : line;
+            if (!message.trimmed().isEmpty())
+                messages << message.trimmed();
+        }
+        printJson({{QStringLiteral("command"), name},
+                   {QStringLiteral("ok"), false},
+                   {QStringLiteral("exitCode"), exitCode},
+                   {QStringLiteral("error"), messages.join(u'\n')}});
+    }
     // Success is only success if someone got to read it (`redlock inspect > /dev/full` exited 0).
-    if (outputFailed()) {
-        const int error = errno;
-        printErr(
-            CommandLine::tr("redlock: cannot write the output: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+    if (outputFailed() && !outputFailureExcused()) {
+        printErr(CommandLine::tr("redlock: cannot write the output: %1").arg(outputError()));
         return exitCode == ExitOk ? int(ExitOutputFailed) : exitCode;
     }
     return exitCode;

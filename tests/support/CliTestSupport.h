@@ -12,6 +12,9 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <csignal>
+#include <unistd.h>
+
 struct CliRun
 {
     int exitCode = -1;
@@ -46,6 +49,33 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 30000, const QStri
         process.kill();
         process.waitForFinished();
         run.err = "did not finish in time";
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    run.json = QJsonDocument::fromJson(run.out).object();
+    return run;
+}
+
+// A shell pipeline as a script writes it: `bash -c script`, with $1 the redlock binary and $2... `args`
+// (quoted in the script, so no value is split or globbed). stdout and stderr are the shell's.
+inline CliRun runShell(const QString& script, const QStringList& args = {}, int timeoutMs = 60000)
+{
+    CliRun run;
+    QProcess process;
+    process.setProcessEnvironment(cliEnvironment());
+    // Its own process group: a pipeline that does not end is killed whole, not only its shell.
+    process.setChildProcessModifier([] { ::setpgid(0, 0); });
+    process.start(QStringLiteral("bash"),
+                  QStringList{QStringLiteral("-c"), script, QStringLiteral("bash"), QStringLiteral(REDLOCK_CLI_PATH)}
+                      << args);
+    if (!process.waitForFinished(timeoutMs)) {
+        if (process.processId() > 0)
+            ::kill(-static_cast<pid_t>(process.processId()), SIGKILL);
+        process.waitForFinished();
+        run.out = process.readAllStandardOutput();
+        run.err = process.readAllStandardError() + "\n(did not finish in time)";
         return run;
     }
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;

@@ -349,6 +349,42 @@ private slots:
         QVERIFY2(rows[count + 2].contains(QStringLiteral("not sorted")), qPrintable(rows[count + 2]));
     }
 
+    // Hostile N5: `inspect | head -3` read all 100,000 keys (2 s) after its reader had gone. It stops scanning
+    // then: fewer SCAN calls than half of a full pass's reach the nodes, and it exits 5.
+    void inspectStopsScanningWhenItsReaderHasGone()
+    {
+        constexpr int count = 30000;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis(m_cluster.port(i))
+                .command({"EVAL",
+                          "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'many:' .. i, 'tok' .. i, 'PX', 600000) "
+                          "end return 1",
+                          "0", QByteArray::number(count)});
+        }
+        auto scans = [&] { return NodeActivity::of(m_cluster.port(0)).calls.value("scan"); };
+        const qint64 beforeFull = scans();
+        const CliRun full =
+            runShell(QStringLiteral("\"$1\" inspect --nodes \"$2\" --pattern 'many:*' --scan-count 100 > /dev/null"),
+                     {m_nodes}, 120000);
+        QVERIFY2(full.exitCode == 0, qPrintable(full.describe()));
+        const qint64 fullScans = scans() - beforeFull;
+        QVERIFY2(fullScans >= count / 200, qPrintable(QString::number(fullScans))); // about count / scan-count
+
+        const qint64 beforePiped = scans();
+        const CliRun piped =
+            runShell(QStringLiteral("\"$1\" inspect --nodes \"$2\" --pattern 'many:*' --scan-count 100 | head -3\n"
+                                    "echo \"inspect=${PIPESTATUS[0]}\" >&2"),
+                     {m_nodes}, 120000);
+        const qint64 pipedScans = scans() - beforePiped;
+        QCOMPARE(piped.out.count('\n'), 3);
+        QVERIFY2(piped.err.contains("inspect=5") && piped.err.contains("cannot write the output: Broken pipe"),
+                 qPrintable(piped.describe()));
+        QVERIFY2(pipedScans < fullScans / 2,
+                 qPrintable(QStringLiteral("SCAN calls: %1 with the reader gone, %2 for a full pass")
+                                .arg(pipedScans)
+                                .arg(fullScans)));
+    }
+
     // ---- watch ------------------------------------------------------------------------------------------
 
     void watchPrintsLockEventsUntilSigterm()
@@ -797,6 +833,7 @@ private slots:
                           QStringLiteral("--json"), QStringLiteral("locks:stuck")});
         QVERIFY2(preview.exitCode == 0, qPrintable(preview.describe()));
         QCOMPARE(preview.json.value(QStringLiteral("executed")).toBool(true), false);
+        QCOMPARE(preview.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("released"));
         const QJsonObject previewReport = preview.json.value(QStringLiteral("preview")).toObject();
         QCOMPARE(previewReport.value(QStringLiteral("matched")).toInt(), 3);
         QCOMPARE(results(previewReport), QStringList(3, QStringLiteral("will-delete")));
@@ -809,14 +846,27 @@ private slots:
         QVERIFY2(unconfirmed.err.contains("--yes"), qPrintable(unconfirmed.describe()));
         QVERIFY(unconfirmed.out.contains("preview"));
         QVERIFY(stillHeld());
+        const CliRun unconfirmedJson = forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"),
+                                                     QStringLiteral("--json"), QStringLiteral("locks:stuck")});
+        QVERIFY2(unconfirmedJson.exitCode == 2, qPrintable(unconfirmedJson.describe()));
+        QCOMPARE(unconfirmedJson.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("refused"));
+        QCOMPARE(unconfirmedJson.json.value(QStringLiteral("executed")).toBool(true), false);
 
-        // Another token: nothing matches, nothing is deleted.
+        // Another token holds the lock on every node (the token given is not the holder's): left to it, exit 6.
         const CliRun wrong =
             forceRelease({QStringLiteral("--token"), QStringLiteral("not-the-token"), QStringLiteral("--yes"),
                           QStringLiteral("--json"), QStringLiteral("locks:stuck")});
-        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.describe()));
+        QVERIFY2(wrong.exitCode == 6, qPrintable(wrong.describe()));
         QCOMPARE(results(wrong.json.value(QStringLiteral("preview")).toObject()),
                  QStringList(3, QStringLiteral("token-changed")));
+        QCOMPARE(wrong.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("held-by-other"));
+        QCOMPARE(wrong.json.value(QStringLiteral("executed")).toBool(true), false);
+        const QJsonObject wrongResult = wrong.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(wrongResult.value(QStringLiteral("holderToken")).toString(), QStringLiteral("stuck-token"));
+        QCOMPARE(wrongResult.value(QStringLiteral("holderNodes")).toInt(), 3);
+        QVERIFY2(!wrongResult.contains(QStringLiteral("freeAt")) && !wrongResult.contains(QStringLiteral("freeInMs")) &&
+                     !wrongResult.contains(QStringLiteral("tombstone")),
+                 qPrintable(wrong.describe()));
         QVERIFY(stillHeld());
 
         // Executed: deleted everywhere, and one audit line with the reason.
@@ -825,6 +875,7 @@ private slots:
                                           QStringLiteral("worker died"), QStringLiteral("locks:stuck")});
         QVERIFY2(done.exitCode == 0, qPrintable(done.describe()));
         QCOMPARE(done.json.value(QStringLiteral("executed")).toBool(), true);
+        QCOMPARE(done.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("released"));
         const QJsonObject result = done.json.value(QStringLiteral("result")).toObject();
         QCOMPARE(result.value(QStringLiteral("matched")).toInt(), 3);
         QCOMPARE(results(result), QStringList(3, QStringLiteral("deleted")));
@@ -858,10 +909,26 @@ private slots:
         QCOMPARE(entry.value(QStringLiteral("reason")).toString(), QStringLiteral("worker died"));
         QCOMPARE(entry.value(QStringLiteral("deleted")).toInt(), 3);
 
-        // Gone everywhere now: nothing left to match.
+        // Gone everywhere now: nothing left to match. The interop report: this said "executed": true, with a
+        // tombstone written nowhere and another holder's expiry as "freeAt".
         const CliRun again = forceRelease({QStringLiteral("--token"), QStringLiteral("stuck-token"),
                                            QStringLiteral("--yes"), QStringLiteral("locks:stuck")});
         QVERIFY2(again.exitCode == 1, qPrintable(again.describe()));
+        QVERIFY2(again.out.contains("nothing to release: no node holds the token"), qPrintable(again.describe()));
+        QVERIFY2(!again.out.contains("free "), qPrintable(again.describe()));
+        setOn(m_cluster, {0}, "locks:stuck", "minority-token");
+        const CliRun againJson =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--audit-log"),
+                    log, QStringLiteral("--token"), QStringLiteral("stuck-token"), QStringLiteral("--yes"),
+                    QStringLiteral("--json"), QStringLiteral("locks:stuck")});
+        QVERIFY2(againJson.exitCode == 1, qPrintable(againJson.describe()));
+        QCOMPARE(againJson.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("nothing-matched"));
+        QCOMPARE(againJson.json.value(QStringLiteral("executed")).toBool(true), false);
+        const QJsonObject againResult = againJson.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(againResult.value(QStringLiteral("outcome")).toString(), QStringLiteral("nothing-matched"));
+        QVERIFY2(!againResult.contains(QStringLiteral("freeAt")) && !againResult.contains(QStringLiteral("freeInMs")) &&
+                     !againResult.contains(QStringLiteral("tombstone")),
+                 qPrintable(againJson.describe()));
     }
 
     void forceReleaseLeavesANewHolderAlone()
@@ -882,6 +949,93 @@ private slots:
         QVERIFY(!DirectRedis(m_cluster.port(0)).exists("locks:moved"));
         QVERIFY(!DirectRedis(m_cluster.port(1)).exists("locks:moved"));
         QCOMPARE(DirectRedis(m_cluster.port(2)).get("locks:moved"), std::optional<QByteArray>("new-token"));
+    }
+
+    // Hostile N12: the lock changed hands between the preview and the operator's confirmation. The release
+    // leaves the new holder alone (the compare-and-set), and the result says so: "not freed", exit 6, never
+    // "free at" (the new holder's expiry, which it may extend) with exit 0. Through a terminal (`script`), as an
+    // operator answers the prompt; the tokens are changed on the nodes while the prompt waits.
+    void forceReleaseSaysWhenTheLockChangedHandsAfterThePreview()
+    {
+        setOn(m_cluster, {0, 1, 2}, "locks:handover", "old-holder");
+        auto quoted = [](const QString& arg) -> QString {
+            return u'\'' + QString(arg).replace(u'\'', QStringLiteral("'\\''")) + u'\'';
+        };
+        const QString command = QStringList{quoted(QStringLiteral(REDLOCK_CLI_PATH)),
+                                            QStringLiteral("force-release"),
+                                            QStringLiteral("--nodes"),
+                                            quoted(m_nodes),
+                                            QStringLiteral("--audit-log"),
+                                            quoted(m_dir.filePath(QStringLiteral("audit-handover.jsonl"))),
+                                            QStringLiteral("--token"),
+                                            QStringLiteral("old-holder"),
+                                            QStringLiteral("locks:handover")}
+                                    .join(u' ');
+        QProcess terminal;
+        terminal.setProcessEnvironment(cliEnvironment());
+        terminal.start(QStringLiteral("script"),
+                       {QStringLiteral("-qfec"), command, QStringLiteral("/dev/null")}); // -e: the command's exit code
+        QVERIFY2(terminal.waitForStarted(), qPrintable(terminal.errorString()));
+        QByteArray out;
+        QTRY_VERIFY2_WITH_TIMEOUT((out += terminal.readAllStandardOutput(), out.contains("Type the key name")),
+                                  out.constData(), 20000);
+        QVERIFY2(out.contains("free at"), out.constData()); // the preview: the old holder's lock would be freed
+        setOn(m_cluster, {1, 2}, "locks:handover", "new-holder");
+        const qsizetype answeredAt = out.size();
+        terminal.write("locks:handover\n");
+        QVERIFY(terminal.waitForFinished(20000));
+        out += terminal.readAllStandardOutput();
+        const QByteArray result = out.mid(answeredAt);
+        QVERIFY2(terminal.exitStatus() == QProcess::NormalExit && terminal.exitCode() == 6, out.constData());
+        QVERIFY2(result.contains("not freed: another token holds the lock on 2 of 3 nodes (quorum 2), new-holder: "
+                                 "the lock is left to its holder"),
+                 out.constData());
+        QVERIFY2(!result.contains("free at") && !result.contains("free now"), out.constData());
+        QVERIFY(LockTombstone::decode(DirectRedis(m_cluster.port(0)).get("locks:handover").value_or("")).has_value());
+        for (const int i : {1, 2})
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("locks:handover"), std::optional<QByteArray>("new-holder"));
+    }
+
+    // The outcomes where the token stays somewhere: released on some nodes only (exit 7), and not released at all
+    // (exit 1), each with its JSON outcome and the nodes as they really are.
+    void forceReleasePartialAndNotReleased()
+    {
+        // Without expiry on node 3: an automatic lock-delay has nothing to measure there.
+        setOn(m_cluster, {0, 1}, "locks:partial", "partial-token");
+        DirectRedis(m_cluster.port(2)).set("locks:partial", "partial-token");
+        const QString log = m_dir.filePath(QStringLiteral("audit-partial.jsonl"));
+        const CliRun partial =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--audit-log"),
+                    log, QStringLiteral("--token"), QStringLiteral("partial-token"), QStringLiteral("--yes"),
+                    QStringLiteral("--json"), QStringLiteral("locks:partial")});
+        QVERIFY2(partial.exitCode == 7, qPrintable(partial.describe()));
+        QCOMPARE(partial.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("released-partially"));
+        QCOMPARE(partial.json.value(QStringLiteral("executed")).toBool(), true);
+        const QJsonObject partialResult = partial.json.value(QStringLiteral("result")).toObject();
+        QCOMPARE(results(partialResult), (QStringList{QStringLiteral("tombstoned"), QStringLiteral("tombstoned"),
+                                                      QStringLiteral("no-expiry")}));
+        QCOMPARE(partialResult.value(QStringLiteral("mayStillHold")).toInt(), 1);
+        QVERIFY(partialResult.contains(QStringLiteral("tombstone")));
+        QCOMPARE(DirectRedis(m_cluster.port(2)).get("locks:partial"), std::optional<QByteArray>("partial-token"));
+        const CliRun partialText =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--audit-log"),
+                    log, QStringLiteral("--token"), QStringLiteral("partial-token"), QStringLiteral("--dry-run"),
+                    QStringLiteral("locks:partial")});
+        // Nodes 1 and 2 hold a tombstone now, node 3 the token without expiry: nothing would be released.
+        QVERIFY2(partialText.exitCode == 1, qPrintable(partialText.describe()));
+        QVERIFY2(partialText.out.contains("nothing released: the token is there but could not be released"),
+                 qPrintable(partialText.describe()));
+
+        setOn(m_cluster, {0, 1, 2}, "locks:forever", "forever-token", 0);
+        const CliRun notReleased =
+            runCli({QStringLiteral("force-release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--audit-log"),
+                    log, QStringLiteral("--token"), QStringLiteral("forever-token"), QStringLiteral("--yes"),
+                    QStringLiteral("--json"), QStringLiteral("locks:forever")});
+        QVERIFY2(notReleased.exitCode == 1, qPrintable(notReleased.describe()));
+        QCOMPARE(notReleased.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("not-released"));
+        QCOMPARE(notReleased.json.value(QStringLiteral("executed")).toBool(true), false);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("locks:forever"), std::optional<QByteArray>("forever-token"));
     }
 
     // The default: the token becomes a tombstone for the remaining PTTL plus drift; the preview and the result
@@ -1029,6 +1183,7 @@ private slots:
         QVERIFY2(run.exitCode == 3, qPrintable(run.describe()));
         QCOMPARE(results(run.json.value(QStringLiteral("preview")).toObject()),
                  QStringList(3, QStringLiteral("unreachable")));
+        QCOMPARE(run.json.value(QStringLiteral("outcome")).toString(), QStringLiteral("unreachable"));
     }
 
     // ---- bench ------------------------------------------------------------------------------------------

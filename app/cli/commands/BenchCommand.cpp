@@ -395,7 +395,7 @@ int runBench(const QStringList& args)
     rows << ourFigures.row(BenchCommand::tr("redlock core"));
     if (rawFigures)
         rows << rawFigures->row(BenchCommand::tr("raw hiredis"));
-    std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+    writeOut(formatTable(rows).toUtf8());
     if (rawFigures) {
         printOut(BenchCommand::tr("acquire p50 ours/raw: %1 (target: at most 1.1)").arg(ratio, 0, 'f', 2));
         printOut(BenchCommand::tr("release p50 ours/raw (both compare-and-delete): %1 (target: at most 1.2)")

@@ -7,8 +7,8 @@
 #include <QDateTime>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <limits>
 
 namespace redlock::cli {
@@ -159,12 +159,38 @@ int exitCodeFor(const RedlockOptions& options, bool ok, const QList<NodeOutcome>
     return quorumUnreachable(outcomes, quorum) ? ExitNoQuorumReachable : ExitNotAcquired;
 }
 
+// The nodes still to answer when the quorum decided: the command waits for them before it exits, but their
+// answers come after the line was written. Said on it, so that "3 of 5" does not read as 2 failures.
+QString undecidedNote(const QList<NodeOutcome>& outcomes)
+{
+    const auto pending = std::count_if(outcomes.cbegin(), outcomes.cend(),
+                                       [](const NodeOutcome& o) { return o.kind == NodeOutcome::Kind::NoAnswerYet; });
+    return pending == 0
+               ? QString()
+               : LockCommands::tr("; %n more had not answered when it was decided", nullptr, static_cast<int>(pending));
+}
+
 QString tokenHelp()
 {
     return LockCommands::tr("The lock's token, as printed by 'redlock acquire' (the whole value stored in the keys).");
 }
 
-void printAcquire(const LockCommand& command, const AcquireResult& result, int exitCode, int quorum, qint64 now)
+// A failed write to stdout after what the reader came for was written (`acquire | head -2` stops reading after
+// the token line): the command's result stands. A reader that left says nothing more (EPIPE, as a filter on
+// SIGPIPE); any other error is worth a warning.
+void excuseLaterOutputFailure(const QString& whatWasWritten)
+{
+    if (outputErrno() != EPIPE)
+        printErr(LockCommands::tr("redlock: warning: the output after %1 could not be written: %2")
+                     .arg(whatWasWritten, outputError()));
+    excuseOutputFailure();
+}
+
+// Returns whether the token reached stdout: the whole JSON object, or the text's first two lines (the summary
+// and "token: ..."), written and flushed before anything else. The per-node tables come after them, so a
+// reader that stops at the token line (`head -2`, `grep -m1 token:`) has the token whatever becomes of the
+// rest.
+bool printAcquire(const LockCommand& command, const AcquireResult& result, int exitCode, int quorum, qint64 now)
 {
     const QList<NodeEndpoint>& nodes = command.options.nodes;
     if (command.json) {
@@ -192,17 +218,18 @@ void printAcquire(const LockCommand& command, const AcquireResult& result, int e
             attempts.append(attempt);
         }
         json.insert(QStringLiteral("attempts"), attempts);
-        printJson(json);
-        return;
+        return printJson(json);
     }
 
+    bool tokenWritten = false;
     if (result.ok) {
         // One arg() call for the whole line: a resource named "%2" must not take the next value's place.
-        printOut(LockCommands::tr("acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
+        printOut(LockCommands::tr("acquired %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms")
                      .arg(resourcesText(command.resources), QString::number(result.attempts.last().acquiredCount),
                           QString::number(nodes.size()), QString::number(quorum),
+                          undecidedNote(result.attempts.last().nodes),
                           QString::number(result.lock.remainingValidityMs(now))));
-        printOut(LockCommands::tr("token: %1").arg(printableBytes(result.lock.token, -1)));
+        tokenWritten = printOut(LockCommands::tr("token: %1").arg(printableBytes(result.lock.token, -1)));
         if (result.lock.fencingToken >= 0)
             printOut(LockCommands::tr("fencing token: %1").arg(result.lock.fencingToken));
     } else {
@@ -217,15 +244,15 @@ void printAcquire(const LockCommand& command, const AcquireResult& result, int e
                      .arg(a.elapsedUs));
         QList<QStringList> rows{outcomeTableHeader()};
         rows << outcomeTableRows(a.nodes, nodes);
-        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
+        writeOut(formatTable(rows).toUtf8());
         if (!a.fenceWriteNodes.isEmpty()) {
             printOut(LockCommands::tr("fencing token write-back:"));
             QList<QStringList> fenceRows{outcomeTableHeader()};
             fenceRows << outcomeTableRows(a.fenceWriteNodes, nodes);
-            std::fputs(formatTable(fenceRows).toUtf8().constData(), stdout);
+            writeOut(formatTable(fenceRows).toUtf8());
         }
     }
-    std::fflush(stdout);
+    return tokenWritten;
 }
 
 } // namespace
@@ -255,7 +282,14 @@ int runAcquire(const QStringList& args)
             LockCommands::tr("Acquire a Redlock lock: the same random token is set with NX PX on all nodes at "
                              "once; the lock is held when a quorum (N/2+1) set it and validity (ttl - elapsed - "
                              "drift) is left. A failed attempt is undone on all nodes. Prints the token that "
-                             "extend and release need."),
+                             "extend and release need.") +
+                QStringLiteral("\n\n") +
+                LockCommands::tr("The text output starts with the result line and the \"token:\" line, each written "
+                                 "and flushed before the rest: once the token line is written the lock is the "
+                                 "caller's, even when the rest cannot be (`| head -2` and `| grep -m1 token:` keep the "
+                                 "lock, exit 0). If the token line itself cannot be written (`> /dev/full`, a reader "
+                                 "gone before it), nobody has the token: the lock is released again (exit 5). --json "
+                                 "is one object: the lock is kept only when all of it was written."),
             &exitCode))
         return exitCode;
 
@@ -287,11 +321,15 @@ int runAcquire(const QStringList& args)
     const QList<NodeOutcome> lastNodes =
         result.attempts.isEmpty() ? QList<NodeOutcome>{} : result.attempts.last().nodes;
     exitCode = exitCodeFor(command.options, result.ok, lastNodes, quorum);
-    printAcquire(command, result, exitCode, quorum, now);
-    if (result.ok && outputFailed()) {
+    const bool tokenWritten = printAcquire(command, result, exitCode, quorum, now);
+    if (result.ok && tokenWritten && outputFailed()) {
+        // The token got out: the lock is the caller's, who will extend or release it. Only what came after
+        // the token could not be written.
+        excuseLaterOutputFailure(LockCommands::tr("the token"));
+    } else if (result.ok && !tokenWritten) {
         // Nobody got the token, so nobody can extend or release this lock: it would only be in the way until
         // it expires. Undo it (behind the SETs on each connection) and say so.
-        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        const QString why = outputError();
         const RoundResult undone = awaitOnThisThread(client.release(result.lock)).value_or(RoundResult{});
         printErr(LockCommands::tr(
                      "redlock: the token could not be written to stdout (%1): the lock was released again on %2 "
@@ -385,6 +423,7 @@ int runRound(const QStringList& args, Operation operation)
     const QList<NodeEndpoint>& nodes = command.options.nodes;
     const qint64 after = client.nowNs();
 
+    bool resultWritten = false;
     if (command.json) {
         QJsonObject json = commonJson(extend ? "extend" : "release", command, exitCode, result.error);
         json.insert(QStringLiteral("token"), printableBytes(lock.token, -1));
@@ -398,26 +437,31 @@ int runRound(const QStringList& args, Operation operation)
             }
         }
         json.insert(QStringLiteral("outcomes"), outcomesJson(result.nodes, nodes));
-        printJson(json);
+        resultWritten = printJson(json);
     } else if (result.ok && extend) {
-        printOut(LockCommands::tr("extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms")
-                     .arg(resourcesText(command.resources), QString::number(result.succeededCount),
-                          QString::number(nodes.size()), QString::number(quorum),
-                          QString::number(result.lock.remainingValidityMs(after))));
+        resultWritten =
+            printOut(LockCommands::tr("extended %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms")
+                         .arg(resourcesText(command.resources), QString::number(result.succeededCount),
+                              QString::number(nodes.size()), QString::number(quorum), undecidedNote(result.nodes),
+                              QString::number(result.lock.remainingValidityMs(after))));
     } else if (result.ok) {
-        printOut(LockCommands::tr("released %1 on %2 of %3 nodes (quorum %4)")
-                     .arg(resourcesText(command.resources), QString::number(result.succeededCount),
-                          QString::number(nodes.size()), QString::number(quorum)));
+        resultWritten = printOut(LockCommands::tr("released %1 on %2 of %3 nodes (quorum %4)")
+                                     .arg(resourcesText(command.resources), QString::number(result.succeededCount),
+                                          QString::number(nodes.size()), QString::number(quorum)));
     } else {
-        printOut((extend ? LockCommands::tr("not extended %1: %2") : LockCommands::tr("not released %1: %2"))
-                     .arg(resourcesText(command.resources), printableText(result.error, 500)));
+        resultWritten =
+            printOut((extend ? LockCommands::tr("not extended %1: %2") : LockCommands::tr("not released %1: %2"))
+                         .arg(resourcesText(command.resources), printableText(result.error, 500)));
     }
     if (!command.json) {
         QList<QStringList> rows{outcomeTableHeader()};
         rows << outcomeTableRows(result.nodes, nodes);
-        std::fputs(formatTable(rows).toUtf8().constData(), stdout);
-        std::fflush(stdout);
+        writeOut(formatTable(rows).toUtf8());
     }
+    // The first line is the result (the lock's new validity, or that it was released); the table under it is
+    // the detail a reader may not want (`extend ... | head -1`).
+    if (resultWritten && outputFailed())
+        excuseLaterOutputFailure(LockCommands::tr("the result line"));
     // An extend is decided by the first quorum: the slower nodes still get their PEXPIRE before the exit.
     awaitOnThisThread(client.whenIdle());
     return exitCode;

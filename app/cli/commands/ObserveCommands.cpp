@@ -260,11 +260,14 @@ QStringList inspectRow(const LockView& v, qsizetype nodeCount, qint64 nowNs)
     return row;
 }
 
-// One full inspection on an I/O thread; the summary is delivered back to this thread.
-std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspector)
+// One full inspection on an I/O thread; the summary is delivered back to this thread. With
+// stopWhenOutputFails, a reader of stdout that has gone ends the wait at once, without a summary (the pass is
+// abandoned: `inspect | head -3` does not scan the rest for nobody).
+std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspector, bool stopWhenOutputFails = false)
 {
     std::optional<InspectionSummary> summary;
     QEventLoop loop;
+    const auto outputGuard = stopWhenOutputFails ? quitWhenOutputFails(&loop) : nullptr;
     QObject::connect(
         inspector, &LockInspector::inspectionFinished, &loop,
         [&](const InspectionSummary& s) {
@@ -299,6 +302,8 @@ public:
 
     void add(LockView&& view)
     {
+        if (outputErrno() != 0)
+            return; // nobody reads any more: the command is ending
         countNotRead(view);
         if (m_streaming) {
             write(view);
@@ -393,8 +398,7 @@ private:
 
     void flush()
     {
-        std::fwrite(m_out.constData(), 1, static_cast<size_t>(m_out.size()), stdout);
-        std::fflush(stdout);
+        writeOut(m_out);
         m_out.clear();
     }
 
@@ -444,7 +448,8 @@ int runInspect(const QStringList& args)
                 "(\"type\": \"summary\"; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). "
                 "Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte "
                 "of a control character, a line separator, a bidirectional override, an invalid sequence or a "
-                "backslash as \\xNN; replacing every \\xNN by its byte gives the exact bytes back.")
+                "backslash as \\xNN; replacing every \\xNN by its byte gives the exact bytes back.\n\n"
+                "A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.")
                 .arg(kSortedLocks),
             &exitCode))
         return exitCode;
@@ -461,9 +466,9 @@ int runInspect(const QStringList& args)
     // Written on the inspector's thread as the locks are merged: a slow stdout slows the pass, nothing piles up.
     io.runAndWait(
         [inspector, &writer] { inspector->setViewSink([&writer](LockView&& v) { writer.add(std::move(v)); }); });
-    const auto summary = inspectOnce(io, inspector);
+    const auto summary = inspectOnce(io, inspector, true);
     if (!summary)
-        return ExitNoQuorumReachable;
+        return outputFailed() ? ExitOutputFailed : ExitNoQuorumReachable;
     writer.finish(*summary);
     const int reachable = static_cast<int>(summary->nodeReachable.count(true));
     return reachable < rules::quorum(static_cast<int>(nodes.size())) ? ExitNoQuorumReachable : ExitOk;
@@ -502,7 +507,7 @@ bool readAlertOptions(const QCommandLineParser& parser, AlertThresholds* thresho
 }
 
 // Alerts as they are raised and cleared: a line each (or a JSON object with --json).
-void printAlert(const Alert& alert, bool raised, bool json)
+bool printAlert(const Alert& alert, bool raised, bool json)
 {
     const qint64 atMs = raised ? alert.raisedAtMs : alert.clearedAtMs;
     const QString at = QDateTime::fromMSecsSinceEpoch(atMs).toString(Qt::ISODateWithMs);
@@ -518,14 +523,12 @@ void printAlert(const Alert& alert, bool raised, bool json)
             o.insert(QStringLiteral("key"), printableBytes(alert.key, -1));
         if (alert.node >= 0)
             o.insert(QStringLiteral("node"), alert.node + 1);
-        std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
-        std::fputc('\n', stdout);
-        std::fflush(stdout);
-        return;
+        return printJsonLine(o);
     }
-    printOut(QStringLiteral("%1  %2  %3: %4")
-                 .arg(at, (raised ? ObserveCommands::tr("ALERT") : ObserveCommands::tr("CLEARED")).leftJustified(13),
-                      alertRuleName(alert.rule), alert.message));
+    return printOut(QStringLiteral("%1  %2  %3: %4")
+                        .arg(at,
+                             (raised ? ObserveCommands::tr("ALERT") : ObserveCommands::tr("CLEARED")).leftJustified(13),
+                             alertRuleName(alert.rule), alert.message));
 }
 
 int runWatch(const QStringList& args)
@@ -570,7 +573,8 @@ int runWatch(const QStringList& args)
                 "budget of commands per second per node catches the rest, and is the only source on "
                 "nodes without them. Alerts (a lock held, contested or left over too long, a node down, "
                 "quorum lost, a severe audit finding, a clock offset beyond the drift budget) are "
-                "printed when raised and when cleared."),
+                "printed when raised and when cleared. A reader that has gone ends the watch at once, with exit "
+                "code 5 (`watch --json | head -1` ends with head)."),
             &exitCode))
         return exitCode;
     InspectCommand command;
@@ -648,9 +652,7 @@ int runWatch(const QStringList& args)
                         o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                     if (!lostOn.isEmpty())
                         o.insert(QStringLiteral("restartedNodes"), QJsonArray::fromStringList(lostOn));
-                    std::fputs(QJsonDocument(o).toJson(QJsonDocument::Compact).constData(), stdout);
-                    std::fputc('\n', stdout);
-                    std::fflush(stdout);
+                    printJsonLine(o);
                 } else {
                     QString line = QStringLiteral("%1  %2  %3  %4")
                                        .arg(at, lockEventKindName(e.kind).leftJustified(13), printableBytes(e.key),
@@ -769,6 +771,9 @@ int runWatch(const QStringList& args)
         }
     }
     io.runAndWait([inspector] { inspector->start(); });
+    // A reader that has gone ends the watch (`watch | head -1`): like a filter on SIGPIPE, but the journal is
+    // still flushed below.
+    const auto outputGuard = quitWhenOutputFails(&loop);
     loop.exec();
     if (journal) {
         io.runAndWait([inspector] { inspector->stop(); });
@@ -781,7 +786,7 @@ int runWatch(const QStringList& args)
                          .arg(status.dropped)
                          .arg(status.error));
     }
-    return ExitOk;
+    return outputFailed() ? ExitOutputFailed : ExitOk;
 }
 
 int runAudit(const QStringList& args)

@@ -4,9 +4,12 @@
 #include "observe/ObservationTypes.h"
 #include "operate/AuditLog.h"
 #include "operate/ForceRelease.h"
+#include "redlock/LockToken.h"
+#include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -22,6 +25,108 @@ class OperatorCommands
 };
 
 namespace {
+
+// What a force release came to, for the lock as a whole (the per-node table says what each node did). One
+// outcome, one exit code, one JSON id: the table in --help (and docs/cli.md, made from it) lists them. A
+// preview (--dry-run) has the outcome the release would have now.
+enum class Outcome {
+    Released,          // released on every node that held the token
+    ReleasedPartially, // released on some nodes; others may still hold it (unreachable, Redis error, no expiry)
+    HeldByOther,       // another token holds the lock on a quorum (it changed hands): left to it, not freed
+    NothingMatched,    // no node holds the token: nothing to release
+    NotReleased,       // the token is there, but could not be released (no expiry with lock-delay auto, errors)
+    Unreachable,       // nothing released where nodes answered; the others may still hold the token
+    Refused,           // nothing was sent: usage, read-only, configuration, intent not logged, not confirmed
+};
+
+struct Verdict
+{
+    Outcome outcome = Outcome::Refused;
+    int mayStillHold = 0;   // nodes that may still hold the token: unreachable, Redis error, no expiry
+    QByteArray otherHolder; // HeldByOther: the token that holds the lock now
+    int otherHolderNodes = 0;
+};
+
+Verdict verdictOf(const ForceReleaseReport& report)
+{
+    using Kind = ForceReleaseNode::Kind;
+    Verdict v;
+    if (report.refused)
+        return v;
+    v.mayStillHold = report.count(Kind::Unreachable) + report.count(Kind::RedisError) + report.count(Kind::NoExpiry);
+    // One token on a quorum is a holder; a tombstone (another operator's release) is not, and tokens that are
+    // each on fewer nodes only contest the key.
+    QHash<QByteArray, int> others;
+    for (const ForceReleaseNode& n : report.nodes) {
+        if (n.kind == Kind::TokenChanged && !LockTombstone::decode(n.foundToken).has_value())
+            ++others[n.foundToken];
+    }
+    for (auto it = others.cbegin(); it != others.cend(); ++it) {
+        if (it.value() > v.otherHolderNodes) {
+            v.otherHolder = it.key();
+            v.otherHolderNodes = it.value();
+        }
+    }
+    if (v.otherHolderNodes >= rules::quorum(static_cast<int>(report.nodes.size())))
+        v.outcome = Outcome::HeldByOther;
+    else if (report.matched() > 0)
+        v.outcome = v.mayStillHold > 0 ? Outcome::ReleasedPartially : Outcome::Released;
+    else if (report.unreachable() > 0)
+        v.outcome = Outcome::Unreachable;
+    else if (v.mayStillHold > 0)
+        v.outcome = Outcome::NotReleased;
+    else
+        v.outcome = Outcome::NothingMatched;
+    return v;
+}
+
+QString outcomeId(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Released:
+        return QStringLiteral("released");
+    case Outcome::ReleasedPartially:
+        return QStringLiteral("released-partially");
+    case Outcome::HeldByOther:
+        return QStringLiteral("held-by-other");
+    case Outcome::NothingMatched:
+        return QStringLiteral("nothing-matched");
+    case Outcome::NotReleased:
+        return QStringLiteral("not-released");
+    case Outcome::Unreachable:
+        return QStringLiteral("unreachable");
+    case Outcome::Refused:
+        return QStringLiteral("refused");
+    }
+    return {};
+}
+
+int exitCodeOf(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Released:
+        return ExitOk;
+    case Outcome::ReleasedPartially:
+        return ExitReleasedPartially;
+    case Outcome::HeldByOther:
+        return ExitHeldByOther;
+    case Outcome::NothingMatched:
+    case Outcome::NotReleased:
+        return ExitNotAcquired;
+    case Outcome::Unreachable:
+        return ExitNoQuorumReachable;
+    case Outcome::Refused:
+        return ExitUsage;
+    }
+    return ExitUsage;
+}
+
+// The lock is (or, in a preview, would be) freed by this release: only then do "free at" and the tombstone
+// describe what it did. Otherwise they would be another holder's expiry, or a value written nowhere.
+bool frees(const Verdict& verdict)
+{
+    return verdict.outcome == Outcome::Released || verdict.outcome == Outcome::ReleasedPartially;
+}
 
 QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>& nodes)
 {
@@ -51,18 +156,27 @@ QJsonArray nodesJson(const ForceReleaseReport& report, const QList<NodeEndpoint>
 
 QJsonObject reportJson(const ForceReleaseReport& report, const QList<NodeEndpoint>& nodes)
 {
+    const Verdict verdict = verdictOf(report);
     QJsonObject o{
-        {QStringLiteral("nodes"), nodesJson(report, nodes)},   {QStringLiteral("matched"), report.matched()},
-        {QStringLiteral("unreachable"), report.unreachable()}, {QStringLiteral("lockDelay"), report.lockDelay.id()},
-        {QStringLiteral("freeInMs"), report.freeInMs},         {QStringLiteral("elapsedUs"), report.elapsedUs}};
+        {QStringLiteral("outcome"), outcomeId(verdict.outcome)}, {QStringLiteral("nodes"), nodesJson(report, nodes)},
+        {QStringLiteral("matched"), report.matched()},           {QStringLiteral("mayStillHold"), verdict.mayStillHold},
+        {QStringLiteral("unreachable"), report.unreachable()},   {QStringLiteral("lockDelay"), report.lockDelay.id()},
+        {QStringLiteral("elapsedUs"), report.elapsedUs}};
+    if (verdict.outcome == Outcome::HeldByOther) {
+        o.insert(QStringLiteral("holderToken"), printableBytes(verdict.otherHolder, -1));
+        o.insert(QStringLiteral("holderNodes"), verdict.otherHolderNodes);
+    }
     if (report.longestLockDelayMs() >= 0)
         o.insert(QStringLiteral("lockDelayMs"), report.longestLockDelayMs());
     if (report.lockDelayRaisedCount() > 0)
         o.insert(QStringLiteral("lockDelayRaisedNodes"), report.lockDelayRaisedCount());
-    if (report.freeAtMs() >= 0)
-        o.insert(QStringLiteral("freeAt"),
-                 QDateTime::fromMSecsSinceEpoch(report.freeAtMs(), Qt::UTC).toString(Qt::ISODateWithMs));
-    if (!report.tombstone.isEmpty())
+    if (frees(verdict)) {
+        o.insert(QStringLiteral("freeInMs"), report.freeInMs);
+        if (report.freeAtMs() >= 0)
+            o.insert(QStringLiteral("freeAt"),
+                     QDateTime::fromMSecsSinceEpoch(report.freeAtMs(), Qt::UTC).toString(Qt::ISODateWithMs));
+    }
+    if (!report.tombstone.isEmpty() && report.count(ForceReleaseNode::Kind::Tombstoned) > 0)
         o.insert(QStringLiteral("tombstone"), printableBytes(report.tombstone, -1));
     if (report.refused)
         o.insert(QStringLiteral("refused"), printableText(report.error, -1));
@@ -86,8 +200,7 @@ void printReport(const ForceReleaseReport& report, const QList<NodeEndpoint>& no
                      n.pttlMs > -3 ? QString::number(n.pttlMs) : QString(),
                      n.lockDelayMs > 0 ? QString::number(n.lockDelayMs) : QString(), printableText(n.error)});
     }
-    std::fputs(formatTable(rows).toUtf8().constData(), stdout);
-    std::fflush(stdout);
+    writeOut(formatTable(rows).toUtf8());
 }
 
 // One line under the table: how long the lock-delay lasts and when a newcomer can acquire the lock.
@@ -127,13 +240,92 @@ QString lockDelayLine(const ForceReleaseReport& report)
     return delay + QStringLiteral("; ") + free;
 }
 
-int exitFor(const ForceReleaseReport& report)
+// The line under the table: when the lock is free, or why it is not freed.
+QString outcomeLine(const ForceReleaseReport& report)
 {
-    if (report.refused)
-        return ExitUsage;
-    if (report.matched() > 0)
-        return ExitOk;
-    return report.unreachable() > 0 ? ExitNoQuorumReachable : ExitNotAcquired;
+    const Verdict verdict = verdictOf(report);
+    const int nodeCount = static_cast<int>(report.nodes.size());
+    switch (verdict.outcome) {
+    case Outcome::Released:
+        return lockDelayLine(report);
+    case Outcome::ReleasedPartially:
+        return lockDelayLine(report) + u'\n' +
+               OperatorCommands::tr("not released everywhere: %n node(s) may still hold the token (unreachable, a "
+                                    "Redis error, or no expiry): run force-release again once they answer",
+                                    nullptr, verdict.mayStillHold);
+    case Outcome::HeldByOther:
+        return OperatorCommands::tr("not freed: another token holds the lock on %1 of %2 nodes (quorum %3), %4: "
+                                    "the lock is left to its holder")
+            .arg(QString::number(verdict.otherHolderNodes), QString::number(nodeCount),
+                 QString::number(rules::quorum(nodeCount)), printableBytes(verdict.otherHolder));
+    case Outcome::NothingMatched:
+        return OperatorCommands::tr("nothing to release: no node holds the token (the key is gone, or other tokens "
+                                    "hold it on fewer than a quorum of nodes)");
+    case Outcome::NotReleased:
+        return OperatorCommands::tr("nothing released: the token is there but could not be released (see the "
+                                    "table: no expiry with --lock-delay auto, or a Redis error)");
+    case Outcome::Unreachable:
+        return OperatorCommands::tr("nothing released where nodes answered: %n node(s) did not answer and may "
+                                    "still hold the token",
+                                    nullptr, report.unreachable());
+    case Outcome::Refused:
+        break;
+    }
+    return {};
+}
+
+// The table of outcomes, once (docs/cli.md and the man page are made from --help): exit code, outcome id,
+// and what it means, wrapped under its column.
+QString outcomeHelp()
+{
+    struct Row
+    {
+        int code;
+        QString id;
+        QString meaning;
+    };
+    const QList<Row> rows{
+        {ExitOk, outcomeId(Outcome::Released),
+         OperatorCommands::tr("the token was released (tombstone or deleted) on every node that held it")},
+        {ExitNotAcquired, outcomeId(Outcome::NothingMatched),
+         OperatorCommands::tr("no node holds the token: the key is gone, or other tokens hold it on fewer than a "
+                              "quorum of nodes; nothing was changed")},
+        {ExitNotAcquired, outcomeId(Outcome::NotReleased),
+         OperatorCommands::tr("the token is there but was not released: it has no expiry and --lock-delay is auto "
+                              "(give MS), or the nodes answered with an error")},
+        {ExitUsage, outcomeId(Outcome::Refused),
+         OperatorCommands::tr("usage error, read-only, configuration, the audit intent could not be written, or not "
+                              "confirmed: nothing was changed")},
+        {ExitNoQuorumReachable, outcomeId(Outcome::Unreachable),
+         OperatorCommands::tr("nothing released where nodes answered, and some did not answer (they may still hold "
+                              "the token)")},
+        {ExitOutputFailed, QString(), OperatorCommands::tr("the result could not be written to stdout")},
+        {ExitHeldByOther, outcomeId(Outcome::HeldByOther),
+         OperatorCommands::tr("another token holds the lock on a quorum of nodes (it changed hands since the "
+                              "preview, or the token given is not the holder's): left to its holder, not freed")},
+        {ExitReleasedPartially, outcomeId(Outcome::ReleasedPartially),
+         OperatorCommands::tr("released on some nodes; others may still hold the token (unreachable, a Redis error, "
+                              "no expiry): run it again once they answer")},
+    };
+    constexpr qsizetype kIndent = 24; // "  7 released-partially  "
+    constexpr qsizetype kWidth = 79;
+    QString text = OperatorCommands::tr("Outcomes (\"outcome\" in the JSON) and exit codes:") + u'\n';
+    for (const Row& row : rows) {
+        QString line = QStringLiteral("  %1 %2").arg(row.code).arg(row.id).leftJustified(kIndent);
+        qsizetype lineStart = 0;
+        for (const QString& word : row.meaning.split(u' ', Qt::SkipEmptyParts)) {
+            if (line.size() - lineStart + word.size() + 1 > kWidth && line.size() - lineStart > kIndent) {
+                line += u'\n';
+                lineStart = line.size();
+                line += QString(kIndent, u' ');
+            } else if (line.size() - lineStart > kIndent) {
+                line += u' ';
+            }
+            line += word;
+        }
+        text += line + u'\n';
+    }
+    return text;
 }
 
 // Interactive confirmation when a person is at the terminal; scripts pass --yes.
@@ -145,8 +337,7 @@ bool confirmOnTerminal(const QByteArray& key, LockDelay lockDelay)
         lockDelay.mode == LockDelay::Mode::Delete
             ? OperatorCommands::tr("Type the key name to delete it where the token matches: ")
             : OperatorCommands::tr("Type the key name to release it with the lock-delay where the token matches: ");
-    std::fputs(question.toUtf8().constData(), stdout);
-    std::fflush(stdout);
+    writeOut(question.toUtf8());
     QTextStream in(stdin);
     return in.readLine().toUtf8() == key;
 }
@@ -209,17 +400,12 @@ int runForceRelease(const QStringList& args)
                 "one) can acquire before the old holder's validity is over (a fixed MS is raised to that "
                 "where needed; a lock without expiry stays blocked for MS). A lock that changed hands in "
                 "between is left to its new holder. Every execution is appended to the audit log. "
-                "Redisson hash locks are reported and left alone."),
-            &exitCode,
-            OperatorCommands::tr("Exit codes:\n"
-                                 "  0  released (tombstone or deleted) on at least one node (--dry-run: would "
-                                 "release)\n"
-                                 "  1  nothing matched the token (or, with --lock-delay auto, the lock has no "
-                                 "expiry: give MS)\n"
-                                 "  2  usage error, refused (read-only, configuration), or not confirmed: nothing was "
-                                 "changed\n"
-                                 "  3  nothing matched and nodes were unreachable\n"
-                                 "  5  the result could not be written to stdout\n")))
+                "Redisson hash locks are reported and left alone.\n\n"
+                "The outcome says what became of the lock as a whole (the table says what each node did); "
+                "--dry-run has the outcome the release would have now. With --json, \"executed\" is true when "
+                "at least one node was changed, and \"freeAt\", \"freeInMs\" and \"tombstone\" are there only "
+                "when the release frees the lock (released, released-partially)."),
+            &exitCode, outcomeHelp()))
         return exitCode;
 
     const auto nodes = nodesFromOptions(parser);
@@ -271,8 +457,13 @@ int runForceRelease(const QStringList& args)
                     {QStringLiteral("key"), printableBytes(key, -1)},
                     {QStringLiteral("token"), printableBytes(token, -1)},
                     {QStringLiteral("lockDelay"), lockDelay->id()}};
-    auto finishJson = [&out, json](int code) {
+    // The outcome of the last stage that ran (the preview's when the release did not run), its exit code, and
+    // whether anything was changed.
+    auto finish = [&out, json](Outcome outcome, bool executed) {
+        const int code = exitCodeOf(outcome);
         if (json) {
+            out.insert(QStringLiteral("outcome"), outcomeId(outcome));
+            out.insert(QStringLiteral("executed"), executed);
             out.insert(QStringLiteral("exitCode"), code);
             out.insert(QStringLiteral("ok"), code == ExitOk);
             printJson(out);
@@ -288,32 +479,28 @@ int runForceRelease(const QStringList& args)
                      .arg(printableBytes(key), printableBytes(token)));
         printReport(preview, *nodes);
         if (!preview.refused)
-            printOut(lockDelayLine(preview));
+            printOut(outcomeLine(preview));
     }
     if (preview.refused) {
         printErr(OperatorCommands::tr("redlock: %1").arg(printableText(preview.error, 500)));
-        return finishJson(ExitUsage);
+        return finish(Outcome::Refused, false);
     }
-    if (parser.isSet(QStringLiteral("dry-run"))) {
-        out.insert(QStringLiteral("executed"), false);
-        return finishJson(exitFor(preview));
-    }
+    if (parser.isSet(QStringLiteral("dry-run")))
+        return finish(verdictOf(preview).outcome, false);
     if (options.readOnly) {
         printErr(OperatorCommands::tr("redlock: read-only mode: nothing changed"));
-        out.insert(QStringLiteral("executed"), false);
-        return finishJson(ExitUsage);
+        return finish(Outcome::Refused, false);
     }
     if (!parser.isSet(QStringLiteral("yes")) && (json || !confirmOnTerminal(key, *lockDelay))) {
         printErr(
             OperatorCommands::tr("redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
-        out.insert(QStringLiteral("executed"), false);
-        return finishJson(ExitUsage);
+        return finish(Outcome::Refused, false);
     }
 
     const ForceReleaseReport result =
         awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason")), *lockDelay))
             .value_or(ForceReleaseReport{});
-    out.insert(QStringLiteral("executed"), !result.refused);
+    const Verdict verdict = verdictOf(result);
     out.insert(QStringLiteral("result"), reportJson(result, *nodes));
     out.insert(QStringLiteral("auditLog"), AuditLog(options.auditLogPath).path());
     if (!json) {
@@ -326,7 +513,7 @@ int runForceRelease(const QStringList& args)
                                .arg(result.matched())
                                .arg(nodes->size()));
             printReport(result, *nodes);
-            printOut(lockDelayLine(result));
+            printOut(outcomeLine(result));
             if (!result.audited)
                 printErr(OperatorCommands::tr(
                              "redlock: error: the release ran, but its result could not be written to the audit "
@@ -334,7 +521,7 @@ int runForceRelease(const QStringList& args)
                              .arg(printableText(result.auditError, 500)));
         }
     }
-    return finishJson(exitFor(result));
+    return finish(verdict.outcome, !result.refused && result.matched() > 0);
 }
 
 } // namespace redlock::cli
