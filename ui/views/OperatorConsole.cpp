@@ -118,6 +118,11 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
                 m_window->nodesModel()->setStateNote(
                     node, tr("answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
             });
+    // Failures of the operator actions' safety records (audit log, pending-restart file) and refused steps.
+    connect(m_actions, &OperatorActions::operatorAlert, this, [this](int node, const QString& message) {
+        logEvent(tr("operator action failed"), QStringLiteral("operator-alert"),
+                 node < 0 ? message : tr("node #%1 %2: %3").arg(node + 1).arg(nodeName(node), message));
+    });
     connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
     if (m_controller->isRunning())
         onStarted();
@@ -199,7 +204,9 @@ void OperatorConsole::updateQuarantine()
             nodes->setStateNote(n, {});
             continue;
         }
-        if (nodes->stateNoteIsWarning(n))
+        if (m_actions->quarantineHeld(n))
+            nodes->setStateNote(n, tr("kept out — check it, then abandon its restart"), true);
+        else if (nodes->stateNoteIsWarning(n))
             nodes->setStateNote(n,
                                 tr("answers — %1 of the delay left")
                                     .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
