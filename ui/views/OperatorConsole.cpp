@@ -231,22 +231,28 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ForceReleaseDialog::resultShown, this, [this, dialog, key] {
         const ForceReleaseReport& r = dialog->result();
-        logEvent(tr("force release"), QStringLiteral("force-release"),
-                 r.refused ? tr("refused: %1").arg(r.error)
-                 : r.lockDelay.mode == LockDelay::Mode::Delete
-                     ? tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
-                           .arg(r.matched())
-                           .arg(r.nodes.size())
-                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
-                           .arg(r.unreachable())
-                     : tr("released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, "
-                          "unreachable %5")
-                           .arg(r.matched())
-                           .arg(r.nodes.size())
-                           .arg(r.longestLockDelayMs())
-                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
-                           .arg(r.unreachable()),
-                 key);
+        // The deletes ran but their result line is not in the audit log: the operator must know.
+        const QString unlogged =
+            r.refused || r.audited
+                ? QString()
+                : tr(" — its result could not be written to the audit log (the intent line is there): %1")
+                      .arg(r.auditError);
+        const QString outcome =
+            r.refused ? tr("refused: %1").arg(r.error)
+            : r.lockDelay.mode == LockDelay::Mode::Delete
+                ? tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
+                      .arg(r.matched())
+                      .arg(r.nodes.size())
+                      .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                      .arg(r.unreachable())
+                : tr("released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, "
+                     "unreachable %5")
+                      .arg(r.matched())
+                      .arg(r.nodes.size())
+                      .arg(r.longestLockDelayMs())
+                      .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                      .arg(r.unreachable());
+        logEvent(tr("force release"), QStringLiteral("force-release"), outcome + unlogged, key);
         m_controller->refreshNow();
     });
     dialog->open();
