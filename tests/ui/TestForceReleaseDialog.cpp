@@ -9,6 +9,7 @@
 #include "dialogs/AuditLogDialog.h"
 #include "dialogs/ForceReleaseDialog.h"
 #include "localcluster/LocalCluster.h"
+#include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "operate/AuditLog.h"
 #include "redlock/LockToken.h"
@@ -26,6 +27,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
@@ -233,6 +235,48 @@ private slots:
         for (int i = 0; i < 5; ++i)
             QCOMPARE(DirectRedis(m_cluster.port(i)).get("orders:2"), std::optional<QByteArray>("tok-F"));
         screenshot(&dialog, QStringLiteral("force-release-audit-refused"));
+    }
+
+    // The release ran but its result line could not be written (the log became a full device while a paused
+    // node held the release up): the dialog says so, and the console's event log keeps it.
+    void unloggedResultIsShownInTheDialogAndTheEventLog()
+    {
+        const QByteArray token = LockToken::generate(QStringLiteral("hung-worker")).encode();
+        setOn({0, 1, 2, 3, 4}, "orders:11", token);
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        const OperatorSettings defaults = settings(false, false);
+        console.setDefaults(defaults);
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
+        QTRY_VERIFY(window.locksModel()->viewFor("orders:11"));
+        ForceReleaseDialog* dialog = console.openForceRelease("orders:11");
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->hasPreview());
+        QVERIFY(m_cluster.pauseNode(4));
+        auto resume = qScopeGuard([this] { m_cluster.resumeNode(4); });
+        QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
+        QTRY_COMPARE(AuditLog::read(defaults.auditLogPath).size(), 1); // the intent
+        QVERIFY(QFile::remove(defaults.auditLogPath));
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), defaults.auditLogPath));
+        QVERIFY(m_cluster.resumeNode(4));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->hasResult(), 10000);
+        QVERIFY(!dialog->result().refused);
+        QVERIFY(!dialog->result().audited);
+        QVERIFY2(dialog->summaryLabel()->text().contains(QStringLiteral("audit")),
+                 qPrintable(dialog->summaryLabel()->text()));
+        const EventLogModel* log = window.eventLog();
+        auto released = [log] {
+            for (int row = 0; row < log->rowCount(); ++row)
+                if (log->entry(row).kindId == u"force-release")
+                    return log->entry(row).texts.detail;
+            return QString();
+        };
+        QTRY_VERIFY(!released().isEmpty());
+        QVERIFY2(released().contains(QStringLiteral("could not be written to the audit log")), qPrintable(released()));
+        controller.stop();
     }
 
     void productionProfileNeedsTheKeyTyped()
