@@ -1078,6 +1078,23 @@ private slots:
         QVERIFY(!m_cluster.isRunning(2));
     }
 
+    // A pending-restart file that cannot be read at all (here: a folder where the file should be) is left as it is:
+    // the error says so, and no restart is scheduled (its save would write over what may be in it).
+    void unreadableStateFileIsNeverWrittenOver()
+    {
+        QVERIFY(QDir().mkpath(statePath()));
+        NodeRestartScheduler scheduler(options());
+        QString error;
+        QCOMPARE(scheduler.loadPending(&error), 0);
+        QVERIFY2(error.contains(QStringLiteral("cannot be read")), qPrintable(error));
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY(!r.accepted);
+        QVERIFY2(r.error.contains(QStringLiteral("not stopped")) && r.error.contains(QStringLiteral("cannot be read")),
+                 qPrintable(r.error));
+        QVERIFY(m_cluster.isRunning(1));
+        QVERIFY(QFileInfo(statePath()).isDir());
+    }
+
     // N8: the console went away after saving a restart ("stopping") and before its stop step took effect. The
     // node still answers as the instance seen before: the restart is dropped with a message, not stopped now
     // (that stop would skip the quorum check the operator saw then), and the node counts again.
