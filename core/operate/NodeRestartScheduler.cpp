@@ -5,7 +5,9 @@
 #include "operate/AuditLog.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -15,14 +17,21 @@
 #include <QThread>
 #include <QUuid>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace redlock {
 
 namespace {
 
 constexpr qsizetype kMaxOutputBytes = 64 * 1024;
+// The state file's format; loadPending() also reads version 1 (no stopConfirmed).
+constexpr int kStateFileVersion = 2;
 
 using State = PendingRestart::State;
 
@@ -350,24 +359,20 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     if (!backend)
         return refuse(error);
 
-    // Until the stop is confirmed, the delay is counted from now, provisionally (saved first: a console that
-    // goes away mid-stop resumes it as unconfirmed and re-bases it).
+    // Until the stop is confirmed, the delay is counted from now, provisionally.
     rebase(r);
     r.stopConfirmed = false;
     Entry& entry = m_entries[r.id];
     entry.restart = r;
     entry.backend = backend;
     entry.probe = makeProbe(node);
-    save();
-    audit(QStringLiteral("node-restart-scheduled"), r,
-          {{QStringLiteral("overrideQuorum"), request.overrideQuorum && result.plan.breaksQuorum},
-           {QStringLiteral("shorterDelay"), delay < result.plan.defaultDelayMs},
-           {QStringLiteral("defaultDelayMs"), result.plan.defaultDelayMs},
-           {QStringLiteral("locksBelowQuorum"), static_cast<int>(result.plan.affected.size())}});
-    emit restartChanged(r);
 
     const QString id = r.id;
-    readRunId(entry.probe, [this, id, result, deliver](const QByteArray& runId, bool) mutable {
+    const QJsonObject scheduled{{QStringLiteral("overrideQuorum"), request.overrideQuorum && result.plan.breaksQuorum},
+                                {QStringLiteral("shorterDelay"), delay < result.plan.defaultDelayMs},
+                                {QStringLiteral("defaultDelayMs"), result.plan.defaultDelayMs},
+                                {QStringLiteral("locksBelowQuorum"), static_cast<int>(result.plan.affected.size())}};
+    readRunId(entry.probe, [this, id, result, deliver, scheduled](const QByteArray& runId, bool) mutable {
         Entry* e = find(id);
         if (!e) {
             result.error = tr("abandoned before the stop step");
@@ -375,6 +380,28 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
             return;
         }
         e->restart.runIdBefore = runId;
+        // Intent before action: the state file (what keeps the node out after a console restart, with the run_id
+        // that tells whether the stop ever took effect) and the audit line are on disk before the node is touched.
+        QString why;
+        const bool saved = save(&why);
+        if (!saved || !audit(QStringLiteral("node-restart-scheduled"), e->restart, scheduled, &why)) {
+            const int refusedNode = e->restart.node;
+            e->backend->deleteLater();
+            e->probe->deleteLater();
+            m_entries.erase(id);
+            if (saved)
+                save(); // takes the entry out again (a failure is reported; a resume would drop it: not stopped)
+            result.error = saved ? tr("the audit log could not be written, so node %1 was not stopped: %2")
+                                       .arg(refusedNode + 1)
+                                       .arg(why)
+                                 : tr("the pending restarts could not be saved, so node %1 was not stopped (a "
+                                      "console restart would forget that it is kept down): %2")
+                                       .arg(refusedNode + 1)
+                                       .arg(why);
+            deliver(result);
+            return;
+        }
+        emit restartChanged(e->restart);
         e->backend->stop([this, id, result, deliver](const RestartBackend::StepResult& step) mutable {
             onStopped(id, step);
             Entry* done = find(id);
@@ -480,8 +507,8 @@ void NodeRestartScheduler::tick()
         ids.push_back(id);
     for (const QString& id : ids) {
         Entry* e = find(id);
-        if (!e || e->restart.state != State::Quarantined)
-            continue;
+        if (!e || e->restart.state != State::Quarantined || e->restart.held)
+            continue; // a held node waits for the operator: no countdown, no start
         PendingRestart& r = e->restart;
         const qint64 remaining = r.remainingMs(steadyNowMs());
         // The countdown runs on the monotonic clock; when the wall clock steps, the wall-clock due time (shown,
@@ -511,7 +538,7 @@ void NodeRestartScheduler::tick()
     }
     bool anyQuarantined = false;
     for (const auto& [id, entry] : m_entries)
-        anyQuarantined = anyQuarantined || entry.restart.state == State::Quarantined;
+        anyQuarantined = anyQuarantined || (entry.restart.state == State::Quarantined && !entry.restart.held);
     if (!anyQuarantined)
         m_tick.stop();
 }
@@ -532,6 +559,22 @@ void NodeRestartScheduler::probeEarly(Entry& entry)
         PendingRestart& r = e->restart;
         if (r.state != State::Quarantined)
             return;
+        if (std::exchange(e->resumedStopping, false) && answered && !runId.isEmpty() && runId == r.runIdBefore) {
+            // Saved just before its stop step, and the instance seen then still answers: the stop never took
+            // effect (the console went away first). Not stopped now: the operator decided on it against a quorum
+            // check made then, and nobody confirms it now; the node kept its data, so counting it is right.
+            const QString message =
+                tr("the restart of node %1 %2 was saved just before its stop step, and the node still answers as "
+                   "the same instance (run_id %3): the console went away before stopping it. The restart is "
+                   "dropped and the node counts again; schedule it again if it is still needed")
+                    .arg(r.node + 1)
+                    .arg(r.endpoint, QString::fromLatin1(runId));
+            audit(QStringLiteral("node-restart-dropped"), r,
+                  {{QStringLiteral("runId"), QString::fromLatin1(runId)}, {QStringLiteral("why"), message}});
+            emit operatorAlert(r.node, message);
+            finish(id, State::Failed, message);
+            return;
+        }
         // The old instance: its run_id, or, before the stop is confirmed, any answer without a readable run_id
         // (it cannot be told apart).
         const bool oldInstance = answered && (r.stopConfirmed ? !runId.isEmpty() && runId == r.runIdBefore
@@ -608,6 +651,14 @@ void NodeRestartScheduler::startDue(Entry& entry)
             finish(r.id, State::Failed, error);
             return;
         }
+    }
+    // Intent before action: the node votes again once started, so its start is on disk first. When the line
+    // cannot be written the start is refused and counted as a failed start: the node stays out and the retry
+    // (with backoff) tries again; the operator sees each refusal and, in the end, the give-up.
+    QString why;
+    if (!audit(QStringLiteral("node-start-intent"), r, {{QStringLiteral("attempt"), r.startFailures + 1}}, &why)) {
+        onStartFailed(entry, tr("not started, because the audit log could not be written: %1").arg(why));
+        return;
     }
     r.state = State::Starting;
     save();
@@ -729,8 +780,22 @@ bool NodeRestartScheduler::abandon(int node, QString* error)
                     *error = tr("node %1 is being stopped or started right now").arg(node + 1);
                 return false;
             }
-            audit(QStringLiteral("node-restart-abandoned"), entry.restart,
-                  {{QStringLiteral("remainingMs"), entry.restart.remainingMs(steadyNowMs())}});
+            // Intent before action: once abandoned the node counts again, so that is on disk first.
+            QString why;
+            if (!audit(QStringLiteral("node-restart-abandoned"), entry.restart,
+                       {{QStringLiteral("remainingMs"), entry.restart.remainingMs(steadyNowMs())},
+                        {QStringLiteral("held"), entry.restart.held}},
+                       &why)) {
+                const QString message =
+                    tr("the audit log could not be written, so the restart of node %1 is still tracked (the node "
+                       "stays out of the count): %2")
+                        .arg(node + 1)
+                        .arg(why);
+                if (error)
+                    *error = message;
+                emit operatorAlert(node, message);
+                return false;
+            }
             finish(QString(id), State::Abandoned);
             return true;
         }
@@ -773,10 +838,25 @@ NodeRestartScheduler::Entry* NodeRestartScheduler::find(const QString& id)
     return it == m_entries.end() ? nullptr : &it->second;
 }
 
-void NodeRestartScheduler::save()
+bool NodeRestartScheduler::save(QString* error)
 {
     if (m_options.stateFile.isEmpty())
-        return;
+        return true;
+    auto fail = [&](const QString& why) {
+        if (error) {
+            *error = why;
+        } else if (why != m_lastSaveError) {
+            // Once per failure until a save succeeds again: the node it keeps down could be forgotten by a
+            // console restarted now.
+            emit operatorAlert(-1, tr("the pending restarts could not be saved: %1. A console restarted now may "
+                                      "not know which nodes it keeps down")
+                                       .arg(why));
+        }
+        m_lastSaveError = why;
+        return false;
+    };
+    if (!m_saveBlocked.isEmpty())
+        return fail(m_saveBlocked);
     QJsonArray restarts;
     const QString boot = bootId();
     for (const auto& [id, entry] : m_entries) {
@@ -799,45 +879,148 @@ void NodeRestartScheduler::save()
                         {QStringLiteral("runIdBefore"), QString::fromLatin1(r.runIdBefore)},
                         {QStringLiteral("returnedEarly"), r.returnedEarly},
                         {QStringLiteral("startFailures"), r.startFailures},
+                        {QStringLiteral("held"), r.held},
                         {QStringLiteral("error"), r.error},
                         {QStringLiteral("reason"), r.reason}});
     }
+    for (const QJsonValue& foreign : std::as_const(m_foreign))
+        restarts.append(foreign);
+    const QString dir = QFileInfo(m_options.stateFile).absolutePath();
+    if (!QDir().mkpath(dir))
+        return fail(tr("cannot create the folder %1").arg(dir));
     QSaveFile file(m_options.stateFile);
-    if (!file.open(QIODevice::WriteOnly)) {
-        qWarning("cannot save pending restarts to %s: %s", qPrintable(m_options.stateFile),
-                 qPrintable(file.errorString()));
-        return;
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(tr("cannot write %1: %2").arg(m_options.stateFile, file.errorString()));
+    const QByteArray bytes = QJsonDocument(QJsonObject{{QStringLiteral("version"), kStateFileVersion},
+                                                       {QStringLiteral("restarts"), restarts}})
+                                 .toJson(QJsonDocument::Indented);
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = tr("cannot write %1: %2").arg(m_options.stateFile, file.errorString());
+        file.cancelWriting();
+        return fail(why);
     }
-    file.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 2}, {QStringLiteral("restarts"), restarts}})
-                   .toJson(QJsonDocument::Indented));
+    // QSaveFile syncs the file before it replaces the old one; the rename reaches the disk with the folder.
     if (!file.commit())
-        qWarning("cannot save pending restarts to %s: %s", qPrintable(m_options.stateFile),
-                 qPrintable(file.errorString()));
+        return fail(tr("cannot write %1: %2").arg(m_options.stateFile, file.errorString()));
+    const int dirFd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const bool synced = dirFd >= 0 && ::fsync(dirFd) == 0;
+    const int savedErrno = errno;
+    if (dirFd >= 0)
+        ::close(dirFd);
+    if (!synced)
+        return fail(
+            tr("cannot sync the folder %1 to disk: %2").arg(dir, QString::fromLocal8Bit(std::strerror(savedErrno))));
+    if (!m_lastSaveError.isEmpty() && !error)
+        emit operatorAlert(-1, tr("the pending restarts are saved again in %1").arg(m_options.stateFile));
+    m_lastSaveError.clear();
+    return true;
+}
+
+PendingRestart NodeRestartScheduler::heldRestart(int node, const QString& why) const
+{
+    PendingRestart r;
+    r.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    r.node = node;
+    r.endpoint = m_options.nodes[node].displayName();
+    r.identity = m_options.nodes[node].identity();
+    r.state = State::Quarantined;
+    r.held = true;
+    r.error = why;
+    r.stoppedAtMs = nowMs();
+    r.dueAtMs = r.stoppedAtMs;
+    r.dueAtSteadyMs = steadyNowMs();
+    return r;
+}
+
+QString NodeRestartScheduler::recoverDamaged(const QByteArray& bytes, const QString& damage)
+{
+    const QString path = m_options.stateFile;
+    // Whatever it holds is kept: renamed aside (never written over), for the operator to read.
+    QString aside = path + QStringLiteral(".damaged");
+    for (int n = 2; QFileInfo::exists(aside); ++n)
+        aside = path + QStringLiteral(".damaged.%1").arg(n);
+    const bool kept = QFile::rename(path, aside);
+    if (!kept)
+        m_saveBlocked = tr("%1 is damaged and could not be renamed to %2, so it is not written over and no restart "
+                           "can be scheduled: move it away, then reconnect")
+                            .arg(path, aside);
+    // The nodes it names, by their identity as a JSON string ("host|port", or "host|port|db" as older files
+    // wrote it): a truncated or unknown-version file still names them.
+    QList<int> named;
+    QStringList names;
+    for (int i = 0; i < nodeCount(); ++i) {
+        const QByteArray array =
+            QJsonDocument(QJsonArray{m_options.nodes[i].identity()}).toJson(QJsonDocument::Compact);
+        const QByteArray quoted = array.mid(1, array.size() - 2);
+        const QByteArray withDb = quoted.left(quoted.size() - 1) + '|';
+        if (!bytes.contains(quoted) && !bytes.contains(withDb))
+            continue;
+        named << i;
+        names << QStringLiteral("#%1 %2").arg(i + 1).arg(m_options.nodes[i].displayName());
+        bool tracked = false;
+        for (const auto& [id, entry] : m_entries)
+            tracked = tracked || entry.restart.node == i;
+        if (tracked)
+            continue;
+        const PendingRestart r = heldRestart(
+            i, tr("named in a damaged pending-restart file (%1): how and when it was stopped is not known, so the "
+                  "console keeps it out and does not start it; check the node, then abandon its restart")
+                   .arg(kept ? aside : path));
+        Entry& entry = m_entries[r.id];
+        entry.restart = r;
+        audit(QStringLiteral("node-restart-held"), r,
+              {{QStringLiteral("stateFile"), kept ? aside : path}, {QStringLiteral("damage"), damage}});
+        emit restartChanged(r);
+    }
+    QString message = tr("The pending-restart file %1 is damaged: %2.").arg(path, damage);
+    message += u' ';
+    message += kept ? tr("It was kept as %1, and a new one is started.").arg(aside) : m_saveBlocked + u'.';
+    message += u' ';
+    message += named.isEmpty()
+                   ? tr("It names no node of this profile.")
+                   : tr("Node(s) named in it are kept out of the count and not started by the console: %1. Check "
+                        "each one (start it if it is down), then abandon its restart.")
+                         .arg(names.join(QStringLiteral(", ")));
+    return message;
 }
 
 int NodeRestartScheduler::loadPending(QString* error)
 {
+    m_foreign = {};
     if (m_options.stateFile.isEmpty())
         return 0;
     QFile file(m_options.stateFile);
     if (!file.exists())
         return 0;
     if (!file.open(QIODevice::ReadOnly)) {
+        // What it holds is not known: nothing is written over it.
+        m_saveBlocked = tr("%1 cannot be read (%2), so it is not written over and no restart can be scheduled: "
+                           "fix its permissions, then reconnect")
+                            .arg(m_options.stateFile, file.errorString());
         if (error)
-            *error = tr("cannot read %1: %2").arg(m_options.stateFile, file.errorString());
+            *error = m_saveBlocked;
         return 0;
     }
+    const QByteArray bytes = file.readAll();
+    file.close();
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (!doc.isObject()) {
-        if (error)
-            *error = tr("%1 is not a pending-restart file: %2").arg(m_options.stateFile, parseError.errorString());
-        return 0;
-    }
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    const int version = doc.object().value(QStringLiteral("version")).toInt(0);
+    QString damage;
+    if (!doc.isObject())
+        damage = tr("it is not a JSON object (%1)").arg(parseError.errorString());
+    else if (version != 1 && version != kStateFileVersion)
+        damage = tr("its version (%1) is not one this console reads (1 or %2)")
+                     .arg(doc.object().value(QStringLiteral("version")).toVariant().toString())
+                     .arg(kStateFileVersion);
+    else if (!doc.object().value(QStringLiteral("restarts")).isArray())
+        damage = tr("it has no list of restarts");
     QStringList problems;
+    QStringList unreadable;
     int resumed = 0;
     const QString boot = bootId();
-    for (const QJsonValue& v : doc.object().value(QStringLiteral("restarts")).toArray()) {
+    const QJsonArray saved = damage.isEmpty() ? doc.object().value(QStringLiteral("restarts")).toArray() : QJsonArray{};
+    for (const QJsonValue& v : saved) {
         const QJsonObject o = v.toObject();
         PendingRestart r;
         r.id = o.value(QStringLiteral("id")).toString();
@@ -847,14 +1030,26 @@ int NodeRestartScheduler::loadPending(QString* error)
         if (const QRegularExpressionMatch m = withDb.match(r.identity); m.hasMatch())
             r.identity = m.captured(1);
         r.endpoint = o.value(QStringLiteral("endpoint")).toString();
-        const auto method = methodFromJson(o.value(QStringLiteral("method")).toObject());
         r.node = -1;
         for (int i = 0; i < nodeCount(); ++i) {
             if (m_options.nodes[i].identity() == r.identity)
                 r.node = i;
         }
-        if (r.node < 0 || !method || r.id.isEmpty() || m_entries.count(r.id)) {
-            problems << tr("pending restart of %1 dropped: not a node of this profile").arg(r.endpoint);
+        if (r.node < 0 && v.isObject() && !r.identity.isEmpty()) {
+            // Another profile's node (the file is shared): its console resumes it; it is written back as it is.
+            m_foreign.append(o);
+            problems << tr("a pending restart of %1 stays in %2 for the profile it belongs to: not a node of this "
+                           "profile")
+                            .arg(r.endpoint.isEmpty() ? r.identity : r.endpoint, m_options.stateFile);
+            continue;
+        }
+        const auto method = methodFromJson(o.value(QStringLiteral("method")).toObject());
+        const QString savedState = o.value(QStringLiteral("state")).toString();
+        const bool knownState = savedState == restartStateId(State::Stopping) ||
+                                savedState == restartStateId(State::Quarantined) ||
+                                savedState == restartStateId(State::Starting);
+        if (r.node < 0 || !method || r.id.isEmpty() || m_entries.count(r.id) || !knownState) {
+            unreadable << (r.endpoint.isEmpty() ? tr("entry %1").arg(unreadable.size() + 1) : r.endpoint);
             continue;
         }
         r.method = *method;
@@ -868,7 +1063,17 @@ int NodeRestartScheduler::loadPending(QString* error)
         r.startFailures = std::max(0, o.value(QStringLiteral("startFailures")).toInt());
         r.error = o.value(QStringLiteral("error")).toString();
         r.retryAtSteadyMs = 0;
-        const QString savedState = o.value(QStringLiteral("state")).toString();
+        r.held = o.value(QStringLiteral("held")).toBool();
+        if (r.held) {
+            // Still waiting for the operator: said again at every start of the console.
+            r.state = State::Quarantined;
+            problems << tr("node %1 %2 is still kept out: %3").arg(r.node + 1).arg(r.endpoint, r.error);
+            Entry& entry = m_entries[r.id];
+            entry.restart = r;
+            ++resumed;
+            emit restartChanged(r);
+            continue;
+        }
         // Version 1 files had no stopConfirmed: a quarantined entry had its stop confirmed.
         r.stopConfirmed =
             savedState != restartStateId(State::Stopping) && o.value(QStringLiteral("stopConfirmed")).toBool(true);
@@ -898,8 +1103,17 @@ int NodeRestartScheduler::loadPending(QString* error)
         Entry& entry = m_entries[r.id];
         entry.restart = r;
         entry.probe = makeProbe(r.node);
+        entry.resumedStopping = savedState == restartStateId(State::Stopping);
         ++resumed;
         emit restartChanged(r);
+    }
+    if (!unreadable.isEmpty())
+        damage = tr("%n of its entries cannot be read (%1)", nullptr, int(unreadable.size()))
+                     .arg(unreadable.join(QStringLiteral(", ")));
+    if (!damage.isEmpty()) {
+        const qsizetype before = static_cast<qsizetype>(m_entries.size());
+        problems.prepend(recoverDamaged(bytes, damage));
+        resumed += static_cast<int>(static_cast<qsizetype>(m_entries.size()) - before);
     }
     if (error && !problems.isEmpty())
         *error = problems.join(u'\n');
@@ -907,13 +1121,14 @@ int NodeRestartScheduler::loadPending(QString* error)
         m_tick.start();
     save();
     for (auto& [id, entry] : m_entries) {
-        if (entry.restart.state == State::Quarantined && !entry.restart.stopConfirmed)
+        if (entry.restart.state == State::Quarantined && !entry.restart.stopConfirmed && !entry.restart.held)
             probeEarly(entry);
     }
     return resumed;
 }
 
-void NodeRestartScheduler::audit(const QString& action, const PendingRestart& r, const QJsonObject& extra) const
+bool NodeRestartScheduler::audit(const QString& action, const PendingRestart& r, const QJsonObject& extra,
+                                 QString* error)
 {
     QJsonObject details{
         {QStringLiteral("node"), r.node},
@@ -926,9 +1141,16 @@ void NodeRestartScheduler::audit(const QString& action, const PendingRestart& r,
         details.insert(QStringLiteral("reason"), r.reason);
     for (auto it = extra.begin(); it != extra.end(); ++it)
         details.insert(it.key(), it.value());
-    QString error;
-    if (!AuditLog(m_options.auditLogPath).append(action, m_options.profileName, {}, {}, details, &error))
-        qWarning("audit log: %s", qPrintable(error));
+    QString why;
+    if (AuditLog(m_options.auditLogPath).append(action, m_options.profileName, {}, {}, details, &why))
+        return true;
+    if (error)
+        *error = why;
+    else
+        emit operatorAlert(
+            r.node,
+            tr("node %1: the audit log could not be written (%2 not recorded): %3").arg(r.node + 1).arg(action, why));
+    return false;
 }
 
 } // namespace redlock

@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 #include <QFuture>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -101,6 +102,10 @@ struct PendingRestart
     // scheduler's monotonic clock; 0 = at the next tick); `error` holds the last failure.
     int startFailures = 0;
     qint64 retryAtSteadyMs = 0;
+    // Recovered from a damaged or unknown-version state file that names this node: how it was stopped, since
+    // when and how to start it are not known. The console keeps the node out of its count and never starts it;
+    // only the operator ends this (abandon), after checking the node. `error` says so.
+    bool held = false;
 
     bool isActive() const
     {
@@ -243,13 +248,23 @@ public:
     QFuture<ScheduleResult> schedule(const RestartRequest& request);
 
     // Reads stateFile and resumes the countdowns (a restart already due is started at the next tick).
-    // Returns how many were resumed; entries naming an unknown node are dropped with a message in *error.
+    // Returns how many were resumed (held ones included); *error gets a message for everything the operator
+    // must know:
+    // - entries naming a node of another profile are kept in the file as they are (not resumed here);
+    // - a file that is damaged (not JSON, an entry that cannot be read) or of an unknown version is kept aside
+    //   (renamed to <file>.damaged, .damaged.2, ...), and every node of this profile it names is held (see
+    //   PendingRestart::held): never counted or started until the operator abandons its restart. If it cannot
+    //   be kept aside (or cannot be read at all), nothing is written over it: schedule() is refused until then;
+    // - a restart saved while its stop step was about to run (state "stopping") whose node still answers as
+    //   the instance seen before the stop (same run_id) is dropped, not stopped now: the operator decided on
+    //   the stop against a quorum check that no longer holds, and the node never went down.
     int loadPending(QString* error = nullptr);
 
     QList<PendingRestart> pending() const; // active ones
     QList<int> quarantinedNodes() const;
     bool isQuarantined(int node) const;
-    // Stops tracking the node's restart without starting it (the operator takes over). Audited.
+    // Stops tracking the node's restart without starting it (the operator takes over). Refused (and
+    // operatorAlert emitted) when its audit line cannot be written first.
     bool abandon(int node, QString* error = nullptr);
 
 signals:
@@ -263,6 +278,11 @@ signals:
     // A start step failed (restart.error says why, restart.startFailures how often so far). retryInMs: when
     // the next attempt runs; -1 = no attempt left: the restart is given up (restartFinished(Failed) follows).
     void startFailed(const redlock::PendingRestart& restart, qint64 retryInMs);
+    // A failure the operator must know, outside the reply to a call: an audit line or the state file that could
+    // not be written after a step already ran, a start or an abandon refused because its audit line could not
+    // be written, a restart dropped on resume. node -1: not about one node. The state file's failures are
+    // reported once until a save succeeds again.
+    void operatorAlert(int node, const QString& message);
 
 private:
     struct Entry
@@ -271,6 +291,8 @@ private:
         RestartBackend* backend = nullptr; // owned (child)
         RedisConnection* probe = nullptr;  // owned (child)
         bool probing = false;
+        // Resumed from the state "stopping": the first probe tells whether the stop step ever took effect.
+        bool resumedStopping = false;
     };
 
     void doSchedule(const RestartRequest& request, std::function<void(const ScheduleResult&)> deliver);
@@ -289,9 +311,15 @@ private:
     void probeBack(Entry& entry, bool startIfNotBack);
     void probeEarly(Entry& entry);
     void finish(const QString& id, PendingRestart::State state, const QString& error = {});
-    void changed(const PendingRestart& restart);
-    void save();
-    void audit(const QString& action, const PendingRestart& restart, const QJsonObject& extra = {}) const;
+    // Intent before action: a destructive step runs only once save() and audit() with an error pointer have
+    // returned true (the file and the line are on disk, fsynced). Without an error pointer a failure is reported
+    // through operatorAlert (the step has run already; the operator must know what was not recorded).
+    bool save(QString* error = nullptr);
+    bool audit(const QString& action, const PendingRestart& restart, const QJsonObject& extra = {},
+               QString* error = nullptr);
+    // loadPending: a damaged file is renamed aside; the nodes it names are held. Returns the message.
+    QString recoverDamaged(const QByteArray& bytes, const QString& damage);
+    PendingRestart heldRestart(int node, const QString& why) const;
     Entry* find(const QString& id);
     qint64 nowMs() const { return m_clock->nowMs(); }
     qint64 steadyNowMs() const { return m_steady->nowNs() / 1'000'000; }
@@ -300,6 +328,9 @@ private:
     std::shared_ptr<WallClock> m_clock;
     std::shared_ptr<SteadyClock> m_steady;
     std::map<QString, Entry> m_entries; // by id
+    QJsonArray m_foreign;               // saved entries of nodes not in this profile: written back as they were
+    QString m_saveBlocked;              // why the state file must not be written over (empty: it may)
+    QString m_lastSaveError;            // the state file's last failure, reported once
     bool m_shuttingDown = false;        // callbacks from children deleted in the destructor find nothing
     QTimer m_tick;
 };

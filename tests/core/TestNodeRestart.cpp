@@ -255,8 +255,9 @@ private slots:
         QVERIFY(m_cluster.pid(1) != pidBefore);
         QCOMPARE(DirectRedis(m_cluster.port(1)).command({"PING"}).str, QByteArray("PONG"));
         QVERIFY(scheduler.quarantinedNodes().isEmpty());
-        QCOMPARE(actions(auditPath()), (QStringList{QStringLiteral("node-restart-scheduled"),
-                                                    QStringLiteral("node-stop"), QStringLiteral("node-start")}));
+        QCOMPARE(actions(auditPath()),
+                 (QStringList{QStringLiteral("node-restart-scheduled"), QStringLiteral("node-stop"),
+                              QStringLiteral("node-start-intent"), QStringLiteral("node-start")}));
     }
 
     void managedRestartWithShortTtlInRealTime()
@@ -866,9 +867,8 @@ private slots:
         else
             QTRY_VERIFY_WITH_TIMEOUT(DirectRedis(cluster.port(2)).command({"INFO"}).str.startsWith("NOPERM"), 10000);
 
-        // The probe reconnects (it was refused until the instance listened), then the retry is due.
-        QTest::qWait(1000);
-        advance(60000);
+        // While the retry waits (its 60 s never pass here), every tick looks for a new instance: once the probe
+        // reaches the one the start step started, the restart is done, without a second start.
         QVERIFY(waitForCount(finished, 1, 30000));
         const PendingRestart done = finished.first().first().value<PendingRestart>();
         QVERIFY2(done.state == State::Done, qPrintable(done.error));
@@ -880,6 +880,265 @@ private slots:
         QVERIFY(!scheduler.isQuarantined(2));
         if (loading) // still loading: the probe did not wait for the data
             QVERIFY(DirectRedis(cluster.port(2)).command({"PING"}).str.startsWith("LOADING"));
+    }
+
+    // One policy for every destructive step: its intent is on disk (the pending-restart file that keeps the node
+    // out across a console restart, then the audit line, both fsynced) before the node is touched, or the step is
+    // refused and the operator told why.
+    void stopIsRefusedWhenItsIntentCannotBeWritten()
+    {
+        RestartSchedulerOptions o = options();
+        o.auditLogPath = QStringLiteral("/dev/full"); // opens, and every write fails (ENOSPC)
+        {
+            NodeRestartScheduler scheduler(o);
+            const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+            QVERIFY(!r.accepted);
+            QVERIFY2(r.error.contains(QStringLiteral("audit log could not be written")) &&
+                         r.error.contains(QStringLiteral("not stopped")),
+                     qPrintable(r.error));
+            QVERIFY(m_cluster.isRunning(1));
+            QVERIFY(!scheduler.isQuarantined(1));
+        }
+        // Nothing is left in the file: a console restarted now does not keep a running node out.
+        NodeRestartScheduler reloaded(options());
+        QString error;
+        QCOMPARE(reloaded.loadPending(&error), 0);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        // The pending-restart file cannot be written (its folder is a file).
+        QFile blocker(m_dir->filePath(QStringLiteral("not-a-folder")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        o = options();
+        o.stateFile = blocker.fileName() + QStringLiteral("/pending-restarts.json");
+        NodeRestartScheduler scheduler(o);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY(!r.accepted);
+        QVERIFY2(r.error.contains(QStringLiteral("could not be saved")) &&
+                     r.error.contains(QStringLiteral("not stopped")),
+                 qPrintable(r.error));
+        QVERIFY(m_cluster.isRunning(1));
+        QVERIFY(!scheduler.isQuarantined(1));
+        QVERIFY(!actions(auditPath()).contains(QStringLiteral("node-restart-scheduled")));
+    }
+
+    // The start (the node votes again) and the abandon (the console counts it again) follow the same policy: with
+    // the audit log unwritable the start is refused, counted as a failed start and retried, and the abandon is
+    // refused; the node stays out. Once the log can be written, the retry starts it.
+    void startAndAbandonAreRefusedWhenTheirIntentCannotBeWritten()
+    {
+        RestartSchedulerOptions o = options();
+        o.startRetryInitialMs = 1000;
+        o.startAttempts = 3;
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy failed(&scheduler, &NodeRestartScheduler::startFailed);
+        QSignalSpy finished(&scheduler, &NodeRestartScheduler::restartFinished);
+        QSignalSpy alerts(&scheduler, &NodeRestartScheduler::operatorAlert);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(!m_cluster.isRunning(1));
+
+        QVERIFY(QFile::remove(auditPath()));
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), auditPath()));
+        advance(61000);
+        QVERIFY(waitForCount(failed, 1, 30000));
+        const PendingRestart refused = failed.first().at(0).value<PendingRestart>();
+        QVERIFY2(refused.error.contains(QStringLiteral("not started")) &&
+                     refused.error.contains(QStringLiteral("audit log")),
+                 qPrintable(refused.error));
+        QCOMPARE(failed.first().at(1).toLongLong(), 1000);
+        QVERIFY(!m_cluster.isRunning(1));
+        QVERIFY(scheduler.isQuarantined(1));
+        QVERIFY(finished.isEmpty());
+
+        QString error;
+        QVERIFY(!scheduler.abandon(1, &error));
+        QVERIFY2(error.contains(QStringLiteral("still tracked")), qPrintable(error));
+        QVERIFY(scheduler.isQuarantined(1));
+        QCOMPARE(alerts.size(), 1); // the console hears of it too (its abandon action has no reply)
+        QCOMPARE(alerts.first().at(0).toInt(), 1);
+
+        QVERIFY(QFile::remove(auditPath()));
+        advance(1000);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(m_cluster.isRunning(1));
+        QCOMPARE(actions(auditPath()),
+                 (QStringList{QStringLiteral("node-start-intent"), QStringLiteral("node-start")}));
+    }
+
+    // A save that fails after the node was stopped cannot be undone: the operator is told (once), and when a
+    // later save succeeds.
+    void aStateFileThatCannotBeSavedIsReported()
+    {
+        RestartSchedulerOptions o = options();
+        const QString folder = m_dir->filePath(QStringLiteral("state"));
+        QVERIFY(QDir().mkpath(folder));
+        o.stateFile = folder + QStringLiteral("/pending-restarts.json");
+        NodeRestartScheduler scheduler(o);
+        QSignalSpy alerts(&scheduler, &NodeRestartScheduler::operatorAlert);
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY2(r.accepted, qPrintable(r.error));
+        QVERIFY(alerts.isEmpty());
+        QVERIFY(QDir(folder).removeRecursively());
+        QFile blocker(folder);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        m_clock->advanceMs(5000); // a wall-clock step: the moved due time is saved at the next tick
+        QVERIFY(waitForCount(alerts, 1));
+        QCOMPARE(alerts.first().at(0).toInt(), -1);
+        QVERIFY2(alerts.first().at(1).toString().contains(QStringLiteral("could not be saved")),
+                 qPrintable(alerts.first().at(1).toString()));
+        QVERIFY(scheduler.abandon(1)); // the same failure again: not repeated
+        QCOMPARE(alerts.size(), 1);
+        QVERIFY(m_cluster.startNode(1));
+    }
+
+    // U6: a damaged or unknown-version pending-restart file is a clear error; it is kept aside (never written
+    // over), and a node it names stays out: not counted, never started by the console, until the operator
+    // abandons its restart; a console restarted again says so again.
+    void damagedStateFileKeepsItsNodesOut_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("truncated") << QStringLiteral("truncated");
+        QTest::newRow("unknown version") << QStringLiteral("version");
+        QTest::newRow("unreadable entry") << QStringLiteral("entry");
+    }
+    void damagedStateFileKeepsItsNodesOut()
+    {
+        QFETCH(QString, damage);
+        {
+            NodeRestartScheduler first(options());
+            const ScheduleResult r = wait(first.schedule(request(2, 60000)));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+        }
+        QVERIFY(!m_cluster.isRunning(2));
+        QFile file(statePath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray bytes = file.readAll();
+        file.close();
+        QJsonObject doc = QJsonDocument::fromJson(bytes).object();
+        if (damage == u"truncated") {
+            bytes = bytes.left(bytes.indexOf("\"method\"")); // a disk that filled up mid-write
+        } else if (damage == u"version") {
+            doc.insert(QStringLiteral("version"), 3); // written by a newer console
+            bytes = QJsonDocument(doc).toJson();
+        } else {
+            QJsonArray restarts = doc.value(QStringLiteral("restarts")).toArray();
+            QJsonObject entry = restarts.first().toObject();
+            entry.insert(QStringLiteral("method"), QJsonObject{{QStringLiteral("kind"), QStringLiteral("teleport")}});
+            restarts[0] = entry;
+            doc.insert(QStringLiteral("restarts"), restarts);
+            bytes = QJsonDocument(doc).toJson();
+        }
+        QVERIFY(bytes.contains(m_cluster.endpoint(2).identity().toUtf8()));
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(bytes);
+        file.close();
+
+        {
+            NodeRestartScheduler second(options());
+            QString error;
+            QCOMPARE(second.loadPending(&error), 1);
+            QVERIFY2(error.contains(QStringLiteral("is damaged")) &&
+                         error.contains(statePath() + QStringLiteral(".damaged")) &&
+                         error.contains(QStringLiteral("#3")),
+                     qPrintable(error));
+            QFile aside(statePath() + QStringLiteral(".damaged"));
+            QVERIFY(aside.open(QIODevice::ReadOnly));
+            QCOMPARE(aside.readAll(), bytes);
+            QVERIFY(second.isQuarantined(2));
+            QVERIFY(second.pending().first().held);
+
+            // However long it waits, the console does not start it: another restart's ticks run meanwhile.
+            QSignalSpy countdown(&second, &NodeRestartScheduler::countdown);
+            RestartRequest other = request(0, 6000000);
+            other.overrideQuorum = true;
+            const ScheduleResult r = wait(second.schedule(other));
+            QVERIFY2(r.accepted, qPrintable(r.error));
+            advance(600000);
+            const int seen = static_cast<int>(countdown.size());
+            QVERIFY(waitForCount(countdown, seen + 5));
+            for (const QList<QVariant>& tick : std::as_const(countdown))
+                QCOMPARE(tick.at(0).toInt(), 0);
+            QVERIFY(!m_cluster.isRunning(2));
+            QVERIFY(second.isQuarantined(2));
+        }
+        QVERIFY(!actions(auditPath()).contains(QStringLiteral("node-start-intent")));
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-restart-held")));
+
+        NodeRestartScheduler third(options());
+        QString error;
+        QCOMPARE(third.loadPending(&error), 2);
+        QVERIFY2(error.contains(QStringLiteral("still kept out")), qPrintable(error));
+        QVERIFY(third.isQuarantined(2));
+        QVERIFY(third.abandon(2));
+        QVERIFY(!third.isQuarantined(2));
+        QVERIFY(third.abandon(0));
+        QVERIFY(!m_cluster.isRunning(2));
+    }
+
+    // A pending-restart file that cannot be read at all (here: a folder where the file should be) is left as it is:
+    // the error says so, and no restart is scheduled (its save would write over what may be in it).
+    void unreadableStateFileIsNeverWrittenOver()
+    {
+        QVERIFY(QDir().mkpath(statePath()));
+        NodeRestartScheduler scheduler(options());
+        QString error;
+        QCOMPARE(scheduler.loadPending(&error), 0);
+        QVERIFY2(error.contains(QStringLiteral("cannot be read")), qPrintable(error));
+        const ScheduleResult r = wait(scheduler.schedule(request(1, 60000)));
+        QVERIFY(!r.accepted);
+        QVERIFY2(r.error.contains(QStringLiteral("not stopped")) && r.error.contains(QStringLiteral("cannot be read")),
+                 qPrintable(r.error));
+        QVERIFY(m_cluster.isRunning(1));
+        QVERIFY(QFileInfo(statePath()).isDir());
+    }
+
+    // N8: the console went away after saving a restart ("stopping") and before its stop step took effect. The
+    // node still answers as the instance seen before: the restart is dropped with a message, not stopped now
+    // (that stop would skip the quorum check the operator saw then), and the node counts again.
+    void resumedRestartWhoseStopNeverRanIsDropped()
+    {
+        const QString sleepProgram = QStandardPaths::findExecutable(QStringLiteral("sleep"));
+        QVERIFY(!sleepProgram.isEmpty());
+        QByteArray runId;
+        for (const QByteArray& line : DirectRedis(m_cluster.port(2)).command({"INFO", "server"}).str.split('\n'))
+            if (line.startsWith("run_id:"))
+                runId = line.mid(7).trimmed();
+        QVERIFY(!runId.isEmpty());
+        {
+            NodeRestartScheduler first(options());
+            RestartRequest req = request(2, 60000);
+            req.method.kind = RestartMethod::Kind::Commands;
+            req.method.stopProgram = sleepProgram; // still running when the console goes away (and killed with it)
+            req.method.stopArguments = {QStringLiteral("30")};
+            req.method.startProgram = sleepProgram;
+            req.method.startArguments = {QStringLiteral("0")};
+            QSignalSpy changed(&first, &NodeRestartScheduler::restartChanged);
+            first.schedule(req);
+            QVERIFY(waitForCount(changed, 1));
+            QCOMPARE(changed.first().first().value<PendingRestart>().state, State::Stopping);
+        }
+        QVERIFY(m_cluster.isRunning(2));
+
+        NodeRestartScheduler second(options());
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QSignalSpy alerts(&second, &NodeRestartScheduler::operatorAlert);
+        QCOMPARE(second.loadPending(), 1);
+        QVERIFY(waitForCount(finished, 1));
+        const PendingRestart dropped = finished.first().first().value<PendingRestart>();
+        QCOMPARE(dropped.state, State::Failed);
+        QVERIFY2(dropped.error.contains(QStringLiteral("same instance")) &&
+                     dropped.error.contains(QString::fromLatin1(runId)) &&
+                     dropped.error.contains(QStringLiteral("dropped")),
+                 qPrintable(dropped.error));
+        QCOMPARE(alerts.size(), 1);
+        QVERIFY(!second.isQuarantined(2));
+        QVERIFY(m_cluster.isRunning(2));
+        QVERIFY(actions(auditPath()).contains(QStringLiteral("node-restart-dropped")));
+        NodeRestartScheduler third(options());
+        QCOMPARE(third.loadPending(), 0);
     }
 
     void readOnlyRefusesEveryDestructiveActionInCore()

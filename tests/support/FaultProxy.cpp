@@ -15,8 +15,9 @@ namespace {
 class Pipe final : public QObject
 {
 public:
-    Pipe(QTcpSocket* from, QTcpSocket* to, std::shared_ptr<FaultProxy::State> state, QObject* parent)
-        : QObject(parent), m_from(from), m_to(to), m_state(std::move(state))
+    Pipe(QTcpSocket* from, QTcpSocket* to, bool towardsClient, std::shared_ptr<FaultProxy::State> state,
+         QObject* parent)
+        : QObject(parent), m_from(from), m_to(to), m_towardsClient(towardsClient), m_state(std::move(state))
     {
         m_clock.start();
         m_timer.setSingleShot(true);
@@ -36,7 +37,7 @@ public:
     {
         if (!m_to || m_to->state() != QAbstractSocket::ConnectedState)
             return; // held until the other side is connected (see the connected signal below)
-        if (m_state->blackhole) {
+        if (m_state->blackhole || (m_towardsClient && m_state->holdReplies)) {
             // A partition stalls the stream; it never drops bytes from the middle of it. That is what TCP
             // does: it retransmits until the path heals (then everything arrives, in order) or the
             // connection breaks. Dropping bytes would desynchronise the pipeline, a failure no real
@@ -62,6 +63,7 @@ private:
     };
     QPointer<QTcpSocket> m_from;
     QPointer<QTcpSocket> m_to;
+    bool m_towardsClient;
     std::shared_ptr<FaultProxy::State> m_state;
     std::deque<Chunk> m_queue;
     QElapsedTimer m_clock;
@@ -91,8 +93,8 @@ private:
             client->setParent(this);
             auto* upstream = new QTcpSocket(this);
             auto* holder = new QObject(this); // owns both pipes; dies with the pair
-            new Pipe(client, upstream, m_state, holder);
-            new Pipe(upstream, client, m_state, holder);
+            new Pipe(client, upstream, false, m_state, holder);
+            new Pipe(upstream, client, true, m_state, holder);
             auto close = [client, upstream, holder] {
                 client->deleteLater();
                 upstream->deleteLater();

@@ -6,6 +6,7 @@
 #include "controller/ClusterController.h"
 #include "dialogs/RestartDialog.h"
 #include "localcluster/LocalCluster.h"
+#include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "models/NodesModel.h"
 #include "runtime/IoThread.h"
@@ -202,6 +203,83 @@ private slots:
         QVERIFY(running(1));
         QTRY_VERIFY(window.nodesModel()->stateNote(1).isEmpty());
         QTRY_COMPARE(controller.nodesUp(), 3);
+    }
+
+    // One failure policy: a stop whose intent cannot be written (audit log on a full device) is refused, the
+    // dialog says why, and the node is left running and counted.
+    void restartRefusedWhenItsIntentCannotBeWritten()
+    {
+        OperatorActions actions;
+        actions.setLocalCluster(m_clusterThread.get(), m_cluster);
+        OperatorSettings s = settings();
+        s.auditLogPath = QStringLiteral("/dev/full");
+        actions.configure(s);
+        RestartDialog dialog(&actions, 0, {}, {});
+        dialog.show();
+        QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
+        QVERIFY(dialog.restartButton()->isEnabled());
+        QTest::mouseClick(dialog.restartButton(), Qt::LeftButton);
+        QTRY_VERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("audit log could not be written")),
+                     qPrintable(dialog.statusLabel()->text()));
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("not stopped")),
+                 qPrintable(dialog.statusLabel()->text()));
+        QVERIFY(!dialog.hasResult());
+        QVERIFY(dialog.isVisible());
+        QVERIFY(running(0));
+        QVERIFY(actions.quarantinedNodes().isEmpty());
+    }
+
+    // U6 in the console: a damaged pending-restart file is reported in the event log, and the node it names is
+    // kept out (the nodes table says why) until the operator abandons its restart; an abandon whose audit line
+    // cannot be written is refused and reported there too.
+    void damagedRestartFileIsReportedAndItsNodeKeptOut()
+    {
+        const QString identity = endpoints().at(2).identity();
+        QFile file(settings().restartStateFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"version": 7, "restarts": [{"identity": "%1", "state": "hibernating"}]})")
+                       .arg(identity)
+                       .toUtf8());
+        file.close();
+        auto countEvents = [](const EventLogModel* log, const QString& kindId, const QString& text) {
+            int n = 0;
+            for (int row = 0; row < log->rowCount(); ++row)
+                n += log->entry(row).kindId == kindId && log->entry(row).texts.detail.contains(text) ? 1 : 0;
+            return n;
+        };
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        console.setDefaults(settings());
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(settings().cluster, &error), qPrintable(error));
+        QTRY_VERIFY(console.actions()->isConfigured());
+        QTRY_COMPARE(countEvents(window.eventLog(), QStringLiteral("delayed-restart"), QStringLiteral("is damaged")),
+                     1);
+        QVERIFY(QFile::exists(settings().restartStateFile + QStringLiteral(".damaged")));
+        QVERIFY(console.actions()->isQuarantined(2));
+        QVERIFY(console.actions()->quarantineHeld(2));
+        QTRY_VERIFY(window.nodesModel()->stateNote(2).contains(QStringLiteral("kept out")));
+        QItemSelectionModel* nodeSelection = window.nodesPanel()->view()->selectionModel();
+        nodeSelection->setCurrentIndex(nodeSelection->model()->index(2, 0), QItemSelectionModel::ClearAndSelect);
+        QVERIFY(!console.restartAction()->isEnabled());
+        QVERIFY(console.abandonAction()->isEnabled());
+        screenshot(&window, QStringLiteral("restart-file-damaged"));
+
+        const QString audit = settings().auditLogPath;
+        QFile::remove(audit);
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), audit));
+        console.abandonAction()->trigger();
+        QTRY_COMPARE(countEvents(window.eventLog(), QStringLiteral("operator-alert"), QStringLiteral("still tracked")),
+                     1);
+        QVERIFY(console.actions()->isQuarantined(2));
+
+        QVERIFY(QFile::remove(audit));
+        console.abandonAction()->trigger();
+        QTRY_VERIFY(!console.actions()->isQuarantined(2));
+        QTRY_VERIFY(window.nodesModel()->stateNote(2).isEmpty());
+        controller.stop();
     }
 
     // A lock whose quorum rests on a quarantined node is not shown as held, even while that node still answers

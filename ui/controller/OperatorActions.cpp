@@ -54,6 +54,7 @@ void OperatorActions::stop()
     m_io.reset(); // deletes ForceRelease (and the scheduler, when it lived here) on its thread
     m_localIndex.clear();
     m_enforced.clear();
+    m_held.clear();
     if (!m_quarantine.isEmpty()) {
         m_quarantine.clear();
         emit quarantineChanged();
@@ -116,6 +117,7 @@ void OperatorActions::configure(const OperatorSettings& settings)
     });
     connect(scheduler, &NodeRestartScheduler::nodeReturnedEarly, this, &OperatorActions::nodeReturnedEarly);
     connect(scheduler, &NodeRestartScheduler::startFailed, this, &OperatorActions::startFailed);
+    connect(scheduler, &NodeRestartScheduler::operatorAlert, this, &OperatorActions::operatorAlert);
 
     QList<PendingRestart> resumed;
     QString error;
@@ -136,9 +138,14 @@ void OperatorActions::onRestartChanged(const PendingRestart& restart)
         // The scheduler counts down on the system's monotonic clock, as this does.
         m_quarantine[restart.node] = restart.remainingMs(SteadyClock::system()->nowNs() / 1'000'000);
         m_enforced[restart.node] = restartMethodEnforcesDelay(restart.method.kind);
+        if (restart.held)
+            m_held.insert(restart.node);
+        else
+            m_held.remove(restart.node);
     } else {
         m_quarantine.remove(restart.node);
         m_enforced.remove(restart.node);
+        m_held.remove(restart.node);
     }
     emit restartChanged(restart);
     if (was != m_quarantine.contains(restart.node))

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <memory>
 
@@ -65,6 +66,9 @@ public:
     // True when the console keeps the node down until the delay has passed; false when it only watches
     // (SHUTDOWN NOSAVE: a supervisor brings the node back, usually at once).
     bool quarantineEnforced(int node) const { return m_enforced.value(node, true); }
+    // Kept out until the operator abandons its restart (PendingRestart::held: named in a damaged state file).
+    bool quarantineHeld(int node) const { return m_held.contains(node); }
+    // What configure() found in the pending-restart file that the operator must know (empty: nothing).
     QString resumeMessage() const { return m_resumeMessage; }
 
     // The console's default lock-delay is automatic (see LockDelay): a force release never lets a newcomer in
@@ -86,6 +90,9 @@ signals:
     // NodeRestartScheduler::startFailed: retryInMs -1 = given up.
     void startFailed(const redlock::PendingRestart& restart, qint64 retryInMs);
     void quarantineChanged();
+    // NodeRestartScheduler::operatorAlert: a failure the operator must know (an audit line or the pending-restart
+    // file not written, a start or an abandon refused, a restart dropped on resume). node -1: not one node.
+    void operatorAlert(int node, const QString& message);
 
 private:
     void onRestartChanged(const PendingRestart& restart);
@@ -99,6 +106,7 @@ private:
     QHash<int, int> m_localIndex;
     QHash<int, qint64> m_quarantine; // node -> remaining ms
     QHash<int, bool> m_enforced;     // node -> restartMethodEnforcesDelay()
+    QSet<int> m_held;                // nodes whose restart is PendingRestart::held
     QString m_resumeMessage;
 };
 

@@ -118,6 +118,11 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
                 m_window->nodesModel()->setStateNote(
                     node, tr("answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
             });
+    // Failures of the operator actions' safety records (audit log, pending-restart file) and refused steps.
+    connect(m_actions, &OperatorActions::operatorAlert, this, [this](int node, const QString& message) {
+        logEvent(tr("operator action failed"), QStringLiteral("operator-alert"),
+                 node < 0 ? message : tr("node #%1 %2: %3").arg(node + 1).arg(nodeName(node), message));
+    });
     connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
     if (m_controller->isRunning())
         onStarted();
@@ -199,7 +204,9 @@ void OperatorConsole::updateQuarantine()
             nodes->setStateNote(n, {});
             continue;
         }
-        if (nodes->stateNoteIsWarning(n))
+        if (m_actions->quarantineHeld(n))
+            nodes->setStateNote(n, tr("kept out — check it, then abandon its restart"), true);
+        else if (nodes->stateNoteIsWarning(n))
             nodes->setStateNote(n,
                                 tr("answers — %1 of the delay left")
                                     .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
@@ -224,22 +231,28 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ForceReleaseDialog::resultShown, this, [this, dialog, key] {
         const ForceReleaseReport& r = dialog->result();
-        logEvent(tr("force release"), QStringLiteral("force-release"),
-                 r.refused ? tr("refused: %1").arg(r.error)
-                 : r.lockDelay.mode == LockDelay::Mode::Delete
-                     ? tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
-                           .arg(r.matched())
-                           .arg(r.nodes.size())
-                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
-                           .arg(r.unreachable())
-                     : tr("released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, "
-                          "unreachable %5")
-                           .arg(r.matched())
-                           .arg(r.nodes.size())
-                           .arg(r.longestLockDelayMs())
-                           .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
-                           .arg(r.unreachable()),
-                 key);
+        // The deletes ran but their result line is not in the audit log: the operator must know.
+        const QString unlogged =
+            r.refused || r.audited
+                ? QString()
+                : tr(" — its result could not be written to the audit log (the intent line is there): %1")
+                      .arg(r.auditError);
+        const QString outcome =
+            r.refused ? tr("refused: %1").arg(r.error)
+            : r.lockDelay.mode == LockDelay::Mode::Delete
+                ? tr("deleted on %1 of %2 nodes, left to a new holder on %3, unreachable %4")
+                      .arg(r.matched())
+                      .arg(r.nodes.size())
+                      .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                      .arg(r.unreachable())
+                : tr("released with a lock-delay on %1 of %2 nodes (up to %3 ms), left to a new holder on %4, "
+                     "unreachable %5")
+                      .arg(r.matched())
+                      .arg(r.nodes.size())
+                      .arg(r.longestLockDelayMs())
+                      .arg(r.count(ForceReleaseNode::Kind::TokenChanged))
+                      .arg(r.unreachable());
+        logEvent(tr("force release"), QStringLiteral("force-release"), outcome + unlogged, key);
         m_controller->refreshNow();
     });
     dialog->open();
