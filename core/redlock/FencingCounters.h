@@ -14,13 +14,4 @@ inline QByteArray fenceCountersKey()
     return QByteArrayLiteral("redlock:fence-counters");
 }
 
-// Where versions before 0.1.0's fencing hash kept a resource's counter: a plain key "<resource>:fence" in the
-// lock namespace (where a lock of that name could overwrite it). Acquire still reads it, and the token it
-// issues is above it, so a deployment that upgrades never sees its fencing tokens go back; the write-back
-// then goes to the hash only.
-inline QByteArray legacyFenceCounterKey(const QByteArray& resource)
-{
-    return QByteArray(resource).append(":fence");
-}
-
 } // namespace redlock

@@ -30,20 +30,17 @@ namespace scripts {
 
 // Sets every key to the token if none is held by another token; otherwise reports the first conflict.
 // Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
-// KEYS: resources..., then (only when fencing) the fence counters hash and each resource's legacy counter key.
+// KEYS: resources..., then (only when fencing) the fence counters hash.
 // ARGV: token, ttl ms, number of resources.
-// Returns {1, fence, legacy} when set, {0, index of the conflict, holder's value, its PTTL, fence, legacy}
-// when not. With fencing, fence is the largest counter of the resources on this node, the legacy ones
-// included, read whether or not the lock is taken here (any node's counter may be the largest issued);
-// legacy is 1 while a legacy counter is left on this node (see legacyLeft below). A legacy key that holds no
-// number, or has a TTL, is a lock, not a counter: ignored. A counter in the hash that is not a number is an
+// Returns {1, fence} when set, {0, index of the conflict, holder's value, its PTTL, fence} when not. With
+// fencing, fence is the largest counter of the resources on this node, read whether or not the lock is taken
+// here (any node's counter may be the largest issued). A counter in the hash that is not a number is an
 // error, and everything is read before anything is written.
 const LuaScript& acquire()
 {
     static const LuaScript script(R"lua(
 local n = tonumber(ARGV[3])
 local fence = 0
-local legacyLeft = 0
 if #KEYS > n then
     for i = 1, n do
         local value = tonumber(redis.call('HGET', KEYS[n + 1], KEYS[i]) or '0')
@@ -51,49 +48,18 @@ if #KEYS > n then
             return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
         end
         if value > fence then fence = value end
-        local legacy = KEYS[n + 1 + i]
-        if legacy and redis.call('TYPE', legacy).ok == 'string' and redis.call('PTTL', legacy) == -1 then
-            local old = tonumber(redis.call('GET', legacy))
-            if old then
-                legacyLeft = 1
-                if old > fence then fence = old end
-            end
-        end
     end
 end
 for i = 1, n do
     local current = redis.call('GET', KEYS[i])
     if current and current ~= ARGV[1] then
-        return {0, i, current, redis.call('PTTL', KEYS[i]), fence, legacyLeft}
+        return {0, i, current, redis.call('PTTL', KEYS[i]), fence}
     end
 end
 for i = 1, n do
     redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
 end
-return {1, fence, legacyLeft}
-)lua");
-    return script;
-}
-
-// Retires legacy fence counters once the hash is past them: KEYS = the fence counters hash, then
-// (resource, legacy counter key) pairs. Deletes a legacy key only when it is a counter (a number, no TTL)
-// not above the resource's counter in the hash. Returns how many were deleted.
-const LuaScript& retireLegacyFence()
-{
-    static const LuaScript script(R"lua(
-local deleted = 0
-for i = 2, #KEYS, 2 do
-    local resource, legacy = KEYS[i], KEYS[i + 1]
-    if redis.call('TYPE', legacy).ok == 'string' and redis.call('PTTL', legacy) == -1 then
-        local old = tonumber(redis.call('GET', legacy))
-        local value = tonumber(redis.call('HGET', KEYS[1], resource) or '0')
-        if old and value and old <= value then
-            redis.call('DEL', legacy)
-            deleted = deleted + 1
-        end
-    end
-end
-return deleted
+return {1, fence}
 )lua");
     return script;
 }
@@ -196,12 +162,6 @@ struct RedlockClient::AcquireOperation
     int retryJitterMs = 0;
     qint64 startNs = 0;        // first attempt
     qint64 attemptStartNs = 0; // current attempt: validity is measured from here
-    // This attempt met a legacy "<resource>:fence" counter on some node. Those counters were INCRed on
-    // whichever majority answered and never written back to a quorum, so the largest issued may sit on one
-    // node only, and a quorum's maximum can miss it: while any is left, the round hears every node (each
-    // reports its counters, holding our lock or not). They are deleted only once a write-back reached all N
-    // nodes, every one of which had reported its legacy counters into that token (retireLegacyFence).
-    bool legacyLeft = false;
     AcquireResult result;
     std::function<void(const AcquireResult&)> deliver;
 };
@@ -550,7 +510,6 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     }
     // Step 1: the current time, on a monotonic clock; validity is measured from the start of this attempt.
     op->attemptStartNs = nowNs();
-    op->legacyLeft = false;
     AcquireAttempt fresh;
     fresh.number = static_cast<int>(op->result.attempts.size()) + 1;
     op->result.attempts.append(fresh);
@@ -560,9 +519,8 @@ void RedlockClient::startAttempt(const std::shared_ptr<AcquireOperation>& op)
     const int q = quorum();
     runRound(
         [this, op](int node, NodeDone done) { acquireOnNode(node, op, std::move(done)); },
-        // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached; while
-        // legacy fence counters are left (see legacyLeft), only once every node answered.
-        [n, q, op](int acquired, int failed) { return failed > n - q || (acquired >= q && !op->legacyLeft); },
+        // Decide as soon as a quorum holds the lock, or as soon as a quorum can no longer be reached.
+        [n, q](int acquired, int failed) { return failed > n - q || acquired >= q; },
         [this, op, q](const QList<NodeOutcome>& outcomes, qint64 elapsedUs) {
             AcquireAttempt& attempt = op->result.attempts.last();
             attempt.nodes = outcomes;
@@ -670,31 +628,23 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
     }
 
     QList<QByteArray> keys = op.resources;
-    QList<QByteArray> legacy;
-    if (op.fencing) {
+    if (op.fencing)
         keys << fenceCountersKey();
-        for (const QByteArray& resource : op.resources)
-            legacy << legacyFenceCounterKey(resource);
-    }
     const QList<QByteArray> args{op.token, QByteArray::number(op.ttlMs), QByteArray::number(op.resources.size())};
     const QList<QByteArray> resources = op.resources;
-    auto finish = [this, node, resources, operation, done](const RedisReply& reply, qint64 latencyUs) {
+    auto finish = [this, node, resources, done](const RedisReply& reply, qint64 latencyUs) {
         NodeOutcome o;
         o.node = node;
         o.latencyUs = latencyUs;
         const auto& e = reply.elements();
-        if (reply.isArray() && e.size() == 3 && e[0].isInteger() && e[0].integer() == 1) {
+        if (reply.isArray() && e.size() == 2 && e[0].isInteger() && e[0].integer() == 1) {
             o.kind = NodeOutcome::Kind::Acquired;
             o.fenceValue = e[1].integer();
-            if (e[2].isInteger() && e[2].integer() == 1)
-                operation->legacyLeft = true;
-        } else if (reply.isArray() && e.size() == 6 && e[0].isInteger() && e[0].integer() == 0) {
+        } else if (reply.isArray() && e.size() == 5 && e[0].isInteger() && e[0].integer() == 0) {
             o.kind = NodeOutcome::Kind::HeldByOther;
             o.holderToken = e[2].bytes();
             o.holderPttlMs = e[3].isInteger() ? e[3].integer() : -3;
             o.fenceValue = e[4].isInteger() ? e[4].integer() : -1;
-            if (e[5].isInteger() && e[5].integer() == 1)
-                operation->legacyLeft = true;
             const qint64 index = e[1].integer() - 1;
             if (resources.size() > 1 && index >= 0 && index < resources.size())
                 o.error = tr("conflict on resource #%1").arg(index + 1);
@@ -703,24 +653,7 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
         }
         done(o);
     };
-    if (legacy.isEmpty()) {
-        evalOnNode(node, scripts::acquire(), keys, args, finish);
-        return;
-    }
-    // With fencing, each resource's legacy counter key too. Redis 7 checks a script's declared keys against
-    // the caller's ACL: a user whose key pattern does not cover "<resource>:fence" (so it never had legacy
-    // counters) gets NOPERM for the whole script, and the node is asked again without them.
-    evalOnNode(node, scripts::acquire(), keys + legacy, args,
-               [this, node, keys, args, finish](const RedisReply& reply, qint64 latencyUs) {
-                   if (m_shuttingDown || reply.errorKind() != RedisErrorKind::NoPermission) {
-                       finish(reply, latencyUs);
-                       return;
-                   }
-                   evalOnNode(node, scripts::acquire(), keys, args,
-                              [finish, latencyUs](const RedisReply& again, qint64 moreUs) {
-                                  finish(again, latencyUs + moreUs);
-                              });
-               });
+    evalOnNode(node, scripts::acquire(), keys, args, finish);
 }
 
 void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
@@ -735,7 +668,7 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
     // token survives the loss of up to N - quorum counters. README "Fencing tokens"; the safety audit makes
     // weak persistence severe when it finds fencing counters.
     // Every node that reported its counters counts, also one that refused the lock: a larger token is
-    // always safe, and the largest legacy counter may sit on exactly that node.
+    // always safe.
     qint64 maxSeen = 0;
     for (const NodeOutcome& o : std::as_const(op->result.attempts.last().nodes))
         maxSeen = std::max(maxSeen, o.fenceValue);
@@ -782,32 +715,8 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
                 return;
             }
             op->result.lock.fencingToken = fence;
-            if (op->legacyLeft && written == nodeCount())
-                retireLegacyFence(op->resources);
             completeAcquire(op, true, {});
         });
-}
-
-void RedlockClient::retireLegacyFence(const QList<QByteArray>& resources)
-{
-    // Every node reported its legacy counters into the token just written back to all of them: the hash is
-    // now past every legacy counter everywhere, and later acquires may decide on a quorum again. A user whose
-    // ACL does not cover the legacy keys gets NOPERM, which leaves them (and the waiting for every node).
-    QList<QByteArray> keys{fenceCountersKey()};
-    for (const QByteArray& resource : resources)
-        keys << resource << legacyFenceCounterKey(resource);
-    runRound(
-        [this, keys](int node, NodeDone done) {
-            evalOnNode(node, scripts::retireLegacyFence(), keys, {},
-                       [node, done](const RedisReply& reply, qint64 latencyUs) {
-                           NodeOutcome o;
-                           o.node = node;
-                           o.latencyUs = latencyUs;
-                           o.kind = reply.isInteger() ? NodeOutcome::Kind::Released : NodeOutcome::Kind::RedisError;
-                           done(o);
-                       });
-        },
-        [](int, int) { return false; }, [](const QList<NodeOutcome>&, qint64) {});
 }
 
 void RedlockClient::finishAttemptFailed(const std::shared_ptr<AcquireOperation>& op, const QString& why)

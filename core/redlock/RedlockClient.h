@@ -95,7 +95,6 @@ private:
     void finishAttemptFailed(const std::shared_ptr<AcquireOperation>& op, const QString& why);
     void writeBackFence(const std::shared_ptr<AcquireOperation>& op);
     void completeAcquire(const std::shared_ptr<AcquireOperation>& op, bool ok, const QString& error);
-    void retireLegacyFence(const QList<QByteArray>& resources);
     void releaseEverywhere(const QList<QByteArray>& resources, const QByteArray& token,
                            std::function<void(const RoundResult&)> done);
 
