@@ -63,8 +63,8 @@ TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
     m_retryJitter = spin(this, 0, 60000, 100, tr(" ms"));
     m_drift = new QDoubleSpinBox(this);
     m_drift->setDecimals(3);
+    m_drift->setRange(0, rules::kMaxDriftFactor - 0.001); // the rule's maximum is excluded (3 decimals)
     m_drift->setSingleStep(0.005);
-    m_drift->setRange(0, rules::kMaxDriftFactor - m_drift->singleStep()); // the maximum is excluded
     m_drift->setValue(rules::kDefaultDriftFactor);
     m_fencing = new QCheckBox(tr("Fencing token"), this);
     m_autoExtend = new QCheckBox(tr("Auto-extend"), this);
