@@ -1,5 +1,7 @@
 #include "CommandLine.h"
 
+#include "redlock/RedlockRules.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -100,6 +102,23 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
                      .arg(min)
                      .arg(max)
                      .arg(parser.value(name)));
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+bool driftFactorOption(const QCommandLineParser& parser, double* value)
+{
+    const QString name = QStringLiteral("drift-factor");
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const double parsed = parser.value(name).toDouble(&ok);
+    if (!ok || !rules::driftFactorValid(parsed)) {
+        printErr(CommandLine::tr("redlock: --drift-factor: %1")
+                     .arg(ok ? rules::driftFactorError(parsed)
+                             : CommandLine::tr("\"%1\" is not a number").arg(printableText(parser.value(name), 100))));
         return false;
     }
     *value = parsed;

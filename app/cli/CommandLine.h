@@ -57,6 +57,8 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
 // Integer / floating point option with a range check; on error prints it and returns false.
 bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max, qint64* value);
 bool doubleOption(const QCommandLineParser& parser, const QString& name, double min, double max, double* value);
+// --drift-factor, checked by the one rule (rules::driftFactorError): every command takes the same range.
+bool driftFactorOption(const QCommandLineParser& parser, double* value);
 
 // --nodes, --password-env, --user: the node list shared by every command that talks to nodes.
 void addNodeOptions(QCommandLineParser& parser);

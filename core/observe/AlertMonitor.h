@@ -1,6 +1,7 @@
 #pragma once
 
 #include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 #include "runtime/WallClock.h"
 
@@ -82,9 +83,9 @@ struct AlertMonitorOptions
 {
     int nodeCount = 0;
     QStringList nodeNames; // display names, one per node (empty: "node N")
-    double driftFactor = 0.01;
-    qint64 maxTtlMs = 0;         // the largest TTL in use (the audit's); 0 = unknown: defaultTtlMs
-    qint64 defaultTtlMs = 10000; // as AuditInput::defaultTtlMs
+    double driftFactor = rules::kDefaultDriftFactor;
+    qint64 maxTtlMs = 0; // the largest TTL in use (the audit's: ClusterWatch::auditMaxTtlMs); 0 = unknown: defaultTtlMs
+    qint64 defaultTtlMs = rules::kDefaultMaxTtlMs; // as AuditInput::defaultTtlMs
     AlertThresholds thresholds;
     int evaluateIntervalMs = 1000;        // the timer that lets time thresholds pass; 0 = only evaluate() calls
     std::shared_ptr<SteadyClock> clock;   // null = SteadyClock::system(): every duration
@@ -114,7 +115,7 @@ public:
     const AlertMonitorOptions& options() const { return m_options; }
     const AlertThresholds& thresholds() const { return m_options.thresholds; }
     void setThresholds(const AlertThresholds& thresholds);
-    // The max TTL behind the drift budget (the audit's: ClusterController::auditMaxTtlMs()).
+    // The max TTL behind the drift budget (the audit's: ClusterWatch::auditMaxTtlMs()).
     void setMaxTtlMs(qint64 ms);
     qint64 clockBudgetMs() const;
 

@@ -28,7 +28,7 @@ struct InspectorOptions
     QByteArray pattern = QByteArrayLiteral("*"); // SCAN MATCH glob, also applied on the client
     int scanCount = 1000;                        // SCAN COUNT: bounds the work of one SCAN call on the server
     int readBatchKeys = 500;                     // keys per read pipeline (2 commands each): bounds one round trip
-    double driftFactor = 0.01;
+    double driftFactor = rules::kDefaultDriftFactor;
     qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
     // Background reconciliation after start(): a rescan (SCAN + reads) paced to at most budgetPerNode
     // commands per second on each node, then a pause of reconcileIntervalMs, then the next one.

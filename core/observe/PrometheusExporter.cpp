@@ -23,8 +23,6 @@ const QList<LockEvent::Kind> kEventKinds{
     LockEvent::Kind::Acquired,  LockEvent::Kind::Released, LockEvent::Kind::Expired, LockEvent::Kind::TokenChanged,
     LockEvent::Kind::Contested, LockEvent::Kind::Lost,     LockEvent::Kind::Extended};
 
-constexpr qint64 kMinimumAuditTtlMs = 10000; // what `redlock audit` assumes when it only has the PTTLs seen
-
 double seconds(qint64 ns)
 {
     return static_cast<double>(ns) / 1e9;
@@ -118,7 +116,8 @@ void PrometheusExporter::addChanges(const LockChangeSet& changes)
     if (changes.locksPerNode.size() == m_locksPerNode.size())
         m_locksPerNode = changes.locksPerNode;
     // The audit judges restarts against the largest TTL in use: a larger PTTL seen can change its findings.
-    if (m_options.maxTtlMs <= 0 && m_largestPttlMs > std::max(largestBefore, kMinimumAuditTtlMs))
+    if (rules::auditMaxTtlMs(m_options.maxTtlMs, m_largestPttlMs) !=
+        rules::auditMaxTtlMs(m_options.maxTtlMs, largestBefore))
         runAudit();
 }
 
@@ -214,7 +213,7 @@ void PrometheusExporter::runAudit()
         return;
     AuditInput input;
     input.nodes = m_facts;
-    input.maxTtlMs = m_options.maxTtlMs > 0 ? m_options.maxTtlMs : std::max(kMinimumAuditTtlMs, m_largestPttlMs);
+    input.maxTtlMs = rules::auditMaxTtlMs(m_options.maxTtlMs, m_largestPttlMs);
     input.driftFactor = m_options.driftFactor;
     m_findings = SafetyAudit::run(input);
 }

@@ -2,6 +2,7 @@
 
 #include "observe/ObservationTypes.h"
 #include "observe/PrometheusText.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 
 #include <QHash>
@@ -15,8 +16,9 @@ namespace redlock {
 struct ExporterOptions
 {
     QList<NodeEndpoint> nodes;
-    double driftFactor = 0.01;
-    // The largest lock TTL in use, for the audit's restart rule; 0 = the largest PTTL seen, at least 10 s.
+    double driftFactor = rules::kDefaultDriftFactor;
+    // The largest lock TTL in use, for the audit's restart rule (rules::auditMaxTtlMs: raised to the largest PTTL seen;
+    // 0 = rules::kDefaultMaxTtlMs). Only for the exporter's own audit: a ClusterWatch's findings replace it.
     qint64 maxTtlMs = 0;
     int budgetPerNode = kDefaultBudgetPerNode; // the inspector's rescan budget, exported as is
     // One series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only on request.

@@ -61,15 +61,18 @@ QList<AuditFinding> SafetyAudit::run(const AuditInput& input)
     QList<AuditFinding> out;
 
     // N: the quorum N/2+1 tolerates (N-1)/2 failures; an even N pays for a node that adds no tolerance.
-    if (n < 3) {
-        out << finding("node-count", Severity::Severe, {}, tr("Fewer than 3 nodes"),
-                       tr("With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N >= 3 "
-                          "independent masters.",
-                          nullptr, n));
-    } else if (n % 2 == 0) {
-        out << finding("node-count", Severity::Warning, {}, tr("Even number of nodes"),
-                       tr("With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.",
-                          nullptr, n));
+    // (The rule and its wording: rules::nodeCountProblem, the same for the client's and the console's checks.)
+    switch (rules::nodeCountProblem(n)) {
+    case rules::NodeCountProblem::TooFew:
+        out << finding("node-count", rules::nodeCountSevere(n) ? Severity::Severe : Severity::Warning, {},
+                       tr("Fewer than %1 nodes").arg(rules::kMinimumNodes), rules::nodeCountWarning(n));
+        break;
+    case rules::NodeCountProblem::Even:
+        out << finding("node-count", rules::nodeCountSevere(n) ? Severity::Severe : Severity::Warning, {},
+                       tr("Even number of nodes"), rules::nodeCountWarning(n));
+        break;
+    case rules::NodeCountProblem::None:
+        break;
     }
 
     QList<int> replicas, withReplicas, persistence, restartedEarly, startedRecently, evictingLimited, evictingLatent,

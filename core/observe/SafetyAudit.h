@@ -1,6 +1,7 @@
 #pragma once
 
 #include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -11,9 +12,9 @@ namespace redlock {
 struct AuditInput
 {
     QList<NodeFacts> nodes; // one per configured node, in configuration order
-    qint64 maxTtlMs = 0;    // the largest lock TTL in use (or the largest PTTL seen); 0 = unknown
-    double driftFactor = 0.01;
-    qint64 defaultTtlMs = 10000; // used for the drift budget when maxTtlMs is unknown
+    qint64 maxTtlMs = 0;    // the largest lock TTL in use: rules::auditMaxTtlMs; 0 = unknown
+    double driftFactor = rules::kDefaultDriftFactor;
+    qint64 defaultTtlMs = rules::kDefaultMaxTtlMs; // used when maxTtlMs is unknown
 };
 
 // The checks of what the Redlock seeds say breaks mutual exclusion. Pure: same input, same findings.

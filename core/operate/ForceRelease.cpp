@@ -211,8 +211,8 @@ ForceRelease::ForceRelease(ForceReleaseOptions options, QObject* parent)
         m_configErrors << tr("per-node timeout must be positive");
     if (!m_configErrors.isEmpty())
         return;
-    if (m_options.driftFactor < 0 || m_options.driftFactor >= 1)
-        m_configErrors << tr("drift factor must be at least 0 and below 1");
+    if (!rules::driftFactorValid(m_options.driftFactor))
+        m_configErrors << rules::driftFactorError(m_options.driftFactor);
     if (!m_configErrors.isEmpty())
         return;
     ConnectionOptions connection = m_options.connection;

@@ -201,12 +201,10 @@ ConfigCheck RedlockClient::validate(const RedlockOptions& options, qint64 ttlMs)
     if (n == 0)
         check.errors << tr("no nodes configured: Redlock needs N independent Redis masters");
     check.errors << NodeEndpoint::duplicateErrors(options.nodes);
-    if (n > 0 && n % 2 == 0)
-        check.warnings << tr("%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)").arg(n);
-    if (n > 0 && n < 3)
-        check.warnings << tr("%1 node(s): fewer than 3 nodes cannot survive the loss of any node").arg(n);
-    if (!(options.driftFactor >= 0.0 && options.driftFactor < 1.0))
-        check.errors << tr("drift factor %1 is out of range [0, 1)").arg(options.driftFactor);
+    if (n > 0 && rules::nodeCountProblem(n) != rules::NodeCountProblem::None)
+        check.warnings << rules::nodeCountWarning(n);
+    if (!rules::driftFactorValid(options.driftFactor))
+        check.errors << rules::driftFactorError(options.driftFactor);
     if (options.nodeTimeoutMs <= 0)
         check.errors << tr("per-node timeout must be positive");
     if (options.retryCount < 0 || options.retryDelayMs < 0 || options.retryJitterMs < 0)

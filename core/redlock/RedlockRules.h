@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QList>
+#include <QString>
 #include <QtGlobal>
 
 #include <algorithm>
@@ -56,6 +58,76 @@ inline qint64 quorumFreeInMs(QList<qint64> blockedForMs, int nodeCount)
     });
     const qint64 last = blockedForMs[mustClear - 1];
     return last < 0 ? -1 : last;
+}
+
+// ------------------------------------------------------------------------------------------ the deployment
+// The numbers every front end checks the same way (the client, the inspector, the force release, the console's
+// profiles and command line, the CLI's options, the audit, the alerts, the exporter): written here once.
+
+// The drift factor: 0.01 in the reference implementations. Valid from 0 up to, not including, 0.5: at 0.5 the
+// allowance is half of every TTL, which no deployment means (a typo for 0.005 or 0.05 more likely), and a factor of 1
+// or more leaves no validity at all.
+constexpr double kDefaultDriftFactor = 0.01;
+constexpr double kMaxDriftFactor = 0.5; // excluded
+constexpr bool driftFactorValid(double factor)
+{
+    return factor >= 0.0 && factor < kMaxDriftFactor; // false for NaN
+}
+// Why `factor` is refused (translated), or an empty string when it is valid.
+inline QString driftFactorError(double factor)
+{
+    if (driftFactorValid(factor))
+        return {};
+    return QCoreApplication::translate("redlock::rules", "the drift factor must be at least 0 and below %1, not %2")
+        .arg(kMaxDriftFactor)
+        .arg(factor);
+}
+
+// The number of nodes. Redlock needs at least 3 independent masters to survive the loss of one; an even N pays for a
+// node that adds no fault tolerance. Neither is refused (a single node is a fine test bed): fewer than 3 is a severe
+// finding of the audit and a warning of every configuration check, an even N a warning everywhere.
+constexpr int kMinimumNodes = 3;
+enum class NodeCountProblem { None, TooFew, Even };
+constexpr NodeCountProblem nodeCountProblem(int nodeCount)
+{
+    return nodeCount < kMinimumNodes ? NodeCountProblem::TooFew
+           : nodeCount % 2 == 0      ? NodeCountProblem::Even
+                                     : NodeCountProblem::None;
+}
+// Severe: the cluster cannot lose any node without stopping every lock.
+constexpr bool nodeCountSevere(int nodeCount)
+{
+    return nodeCountProblem(nodeCount) == NodeCountProblem::TooFew;
+}
+// The one wording of the problem (translated), or an empty string when there is none.
+inline QString nodeCountWarning(int nodeCount)
+{
+    switch (nodeCountProblem(nodeCount)) {
+    case NodeCountProblem::TooFew:
+        return QCoreApplication::translate("redlock::rules",
+                                           "with %n node(s) the quorum cannot survive the loss of any node: Redlock "
+                                           "needs at least 3 independent masters",
+                                           nullptr, nodeCount);
+    case NodeCountProblem::Even:
+        return QCoreApplication::translate(
+            "redlock::rules",
+            "with %n nodes the quorum tolerates no more failures than with one node fewer: use an odd number", nullptr,
+            nodeCount);
+    case NodeCountProblem::None:
+        break;
+    }
+    return {};
+}
+
+// The largest TTL the deployment's clients use: what the audit judges a restart against (a node without fsync'ed AOF
+// must stay down longer than it, plus drift) and what the clock-offset budget is taken of. The operator says it (the
+// console's max TTL, --max-ttl; kDefaultMaxTtlMs when nobody did), and it is raised to the largest PTTL a lock was seen
+// with: that is a lower bound of the TTLs in use, so a configured value below it is wrong. Kept as a running maximum
+// of what was seen, never lowered while watching.
+constexpr qint64 kDefaultMaxTtlMs = 10000;
+constexpr qint64 auditMaxTtlMs(qint64 configuredMs, qint64 largestPttlSeenMs)
+{
+    return std::max(configuredMs > 0 ? configuredMs : kDefaultMaxTtlMs, largestPttlSeenMs);
 }
 
 } // namespace redlock::rules

@@ -3,6 +3,7 @@
 #include "protocol/NodeEndpoint.h"
 #include "protocol/RedisConnection.h"
 #include "protocol/RedisReply.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 
 #include <QByteArray>
@@ -18,15 +19,15 @@ namespace redlock {
 struct RedlockOptions
 {
     QList<NodeEndpoint> nodes;
-    double driftFactor = 0.01; // drift = ttl * driftFactor + 2 ms
-    int nodeTimeoutMs = 50;    // per node and round; keep it small against the TTL
-    int retryCount = 3;        // attempts after the first
-    int retryDelayMs = 200;    // base wait between attempts
-    int retryJitterMs = 100;   // plus a random 0..jitter ms, so contenders fall out of step
-    QString clientName;        // written into tokens and CLIENT SETNAME
-    int maxExtensions = -1;    // cap on extend() calls per lock; -1 = none
-    qint64 maxHoldMs = 0;      // cap on total hold time (acquire to last expiry); 0 = none
-    bool readOnly = false;     // refuse every call that writes
+    double driftFactor = rules::kDefaultDriftFactor; // drift = ttl * driftFactor + 2 ms
+    int nodeTimeoutMs = 50;                          // per node and round; keep it small against the TTL
+    int retryCount = 3;                              // attempts after the first
+    int retryDelayMs = 200;                          // base wait between attempts
+    int retryJitterMs = 100;                         // plus a random 0..jitter ms, so contenders fall out of step
+    QString clientName;                              // written into tokens and CLIENT SETNAME
+    int maxExtensions = -1;                          // cap on extend() calls per lock; -1 = none
+    qint64 maxHoldMs = 0;                            // cap on total hold time (acquire to last expiry); 0 = none
+    bool readOnly = false;                           // refuse every call that writes
     ConnectionOptions connection;
     std::shared_ptr<SteadyClock> clock; // null = SteadyClock::system()
 };

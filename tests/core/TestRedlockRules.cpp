@@ -1,6 +1,7 @@
 // The quorum and the clock drift, the two numbers every part of the project takes from the algorithm
 // (core/redlock/RedlockRules.h), against values worked out by hand from the algorithm's text.
 
+#include "redlock/RedlockClient.h"
 #include "redlock/RedlockRules.h"
 
 #include <QtTest>
@@ -94,6 +95,67 @@ private slots:
         QFETCH(int, nodes);
         QFETCH(qint64, freeInMs);
         QCOMPARE(rules::quorumFreeInMs(blocked, nodes), freeInMs);
+    }
+
+    // One drift-factor range for every front end: [0, 0.5). The client refused only 1 and more, the CLI took up to 1
+    // inclusive, the console stopped below 0.5: a profile the console refused was a valid `redlock acquire`.
+    void driftFactorHasOneRange_data()
+    {
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("0") << 0.0 << true;
+        QTest::newRow("default") << rules::kDefaultDriftFactor << true;
+        QTest::newRow("0.49") << 0.49 << true;
+        QTest::newRow("0.5") << 0.5 << false;
+        QTest::newRow("0.7") << 0.7 << false;
+        QTest::newRow("1") << 1.0 << false;
+        QTest::newRow("negative") << -0.01 << false;
+        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << false;
+    }
+
+    void driftFactorHasOneRange()
+    {
+        QFETCH(double, factor);
+        QFETCH(bool, valid);
+        QCOMPARE(rules::driftFactorValid(factor), valid);
+        QCOMPARE(rules::driftFactorError(factor).isEmpty(), valid);
+        RedlockOptions options;
+        options.nodes = {NodeEndpoint::parse(QStringLiteral("127.0.0.1:1")).value(),
+                         NodeEndpoint::parse(QStringLiteral("127.0.0.1:2")).value(),
+                         NodeEndpoint::parse(QStringLiteral("127.0.0.1:3")).value()};
+        options.driftFactor = factor;
+        const ConfigCheck check = RedlockClient::validate(options);
+        QVERIFY2(check.ok() == valid, qPrintable(check.errors.join(u'\n')));
+        if (!valid)
+            QVERIFY2(check.errors.contains(rules::driftFactorError(factor)), qPrintable(check.errors.join(u'\n')));
+    }
+
+    // The max TTL the audit judges restarts by: the operator's (or 10 s when none), raised to the largest PTTL seen.
+    void auditMaxTtlIsTheLargerOfConfiguredAndSeen()
+    {
+        QCOMPARE(rules::auditMaxTtlMs(0, 0), rules::kDefaultMaxTtlMs);
+        QCOMPARE(rules::auditMaxTtlMs(0, 4000), rules::kDefaultMaxTtlMs);
+        QCOMPARE(rules::auditMaxTtlMs(0, 25000), qint64(25000));
+        QCOMPARE(rules::auditMaxTtlMs(30000, 25000), qint64(30000));
+        QCOMPARE(rules::auditMaxTtlMs(3000, 25000), qint64(25000)); // a configured value below what is seen is wrong
+        QCOMPARE(rules::auditMaxTtlMs(3000, 0), qint64(3000));
+    }
+
+    // The node count: fewer than 3 is the severe problem, an even N the warning, in one wording.
+    void nodeCountHasOneRule()
+    {
+        QCOMPARE(rules::nodeCountProblem(1), rules::NodeCountProblem::TooFew);
+        QCOMPARE(rules::nodeCountProblem(2), rules::NodeCountProblem::TooFew);
+        QCOMPARE(rules::nodeCountProblem(3), rules::NodeCountProblem::None);
+        QCOMPARE(rules::nodeCountProblem(4), rules::NodeCountProblem::Even);
+        QCOMPARE(rules::nodeCountProblem(5), rules::NodeCountProblem::None);
+        QVERIFY(rules::nodeCountSevere(2));
+        QVERIFY(!rules::nodeCountSevere(4));
+        QVERIFY(rules::nodeCountWarning(5).isEmpty());
+        RedlockOptions options;
+        options.nodes = {NodeEndpoint::parse(QStringLiteral("127.0.0.1:1")).value(),
+                         NodeEndpoint::parse(QStringLiteral("127.0.0.1:2")).value()};
+        QCOMPARE(RedlockClient::validate(options).warnings, QStringList{rules::nodeCountWarning(2)});
     }
 };
 

@@ -217,6 +217,32 @@ private slots:
         QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:dbdup"));
     }
 
+    // One drift-factor range for every command, the console's: [0, 0.5). `acquire` took up to 1, `force-release` up
+    // to 0.999, and a profile the console refused was a valid `redlock acquire`.
+    void driftFactorHasTheConsolesRangeInEveryCommand()
+    {
+        const QStringList nodes{QStringLiteral("--nodes"), m_nodes};
+        const QList<QStringList> commands{{QStringLiteral("acquire"), QStringLiteral("cli:drift")},
+                                          {QStringLiteral("inspect")},
+                                          {QStringLiteral("audit")},
+                                          {QStringLiteral("force-release"), QStringLiteral("--token"),
+                                           QStringLiteral("t"), QStringLiteral("cli:drift")}};
+        for (const QStringList& command : commands) {
+            for (const QString& factor : {QStringLiteral("0.5"), QStringLiteral("0.9"), QStringLiteral("-0.1")}) {
+                const CliRun run = runCli(QStringList{command[0]} + nodes +
+                                          QStringList{QStringLiteral("--drift-factor"), factor} + command.mid(1));
+                QVERIFY2(run.exitCode == 2, qPrintable(command[0] + u' ' + factor + u'\n' + run.describe()));
+                QVERIFY2(run.err.contains("the drift factor must be at least 0 and below 0.5"),
+                         qPrintable(run.describe()));
+            }
+        }
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:drift"));
+        const CliRun ok =
+            runCli(QStringList{QStringLiteral("acquire")} + nodes +
+                   QStringList{QStringLiteral("--drift-factor"), QStringLiteral("0.49"), QStringLiteral("cli:drift")});
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.describe()));
+    }
+
     void missingTokenAndUnknownOptionAreUsageErrors()
     {
         QCOMPARE(runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("k")}).exitCode,

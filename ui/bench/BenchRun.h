@@ -1,6 +1,7 @@
 #pragma once
 
 #include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockRules.h"
 #include "redlock/RedlockTypes.h"
 
 #include <QJsonObject>
@@ -21,7 +22,7 @@ struct BenchConfig
     int retryCount = 3;
     int retryDelayMs = 200;
     int retryJitterMs = 100;
-    double driftFactor = 0.01;
+    double driftFactor = rules::kDefaultDriftFactor;
     bool fencing = false;
     bool autoExtend = false;
     int clients = 4;     // K concurrent clients, each with its own connections

@@ -4,6 +4,7 @@
 #include "observe/ObservationTypes.h"
 #include "redlock/LockKeeper.h"
 #include "redlock/RedlockClient.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
@@ -62,9 +63,9 @@ TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
     m_retryJitter = spin(this, 0, 60000, 100, tr(" ms"));
     m_drift = new QDoubleSpinBox(this);
     m_drift->setDecimals(3);
-    m_drift->setRange(0, 0.5);
+    m_drift->setRange(0, rules::kMaxDriftFactor - 0.001); // the rule's maximum is excluded (3 decimals)
     m_drift->setSingleStep(0.005);
-    m_drift->setValue(0.01);
+    m_drift->setValue(rules::kDefaultDriftFactor);
     m_fencing = new QCheckBox(tr("Fencing token"), this);
     m_autoExtend = new QCheckBox(tr("Auto-extend"), this);
     m_clients = spin(this, 1, 256, 4);

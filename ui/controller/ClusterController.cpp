@@ -1,8 +1,6 @@
 #include "controller/ClusterController.h"
 
-#include "observe/LockInspector.h"
-#include "observe/NodeSession.h"
-#include "observe/SafetyAudit.h"
+#include "observe/ClusterWatch.h"
 #include "protocol/RedisConnection.h"
 #include "runtime/IoThread.h"
 
@@ -85,34 +83,27 @@ ClusterController::~ClusterController()
 bool ClusterController::start(const ClusterSettings& settings, QString* error)
 {
     stop();
-    if (settings.nodes.isEmpty()) {
+    ClusterWatchOptions options;
+    options.inspector.nodes = settings.nodes;
+    options.inspector.pattern = settings.pattern;
+    options.inspector.driftFactor = settings.driftFactor;
+    options.inspector.reconcileIntervalMs = settings.refreshIntervalMs;
+    options.inspector.budgetPerNode = m_rescanBudget;
+    options.inspector.quarantinedNodes = m_quarantined;
+    options.session.readOnly = settings.readOnly;
+    options.configuredMaxTtlMs = m_configuredMaxTtlMs;
+    const QStringList errors = ClusterWatch::configErrors(options);
+    if (!errors.isEmpty()) {
         if (error)
-            *error = tr("no nodes to watch");
-        return false;
-    }
-    const QStringList duplicates = NodeEndpoint::duplicateErrors(settings.nodes);
-    if (!duplicates.isEmpty()) {
-        if (error)
-            *error = duplicates.join(u'\n');
+            *error = errors.join(u'\n');
         return false;
     }
 
     m_settings = settings;
     const quint64 generation = ++m_generation;
     const int n = nodeCount();
-    m_facts.clear();
-    for (int i = 0; i < n; ++i) {
-        NodeFacts facts;
-        facts.node = i;
-        facts.endpoint = settings.nodes[i];
-        m_facts.append(facts);
-    }
-    m_reported = QList<bool>(n, false);
-    m_findings.clear();
-    m_largestPttlMs = 0;
     m_inspectionDone = false;
     m_firstRefreshDone = false;
-    m_lastUp = -1;
     m_lastInspection = {};
     m_clientFailures.clear();
     m_metrics = std::make_unique<ClusterMetrics>(n, 120, 1000);
@@ -125,114 +116,82 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
         emit metricsUpdated(atMs);
     });
 
-    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-observe"));
-    auto stale = [this, generation] { return generation != m_generation; };
-
-    NodeSessionOptions sessionOptions;
-    sessionOptions.readOnly = settings.readOnly;
-    for (int i = 0; i < n; ++i) {
-        NodeSession* session = m_io->create<NodeSession>(i, settings.nodes[i], sessionOptions);
-        m_sessions.append(session);
-        connect(
-            session, &NodeSession::factsChanged, this,
-            [this, stale](const NodeFacts& facts) {
-                if (!stale())
-                    onFacts(facts);
+    m_watch = std::make_unique<ClusterWatch>(options);
+    ClusterWatch* watch = m_watch.get();
+    connect(watch, &ClusterWatch::nodeFactsChanged, this, &ClusterController::nodeFactsChanged);
+    connect(watch, &ClusterWatch::nodeSampled, this, [this](const NodeSample& sample) {
+        m_metrics->addSample(sample);
+        emit nodeSampled(sample);
+    });
+    connect(watch, &ClusterWatch::nodeRestarted, this, &ClusterController::nodeRestarted);
+    connect(watch, &ClusterWatch::quorumStateChanged, this, &ClusterController::quorumStateChanged);
+    connect(watch, &ClusterWatch::auditChanged, this, [this] {
+        emit auditChanged();
+        checkFirstRefresh(); // the last signal of a facts report
+    });
+    connect(watch, &ClusterWatch::observerLoad, this, &ClusterController::observerLoad);
+    connect(watch, &ClusterWatch::lockEvents, this, [this](const QList<LockEvent>& events) {
+        m_metrics->addEvents(events);
+        queueLockEvents(events);
+    });
+    connect(watch, &ClusterWatch::inspectionFinished, this, [this](const InspectionSummary& summary) {
+        m_lastInspection = summary;
+        m_inspectionDone = true;
+        emit inspectionFinished(summary);
+        checkFirstRefresh();
+    });
+    // On the I/O thread: new locks are sorted by key there (the locks model keeps key order) and sliced, so the
+    // GUI thread only moves the slices into its queue.
+    watch->setLockChangeSink([this, generation](const LockChangeSet& changes) {
+        auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(changes));
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, parts] {
+                if (generation == m_generation)
+                    queueSlices(std::move(*parts));
             },
             Qt::QueuedConnection);
-        connect(
-            session, &NodeSession::sampled, this,
-            [this, stale](const NodeSample& sample) {
-                if (stale() || sample.node < 0 || sample.node >= m_facts.size())
-                    return;
-                m_metrics->addSample(sample);
-                NodeFacts& facts = m_facts[sample.node];
-                facts.latencyUs = sample.latencyUs;
-                if (sample.clockOffsetUs)
-                    facts.clockOffsetUs = sample.clockOffsetUs;
-                emit nodeSampled(sample);
-            },
-            Qt::QueuedConnection);
-        connect(
-            session, &NodeSession::restarted, this,
-            [this, stale](const NodeFacts& facts) {
-                if (!stale())
-                    emit nodeRestarted(facts);
-            },
-            Qt::QueuedConnection);
+    });
+    if (!watch->start(error)) {
+        m_watch.reset();
+        return false;
     }
 
-    InspectorOptions inspectorOptions;
-    inspectorOptions.nodes = settings.nodes;
-    inspectorOptions.pattern = settings.pattern;
-    inspectorOptions.driftFactor = settings.driftFactor;
-    inspectorOptions.reconcileIntervalMs = settings.refreshIntervalMs;
-    inspectorOptions.budgetPerNode = m_rescanBudget;
-    inspectorOptions.quarantinedNodes = m_quarantined;
-    m_inspector = m_io->create<LockInspector>(inspectorOptions);
-    connect(
-        m_inspector, &LockInspector::observerLoad, this,
-        [this, stale](const QList<ObserverLoad>& load) {
-            if (!stale())
-                emit observerLoad(load);
-        },
-        Qt::QueuedConnection);
-    // Runs on the I/O thread: new locks are sorted by key there (the locks model keeps key order) and the
-    // largest PTTL is found there, so the GUI thread only applies the batch.
-    connect(
-        m_inspector, &LockInspector::locksChanged, m_inspector,
-        [this, stale](const LockChangeSet& changes) {
-            const qint64 largest = SafetyAudit::largestPttlMs(changes.appeared); // lock values, not tombstones
-            // Sliced here too, so the GUI thread only moves the slices into its queue.
-            auto parts = std::make_shared<std::vector<LockChangeSet>>(sliceChanges(changes));
-            QMetaObject::invokeMethod(
-                this,
-                [this, stale, parts, largest] {
-                    if (stale())
-                        return;
-                    m_largestPttlMs = std::max(m_largestPttlMs, largest);
-                    queueSlices(std::move(*parts));
-                },
-                Qt::QueuedConnection);
-        },
-        Qt::DirectConnection);
-    connect(
-        m_inspector, &LockInspector::lockEvents, this,
-        [this, stale](const QList<LockEvent>& events) {
-            if (stale())
-                return;
-            m_metrics->addEvents(events);
-            queueLockEvents(events);
-        },
-        Qt::QueuedConnection);
-    connect(
-        m_inspector, &LockInspector::inspectionFinished, this,
-        [this, stale](const InspectionSummary& summary) {
-            if (stale())
-                return;
-            m_lastInspection = summary;
-            m_inspectionDone = true;
-            emit inspectionFinished(summary);
-            checkFirstRefresh();
-        },
-        Qt::QueuedConnection);
-
-    m_probe = m_io->create<LockProbe>(settings.nodes);
+    m_probe = watch->ioThread()->create<LockProbe>(settings.nodes);
     connect(
         m_probe, &LockProbe::done, this,
-        [this, stale](const QByteArray& key, const QList<KeyReadResult>& results) {
-            if (!stale())
+        [this, generation](const QByteArray& key, const QList<KeyReadResult>& results) {
+            if (generation == m_generation)
                 emit keyRead(key, results);
         },
         Qt::QueuedConnection);
 
-    for (NodeSession* session : std::as_const(m_sessions))
-        QMetaObject::invokeMethod(session, &NodeSession::start, Qt::QueuedConnection);
-    QMetaObject::invokeMethod(m_inspector, &LockInspector::start, Qt::QueuedConnection);
     m_failureIntervalStartMs = QDateTime::currentMSecsSinceEpoch();
     m_metrics->start();
     emit started(n);
     return true;
+}
+
+bool ClusterController::isRunning() const
+{
+    return m_watch && m_watch->isRunning();
+}
+
+const QList<NodeFacts>& ClusterController::nodeFacts() const
+{
+    static const QList<NodeFacts> none;
+    return m_watch ? m_watch->nodeFacts() : none;
+}
+
+const QList<AuditFinding>& ClusterController::findings() const
+{
+    static const QList<AuditFinding> none;
+    return m_watch ? m_watch->findings() : none;
+}
+
+qint64 ClusterController::auditMaxTtlMs() const
+{
+    return m_watch ? m_watch->auditMaxTtlMs() : rules::auditMaxTtlMs(m_configuredMaxTtlMs, 0);
 }
 
 std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& changes)
@@ -328,7 +287,7 @@ void ClusterController::applyNextSlice()
         if (turn.elapsed() >= kSliceBudgetMs)
             break;
     }
-    if (!m_io)
+    if (!isRunning())
         return; // a listener stopped the watch
     if (!m_pendingSlices.empty() || !m_pendingEvents.empty())
         m_sliceTimer.start();
@@ -338,7 +297,7 @@ void ClusterController::applyNextSlice()
 
 void ClusterController::stop()
 {
-    if (!m_io)
+    if (!isRunning())
         return;
     // Lock events observed and not yet handed on go out now, before the watch ends: the journal ends its
     // session at stop, and a release queued behind a large batch would otherwise read "unobserved".
@@ -349,48 +308,32 @@ void ClusterController::stop()
     m_pendingSlices.clear();
     if (m_metrics)
         m_metrics->stop();
-    // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends.
-    m_sessions.clear();
-    m_inspector = nullptr;
+    // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends. The watch
+    // stays, stopped, with its last facts and findings; it tells this controller nothing more.
+    m_watch->disconnect(this);
     m_probe = nullptr;
-    m_io.reset();
+    m_watch->stop();
     emit stopped();
 }
 
 int ClusterController::nodesUp() const
 {
-    return static_cast<int>(std::count_if(m_facts.cbegin(), m_facts.cend(), [this](const NodeFacts& f) {
-        return f.health == NodeHealth::Up && !m_quarantined.contains(f.node);
-    }));
+    return m_watch ? m_watch->nodesUp() : 0;
 }
 
 void ClusterController::setQuarantinedNodes(const QList<int>& nodes)
 {
     if (nodes == m_quarantined)
         return;
-    QList<int> touched = m_quarantined + nodes;
     m_quarantined = nodes;
-    // The verdicts do not count them either: a lock resting on a quarantined node is not shown as safe.
-    if (m_inspector)
-        QMetaObject::invokeMethod(
-            m_inspector, [inspector = m_inspector, nodes] { inspector->setQuarantinedNodes(nodes); },
-            Qt::QueuedConnection);
-    for (int node : std::as_const(touched))
-        if (node >= 0 && node < m_facts.size())
-            emit nodeFactsChanged(node);
-    const int up = nodesUp();
-    if (up != m_lastUp) {
-        m_lastUp = up;
-        emit quorumStateChanged(up, nodeCount(), hasQuorum());
-    }
+    if (isRunning())
+        m_watch->setQuarantinedNodes(nodes); // nodeFactsChanged, quorumStateChanged
 }
 
 void ClusterController::refreshNow()
 {
-    if (m_inspector)
-        QMetaObject::invokeMethod(m_inspector, &LockInspector::refresh, Qt::QueuedConnection);
-    for (NodeSession* session : std::as_const(m_sessions))
-        QMetaObject::invokeMethod(session, &NodeSession::refreshNow, Qt::QueuedConnection);
+    if (isRunning())
+        m_watch->refreshNow();
 }
 
 void ClusterController::setRescanBudget(int commandsPerSecond)
@@ -398,10 +341,8 @@ void ClusterController::setRescanBudget(int commandsPerSecond)
     commandsPerSecond = std::max(0, commandsPerSecond);
     if (std::exchange(m_rescanBudget, commandsPerSecond) != commandsPerSecond)
         emit rescanBudgetChanged(commandsPerSecond);
-    if (m_inspector)
-        QMetaObject::invokeMethod(
-            m_inspector, [inspector = m_inspector, budget = m_rescanBudget] { inspector->setBudgetPerNode(budget); },
-            Qt::QueuedConnection);
+    if (isRunning())
+        m_watch->setRescanBudget(m_rescanBudget);
 }
 
 void ClusterController::readKey(const QByteArray& key)
@@ -417,50 +358,18 @@ void ClusterController::noteClientAcquires(int acquired, int failed)
     m_failedThisSecond += failed;
 }
 
-void ClusterController::onFacts(const NodeFacts& facts)
-{
-    if (facts.node < 0 || facts.node >= m_facts.size())
-        return;
-    NodeFacts merged = facts;
-    // Samples arrive more often than facts: keep the newest latency and offset.
-    if (merged.latencyUs < 0)
-        merged.latencyUs = m_facts[facts.node].latencyUs;
-    if (!merged.clockOffsetUs)
-        merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
-    m_facts[facts.node] = merged;
-    m_reported[facts.node] = facts.health != NodeHealth::Connecting;
-    emit nodeFactsChanged(facts.node);
-    runAudit();
-    const int up = nodesUp();
-    if (up != m_lastUp) {
-        m_lastUp = up;
-        emit quorumStateChanged(up, nodeCount(), hasQuorum());
-    }
-    checkFirstRefresh();
-}
-
 void ClusterController::setConfiguredMaxTtlMs(qint64 ms)
 {
     m_configuredMaxTtlMs = std::max<qint64>(0, ms);
-    runAudit();
-}
-
-void ClusterController::runAudit()
-{
-    AuditInput input;
-    input.nodes = m_facts;
-    // The largest PTTL seen is only a lower bound of the TTLs in use: judging restarts by it misses them.
-    input.maxTtlMs = auditMaxTtlMs();
-    input.driftFactor = m_settings.driftFactor;
-    m_findings = SafetyAudit::run(input);
-    emit auditChanged();
+    if (m_watch)
+        m_watch->setConfiguredMaxTtlMs(m_configuredMaxTtlMs); // auditChanged
 }
 
 void ClusterController::checkFirstRefresh()
 {
     // The first full pass counts once its last slice is in the table.
-    if (m_firstRefreshDone || !m_inspectionDone || m_reported.contains(false) || !m_pendingSlices.empty() ||
-        !m_pendingEvents.empty())
+    if (m_firstRefreshDone || !isRunning() || !m_inspectionDone || !m_watch->allNodesReported() ||
+        !m_pendingSlices.empty() || !m_pendingEvents.empty())
         return;
     m_firstRefreshDone = true;
     emit firstFullRefresh();

@@ -16,9 +16,7 @@
 
 namespace redlock {
 
-class IoThread;
-class LockInspector;
-class NodeSession;
+class ClusterWatch;
 class LockProbe;
 
 // What the console watches: the nodes and how to look at them. Built from a connection profile or the
@@ -28,7 +26,7 @@ struct ClusterSettings
     QString profileName;
     QList<NodeEndpoint> nodes;
     QByteArray pattern = QByteArrayLiteral("*");
-    double driftFactor = 0.01;
+    double driftFactor = rules::kDefaultDriftFactor;
     int refreshIntervalMs = 5000; // periodic full SCAN; keyspace events fill the gaps in between
     bool readOnly = false;
     bool production = false; // destructive actions need the key (or node) typed in
@@ -44,10 +42,11 @@ struct KeyReadResult
     QString error;
 };
 
-// Owns the core objects that talk to the cluster (a NodeSession per node, the LockInspector, a key prober)
-// on an I/O thread, and hands their signals to the GUI thread (queued). Keeps the latest node facts and runs
-// the safety audit on them. ClusterMetrics lives here on the GUI thread: it does no I/O and the charts read
-// its series directly.
+// The console's adapter of a ClusterWatch (core/observe/ClusterWatch.h), which owns the observation: the I/O
+// thread, a NodeSession per node, the LockInspector, the latest node facts, the safety audit with its max-TTL
+// policy and the one rule of which nodes are up. What is the GUI's own stays here: the pacing of large change sets
+// and event batches (slices within a time budget per event-loop turn), the key prober of the lock detail, and
+// ClusterMetrics on the GUI thread (it does no I/O and the charts read its series directly).
 class ClusterController final : public QObject
 {
     Q_OBJECT
@@ -63,21 +62,22 @@ public:
     // Replaces whatever is watched now. Returns false (with *error) on a configuration the core refuses.
     bool start(const ClusterSettings& settings, QString* error = nullptr);
     void stop();
-    bool isRunning() const { return m_io != nullptr; }
+    bool isRunning() const;
 
     const ClusterSettings& settings() const { return m_settings; }
     int nodeCount() const { return static_cast<int>(m_settings.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
-    int nodesUp() const; // quarantined nodes (a delayed restart) are not counted
+    int nodesUp() const; // ClusterWatch::countsAsUp: quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
     const QList<int>& quarantinedNodes() const { return m_quarantined; }
 
-    const QList<NodeFacts>& nodeFacts() const { return m_facts; }
-    const QList<AuditFinding>& findings() const { return m_findings; }
+    const QList<NodeFacts>& nodeFacts() const;
+    const QList<AuditFinding>& findings() const;
     // The largest TTL the cluster's clients use (the operator's setting, also the restart delay): what the
-    // audit judges restarts against, or the largest PTTL seen if that is larger. Re-runs the audit.
+    // audit judges restarts against, or the largest PTTL seen if that is larger (rules::auditMaxTtlMs). Re-runs the
+    // audit.
     void setConfiguredMaxTtlMs(qint64 ms);
-    qint64 auditMaxTtlMs() const { return std::max(m_configuredMaxTtlMs, m_largestPttlMs); }
+    qint64 auditMaxTtlMs() const;
     ClusterMetrics* metrics() const { return m_metrics.get(); }
     // Failed acquires per second of the console's own clients (demo workers; the test bench later).
     const MetricSeries& clientFailuresPerSecond() const { return m_clientFailures; }
@@ -118,8 +118,6 @@ signals:
     void rescanBudgetChanged(int commandsPerSecond);
 
 private:
-    void onFacts(const NodeFacts& facts);
-    void runAudit();
     void checkFirstRefresh();
     static std::vector<LockChangeSet> sliceChanges(const LockChangeSet& changes);
     void queueSlices(std::vector<LockChangeSet> slices);
@@ -128,23 +126,17 @@ private:
     void applyNextSlice();
 
     ClusterSettings m_settings;
-    std::unique_ptr<IoThread> m_io;
-    QList<NodeSession*> m_sessions;
-    LockInspector* m_inspector = nullptr;
+    // The observation; kept after stop() (not running) so that the last facts and findings stay readable.
+    std::unique_ptr<ClusterWatch> m_watch;
     LockProbe* m_probe = nullptr;
     std::unique_ptr<ClusterMetrics> m_metrics;
     MetricSeries m_clientFailures{120};
     int m_failedThisSecond = 0;
     qint64 m_failureIntervalStartMs = 0;
-    QList<NodeFacts> m_facts;
-    QList<bool> m_reported;
-    QList<AuditFinding> m_findings;
-    qint64 m_largestPttlMs = 0;
     qint64 m_configuredMaxTtlMs = 30000; // OperatorSettings::configuredMaxTtlMs until set
     InspectionSummary m_lastInspection;
     bool m_inspectionDone = false;
     bool m_firstRefreshDone = false;
-    int m_lastUp = -1;
     QList<int> m_quarantined;
     int m_rescanBudget = kDefaultBudgetPerNode;
     quint64 m_generation = 0;                     // signals of a previous start() that are still queued are dropped

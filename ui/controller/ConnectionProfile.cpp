@@ -1,5 +1,7 @@
 #include "controller/ConnectionProfile.h"
 
+#include "redlock/RedlockRules.h"
+
 #include <QCoreApplication>
 #include <QSettings>
 
@@ -49,8 +51,8 @@ QStringList ConnectionProfile::errors() const
         }
     }
     out << NodeEndpoint::duplicateErrors(endpoints, rows);
-    if (!(driftFactor >= 0 && driftFactor < 0.5))
-        out << QCoreApplication::translate("ConnectionProfile", "the drift factor must be at least 0 and below 0.5");
+    if (!rules::driftFactorValid(driftFactor))
+        out << rules::driftFactorError(driftFactor);
     if (refreshIntervalMs < 200)
         out << QCoreApplication::translate("ConnectionProfile", "the refresh interval must be at least 200 ms");
     if (pattern.isEmpty())
@@ -61,12 +63,8 @@ QStringList ConnectionProfile::errors() const
 QStringList ConnectionProfile::warnings() const
 {
     QStringList out;
-    if (!nodes.isEmpty() && nodes.size() < 3)
-        out << QCoreApplication::translate("ConnectionProfile",
-                                           "fewer than 3 nodes: a single failure stops every lock");
-    else if (!nodes.isEmpty() && nodes.size() % 2 == 0)
-        out << QCoreApplication::translate("ConnectionProfile",
-                                           "an even number of nodes tolerates no more failures than one node fewer");
+    if (!nodes.isEmpty() && rules::nodeCountProblem(static_cast<int>(nodes.size())) != rules::NodeCountProblem::None)
+        out << rules::nodeCountWarning(static_cast<int>(nodes.size()));
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "controller/ClusterController.h"
 #include "protocol/NodeEndpoint.h"
+#include "redlock/RedlockRules.h"
 
 #include <QList>
 #include <QString>
@@ -41,7 +42,7 @@ struct ConnectionProfile
     QString name;
     QList<NodeProfile> nodes;
     QString pattern = QStringLiteral("*");
-    double driftFactor = 0.01;
+    double driftFactor = rules::kDefaultDriftFactor;
     int refreshIntervalMs = 5000;
     bool readOnly = false;
     bool production = false; // force release and restarts need the key or node typed in

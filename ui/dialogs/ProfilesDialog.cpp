@@ -1,5 +1,6 @@
 #include "dialogs/ProfilesDialog.h"
 
+#include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "theme/Icons.h"
 
@@ -107,7 +108,7 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
 
     m_pattern->setPlaceholderText(tr("*"));
     m_drift->setDecimals(3);
-    m_drift->setRange(0, 0.499);
+    m_drift->setRange(0, rules::kMaxDriftFactor - 0.001); // the rule's maximum is excluded
     m_drift->setSingleStep(0.005);
     m_refresh->setRange(200, 3'600'000);
     m_refresh->setSingleStep(500);

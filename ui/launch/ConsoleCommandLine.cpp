@@ -1,5 +1,7 @@
 #include "launch/ConsoleCommandLine.h"
 
+#include "redlock/RedlockRules.h"
+
 #include <QCoreApplication>
 
 namespace redlock {
@@ -75,8 +77,11 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
     }
     bool driftOk = false;
     options->driftFactor = m_parser.value(m_drift).toDouble(&driftOk);
-    if (!driftOk || options->driftFactor < 0 || options->driftFactor >= 0.5) {
-        *error = QCoreApplication::translate("main", "--drift-factor must be a number from 0 to 0.5");
+    if (!driftOk || !rules::driftFactorValid(options->driftFactor)) {
+        *error = QStringLiteral("--drift-factor: ") +
+                 (driftOk ? rules::driftFactorError(options->driftFactor)
+                          : QCoreApplication::translate("main", "\"%1\" is not a number")
+                                .arg(m_parser.value(m_drift).left(100)));
         return false;
     }
     bool delayOk = false;

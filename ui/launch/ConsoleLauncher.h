@@ -2,6 +2,7 @@
 
 #include "controller/ClusterController.h"
 #include "observe/MetricsHttpServer.h" // ListenAddress
+#include "redlock/RedlockRules.h"
 
 #include <QObject>
 #include <QString>
@@ -33,7 +34,7 @@ struct LaunchOptions
     // --screenshot-delay: how long to wait after the first refresh, so the charts have a history.
     int screenshotDelayMs = 0;
     bool readOnly = false;
-    double driftFactor = 0.01;
+    double driftFactor = rules::kDefaultDriftFactor;
     // --dark: main.cpp sets StatePalette::darkApplicationPalette() with the Fusion style before the window is
     // made. Without it the console follows the desktop's palette, dark or light (StatePalette follows it).
     bool dark = false;

@@ -4,10 +4,9 @@
 #include "Commands.h"
 #include "commands/ObserveOptions.h"
 
+#include "observe/ClusterWatch.h"
 #include "observe/MetricsHttpServer.h"
-#include "observe/NodeSession.h"
 #include "observe/PrometheusExporter.h"
-#include "runtime/IoThread.h"
 #include "runtime/StopSignals.h"
 
 #include <QEventLoop>
@@ -31,8 +30,9 @@ int runExporter(const QStringList& args)
                       ExporterCommand::tr("ADDRESS:PORT"), QStringLiteral("127.0.0.1:9721")});
     parser.addOption(
         {QStringLiteral("max-ttl"),
-         ExporterCommand::tr("Largest lock TTL in use, in ms, for the audit's restart rule (default: the largest "
-                             "PTTL seen, at least 10000)."),
+         ExporterCommand::tr("Largest lock TTL in use, in ms, for the audit's restart rule (default %1); a larger "
+                             "PTTL seen on the nodes raises it.")
+             .arg(rules::kDefaultMaxTtlMs),
          ExporterCommand::tr("MS")});
     parser.addOption({QStringLiteral("key-labels"),
                       ExporterCommand::tr("Also export one series per lock key (redlock_lock_holders{key,verdict}): "
@@ -97,43 +97,35 @@ int runExporter(const QStringList& args)
                                      "metrics (lock counts, node names)")
                      .arg(bound.address.toString()));
 
-    IoThread io;
-    // The exporter lives on this thread; everything reaches it queued, so a scrape reads a consistent state
+    // The observation, as the console's and `watch`'s (core/observe/ClusterWatch.h): node health, the audit and its
+    // max TTL come from it. It lives on this thread, as the exporter does, so a scrape reads a consistent state
     // between two updates and never waits for the I/O thread.
+    ClusterWatchOptions watchOptions;
+    watchOptions.inspector = options;
+    watchOptions.session.readOnly = true;
+    watchOptions.configuredMaxTtlMs = maxTtl;
+    ClusterWatch watch(watchOptions);
     QObject* context = &server;
-    NodeSessionOptions sessionOptions;
-    sessionOptions.readOnly = true;
-    QList<NodeSession*> sessions;
-    for (int i = 0; i < options.nodes.size(); ++i) {
-        auto* session = io.create<NodeSession>(i, options.nodes[i], sessionOptions);
-        sessions.append(session);
-        QObject::connect(
-            session, &NodeSession::factsChanged, context, [&exporter](const NodeFacts& f) { exporter.addFacts(f); },
-            Qt::QueuedConnection);
-        QObject::connect(
-            session, &NodeSession::sampled, context, [&exporter](const NodeSample& s) { exporter.addSample(s); },
-            Qt::QueuedConnection);
-        QObject::connect(
-            session, &NodeSession::restarted, context, [&exporter](const NodeFacts& f) { exporter.addRestart(f); },
-            Qt::QueuedConnection);
+    QObject::connect(&watch, &ClusterWatch::nodeFactsChanged, context,
+                     [&exporter, &watch](int node) { exporter.addFacts(watch.nodeFacts()[node]); });
+    QObject::connect(&watch, &ClusterWatch::nodeSampled, context,
+                     [&exporter](const NodeSample& s) { exporter.addSample(s); });
+    QObject::connect(&watch, &ClusterWatch::nodeRestarted, context,
+                     [&exporter](const NodeFacts& f) { exporter.addRestart(f); });
+    QObject::connect(&watch, &ClusterWatch::auditChanged, context,
+                     [&exporter, &watch] { exporter.setFindings(watch.findings()); });
+    QObject::connect(&watch, &ClusterWatch::locksChanged, context,
+                     [&exporter](const LockChangeSet& changes) { exporter.addChanges(changes); });
+    QObject::connect(&watch, &ClusterWatch::lockEvents, context,
+                     [&exporter](const QList<LockEvent>& events) { exporter.addEvents(events); });
+    QObject::connect(&watch, &ClusterWatch::inspectionFinished, context,
+                     [&exporter](const InspectionSummary& summary) { exporter.addInspection(summary); });
+    QObject::connect(&watch, &ClusterWatch::observerLoad, context,
+                     [&exporter](const QList<ObserverLoad>& load) { exporter.addObserverLoad(load); });
+    if (!watch.start(&error)) {
+        printErr(ExporterCommand::tr("redlock: %1").arg(error));
+        return ExitUsage;
     }
-    auto* inspector = io.create<LockInspector>(options);
-    QObject::connect(
-        inspector, &LockInspector::locksChanged, context,
-        [&exporter](const LockChangeSet& changes) { exporter.addChanges(changes); }, Qt::QueuedConnection);
-    QObject::connect(
-        inspector, &LockInspector::lockEvents, context,
-        [&exporter](const QList<LockEvent>& events) { exporter.addEvents(events); }, Qt::QueuedConnection);
-    QObject::connect(
-        inspector, &LockInspector::inspectionFinished, context,
-        [&exporter](const InspectionSummary& summary) { exporter.addInspection(summary); }, Qt::QueuedConnection);
-    QObject::connect(
-        inspector, &LockInspector::observerLoad, context,
-        [&exporter](const QList<ObserverLoad>& load) { exporter.addObserverLoad(load); }, Qt::QueuedConnection);
-
-    for (NodeSession* session : std::as_const(sessions))
-        io.runAndWait([session] { session->start(); });
-    io.runAndWait([inspector] { inspector->start(); });
     loop.exec();
     return ExitOk;
 }

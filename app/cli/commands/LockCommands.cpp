@@ -71,7 +71,7 @@ bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
     qint64 nodeTimeout = o.nodeTimeoutMs;
     if (!intOption(parser, QStringLiteral("ttl"), 1, 365LL * 24 * 3600 * 1000, &command->ttlMs) ||
         !intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout) ||
-        !doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 1.0, &o.driftFactor))
+        !driftFactorOption(parser, &o.driftFactor))
         return false;
     o.nodeTimeoutMs = static_cast<int>(nodeTimeout);
     command->json = parser.isSet(QStringLiteral("json"));

@@ -6,6 +6,7 @@
 
 #include "history/LockJournal.h"
 #include "observe/AlertMonitor.h"
+#include "observe/ClusterWatch.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
@@ -61,7 +62,7 @@ bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* comman
     qint64 scanCount = o.scanCount;
     if (!intOption(parser, QStringLiteral("scan-count"), 1, 100000, &scanCount) ||
         !intOption(parser, QStringLiteral("expiring"), 0, 365LL * 24 * 3600 * 1000, &o.expiringThresholdMs) ||
-        !doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 1.0, &o.driftFactor))
+        !driftFactorOption(parser, &o.driftFactor))
         return false;
     o.scanCount = static_cast<int>(scanCount);
     // optionNames(): the options given; unlike isSet() it does not warn for a command without --json (exporter).
@@ -546,7 +547,8 @@ int runWatch(const QStringList& args)
     parser.addOption(
         {QStringLiteral("max-ttl"),
          ObserveCommands::tr("Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the "
-                             "audit (default: the largest PTTL seen, at least 10000)."),
+                             "audit (default %1); a larger PTTL seen on the nodes raises it.")
+             .arg(rules::kDefaultMaxTtlMs),
          ObserveCommands::tr("MS")});
     parser.addOption({QStringLiteral("journal"),
                       ObserveCommands::tr("Also write every event to this lock history journal (SQLite; `redlock "
@@ -624,18 +626,20 @@ int runWatch(const QStringList& args)
             [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
         journal->start();
     }
-    IoThread io;
-    auto* inspector = io.create<LockInspector>(command.options);
+    // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
+    // from it (core/observe/ClusterWatch.h).
+    ClusterWatchOptions watchOptions;
+    watchOptions.inspector = command.options;
+    watchOptions.configuredMaxTtlMs = maxTtl;
+    ClusterWatch watch(watchOptions);
     if (journal) {
         // On the inspector's thread: record() only appends to the journal's batch, it never waits for the file.
-        QObject::connect(
-            inspector, &LockInspector::lockEvents, inspector,
-            [j = journal.get()](const QList<LockEvent>& events) { j->record(events); }, Qt::DirectConnection);
+        watch.setLockEventTap([j = journal.get()](const QList<LockEvent>& events) { j->record(events); });
     }
     const QList<NodeEndpoint> nodes = command.options.nodes;
     const bool json = command.json;
     QObject::connect(
-        inspector, &LockInspector::lockEvents, &loop,
+        &watch, &ClusterWatch::lockEvents, &loop,
         [json, nodes](const QList<LockEvent>& events) {
             for (const LockEvent& e : events) {
                 const QString at = QDateTime::fromMSecsSinceEpoch(e.atMs).toString(Qt::ISODateWithMs);
@@ -665,60 +669,55 @@ int runWatch(const QStringList& args)
             }
         },
         Qt::QueuedConnection);
-    // Nodes: a restart, and reachability as each full pass found it (only changes are printed).
-    QObject::connect(
-        inspector, &LockInspector::nodeRestarted, &loop,
-        [nodes](int node) {
-            printErr(ObserveCommands::tr(
-                         "redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
-                         .arg(nodes.value(node).displayName()));
-        },
-        Qt::QueuedConnection);
+    // Nodes: a restart, and reachability by the watch's one rule (a node is up when its session is; only changes
+    // are printed, once every node has reported).
+    QObject::connect(&watch, &ClusterWatch::nodeRestarted, &loop, [nodes](const NodeFacts& facts) {
+        printErr(ObserveCommands::tr(
+                     "redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
+                     .arg(nodes.value(facts.node).displayName()));
+    });
     auto reachable = std::make_shared<QList<bool>>(nodes.size(), true);
-    QObject::connect(
-        inspector, &LockInspector::inspectionFinished, &loop,
-        [nodes, reachable](const InspectionSummary& summary) {
-            if (summary.nodeReachable == *reachable)
-                return;
-            const int quorum = rules::quorum(static_cast<int>(nodes.size()));
-            const bool hadQuorum = reachable->count(true) >= quorum;
-            for (int i = 0; i < nodes.size() && i < summary.nodeReachable.size(); ++i) {
-                if (summary.nodeReachable[i] == reachable->value(i))
-                    continue;
-                if (summary.nodeReachable[i]) {
-                    printErr(ObserveCommands::tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
-                } else {
-                    QString why;
-                    for (const QString& e : summary.errors) {
-                        if (e.startsWith(nodes[i].displayName() + QLatin1String(": ")))
-                            why = e.mid(nodes[i].displayName().size() + 2);
-                    }
-                    printErr(why.isEmpty() ? ObserveCommands::tr("redlock: %1: unreachable").arg(nodes[i].displayName())
-                                           : ObserveCommands::tr("redlock: %1: unreachable (%2)")
-                                                 .arg(nodes[i].displayName(), printableText(why)));
-                }
+    QObject::connect(&watch, &ClusterWatch::nodeFactsChanged, &loop, [nodes, reachable, w = &watch](int) {
+        if (!w->allNodesReported())
+            return;
+        QList<bool> nodeReachable;
+        for (int i = 0; i < nodes.size(); ++i)
+            nodeReachable << w->isNodeUp(i);
+        if (nodeReachable == *reachable)
+            return;
+        const int quorum = w->quorum();
+        const bool hadQuorum = reachable->count(true) >= quorum;
+        for (int i = 0; i < nodes.size(); ++i) {
+            if (nodeReachable[i] == reachable->value(i))
+                continue;
+            if (nodeReachable[i]) {
+                printErr(ObserveCommands::tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
+            } else {
+                const QString why = w->nodeFacts()[i].reason;
+                printErr(why.isEmpty() ? ObserveCommands::tr("redlock: %1: unreachable").arg(nodes[i].displayName())
+                                       : ObserveCommands::tr("redlock: %1: unreachable (%2)")
+                                             .arg(nodes[i].displayName(), printableText(why)));
             }
-            *reachable = summary.nodeReachable;
-            const int up = static_cast<int>(reachable->count(true));
-            if (up == 0)
-                printErr(ObserveCommands::tr("redlock: no node reachable: no lock events can be seen"));
-            else if (up < quorum)
-                printErr(
-                    ObserveCommands::tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
-                        .arg(up)
-                        .arg(nodes.size())
-                        .arg(quorum));
-            else if (!hadQuorum)
-                printErr(ObserveCommands::tr("redlock: a quorum of nodes is reachable again (%1 of %2)")
-                             .arg(up)
-                             .arg(nodes.size()));
-        },
-        Qt::QueuedConnection);
+        }
+        *reachable = nodeReachable;
+        const int up = static_cast<int>(reachable->count(true));
+        if (up == 0)
+            printErr(ObserveCommands::tr("redlock: no node reachable: no lock events can be seen"));
+        else if (up < quorum)
+            printErr(ObserveCommands::tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
+                         .arg(up)
+                         .arg(nodes.size())
+                         .arg(quorum));
+        else if (!hadQuorum)
+            printErr(ObserveCommands::tr("redlock: a quorum of nodes is reachable again (%1 of %2)")
+                         .arg(up)
+                         .arg(nodes.size()));
+    });
     // Per node, where changes come from: said once, and again when it changes.
     const QString pace = budget > 0 ? ObserveCommands::tr("the background rescan (%1 commands/s)").arg(budget)
                                     : ObserveCommands::tr("the background rescan (no budget)");
     QObject::connect(
-        inspector, &LockInspector::liveSourceChanged, &loop,
+        &watch, &ClusterWatch::liveSourceChanged, &loop,
         [nodes, pace](int node, bool eventsLive, const QString& why) {
             if (eventsLive)
                 printErr(ObserveCommands::tr("redlock: %1: keyspace events: changes show live")
@@ -729,54 +728,34 @@ int runWatch(const QStringList& args)
         },
         Qt::QueuedConnection);
 
-    // Alerts: the same monitor as the console's, fed by the inspector and a NodeSession per node (the audit
-    // runs on every facts change).
+    // Alerts: the same monitor as the console's, fed by the watch (locks, node facts, the audit's findings and max
+    // TTL).
     std::unique_ptr<AlertMonitor> monitor;
-    QList<NodeFacts> facts(nodes.size());
-    qint64 largestPttl = 0;
     if (alerts) {
         AlertMonitorOptions ao;
         ao.nodeCount = static_cast<int>(nodes.size());
         for (const NodeEndpoint& n : nodes)
             ao.nodeNames << n.displayName();
         ao.driftFactor = command.options.driftFactor;
-        ao.maxTtlMs = std::max<qint64>(maxTtl, 10000);
+        ao.maxTtlMs = watch.auditMaxTtlMs();
         ao.thresholds = thresholds;
         monitor = std::make_unique<AlertMonitor>(ao);
         AlertMonitor* m = monitor.get();
         QObject::connect(m, &AlertMonitor::alertRaised, &loop, [json](const Alert& a) { printAlert(a, true, json); });
         QObject::connect(m, &AlertMonitor::alertCleared, &loop, [json](const Alert& a) { printAlert(a, false, json); });
-        QObject::connect(
-            inspector, &LockInspector::locksChanged, &loop,
-            [m, maxTtl, &largestPttl](const LockChangeSet& changes) {
-                m->applyLocks(changes);
-                if (maxTtl == 0) {
-                    largestPttl = std::max({largestPttl, SafetyAudit::largestPttlMs(changes.appeared),
-                                            SafetyAudit::largestPttlMs(changes.changed)});
-                    m->setMaxTtlMs(std::max<qint64>(10000, largestPttl));
-                }
-            },
-            Qt::QueuedConnection);
-        for (int i = 0; i < nodes.size(); ++i) {
-            auto* session = io.create<NodeSession>(i, nodes[i]);
-            QObject::connect(
-                session, &NodeSession::factsChanged, &loop,
-                [m, &facts, driftFactor = command.options.driftFactor](const NodeFacts& f) {
-                    facts[f.node] = f;
-                    m->setNodeFacts(f);
-                    m->setFindings(SafetyAudit::run({facts, m->options().maxTtlMs, driftFactor}));
-                },
-                Qt::QueuedConnection);
-            io.runAndWait([session] { session->start(); });
-        }
+        watch.setAlertMonitor(m);
     }
-    io.runAndWait([inspector] { inspector->start(); });
+    QString error;
+    if (!watch.start(&error)) {
+        printErr(ObserveCommands::tr("redlock: %1").arg(error));
+        return ExitUsage;
+    }
     // A reader that has gone ends the watch (`watch | head -1`): like a filter on SIGPIPE, but the journal is
     // still flushed below.
     const auto outputGuard = quitWhenOutputFails(&loop);
     loop.exec();
     if (journal) {
-        io.runAndWait([inspector] { inspector->stop(); });
+        watch.stop(); // no event reaches the journal after this
         journal->flush().waitForFinished();
         const JournalStatus status = journal->status();
         if (status.pending > 0 || status.dropped > 0)
@@ -795,8 +774,9 @@ int runAudit(const QStringList& args)
     addInspectOptions(parser);
     parser.addOption(
         {QStringLiteral("max-ttl"),
-         ObserveCommands::tr("Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least "
-                             "10000)."),
+         ObserveCommands::tr("Largest lock TTL in use, in ms, for the restart rule and the drift budget (default %1); "
+                             "a larger PTTL seen on the nodes raises it.")
+             .arg(rules::kDefaultMaxTtlMs),
          ObserveCommands::tr("MS")});
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, QStringLiteral("audit [options] --nodes LIST"),
@@ -813,51 +793,51 @@ int runAudit(const QStringList& args)
     qint64 maxTtl = 0;
     if (!intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
         return ExitUsage;
-    command.options.keyspaceEvents = false;
-    command.options.reconcileIntervalMs = 0;
     const QList<NodeEndpoint>& nodes = command.options.nodes;
 
-    IoThread io;
-    // Facts: one session per node; done when each has INFO (or is known not to give it) and a clock sample.
-    QList<NodeFacts> facts(nodes.size());
+    // The observation the console and `watch` run, for one pass: the sessions' facts, and the largest PTTL of one
+    // inspection for the max TTL (a running maximum: no lock is kept, whatever their number). Done when every node
+    // has INFO (or is known not to give it) and a clock sample, or 5 s have passed, and the inspection is over.
+    ClusterWatchOptions watchOptions;
+    watchOptions.inspector = command.options;
+    watchOptions.session.pingIntervalMs = 200;
+    watchOptions.session.factsIntervalMs = 1000;
+    watchOptions.configuredMaxTtlMs = maxTtl;
+    watchOptions.keepLocks = false;
+    ClusterWatch watch(watchOptions);
     QList<bool> settled(nodes.size(), false);
+    bool factsTimedOut = false;
     QEventLoop loop;
     auto check = [&] {
-        if (!settled.contains(false))
+        if ((factsTimedOut || !settled.contains(false)) && watch.inspectionDone())
             loop.quit();
     };
-    for (int i = 0; i < nodes.size(); ++i) {
-        NodeSessionOptions o;
-        o.pingIntervalMs = 200;
-        o.factsIntervalMs = 1000;
-        auto* session = io.create<NodeSession>(i, nodes[i], o);
-        QObject::connect(
-            session, &NodeSession::factsChanged, &loop,
-            [&, i](const NodeFacts& f) {
-                facts[i] = f;
-                const bool refusedInfo = f.refusedCommands.contains(QStringLiteral("INFO"));
-                settled[i] = (f.health == NodeHealth::Up && (f.infoKnown || refusedInfo) &&
-                              (f.clockOffsetUs.has_value() || f.refusedCommands.contains(QStringLiteral("TIME")))) ||
-                             f.health == NodeHealth::AuthFailed || f.health == NodeHealth::NoPermission ||
-                             f.health == NodeHealth::Down;
-                check();
-            },
-            Qt::QueuedConnection);
-        io.runAndWait([session] { session->start(); });
+    QObject::connect(&watch, &ClusterWatch::nodeFactsChanged, &loop, [&](int i) {
+        const NodeFacts& f = watch.nodeFacts()[i];
+        const bool refusedInfo = f.refusedCommands.contains(QStringLiteral("INFO"));
+        settled[i] = (f.health == NodeHealth::Up && (f.infoKnown || refusedInfo) &&
+                      (f.clockOffsetUs.has_value() || f.refusedCommands.contains(QStringLiteral("TIME")))) ||
+                     f.health == NodeHealth::AuthFailed || f.health == NodeHealth::NoPermission ||
+                     f.health == NodeHealth::Down || f.health == NodeHealth::NotAnswering;
+        check();
+    });
+    QObject::connect(&watch, &ClusterWatch::inspectionFinished, &loop, check);
+    QString error;
+    if (!watch.start(&error)) {
+        printErr(ObserveCommands::tr("redlock: %1").arg(error));
+        return ExitUsage;
     }
-    QTimer::singleShot(5000, &loop, &QEventLoop::quit); // nodes that never answer stay unverified
+    QTimer::singleShot(5000, &loop, [&] { // nodes that never answer stay unverified
+        factsTimedOut = true;
+        check();
+    });
     loop.exec();
+    watch.stop();
 
-    if (maxTtl == 0) {
-        auto* inspector = io.create<LockInspector>(command.options);
-        if (inspectOnce(io, inspector))
-            maxTtl = std::max<qint64>(10000, SafetyAudit::largestPttlMs(inspector->snapshot().values()));
-    }
-    AuditInput input{facts, maxTtl, command.options.driftFactor};
-    const QList<AuditFinding> findings = SafetyAudit::run(input);
-    const int reachable = static_cast<int>(
-        std::count_if(facts.cbegin(), facts.cend(), [](const NodeFacts& f) { return f.health == NodeHealth::Up; }));
-    const int quorum = rules::quorum(static_cast<int>(nodes.size()));
+    const QList<AuditFinding> findings = watch.findings();
+    const qint64 auditMaxTtl = watch.auditMaxTtlMs();
+    const int reachable = watch.nodesUp();
+    const int quorum = watch.quorum();
     // No quorum reachable outranks a severe finding: the same exit code as every other command gives then.
     const int auditExit = reachable < quorum                 ? ExitNoQuorumReachable
                           : SafetyAudit::hasSevere(findings) ? ExitSevereFinding
@@ -876,7 +856,7 @@ int runAudit(const QStringList& args)
                                    {QStringLiteral("explanation"), f.explanation}});
         }
         printJson({{QStringLiteral("findings"), out},
-                   {QStringLiteral("maxTtlMs"), maxTtl},
+                   {QStringLiteral("maxTtlMs"), auditMaxTtl},
                    {QStringLiteral("nodes"), static_cast<int>(nodes.size())},
                    {QStringLiteral("nodesReachable"), reachable},
                    {QStringLiteral("quorum"), quorum},
@@ -885,7 +865,7 @@ int runAudit(const QStringList& args)
     } else if (findings.isEmpty()) {
         printOut(ObserveCommands::tr("No findings: %n node(s) checked, max TTL %1 ms.", nullptr,
                                      static_cast<int>(nodes.size()))
-                     .arg(maxTtl));
+                     .arg(auditMaxTtl));
     } else {
         for (const AuditFinding& f : findings) {
             printOut(QStringLiteral("[%1] %2 (%3)").arg(severityName(f.severity).toUpper(), f.title, f.ruleId));

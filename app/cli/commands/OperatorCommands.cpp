@@ -435,8 +435,8 @@ int runForceRelease(const QStringList& args)
                      .arg(LockDelay::kMaxFixedMs));
         return ExitUsage;
     }
-    double driftFactor = 0.01;
-    if (!doubleOption(parser, QStringLiteral("drift-factor"), 0.0, 0.999, &driftFactor))
+    double driftFactor = rules::kDefaultDriftFactor;
+    if (!driftFactorOption(parser, &driftFactor))
         return ExitUsage;
     ForceReleaseOptions options;
     options.nodes = *nodes;

@@ -1,0 +1,479 @@
+// core/observe/ClusterWatch: the observation pipeline assembled once (sessions, inspector, audit, max TTL, the node-up
+// and quorum rule), on real redis-server nodes. The last test runs `redlock watch --json`, `redlock audit --json` and
+// `redlock exporter` beside a ClusterWatch over one deployment and takes nodes down under all of them: each step,
+// every front end reports the same nodes up, the same quorum and the same audit findings.
+
+#include "localcluster/LocalCluster.h"
+#include "observe/ClusterWatch.h"
+#include "redlock/LockToken.h"
+#include "support/CliTestSupport.h"
+#include "support/DirectRedis.h"
+
+#include <QDeadlineTimer>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTcpSocket>
+#include <QtTest>
+
+#include <limits>
+#include <memory>
+
+using namespace redlock;
+
+namespace {
+
+// A token in the format RedlockClient writes, so that every observer reads the value as a lock.
+QByteArray lockToken(int n)
+{
+    return "rl1:00112233445566778899aabbccdd" + QByteArray::number(1000 + n) + ":" + QByteArray::number(n);
+}
+
+void setOnAll(const LocalCluster& cluster, const QByteArray& key, const QByteArray& value, qint64 pxMs)
+{
+    for (int i = 0; i < cluster.size(); ++i)
+        DirectRedis(cluster.port(i)).set(key, value, pxMs);
+}
+
+ClusterWatchOptions fastOptions(const LocalCluster& cluster)
+{
+    ClusterWatchOptions o;
+    o.inspector.nodes = cluster.endpoints();
+    o.inspector.pattern = "locks:*";
+    o.inspector.reconcileIntervalMs = 500;
+    o.inspector.budgetPerNode = 0;
+    o.session.pingIntervalMs = 200;
+    o.session.factsIntervalMs = 300;
+    o.session.commandTimeoutMs = 1000;
+    o.session.connection.backoffInitialMs = 50;
+    o.session.connection.backoffMaxMs = 200;
+    return o;
+}
+
+// Every node reported, each up one with its INFO read, and a full inspection done.
+bool settled(const ClusterWatch& watch)
+{
+    if (!watch.allNodesReported() || !watch.inspectionDone())
+        return false;
+    for (const NodeFacts& f : watch.nodeFacts()) {
+        if (f.health == NodeHealth::Up && !f.infoKnown)
+            return false;
+    }
+    return true;
+}
+
+// "rule|severity|node names" per finding, sorted: what `audit --json` prints of a finding.
+QStringList findingKeys(const QList<AuditFinding>& findings, const QList<NodeEndpoint>& nodes)
+{
+    QStringList out;
+    for (const AuditFinding& f : findings) {
+        QStringList names;
+        for (const int i : f.nodes)
+            names << nodes.value(i).displayName();
+        out << f.ruleId + u'|' + severityId(f.severity) + u'|' + names.join(u',');
+    }
+    out.sort();
+    return out;
+}
+
+QStringList findingKeys(const QJsonObject& audit)
+{
+    QStringList out;
+    for (const QJsonValue& v : audit.value(QStringLiteral("findings")).toArray()) {
+        const QJsonObject f = v.toObject();
+        QStringList names;
+        for (const QJsonValue& n : f.value(QStringLiteral("nodes")).toArray())
+            names << n.toString();
+        out << f.value(QStringLiteral("rule")).toString() + u'|' + f.value(QStringLiteral("severity")).toString() +
+                   u'|' + names.join(u',');
+    }
+    out.sort();
+    return out;
+}
+
+// "rule|severity" once per finding: what the exporter's redlock_audit_findings{rule,severity} counts.
+QStringList ruleSeverities(const QList<AuditFinding>& findings)
+{
+    QStringList out;
+    for (const AuditFinding& f : findings)
+        out << f.ruleId + u'|' + severityId(f.severity);
+    out.sort();
+    return out;
+}
+
+QStringList ruleSeverities(const QByteArray& exposition)
+{
+    static const QRegularExpression sample(
+        QStringLiteral("^redlock_audit_findings\\{rule=\"([^\"]*)\",severity=\"([^\"]*)\"\\} (\\d+)$"));
+    QStringList out;
+    for (const QByteArray& line : exposition.split('\n')) {
+        const QRegularExpressionMatch m = sample.match(QString::fromUtf8(line));
+        if (!m.hasMatch())
+            continue;
+        for (int i = 0; i < m.captured(3).toInt(); ++i)
+            out << m.captured(1) + u'|' + m.captured(2);
+    }
+    out.sort();
+    return out;
+}
+
+// A child process of the test, killed when the test ends however it ends; stdout and stderr kept apart.
+class Child
+{
+public:
+    Child(const QStringList& args)
+    {
+        m_process.setProcessEnvironment(cliEnvironment());
+        m_process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+    }
+    ~Child()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(10000);
+        }
+    }
+    bool running() const { return m_process.state() == QProcess::Running; }
+    const QByteArray& out()
+    {
+        m_out += m_process.readAllStandardOutput();
+        return m_out;
+    }
+    const QByteArray& err()
+    {
+        m_err += m_process.readAllStandardError();
+        return m_err;
+    }
+    QString seen() { return QString::fromUtf8(out() + "\n--- stderr\n" + err()); }
+    // A JSON line of stdout with these fields, if one was printed.
+    bool printedJson(const QJsonObject& fields)
+    {
+        for (const QByteArray& line : out().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            bool all = !o.isEmpty();
+            for (auto it = fields.begin(); it != fields.end() && all; ++it)
+                all = o.value(it.key()) == it.value();
+            if (all)
+                return true;
+        }
+        return false;
+    }
+    // The port `exporter --listen 127.0.0.1:0` serves on, 0 until it says.
+    quint16 servingPort()
+    {
+        static const QRegularExpression serving(QStringLiteral("serving http://127\\.0\\.0\\.1:(\\d+)/metrics"));
+        const QRegularExpressionMatch m = serving.match(QString::fromUtf8(err()));
+        return m.hasMatch() ? static_cast<quint16>(m.captured(1).toUInt()) : 0;
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_out;
+    QByteArray m_err;
+};
+
+// One scrape of /metrics (HTTP/1.0: the body once the server closes).
+QByteArray scrape(quint16 port)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write("GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    QByteArray raw;
+    const QDeadlineTimer deadline(10000);
+    while (socket.state() == QAbstractSocket::ConnectedState && !deadline.hasExpired()) {
+        socket.waitForReadyRead(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+        raw += socket.readAll();
+    }
+    raw += socket.readAll();
+    const qsizetype split = raw.indexOf("\r\n\r\n");
+    return split < 0 ? QByteArray() : raw.mid(split + 4);
+}
+
+double sampleValue(const QByteArray& exposition, const QByteArray& series)
+{
+    for (const QByteArray& line : exposition.split('\n')) {
+        if (line.startsWith(QByteArray(series + ' ')))
+            return line.mid(series.size() + 1).toDouble();
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+// Per node, 1 or 0 as the exporter's redlock_node_up says (-1 when absent).
+QList<int> nodeUp(const QByteArray& exposition, const QList<NodeEndpoint>& nodes)
+{
+    QList<int> out;
+    for (const NodeEndpoint& n : nodes) {
+        const double v = sampleValue(exposition, "redlock_node_up{node=\"" + n.displayName().toUtf8() + "\"}");
+        out << (std::isnan(v) ? -1 : int(v));
+    }
+    return out;
+}
+
+QList<int> nodeUp(const ClusterWatch& watch)
+{
+    QList<int> out;
+    for (int i = 0; i < watch.nodeCount(); ++i)
+        out << int(watch.isNodeUp(i));
+    return out;
+}
+
+} // namespace
+
+class TestClusterWatch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(QFile::exists(QStringLiteral(REDLOCK_CLI_PATH)), REDLOCK_CLI_PATH); }
+
+    // The configuration the watch refuses, by the rules every front end applies: no node, one server twice, a drift
+    // factor out of [0, 0.5).
+    void refusesWhatTheRulesRefuse()
+    {
+        ClusterWatchOptions o;
+        QVERIFY(!ClusterWatch::configErrors(o).isEmpty());
+        o.inspector.nodes = {NodeEndpoint::parse(QStringLiteral("127.0.0.1:1")).value(),
+                             NodeEndpoint::parse(QStringLiteral("127.0.0.1:2")).value(),
+                             NodeEndpoint::parse(QStringLiteral("127.0.0.1:3")).value()};
+        QCOMPARE(ClusterWatch::configErrors(o), QStringList());
+        o.inspector.driftFactor = 0.5;
+        QCOMPARE(ClusterWatch::configErrors(o), QStringList{rules::driftFactorError(0.5)});
+        ClusterWatch refused(o);
+        QString error;
+        QVERIFY(!refused.start(&error));
+        QCOMPARE(error, rules::driftFactorError(0.5));
+        QVERIFY(!refused.isRunning());
+        o.inspector.driftFactor = rules::kDefaultDriftFactor;
+        o.inspector.nodes << o.inspector.nodes[0];
+        QCOMPARE(ClusterWatch::configErrors(o).size(), 1);
+    }
+
+    // Up is what the session says, less the quarantined nodes; the quorum is counted from that, and a node that
+    // stopped answering is audited as unverified, not by what it said before it went down.
+    void quorumAndAuditFollowTheOneNodeUpRule()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        ClusterWatch watch(fastOptions(cluster));
+        QSignalSpy quorum(&watch, &ClusterWatch::quorumStateChanged);
+        QSignalSpy upChanged(&watch, &ClusterWatch::nodeUpChanged);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.nodesUp() == 3, 20000);
+        QVERIFY(watch.hasQuorum());
+        QCOMPARE(quorum.last(), (QVariantList{3, 3, true}));
+        QCOMPARE(upChanged.size(), 3); // each node once, up, at its first report; nothing while connecting
+
+        // A delayed restart keeps a node out: not up, whatever its session says.
+        watch.setQuarantinedNodes({0});
+        QVERIFY(!watch.isNodeUp(0));
+        QCOMPARE(watch.nodesUp(), 2);
+        QCOMPARE(quorum.last(), (QVariantList{2, 3, true}));
+        QCOMPARE(upChanged.last(), (QVariantList{0, false}));
+        watch.setQuarantinedNodes({0, 1});
+        QCOMPARE(quorum.last(), (QVariantList{1, 3, false}));
+        QVERIFY(!watch.hasQuorum());
+        watch.setQuarantinedNodes({});
+        QCOMPARE(quorum.last(), (QVariantList{3, 3, true}));
+        // Quarantined nodes that answer are still audited (their restart is what the audit judges).
+        QVERIFY(!findingKeys(watch.findings(), cluster.endpoints()).join(u' ').contains(u"unverified"));
+
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(2), 10000);
+        QCOMPARE(upChanged.last(), (QVariantList{2, false}));
+        QCOMPARE(quorum.last(), (QVariantList{2, 3, true}));
+        // Its INFO of a moment ago is no audit of it now.
+        const QString unverified = QStringLiteral("unverified|info|") + cluster.endpoint(2).displayName();
+        QVERIFY2(findingKeys(watch.findings(), cluster.endpoints()).contains(unverified),
+                 qPrintable(findingKeys(watch.findings(), cluster.endpoints()).join(u'\n')));
+        QVERIFY(cluster.startNode(2, &error));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.isNodeUp(2) && watch.nodeFacts()[2].infoKnown, 10000);
+        QCOMPARE(upChanged.last(), (QVariantList{2, true}));
+        QTRY_VERIFY_WITH_TIMEOUT(!findingKeys(watch.findings(), cluster.endpoints()).contains(unverified), 10000);
+    }
+
+    // `redlock audit`: the max TTL is the largest PTTL of a lock value met in one pass (a tombstone's is no TTL a
+    // client uses), and no lock view is kept for it: memory does not grow with the number of locks.
+    void oneShotAuditKeepsTheLargestPttlAndNoLocks()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        for (int i = 0; i < cluster.size(); ++i) {
+            DirectRedis node(cluster.port(i));
+            // 300 locks of 5 to 8 s, one of 45 s, and a force release's tombstone that outlives them all.
+            node.command({"EVAL",
+                          "for i = 1, 300 do redis.call('SET', 'locks:' .. i, 'rl1:00112233445566778899aabbccdd' .. "
+                          "(1000 + i) .. ':' .. i, 'PX', 5000 + i * 10) end",
+                          "0"});
+            node.set("locks:long", lockToken(7), 45000);
+            node.set("locks:released", LockTombstone{QStringLiteral("ops@host"), 1}.encode(), 3600000);
+        }
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.keepLocks = false;
+        ClusterWatch watch(o);
+        QSignalSpy locks(&watch, &ClusterWatch::locksChanged);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(watch.inspectionDone(), 20000);
+        QVERIFY2(watch.largestPttlSeenMs() > 40000 && watch.largestPttlSeenMs() <= 45000,
+                 qPrintable(QString::number(watch.largestPttlSeenMs())));
+        QCOMPARE(watch.auditMaxTtlMs(), watch.largestPttlSeenMs());
+        QCOMPARE(watch.lastInspection().locks, 302); // the tombstone is a row of its own, handed over and dropped
+        QVERIFY(watch.inspector()->snapshot().isEmpty());
+        QCOMPARE(locks.size(), 0);
+    }
+
+    // The console's and `watch`'s watch: the largest PTTL seen is a running maximum over every change set, a lock
+    // extended past it included (the console took only new locks), and the audit runs again when it grows.
+    void maxTtlFollowsTheLargestPttlSeen()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions events;
+        events.notifyKeyspaceEvents = QStringLiteral("Kg$hxe");
+        QVERIFY2(cluster.start(3, events, &error), qPrintable(error));
+        setOnAll(cluster, "locks:job", lockToken(1), 20000);
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.configuredMaxTtlMs = 30000;
+        ClusterWatch watch(o);
+        QSignalSpy audits(&watch, &ClusterWatch::auditChanged);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch), 20000);
+        QVERIFY2(watch.largestPttlSeenMs() > 15000 && watch.largestPttlSeenMs() <= 20000,
+                 qPrintable(QString::number(watch.largestPttlSeenMs())));
+        QCOMPARE(watch.auditMaxTtlMs(), qint64(30000)); // the operator's is larger
+
+        // The holder extends it to 90 s: a change of a known lock, not a new one.
+        for (int i = 0; i < cluster.size(); ++i)
+            DirectRedis(cluster.port(i)).command({"PEXPIRE", "locks:job", "90000"});
+        const qsizetype before = audits.size();
+        QTRY_VERIFY2_WITH_TIMEOUT(watch.auditMaxTtlMs() > 85000, qPrintable(QString::number(watch.auditMaxTtlMs())),
+                                  15000);
+        QVERIFY(watch.auditMaxTtlMs() <= 90000);
+        QVERIFY(audits.size() > before);
+        // Never lowered: the lock goes, the TTL its clients use stays.
+        for (int i = 0; i < cluster.size(); ++i)
+            DirectRedis(cluster.port(i)).command({"DEL", "locks:job"});
+        const qint64 largest = watch.auditMaxTtlMs();
+        QSignalSpy changes(&watch, &ClusterWatch::locksChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(!changes.isEmpty(), 15000);
+        QCOMPARE(watch.auditMaxTtlMs(), largest);
+    }
+
+    // One deployment, four observers: a ClusterWatch, `redlock watch --json`, `redlock audit --json` and `redlock
+    // exporter`. All nodes up, then one node shut down, then a second (quorum lost): at each step they report the same
+    // nodes up, the same quorum and the same findings (audit and exporter) as the ClusterWatch.
+    void everyFrontEndReportsWhatTheWatchDoes()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error)); // no AOF: persistence and recent-start findings
+        // A 10-minute lock: the max TTL every observer finds is above the 10 s they are told.
+        setOnAll(cluster, "locks:long", lockToken(1), 600000);
+        const QList<NodeEndpoint> nodes = cluster.endpoints();
+        const QString list = nodeList(cluster);
+        const QStringList common{QStringLiteral("--nodes"),   list,
+                                 QStringLiteral("--pattern"), QStringLiteral("locks:*"),
+                                 QStringLiteral("--max-ttl"), QStringLiteral("10000")};
+
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.configuredMaxTtlMs = 10000;
+        ClusterWatch watch(o);
+        QVERIFY(watch.start());
+        Child watchCli(QStringList{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--alert"),
+                                   QStringLiteral("node-down=0,quorum-lost=0,clear=0")} +
+                       common);
+        Child exporter(
+            QStringList{QStringLiteral("exporter"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} +
+            common);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.nodesUp() == 3, 20000);
+        QVERIFY2(watch.auditMaxTtlMs() > 590000 && watch.auditMaxTtlMs() <= 600000,
+                 qPrintable(QString::number(watch.auditMaxTtlMs())));
+        QTRY_VERIFY_WITH_TIMEOUT(exporter.servingPort() != 0, 20000);
+        const quint16 port = exporter.servingPort();
+
+        auto auditNow = [&] {
+            return runCli(QStringList{QStringLiteral("audit"), QStringLiteral("--json")} + common, 60000);
+        };
+        // The same nodes up, quorum and findings as the watch, in `audit --json`.
+        auto auditAgrees = [&](const CliRun& audit, int expectedExit) {
+            QString why;
+            if (audit.exitCode != expectedExit)
+                why += QStringLiteral("exit %1, expected %2\n").arg(audit.exitCode).arg(expectedExit);
+            if (audit.json.value(QStringLiteral("nodesReachable")).toInt(-1) != watch.nodesUp())
+                why += QStringLiteral("nodesReachable differs\n");
+            if (audit.json.value(QStringLiteral("quorum")).toInt(-1) != watch.quorum())
+                why += QStringLiteral("quorum differs\n");
+            const qint64 maxTtl = audit.json.value(QStringLiteral("maxTtlMs")).toInteger();
+            if (!(maxTtl > 590000 && maxTtl <= watch.auditMaxTtlMs()))
+                why += QStringLiteral("maxTtlMs %1\n").arg(maxTtl);
+            if (findingKeys(audit.json) != findingKeys(watch.findings(), nodes))
+                why += QStringLiteral("findings: audit %1, watch %2\n")
+                           .arg(findingKeys(audit.json).join(u' '), findingKeys(watch.findings(), nodes).join(u' '));
+            return why.isEmpty() ? why : why + audit.describe();
+        };
+        // The exporter's node_up and findings by rule and severity, as the watch's.
+        QByteArray metrics;
+        auto exporterAgrees = [&] {
+            metrics = scrape(port);
+            return sampleValue(metrics, "redlock_inspections_total") >= 1 && nodeUp(metrics, nodes) == nodeUp(watch) &&
+                   ruleSeverities(metrics) == ruleSeverities(watch.findings());
+        };
+        auto exporterWhy = [&] {
+            return QStringLiteral("exporter: up %1 findings %2\nwatch: up %3 findings %4\n%5")
+                .arg(QString::number(nodeUp(metrics, nodes).count(1)), ruleSeverities(metrics).join(u' '),
+                     QString::number(watch.nodesUp()), ruleSeverities(watch.findings()).join(u' '),
+                     QString::fromUtf8(metrics));
+        };
+
+        // ---- all up
+        QString why = auditAgrees(auditNow(), 0);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(findingKeys(watch.findings(), nodes).join(u' ').contains(u"recent-start|warning"));
+        QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
+        // watch is live (its first pass is done) once a lock acquired after it started is reported.
+        QTRY_VERIFY2_WITH_TIMEOUT((setOnAll(cluster, "locks:probe", lockToken(2), 600000),
+                                   watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("acquired")},
+                                                         {QStringLiteral("key"), QStringLiteral("locks:probe")}})),
+                                  qPrintable(watchCli.seen()), 20000);
+        QVERIFY2(!watchCli.err().contains("unreachable"), qPrintable(watchCli.seen()));
+
+        // ---- node 3 shut down: 2 of 3 up, the quorum kept
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(2) && watch.nodesUp() == 2, 10000);
+        QVERIFY(watch.hasQuorum());
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            watchCli.err().contains(QByteArray(nodes[2].displayName().toUtf8() + ": unreachable")),
+            qPrintable(watchCli.seen()), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
+                                                        {QStringLiteral("rule"), QStringLiteral("node-down")},
+                                                        {QStringLiteral("node"), 3}}),
+                                  qPrintable(watchCli.seen()), 10000);
+        QVERIFY2(!watchCli.err().contains("nodes reachable"), qPrintable(watchCli.seen()));
+        why = auditAgrees(auditNow(), 0);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(
+            findingKeys(watch.findings(), nodes).contains(QStringLiteral("unverified|info|") + nodes[2].displayName()));
+        QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
+
+        // ---- node 2 shut down too: 1 of 3 up, no quorum
+        QVERIFY(cluster.stopNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.nodesUp() == 1, 10000);
+        QVERIFY(!watch.hasQuorum());
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.err().contains("only 1 of 3 nodes reachable (quorum 2)"),
+                                  qPrintable(watchCli.seen()), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
+                                                        {QStringLiteral("rule"), QStringLiteral("quorum-lost")}}),
+                                  qPrintable(watchCli.seen()), 10000);
+        why = auditAgrees(auditNow(), 3);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(findingKeys(watch.findings(), nodes).join(u' ').contains(u"unverified|severe|"));
+        QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
+        QVERIFY2(watchCli.running(), qPrintable(watchCli.seen()));
+        QVERIFY2(exporter.running(), qPrintable(exporter.seen()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClusterWatch)
+#include "TestClusterWatch.moc"
