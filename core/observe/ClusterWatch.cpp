@@ -233,11 +233,16 @@ void ClusterWatch::onFacts(const NodeFacts& facts)
     if (facts.node < 0 || facts.node >= m_facts.size())
         return;
     NodeFacts merged = facts;
-    // Samples arrive more often than facts: keep the newest latency and offset.
-    if (merged.latencyUs < 0)
-        merged.latencyUs = m_facts[facts.node].latencyUs;
-    if (!merged.clockOffsetUs)
-        merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+    // Samples arrive more often than facts: keep the newest latency and offset, while the node answers (one
+    // that stopped answering has none: an old offset would read as a measurement).
+    if (merged.health == NodeHealth::Up) {
+        if (merged.latencyUs < 0)
+            merged.latencyUs = m_facts[facts.node].latencyUs;
+        if (!merged.clockOffsetUs) {
+            merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+            merged.clockOffsetUncertaintyUs = m_facts[facts.node].clockOffsetUncertaintyUs;
+        }
+    }
     m_facts[facts.node] = merged;
     if (facts.health != NodeHealth::Connecting)
         m_reported[facts.node] = true;
@@ -258,8 +263,10 @@ void ClusterWatch::onSample(const NodeSample& sample)
         return;
     NodeFacts& facts = m_facts[sample.node];
     facts.latencyUs = sample.latencyUs;
-    if (sample.clockOffsetUs)
+    if (sample.clockOffsetUs) {
         facts.clockOffsetUs = sample.clockOffsetUs;
+        facts.clockOffsetUncertaintyUs = sample.clockOffsetUncertaintyUs;
+    }
     emit nodeSampled(sample);
 }
 
