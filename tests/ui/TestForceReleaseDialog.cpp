@@ -12,6 +12,7 @@
 #include "models/LocksModel.h"
 #include "operate/AuditLog.h"
 #include "redlock/LockToken.h"
+#include "redlock/RedlockRules.h"
 #include "support/DirectRedis.h"
 #include "support/OperatorTestSupport.h"
 #include "theme/StatePalette.h"
@@ -60,6 +61,15 @@ class TestForceReleaseDialog : public QObject
             DirectRedis(m_cluster.port(i)).set(key, value, 60000);
     }
 
+    // What a tombstone must last at least on node `node`: its key's PTTL read now, after the preview read it, plus
+    // the drift on it (the preview's PTTL can only have been longer, and the drift grows with it). A bound that
+    // holds however long the machine took between the SET and the preview.
+    qint64 atLeastPttlPlusDrift(int node, const QByteArray& key) const
+    {
+        const qint64 pttl = DirectRedis(m_cluster.port(node)).pttl(key);
+        return pttl + rules::clockDriftMs(pttl, 0.01);
+    }
+
     static QList<Kind> kinds(const ForceReleaseReport& r)
     {
         QList<Kind> out;
@@ -100,7 +110,9 @@ private slots:
                                                        Kind::TokenChanged, Kind::Gone}));
         QVERIFY(!dialog.lockDelayMs()->isEnabled());
         const qint64 delay0 = dialog.preview().nodes[0].lockDelayMs;
-        QVERIFY(delay0 > 59000);
+        const qint64 least0 = atLeastPttlPlusDrift(0, "orders:7");
+        QVERIFY2(delay0 >= least0 && delay0 <= 60000 + rules::clockDriftMs(60000, 0.01),
+                 qPrintable(QStringLiteral("%1 (at least %2)").arg(delay0).arg(least0)));
         QCOMPARE(dialog.nodesTable()->item(0, 4)->text(), QStringLiteral("%1 ms").arg(delay0));
         QVERIFY(dialog.nodesTable()->item(0, 1)->text().contains(QStringLiteral("tombstone")));
         QVERIFY2(dialog.lockDelayLabel()->text().contains(QStringLiteral("The lock-delay lasts up to ")) &&
@@ -117,13 +129,20 @@ private slots:
         QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::fixed(45000));
         QVERIFY(dialog.preview().nodes[1].lockDelayRaised);
         const qint64 raised1 = dialog.preview().nodes[1].lockDelayMs;
-        QVERIFY2(raised1 > 59000, qPrintable(QString::number(raised1)));
+        const qint64 least1 = atLeastPttlPlusDrift(1, "orders:7");
+        QVERIFY2(raised1 >= least1 && raised1 > 45000,
+                 qPrintable(QStringLiteral("%1 (at least %2)").arg(raised1).arg(least1)));
         QCOMPARE(dialog.nodesTable()->item(1, 4)->text(), QStringLiteral("%1 ms (raised)").arg(raised1));
         QVERIFY2(dialog.lockDelayLabel()->text().contains(
                      QStringLiteral("The fixed lock-delay is raised on 3 node(s) to cover the old holder's remaining "
                                     "validity plus drift.")),
                  qPrintable(dialog.lockDelayLabel()->text()));
-        QVERIFY(dialog.preview().freeInMs > 59000);
+        // Free when no more than 2 of the 5 nodes still have the key: not before the shortest of the four that do.
+        qint64 leastFree = std::numeric_limits<qint64>::max();
+        for (int i = 0; i < 4; ++i)
+            leastFree = std::min(leastFree, DirectRedis(m_cluster.port(i)).pttl("orders:7"));
+        QVERIFY2(dialog.preview().freeInMs >= leastFree,
+                 qPrintable(QStringLiteral("%1 (at least %2)").arg(dialog.preview().freeInMs).arg(leastFree)));
         // Longer: exactly the operator's duration.
         dialog.lockDelayMs()->setValue(90000);
         QTRY_VERIFY(dialog.preview().lockDelay == LockDelay::fixed(90000));
@@ -295,12 +314,13 @@ private slots:
 
     // After a release with lock-delay the locks table shows the tombstone as its own verdict (never held), its
     // validity column counts down to when the lock is free, the TTL cells are lock-delays, the lock detail says
-    // so; then the lock is gone.
+    // so; then the lock is gone. A 60 s lock: nothing here races its expiry, however slow the machine; the
+    // tombstones' end is brought forward by the test (PEXPIRE) rather than waited for.
     void lockDelayShowsInTheLocksTableThenFree()
     {
         const QByteArray token = LockToken::generate(QStringLiteral("hung-worker")).encode();
         for (int i = 0; i < 5; ++i)
-            DirectRedis(m_cluster.port(i)).set("orders:9", token, 4000);
+            DirectRedis(m_cluster.port(i)).set("orders:9", token, 60000);
         ClusterController controller;
         MainWindow window(&controller);
         OperatorConsole console(&controller, &window);
@@ -310,7 +330,7 @@ private slots:
         window.show();
         QString error;
         QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
-        QTRY_VERIFY(window.locksModel()->viewFor("orders:9"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.locksModel()->viewFor("orders:9"), 20000);
         QCOMPARE(window.locksModel()->viewFor("orders:9")->verdict, LockVerdict::Held);
 
         ForceReleaseDialog* dialog = console.openForceRelease("orders:9");
@@ -319,10 +339,11 @@ private slots:
         QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
         QTRY_VERIFY(dialog->hasResult());
         QCOMPARE(dialog->result().count(Kind::Tombstoned), 5);
+        const QByteArray tombstone = dialog->result().tombstone;
         dialog->close();
 
         QTRY_COMPARE_WITH_TIMEOUT(window.locksModel()->viewFor("orders:9")->verdict, LockVerdict::ReleasedByOperator,
-                                  5000);
+                                  20000);
         LocksModel* model = window.locksModel();
         const int row = model->rowOf("orders:9");
         QCOMPARE(model->countWithVerdict(LockVerdict::Held), 0);
@@ -348,7 +369,12 @@ private slots:
                  qPrintable(summary->text()));
         screenshot(&window, QStringLiteral("locks-lock-delay"));
 
-        // The tombstones expire: the lock is free, gone from the table.
+        // The tombstones expire (their lock-delay ends now rather than in a minute): the lock is free, gone from
+        // the table.
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("orders:9"), std::optional<QByteArray>(tombstone));
+            QCOMPARE(DirectRedis(m_cluster.port(i)).command({"PEXPIRE", "orders:9", "1"}).integer, 1);
+        }
         QTRY_VERIFY_WITH_TIMEOUT(model->rowOf("orders:9") < 0, 20000);
         controller.stop();
     }
