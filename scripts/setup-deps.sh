@@ -9,6 +9,7 @@ packages=(
     libfaketime libgl-dev libhiredis-dev redis-server openssl
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
+    appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`
 )
 if [ "${1:-}" = "--print" ]; then

@@ -6,6 +6,7 @@
 #include "observe/LockInspector.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
+#include "support/LockExpiry.h"
 #include "support/ObservationTestSupport.h"
 
 #include <QSqlDatabase>
@@ -76,6 +77,7 @@ class TestLockJournal : public QObject
     struct Watch
     {
         IoThread io{QStringLiteral("test-observe")};
+        std::shared_ptr<ShiftedClock> clock = std::make_shared<ShiftedClock>(); // the inspector's
         LockInspector* inspector = nullptr;
         std::unique_ptr<QSignalSpy> events;
         QList<LockEvent> all() const
@@ -94,6 +96,7 @@ class TestLockJournal : public QObject
         o.pattern = "orders:*";
         o.reconcileIntervalMs = 0;
         o.commandTimeoutMs = 3000;
+        o.clock = w->clock;
         w->inspector = w->io.create<LockInspector>(o);
         w->events = std::make_unique<QSignalSpy>(w->inspector, &LockInspector::lockEvents);
         // On the inspector's thread, as the console's controller hands them over: record() never waits.
@@ -150,9 +153,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 2, 10000);
         QVERIFY(c->releaseAndWait(first.lock).ok);
         QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 3, 10000);
-        const AcquireResult second = c->acquireAndWait({"orders:13"}, {.ttlMs = 400});
+        // Acquired, then expired: read long before its TTL could run out, which then runs out while the inspector
+        // waits (support/LockExpiry.h).
+        const AcquireResult second = c->acquireAndWait({"orders:13"}, {.ttlMs = 60000});
         QVERIFY2(second.ok, qPrintable(second.error));
-        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 5, 10000); // acquired, then expired
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 4, 10000);
+        QString error;
+        QVERIFY2(expireWhileInspectorWaits(w->inspector, *w->clock, m_cluster.endpoints(), "orders:13", 60000, &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(w->all().size() >= 5, 10000);
 
         const QList<LockEvent> seen = w->all();
         QCOMPARE(seen[0].kind, LockEvent::Kind::Acquired);
@@ -655,7 +664,20 @@ private slots:
         q.keyPattern = "orders:*";
         const HistoryResult r = await(journal.query(q));
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
-        QCOMPARE(r.events.size(), 3); // the three newest
+        // The three newest of the six: orders:1 released, orders:2 acquired and released. Not the oldest three.
+        const QList<LockEvent> seen = w->all();
+        QCOMPARE(seen.size(), 6);
+        QCOMPARE(r.events.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const LockEvent& expected = seen[3 + i];
+            QCOMPARE(r.events[i].key, expected.key);
+            QCOMPARE(r.events[i].kind, QString::fromLatin1(i % 2 == 0 ? "released" : "acquired"));
+            QCOMPARE(r.events[i].token, expected.token);
+            QCOMPARE(r.events[i].atMs, expected.atMs);
+        }
+        QCOMPARE(r.events[0].key, QByteArray("orders:1"));
+        QCOMPARE(r.events[1].key, QByteArray("orders:2"));
+        QCOMPARE(r.events[2].key, QByteArray("orders:2"));
     }
 
     // Another connection holds the write lock (BEGIN EXCLUSIVE): after the busy timeout a clear error, the events

@@ -747,12 +747,16 @@ private slots:
         QCOMPARE(badNode.exitCode, 2);
         QVERIFY2(badNode.err.contains("端口"), badNode.err.constData()); // redlock::NodeEndpoint, from core
 
-        const CliRun acquired = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes,
-                                        QStringLiteral("--json"), QStringLiteral("cli:locale")},
-                                       30000, zh);
+        // Messages, not timing: 2 s per node instead of the default 50 ms, which a loaded machine misses (exit 3).
+        const QString nodeTimeout = QStringLiteral("2000");
+        const CliRun acquired =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--node-timeout"),
+                    nodeTimeout, QStringLiteral("--json"), QStringLiteral("cli:locale")},
+                   30000, zh);
         QVERIFY2(acquired.exitCode == 0, qPrintable(acquired.describe()));
         QVERIFY2(acquired.json.contains(QStringLiteral("token")), qPrintable(acquired.describe()));
-        QCOMPARE(runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--token"),
+        QCOMPARE(runCli({QStringLiteral("release"), QStringLiteral("--nodes"), m_nodes,
+                         QStringLiteral("--node-timeout"), nodeTimeout, QStringLiteral("--token"),
                          acquired.json.value(QStringLiteral("token")).toString(), QStringLiteral("cli:locale")},
                         30000, zh)
                      .exitCode,

@@ -244,7 +244,9 @@ private slots:
         // The watch goes down; meanwhile jobs:swap changes hands and jobs:gone is released.
         controller.stop();
         const qint64 stoppedAt = QDateTime::currentMSecsSinceEpoch();
-        QTest::qWait(300);
+        // Whatever the watch sees from now on is dated after stoppedAt, so an interval ended at the next sight of
+        // the key (rather than at its last sight before the stop) shows as toMs > stoppedAt.
+        QTRY_VERIFY(QDateTime::currentMSecsSinceEpoch() > stoppedAt);
         for (int i = 0; i < m_cluster.size(); ++i) {
             DirectRedis node(m_cluster.port(i));
             node.set("jobs:swap", "tok-new", 120'000);
@@ -253,7 +255,8 @@ private slots:
         events.clear();
         QVERIFY2(controller.start(settings, &error), qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(seenHeld().size(), 2, 20000);
-        QTest::qWait(300);
+        // The history console was connected to lockEvents before the spy: the journal has every event the spy
+        // has, and flush() writes them all.
         QVERIFY(history.journal()->flush().result());
 
         HistoryQuery q;
@@ -274,6 +277,7 @@ private slots:
         QVERIFY2(swap[0].toMs <= stoppedAt, qPrintable(QString::number(swap[0].toMs - stoppedAt)));
         QCOMPARE(swap[1].token, QByteArray("tok-new"));
         QVERIFY(swap[1].isOpen());
+        QVERIFY2(swap[1].fromMs > stoppedAt, qPrintable(QString::number(swap[1].fromMs - stoppedAt)));
         const QList<HolderInterval> gone = byKey.value("jobs:gone");
         QCOMPARE(gone.size(), 1);
         QCOMPARE(gone[0].endedBy, QStringLiteral("unobserved"));

@@ -34,6 +34,12 @@ int runExporter(const QStringList& args)
                              "PTTL seen on the nodes raises it.")
              .arg(rules::kDefaultMaxTtlMs),
          ExporterCommand::tr("MS")});
+    parser.addOption(
+        {QStringLiteral("node-timeout"),
+         ExporterCommand::tr("Per-node timeout of each observing command, in ms (default 1000 for the per-second "
+                             "PING and TIME and the INFO, 2000 for the lock reads): for nodes far away. A node that "
+                             "does not answer within it counts as down until it does."),
+         ExporterCommand::tr("MS")});
     parser.addOption({QStringLiteral("key-labels"),
                       ExporterCommand::tr("Also export one series per lock key (redlock_lock_holders{key,verdict}): "
                                           "as many series as keys, so only for a few hundred keys.")});
@@ -60,6 +66,14 @@ int runExporter(const QStringList& args)
     qint64 maxTtl = 0;
     if (!intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
         return ExitUsage;
+    NodeSessionOptions sessionOptions;
+    sessionOptions.readOnly = true;
+    if (parser.isSet(QStringLiteral("node-timeout"))) {
+        qint64 nodeTimeout = 0;
+        if (!intOption(parser, QStringLiteral("node-timeout"), 1, 3600 * 1000, &nodeTimeout))
+            return ExitUsage;
+        sessionOptions.commandTimeoutMs = command.options.commandTimeoutMs = static_cast<int>(nodeTimeout);
+    }
     QString error;
     const auto listen = ListenAddress::parse(parser.value(QStringLiteral("listen")), &error);
     if (!listen) {
@@ -102,7 +116,7 @@ int runExporter(const QStringList& args)
     // between two updates and never waits for the I/O thread.
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = options;
-    watchOptions.session.readOnly = true;
+    watchOptions.session = sessionOptions;
     watchOptions.configuredMaxTtlMs = maxTtl;
     ClusterWatch watch(watchOptions);
     QObject* context = &server;
