@@ -20,23 +20,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the drift factor must be at least 0 and below 0.5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the refresh interval must be at least 200 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>the key pattern is empty (use * for every key)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fewer than 3 nodes: a single failure stops every lock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an even number of nodes tolerates no more failures than one node fewer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -111,10 +99,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--drift-factor must be a number from 0 to 0.5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>With --screenshot: wait this many seconds after the first full refresh, so the live charts have a history (default 0).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -156,6 +140,10 @@
     </message>
     <message>
         <source>Show this dock at start: history, alerts or testBench (may be given more than once).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -570,7 +558,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::ClusterController</name>
+    <name>redlock::ClusterWatch</name>
     <message>
         <source>no nodes to watch</source>
         <translation type="unfinished"></translation>
@@ -834,10 +822,6 @@
     </message>
     <message>
         <source>unexpected reply from the node</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>drift factor must be at least 0 and below 1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2230,6 +2214,10 @@ token: %3</source>
         <source>down</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>not answering</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeOutcome</name>
@@ -2333,18 +2321,6 @@ token: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a pending-restart file: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pending restart of %1 dropped: not a node of this profile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>node %1 still answers and its run_id cannot be read: the delay counts from when it stops answering</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2381,6 +2357,109 @@ token: %3</source>
             <numerusform></numerusform>
         </translation>
     </message>
+    <message>
+        <source>the audit log could not be written, so node %1 was not stopped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pending restarts could not be saved, so node %1 was not stopped (a console restart would forget that it is kept down): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the restart of node %1 %2 was saved just before its stop step, and the node still answers as the same instance (run_id %3): the console went away before stopping it. The restart is dropped and the node counts again; schedule it again if it is still needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started, because the audit log could not be written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audit log could not be written, so the restart of node %1 is still tracked (the node stays out of the count): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pending restarts could not be saved: %1. A console restarted now may not know which nodes it keeps down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot sync the folder %1 to disk: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the pending restarts are saved again in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is damaged and could not be renamed to %2, so it is not written over and no restart can be scheduled: move it away, then reconnect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>named in a damaged pending-restart file (%1): how and when it was stopped is not known, so the console keeps it out and does not start it; check the node, then abandon its restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The pending-restart file %1 is damaged: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It was kept as %1, and a new one is started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It names no node of this profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node(s) named in it are kept out of the count and not started by the console: %1. Check each one (start it if it is down), then abandon its restart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (%2), so it is not written over and no restart can be scheduled: fix its permissions, then reconnect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is not a JSON object (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its version (%1) is not one this console reads (1 or %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no list of restarts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a pending restart of %1 stays in %2 for the profile it belongs to: not a node of this profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entry %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 %2 is still kept out: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of its entries cannot be read (%1)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>node %1: the audit log could not be written (%2 not recorded): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -2394,6 +2473,10 @@ token: %3</source>
     </message>
     <message>
         <source>notify-keyspace-events set to &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reply to PING within %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2555,6 +2638,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>no findings</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 ms ± %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
@@ -2695,6 +2782,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>node #%1 %2 could not be started (%3), kept out; next attempt in %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>operator action failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept out — check it, then abandon its restart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — its result could not be written to the audit log (the intent line is there): %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3089,18 +3188,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 node(s): fewer than 3 nodes cannot survive the loss of any node</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>drift factor %1 is out of range [0, 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>per-node timeout must be positive</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3226,6 +3313,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>the client was shut down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same server as node %1 (run_id %2): its vote counts once</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3411,26 +3502,8 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
 <context>
     <name>redlock::SafetyAudit</name>
     <message>
-        <source>Fewer than 3 nodes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Even number of nodes</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
     </message>
     <message>
         <source>Node is a replica</source>
@@ -3526,6 +3599,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fewer than %1 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node not yet audited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The facts of %1 have not been read yet (connecting, or the first INFO round is on its way); the checks cover it once they are.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4232,6 +4317,14 @@ Commands:
         <source>who held a lock when, from the lock history journal</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>redlock: --drift-factor: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -4241,10 +4334,6 @@ Commands:
     </message>
     <message>
         <source>ADDRESS:PORT</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default: the largest PTTL seen, at least 10000).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4284,6 +4373,14 @@ Commands:
     </message>
     <message>
         <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node timeout of each observing command, in ms (default 1000 for the per-second PING and TIME and the INFO, 2000 for the lock reads): for nodes far away. A node that does not answer within it counts as down until it does.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4483,10 +4580,6 @@ The console&apos;s journal: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>token: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4589,10 +4682,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>released %1 on %2 of %3 nodes (quorum %4)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4602,6 +4691,37 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>not released %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n more had not answered when it was decided</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>redlock: warning: the output after %1 could not be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquired %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text output starts with the result line and the &quot;token:&quot; line, each written and flushed before the rest: once the token line is written the lock is the caller&apos;s, even when the rest cannot be (`| head -2` and `| grep -m1 token:` keep the lock, exit 0). If the token line itself cannot be written (`&gt; /dev/full`, a reader gone before it), nobody has the token: the lock is released again (exit 5). --json is one object: the lock is kept only when all of it was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>extended %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the result line</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4739,10 +4859,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Check the nodes against what breaks Redlock: replicas, persistence and early restarts, eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 when a finding is severe.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4797,12 +4913,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
-
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4824,10 +4934,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>Print lock events only, no alerts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default: the largest PTTL seen, at least 10000).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4863,7 +4969,23 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
+
+A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared. A reader that has gone ends the watch at once, with exit code 5 (`watch --json | head -1` ends with head).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the restart rule and the drift budget (default %1); a larger PTTL seen on the nodes raises it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5046,16 +5168,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Exit codes:
-  0  released (tombstone or deleted) on at least one node (--dry-run: would release)
-  1  nothing matched the token (or, with --lock-delay auto, the lock has no expiry: give MS)
-  2  usage error, refused (read-only, configuration), or not confirmed: nothing was changed
-  3  nothing matched and nodes were unreachable
-  5  the result could not be written to stdout
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5083,8 +5195,72 @@ The process that acquired the lock has exited, so this command cannot know how m
         <source>Clock drift allowance for the lock-delay (auto, and the floor of MS): drift = PTTL * F + 2 ms (default 0.01).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>not released everywhere: %n node(s) may still hold the token (unreachable, a Redis error, or no expiry): run force-release again once they answer</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
     <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
+        <source>not freed: another token holds the lock on %1 of %2 nodes (quorum %3), %4: the lock is left to its holder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing to release: no node holds the token (the key is gone, or other tokens hold it on fewer than a quorum of nodes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing released: the token is there but could not be released (see the table: no expiry with --lock-delay auto, or a Redis error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>nothing released where nodes answered: %n node(s) did not answer and may still hold the token</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the token was released (tombstone or deleted) on every node that held it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no node holds the token: the key is gone, or other tokens hold it on fewer than a quorum of nodes; nothing was changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token is there but was not released: it has no expiry and --lock-delay is auto (give MS), or the nodes answered with an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>usage error, read-only, configuration, the audit intent could not be written, or not confirmed: nothing was changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing released where nodes answered, and some did not answer (they may still hold the token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the result could not be written to stdout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another token holds the lock on a quorum of nodes (it changed hands since the preview, or the token given is not the holder&apos;s): left to its holder, not freed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released on some nodes; others may still hold the token (unreachable, a Redis error, no expiry): run it again once they answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcomes (&quot;outcome&quot; in the JSON) and exit codes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.
+
+The outcome says what became of the lock as a whole (the table says what each node did); --dry-run has the outcome the release would have now. With --json, &quot;executed&quot; is true when at least one node was changed, and &quot;freeAt&quot;, &quot;freeInMs&quot; and &quot;tombstone&quot; are there only when the release frees the lock (released, released-partially).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5113,6 +5289,27 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>raw baseline: read failed: %1</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::rules</name>
+    <message>
+        <source>the drift factor must be at least 0 and below %1, not %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n node(s) the quorum cannot survive the loss of any node: Redlock needs at least 3 independent masters</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n nodes the quorum tolerates no more failures than with one node fewer: use an odd number</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 </TS>

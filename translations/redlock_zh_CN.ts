@@ -20,24 +20,12 @@
         <translation>节点 %1：%2</translation>
     </message>
     <message>
-        <source>the drift factor must be at least 0 and below 0.5</source>
-        <translation>时钟漂移系数必须不小于 0 且小于 0.5</translation>
-    </message>
-    <message>
         <source>the refresh interval must be at least 200 ms</source>
         <translation>刷新间隔至少为 200 毫秒</translation>
     </message>
     <message>
         <source>the key pattern is empty (use * for every key)</source>
         <translation>键模式为空（用 * 匹配所有键）</translation>
-    </message>
-    <message>
-        <source>fewer than 3 nodes: a single failure stops every lock</source>
-        <translation>少于 3 个节点：任何一个节点故障都会使所有锁无法获取</translation>
-    </message>
-    <message>
-        <source>an even number of nodes tolerates no more failures than one node fewer</source>
-        <translation>偶数个节点能容忍的故障数并不比少一个节点时更多</translation>
     </message>
     <message>
         <source>node %1: the environment variable %2 is not set</source>
@@ -111,10 +99,6 @@
         <translation>系数</translation>
     </message>
     <message>
-        <source>--drift-factor must be a number from 0 to 0.5</source>
-        <translation>--drift-factor 必须是 0 到 0.5 之间的数</translation>
-    </message>
-    <message>
         <source>With --screenshot: wait this many seconds after the first full refresh, so the live charts have a history (default 0).</source>
         <translation>与 --screenshot 一起使用：第一次完整刷新后再等待这么多秒，使实时图表有历史数据（默认 0）。</translation>
     </message>
@@ -157,6 +141,10 @@
     <message>
         <source>Show this dock at start: history, alerts or testBench (may be given more than once).</source>
         <translation>启动时显示此停靠面板：history、alerts 或 testBench（可多次给出）。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>“%1”不是数字</translation>
     </message>
 </context>
 <context>
@@ -568,7 +556,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::ClusterController</name>
+    <name>redlock::ClusterWatch</name>
     <message>
         <source>no nodes to watch</source>
         <translation>没有要监视的节点</translation>
@@ -833,10 +821,6 @@
     <message>
         <source>unexpected reply from the node</source>
         <translation>节点返回了意外的回复</translation>
-    </message>
-    <message>
-        <source>drift factor must be at least 0 and below 1</source>
-        <translation>漂移系数必须不小于 0 且小于 1</translation>
     </message>
     <message>
         <source>the lock-delay must be between 1 ms and %1 ms (0 deletes)</source>
@@ -2217,6 +2201,10 @@ token: %3</source>
         <source>down</source>
         <translation>离线</translation>
     </message>
+    <message>
+        <source>not answering</source>
+        <translation>无应答</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeOutcome</name>
@@ -2320,18 +2308,6 @@ token: %3</source>
         <translation>节点 %1 没有待执行的重启</translation>
     </message>
     <message>
-        <source>cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 is not a pending-restart file: %2</source>
-        <translation>%1 不是待执行重启文件：%2</translation>
-    </message>
-    <message>
-        <source>pending restart of %1 dropped: not a node of this profile</source>
-        <translation>已丢弃 %1 的待执行重启：它不是此连接配置中的节点</translation>
-    </message>
-    <message>
         <source>node %1 still answers and its run_id cannot be read: the delay counts from when it stops answering</source>
         <translation>节点 %1 仍在应答且无法读取其 run_id：延迟从它停止应答时开始计算</translation>
     </message>
@@ -2365,6 +2341,108 @@ token: %3</source>
             <numerusform>节点 %1 已恢复（新实例已应答；其 run_id 暂时无法读取，例如仍在加载数据），此前启动失败 %n 次</numerusform>
         </translation>
     </message>
+    <message>
+        <source>the audit log could not be written, so node %1 was not stopped: %2</source>
+        <translation>审计日志无法写入，因此未停止节点 %1：%2</translation>
+    </message>
+    <message>
+        <source>the pending restarts could not be saved, so node %1 was not stopped (a console restart would forget that it is kept down): %2</source>
+        <translation>待执行的重启无法保存，因此未停止节点 %1（控制台重启后会忘记该节点正被保持停机）：%2</translation>
+    </message>
+    <message>
+        <source>the restart of node %1 %2 was saved just before its stop step, and the node still answers as the same instance (run_id %3): the console went away before stopping it. The restart is dropped and the node counts again; schedule it again if it is still needed</source>
+        <translation>节点 %1 %2 的重启在其停止步骤之前刚刚保存，而该节点仍以同一实例应答（run_id %3）：控制台在停止它之前就已退出。该重启已被丢弃，该节点重新计入；如仍需要，请重新安排重启</translation>
+    </message>
+    <message>
+        <source>not started, because the audit log could not be written: %1</source>
+        <translation>未启动，因为审计日志无法写入：%1</translation>
+    </message>
+    <message>
+        <source>the audit log could not be written, so the restart of node %1 is still tracked (the node stays out of the count): %2</source>
+        <translation>审计日志无法写入，因此仍在跟踪节点 %1 的重启（该节点仍不计入）：%2</translation>
+    </message>
+    <message>
+        <source>the pending restarts could not be saved: %1. A console restarted now may not know which nodes it keeps down</source>
+        <translation>待执行的重启无法保存：%1。现在重启控制台，它可能不知道自己正让哪些节点保持停机</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot sync the folder %1 to disk: %2</source>
+        <translation>无法将文件夹 %1 同步到磁盘：%2</translation>
+    </message>
+    <message>
+        <source>the pending restarts are saved again in %1</source>
+        <translation>待执行的重启已重新保存到 %1</translation>
+    </message>
+    <message>
+        <source>%1 is damaged and could not be renamed to %2, so it is not written over and no restart can be scheduled: move it away, then reconnect</source>
+        <translation>%1 已损坏且无法重命名为 %2，因此不会覆盖它，也无法安排任何重启：请将其移走，然后重新连接</translation>
+    </message>
+    <message>
+        <source>named in a damaged pending-restart file (%1): how and when it was stopped is not known, so the console keeps it out and does not start it; check the node, then abandon its restart</source>
+        <translation>列在已损坏的待执行重启文件（%1）中：不清楚它是如何以及何时被停止的，因此控制台将其隔离且不会启动它；请检查该节点，然后放弃其重启</translation>
+    </message>
+    <message>
+        <source>The pending-restart file %1 is damaged: %2.</source>
+        <translation>待执行重启文件 %1 已损坏：%2。</translation>
+    </message>
+    <message>
+        <source>It was kept as %1, and a new one is started.</source>
+        <translation>原文件已保留为 %1，并已新建一个文件。</translation>
+    </message>
+    <message>
+        <source>It names no node of this profile.</source>
+        <translation>其中没有此连接配置中的节点。</translation>
+    </message>
+    <message>
+        <source>Node(s) named in it are kept out of the count and not started by the console: %1. Check each one (start it if it is down), then abandon its restart.</source>
+        <translation>其中列出的节点不计入，控制台也不会启动它们：%1。请逐一检查（若已停机则将其启动），然后放弃其重启。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (%2), so it is not written over and no restart can be scheduled: fix its permissions, then reconnect</source>
+        <translation>无法读取 %1（%2），因此不会覆盖它，也无法安排任何重启：请修正其权限，然后重新连接</translation>
+    </message>
+    <message>
+        <source>it is not a JSON object (%1)</source>
+        <translation>它不是 JSON 对象（%1）</translation>
+    </message>
+    <message>
+        <source>its version (%1) is not one this console reads (1 or %2)</source>
+        <translation>其版本（%1）不是本控制台能读取的版本（1 或 %2）</translation>
+    </message>
+    <message>
+        <source>it has no list of restarts</source>
+        <translation>其中没有重启列表</translation>
+    </message>
+    <message>
+        <source>a pending restart of %1 stays in %2 for the profile it belongs to: not a node of this profile</source>
+        <translation>%1 的待执行重启保留在 %2 中，留给它所属的连接配置：它不是此连接配置中的节点</translation>
+    </message>
+    <message>
+        <source>entry %1</source>
+        <translation>条目 %1</translation>
+    </message>
+    <message>
+        <source>node %1 %2 is still kept out: %3</source>
+        <translation>节点 %1 %2 仍被隔离：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of its entries cannot be read (%1)</source>
+        <translation>
+            <numerusform>其中 %n 个条目无法读取（%1）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>node %1: the audit log could not be written (%2 not recorded): %3</source>
+        <translation>节点 %1：审计日志无法写入（未记录%2）：%3</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -2379,6 +2457,10 @@ token: %3</source>
     <message>
         <source>notify-keyspace-events set to &quot;%1&quot;</source>
         <translation>notify-keyspace-events 已设置为“%1”</translation>
+    </message>
+    <message>
+        <source>no reply to PING within %1 ms</source>
+        <translation>%1 毫秒内未收到 PING 的回复</translation>
     </message>
 </context>
 <context>
@@ -2539,6 +2621,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>no findings</source>
         <translation>无问题</translation>
     </message>
+    <message>
+        <source>%1 ms ± %2</source>
+        <translation>%1 毫秒 ± %2</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
@@ -2680,6 +2766,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>node #%1 %2 could not be started (%3), kept out; next attempt in %4</source>
         <translation>节点 #%1 %2 无法启动（%3），仍被隔离；%4 后再次尝试</translation>
+    </message>
+    <message>
+        <source>operator action failed</source>
+        <translation>操作员操作失败</translation>
+    </message>
+    <message>
+        <source>kept out — check it, then abandon its restart</source>
+        <translation>已隔离 — 请检查该节点，然后放弃其重启</translation>
+    </message>
+    <message>
+        <source> — its result could not be written to the audit log (the intent line is there): %1</source>
+        <translation> — 其结果无法写入审计日志（意图记录已写入）：%1</translation>
     </message>
 </context>
 <context>
@@ -3084,18 +3182,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>未配置节点：Redlock 需要 N 个相互独立的 Redis 主节点</translation>
     </message>
     <message>
-        <source>%1 nodes: an even N tolerates no more failures than N-1 (use an odd number)</source>
-        <translation>%1 个节点：偶数 N 能容忍的故障数并不比 N-1 更多（请使用奇数）</translation>
-    </message>
-    <message>
-        <source>%1 node(s): fewer than 3 nodes cannot survive the loss of any node</source>
-        <translation>%1 个节点：少于 3 个节点时，任何一个节点丢失都无法承受</translation>
-    </message>
-    <message>
-        <source>drift factor %1 is out of range [0, 1)</source>
-        <translation>时钟漂移系数 %1 超出范围 [0, 1)</translation>
-    </message>
-    <message>
         <source>per-node timeout must be positive</source>
         <translation>单节点超时必须为正数</translation>
     </message>
@@ -3210,6 +3296,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>the client was shut down</source>
         <translation>客户端已关闭</translation>
+    </message>
+    <message>
+        <source>the same server as node %1 (run_id %2): its vote counts once</source>
+        <translation>与节点 %1 是同一台服务器（run_id %2）：它的票只计一次</translation>
     </message>
 </context>
 <context>
@@ -3393,24 +3483,8 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
 <context>
     <name>redlock::SafetyAudit</name>
     <message>
-        <source>Fewer than 3 nodes</source>
-        <translation>少于 3 个节点</translation>
-    </message>
-    <message numerus="yes">
-        <source>With %n node(s) the quorum cannot survive the loss of any node; Redlock needs N &gt;= 3 independent masters.</source>
-        <translation>
-            <numerusform>只有 %n 个节点时，丢失任何一个节点都会失去法定人数；Redlock 需要 N &gt;= 3 个相互独立的主节点。</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Even number of nodes</source>
         <translation>节点数为偶数</translation>
-    </message>
-    <message numerus="yes">
-        <source>With %n nodes the quorum tolerates no more failures than with one node less; use an odd N.</source>
-        <translation>
-            <numerusform>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多；请使用奇数 N。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Node is a replica</source>
@@ -3507,6 +3581,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>Fencing is in use (counters found on %1), and %2 run(s) without AOF or with appendfsync other than &quot;always&quot;: a crash loses recent locks and fencing counters. Delaying the restart protects the locks but not the counters, so fencing tokens can go backwards. Use appendonly yes with appendfsync always on every node.</source>
         <translation>正在使用防护令牌（在 %1 上发现了计数器），而 %2 未启用 AOF 或 appendfsync 不是“always”：崩溃会丢失最近的锁和防护计数器。延迟重启可以保护锁，但保护不了计数器，因此防护令牌可能倒退。请在每个节点上使用 appendonly yes 并设置 appendfsync always。</translation>
+    </message>
+    <message>
+        <source>Fewer than %1 nodes</source>
+        <translation>少于 %1 个节点</translation>
+    </message>
+    <message>
+        <source>Node not yet audited</source>
+        <translation>节点尚未审计</translation>
+    </message>
+    <message>
+        <source>The facts of %1 have not been read yet (connecting, or the first INFO round is on its way); the checks cover it once they are.</source>
+        <translation>尚未读取 %1 的信息（正在连接，或第一轮 INFO 尚未返回）；读取之后，各项检查便会涵盖它。</translation>
     </message>
 </context>
 <context>
@@ -4227,6 +4313,14 @@ Commands:
         <source>who held a lock when, from the lock history journal</source>
         <translation>从锁历史日志查询谁在何时持有锁</translation>
     </message>
+    <message>
+        <source>redlock: --drift-factor: %1</source>
+        <translation>redlock: --drift-factor：%1</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>“%1”不是数字</translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -4237,10 +4331,6 @@ Commands:
     <message>
         <source>ADDRESS:PORT</source>
         <translation>地址:端口</translation>
-    </message>
-    <message>
-        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default: the largest PTTL seen, at least 10000).</source>
-        <translation>正在使用的最大锁 TTL（毫秒），供审计的重启规则使用（默认：观察到的最大 PTTL，至少 10000）。</translation>
     </message>
     <message>
         <source>MS</source>
@@ -4283,6 +4373,14 @@ Commands:
     <message>
         <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
         <translation>redlock: %1 不是回环地址：任何能访问它的人都可以读取这些指标（锁数量、节点名称）</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation>正在使用的最大锁 TTL（毫秒），供审计的重启规则使用（默认 %1）；在节点上见到更大的 PTTL 时会随之提高。</translation>
+    </message>
+    <message>
+        <source>Per-node timeout of each observing command, in ms (default 1000 for the per-second PING and TIME and the INFO, 2000 for the lock reads): for nodes far away. A node that does not answer within it counts as down until it does.</source>
+        <translation>每条观测命令在每个节点上的超时，单位毫秒（每秒一次的 PING、TIME 以及 INFO 默认 1000，读取锁默认 2000）：用于距离较远的节点。在此时间内未应答的节点被视为离线，直到它再次应答。</translation>
     </message>
 </context>
 <context>
@@ -4483,10 +4581,6 @@ The console&apos;s journal: %1</source>
         <translation>锁的令牌，即 &apos;redlock acquire&apos; 输出的内容（键中存储的完整值）。</translation>
     </message>
     <message>
-        <source>acquired %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
-        <translation>已获取 %1：%3 个节点中的 %2 个（法定人数 %4）：有效期 %5 毫秒</translation>
-    </message>
-    <message>
         <source>token: %1</source>
         <translation>令牌：%1</translation>
     </message>
@@ -4591,10 +4685,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: 必须给出 --token</translation>
     </message>
     <message>
-        <source>extended %1 on %2 of %3 nodes (quorum %4): validity %5 ms</source>
-        <translation>已续期 %1：%3 个节点中的 %2 个（法定人数 %4）：有效期 %5 毫秒</translation>
-    </message>
-    <message>
         <source>released %1 on %2 of %3 nodes (quorum %4)</source>
         <translation>已释放 %1：%3 个节点中的 %2 个（法定人数 %4）</translation>
     </message>
@@ -4605,6 +4695,36 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>not released %1: %2</source>
         <translation>未释放 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n more had not answered when it was decided</source>
+        <translation>
+            <numerusform>；做出判定时另有 %n 个节点尚未应答</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>redlock: warning: the output after %1 could not be written: %2</source>
+        <translation>redlock: 警告：%1 之后的输出无法写入：%2</translation>
+    </message>
+    <message>
+        <source>acquired %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms</source>
+        <translation>已获取 %1：%3 个节点中的 %2 个（法定人数 %4%5）：有效期 %6 毫秒</translation>
+    </message>
+    <message>
+        <source>The text output starts with the result line and the &quot;token:&quot; line, each written and flushed before the rest: once the token line is written the lock is the caller&apos;s, even when the rest cannot be (`| head -2` and `| grep -m1 token:` keep the lock, exit 0). If the token line itself cannot be written (`&gt; /dev/full`, a reader gone before it), nobody has the token: the lock is released again (exit 5). --json is one object: the lock is kept only when all of it was written.</source>
+        <translation>文本输出以结果行和“token:”行开头，二者都先于其余内容写出并刷新：令牌行一旦写出，锁就归调用者所有，即使其余内容无法写出（`| head -2` 和 `| grep -m1 token:` 会保留锁，退出码 0）。如果令牌行本身无法写出（`&gt; /dev/full`，或读取方在此之前已退出），就没有人拿到令牌：锁会被重新释放（退出码 5）。--json 输出一个对象：只有整个对象都已写出时才保留锁。</translation>
+    </message>
+    <message>
+        <source>the token</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <source>extended %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms</source>
+        <translation>已续期 %1：%3 个节点中的 %2 个（法定人数 %4%5）：有效期 %6 毫秒</translation>
+    </message>
+    <message>
+        <source>the result line</source>
+        <translation>结果行</translation>
     </message>
 </context>
 <context>
@@ -4740,10 +4860,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: 法定人数的节点已恢复可达（%2 个中的 %1 个）</translation>
     </message>
     <message>
-        <source>Largest lock TTL in use, in ms (default: the largest PTTL seen on the nodes, at least 10000).</source>
-        <translation>使用中的最大锁 TTL，单位毫秒（默认：节点上看到的最大 PTTL，至少 10000）。</translation>
-    </message>
-    <message>
         <source>Check the nodes against what breaks Redlock: replicas, persistence and early restarts, eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 when a finding is severe.</source>
         <translation>检查节点上破坏 Redlock 的因素：副本、持久化与过早重启、淘汰策略、时钟偏差、同一服务器被列出两次、N 为偶数或小于 3。存在严重发现时退出码为 %1。</translation>
     </message>
@@ -4796,14 +4912,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>%1 毫秒后可用</translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
-
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.</source>
-        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
-
---json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅判定为 released-by-operator 时：新的获取者能够获取前的毫秒数，-1 表示未知）、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。</translation>
-    </message>
-    <message>
         <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
         <translation>redlock: --alert %1：应为 RULE=MS、RULE=off 或 clear=MS，RULE 为以下之一：%2</translation>
     </message>
@@ -4826,10 +4934,6 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>Print lock events only, no alerts.</source>
         <translation>只输出锁事件，不输出告警。</translation>
-    </message>
-    <message>
-        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default: the largest PTTL seen, at least 10000).</source>
-        <translation>当前使用的最大锁 TTL（毫秒），用于时钟偏移告警和审计的漂移预算（默认：所见的最大 PTTL，至少 10000）。</translation>
     </message>
     <message>
         <source>Also write every event to this lock history journal (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s).</source>
@@ -4864,8 +4968,28 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: 日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
     </message>
     <message>
-        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared.</source>
-        <translation>实时输出锁事件（获取、续期、释放、过期、令牌变更、争用、因节点重启而丢失），直到按下 Ctrl+C；开始时先输出监视开始时已被持有的每个锁，记为“发现已被持有”（未看到其获取：至少自那时起被持有）。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。</translation>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
+
+A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
+        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
+
+--json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅判定为 released-by-operator 时：新的获取者能够获取前的毫秒数，-1 表示未知）、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。
+
+读取方一旦退出（`inspect | head -3`），扫描即刻停止：退出码 5。</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation>当前使用的最大锁 TTL（毫秒），用于时钟偏移告警和审计的漂移预算（默认 %1）；在节点上见到更大的 PTTL 时会随之提高。</translation>
+    </message>
+    <message>
+        <source>Print lock events (acquired, extended, released, expired, token changed, contested, lost on a node restart) as they happen, until Ctrl+C; first, each lock already held when watching starts, as &quot;seen held&quot; (its acquisition was not seen: held at least since then). Live changes come from keyspace notifications where the nodes have them enabled (this command never enables them); a background rescan within a budget of commands per second per node catches the rest, and is the only source on nodes without them. Alerts (a lock held, contested or left over too long, a node down, quorum lost, a severe audit finding, a clock offset beyond the drift budget) are printed when raised and when cleared. A reader that has gone ends the watch at once, with exit code 5 (`watch --json | head -1` ends with head).</source>
+        <translation>实时输出锁事件（获取、续期、释放、过期、令牌变更、争用、因节点重启而丢失），直到按下 Ctrl+C；开始时先输出监视开始时已被持有的每个锁，记为“发现已被持有”（未看到其获取：至少自那时起被持有）。在已启用键空间通知的节点上，变化通过该通知实时显示（本命令从不启用它）；在每个节点每秒命令数预算之内的后台重新扫描会捕获其余变化，并且是未启用该通知的节点上唯一的来源。告警（锁持有、争用或残留过久，节点离线，失去法定数量，严重审计发现，时钟偏移超出漂移预算）在触发和清除时输出。读取方一旦退出，监视即刻结束，退出码为 5（`watch --json | head -1` 随 head 一起结束）。</translation>
+    </message>
+    <message>
+        <source>Largest lock TTL in use, in ms, for the restart rule and the drift budget (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation>使用中的最大锁 TTL，单位毫秒，用于重启规则和漂移预算（默认 %1）；在节点上见到更大的 PTTL 时会随之提高。</translation>
     </message>
 </context>
 <context>
@@ -5047,22 +5171,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>拒绝做任何改动（预览仍会执行）。</translation>
     </message>
     <message>
-        <source>Exit codes:
-  0  released (tombstone or deleted) on at least one node (--dry-run: would release)
-  1  nothing matched the token (or, with --lock-delay auto, the lock has no expiry: give MS)
-  2  usage error, refused (read-only, configuration), or not confirmed: nothing was changed
-  3  nothing matched and nodes were unreachable
-  5  the result could not be written to stdout
-</source>
-        <translation>退出码：
-  0  至少在一个节点上已释放（墓碑或删除）（--dry-run：将会释放）
-  1  没有与令牌匹配的键（或在 --lock-delay auto 下该锁没有过期时间：请给出 MS）
-  2  用法错误、被拒绝（只读、配置）或未确认：未做任何改动
-  3  没有匹配且有节点不可达
-  5  结果无法写入标准输出
-</translation>
-    </message>
-    <message>
         <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
         <translation>redlock: --lock-delay 接受 &quot;auto&quot; 或 0 到 %1 之间的毫秒数</translation>
     </message>
@@ -5090,9 +5198,73 @@ The process that acquired the lock has exited, so this command cannot know how m
         <source>Clock drift allowance for the lock-delay (auto, and the floor of MS): drift = PTTL * F + 2 ms (default 0.01).</source>
         <translation>锁延迟的时钟漂移余量（auto，以及 MS 的下限）：漂移 = PTTL * F + 2 毫秒（默认 0.01）。</translation>
     </message>
+    <message numerus="yes">
+        <source>not released everywhere: %n node(s) may still hold the token (unreachable, a Redis error, or no expiry): run force-release again once they answer</source>
+        <translation>
+            <numerusform>未在所有节点上释放：%n 个节点可能仍持有该令牌（不可达、Redis 错误或没有过期时间）：待它们应答后请再次运行 force-release</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.</source>
-        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁（固定的 MS 会在需要时提高到该有效期；没有过期时间的锁在 MS 内保持被占用）。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。</translation>
+        <source>not freed: another token holds the lock on %1 of %2 nodes (quorum %3), %4: the lock is left to its holder</source>
+        <translation>未释放：另一个令牌 %4 在 %2 个节点中的 %1 个上持有该锁（法定人数 %3）：锁留给其持有者</translation>
+    </message>
+    <message>
+        <source>nothing to release: no node holds the token (the key is gone, or other tokens hold it on fewer than a quorum of nodes)</source>
+        <translation>无可释放：没有节点持有该令牌（键已不存在，或其他令牌持有该键的节点少于法定人数）</translation>
+    </message>
+    <message>
+        <source>nothing released: the token is there but could not be released (see the table: no expiry with --lock-delay auto, or a Redis error)</source>
+        <translation>未释放任何节点：令牌仍在，但无法释放（见表格：在 --lock-delay auto 下没有过期时间，或 Redis 错误）</translation>
+    </message>
+    <message numerus="yes">
+        <source>nothing released where nodes answered: %n node(s) did not answer and may still hold the token</source>
+        <translation>
+            <numerusform>已应答的节点上均未释放：%n 个节点未应答，可能仍持有该令牌</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the token was released (tombstone or deleted) on every node that held it</source>
+        <translation>在持有该令牌的每个节点上均已释放（墓碑或删除）</translation>
+    </message>
+    <message>
+        <source>no node holds the token: the key is gone, or other tokens hold it on fewer than a quorum of nodes; nothing was changed</source>
+        <translation>没有节点持有该令牌：键已不存在，或其他令牌持有该键的节点少于法定人数；未做任何改动</translation>
+    </message>
+    <message>
+        <source>the token is there but was not released: it has no expiry and --lock-delay is auto (give MS), or the nodes answered with an error</source>
+        <translation>令牌仍在但未被释放：它没有过期时间而 --lock-delay 为 auto（请给出 MS），或节点返回了错误</translation>
+    </message>
+    <message>
+        <source>usage error, read-only, configuration, the audit intent could not be written, or not confirmed: nothing was changed</source>
+        <translation>用法错误、只读、配置问题、审计意图无法写入，或未确认：未做任何改动</translation>
+    </message>
+    <message>
+        <source>nothing released where nodes answered, and some did not answer (they may still hold the token)</source>
+        <translation>已应答的节点上均未释放，且有节点未应答（它们可能仍持有该令牌）</translation>
+    </message>
+    <message>
+        <source>the result could not be written to stdout</source>
+        <translation>结果无法写入标准输出</translation>
+    </message>
+    <message>
+        <source>another token holds the lock on a quorum of nodes (it changed hands since the preview, or the token given is not the holder&apos;s): left to its holder, not freed</source>
+        <translation>另一个令牌在达到法定人数的节点上持有该锁（自预览以来锁已易主，或给出的令牌不是持有者的）：留给其持有者，未释放</translation>
+    </message>
+    <message>
+        <source>released on some nodes; others may still hold the token (unreachable, a Redis error, no expiry): run it again once they answer</source>
+        <translation>已在部分节点上释放；其他节点可能仍持有该令牌（不可达、Redis 错误、没有过期时间）：待它们应答后请再次运行</translation>
+    </message>
+    <message>
+        <source>Outcomes (&quot;outcome&quot; in the JSON) and exit codes:</source>
+        <translation>结果（JSON 中的 &quot;outcome&quot;）与退出码：</translation>
+    </message>
+    <message>
+        <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.
+
+The outcome says what became of the lock as a whole (the table says what each node did); --dry-run has the outcome the release would have now. With --json, &quot;executed&quot; is true when at least one node was changed, and &quot;freeAt&quot;, &quot;freeInMs&quot; and &quot;tombstone&quot; are there only when the release frees the lock (released, released-partially).</source>
+        <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁（固定的 MS 会在需要时提高到该有效期；没有过期时间的锁在 MS 内保持被占用）。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。
+
+结果说明该锁整体的去向（表格说明每个节点做了什么）；--dry-run 给出的是此刻执行释放会得到的结果。使用 --json 时，只要至少有一个节点被改动，&quot;executed&quot; 即为 true；只有当释放使锁可用时（released、released-partially）才会给出 &quot;freeAt&quot;、&quot;freeInMs&quot; 和 &quot;tombstone&quot;。</translation>
     </message>
 </context>
 <context>
@@ -5120,6 +5292,25 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>raw baseline: read failed: %1</source>
         <translation>raw 基准：读取失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::rules</name>
+    <message>
+        <source>the drift factor must be at least 0 and below %1, not %2</source>
+        <translation>时钟漂移系数必须不小于 0 且小于 %1，而不是 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n node(s) the quorum cannot survive the loss of any node: Redlock needs at least 3 independent masters</source>
+        <translation>
+            <numerusform>只有 %n 个节点时，丢失任何一个节点都会失去法定人数：Redlock 至少需要 3 个相互独立的主节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>with %n nodes the quorum tolerates no more failures than with one node fewer: use an odd number</source>
+        <translation>
+            <numerusform>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多：请使用奇数个节点</numerusform>
+        </translation>
     </message>
 </context>
 </TS>
