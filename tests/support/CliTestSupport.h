@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <algorithm>
 #include <csignal>
 #include <unistd.h>
 
@@ -39,12 +40,48 @@ inline QProcessEnvironment cliEnvironment(const QString& locale = QStringLiteral
     return env;
 }
 
+// acquire, extend, release and bench wait 50 ms per node by default (node-redlock's default). On a loaded machine
+// (2 cores, load 10 and more) a healthy node can take longer to answer, and a test that expects success flakes.
+// Unless the test chose a --node-timeout itself, they get a generous one: 2000 ms, or TTL/10 for a TTL under
+// 20 s (the CLI warns when the timeout is not small against the TTL, and a test must not run into that warning
+// just because of this), never less than the 50 ms default. force-release already waits 2000 ms by default;
+// inspect, watch and audit have no --node-timeout. Nodes that are stopped are refused at once: that does not
+// wait for the timeout, so the tests with nodes down are unchanged by it.
+inline QStringList withGenerousNodeTimeout(QStringList args)
+{
+    static const QStringList commands{QStringLiteral("acquire"), QStringLiteral("extend"), QStringLiteral("release"),
+                                      QStringLiteral("bench")};
+    if (args.isEmpty() || !commands.contains(args.first()))
+        return args;
+    const qsizetype end = args.contains(QStringLiteral("--")) ? args.indexOf(QStringLiteral("--")) : args.size();
+    qint64 ttlMs = 10000; // the default of all four
+    for (qsizetype i = 1; i < end; ++i) {
+        const QString& arg = args[i];
+        if (arg == u"--node-timeout" || arg.startsWith(QLatin1String("--node-timeout=")))
+            return args;
+        bool ok = false;
+        qint64 value = 0;
+        if (arg == u"--ttl" && i + 1 < end)
+            value = args[i + 1].toLongLong(&ok);
+        else if (arg.startsWith(QLatin1String("--ttl=")))
+            value = arg.mid(6).toLongLong(&ok);
+        if (ok)
+            ttlMs = value;
+    }
+    const qint64 nodeTimeoutMs = std::min<qint64>(2000, ttlMs / 10);
+    if (nodeTimeoutMs > 50) {
+        args.insert(end, QString::number(nodeTimeoutMs));
+        args.insert(end, QStringLiteral("--node-timeout"));
+    }
+    return args;
+}
+
 inline CliRun runCli(const QStringList& args, int timeoutMs = 30000, const QString& locale = QStringLiteral("C.UTF-8"))
 {
     CliRun run;
     QProcess process;
     process.setProcessEnvironment(cliEnvironment(locale));
-    process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+    process.start(QStringLiteral(REDLOCK_CLI_PATH), withGenerousNodeTimeout(args));
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();

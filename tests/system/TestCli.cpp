@@ -606,11 +606,13 @@ private slots:
         QVERIFY2(lost.isEmpty(), qPrintable(lost.join(u'\n') + u'\n' + QString::fromUtf8(run.err)));
         QVERIFY2(!run.err.contains("released again"), run.err.constData());
 
-        // extend and release print their result first too: `| head -1` has it, and is no failure.
+        // extend and release print their result first too: `| head -1` has it, and is no failure. A shell script
+        // does not go through runCli: the generous node timeout is given here.
         const QString key = prefix + QStringLiteral("1");
         const CliRun extended =
             runShell(QStringLiteral("for i in $(seq 1 20); do\n"
-                                    "  \"$1\" extend --nodes \"$2\" --token \"$3\" --ttl 120000 \"$4\" | head -1\n"
+                                    "  \"$1\" extend --nodes \"$2\" --token \"$3\" --ttl 120000 --node-timeout 2000 "
+                                    "\"$4\" | head -1\n"
                                     "  echo \"exit=${PIPESTATUS[0]}\"\n"
                                     "done"),
                      {m_nodes, QString::fromUtf8(tokens[0]), key}, 120000);
