@@ -439,6 +439,25 @@ private slots:
                                   qPrintable(watchCli.seen()), 20000);
         QVERIFY2(!watchCli.err().contains("unreachable"), qPrintable(watchCli.seen()));
 
+        // ---- node 1 hung (SIGSTOP): connected, answering nothing. Not answering is down for every observer, as a
+        // node whose connection is gone (issue 24 item 1: it was shown up for as long as it hung).
+        QVERIFY(cluster.pauseNode(0));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(0) && watch.nodesUp() == 2, 15000);
+        QCOMPARE(watch.nodeFacts()[0].health, NodeHealth::NotAnswering);
+        QVERIFY(watch.hasQuorum());
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
+                                                        {QStringLiteral("rule"), QStringLiteral("node-down")},
+                                                        {QStringLiteral("node"), 1}}),
+                                  qPrintable(watchCli.seen()), 15000);
+        why = auditAgrees(auditNow(), 0);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(
+            findingKeys(watch.findings(), nodes).contains(QStringLiteral("unverified|info|") + nodes[0].displayName()));
+        QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
+        QVERIFY(cluster.resumeNode(0));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.nodesUp() == 3, 15000);
+        QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
+
         // ---- node 3 shut down: 2 of 3 up, the quorum kept
         QVERIFY(cluster.stopNode(2));
         QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(2) && watch.nodesUp() == 2, 10000);
