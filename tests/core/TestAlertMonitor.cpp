@@ -3,8 +3,8 @@
 // each rule raised by a real condition once its threshold has passed and cleared when the condition has been
 // gone for the hysteresis; one notification while a condition lasts (and flickers); acknowledge and mute.
 
+#include "alerts/AlertMonitor.h"
 #include "localcluster/LocalCluster.h"
-#include "observe/AlertMonitor.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"

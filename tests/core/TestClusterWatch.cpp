@@ -1,13 +1,13 @@
-// core/observe/ClusterWatch: the observation pipeline assembled once (sessions, inspector, audit, max TTL, the node-up
+// core/watch/ClusterWatch: the observation pipeline assembled once (sessions, inspector, audit, max TTL, the node-up
 // and quorum rule), on real redis-server nodes. The last test runs `redlock watch --json`, `redlock audit --json` and
 // `redlock exporter` beside a ClusterWatch over one deployment and takes nodes down under all of them: each step,
 // every front end reports the same nodes up, the same quorum and the same audit findings.
 
 #include "localcluster/LocalCluster.h"
-#include "observe/ClusterWatch.h"
 #include "redlock/LockToken.h"
 #include "support/CliTestSupport.h"
 #include "support/DirectRedis.h"
+#include "watch/ClusterWatch.h"
 
 #include <QDeadlineTimer>
 #include <QRegularExpression>

@@ -3,9 +3,9 @@
 // without secrets, per-key labels only on request), the --listen parser and the HTTP endpoint's answers.
 // tests/system/TestExporter.cpp runs the real thing against redis-servers and a real Prometheus.
 
-#include "observe/MetricsHttpServer.h"
-#include "observe/PrometheusExporter.h"
-#include "observe/PrometheusText.h"
+#include "export/MetricsHttpServer.h"
+#include "export/PrometheusExporter.h"
+#include "export/PrometheusText.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/LockToken.h"
 #include "support/ManualClock.h"

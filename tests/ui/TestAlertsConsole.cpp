@@ -3,17 +3,17 @@
 // acknowledge and mute from the panel; the alert clears when the node is back and stays listed as cleared;
 // thresholds edited in the dialog are saved in QSettings and read back by the next console, with sane defaults.
 
+#include "alerts/AlertThresholdsDialog.h"
+#include "alerts/AlertsConsole.h"
+#include "alerts/AlertsModel.h"
+#include "alerts/AlertsPanel.h"
 #include "controller/AlertSettings.h"
 #include "controller/ClusterController.h"
-#include "dialogs/AlertThresholdsDialog.h"
 #include "localcluster/LocalCluster.h"
-#include "models/AlertsModel.h"
 #include "models/EventLogModel.h"
 #include "support/DirectRedis.h"
 #include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
-#include "views/AlertsConsole.h"
-#include "views/AlertsPanel.h"
 #include "views/MainWindow.h"
 
 #include <QAbstractItemModelTester>

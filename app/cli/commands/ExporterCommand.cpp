@@ -1,13 +1,13 @@
 // redlock exporter: the observation core (NodeSession, LockInspector, SafetyAudit) behind a Prometheus /metrics.
 
-#include "CommandLine.h"
-#include "Commands.h"
-#include "commands/ObserveOptions.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/commands/ObserveOptions.h"
 
-#include "observe/ClusterWatch.h"
-#include "observe/MetricsHttpServer.h"
-#include "observe/PrometheusExporter.h"
+#include "export/MetricsHttpServer.h"
+#include "export/PrometheusExporter.h"
 #include "runtime/StopSignals.h"
+#include "watch/ClusterWatch.h"
 
 #include <QEventLoop>
 

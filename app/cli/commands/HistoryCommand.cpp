@@ -1,8 +1,8 @@
 // redlock history: who held a lock when, and how it ended, from the journal the console and `redlock watch
 // --journal` write (core/history).
 
-#include "CommandLine.h"
-#include "Commands.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
 
 #include "history/LockJournal.h"
 

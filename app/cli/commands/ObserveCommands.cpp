@@ -1,18 +1,18 @@
 // redlock inspect / watch / audit: the observation core (LockInspector, NodeSession, SafetyAudit) headless.
 
-#include "CommandLine.h"
-#include "Commands.h"
-#include "commands/ObserveOptions.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/commands/ObserveOptions.h"
 
+#include "alerts/AlertMonitor.h"
 #include "history/LockJournal.h"
-#include "observe/AlertMonitor.h"
-#include "observe/ClusterWatch.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "runtime/StopSignals.h"
+#include "watch/ClusterWatch.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

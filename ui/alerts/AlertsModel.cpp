@@ -1,4 +1,4 @@
-#include "models/AlertsModel.h"
+#include "alerts/AlertsModel.h"
 
 #include "theme/Icons.h"
 

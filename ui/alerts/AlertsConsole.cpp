@@ -1,12 +1,12 @@
-#include "views/AlertsConsole.h"
+#include "alerts/AlertsConsole.h"
 
+#include "alerts/AlertThresholdsDialog.h"
+#include "alerts/AlertsModel.h"
+#include "alerts/AlertsPanel.h"
 #include "controller/AlertSettings.h"
 #include "controller/ClusterController.h"
-#include "dialogs/AlertThresholdsDialog.h"
-#include "models/AlertsModel.h"
 #include "models/EventLogModel.h"
 #include "theme/Icons.h"
-#include "views/AlertsPanel.h"
 #include "views/MainWindow.h"
 
 #include <QAction>

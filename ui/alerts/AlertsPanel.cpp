@@ -1,6 +1,6 @@
-#include "views/AlertsPanel.h"
+#include "alerts/AlertsPanel.h"
 
-#include "models/AlertsModel.h"
+#include "alerts/AlertsModel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

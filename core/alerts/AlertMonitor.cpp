@@ -1,4 +1,4 @@
-#include "observe/AlertMonitor.h"
+#include "alerts/AlertMonitor.h"
 
 #include "redlock/RedlockRules.h"
 

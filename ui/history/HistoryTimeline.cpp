@@ -1,6 +1,6 @@
-#include "views/HistoryTimeline.h"
+#include "history/HistoryTimeline.h"
 
-#include "models/HistoryModel.h"
+#include "history/HistoryModel.h"
 #include "observe/ObservationTypes.h"
 #include "theme/StatePalette.h"
 

@@ -1,6 +1,6 @@
-#include "observe/ClusterWatch.h"
+#include "watch/ClusterWatch.h"
 
-#include "observe/AlertMonitor.h"
+#include "alerts/AlertMonitor.h"
 #include "observe/SafetyAudit.h"
 #include "runtime/IoThread.h"
 

@@ -1,11 +1,11 @@
-#include "views/HistoryConsole.h"
+#include "history/HistoryConsole.h"
 
 #include "controller/ClusterController.h"
 #include "controller/OperatorActions.h"
+#include "history/HistoryPanel.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "redlock/RedlockRules.h"
-#include "views/HistoryPanel.h"
 #include "views/MainWindow.h"
 
 #include <QAction>

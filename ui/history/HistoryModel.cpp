@@ -1,4 +1,4 @@
-#include "models/HistoryModel.h"
+#include "history/HistoryModel.h"
 
 #include "observe/ObservationTypes.h"
 

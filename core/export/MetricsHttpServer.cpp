@@ -1,4 +1,4 @@
-#include "observe/MetricsHttpServer.h"
+#include "export/MetricsHttpServer.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

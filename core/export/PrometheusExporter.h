@@ -1,7 +1,7 @@
 #pragma once
 
+#include "export/PrometheusText.h"
 #include "observe/ObservationTypes.h"
-#include "observe/PrometheusText.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/SteadyClock.h"
 

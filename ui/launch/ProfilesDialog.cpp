@@ -1,4 +1,4 @@
-#include "dialogs/ProfilesDialog.h"
+#include "launch/ProfilesDialog.h"
 
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"

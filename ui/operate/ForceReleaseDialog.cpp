@@ -1,4 +1,4 @@
-#include "dialogs/ForceReleaseDialog.h"
+#include "operate/ForceReleaseDialog.h"
 
 #include "controller/OperatorActions.h"
 #include "models/LocksModel.h"

@@ -1,4 +1,4 @@
-#include "dialogs/AuditLogDialog.h"
+#include "operate/AuditLogDialog.h"
 
 #include "operate/AuditLog.h"
 

@@ -1,4 +1,4 @@
-#include "observe/PrometheusExporter.h"
+#include "export/PrometheusExporter.h"
 
 #include "observe/SafetyAudit.h"
 #include "redlock/RedlockRules.h"

@@ -1,10 +1,10 @@
-#include "views/HistoryPanel.h"
+#include "history/HistoryPanel.h"
 
+#include "history/HistoryModel.h"
+#include "history/HistoryTimeline.h"
 #include "history/LockJournal.h"
-#include "models/HistoryModel.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/StatePalette.h"
-#include "views/HistoryTimeline.h"
 
 #include <QComboBox>
 #include <QDateTime>

@@ -1,4 +1,4 @@
-#include "dialogs/RestartDialog.h"
+#include "operate/RestartDialog.h"
 
 #include "controller/OperatorActions.h"
 #include "models/NodesModel.h"

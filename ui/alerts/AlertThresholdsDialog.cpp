@@ -1,4 +1,4 @@
-#include "dialogs/AlertThresholdsDialog.h"
+#include "alerts/AlertThresholdsDialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

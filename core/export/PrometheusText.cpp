@@ -1,4 +1,4 @@
-#include "observe/PrometheusText.h"
+#include "export/PrometheusText.h"
 
 #include <charconv>
 #include <cmath>
