@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QEvent>
+#include <QSet>
 
 #include <algorithm>
 
@@ -173,8 +174,21 @@ bool ClusterWatch::isNodeUp(int node) const
 
 int ClusterWatch::nodesUp() const
 {
-    return static_cast<int>(std::count_if(m_facts.cbegin(), m_facts.cend(),
-                                          [this](const NodeFacts& f) { return countsAsUp(f, m_quarantined); }));
+    // One server, one vote, as in RedlockClient: nodes that answer with the same run_id (one server under two
+    // names, which the audit reports as "same-server") count once towards the quorum.
+    QSet<QByteArray> servers;
+    int up = 0;
+    for (const NodeFacts& f : m_facts) {
+        if (!countsAsUp(f, m_quarantined))
+            continue;
+        if (!f.runId.isEmpty()) {
+            if (servers.contains(f.runId))
+                continue;
+            servers.insert(f.runId);
+        }
+        ++up;
+    }
+    return up;
 }
 
 void ClusterWatch::setQuarantinedNodes(const QList<int>& nodes)

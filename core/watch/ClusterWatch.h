@@ -42,7 +42,7 @@ struct ClusterWatchOptions
 // The rules:
 //  - up: a node whose session says Up (it answers commands within the command timeout) and that no delayed restart
 //    keeps out (quarantined). Nothing else counts: not the inspector's reads, not a node still connecting.
-//  - quorum: rules::quorum(N) nodes up.
+//  - quorum: rules::quorum(N) nodes up, where nodes that are one server (the same run_id) count once.
 //  - max TTL: rules::auditMaxTtlMs(configured, largest PTTL seen), the largest PTTL kept as a running maximum of the
 //    inspector's change sets (lock values only, never a force release's tombstone), never lowered.
 //  - the audit: SafetyAudit::run on the latest facts with that max TTL, again on every facts change and whenever the
@@ -90,7 +90,7 @@ public:
     int nodeCount() const { return static_cast<int>(m_options.inspector.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
     bool isNodeUp(int node) const;
-    int nodesUp() const;
+    int nodesUp() const; // distinct servers up: one run_id under two names counts once
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
     // Every node has reported once (its first connect ended, either way).
     bool allNodesReported() const { return !m_reported.contains(false); }

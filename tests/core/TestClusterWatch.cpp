@@ -293,6 +293,43 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!findingKeys(watch.findings(), cluster.endpoints()).contains(unverified), 10000);
     }
 
+    // One server under two names (its TCP port and its unix socket) is one vote for the quorum, in the watch and in
+    // `redlock audit` alike, and the audit says why (issue 24 item 6).
+    void oneServerUnderTwoNamesIsOneVote()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.inspector.nodes.append(alias);
+        ClusterWatch watch(o);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.isNodeUp(3), 20000);
+        QCOMPARE(watch.nodeCount(), 4);
+        QCOMPARE(watch.quorum(), 3);
+        QCOMPARE(watch.nodesUp(), 3); // four names, three servers
+        QVERIFY(watch.hasQuorum());
+        QVERIFY(findingKeys(watch.findings(), o.inspector.nodes).join(u' ').contains(u"same-server|severe"));
+
+        // Another server stopped: three names still answer, but they are two servers, fewer than the quorum.
+        QVERIFY(cluster.stopNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(1), 10000);
+        QCOMPARE(watch.nodesUp(), 2);
+        QVERIFY(!watch.hasQuorum());
+
+        QStringList list;
+        for (const NodeEndpoint& n : o.inspector.nodes)
+            list << n.displayName();
+        const CliRun audit = runCli(
+            {QStringLiteral("audit"), QStringLiteral("--json"), QStringLiteral("--nodes"), list.join(u',')}, 60000);
+        QVERIFY2(audit.json.value(QStringLiteral("nodesReachable")).toInt(-1) == 2, qPrintable(audit.describe()));
+        QCOMPARE(audit.exitCode, 3); // fewer than a quorum of servers reachable
+    }
+
     // `redlock audit`: the max TTL is the largest PTTL of a lock value met in one pass (a tombstone's is no TTL a
     // client uses), and no lock view is kept for it: memory does not grow with the number of locks.
     void oneShotAuditKeepsTheLargestPttlAndNoLocks()
