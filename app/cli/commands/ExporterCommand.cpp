@@ -111,7 +111,7 @@ int runExporter(const QStringList& args)
                                      "metrics (lock counts, node names)")
                      .arg(bound.address.toString()));
 
-    // The observation, as the console's and `watch`'s (core/observe/ClusterWatch.h): node health, the audit and its
+    // The observation, as the console's and `watch`'s (core/watch/ClusterWatch.h): node health, the audit and its
     // max TTL come from it. It lives on this thread, as the exporter does, so a scrape reads a consistent state
     // between two updates and never waits for the I/O thread.
     ClusterWatchOptions watchOptions;

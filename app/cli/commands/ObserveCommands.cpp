@@ -627,7 +627,7 @@ int runWatch(const QStringList& args)
         journal->start();
     }
     // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
-    // from it (core/observe/ClusterWatch.h).
+    // from it (core/watch/ClusterWatch.h).
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = command.options;
     watchOptions.configuredMaxTtlMs = maxTtl;
