@@ -161,42 +161,48 @@ bool JournalStore::openReadOnly(bool immutable, Error* error)
         m_db.setDatabaseName(m_path);
     }
     m_db.setConnectOptions(options);
-    auto fail = [&](const QSqlError& sqlError, const QString& doing) {
+    // The statements in a scope of their own: a connection is closed (or opened again) only once no query uses it.
+    QSqlError failed;
+    QString doing = tr("cannot read");
+    bool isJournal = true;
+    if (!m_db.open()) {
+        failed = m_db.lastError();
+        doing = tr("cannot open");
+    } else {
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(m_busyTimeoutMs)) ||
+            !q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'intervals'")) || !q.next())
+            failed = q.lastError();
+        else if (q.value(0).toInt() == 0)
+            isJournal = false;
+        // A journal written before "at least since" intervals existed has no such column: none of its are.
+        else if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
+                                        "'at_least_since'")) ||
+                 !q.next())
+            failed = q.lastError();
+        else
+            m_hasAtLeastSince = q.value(0).toInt() > 0;
+    }
+    if (failed.isValid()) {
         // A WAL journal whose writer is gone has no -wal or -shm file, and a reader that may not create them in
         // the folder (another account's journal) is refused by SQLite. Without a -wal file every row is in the
         // journal itself: read it as it is, with no side file and no lock (immutable).
         bool ok = false;
-        const int code = sqlError.nativeErrorCode().toInt(&ok) & 0xFF;
-        if (!immutable && ok && (code == 8 /* SQLITE_READONLY */ || code == 14 /* SQLITE_CANTOPEN */) &&
-            !QFileInfo::exists(m_path + QStringLiteral("-wal"))) {
-            close();
-            return openReadOnly(true, error);
-        }
-        if (error)
-            *error = errorFrom(sqlError, doing);
+        const int code = failed.nativeErrorCode().toInt(&ok) & 0xFF;
+        const bool retry = !immutable && ok && (code == 8 /* SQLITE_READONLY */ || code == 14 /* SQLITE_CANTOPEN */) &&
+                           !QFileInfo::exists(m_path + QStringLiteral("-wal"));
+        if (!retry && error)
+            *error = errorFrom(failed, doing);
         close();
-        return false;
-    };
-    if (!m_db.open())
-        return fail(m_db.lastError(), tr("cannot open"));
-    QSqlQuery q(m_db);
-    if (!q.exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(m_busyTimeoutMs)))
-        return fail(q.lastError(), tr("cannot open"));
-    if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'intervals'")) || !q.next())
-        return fail(q.lastError(), tr("cannot read"));
-    if (q.value(0).toInt() == 0) {
+        return retry && openReadOnly(true, error);
+    }
+    if (!isJournal) {
         if (error)
             *error = {Failure::NotADatabase,
                       tr("%1: not a lock history journal").arg(QDir::toNativeSeparators(m_path))};
         close();
         return false;
     }
-    // A journal written before "at least since" intervals existed has no such column: none of its are.
-    if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
-                               "'at_least_since'")) ||
-        !q.next())
-        return fail(q.lastError(), tr("cannot read"));
-    m_hasAtLeastSince = q.value(0).toInt() > 0;
     m_open = true;
     return true;
 }
