@@ -151,8 +151,20 @@ public:
             return;
         qint64 removed = 0;
         JournalStore::Error ignored;
-        if (m_store->prune(retainCutoff(), m_options.retainBytes, &removed, &ignored))
-            notePruned(removed);
+        if (!m_store->prune(retainCutoff(), m_options.retainBytes, &removed, &ignored))
+            return;
+        notePruned(removed);
+        // What is left is the tenures still open (the locks held now), which retention never removes: said once.
+        const qint64 left = m_store->dataBytes();
+        if (!m_warnedOverTarget && left > m_options.retainBytes + m_options.retainBytes / 4) {
+            m_warnedOverTarget = true;
+            emit m_journal->warning(
+                LockJournal::tr("%1 takes %2 MiB, beyond its size target of %3 MiB, with all history pruned: the "
+                                "locks held now take that much, and their tenures are kept until they end")
+                    .arg(QDir::toNativeSeparators(m_options.path))
+                    .arg(double(left) / (1024 * 1024), 0, 'f', 1)
+                    .arg(double(m_options.retainBytes) / (1024 * 1024), 0, 'f', 1));
+        }
     }
 
     void shutdown()
@@ -285,6 +297,7 @@ private:
     qint64 m_lastWriteSteadyMs = std::numeric_limits<qint64>::min() / 2; // steady clock; never written yet
     QString m_reportedError;
     QSet<QString> m_warned; // each warning once
+    bool m_warnedOverTarget = false;
     qint64 m_reportedDropped = 0;
     qint64 m_writtenAtFailure = 0;
     qint64 m_droppedAtFailure = 0;

@@ -771,6 +771,25 @@ private slots:
         QVERIFY(!left.intervals.isEmpty());
         QVERIFY(left.intervals.last().key.startsWith("auto:009999:")); // the newest stay
         QVERIFY(!left.intervals.first().key.startsWith("auto:000000:"));
+        qInfo("largest journal with its -wal while writing: %lld bytes; at the end: %lld (target %lld)", largest,
+              fileBytes, o.retainBytes);
+
+        // Locks held now are never pruned: when they alone take more than the target, the journal says so, once.
+        QSignalSpy warnings(&journal, &LockJournal::warning);
+        QList<JournalEvent> held;
+        for (int n = 0; n < 3000; ++n) {
+            const QByteArray key = "held:" + QByteArray::number(n).rightJustified(6, '0') + ":" + pad + pad;
+            held << journalEvent(start + n, key, "acquired", "h" + QByteArray::number(n));
+        }
+        journal.record(held);
+        QVERIFY(await(journal.flush()));
+        journal.record(held.mid(0, 10));
+        QVERIFY(await(journal.flush()));
+        QCOMPARE(warnings.count(), 1);
+        const QString warning = warnings.first().first().toString();
+        QVERIFY2(warning.contains(QLatin1String("beyond its size target of 1.0 MiB")), qPrintable(warning));
+        all.keyPattern = "held:*";
+        QCOMPARE(await(journal.query(all)).intervals.size(), 3000); // all still open, none pruned
     }
 
     // `redlock history --journal fifo` (or `<(...)`) waited forever for a writer to the FIFO; a folder gave "disk
