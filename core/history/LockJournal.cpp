@@ -159,8 +159,8 @@ public:
         if (!m_warnedOverTarget && left > m_options.retainBytes + m_options.retainBytes / 4) {
             m_warnedOverTarget = true;
             emit m_journal->warning(
-                LockJournal::tr("%1 takes %2 MiB, beyond its size target of %3 MiB, with all history pruned: the "
-                                "locks held now take that much, and their tenures are kept until they end")
+                LockJournal::tr("%1 still takes %2 MiB after pruning, beyond its size target of %3 MiB: the locks "
+                                "held now take that much, and their tenures are kept until they end")
                     .arg(QDir::toNativeSeparators(m_options.path))
                     .arg(double(left) / (1024 * 1024), 0, 'f', 1)
                     .arg(double(m_options.retainBytes) / (1024 * 1024), 0, 'f', 1));
