@@ -632,6 +632,10 @@ int runWatch(const QStringList& args)
         QObject::connect(
             journal.get(), &LockJournal::recovered, &loop,
             [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        QObject::connect(
+            journal.get(), &LockJournal::warning, &loop,
+            [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); },
+            Qt::QueuedConnection);
         journal->start();
     }
     // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
