@@ -116,17 +116,48 @@ void AlertMonitor::applyLocks(const LockChangeSet& changes)
         applyLock(v);
     for (const LockView& v : changes.changed)
         applyLock(v);
-    for (const QByteArray& key : changes.disappeared)
+    for (const QByteArray& key : changes.disappeared) {
         m_locks.remove(key);
+        m_noExpiry.remove(key);
+    }
 }
 
 void AlertMonitor::clearLocks()
 {
     m_locks.clear();
+    m_noExpiry.clear();
+}
+
+void AlertMonitor::applyNoExpiry(const LockView& view)
+{
+    // A value without expiry on a minority, as the verdict (Stuck) or beside a live quorum of another token: it
+    // never goes away and costs the key a node of fault tolerance for good. On a quorum it is a hold (LockHeld).
+    if (view.noExpiryNodes.isEmpty() || view.noExpiryNodes.size() >= view.quorum) {
+        if (view.verdict != LockVerdict::Unknown) // cannot tell: what was seen before still stands
+            m_noExpiry.remove(view.key);
+        return;
+    }
+    LockState next;
+    next.rule = AlertRule::MinorityLeftover;
+    next.noExpiry = true;
+    next.token = view.noExpiryToken;
+    next.holders = int(view.noExpiryNodes.size());
+    next.tokenCount = view.tokenCount;
+    next.holder = decodeHolder(view.key, view.noExpiryToken).summary;
+    const auto it = m_noExpiry.constFind(view.key);
+    if (it != m_noExpiry.cend() && it->token == next.token) {
+        next.sinceNs = it->sinceNs;
+        next.sinceMs = it->sinceMs;
+    } else {
+        next.sinceNs = nowNs();
+        next.sinceMs = wallMs();
+    }
+    m_noExpiry.insert(view.key, next);
 }
 
 void AlertMonitor::applyLock(const LockView& view)
 {
+    applyNoExpiry(view);
     AlertRule rule = AlertRule::LockHeld;
     switch (view.verdict) {
     case LockVerdict::Held:
@@ -134,7 +165,8 @@ void AlertMonitor::applyLock(const LockView& view)
         rule = AlertRule::LockHeld;
         break;
     case LockVerdict::Stuck:
-        // A value without expiry on a quorum is held for good: the longest hold of all.
+        // A value without expiry on a quorum is held for good: the longest hold of all. On a minority it is a
+        // leftover without expiry (applyNoExpiry).
         if (!view.hasQuorum()) {
             m_locks.remove(view.key);
             return;
@@ -305,6 +337,12 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
             .arg(s.tokenCount)
             .arg(formatMs(threshold));
     case AlertRule::MinorityLeftover:
+        if (s.noExpiry)
+            return tr("lock %1: a value without expiry on %2 of %3 nodes (%4): it never goes away by itself")
+                .arg(printableBytes(key))
+                .arg(s.holders)
+                .arg(m_facts.size())
+                .arg(s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder);
         return tr("lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)")
             .arg(printableBytes(key))
             .arg(s.holders)
@@ -468,34 +506,8 @@ void AlertMonitor::evaluate()
         return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject);
     };
     QList<Condition> fresh;
-    for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
-        const QByteArray subject = keySubject(it.key());
-        // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
-        // clears at once (it would go on naming a holder that is gone) and the new one counts from its
-        // own start (applyLock reset sinceNs).
-        const bool perToken = it->rule != AlertRule::LockContested;
-        const QByteArray id = alertRuleId(it->rule).toLatin1() + ':' + subject;
-        if (perToken) {
-            const auto a = m_active.constFind(id);
-            if (a != m_active.cend() && a->token != it->token)
-                clearActive(id);
-        }
-        const bool active = m_active.contains(id);
-        if (!present(it->rule, it->sinceNs, active))
-            continue;
-        Condition c;
-        c.rule = it->rule;
-        c.subject = subject;
-        c.key = it.key();
-        c.sinceNs = it->sinceNs;
-        c.sinceMs = it->sinceMs;
-        if (perToken)
-            c.token = it->token;
-        // The message is only built for an alert about to be raised.
-        if (!active)
-            c.message = lockMessage(it.key(), *it);
-        consider(c, now, &fresh);
-    }
+    evaluateLocks(m_locks, now, &fresh);
+    evaluateLocks(m_noExpiry, now, &fresh);
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now, &fresh);
@@ -537,6 +549,42 @@ void AlertMonitor::evaluate()
     }
     for (const QByteArray& id : std::as_const(m_order))
         maybeNotify(m_active[id], now);
+}
+
+void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, QList<Condition>* fresh)
+{
+    const AlertThresholds& t = m_options.thresholds;
+    const auto present = [&](const LockState& s, bool active) {
+        return t.isEnabled(s.rule) && (active || s.noExpiry || (now - s.sinceNs) / 1'000'000 >= t.after(s.rule));
+    };
+    for (auto it = locks.cbegin(); it != locks.cend(); ++it) {
+        const QByteArray subject = keySubject(it.key());
+        // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
+        // clears at once (it would go on naming a holder that is gone) and the new one counts from its
+        // own start (applyLock reset sinceNs).
+        const bool perToken = it->rule != AlertRule::LockContested;
+        const QByteArray id = alertRuleId(it->rule).toLatin1() + ':' + subject;
+        if (perToken) {
+            const auto a = m_active.constFind(id);
+            if (a != m_active.cend() && a->token != it->token)
+                clearActive(id);
+        }
+        const bool active = m_active.contains(id);
+        if (!present(*it, active))
+            continue;
+        Condition c;
+        c.rule = it->rule;
+        c.subject = subject;
+        c.key = it.key();
+        c.sinceNs = it->sinceNs;
+        c.sinceMs = it->sinceMs;
+        if (perToken)
+            c.token = it->token;
+        // The message is only built for an alert about to be raised.
+        if (!active)
+            c.message = lockMessage(it.key(), *it);
+        consider(c, now, fresh);
+    }
 }
 
 void AlertMonitor::clearActive(const QByteArray& id)

@@ -197,6 +197,9 @@ private:
         QString holder;
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
+        // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
+        // away by itself, so it is raised at once, not after the rule's threshold.
+        bool noExpiry = false;
     };
     struct Active
     {
@@ -210,6 +213,8 @@ private:
     };
 
     void applyLock(const LockView& view);
+    void applyNoExpiry(const LockView& view);
+    void evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 nowNs, QList<Condition>* fresh);
     void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
     void recomputeNodeConditions();
     // Active already: still present. Else it goes into fresh, raised (alone or grouped) by raise().
@@ -233,6 +238,7 @@ private:
     std::shared_ptr<SteadyClock> m_clock;
     std::shared_ptr<WallClock> m_wall;
     QHash<QByteArray, LockState> m_locks;          // keys held, contested or left over: since when
+    QHash<QByteArray, LockState> m_noExpiry;       // keys with a value without expiry on a minority: since when
     QHash<QByteArray, Condition> m_nodeConditions; // node down, quorum lost, clock offset, severe findings
     QList<NodeFacts> m_facts;
     QList<bool> m_seen; // per node: reported once as something other than Connecting

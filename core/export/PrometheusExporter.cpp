@@ -124,6 +124,10 @@ void PrometheusExporter::addChanges(const LockChangeSet& changes)
 void PrometheusExporter::apply(const LockView& view)
 {
     m_largestPttlMs = std::max(m_largestPttlMs, SafetyAudit::largestPttlMs(view));
+    if (!view.noExpiryNodes.isEmpty())
+        m_withoutExpiry.insert(view.key);
+    else if (view.verdict != LockVerdict::Unknown) // cannot tell: what was seen before still stands
+        m_withoutExpiry.remove(view.key);
     const auto it = m_keys.find(view.key);
     KeyState before;
     if (it != m_keys.end()) {
@@ -166,6 +170,7 @@ void PrometheusExporter::apply(const LockView& view)
 
 void PrometheusExporter::forget(const QByteArray& key, qint64 atNs)
 {
+    m_withoutExpiry.remove(key);
     const auto it = m_keys.constFind(key);
     if (it == m_keys.cend())
         return;
@@ -294,6 +299,11 @@ QByteArray PrometheusExporter::exposition() const
         if (!kVerdicts.contains(it.key()))
             out.sample({{"verdict", lockVerdictId(it.key())}}, it.value());
     }
+
+    out.family("redlock_locks_without_expiry", Type::Gauge,
+               u"Lock keys holding a value without expiry (PTTL -1) on at least one node: whatever their verdict "
+               u"(stuck, or held by a quorum of another token beside it), a value that never goes away by itself.");
+    out.sample({}, static_cast<double>(m_withoutExpiry.size()));
 
     out.family("redlock_lock_events_total", Type::Counter,
                u"Lock events observed (transitions: a lock found already held when watching starts is not "

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QList>
 #include <QMap>
+#include <QSet>
 
 #include <memory>
 
@@ -101,6 +102,7 @@ private:
 
     QHash<QByteArray, KeyState> m_keys;
     QMap<LockVerdict, int> m_verdictCounts;
+    QSet<QByteArray> m_withoutExpiry; // keys with a lock value without expiry on some node (LockView::noExpiryNodes)
     QMap<LockEvent::Kind, quint64> m_eventCounts;
     PrometheusText::Histogram m_holdDurations;
 

@@ -37,6 +37,64 @@ void KeyReader::read(const QList<QByteArray>& keys, bool forPass, std::function<
     }
 }
 
+void KeyReader::sendAtomic(QList<RedisConnection::Command> commands, bool forPass)
+{
+    if (!m_transactions) {
+        m_hooks.charge(commands.size(), forPass);
+        m_connection->sendPipeline(std::move(commands), m_timeoutMs);
+        return;
+    }
+    struct Transaction
+    {
+        QList<RedisConnection::Command> commands; // their handlers get EXEC's elements, in order
+        QList<RedisReply> queued;                 // each command's reply inside MULTI (QUEUED, or its own reply)
+        bool multiRefused = false;
+    };
+    auto tx = std::make_shared<Transaction>();
+    tx->queued.resize(commands.size());
+    QList<RedisConnection::Command> wrapped;
+    wrapped.reserve(commands.size() + 2);
+    static const QByteArray multi = QByteArrayLiteral("MULTI");
+    static const QByteArray exec = QByteArrayLiteral("EXEC");
+    wrapped.append({{multi}, [t = tx.get()](const RedisReply& reply) { t->multiRefused = reply.isError(); }});
+    for (qsizetype i = 0; i < commands.size(); ++i)
+        wrapped.append({commands[i].args, [t = tx.get(), i](const RedisReply& reply) { t->queued[i] = reply; }});
+    tx->commands = std::move(commands);
+    auto alive = m_alive;
+    wrapped.append({{exec}, [this, alive, tx, forPass](const RedisReply& reply) {
+                        QList<RedisConnection::Command>& inner = tx->commands;
+                        if (reply.isArray() && reply.elements().size() == inner.size()) {
+                            for (qsizetype i = 0; i < inner.size(); ++i)
+                                inner[i].handler(reply.elements()[i]);
+                            return;
+                        }
+                        if (reply.type() == RedisReply::Type::Failure) {
+                            for (auto& command : inner) // timed out or lost: so is every command of it
+                                command.handler(reply);
+                            return;
+                        }
+                        if (tx->multiRefused) {
+                            // No transaction was open: the commands ran one by one and these are their replies.
+                            if (*alive)
+                                m_transactions = false;
+                            for (qsizetype i = 0; i < inner.size(); ++i)
+                                inner[i].handler(tx->queued[i]);
+                            return;
+                        }
+                        // EXECABORT (a command refused when queued, e.g. by the ACL): nothing ran. Each command
+                        // again on its own, so that each gets its own answer.
+                        if (!*alive) {
+                            for (auto& command : inner)
+                                command.handler(reply);
+                            return;
+                        }
+                        m_hooks.charge(inner.size(), forPass);
+                        m_connection->sendPipeline(std::move(inner), m_timeoutMs);
+                    }});
+    m_hooks.charge(wrapped.size(), forPass);
+    m_connection->sendPipeline(std::move(wrapped), m_timeoutMs);
+}
+
 void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done)
 {
     using Presence = NodeLockState::Presence;
@@ -157,8 +215,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
             }
             batch->done(std::move(batch->reads));
         };
-        m_hooks.charge(commands.size(), forPass);
-        m_connection->sendPipeline(std::move(commands), m_timeoutMs);
+        sendAtomic(std::move(commands), forPass);
     };
 
     // Stage 1: one MGET for the page (nil for missing keys and for non-strings) and one PTTL per key, in one
@@ -225,8 +282,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
         }
         stage2(unresolved);
     };
-    m_hooks.charge(commands.size(), forPass);
-    m_connection->sendPipeline(std::move(commands), m_timeoutMs);
+    sendAtomic(std::move(commands), forPass);
 }
 
 } // namespace redlock

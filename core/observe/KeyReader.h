@@ -23,11 +23,14 @@ struct KeyRead
 };
 
 // Reads lock keys on one node, about one command per key: one pipeline per batch of keys, holding one MGET
-// for the batch (nil for missing keys and non-strings) and one PTTL per key. Keys that exist but have no
-// string value (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in
-// a second, small pipeline. A value without TTL is a lock that never expires when it looks like one (a
-// format a lock library writes, a Redisson holder); any other string without TTL is application data
-// (Skip::NoTtl). An ACL refusal (NOPERM) is a state of its own: the node answers, but not about this key.
+// for the batch (nil for missing keys and non-strings) and one PTTL per key, inside MULTI/EXEC: a value and its
+// PTTL are of one instant, never the old holder's value with a new holder's PTTL (another client's DEL + SET NX PX
+// between the two). A node whose ACL refuses MULTI is read without the transaction (as before), and a
+// transaction the server aborts (a command refused when queued) is read again without it, per command. Keys that exist
+// but have no string value (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL
+// in a second, small pipeline. A value without TTL is a lock that never expires when it looks like one (a format a lock
+// library writes, a Redisson holder); any other string without TTL is application data (Skip::NoTtl). An ACL refusal
+// (NOPERM) is a state of its own: the node answers, but not about this key.
 //
 // Lives on its owner's thread. Its replies come back on the connection's handlers: while `alive` (the
 // owner's token) is false, none of them calls done() or a hook, so the owner clears it before it deletes
@@ -53,6 +56,8 @@ public:
     void read(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
 
 private:
+    // Sends `commands` as one transaction, each handler getting its own command's reply (see the class comment).
+    void sendAtomic(QList<RedisConnection::Command> commands, bool forPass);
     void readBatch(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
 
     RedisConnection* m_connection;
@@ -62,6 +67,7 @@ private:
     std::shared_ptr<SteadyClock> m_clock;
     std::shared_ptr<bool> m_alive;
     Hooks m_hooks;
+    bool m_transactions = true; // false once the node refused MULTI
 };
 
 } // namespace redlock

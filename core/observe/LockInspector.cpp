@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <limits>
 
 namespace redlock {
 
@@ -122,6 +123,9 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
     m_eventTimer.setSingleShot(true);
     m_eventTimer.setInterval(std::max(0, m_options.eventBatchMs));
     connect(&m_eventTimer, &QTimer::timeout, this, &LockInspector::flushTouched);
+    m_validityTimer.setSingleShot(true);
+    m_validityTimer.setTimerType(Qt::PreciseTimer); // a coarse timer may be late by 5% of a 30 s validity
+    connect(&m_validityTimer, &QTimer::timeout, this, &LockInspector::onValidityTimer);
 }
 
 LockInspector::~LockInspector()
@@ -184,6 +188,7 @@ void LockInspector::stop()
     m_eventsCheckTimer.stop();
     m_loadTimer.stop();
     m_eventTimer.stop();
+    m_validityTimer.stop();
     m_pass.reset();
     m_refreshAgain = false;
     for (NodeLink& link : m_links) {
@@ -260,12 +265,46 @@ void LockInspector::setQuarantinedNodes(QList<int> nodes)
     if (nodes == m_options.quarantinedNodes)
         return;
     m_options.quarantinedNodes = std::move(nodes);
+    judgeAllAgain();
+}
+
+void LockInspector::setDownNodes(QList<int> nodes)
+{
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    if (nodes == m_downNodes)
+        return;
+    QList<int> back;
+    for (const int node : std::as_const(m_downNodes)) {
+        if (!nodes.contains(node))
+            back.append(node);
+    }
+    m_downNodes = std::move(nodes);
+    judgeAllAgain();
+    // What the node back said last is old: read again the keys it could not be read for, and the unknown ones.
+    for (const LockView& view : std::as_const(m_views)) {
+        for (const int node : std::as_const(back)) {
+            const NodeLockState::Presence p = view.nodes.value(node).presence;
+            if (view.verdict == LockVerdict::Unknown || p == NodeLockState::Presence::Unreachable ||
+                p == NodeLockState::Presence::Refused) {
+                m_touched.insert(view.key);
+                break;
+            }
+        }
+    }
+    if (!m_touched.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
+        m_eventTimer.start();
+}
+
+void LockInspector::judgeAllAgain()
+{
     const VerdictRules rules = verdictRules();
+    const qint64 now = m_clock->nowNs();
     QHash<QByteArray, LockView> updated;
     QSet<QByteArray> touched;
     for (const LockView& view : std::as_const(m_views)) {
         LockView judged = view;
-        judgeLock(judged, rules);
+        judgeLock(judged, rules, now);
         if (judged.sameStateAs(view))
             continue;
         touched.insert(view.key);
@@ -273,6 +312,57 @@ void LockInspector::setQuarantinedNodes(QList<int> nodes)
     }
     if (!touched.isEmpty())
         applyChanges(std::move(updated), touched, Apply::Events);
+}
+
+void LockInspector::noteValidity(const LockView& view)
+{
+    if (!view.isHeld() || view.observedValidityMs < 0 || m_viewSink)
+        return;
+    const qint64 endNs = view.observedAtNs + view.observedValidityMs * kNsPerMs;
+    const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
+    if (view.verdict == LockVerdict::Held && expiringNs > view.observedAtNs)
+        m_validityDue.emplace(expiringNs, view.key);
+    m_validityDue.emplace(endNs, view.key);
+}
+
+void LockInspector::armValidityTimer()
+{
+    if (m_validityDue.empty()) {
+        m_validityTimer.stop();
+        return;
+    }
+    const qint64 waitNs = m_validityDue.begin()->first - m_clock->nowNs();
+    // +1 ms: the timer's millisecond must not fire a hair before the instant it waits for.
+    const qint64 waitMs = waitNs <= 0 ? 0 : waitNs / kNsPerMs + 1;
+    m_validityTimer.start(int(std::min<qint64>(waitMs, std::numeric_limits<int>::max())));
+}
+
+void LockInspector::onValidityTimer()
+{
+    const VerdictRules rules = verdictRules();
+    const qint64 now = m_clock->nowNs();
+    QHash<QByteArray, LockView> updated;
+    QSet<QByteArray> touched;
+    while (!m_validityDue.empty() && m_validityDue.begin()->first <= now) {
+        const QByteArray key = m_validityDue.begin()->second;
+        m_validityDue.erase(m_validityDue.begin());
+        const auto it = m_views.constFind(key);
+        if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
+            continue;
+        LockView judged = it.value();
+        judgeLock(judged, rules, now);
+        if (judged.validityEnded)
+            m_touched.insert(key); // extended unseen, or gone: only a read tells
+        if (judged.sameStateAs(it.value()))
+            continue;
+        touched.insert(key);
+        updated.insert(key, std::move(judged));
+    }
+    if (!touched.isEmpty())
+        applyChanges(std::move(updated), touched, Apply::Events);
+    if (!m_touched.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
+        m_eventTimer.start();
+    armValidityTimer();
 }
 
 void LockInspector::setBudgetPerNode(int commandsPerSecond)
@@ -796,8 +886,12 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     }
     m_views = std::move(updated);
     m_locksPerNode.fill(0);
-    for (const LockView& view : std::as_const(m_views))
+    m_validityDue.clear();
+    for (const LockView& view : std::as_const(m_views)) {
         countHolding(view, 1);
+        noteValidity(view);
+    }
+    armValidityTimer();
     publish(changes, events);
 }
 
@@ -831,7 +925,9 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         else
             it = m_views.insert(key, after.value());
         countHolding(it.value(), 1);
+        noteValidity(it.value());
     }
+    armValidityTimer();
     publish(changes, events);
 }
 

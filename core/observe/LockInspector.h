@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -96,7 +97,8 @@ public:
     // What every lock is judged against (observe/LockVerdict.h).
     VerdictRules verdictRules() const
     {
-        return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs, m_options.quarantinedNodes};
+        return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs, m_options.quarantinedNodes,
+                m_downNodes};
     }
 
     // Opens the connections, subscribes, runs a first full inspection and reconciles in the background.
@@ -113,6 +115,10 @@ public:
     // The quarantined nodes (InspectorOptions::quarantinedNodes): every known lock is judged again at once, and
     // the ones whose verdict changes are emitted in locksChanged() (with their events), without a re-read.
     void setQuarantinedNodes(QList<int> nodes);
+    // The nodes the watch sees down or not answering (VerdictRules::down): every known lock is judged again at
+    // once, as setQuarantinedNodes() does, so a lock resting on such a node is not shown safe until a read says
+    // so. The keys a node that comes back was not read for are read again at once.
+    void setDownNodes(QList<int> nodes);
     bool isInspecting() const { return m_pass != nullptr; }
 
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
@@ -232,6 +238,13 @@ private:
                     LockChangeSet& changes, QList<LockEvent>& events);
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
     void countHolding(const LockView& view, int delta);
+    // Every known lock judged again now (the rules changed); the ones whose state changes are applied.
+    void judgeAllAgain();
+    // Time: a held view is judged again when it turns expiring and when its observed validity ends (then it is
+    // re-read too): no lock stays "held" past its validity for want of a keyspace event or a rescan.
+    void noteValidity(const LockView& view);
+    void armValidityTimer();
+    void onValidityTimer();
     void noteCallUs(qint64 us);
 
     InspectorOptions m_options;
@@ -260,6 +273,11 @@ private:
     QTimer m_eventsCheckTimer;
     QTimer m_loadTimer;
     QTimer m_eventTimer;
+    QList<int> m_downNodes; // VerdictRules::down
+    // Steady instants at which a held view's verdict changes by itself (turns expiring, validity ends) -> its key.
+    // Entries of views replaced since are dropped when they come due.
+    std::multimap<qint64, QByteArray> m_validityDue;
+    QTimer m_validityTimer; // single shot, precise: the earliest of m_validityDue
     ViewSink m_viewSink;
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };

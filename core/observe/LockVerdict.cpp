@@ -5,10 +5,16 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <limits>
 
 namespace redlock {
 
 void judgeLock(LockView& view, const VerdictRules& rules)
+{
+    judgeLock(view, rules, view.observedAtNs);
+}
+
+void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
 {
     const int quorum = rules.quorum;
     using Presence = NodeLockState::Presence;
@@ -17,18 +23,22 @@ void judgeLock(LockView& view, const VerdictRules& rules)
     view.observedValidityMs = -1;
     view.freeInMs = -1;
     view.uncounted.clear();
-    int unreachable = 0; // unreachable, refusing or quarantined: any may hold anything
-    int noExpiry = 0;    // holding a value without TTL
+    view.noExpiryNodes.clear();
+    view.noExpiryToken.clear();
+    view.validityEnded = false;
+    int unreachable = 0; // unreachable, refusing, quarantined or down: any may hold anything
     auto uncounted = [&](int i) {
         const NodeLockState& s = view.nodes[i];
-        return s.presence == Presence::Unreachable || s.presence == Presence::Refused || rules.quarantined.contains(i);
+        return s.presence == Presence::Unreachable || s.presence == Presence::Refused ||
+               rules.quarantined.contains(i) || rules.down.contains(i);
     };
     QVarLengthArray<int, 16> tombstoneNodes; // nodes holding a lock-delay tombstone
     // Per node, the index of its token among the distinct tokens (first-seen order); -1 when it holds none.
     // Fixed-size arrays on the stack for the usual handful of nodes: this runs for every key of every pass.
     QVarLengthArray<int, 16> tokenOf(view.nodes.size(), -1);
-    QVarLengthArray<int, 16> firstNodeOf; // per distinct token: the first node holding it
-    QVarLengthArray<int, 16> countOf;     // per distinct token: how many nodes hold it
+    QVarLengthArray<int, 16> firstNodeOf;   // per distinct token: the first node holding it
+    QVarLengthArray<int, 16> countOf;       // per distinct token: how many nodes hold it
+    QVarLengthArray<int, 16> noExpiryCount; // per distinct token: how many of them hold it without expiry
     for (int i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
         if (rules.quarantined.contains(i))
@@ -36,8 +46,6 @@ void judgeLock(LockView& view, const VerdictRules& rules)
         if (uncounted(i)) {
             ++unreachable;
         } else if (s.presence == Presence::Holding) {
-            if (s.pttlMs < 0)
-                ++noExpiry;
             if (s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token)) {
                 tombstoneNodes.append(i);
                 continue;
@@ -48,16 +56,26 @@ void judgeLock(LockView& view, const VerdictRules& rules)
             if (t == firstNodeOf.size()) {
                 firstNodeOf.append(i);
                 countOf.append(0);
+                noExpiryCount.append(0);
             }
             ++countOf[t];
             tokenOf[i] = int(t);
+            if (s.pttlMs < 0) {
+                ++noExpiryCount[t];
+                view.noExpiryNodes.append(i);
+            }
         }
     }
     qsizetype best = -1;
+    qsizetype stuck = -1; // the token without expiry on the most nodes
     for (qsizetype t = 0; t < countOf.size(); ++t) {
         if (best < 0 || countOf[t] > countOf[best])
             best = t;
+        if (noExpiryCount[t] > 0 && (stuck < 0 || noExpiryCount[t] > noExpiryCount[stuck]))
+            stuck = t;
     }
+    if (stuck >= 0)
+        view.noExpiryToken = view.nodes[firstNodeOf[stuck]].token;
     const int bestCount = best < 0 ? 0 : countOf[best];
     view.tokenCount = static_cast<int>(countOf.size());
     view.token = best < 0 ? QByteArray() : view.nodes[firstNodeOf[best]].token;
@@ -71,26 +89,41 @@ void judgeLock(LockView& view, const VerdictRules& rules)
         }
         return nodes;
     };
-
-    if (noExpiry > 0) {
-        // Whatever else holds: these nodes never let the value go by themselves.
-        view.verdict = LockVerdict::Stuck;
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            if (view.nodes[i].presence == Presence::Holding && view.nodes[i].pttlMs < 0)
-                view.restsOn.append(i);
-        }
-    } else if (bestCount >= quorum) {
-        view.restsOn = nodesHolding(best);
+    // After the quorum-th largest PTTL among the holders (no expiry: never), fewer than a quorum still hold it.
+    qint64 quorumPttl = -1;
+    if (bestCount >= quorum) {
         QVarLengthArray<qint64, 16> pttls;
-        for (const int i : std::as_const(view.restsOn))
-            pttls.append(view.nodes[i].pttlMs);
+        for (int i = 0; i < view.nodes.size(); ++i) {
+            if (tokenOf[i] == best)
+                pttls.append(view.nodes[i].pttlMs < 0 ? std::numeric_limits<qint64>::max() : view.nodes[i].pttlMs);
+        }
         std::sort(pttls.begin(), pttls.end(), std::greater<>());
-        // After the quorum-th largest PTTL, fewer than a quorum still hold the token. The TTL the holder
-        // asked for is unknown here, so the drift is taken on that PTTL (a slight underestimate).
-        const qint64 quorumPttl = pttls[quorum - 1];
+        quorumPttl = pttls[quorum - 1];
+    }
+    const bool quorumRunsOut = bestCount >= quorum && quorumPttl != std::numeric_limits<qint64>::max();
+
+    if (stuck >= 0 && !quorumRunsOut) {
+        // No quorum that will run out: the value without expiry is the lock an operator must release (a quorum
+        // of it is held for good).
+        view.verdict = LockVerdict::Stuck;
+        view.token = view.noExpiryToken;
+        view.holders = countOf[stuck];
+        view.restsOn = view.noExpiryNodes;
+        best = stuck;
+    } else if (quorumRunsOut) {
+        view.restsOn = nodesHolding(best);
+        // The TTL the holder asked for is unknown here, so the drift is taken on that PTTL (a slight
+        // underestimate).
         const qint64 drift = rules::clockDriftMs(quorumPttl, rules.driftFactor);
         view.observedValidityMs = std::max<qint64>(0, quorumPttl - drift);
-        view.verdict = view.observedValidityMs < rules.expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
+        const qint64 leftMs = view.remainingValidityMs(nowNs);
+        if (leftMs <= 0 && nowNs > view.observedAtNs) {
+            // Its validity ran out since the read: not held any more as far as we know, and not known free.
+            view.verdict = LockVerdict::Unknown;
+            view.validityEnded = true;
+        } else {
+            view.verdict = leftMs < rules.expiringThresholdMs ? LockVerdict::Expiring : LockVerdict::Held;
+        }
     } else if (bestCount + unreachable >= quorum) {
         view.verdict = LockVerdict::Unknown;
         for (int i = 0; i < view.nodes.size(); ++i) {

@@ -400,7 +400,8 @@ bool LockView::sameStateAs(const LockView& other) const
 {
     if (key != other.key || verdict != other.verdict || token != other.token || holders != other.holders ||
         tokenCount != other.tokenCount || restsOn != other.restsOn || uncounted != other.uncounted ||
-        nodes.size() != other.nodes.size())
+        noExpiryNodes != other.noExpiryNodes || noExpiryToken != other.noExpiryToken ||
+        validityEnded != other.validityEnded || nodes.size() != other.nodes.size())
         return false;
     // A PTTL that ticked down by the time that passed between the two reads is no change; an extension is.
     const qint64 elapsedMs = (other.observedAtNs - observedAtNs) / 1'000'000;

@@ -226,10 +226,21 @@ struct LockView
     // Nodes whose state was not counted by the verdict because they are quarantined (stopped or being stopped
     // for a delayed restart, see NodeRestartScheduler): judged as if unreachable, whatever they answered.
     QList<int> uncounted;
+    // Nodes holding a lock value with no expiry (PTTL -1), whatever the verdict: a leftover that never goes away by
+    // itself, beside a live quorum of another token (Held) or as the verdict itself (Stuck). noExpiryToken is that
+    // value (the one on most of those nodes): what a force release from this row replaces (releaseToken()).
+    QList<int> noExpiryNodes;
+    QByteArray noExpiryToken;
+    // Unknown because the observed validity of the quorum ran out and the key was not read again since (judgeLock
+    // with a later instant): its holder may have extended it, or it expired.
+    bool validityEnded = false;
 
     bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }
     // One token on a quorum, whatever else (Held, Expiring, or Stuck with a quorum of holders).
     bool hasQuorum() const { return holders >= quorum && quorum > 0; }
+    // The token an operator's force release from this lock replaces: the value without expiry when there is one
+    // (the leftover an operator goes looking for, never the live holder beside it), else the verdict's token.
+    const QByteArray& releaseToken() const { return noExpiryNodes.isEmpty() ? token : noExpiryToken; }
     // Remaining observed validity at steady instant nowNs (clamped at 0); -1 when not held.
     qint64 remainingValidityMs(qint64 nowNs) const
     {

@@ -16,7 +16,7 @@ namespace redlock {
 namespace AclPresets {
 
 // Watching only: node health (PING, TIME, INFO, CONFIG GET), lock discovery (SCAN) and reads (TYPE, PTTL,
-// GET, MGET, HGETALL), live events (keyspace notification channels). Cannot change anything.
+// GET, MGET, HGETALL, in MULTI/EXEC), live events (keyspace notification channels). Cannot change anything.
 //
 // Redis checks a PSUBSCRIBE pattern literally against the user's channel rules (not as a glob), so the
 // rule names the exact pattern the inspector subscribes to: __keyspace@<db>__:<keyPattern>.
@@ -36,6 +36,8 @@ inline QList<QByteArray> monitoring(const QByteArray& keyPattern = "*", int db =
             "+get",
             "+mget",
             "+hgetall",
+            "+multi", // a key's value and PTTL read in one transaction (observe/KeyReader.h)
+            "+exec",
             "+subscribe",
             "+psubscribe",
             "+unsubscribe",

@@ -195,6 +195,23 @@ QString forceReleaseKindId(ForceReleaseNode::Kind kind)
     return {};
 }
 
+qint64 ForceReleaseReport::liveQuorumValidityMs(double driftFactor) const
+{
+    QList<qint64> pttls;
+    for (const ForceReleaseNode& n : nodes) {
+        const bool replaced =
+            n.kind == ForceReleaseNode::Kind::WillDelete || n.kind == ForceReleaseNode::Kind::WillTombstone;
+        if (replaced && n.pttlMs > 0)
+            pttls.append(n.pttlMs);
+    }
+    const int quorum = rules::quorum(int(nodes.size()));
+    if (quorum <= 0 || pttls.size() < quorum)
+        return -1;
+    std::sort(pttls.begin(), pttls.end(), std::greater<>());
+    const qint64 validity = pttls[quorum - 1] - rules::clockDriftMs(pttls[quorum - 1], driftFactor);
+    return validity > 0 ? validity : -1;
+}
+
 int ForceReleaseReport::count(ForceReleaseNode::Kind kind) const
 {
     return static_cast<int>(

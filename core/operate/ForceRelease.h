@@ -132,6 +132,10 @@ struct ForceReleaseReport
     int lockDelayRaisedCount() const;
 
     int count(ForceReleaseNode::Kind kind) const;
+    // Preview: the validity the expected token still has as a Redlock lock (the quorum-th largest PTTL among the
+    // nodes where it would be replaced, minus drift), when it holds a quorum of nodes with an expiry: the release
+    // would take a live holder's lock. -1 when it does not (a value without expiry, a leftover, nothing).
+    qint64 liveQuorumValidityMs(double driftFactor) const;
     // Preview: nodes that would release (delete or tombstone); execute: nodes that did.
     int matched() const
     {

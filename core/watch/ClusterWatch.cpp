@@ -268,7 +268,22 @@ void ClusterWatch::onFacts(const NodeFacts& facts)
         emit nodeUpChanged(facts.node, isNodeUp(facts.node));
     }
     checkQuorum();
+    updateDownNodes();
     runAudit(); // last: auditChanged() closes what one facts report changed
+}
+
+void ClusterWatch::updateDownNodes()
+{
+    QList<int> down;
+    for (int i = 0; i < m_facts.size(); ++i) {
+        if (m_reported[i] && m_facts[i].health != NodeHealth::Up)
+            down.append(i);
+    }
+    if (down == m_downNodes || !m_inspector)
+        return;
+    m_downNodes = down;
+    QMetaObject::invokeMethod(
+        m_inspector, [inspector = m_inspector, down] { inspector->setDownNodes(down); }, Qt::QueuedConnection);
 }
 
 void ClusterWatch::onSample(const NodeSample& sample)

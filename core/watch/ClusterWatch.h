@@ -43,6 +43,8 @@ struct ClusterWatchOptions
 //  - up: a node whose session says Up (it answers commands within the command timeout) and that no delayed restart
 //    keeps out (quarantined). Nothing else counts: not the inspector's reads, not a node still connecting.
 //  - quorum: rules::quorum(N) nodes up, where nodes that are one server (the same run_id) count once.
+//  - verdicts: a node that reported and is not up (down, not answering, refused, reconnecting) counts as
+//    unreachable in every lock's verdict at once (VerdictRules::down), not when the next read fails.
 //  - max TTL: rules::auditMaxTtlMs(configured, largest PTTL seen), the largest PTTL kept as a running maximum of the
 //    inspector's change sets (lock values only, never a force release's tombstone), never lowered.
 //  - the audit: SafetyAudit::run on the latest facts with that max TTL, again on every facts change and whenever the
@@ -135,6 +137,8 @@ private:
     void noteLargestPttl(qint64 ms);
     void runAudit();
     void checkQuorum();
+    // Tells the inspector which nodes are down for the verdicts (reported, and not answering within the timeout).
+    void updateDownNodes();
 
     ClusterWatchOptions m_options;
     std::unique_ptr<IoThread> m_io;
@@ -151,6 +155,7 @@ private:
     qint64 m_largestPttlMs = 0;   // this thread's copy of the running maximum
     qint64 m_ioLargestPttlMs = 0; // the I/O thread's (only touched there)
     int m_lastUp = -1;
+    QList<int> m_downNodes; // as last told to the inspector
     InspectionSummary m_lastInspection;
     bool m_inspectionDone = false;
 };

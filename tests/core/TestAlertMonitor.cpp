@@ -9,6 +9,7 @@
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/FencingCounters.h"
+#include "redlock/LockToken.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
 #include "support/FakeClock.h"
@@ -255,6 +256,43 @@ private slots:
         std::sort(ids.begin(), ids.end());
         QCOMPARE(ids, (QList<QByteArray>{keyAlert(AlertRule::MinorityLeftover, "jobs:1"),
                                          keyAlert(AlertRule::MinorityLeftover, "jobs:2")}));
+    }
+
+    // Issue 24 item 8 (core N6): a value without expiry on a minority never goes away by itself and costs the key a
+    // node for good: a minority-leftover alert at once, as the stuck verdict and beside a live quorum of another token
+    // alike, naming the value's holder; gone, it clears like any other.
+    void valueWithoutExpiryOnAMinorityIsAlertedAtOnce()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+
+        const QByteArray old = LockToken::generate(QStringLiteral("crashed-worker")).encode();
+        QVERIFY(!runCommand(cluster.endpoint(2), {"SET", "jobs:stuck", old}).isError()); // no PX
+        QVERIFY(!runCommand(cluster.endpoint(1), {"SET", "jobs:beside", old}).isError());
+        for (const int i : {0, 2})
+            QVERIFY(!runCommand(cluster.endpoint(i), {"SET", "jobs:beside", "live-token", "PX", "600000"}).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 2);
+        QList<QByteArray> ids{raised[0].first().value<Alert>().id, raised[1].first().value<Alert>().id};
+        std::sort(ids.begin(), ids.end());
+        QCOMPARE(ids, (QList<QByteArray>{keyAlert(AlertRule::MinorityLeftover, "jobs:beside"),
+                                         keyAlert(AlertRule::MinorityLeftover, "jobs:stuck")}));
+        QVERIFY(raised[0].first().value<Alert>().message.contains(QStringLiteral("crashed-worker")));
+
+        QVERIFY(!runCommand(cluster.endpoint(2), {"DEL", "jobs:stuck"}).isError());
+        QVERIFY(!runCommand(cluster.endpoint(1), {"DEL", "jobs:beside"}).isError());
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(6000);
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 2);
+        QCOMPARE(raised.size(), 2); // the live holder is held, below the held threshold
     }
 
     // A node stopped: node down after its threshold; a second one: quorum lost. Started again, both clear

@@ -3,6 +3,7 @@
 // `redlock exporter` beside a ClusterWatch over one deployment and takes nodes down under all of them: each step,
 // every front end reports the same nodes up, the same quorum and the same audit findings.
 
+#include "alerts/AlertMonitor.h"
 #include "localcluster/LocalCluster.h"
 #include "redlock/LockToken.h"
 #include "support/CliTestSupport.h"
@@ -398,6 +399,47 @@ private slots:
         QCOMPARE(watch.auditMaxTtlMs(), largest);
     }
 
+    // Issue 24 (hostile N4, tests U1): a node the watch sees down or not answering counts as unreachable in every
+    // verdict at once, not when a read next fails (no rescan runs here): a lock whose quorum needs it turns unknown,
+    // never released, and held again once the node answers; a majority gone leaves it unknown, never released.
+    void locksOnANodeDownAreJudgedAgainAtOnce()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        setOnAll(cluster, "locks:everywhere", lockToken(1), 600000);
+        for (const int i : {0, 1})
+            DirectRedis(cluster.port(i)).set("locks:on-two", lockToken(2), 600000);
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.inspector.reconcileIntervalMs = 0; // no rescan: only the node's health can change the verdicts
+        o.inspector.keyspaceEvents = false;
+        ClusterWatch watch(o);
+        QSignalSpy events(&watch, &ClusterWatch::lockEvents);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.nodesUp() == 3, 20000);
+        auto verdictOf = [&](const QByteArray& key) { return watch.inspector()->snapshot().value(key).verdict; };
+        QCOMPARE(verdictOf("locks:on-two"), LockVerdict::Held);
+
+        QVERIFY(cluster.pauseNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(1), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(verdictOf("locks:on-two"), LockVerdict::Unknown, 5000);
+        QCOMPARE(verdictOf("locks:everywhere"), LockVerdict::Held); // nodes 1 and 3 still hold it
+        QVERIFY(cluster.resumeNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.isNodeUp(1), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(verdictOf("locks:on-two"), LockVerdict::Held, 5000);
+
+        // A majority shut down: unknown, never released, never gone.
+        QVERIFY(cluster.stopNode(1));
+        QVERIFY(cluster.stopNode(2));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(1) && !watch.isNodeUp(2), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(verdictOf("locks:everywhere"), LockVerdict::Unknown, 5000);
+        QCOMPARE(verdictOf("locks:on-two"), LockVerdict::Unknown);
+        for (const auto& args : std::as_const(events)) {
+            for (const LockEvent& e : args.first().value<QList<LockEvent>>())
+                QVERIFY2(e.kind == LockEvent::Kind::SeenHeld, qPrintable(lockEventKindId(e.kind)));
+        }
+    }
+
     // One deployment, four observers: a ClusterWatch, `redlock watch --json`, `redlock audit --json` and `redlock
     // exporter`. All nodes up, then one node shut down, then a second (quorum lost): at each step they report the same
     // nodes up, the same quorum and the same findings (audit and exporter) as the ClusterWatch.
@@ -417,6 +459,11 @@ private slots:
         ClusterWatchOptions o = fastOptions(cluster);
         o.configuredMaxTtlMs = 10000;
         ClusterWatch watch(o);
+        AlertMonitorOptions mo;
+        mo.nodeCount = cluster.size();
+        mo.evaluateIntervalMs = 200;
+        AlertMonitor monitor(mo); // as the console's and `watch`'s
+        watch.setAlertMonitor(&monitor);
         QVERIFY(watch.start());
         Child watchCli(QStringList{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--alert"),
                                    QStringLiteral("node-down=0,quorum-lost=0,clear=0")} +
@@ -443,7 +490,7 @@ private slots:
             if (audit.json.value(QStringLiteral("quorum")).toInt(-1) != watch.quorum())
                 why += QStringLiteral("quorum differs\n");
             const qint64 maxTtl = audit.json.value(QStringLiteral("maxTtlMs")).toInteger();
-            if (!(maxTtl > 590000 && maxTtl <= watch.auditMaxTtlMs()))
+            if (!(maxTtl > 500000 && maxTtl <= watch.auditMaxTtlMs())) // the 10-minute lock, aged by the steps
                 why += QStringLiteral("maxTtlMs %1\n").arg(maxTtl);
             if (findingKeys(audit.json) != findingKeys(watch.findings(), nodes))
                 why += QStringLiteral("findings: audit %1, watch %2\n")
@@ -475,6 +522,52 @@ private slots:
                                                          {QStringLiteral("key"), QStringLiteral("locks:probe")}})),
                                   qPrintable(watchCli.seen()), 20000);
         QVERIFY2(!watchCli.err().contains("unreachable"), qPrintable(watchCli.seen()));
+
+        // ---- stuck beside a live holder (issue 24 item 2): an old value without expiry on node 3, a live quorum of
+        // another token on nodes 1 and 2. Held by the live holder for everyone, the value without expiry a fact of
+        // its own: an alert at once (minority leftover, core N6) and the exporter's count of such keys.
+        const QByteArray old = LockToken::generate(QStringLiteral("crashed-worker")).encode(); // a lock, without TTL
+        const QByteArray live = lockToken(4);
+        DirectRedis(cluster.port(2)).set("locks:stuck", old); // no PX
+        for (const int i : {0, 1})
+            DirectRedis(cluster.port(i)).set("locks:stuck", live, 600000);
+        auto stuckView = [&] { return watch.inspector()->snapshot().value("locks:stuck"); };
+        QTRY_VERIFY_WITH_TIMEOUT(stuckView().verdict == LockVerdict::Held, 15000);
+        QCOMPARE(stuckView().token, live);
+        QCOMPARE(stuckView().noExpiryNodes, QList<int>{2});
+        QCOMPARE(stuckView().releaseToken(), old);
+        const QByteArray stuckAlert = "minority-leftover:" + AlertMonitor::keySubject("locks:stuck");
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.alert(stuckAlert).has_value(), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("acquired")},
+                                                        {QStringLiteral("key"), QStringLiteral("locks:stuck")},
+                                                        {QStringLiteral("token"), QString::fromLatin1(live)}}),
+                                  qPrintable(watchCli.seen()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
+                                                        {QStringLiteral("rule"), QStringLiteral("minority-leftover")},
+                                                        {QStringLiteral("key"), QStringLiteral("locks:stuck")}}),
+                                  qPrintable(watchCli.seen()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (metrics = scrape(port), sampleValue(metrics, "redlock_locks_without_expiry") == 1 &&
+                                         sampleValue(metrics, "redlock_locks{verdict=\"stuck\"}") == 0),
+            qPrintable(QString::fromUtf8(metrics)), 20000);
+        for (int i = 0; i < cluster.size(); ++i)
+            DirectRedis(cluster.port(i)).command({"DEL", "locks:stuck"});
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.inspector()->snapshot().contains("locks:stuck"), 15000);
+
+        // ---- expiry between reads (issue 24 item 3): an 8 s lock runs out; every observer says it expired, none keeps
+        // it held.
+        setOnAll(cluster, "locks:short", lockToken(5), 8000); // outlasts a rescan: watch sees it held
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("acquired")},
+                                                        {QStringLiteral("key"), QStringLiteral("locks:short")}}),
+                                  qPrintable(watchCli.seen()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("expired")},
+                                                        {QStringLiteral("key"), QStringLiteral("locks:short")}}),
+                                  qPrintable(watchCli.seen()), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.inspector()->snapshot().contains("locks:short"), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (metrics = scrape(port), sampleValue(metrics, "redlock_locks{verdict=\"held\"}") == 2 &&
+                                         sampleValue(metrics, "redlock_locks_without_expiry") == 0),
+            qPrintable(QString::fromUtf8(metrics)), 20000);
 
         // ---- node 1 hung (SIGSTOP): connected, answering nothing. Not answering is down for every observer, as a
         // node whose connection is gone (issue 24 item 1: it was shown up for as long as it hung).

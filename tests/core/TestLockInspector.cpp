@@ -900,6 +900,147 @@ private slots:
         QVERIFY(events.isEmpty()); // the same holder, still on every node: no event
     }
 
+    // Issue 24 item 2 (core N1): an old holder's value lost its TTL on one node, and a live holder acquired the key
+    // on a quorum of the others. The verdict is the live quorum's (held, with its validity); the value without expiry
+    // is a fact of its own, and the token a force release from this lock replaces is that value's, never the live
+    // holder's: the release takes the leftover and leaves the live lock alone.
+    void stuckBesideALiveHolderKeepsTheHoldersVerdict()
+    {
+        const QByteArray old = LockToken::generate(QStringLiteral("crashed-worker")).encode();
+        const QByteArray live = LockToken::generate(QStringLiteral("live-worker")).encode();
+        QVERIFY(runCommand(m_cluster.endpoint(4), {"SET", "lock:beside", old}).isString()); // no PX
+        setLock(m_cluster, "lock:beside", live, {0, 1, 2}, 30000);
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        const LockView view = inspectOnce(o).locks.value("lock:beside");
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.token, live);
+        QCOMPARE(view.holders, 3);
+        QVERIFY2(view.observedValidityMs > 20000, qPrintable(QString::number(view.observedValidityMs)));
+        QCOMPARE(view.restsOn, range(0, 3));
+        QVERIFY(view.holder->summary.contains(QStringLiteral("live-worker")));
+        QCOMPARE(view.noExpiryNodes, QList<int>{4});
+        QCOMPARE(view.noExpiryToken, old);
+        QCOMPARE(view.releaseToken(), old);
+
+        IoThread io;
+        ForceReleaseOptions fo;
+        fo.nodes = m_cluster.endpoints();
+        QTemporaryDir dir;
+        fo.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+        auto* release = io.create<ForceRelease>(fo);
+        // What the dialog previews for that token: no live quorum behind it (no warning) ...
+        QFuture<ForceReleaseReport> preview =
+            release->preview("lock:beside", view.releaseToken(), LockDelay::fixed(2000));
+        preview.waitForFinished();
+        QCOMPARE(preview.result().liveQuorumValidityMs(0.01), qint64(-1));
+        // ... and for the live holder's token, a quorum with validity left: the dialog warns.
+        QFuture<ForceReleaseReport> livePreview = release->preview("lock:beside", live);
+        livePreview.waitForFinished();
+        QVERIFY(livePreview.result().liveQuorumValidityMs(0.01) > 20000);
+
+        QFuture<ForceReleaseReport> future =
+            release->execute("lock:beside", view.releaseToken(), QStringLiteral("stuck"), LockDelay::fixed(2000));
+        future.waitForFinished();
+        const ForceReleaseReport done = future.result();
+        QCOMPARE(done.count(ForceReleaseNode::Kind::Tombstoned), 1);
+        QCOMPARE(done.nodes[4].kind, ForceReleaseNode::Kind::Tombstoned);
+        for (const int i : {0, 1, 2}) {
+            QCOMPARE(done.nodes[i].kind, ForceReleaseNode::Kind::TokenChanged);
+            QCOMPARE(runCommand(m_cluster.endpoint(i), {"GET", "lock:beside"}).bytes(), live);
+        }
+        QVERIFY(runCommand(m_cluster.endpoint(4), {"PTTL", "lock:beside"}).integer() > 0);
+        const LockView after = inspectOnce(o).locks.value("lock:beside");
+        QCOMPARE(after.verdict, LockVerdict::Held);
+        QCOMPARE(after.token, live);
+        QVERIFY(after.noExpiryNodes.isEmpty());
+        QMetaObject::invokeMethod(release, &QObject::deleteLater);
+    }
+
+    // Issue 24 item 3 (core N3, tests U2): without keyspace events and without a rescan, a held lock whose observed
+    // validity runs out is judged again at that moment (never shown held past it) and read again: gone, it goes; a
+    // lock its holder extended meanwhile is held again, never taken for free.
+    void validityEndingBetweenReadsIsJudgedAgain()
+    {
+        setLock(m_cluster, "lock:short", "tok-short", range(0, 5), 1500);
+        setLock(m_cluster, "lock:extended", "tok-ext", range(0, 5), 1500);
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0; // no rescan: only the validity's end can bring a re-read
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        const LockView seen = inspector->snapshot().value("lock:short");
+        QCOMPARE(seen.verdict, LockVerdict::Held);
+        // The holder of lock:extended extends it to a minute, unseen (no events, no rescan).
+        for (const auto& ep : m_cluster.endpoints())
+            QCOMPARE(runCommand(ep, {"PEXPIRE", "lock:extended", "60000"}).integer(), 1);
+
+        QTRY_VERIFY_WITH_TIMEOUT(!inspector->snapshot().contains("lock:short"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            inspector->snapshot().value("lock:extended").remainingValidityMs(SteadyClock::system()->nowNs()) > 30000,
+            10000);
+        QCOMPARE(inspector->snapshot().value("lock:extended").verdict, LockVerdict::Held);
+        QCOMPARE(finished.size(), 1); // no pass ran: the validity's end did it
+        // Never shown held once its validity was over: it turns expiring on time, then unknown when the validity
+        // ends (the key being read again), and no view after that one is held.
+        bool judgedAgain = false;
+        for (qsizetype c = 1; c < changes.size(); ++c) {
+            for (const LockView& v : changes[c].first().value<LockChangeSet>().changed) {
+                if (v.key != "lock:short")
+                    continue;
+                QVERIFY(!judgedAgain || !v.isHeld());
+                QVERIFY(!v.isHeld() || v.verdict == LockVerdict::Expiring);
+                judgedAgain = judgedAgain || (v.validityEnded && v.verdict == LockVerdict::Unknown);
+            }
+        }
+        QVERIFY(judgedAgain);
+        QList<LockEvent::Kind> shortKinds, extendedKinds;
+        for (const auto& args : std::as_const(events)) {
+            for (const LockEvent& e : args.first().value<QList<LockEvent>>())
+                (e.key == "lock:short" ? shortKinds : extendedKinds) << e.kind;
+        }
+        QCOMPARE(shortKinds, (QList<LockEvent::Kind>{LockEvent::Kind::SeenHeld, LockEvent::Kind::Expired}));
+        QVERIFY(!extendedKinds.contains(LockEvent::Kind::Expired) &&
+                !extendedKinds.contains(LockEvent::Kind::Released));
+    }
+
+    // Issue 24 item 3 (core N9): a key's value and PTTL are read in one transaction (MULTI/EXEC), so they are of one
+    // holder; a node whose ACL refuses MULTI is still read.
+    void valueAndPttlAreReadInOneTransaction()
+    {
+        setLock(m_cluster, "lock:tx", "tok-tx", range(0, 5));
+        auto execCalls = [](const NodeEndpoint& ep) {
+            const QByteArray stats = runCommand(ep, {"INFO", "commandstats"}).bytes();
+            const qsizetype at = stats.indexOf("cmdstat_exec:calls=");
+            return at < 0 ? 0 : stats.mid(at + 19, stats.indexOf(',', at) - at - 19).toLongLong();
+        };
+        QList<qint64> before;
+        for (const auto& ep : m_cluster.endpoints())
+            before << execCalls(ep);
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:*";
+        QCOMPARE(inspectOnce(o).locks.value("lock:tx").verdict, LockVerdict::Held);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY2(execCalls(m_cluster.endpoint(i)) > before[i], qPrintable(QString::number(i)));
+
+        // A user that may not run MULTI: read as before, one command at a time.
+        QVERIFY(!runCommand(m_cluster.endpoint(0), {"ACL", "SETUSER", "nomulti", "on", ">pw", "~*", "+@all", "-multi"})
+                     .isError());
+        o.nodes[0].user = QStringLiteral("nomulti");
+        o.nodes[0].password = QStringLiteral("pw");
+        const LockView view = inspectOnce(o).locks.value("lock:tx");
+        runCommand(m_cluster.endpoint(0), {"ACL", "DELUSER", "nomulti"});
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.nodes[0].presence, NodeLockState::Presence::Holding);
+        QCOMPARE(view.nodes[0].token, QByteArray("tok-tx"));
+    }
+
     // Ages of PTTLs are taken from when the read was sent, not when the last reply came back: the observed
     // validity never reaches past the real expiry, however slow the round trip (review item 11).
     void observedValidityIsNeverOptimistic()

@@ -465,6 +465,71 @@ private slots:
         dialog->close();
         controller.stop();
     }
+
+    // Issue 24 item 2 (core N1), in the console: a value without expiry on node 5 beside a live quorum of another
+    // token on nodes 1-3. The row reads held by the live holder, with "no expiry on #5" as its own fact (table and
+    // detail); Force release from it targets the value without expiry and leaves the live holder's lock alone, with
+    // no warning; a force release of the live holder's token is warned about (a quorum with validity left).
+    void stuckBesideALiveHolderReleasesTheStuckValue()
+    {
+        const QByteArray old = LockToken::generate(QStringLiteral("crashed-worker")).encode();
+        const QByteArray live = LockToken::generate(QStringLiteral("live-worker")).encode();
+        DirectRedis(m_cluster.port(4)).set("jobs:beside", old); // no PX
+        setOn({0, 1, 2}, "jobs:beside", live);
+        setOn({0, 1, 2, 3, 4}, "jobs:live", live);
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorConsole console(&controller, &window);
+        const OperatorSettings defaults = settings(false, false);
+        console.setDefaults(defaults);
+        window.show();
+        QString error;
+        QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
+        QTRY_VERIFY(window.locksModel()->rowOf("jobs:beside") >= 0 && window.locksModel()->rowOf("jobs:live") >= 0);
+        const LockView* view = window.locksModel()->viewFor("jobs:beside");
+        QCOMPARE(view->verdict, LockVerdict::Held);
+        QCOMPARE(view->token, live);
+        const QString verdictCell = window.locksModel()
+                                        ->index(window.locksModel()->rowOf("jobs:beside"), LocksModel::VerdictColumn)
+                                        .data()
+                                        .toString();
+        QVERIFY2(verdictCell.contains(lockVerdictName(LockVerdict::Held)) && verdictCell.contains(QStringLiteral("#5")),
+                 qPrintable(verdictCell));
+        QVERIFY(LocksModel::verdictReason(*view, 0).contains(QStringLiteral("crashed-worker")));
+        window.detail()->showKey("jobs:beside");
+        const auto* summary = window.detail()->findChild<QLabel*>(QStringLiteral("lockSummary"));
+        QVERIFY(summary && summary->text().contains(u"#5"));
+        const auto* reason = window.detail()->findChild<QLabel*>(QStringLiteral("lockVerdictReason"));
+        QVERIFY(reason && reason->text().contains(QStringLiteral("crashed-worker")));
+
+        ForceReleaseDialog* dialog = console.openForceRelease("jobs:beside");
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->hasPreview());
+        QCOMPARE(dialog->preview().expectedToken, old);
+        QVERIFY(dialog->liveHolderWarning()->isHidden());
+        dialog->lockDelayMode()->setCurrentIndex(1); // fixed: a value without expiry has nothing to measure
+        QTRY_VERIFY(dialog->preview().lockDelay.mode == LockDelay::Mode::Fixed);
+        QCOMPARE(kinds(dialog->preview()), (QList<Kind>{Kind::TokenChanged, Kind::TokenChanged, Kind::TokenChanged,
+                                                        Kind::Gone, Kind::WillTombstone}));
+        QVERIFY(dialog->releaseButton()->isEnabled());
+        QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
+        QTRY_VERIFY(dialog->hasResult());
+        QCOMPARE(dialog->result().count(Kind::Tombstoned), 1);
+        for (const int i : {0, 1, 2})
+            QCOMPARE(DirectRedis(m_cluster.port(i)).get("jobs:beside"), std::optional<QByteArray>(live));
+        QVERIFY(DirectRedis(m_cluster.port(4)).pttl("jobs:beside") > 0);
+        dialog->close();
+
+        // The live holder's own lock: the dialog says whose lock it would take.
+        ForceReleaseDialog* liveDialog = console.openForceRelease("jobs:live");
+        QVERIFY(liveDialog);
+        QTRY_VERIFY(liveDialog->hasPreview());
+        QCOMPARE(liveDialog->preview().expectedToken, live);
+        QVERIFY(!liveDialog->liveHolderWarning()->isHidden());
+        QVERIFY(!liveDialog->liveHolderWarning()->text().isEmpty());
+        liveDialog->close();
+        controller.stop();
+    }
 };
 
 QTEST_MAIN(TestForceReleaseDialog)

@@ -128,8 +128,10 @@ private slots:
         empty.observedAtNs = SteadyClock::system()->nowNs();
         judgeLock(empty, {2, 0.01, 1000});
         QCOMPARE(empty.verdict, LockVerdict::Held);
-        LockView stuck = makeLockView("s", {"t", "t", ""}, {-1, 5000});
+        // No quorum that runs out: the value without expiry is the verdict, and its token the row's.
+        LockView stuck = makeLockView("s", {"t", "u", ""}, {-1, 5000});
         QCOMPARE(stuck.verdict, LockVerdict::Stuck);
+        QCOMPARE(stuck.token, QByteArray("t"));
         model.applyChanges(appeared({empty, stuck}));
         auto cell = [&](int row, int node) {
             return model.index(row, LocksModel::ColumnCount + node).data(LocksModel::TtlCellRole).value<TtlCell>();
@@ -142,6 +144,29 @@ private slots:
         QVERIFY(model.lessThan(1, 0, LocksModel::VerdictColumn)); // stuck before held
         QCOMPARE(model.index(1, LocksModel::VerdictColumn).data().toString(),
                  QStringLiteral("%1 1/3").arg(lockVerdictName(LockVerdict::Stuck)));
+    }
+
+    // Issue 24 items 2 and 3: a value without expiry beside a live quorum reads as the quorum's verdict plus "no
+    // expiry on #3"; a held lock judged after its validity ended reads unknown and says why, never held.
+    void leftoverWithoutExpiryAndValidityEndedRead()
+    {
+        const LockView beside = makeLockView("b", {"live", "live", "old"}, {10000, 10000, -1});
+        QCOMPARE(beside.verdict, LockVerdict::Held);
+        QCOMPARE(beside.token, QByteArray("live"));
+        QCOMPARE(beside.releaseToken(), QByteArray("old"));
+        QCOMPARE(LocksModel::verdictText(beside),
+                 QStringLiteral("%1 2/3 · no expiry on #3").arg(lockVerdictName(LockVerdict::Held)));
+        QVERIFY(LocksModel::verdictReason(beside, beside.observedAtNs).contains(QStringLiteral("#3")));
+
+        LockView ended = makeLockView("e", {"t", "t", "t"}, {3000, 3000, 3000});
+        QCOMPARE(ended.verdict, LockVerdict::Held);
+        judgeLock(ended, {2, 0.01, 1000}, ended.observedAtNs + 2500 * qint64(1'000'000));
+        QCOMPARE(ended.verdict, LockVerdict::Expiring);
+        judgeLock(ended, {2, 0.01, 1000}, ended.observedAtNs + 3000 * qint64(1'000'000));
+        QCOMPARE(ended.verdict, LockVerdict::Unknown);
+        QVERIFY(ended.validityEnded);
+        QVERIFY(!ended.isHeld());
+        QVERIFY(LocksModel::verdictText(ended).startsWith(lockVerdictName(LockVerdict::Unknown)));
     }
 
     void countdownIsOneDataChangedWithoutSortRole()

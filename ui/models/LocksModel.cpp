@@ -322,19 +322,39 @@ int LocksModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount + m_nodeCount;
 }
 
+QString LocksModel::nodeList(const QList<int>& nodes)
+{
+    QStringList names;
+    for (const int n : nodes)
+        names << tr("#%1").arg(n + 1);
+    return names.join(QStringLiteral(", "));
+}
+
 QString LocksModel::verdictText(const LockView& view)
 {
     const QString name = lockVerdictName(view.verdict);
+    QString text;
     switch (view.verdict) {
     case LockVerdict::Held:
     case LockVerdict::Expiring:
     case LockVerdict::MinorityLeftover:
-        return tr("%1 %2/%3").arg(name).arg(view.holders).arg(view.nodes.size());
+        text = tr("%1 %2/%3").arg(name).arg(view.holders).arg(view.nodes.size());
+        break;
     case LockVerdict::Stuck: // on how many nodes it never expires
         return tr("%1 %2/%3").arg(name).arg(view.restsOn.size()).arg(view.nodes.size());
+    case LockVerdict::Unknown:
+        if (view.validityEnded)
+            return tr("%1: validity ended, reading again").arg(name);
+        text = name;
+        break;
     default:
-        return name;
+        text = name;
+        break;
     }
+    // A value that never expires beside the verdict is a fact of its own (the row's force release targets it).
+    if (!view.noExpiryNodes.isEmpty())
+        text = tr("%1 · no expiry on %2").arg(text, nodeList(view.noExpiryNodes));
+    return text;
 }
 
 QString LocksModel::verdictReason(const LockView& view, qint64 nowNs)
@@ -349,6 +369,13 @@ QString LocksModel::verdictReason(const LockView& view, qint64 nowNs)
                                           .toString(QStringLiteral("HH:mm:ss")),
                                       formatRemaining(left)));
     }
+    if (!view.noExpiryNodes.isEmpty() && view.verdict != LockVerdict::Stuck)
+        lines << tr("No expiry on node(s) %1: a value that never goes away by itself (%2) sits beside the verdict's "
+                    "holder. Force release on this lock replaces that value, not the holder's token.")
+                     .arg(nodeList(view.noExpiryNodes), decodeHolder(view.key, view.noExpiryToken).summary);
+    if (view.validityEnded)
+        lines << tr("The observed validity of its quorum ran out after the last read: extended unseen, or expired. "
+                    "The key is being read again.");
     if (!view.uncounted.isEmpty()) {
         QStringList nodes;
         for (const int n : view.uncounted)

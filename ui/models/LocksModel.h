@@ -76,10 +76,13 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // "held 2/3", "held 2/3 · no expiry on #3" (a value without expiry beside the verdict), "stuck 1/3", ...
     static QString verdictText(const LockView& view);
     static QString formatRemaining(qint64 ms);
-    // Why the verdict is what it is, when that is not obvious from its name: a lock-delay and when it ends,
-    // nodes not counted because they are quarantined. Empty otherwise.
+    static QString nodeList(const QList<int>& nodes); // "#1, #3"
+    // Why the verdict is what it is, when that is not obvious from its name: a lock-delay and when it ends, a value
+    // without expiry beside it, a validity that ran out since the read, nodes not counted because they are
+    // quarantined. Empty otherwise.
     static QString verdictReason(const LockView& view, qint64 nowNs);
 
 signals:

@@ -93,6 +93,14 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     m_lockDelayText = new QLabel(this);
     m_lockDelayText->setObjectName(QStringLiteral("forceReleaseLockDelayText"));
     m_lockDelayText->setWordWrap(true);
+    m_liveWarning = new QLabel(this);
+    m_liveWarning->setObjectName(QStringLiteral("forceReleaseLiveWarning"));
+    m_liveWarning->setWordWrap(true);
+    StatePalette::setTextRole(m_liveWarning, StatePalette::Role::Danger);
+    QFont warningFont = m_liveWarning->font();
+    warningFont.setBold(true);
+    m_liveWarning->setFont(warningFont);
+    m_liveWarning->hide();
 
     m_confirmText = new QLabel(this);
     m_confirmText->setTextFormat(Qt::PlainText);
@@ -126,6 +134,7 @@ ForceReleaseDialog::ForceReleaseDialog(OperatorActions* actions, const QByteArra
     layout->addLayout(form);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_summary);
+    layout->addWidget(m_liveWarning);
     layout->addWidget(m_lockDelayText);
     layout->addWidget(m_confirmText);
     layout->addWidget(m_confirm);
@@ -287,6 +296,8 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
     QFont font = m_summary->font();
     font.setBold(failed);
     m_summary->setFont(font);
+    if (report.stage == ForceReleaseReport::Stage::Execute || report.refused)
+        m_liveWarning->hide();
     if (report.refused) {
         m_summary->setText(tr("Refused: %1").arg(report.error));
         m_lockDelayText->clear();
@@ -302,6 +313,13 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
                       .arg(total)
                       .arg(report.unreachable());
         m_summary->setText(text);
+        // The operator may be looking at another value (a leftover beside a live holder): say whose lock this is.
+        const qint64 live = report.liveQuorumValidityMs(m_actions->settings().cluster.driftFactor);
+        m_liveWarning->setText(live > 0 ? tr("This token holds a quorum of nodes with %1 of validity left: a running "
+                                             "holder's lock. Releasing it takes the lock from that holder.")
+                                              .arg(LocksModel::formatRemaining(live))
+                                        : QString());
+        m_liveWarning->setVisible(live > 0);
         QString delay = lockDelayText(report);
         if (report.count(ForceReleaseNode::Kind::NoExpiry) > 0)
             delay += tr("No expiry on %1 node(s): an automatic lock-delay has nothing to measure; choose a fixed "

@@ -40,6 +40,8 @@ public:
     LockDelay lockDelay() const;
     QLabel* summaryLabel() const { return m_summary; }
     QLabel* lockDelayLabel() const { return m_lockDelayText; }
+    // Shown when the token the release would replace holds a quorum with validity left: a live holder's lock.
+    QLabel* liveHolderWarning() const { return m_liveWarning; }
     bool hasPreview() const { return m_havePreview; }
     bool hasResult() const { return m_haveResult; }
     const ForceReleaseReport& preview() const { return m_preview; }
@@ -68,6 +70,7 @@ private:
     QString m_holder;
     QLabel* m_summary;
     QLabel* m_lockDelayText; // how long the lock-delay lasts, when the lock is free
+    QLabel* m_liveWarning;
     QComboBox* m_delayMode;
     QSpinBox* m_delayMs;
     QLabel* m_confirmText;

@@ -182,14 +182,14 @@ void OperatorConsole::updateActions()
     const bool writable = ready && !m_actions->readOnly();
     const QString readOnlyTip = tr("Read-only mode: destructive actions are disabled");
     const LockView* view = m_window->locksModel()->viewFor(selectedKey());
-    m_forceRelease->setEnabled(writable && view && !view->token.isEmpty());
+    m_forceRelease->setEnabled(writable && view && !view->releaseToken().isEmpty());
     const int node = selectedNode();
     m_restart->setEnabled(writable && node >= 0 && !m_actions->isQuarantined(node));
     m_abandon->setEnabled(writable && node >= 0 && m_actions->isQuarantined(node));
     m_benchToggle->setEnabled(true);
     if (m_detailButton) {
         const LockView* shown = m_window->locksModel()->viewFor(m_window->detail()->key());
-        m_detailButton->setEnabled(writable && shown && !shown->token.isEmpty());
+        m_detailButton->setEnabled(writable && shown && !shown->releaseToken().isEmpty());
         m_detailButton->setToolTip(ready && !writable ? readOnlyTip : QString());
     }
     for (QAction* a : {m_forceRelease, m_restart, m_abandon})
@@ -225,9 +225,12 @@ void OperatorConsole::updateQuarantine()
 ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
 {
     const LockView* view = m_window->locksModel()->viewFor(key);
-    if (!m_actions->isConfigured() || !view || view->token.isEmpty())
+    if (!m_actions->isConfigured() || !view || view->releaseToken().isEmpty())
         return nullptr;
-    auto* dialog = new ForceReleaseDialog(m_actions, key, view->token, view->holder->summary, m_window);
+    // A value without expiry is what an operator releases from this row, never the live holder beside it.
+    const QByteArray& token = view->releaseToken();
+    const QString holder = token == view->token ? view->holder->summary : decodeHolder(key, token).summary;
+    auto* dialog = new ForceReleaseDialog(m_actions, key, token, holder, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ForceReleaseDialog::resultShown, this, [this, dialog, key] {
         const ForceReleaseReport& r = dialog->result();

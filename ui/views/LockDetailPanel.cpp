@@ -186,7 +186,8 @@ void LockDetailPanel::refresh()
         case NodeLockState::Presence::Holding:
             presence = s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token) ? tr("tombstone (lock-delay)")
                        : s.token == view->token && view->verdict != LockVerdict::Contested ? tr("majority")
-                                                                                           : tr("other");
+                       : view->noExpiryNodes.contains(row) ? tr("other, no expiry (leftover)")
+                                                           : tr("other");
             break;
         case NodeLockState::Presence::Absent:
             presence = tr("absent");

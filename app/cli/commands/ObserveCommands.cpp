@@ -178,7 +178,21 @@ void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArra
             out += ',';
         out += nodeNames.value(view.restsOn[r]);
     }
-    out += R"(],"nodes":[)";
+    out += ']';
+    if (!view.noExpiryNodes.isEmpty()) {
+        // A value without expiry beside the verdict (or as it, stuck): its own fact, with the value it is.
+        out += R"(,"noExpiryOn":[)";
+        for (qsizetype r = 0; r < view.noExpiryNodes.size(); ++r) {
+            if (r > 0)
+                out += ',';
+            out += nodeNames.value(view.noExpiryNodes[r]);
+        }
+        out += R"(],"noExpiryValue":)";
+        appendJsonString(out, printableBytes(view.noExpiryToken, -1));
+    }
+    if (view.validityEnded)
+        out += R"(,"validityEnded":true)";
+    out += R"(,"nodes":[)";
     for (qsizetype i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
         if (i > 0)
@@ -444,7 +458,8 @@ int runInspect(const QStringList& args)
                 "--json writes JSON Lines: one compact object per line. First one line per lock (\"type\": "
                 "\"lock\"; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict "
                 "released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, "
-                "restsOn, and nodes: "
+                "restsOn, noExpiryOn and noExpiryValue (only when some node holds a value without expiry, beside "
+                "the verdict or as it: stuck), validityEnded (only when true), and nodes: "
                 "per node its node, state, and value, pttlMs and note where they apply), then one summary line "
                 "(\"type\": \"summary\"; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). "
                 "Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte "
