@@ -26,21 +26,28 @@ format=$1
 redlock=$2
 version=$3
 
-# Help texts that name the user's home (default paths) show "~", whoever builds: HOME is "~" itself. A long
-# stand-in replaced afterwards made Qt wrap the path inside a word ("~/.local/share/redlo ck/audit.jsonl") at
-# the width the long name took.
+# Help texts that name the user's home (default paths) show "~", whoever builds: HOME is "~" itself
+# (REDLOCK_REFERENCE_HOME replaces it; the test cli-reference-words-whole gives a long one).
 help() {
-    env -i PATH=/usr/bin:/bin HOME="~" LANG=C.UTF-8 "$redlock" "$@" --help
+    env -i PATH=/usr/bin:/bin HOME="${REDLOCK_REFERENCE_HOME:-~}" LANG=C.UTF-8 "$redlock" "$@" --help
 }
 
 # Parses one help text into records for the emitters below:
 #   U <usage>  P <paragraph>  S <section title>  E <term> \t <description>
+# An option's description comes wrapped by Qt (QCommandLineParser::helpText) at column 79, and a line break
+# between words is joined back with a space. But where a line holds no space, Qt cuts inside the word (a path
+# longer than the description column: "~/.local/share/redlo" + "ck/audit.jsonl"), and a space there splits the
+# word. Such a cut line is full: its first line ends at column 79, a later one at column 80 (Qt counts a
+# continuation line from its second character); its piece has no space; the next line goes on with the word.
+# Ambiguous only for one word exactly as long as the column, which Qt lays out the same way.
 parse() {
     awk '
     function flush() {
         if (para != "") { print "P\t" para; para = "" }
         if (term != "") { print "E\t" term "\t" desc; term = ""; desc = "" }
     }
+    # Characters, not bytes (mawk counts bytes): UTF-8 continuation bytes do not count.
+    function chars(s,   t) { t = s; return length(s) - gsub(/[\200-\277]/, "", t) }
     NR == 1 { sub(/^Usage: /, ""); print "U\t" $0; next }
     /^$/ { flush(); next }
     /^[^ ].*:$/ && section_next() { flush(); t = $0; sub(/:$/, "", t); print "S\t" t; next }
@@ -50,9 +57,15 @@ parse() {
         if (match(line, /   */)) {
             term = substr(line, 1, RSTART - 1); desc = substr(line, RSTART + RLENGTH)
         } else { term = line; desc = "" }
+        cut = chars($0) >= 79 && desc !~ / /
         next
     }
-    /^   / && term != "" { l = $0; sub(/^ */, "", l); desc = desc " " l; next }
+    /^   / && term != "" {
+        l = $0; sub(/^ */, "", l)
+        desc = desc (cut ? "" : " ") l
+        cut = chars($0) >= 80 && l !~ / /
+        next
+    }
     { insection = 0; para = (para == "" ? $0 : para " " $0) }
     END { flush() }
     function section_next() { insection = 1; return 1 }

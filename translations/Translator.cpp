@@ -1,4 +1,4 @@
-#include "Translator.h"
+#include "translations/Translator.h"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>

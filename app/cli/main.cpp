@@ -1,7 +1,7 @@
-#include "CommandLine.h"
-#include "Commands.h"
-#include "Translator.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
 #include "runtime/MemoryTuning.h"
+#include "translations/Translator.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

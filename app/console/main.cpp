@@ -1,10 +1,10 @@
 // redlock-console: the Widgets console. Everything but the command line lives in ui/ (redlock_ui).
-#include "Translator.h"
 #include "launch/ConsoleCommandLine.h"
 #include "launch/ConsoleLauncher.h"
 #include "runtime/MemoryTuning.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
+#include "translations/Translator.h"
 
 #include <QApplication>
 #include <QSettings>

@@ -663,7 +663,7 @@ void RedlockClient::writeBackFence(const std::shared_ptr<AcquireOperation>& op)
     // persistence) leaves W: the tokens stay strictly increasing while |W minus the nodes that lost data|
     // + quorum > N, and for every acquisition only if no node ever loses its counter (appendfsync always).
     // Hence the write-back goes to all nodes, not just until a quorum answered: when all N answered, the
-    // token survives the loss of up to N - quorum counters. README "Fencing tokens"; the safety audit makes
+    // token survives the loss of up to N - quorum counters. docs/fencing.md; the safety audit makes
     // weak persistence severe when it finds fencing counters.
     // Every node that reported its counters counts, also one that refused the lock: a larger token is
     // always safe.

@@ -46,7 +46,7 @@ struct AcquireOptions
     int retryCount = -1;    // -1 = the client's
     int retryDelayMs = -1;  // -1 = the client's
     int retryJitterMs = -1; // -1 = the client's
-    bool fencing = false;   // also issue a fencing token (README "Fencing tokens": when it strictly increases)
+    bool fencing = false;   // also issue a fencing token (docs/fencing.md: when it strictly increases)
 };
 
 // What one node did with one request.

@@ -3,6 +3,7 @@
 // locks table, the longest event-loop stall (a 5 ms heartbeat: the largest gap beyond its interval) while
 // the first table loads and during later refreshes with churn, and the process RSS.
 #include "controller/ClusterController.h"
+#include "history/HistoryConsole.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
 #include "observe/LockInspector.h"
@@ -10,7 +11,6 @@
 #include "runtime/MemoryTuning.h"
 #include "support/ObservationTestSupport.h"
 #include "support/StallMonitor.h"
-#include "views/HistoryConsole.h"
 #include "views/MainWindow.h"
 
 #include <QApplication>

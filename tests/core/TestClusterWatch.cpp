@@ -1,14 +1,14 @@
-// core/observe/ClusterWatch: the observation pipeline assembled once (sessions, inspector, audit, max TTL, the node-up
+// core/watch/ClusterWatch: the observation pipeline assembled once (sessions, inspector, audit, max TTL, the node-up
 // and quorum rule), on real redis-server nodes. The last test runs `redlock watch --json`, `redlock audit --json` and
 // `redlock exporter` beside a ClusterWatch over one deployment and takes nodes down under all of them: each step,
 // every front end reports the same nodes up, the same quorum and the same audit findings, and, with keyspace events
 // off, the same untold end of a lock.
 
 #include "localcluster/LocalCluster.h"
-#include "observe/ClusterWatch.h"
 #include "redlock/LockToken.h"
 #include "support/CliTestSupport.h"
 #include "support/DirectRedis.h"
+#include "watch/ClusterWatch.h"
 
 #include <QDeadlineTimer>
 #include <QRegularExpression>
@@ -293,6 +293,43 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(watch.isNodeUp(2) && watch.nodeFacts()[2].infoKnown, 10000);
         QCOMPARE(upChanged.last(), (QVariantList{2, true}));
         QTRY_VERIFY_WITH_TIMEOUT(!findingKeys(watch.findings(), cluster.endpoints()).contains(unverified), 10000);
+    }
+
+    // One server under two names (its TCP port and its unix socket) is one vote for the quorum, in the watch and in
+    // `redlock audit` alike, and the audit says why (issue 24 item 6).
+    void oneServerUnderTwoNamesIsOneVote()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.inspector.nodes.append(alias);
+        ClusterWatch watch(o);
+        QVERIFY(watch.start());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.isNodeUp(3), 20000);
+        QCOMPARE(watch.nodeCount(), 4);
+        QCOMPARE(watch.quorum(), 3);
+        QCOMPARE(watch.nodesUp(), 3); // four names, three servers
+        QVERIFY(watch.hasQuorum());
+        QVERIFY(findingKeys(watch.findings(), o.inspector.nodes).join(u' ').contains(u"same-server|severe"));
+
+        // Another server stopped: three names still answer, but they are two servers, fewer than the quorum.
+        QVERIFY(cluster.stopNode(1));
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(1), 10000);
+        QCOMPARE(watch.nodesUp(), 2);
+        QVERIFY(!watch.hasQuorum());
+
+        QStringList list;
+        for (const NodeEndpoint& n : o.inspector.nodes)
+            list << n.displayName();
+        const CliRun audit = runCli(
+            {QStringLiteral("audit"), QStringLiteral("--json"), QStringLiteral("--nodes"), list.join(u',')}, 60000);
+        QVERIFY2(audit.json.value(QStringLiteral("nodesReachable")).toInt(-1) == 2, qPrintable(audit.describe()));
+        QCOMPARE(audit.exitCode, 3); // fewer than a quorum of servers reachable
     }
 
     // `redlock audit`: the max TTL is the largest PTTL of a lock value met in one pass (a tombstone's is no TTL a

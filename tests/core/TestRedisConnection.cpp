@@ -383,6 +383,7 @@ private slots:
         ep.port = server.serverPort();
         ConnectionOptions o;
         o.autoReconnect = false;
+        o.readServerIdentity = false; // a raw peer answers PING only: no INFO in its handshake
         RedisConnection c(ep, o);
         return roundTrip(c, {"GET", "x"});
     }

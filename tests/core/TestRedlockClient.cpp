@@ -773,7 +773,7 @@ private slots:
     // Core review item 2 (exp_fence): nodes 3 and 4 are down while A takes the lock five times, so its
     // counters live on nodes 0..2 only. Node 2 crashes and comes back; nodes 0 and 1 are partitioned while B
     // acquires through {2, 3, 4}. Tokens keep increasing when node 2 kept its counter (AOF, appendfsync
-    // always); without persistence they go back to 1, the limit README "Fencing tokens" states and the
+    // always); without persistence they go back to 1, the limit docs/fencing.md states and the
     // safety audit reports as severe (TestSafetyAudit::weakPersistenceIsSevereWhenFencingIsInUse).
     void fencingTokensAcrossACrashedNode_data()
     {

@@ -549,7 +549,7 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         // Fencing tokens are not checked here: the counters of a majority are lost over the restarts (see the
-        // README on fencing and data loss); mutual exclusion is what the delay protects.
+        // docs/fencing.md on data loss); mutual exclusion is what the delay protects.
         expectSafe(run, 3, false);
         expectNothingLeft("contended");
     }

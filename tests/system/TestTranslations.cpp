@@ -7,13 +7,13 @@
 // both executables (:/i18n) is loaded and must give every translation of the .ts, and the core's messages, asked
 // for by the running code under the contexts it writes, must come out translated.
 
-#include "Translator.h"
 #include "observe/ObservationTypes.h"
 #include "observe/SafetyAudit.h"
 #include "operate/ForceRelease.h"
 #include "operate/NodeRestartScheduler.h"
 #include "protocol/NodeEndpoint.h"
 #include "redlock/RedlockTypes.h"
+#include "translations/Translator.h"
 
 #include <QFile>
 #include <QProcess>

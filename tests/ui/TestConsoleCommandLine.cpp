@@ -8,10 +8,10 @@
 #include "launch/ConsoleLauncher.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
+#include "operate/OperatorConsole.h"
 #include "support/NodeActivity.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
-#include "views/OperatorConsole.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -6,12 +6,13 @@
 
 #include "bench/TestBenchPanel.h"
 #include "controller/ClusterController.h"
-#include "dialogs/AuditLogDialog.h"
-#include "dialogs/ForceReleaseDialog.h"
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "operate/AuditLog.h"
+#include "operate/AuditLogDialog.h"
+#include "operate/ForceReleaseDialog.h"
+#include "operate/OperatorConsole.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockRules.h"
 #include "support/DirectRedis.h"
@@ -20,7 +21,6 @@
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
-#include "views/OperatorConsole.h"
 
 #include <QAction>
 #include <QComboBox>

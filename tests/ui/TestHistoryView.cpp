@@ -1,12 +1,15 @@
-// The lock history view (ui/views/HistoryConsole, HistoryPanel, HistoryTimeline, ui/models/HistoryModel) on a
+// The lock history view (ui/history: HistoryConsole, HistoryPanel, HistoryTimeline, HistoryModel) on a
 // real main window, fed by a ClusterController watching real redis-servers: locks taken and released show up
 // as intervals; a journal that cannot be written is said in the event log and on the panel.
 #include "controller/ClusterController.h"
 #include "controller/OperatorActions.h"
+#include "history/HistoryConsole.h"
+#include "history/HistoryModel.h"
+#include "history/HistoryPanel.h"
+#include "history/HistoryTimeline.h"
 #include "history/LockJournal.h"
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
-#include "models/HistoryModel.h"
 #include "models/LocksModel.h"
 #include "observe/LockInspector.h"
 #include "redlock/RedlockClient.h"
@@ -14,9 +17,6 @@
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
 #include "support/TestSupport.h"
-#include "views/HistoryConsole.h"
-#include "views/HistoryPanel.h"
-#include "views/HistoryTimeline.h"
 #include "views/MainWindow.h"
 
 #include <QAbstractItemModelTester>

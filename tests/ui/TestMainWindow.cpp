@@ -2,11 +2,11 @@
 #include "controller/ClusterController.h"
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
+#include "operate/OperatorConsole.h"
 #include "support/UiTestSupport.h"
 #include "theme/StatePalette.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
-#include "views/OperatorConsole.h"
 #include "views/ValidityTimeline.h"
 
 #include <QAbstractItemModelTester>

@@ -1,5 +1,5 @@
 #include "controller/ConnectionProfile.h"
-#include "dialogs/ProfilesDialog.h"
+#include "launch/ProfilesDialog.h"
 #include "localcluster/LocalCluster.h"
 #include "support/ObservationTestSupport.h"
 

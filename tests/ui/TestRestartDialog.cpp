@@ -4,11 +4,12 @@
 // delay; the dialog says what each method enforces (SHUTDOWN NOSAVE: only watched).
 
 #include "controller/ClusterController.h"
-#include "dialogs/RestartDialog.h"
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "models/NodesModel.h"
+#include "operate/OperatorConsole.h"
+#include "operate/RestartDialog.h"
 #include "runtime/IoThread.h"
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
@@ -16,7 +17,6 @@
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
-#include "views/OperatorConsole.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "observe/AlertMonitor.h"
+#include "alerts/AlertMonitor.h"
 
 class QSettings;
 

@@ -1,8 +1,8 @@
 #include "controller/ClusterController.h"
 
-#include "observe/ClusterWatch.h"
 #include "protocol/RedisConnection.h"
 #include "runtime/IoThread.h"
+#include "watch/ClusterWatch.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

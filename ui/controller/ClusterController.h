@@ -42,7 +42,7 @@ struct KeyReadResult
     QString error;
 };
 
-// The console's adapter of a ClusterWatch (core/observe/ClusterWatch.h), which owns the observation: the I/O
+// The console's adapter of a ClusterWatch (core/watch/ClusterWatch.h), which owns the observation: the I/O
 // thread, a NodeSession per node, the LockInspector, the latest node facts, the safety audit with its max-TTL
 // policy and the one rule of which nodes are up. What is the GUI's own stays here: the pacing of large change sets
 // and event batches (slices within a time budget per event-loop turn), the key prober of the lock detail, and

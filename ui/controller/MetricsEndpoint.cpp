@@ -1,7 +1,7 @@
 #include "controller/MetricsEndpoint.h"
 
 #include "controller/ClusterController.h"
-#include "observe/PrometheusExporter.h"
+#include "export/PrometheusExporter.h"
 
 namespace redlock {
 

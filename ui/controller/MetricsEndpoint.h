@@ -1,6 +1,6 @@
 #pragma once
 
-#include "observe/MetricsHttpServer.h"
+#include "export/MetricsHttpServer.h"
 
 #include <QObject>
 

@@ -1,14 +1,14 @@
 #include "launch/ConsoleLauncher.h"
 
+#include "alerts/AlertsConsole.h"
 #include "controller/DemoWorkload.h"
 #include "controller/MetricsEndpoint.h"
-#include "dialogs/ProfilesDialog.h"
+#include "history/HistoryConsole.h"
+#include "launch/ProfilesDialog.h"
 #include "observe/ObservationTypes.h"
+#include "operate/OperatorConsole.h"
 #include "runtime/IoThread.h"
-#include "views/AlertsConsole.h"
-#include "views/HistoryConsole.h"
 #include "views/MainWindow.h"
-#include "views/OperatorConsole.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "controller/ClusterController.h"
-#include "observe/MetricsHttpServer.h" // ListenAddress
+#include "export/MetricsHttpServer.h" // ListenAddress
 #include "redlock/RedlockRules.h"
 
 #include <QObject>

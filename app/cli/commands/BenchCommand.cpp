@@ -1,6 +1,6 @@
-#include "CommandLine.h"
-#include "Commands.h"
-#include "commands/RawHiredisBaseline.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/commands/RawHiredisBaseline.h"
 
 #include "localcluster/LocalCluster.h"
 #include "redlock/RedlockClient.h"

@@ -1,8 +1,8 @@
 // redlock history: who held a lock when, and how it ended, from the journal the console and `redlock watch
 // --journal` write (core/history).
 
-#include "CommandLine.h"
-#include "Commands.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
 
 #include "history/LockJournal.h"
 
@@ -124,6 +124,10 @@ int runHistory(const QStringList& args)
     query.limit = int(limit);
     const QString path =
         parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : LockJournal::defaultPath();
+    if (path.isEmpty()) {
+        printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
+        return ExitUsage;
+    }
 
     const HistoryResult result = LockJournal::queryFile(path, query, now);
     if (!result.error.isEmpty()) {

@@ -1,18 +1,18 @@
 // redlock inspect / watch / audit: the observation core (LockInspector, NodeSession, SafetyAudit) headless.
 
-#include "CommandLine.h"
-#include "Commands.h"
-#include "commands/ObserveOptions.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/commands/ObserveOptions.h"
 
+#include "alerts/AlertMonitor.h"
 #include "history/LockJournal.h"
-#include "observe/AlertMonitor.h"
-#include "observe/ClusterWatch.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "runtime/StopSignals.h"
+#include "watch/ClusterWatch.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -544,6 +544,14 @@ bool printAlert(const Alert& alert, bool raised, bool json)
             o.insert(QStringLiteral("key"), printableBytes(alert.key, -1));
         if (alert.node >= 0)
             o.insert(QStringLiteral("node"), alert.node + 1);
+        if (alert.group) {
+            // One line for a storm of one rule: how many, and a few of them.
+            QJsonArray examples;
+            for (const QByteArray& e : alert.examples)
+                examples.append(printableBytes(e, -1));
+            o.insert(QStringLiteral("count"), alert.count);
+            o.insert(QStringLiteral("examples"), examples);
+        }
         return printJsonLine(o);
     }
     return printOut(QStringLiteral("%1  %2  %3: %4")
@@ -644,10 +652,14 @@ int runWatch(const QStringList& args)
         QObject::connect(
             journal.get(), &LockJournal::recovered, &loop,
             [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        QObject::connect(
+            journal.get(), &LockJournal::warning, &loop,
+            [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); },
+            Qt::QueuedConnection);
         journal->start();
     }
     // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
-    // from it (core/observe/ClusterWatch.h).
+    // from it (core/watch/ClusterWatch.h).
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = command.options;
     watchOptions.configuredMaxTtlMs = maxTtl;

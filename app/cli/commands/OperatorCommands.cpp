@@ -1,5 +1,5 @@
-#include "CommandLine.h"
-#include "Commands.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
 
 #include "observe/ObservationTypes.h"
 #include "operate/AuditLog.h"

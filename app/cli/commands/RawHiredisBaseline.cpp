@@ -1,6 +1,6 @@
-#include "commands/RawHiredisBaseline.h"
+#include "cli/commands/RawHiredisBaseline.h"
 
-#include "CommandLine.h"
+#include "cli/CommandLine.h"
 #include "redlock/RedlockRules.h"
 
 #include "protocol/LockScripts.h"

@@ -1,0 +1,693 @@
+#include "alerts/AlertMonitor.h"
+
+#include "redlock/RedlockRules.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace redlock {
+
+namespace {
+
+constexpr std::array<const char*, kAlertRuleCount> kRuleIds{
+    "lock-held", "lock-contested", "minority-leftover", "quorum-lost", "node-down", "severe-finding", "clock-offset",
+};
+
+size_t index(AlertRule rule)
+{
+    return static_cast<size_t>(rule);
+}
+
+} // namespace
+
+QByteArray AlertMonitor::keySubject(const QByteArray& key)
+{
+    return QByteArrayLiteral("key:") + key;
+}
+
+QByteArray AlertMonitor::nodeSubject(int node)
+{
+    return QByteArrayLiteral("node:") + QByteArray::number(node);
+}
+
+QString alertRuleName(AlertRule rule)
+{
+    switch (rule) {
+    case AlertRule::LockHeld:
+        return AlertMonitor::tr("lock held too long");
+    case AlertRule::LockContested:
+        return AlertMonitor::tr("lock contested");
+    case AlertRule::MinorityLeftover:
+        return AlertMonitor::tr("minority leftover");
+    case AlertRule::QuorumLost:
+        return AlertMonitor::tr("quorum lost");
+    case AlertRule::NodeDown:
+        return AlertMonitor::tr("node down");
+    case AlertRule::SevereFinding:
+        return AlertMonitor::tr("severe audit finding");
+    case AlertRule::ClockOffset:
+        return AlertMonitor::tr("clock offset");
+    }
+    return {};
+}
+
+QString alertRuleId(AlertRule rule)
+{
+    return QString::fromLatin1(kRuleIds[index(rule)]);
+}
+
+std::optional<AlertRule> alertRuleFromId(const QString& id)
+{
+    for (int i = 0; i < kAlertRuleCount; ++i) {
+        if (id == QLatin1String(kRuleIds[static_cast<size_t>(i)]))
+            return static_cast<AlertRule>(i);
+    }
+    return std::nullopt;
+}
+
+AlertMonitor::AlertMonitor(AlertMonitorOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)),
+      m_clock(m_options.clock ? m_options.clock : SteadyClock::system()),
+      m_wall(m_options.wallClock ? m_options.wallClock : WallClock::system())
+{
+    qRegisterMetaType<Alert>();
+    m_facts.resize(m_options.nodeCount);
+    for (int i = 0; i < m_options.nodeCount; ++i)
+        m_facts[i].node = i;
+    m_seen.fill(false, m_options.nodeCount);
+    if (m_options.evaluateIntervalMs > 0) {
+        m_timer.setInterval(m_options.evaluateIntervalMs);
+        connect(&m_timer, &QTimer::timeout, this, &AlertMonitor::evaluate);
+        m_timer.start();
+    }
+    m_muteTimer.setSingleShot(true);
+    connect(&m_muteTimer, &QTimer::timeout, this, &AlertMonitor::onMuteTimer);
+}
+
+AlertMonitor::~AlertMonitor() = default;
+
+void AlertMonitor::setThresholds(const AlertThresholds& thresholds)
+{
+    m_options.thresholds = thresholds;
+    evaluate();
+}
+
+void AlertMonitor::setMaxTtlMs(qint64 ms)
+{
+    if (ms == m_options.maxTtlMs)
+        return;
+    m_options.maxTtlMs = ms;
+    recomputeNodeConditions();
+}
+
+qint64 AlertMonitor::clockBudgetMs() const
+{
+    // The audit's drift budget, from the same rule: the largest TTL in use times the drift factor, plus 2 ms.
+    const qint64 ttl = m_options.maxTtlMs > 0 ? m_options.maxTtlMs : m_options.defaultTtlMs;
+    return rules::clockDriftMs(ttl, m_options.driftFactor);
+}
+
+// ------------------------------------------------------------------------------------------------ inputs
+
+void AlertMonitor::applyLocks(const LockChangeSet& changes)
+{
+    for (const LockView& v : changes.appeared)
+        applyLock(v);
+    for (const LockView& v : changes.changed)
+        applyLock(v);
+    for (const QByteArray& key : changes.disappeared)
+        m_locks.remove(key);
+}
+
+void AlertMonitor::clearLocks()
+{
+    m_locks.clear();
+}
+
+void AlertMonitor::applyLock(const LockView& view)
+{
+    AlertRule rule = AlertRule::LockHeld;
+    switch (view.verdict) {
+    case LockVerdict::Held:
+    case LockVerdict::Expiring:
+        rule = AlertRule::LockHeld;
+        break;
+    case LockVerdict::Stuck:
+        // A value without expiry on a quorum is held for good: the longest hold of all.
+        if (!view.hasQuorum()) {
+            m_locks.remove(view.key);
+            return;
+        }
+        rule = AlertRule::LockHeld;
+        break;
+    case LockVerdict::Contested:
+        rule = AlertRule::LockContested;
+        break;
+    case LockVerdict::MinorityLeftover:
+        rule = AlertRule::MinorityLeftover;
+        break;
+    case LockVerdict::Unknown:
+        return; // too many nodes unreachable to tell: what was seen before still stands
+    case LockVerdict::Free:
+    case LockVerdict::ReleasedByOperator: // tombstones of a lock-delay release: nobody holds it
+        m_locks.remove(view.key);
+        return;
+    }
+    LockState next;
+    next.rule = rule;
+    next.token = view.token;
+    next.holders = view.holders;
+    next.tokenCount = view.tokenCount;
+    next.holder = view.holder->summary;
+    const auto it = m_locks.constFind(view.key);
+    // The same condition goes on: held by the same token, contested, or left over by the same token.
+    if (it != m_locks.cend() && it->rule == rule && (rule == AlertRule::LockContested || it->token == view.token)) {
+        next.sinceNs = it->sinceNs;
+        next.sinceMs = it->sinceMs;
+    } else {
+        next.sinceNs = nowNs();
+        next.sinceMs = wallMs();
+    }
+    m_locks.insert(view.key, next);
+}
+
+void AlertMonitor::setNodeFacts(const NodeFacts& facts)
+{
+    if (facts.node < 0 || facts.node >= m_facts.size())
+        return;
+    m_facts[facts.node] = facts;
+    if (facts.health != NodeHealth::Connecting)
+        m_seen[facts.node] = true;
+    recomputeNodeConditions();
+}
+
+void AlertMonitor::setQuarantined(const QList<int>& nodes)
+{
+    m_quarantined = nodes;
+    recomputeNodeConditions();
+}
+
+void AlertMonitor::setFindings(const QList<AuditFinding>& findings)
+{
+    m_findings = findings;
+    recomputeNodeConditions();
+}
+
+QString AlertMonitor::nodeName(int node) const
+{
+    const QString name = m_options.nodeNames.value(node);
+    return name.isEmpty() ? tr("node %1").arg(node + 1) : tr("node %1 (%2)").arg(node + 1).arg(name);
+}
+
+QString AlertMonitor::formatMs(qint64 ms) const
+{
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    if (ms < 60 * 1000)
+        return tr("%1 s").arg(ms / 1000);
+    if (ms < 3600 * 1000)
+        return tr("%1 min").arg(ms / 60000);
+    return tr("%1 h").arg(ms / 3600000);
+}
+
+void AlertMonitor::updateCondition(QHash<QByteArray, Condition>& into, Condition c)
+{
+    const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
+    const auto old = m_nodeConditions.constFind(id);
+    if (old != m_nodeConditions.cend()) {
+        c.sinceNs = old->sinceNs;
+        c.sinceMs = old->sinceMs;
+    } else {
+        c.sinceNs = nowNs();
+        c.sinceMs = wallMs();
+    }
+    into.insert(id, c);
+}
+
+void AlertMonitor::recomputeNodeConditions()
+{
+    QHash<QByteArray, Condition> next;
+    const qint64 budgetMs = clockBudgetMs();
+    // Out: known down (reported as something other than Up after its first connect) or kept down by a delayed
+    // restart. A node still on its first connect is not known down yet.
+    int out = 0;
+    for (int n = 0; n < m_facts.size(); ++n) {
+        const NodeFacts& f = m_facts[n];
+        const bool quarantined = m_quarantined.contains(n);
+        if (quarantined || (m_seen[n] && f.health != NodeHealth::Up))
+            ++out;
+        // A node kept down by a delayed restart is planned, not an alert (it still counts against the quorum).
+        if (m_seen[n] && f.health != NodeHealth::Up && !quarantined) {
+            Condition c;
+            c.rule = AlertRule::NodeDown;
+            c.subject = nodeSubject(n);
+            c.node = n;
+            c.message =
+                f.reason.isEmpty()
+                    ? tr("%1 is down (%2)").arg(nodeName(n), nodeHealthName(f.health))
+                    : tr("%1 is down (%2: %3)").arg(nodeName(n), nodeHealthName(f.health), printableText(f.reason));
+            updateCondition(next, c);
+        }
+        if (f.health == NodeHealth::Up && f.clockOffsetUs && qAbs(*f.clockOffsetUs) > budgetMs * 1000) {
+            Condition c;
+            c.rule = AlertRule::ClockOffset;
+            c.subject = nodeSubject(n);
+            c.node = n;
+            c.message = tr("the clock of %1 is %2 ms off, beyond the drift budget of %3 ms")
+                            .arg(nodeName(n))
+                            .arg(*f.clockOffsetUs / 1000)
+                            .arg(budgetMs);
+            updateCondition(next, c);
+        }
+    }
+    const int quorum = rules::quorum(static_cast<int>(m_facts.size()));
+    const int up = static_cast<int>(m_facts.size()) - out;
+    if (up < quorum) {
+        Condition c;
+        c.rule = AlertRule::QuorumLost;
+        c.message = tr("only %1 of %2 nodes are up (quorum %3): no lock can be granted or released")
+                        .arg(up)
+                        .arg(m_facts.size())
+                        .arg(quorum);
+        updateCondition(next, c);
+    }
+    for (const AuditFinding& finding : std::as_const(m_findings)) {
+        if (finding.severity != AuditFinding::Severity::Severe)
+            continue;
+        Condition c;
+        c.rule = AlertRule::SevereFinding;
+        QByteArrayList nodes;
+        QStringList names;
+        for (const int n : finding.nodes) {
+            nodes << QByteArray::number(n);
+            names << nodeName(n);
+        }
+        c.subject = QByteArrayLiteral("audit:") + finding.ruleId.toLatin1() + ':' + nodes.join(',');
+        c.message = names.isEmpty() ? finding.title : tr("%1: %2").arg(finding.title, names.join(QLatin1String(", ")));
+        updateCondition(next, c);
+    }
+    m_nodeConditions = std::move(next);
+}
+
+// ------------------------------------------------------------------------------------------------ evaluation
+
+QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) const
+{
+    const qint64 threshold = m_options.thresholds.after(s.rule);
+    switch (s.rule) {
+    case AlertRule::LockHeld:
+        return tr("lock %1 held by %2 for longer than %3")
+            .arg(printableBytes(key), s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder, formatMs(threshold));
+    case AlertRule::LockContested:
+        return tr("lock %1 contested by %2 tokens, none on a quorum, for longer than %3")
+            .arg(printableBytes(key))
+            .arg(s.tokenCount)
+            .arg(formatMs(threshold));
+    case AlertRule::MinorityLeftover:
+        return tr("lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)")
+            .arg(printableBytes(key))
+            .arg(s.holders)
+            .arg(m_facts.size())
+            .arg(formatMs(threshold));
+    default:
+        return {};
+    }
+}
+
+void AlertMonitor::consider(const Condition& c, qint64 now, QList<Condition>* fresh)
+{
+    const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
+    const auto it = m_active.find(id);
+    if (it != m_active.end()) {
+        it->lastActiveNs = now;
+        it->seen = m_generation;
+        return;
+    }
+    fresh->append(c);
+}
+
+void AlertMonitor::raiseOne(const Condition& c, qint64 now)
+{
+    Active a;
+    a.alert.rule = c.rule;
+    a.alert.id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
+    a.alert.subject = c.subject;
+    a.alert.key = c.key;
+    a.alert.node = c.node;
+    a.alert.message = c.message;
+    a.alert.sinceMs = c.sinceMs;
+    a.alert.raisedAtMs = wallMs();
+    a.token = c.token;
+    a.lastActiveNs = now;
+    a.seen = m_generation;
+    m_active.insert(a.alert.id, a);
+    m_order.append(a.alert.id);
+    emit alertRaised(a.alert);
+}
+
+QByteArray AlertMonitor::groupId(AlertRule rule)
+{
+    return alertRuleId(rule).toLatin1() + QByteArrayLiteral(":group");
+}
+
+bool AlertMonitor::isGrouped(const QByteArray& id) const
+{
+    const auto it = m_active.constFind(id);
+    return it != m_active.cend() && !it->groupId.isEmpty();
+}
+
+void AlertMonitor::raise(const QList<Condition>& fresh, qint64 now)
+{
+    std::array<QList<const Condition*>, kAlertRuleCount> byRule;
+    for (const Condition& c : fresh)
+        byRule[index(c.rule)].append(&c);
+    for (int r = 0; r < kAlertRuleCount; ++r) {
+        const QList<const Condition*>& conditions = byRule[static_cast<size_t>(r)];
+        if (conditions.isEmpty())
+            continue;
+        const auto rule = static_cast<AlertRule>(r);
+        const QByteArray gid = groupId(rule);
+        const bool join = m_active.contains(gid);
+        if (!join && (m_options.groupAtCount <= 0 || conditions.size() < m_options.groupAtCount)) {
+            for (const Condition* c : conditions)
+                raiseOne(*c, now);
+            continue;
+        }
+        // A storm (a node restart leaves a leftover on every key): one alert for all, not thousands of rows and
+        // notifications. Its members are followed one by one, unlisted, so that each clears on its own.
+        QList<QByteArray> joined;
+        for (const Condition* c : conditions) {
+            Active m;
+            m.alert.rule = c->rule;
+            m.alert.id = alertRuleId(c->rule).toLatin1() + ':' + c->subject;
+            m.alert.subject = c->subject;
+            m.alert.key = c->key;
+            m.alert.node = c->node;
+            m.alert.sinceMs = c->sinceMs;
+            m.alert.raisedAtMs = wallMs();
+            m.token = c->token;
+            m.lastActiveNs = now;
+            m.seen = m_generation;
+            m.groupId = gid;
+            joined.append(m.alert.id);
+            m_active.insert(m.alert.id, m);
+        }
+        Active& group = m_active[gid]; // looked up after the inserts: they may move the hash's items
+        for (const QByteArray& id : std::as_const(joined))
+            group.members.insert(id);
+        if (join) {
+            m_changedGroups.insert(gid);
+            continue;
+        }
+        group.alert.rule = rule;
+        group.alert.id = gid;
+        group.alert.subject = QByteArrayLiteral("group:") + alertRuleId(rule).toLatin1();
+        group.alert.group = true;
+        group.alert.raisedAtMs = wallMs();
+        group.lastActiveNs = now;
+        group.seen = m_generation;
+        updateGroup(group);
+        m_order.append(gid);
+        const Alert raised = group.alert; // a copy: a slot may change the monitor
+        emit alertRaised(raised);
+    }
+}
+
+void AlertMonitor::updateGroup(Active& group) const
+{
+    // The examples: the first members in order (of their keys, or subjects), stable while they last.
+    constexpr qsizetype kExamples = 3;
+    QList<const Alert*> first;
+    qint64 sinceMs = 0;
+    for (const QByteArray& id : std::as_const(group.members)) {
+        const auto it = m_active.constFind(id);
+        if (it == m_active.cend())
+            continue;
+        const Alert* a = &it->alert;
+        if (sinceMs == 0 || a->sinceMs < sinceMs)
+            sinceMs = a->sinceMs;
+        const auto label = [](const Alert* x) -> const QByteArray& { return x->key.isEmpty() ? x->subject : x->key; };
+        const auto at = std::upper_bound(first.begin(), first.end(), a,
+                                         [&](const Alert* x, const Alert* y) { return label(x) < label(y); });
+        if (at - first.begin() < kExamples) {
+            first.insert(at, a);
+            if (first.size() > kExamples)
+                first.removeLast();
+        }
+    }
+    Alert& g = group.alert;
+    g.count = static_cast<int>(group.members.size());
+    g.sinceMs = sinceMs;
+    g.examples.clear();
+    QStringList shown;
+    for (const Alert* a : std::as_const(first)) {
+        g.examples.append(a->key.isEmpty() ? a->subject : a->key);
+        shown.append(!a->key.isEmpty() ? printableBytes(a->key, 60)
+                     : a->node >= 0    ? nodeName(a->node)
+                                       : printableBytes(a->subject, 60));
+    }
+    if (g.count > shown.size())
+        shown.append(QStringLiteral("…"));
+    const bool locks = !first.isEmpty() && !first.constFirst()->key.isEmpty();
+    g.message = locks ? tr("%n lock(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")))
+                      : tr("%n alert(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")));
+}
+
+void AlertMonitor::evaluate()
+{
+    ++m_generation;
+    const qint64 now = nowNs();
+    const AlertThresholds& t = m_options.thresholds;
+    // The threshold only decides raising: a raised alert whose condition is present again stays (the
+    // hysteresis), even when the condition came back too recently to have lasted the threshold once more.
+    const auto present = [&](AlertRule rule, qint64 sinceNs, bool active) {
+        return t.isEnabled(rule) && (active || (now - sinceNs) / 1'000'000 >= t.after(rule));
+    };
+    const auto isActive = [&](AlertRule rule, const QByteArray& subject) {
+        return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject);
+    };
+    QList<Condition> fresh;
+    for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
+        const QByteArray subject = keySubject(it.key());
+        // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
+        // clears at once (it would go on naming a holder that is gone) and the new one counts from its
+        // own start (applyLock reset sinceNs).
+        const bool perToken = it->rule != AlertRule::LockContested;
+        const QByteArray id = alertRuleId(it->rule).toLatin1() + ':' + subject;
+        if (perToken) {
+            const auto a = m_active.constFind(id);
+            if (a != m_active.cend() && a->token != it->token)
+                clearActive(id);
+        }
+        const bool active = m_active.contains(id);
+        if (!present(it->rule, it->sinceNs, active))
+            continue;
+        Condition c;
+        c.rule = it->rule;
+        c.subject = subject;
+        c.key = it.key();
+        c.sinceNs = it->sinceNs;
+        c.sinceMs = it->sinceMs;
+        if (perToken)
+            c.token = it->token;
+        // The message is only built for an alert about to be raised.
+        if (!active)
+            c.message = lockMessage(it.key(), *it);
+        consider(c, now, &fresh);
+    }
+    for (const Condition& c : std::as_const(m_nodeConditions)) {
+        if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
+            consider(c, now, &fresh);
+    }
+    raise(fresh, now);
+    // Clear what has been gone for clearAfterMs (at once when its rule was switched off): single alerts and
+    // groups' members; a group goes with its last member.
+    const auto gone = [&](const Active& a) {
+        return a.seen != m_generation &&
+               (!t.isEnabled(a.alert.rule) || (now - a.lastActiveNs) / 1'000'000 >= t.clearAfterMs);
+    };
+    const QList<QByteArray> order = m_order;
+    for (const QByteArray& id : order) {
+        const auto it = m_active.constFind(id);
+        if (it == m_active.cend())
+            continue;
+        if (it->alert.group) {
+            const QSet<QByteArray> members = it->members;
+            for (const QByteArray& member : members) {
+                const auto m = m_active.constFind(member);
+                if (m != m_active.cend() && gone(*m))
+                    clearActive(member);
+            }
+        } else if (gone(*it)) {
+            clearActive(id);
+        }
+    }
+    const QSet<QByteArray> changed = std::exchange(m_changedGroups, {});
+    for (const QByteArray& gid : changed) {
+        const auto it = m_active.find(gid);
+        if (it == m_active.end())
+            continue;
+        if (it->members.isEmpty()) {
+            clearActive(gid);
+            continue;
+        }
+        updateGroup(*it);
+        emit alertChanged(it->alert);
+    }
+    for (const QByteArray& id : std::as_const(m_order))
+        maybeNotify(m_active[id], now);
+}
+
+void AlertMonitor::clearActive(const QByteArray& id)
+{
+    const auto it = m_active.find(id);
+    if (it == m_active.end())
+        return;
+    if (!it->groupId.isEmpty()) {
+        // A group's member goes quietly; the group changes (or clears) once at the end of the evaluation.
+        const QByteArray gid = it->groupId;
+        m_active.erase(it);
+        m_active[gid].members.remove(id);
+        m_changedGroups.insert(gid);
+        return;
+    }
+    Alert cleared = it->alert;
+    cleared.clearedAtMs = wallMs();
+    m_active.erase(it);
+    m_order.removeOne(id);
+    emit alertCleared(cleared);
+}
+
+void AlertMonitor::maybeNotify(Active& a, qint64 now)
+{
+    if (a.alert.acknowledged || isMuted(a.alert))
+        return;
+    const qint64 repeat = m_options.thresholds.repeatAfterMs;
+    const bool first = a.lastNotifiedNs == 0;
+    if (!first && (repeat <= 0 || (now - a.lastNotifiedNs) / 1'000'000 < repeat))
+        return;
+    a.lastNotifiedNs = now;
+    ++a.alert.notifications;
+    emit notify(a.alert, !first);
+    emit alertChanged(a.alert);
+}
+
+// ------------------------------------------------------------------------------------------------ operator
+
+QList<Alert> AlertMonitor::alerts() const
+{
+    QList<Alert> out;
+    out.reserve(m_order.size());
+    for (const QByteArray& id : m_order)
+        out.append(m_active.value(id).alert);
+    return out;
+}
+
+std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
+{
+    const auto it = m_active.constFind(id);
+    if (it == m_active.cend() || !it->groupId.isEmpty())
+        return std::nullopt;
+    return it->alert;
+}
+
+bool AlertMonitor::acknowledge(const QByteArray& id)
+{
+    const auto it = m_active.find(id);
+    if (it == m_active.end() || !it->groupId.isEmpty())
+        return false;
+    if (!it->alert.acknowledged) {
+        it->alert.acknowledged = true;
+        emit alertChanged(it->alert);
+    }
+    return true;
+}
+
+void AlertMonitor::muteRule(AlertRule rule, qint64 forMs)
+{
+    m_ruleMutedUntilNs[index(rule)] = forMs > 0 ? nowNs() + forMs * 1'000'000 : 0;
+    armMuteTimer();
+    emit mutesChanged();
+}
+
+void AlertMonitor::muteSubject(const QByteArray& subject, qint64 forMs)
+{
+    if (forMs > 0)
+        m_subjectMutedUntilNs.insert(subject, nowNs() + forMs * 1'000'000);
+    else
+        m_subjectMutedUntilNs.remove(subject);
+    armMuteTimer();
+    emit mutesChanged();
+}
+
+void AlertMonitor::unmuteAll()
+{
+    m_ruleMutedUntilNs.fill(0);
+    m_subjectMutedUntilNs.clear();
+    armMuteTimer();
+    emit mutesChanged();
+    evaluate(); // what was raised while muted notifies now
+}
+
+void AlertMonitor::armMuteTimer()
+{
+    const qint64 now = nowNs();
+    qint64 earliest = 0;
+    const auto consider = [&](qint64 until) {
+        if (until > now && (earliest == 0 || until < earliest))
+            earliest = until;
+    };
+    for (const qint64 until : m_ruleMutedUntilNs)
+        consider(until);
+    for (const qint64 until : std::as_const(m_subjectMutedUntilNs))
+        consider(until);
+    if (earliest == 0) {
+        m_muteTimer.stop();
+        return;
+    }
+    // Rounded up: at its timeout the mute has run out (a timer that fires early is armed again for the rest).
+    const qint64 ms = (earliest - now + 999'999) / 1'000'000;
+    m_muteTimer.start(static_cast<int>(std::clamp<qint64>(ms, 1, std::numeric_limits<int>::max())));
+}
+
+void AlertMonitor::onMuteTimer()
+{
+    const qint64 now = nowNs();
+    bool ended = false;
+    for (qint64& until : m_ruleMutedUntilNs) {
+        if (until != 0 && until <= now) {
+            until = 0;
+            ended = true;
+        }
+    }
+    for (auto it = m_subjectMutedUntilNs.begin(); it != m_subjectMutedUntilNs.end();) {
+        if (it.value() <= now) {
+            it = m_subjectMutedUntilNs.erase(it);
+            ended = true;
+        } else {
+            ++it;
+        }
+    }
+    armMuteTimer();
+    if (ended)
+        emit mutesChanged();
+}
+
+qint64 AlertMonitor::ruleMutedForMs(AlertRule rule) const
+{
+    return std::max<qint64>(0, (m_ruleMutedUntilNs[index(rule)] - nowNs()) / 1'000'000);
+}
+
+qint64 AlertMonitor::subjectMutedForMs(const QByteArray& subject) const
+{
+    return std::max<qint64>(0, (m_subjectMutedUntilNs.value(subject) - nowNs()) / 1'000'000);
+}
+
+bool AlertMonitor::isMuted(const Alert& alert) const
+{
+    const qint64 now = nowNs();
+    return m_ruleMutedUntilNs[index(alert.rule)] > now || m_subjectMutedUntilNs.value(alert.subject) > now;
+}
+
+} // namespace redlock

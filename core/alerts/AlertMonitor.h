@@ -1,0 +1,253 @@
+#pragma once
+
+#include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
+#include "runtime/SteadyClock.h"
+#include "runtime/WallClock.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+namespace redlock {
+
+// What an alert watches for. Each rule is raised once its condition has lasted the rule's threshold.
+enum class AlertRule {
+    LockHeld,         // one token has held a lock key (held / expiring) for longer than the threshold
+    LockContested,    // a key has been contested (several tokens, none on a quorum) for longer than the threshold
+    MinorityLeftover, // a minority leftover (one token below quorum) older than the threshold
+    QuorumLost,       // fewer than a quorum of the nodes are up (quarantined ones are not counted)
+    NodeDown,         // a node has been unreachable (or refusing the handshake) for longer than the threshold
+    SevereFinding,    // the safety audit has a severe finding
+    ClockOffset,      // a node's clock offset is beyond the drift budget (rules::clockDriftMs of the max TTL)
+};
+constexpr int kAlertRuleCount = 7;
+
+QString alertRuleName(AlertRule rule); // translated
+QString alertRuleId(AlertRule rule);   // stable: "lock-held", "node-down", ...
+std::optional<AlertRule> alertRuleFromId(const QString& id);
+
+// Per rule: on or off and how long its condition must last before the alert is raised; and how long a
+// condition must be gone before its alert clears (hysteresis: a condition that flickers raises one alert,
+// not one per flicker).
+struct AlertThresholds
+{
+    std::array<bool, kAlertRuleCount> enabled{true, true, true, true, true, true, true};
+    std::array<qint64, kAlertRuleCount> afterMs{
+        5 * 60 * 1000, // LockHeld: held longer than 5 minutes
+        30 * 1000,     // LockContested: contested for 30 s
+        60 * 1000,     // MinorityLeftover: a leftover older than a minute
+        5 * 1000,      // QuorumLost: 5 s (a reconnect is no alert)
+        10 * 1000,     // NodeDown: 10 s
+        0,             // SevereFinding: at once
+        10 * 1000,     // ClockOffset: 10 s (one noisy TIME sample is no alert)
+    };
+    qint64 clearAfterMs = 5000; // a raised alert clears when its condition has been gone this long
+    // An active alert nobody acknowledged notifies again after this long; 0 = once only.
+    qint64 repeatAfterMs = 30 * 60 * 1000;
+
+    bool isEnabled(AlertRule rule) const { return enabled[static_cast<size_t>(rule)]; }
+    qint64 after(AlertRule rule) const { return afterMs[static_cast<size_t>(rule)]; }
+    void set(AlertRule rule, bool on, qint64 ms)
+    {
+        enabled[static_cast<size_t>(rule)] = on;
+        afterMs[static_cast<size_t>(rule)] = ms;
+    }
+    friend bool operator==(const AlertThresholds&, const AlertThresholds&) = default;
+};
+
+struct Alert
+{
+    AlertRule rule = AlertRule::NodeDown;
+    // Stable identity: the rule plus what it is about (a lock key, a node, an audit rule and its nodes, or
+    // nothing for the cluster). The same condition raised again has the same id.
+    QByteArray id;          // "<rule id>:<subject>"
+    QByteArray subject;     // "key:<lock key, raw bytes>", "node:<n>" (0-based), "audit:<rule>:<nodes>", or empty
+    QByteArray key;         // lock rules
+    int node = -1;          // NodeDown, ClockOffset
+    QString message;        // translated, printable (keys and server text escaped)
+    qint64 sinceMs = 0;     // wall clock: when the condition began (as first observed)
+    qint64 raisedAtMs = 0;  // wall clock
+    qint64 clearedAtMs = 0; // wall clock; 0 = active
+    bool acknowledged = false;
+    int notifications = 0; // how often it notified (0: muted or acknowledged since it was raised)
+    // A group: many alerts of one rule raised together (a leftover on every key after a node restart) are one
+    // alert, "<rule id>:group", subject "group:<rule id>". count: the conditions it stands for now (1 for a single
+    // alert); examples: a few of them, the first in order (their lock keys, raw bytes, or their subjects).
+    bool group = false;
+    int count = 1;
+    QByteArrayList examples;
+
+    bool isActive() const { return clearedAtMs == 0; }
+};
+
+struct AlertMonitorOptions
+{
+    int nodeCount = 0;
+    QStringList nodeNames; // display names, one per node (empty: "node N")
+    double driftFactor = rules::kDefaultDriftFactor;
+    qint64 maxTtlMs = 0; // the largest TTL in use (the audit's: ClusterWatch::auditMaxTtlMs); 0 = unknown: defaultTtlMs
+    qint64 defaultTtlMs = rules::kDefaultMaxTtlMs; // as AuditInput::defaultTtlMs
+    AlertThresholds thresholds;
+    // This many alerts of one rule (or more) to raise in one evaluation are raised as one group alert, and while it
+    // is active, new alerts of its rule join it (its count goes up; no new row, no new notification). 0 = never.
+    int groupAtCount = 10;
+    int evaluateIntervalMs = 1000;        // the timer that lets time thresholds pass; 0 = only evaluate() calls
+    std::shared_ptr<SteadyClock> clock;   // null = SteadyClock::system(): every duration
+    std::shared_ptr<WallClock> wallClock; // null = WallClock::system(): the times shown
+};
+
+// Turns what the console (or `redlock watch`) observes into alerts: LockInspector's change sets, the
+// NodeSessions' facts (with the nodes a delayed restart keeps out), the safety audit's findings. Pure
+// evaluation, no I/O: it lives on its consumer's thread and is fed through the apply/set members.
+//
+// An alert is raised once, when its condition has lasted the rule's threshold, and cleared when the condition
+// has been gone for clearAfterMs; meanwhile a condition that goes and comes back keeps the one alert (the
+// threshold only decides raising: back for a moment is back, whatever the threshold). How long a lock has been held,
+// contested or left over counts from when this monitor first saw it so (a lock already held when watching began counts
+// from then). notify() says when to tell a person: on raising, unless the alert is muted (per rule or per subject, for
+// a while) or acknowledged, and again every repeatAfterMs while nobody acknowledged it. Muted and acknowledged alerts
+// are still raised, listed and cleared.
+//
+// An alert storm is grouped: when groupAtCount alerts of one rule or more would be raised in the same evaluation,
+// one group alert stands for them (Alert::group, with a count and a few examples); its members are followed as
+// single alerts are (they clear when their condition is gone) but not listed, raised or notified one by one. The
+// group changes (alertChanged) as members join or clear, and clears with its last member.
+class AlertMonitor final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AlertMonitor)
+
+public:
+    explicit AlertMonitor(AlertMonitorOptions options, QObject* parent = nullptr);
+    ~AlertMonitor() override;
+
+    const AlertMonitorOptions& options() const { return m_options; }
+    const AlertThresholds& thresholds() const { return m_options.thresholds; }
+    void setThresholds(const AlertThresholds& thresholds);
+    // The max TTL behind the drift budget (the audit's: ClusterWatch::auditMaxTtlMs()).
+    void setMaxTtlMs(qint64 ms);
+    qint64 clockBudgetMs() const;
+
+    // Inputs.
+    void applyLocks(const LockChangeSet& changes);
+    void clearLocks();
+    void setNodeFacts(const NodeFacts& facts);
+    void setQuarantined(const QList<int>& nodes);
+    void setFindings(const QList<AuditFinding>& findings);
+
+    // Active alerts, oldest first (a group once, not its members).
+    QList<Alert> alerts() const;
+    std::optional<Alert> alert(const QByteArray& id) const; // a single alert or a group, not a group's member
+    // The group alert of a rule: "<rule id>:group".
+    static QByteArray groupId(AlertRule rule);
+    // Whether a condition is active now as a member of its rule's group (not listed on its own).
+    bool isGrouped(const QByteArray& id) const;
+
+    // The operator has seen it: it stays listed and active, and stops notifying. False: no such active alert.
+    bool acknowledge(const QByteArray& id);
+    // No notification for the rule, or for everything about one subject (a lock key, a node), for forMs.
+    void muteRule(AlertRule rule, qint64 forMs);
+    void muteSubject(const QByteArray& subject, qint64 forMs); // Alert::subject; forMs 0 = unmute
+    static QByteArray keySubject(const QByteArray& key);
+    static QByteArray nodeSubject(int node);
+    void unmuteAll();
+    bool isMuted(const Alert& alert) const;
+    // Remaining mute of a rule / subject, 0 = not muted.
+    qint64 ruleMutedForMs(AlertRule rule) const;
+    qint64 subjectMutedForMs(const QByteArray& subject) const;
+
+public slots:
+    // Raises and clears what the inputs and the passing time call for (the timer calls it too).
+    void evaluate();
+
+signals:
+    void alertRaised(const redlock::Alert& alert);
+    void alertCleared(const redlock::Alert& alert);
+    // Acknowledged, or its notification count changed.
+    void alertChanged(const redlock::Alert& alert);
+    // Tell a person now (a desktop notification). repeat: a reminder of an alert nobody acknowledged.
+    void notify(const redlock::Alert& alert, bool repeat);
+    // A mute was set or lifted, or ran out.
+    void mutesChanged();
+
+private:
+    struct Condition
+    {
+        AlertRule rule = AlertRule::NodeDown;
+        QByteArray subject;
+        QByteArray key;
+        int node = -1;
+        qint64 sinceNs = 0;
+        qint64 sinceMs = 0;
+        QString message;
+        QByteArray token; // LockHeld, MinorityLeftover: whose hold or leftover it is
+    };
+    struct LockState
+    {
+        AlertRule rule = AlertRule::LockHeld; // LockHeld, LockContested or MinorityLeftover
+        QByteArray token;
+        int holders = 0;
+        int tokenCount = 0;
+        QString holder;
+        qint64 sinceNs = 0;
+        qint64 sinceMs = 0;
+    };
+    struct Active
+    {
+        Alert alert;
+        QByteArray token; // LockHeld, MinorityLeftover: the token the alert is about (another token: another alert)
+        qint64 lastActiveNs = 0;
+        qint64 lastNotifiedNs = 0;
+        quint64 seen = 0;         // evaluation generation the condition was last active in
+        QByteArray groupId;       // a group's member: the group (members are not in m_order)
+        QSet<QByteArray> members; // a group: its members' ids
+    };
+
+    void applyLock(const LockView& view);
+    void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
+    void recomputeNodeConditions();
+    // Active already: still present. Else it goes into fresh, raised (alone or grouped) by raise().
+    void consider(const Condition& c, qint64 nowNs, QList<Condition>* fresh);
+    void raise(const QList<Condition>& fresh, qint64 nowNs);
+    void raiseOne(const Condition& c, qint64 nowNs);
+    void updateGroup(Active& group) const;
+    void clearActive(const QByteArray& id);
+    // A single-shot timer to the earliest mute's end: mutesChanged when one runs out (the "muted" state shown
+    // ends then, not at the next change of something else).
+    void armMuteTimer();
+    void onMuteTimer();
+    void maybeNotify(Active& a, qint64 nowNs);
+    QString lockMessage(const QByteArray& key, const LockState& s) const;
+    QString nodeName(int node) const;
+    QString formatMs(qint64 ms) const;
+    qint64 nowNs() const { return m_clock->nowNs(); }
+    qint64 wallMs() const { return m_wall->nowMs(); }
+
+    AlertMonitorOptions m_options;
+    std::shared_ptr<SteadyClock> m_clock;
+    std::shared_ptr<WallClock> m_wall;
+    QHash<QByteArray, LockState> m_locks;          // keys held, contested or left over: since when
+    QHash<QByteArray, Condition> m_nodeConditions; // node down, quorum lost, clock offset, severe findings
+    QList<NodeFacts> m_facts;
+    QList<bool> m_seen; // per node: reported once as something other than Connecting
+    QList<int> m_quarantined;
+    QList<AuditFinding> m_findings;
+    QHash<QByteArray, Active> m_active; // by alert id
+    QList<QByteArray> m_order;          // active ids, oldest first
+    std::array<qint64, kAlertRuleCount> m_ruleMutedUntilNs{};
+    QHash<QByteArray, qint64> m_subjectMutedUntilNs;
+    QSet<QByteArray> m_changedGroups; // groups whose members joined or cleared in this evaluation
+    quint64 m_generation = 0;
+    QTimer m_timer;
+    QTimer m_muteTimer;
+};
+
+} // namespace redlock
+
+Q_DECLARE_METATYPE(redlock::Alert)

@@ -1,0 +1,206 @@
+#include "export/MetricsHttpServer.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace redlock {
+
+std::optional<ListenAddress> ListenAddress::parse(const QString& rawText, QString* error)
+{
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    const QString text = rawText.trimmed();
+    QString host;
+    QString port;
+    if (text.startsWith(u'[')) {
+        const qsizetype close = text.indexOf(QLatin1String("]:"));
+        if (close < 0)
+            return fail(tr("\"%1\": expected [IPv6 address]:port").arg(text));
+        host = text.mid(1, close - 1);
+        port = text.mid(close + 2);
+    } else {
+        const qsizetype colon = text.lastIndexOf(u':');
+        if (colon < 0)
+            return fail(tr("\"%1\": expected address:port, e.g. 127.0.0.1:9721").arg(text));
+        host = text.left(colon);
+        port = text.mid(colon + 1);
+        if (host.contains(u':'))
+            return fail(tr("\"%1\": write an IPv6 address in brackets, e.g. [::1]:9721").arg(text));
+    }
+    if (host.isEmpty())
+        return fail(tr("\"%1\": no address (127.0.0.1 serves this machine only, 0.0.0.0 every interface)").arg(text));
+    bool ok = false;
+    const uint portNumber = port.toUInt(&ok);
+    if (!ok || portNumber > 65535)
+        return fail(tr("\"%1\": the port must be a number from 0 to 65535").arg(text));
+    ListenAddress out;
+    out.port = static_cast<quint16>(portNumber);
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
+        out.address = QHostAddress(QHostAddress::LocalHost);
+    else if (!out.address.setAddress(host))
+        return fail(tr("\"%1\": %2 is not an IP address (host names are not resolved)").arg(text, host));
+    return out;
+}
+
+QString ListenAddress::toString() const
+{
+    const QString host =
+        address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' + address.toString() + u']' : address.toString();
+    return host + u':' + QString::number(port);
+}
+
+MetricsHttpServer::MetricsHttpServer(Provider provider, QObject* parent)
+    : MetricsHttpServer(std::move(provider), Limits{}, parent)
+{}
+
+MetricsHttpServer::MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent)
+    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new QTcpServer(this))
+{
+    m_server->setMaxPendingConnections(m_limits.maxConnections);
+    connect(m_server, &QTcpServer::newConnection, this, &MetricsHttpServer::onNewConnection);
+}
+
+MetricsHttpServer::~MetricsHttpServer() = default;
+
+bool MetricsHttpServer::listen(const ListenAddress& where, QString* error)
+{
+    if (m_server->listen(where.address, where.port))
+        return true;
+    if (error)
+        *error = ListenAddress::tr("cannot listen on %1: %2").arg(where.toString(), m_server->errorString());
+    return false;
+}
+
+ListenAddress MetricsHttpServer::serverAddress() const
+{
+    ListenAddress out;
+    out.address = m_server->serverAddress();
+    out.port = m_server->serverPort();
+    return out;
+}
+
+qint64 MetricsHttpServer::pendingBytes() const
+{
+    qint64 total = 0;
+    for (const QTcpSocket* socket : m_answered)
+        total += socket->bytesToWrite();
+    return total;
+}
+
+void MetricsHttpServer::onNewConnection()
+{
+    while (QTcpSocket* socket = m_server->nextPendingConnection()) {
+        if (m_open.size() >= m_limits.maxConnections) {
+            // Make room by the connection that has waited longest without sending a request (an idle client, a
+            // slowloris), or else by the oldest answered one (a client that does not read its answer): neither
+            // can starve a scraper that connects now.
+            drop(!m_waiting.isEmpty() ? m_waiting.constFirst() : m_answered.constFirst());
+        }
+        m_open.insert(socket);
+        m_waiting.append(socket);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] { forget(socket); });
+        // A client that does not complete its request head soon loses the socket; none keeps it for long.
+        QTimer::singleShot(m_limits.requestHeadTimeoutMs, socket, [this, socket] {
+            if (m_waiting.contains(socket))
+                drop(socket);
+        });
+        QTimer::singleShot(m_limits.connectionTimeoutMs, socket, [this, socket] { drop(socket); });
+    }
+}
+
+void MetricsHttpServer::forget(QTcpSocket* socket)
+{
+    m_open.remove(socket);
+    m_answered.removeOne(socket);
+    m_waiting.removeOne(socket);
+    socket->deleteLater();
+}
+
+void MetricsHttpServer::drop(QTcpSocket* socket)
+{
+    if (!m_open.contains(socket))
+        return; // already gone (a timer that fired after the disconnect)
+    ++m_dropped;
+    forget(socket);
+    socket->abort();
+}
+
+void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
+{
+    if (!m_waiting.contains(socket)) {
+        // What comes after the answered head (a body, a pipelined request) is read and dropped: data left
+        // unread when the socket closes would make the kernel reset the connection, and the client could lose
+        // the answer.
+        socket->readAll();
+        return;
+    }
+    const QByteArray head = socket->peek(kMaxRequestBytes + 1);
+    qsizetype end = head.indexOf("\r\n\r\n");
+    if (end < 0)
+        end = head.indexOf("\n\n"); // bare line feeds, as some hand-written clients send
+    if (end < 0) {
+        if (head.size() > kMaxRequestBytes) {
+            respond(socket, "431 Request Header Fields Too Large", "text/plain; charset=utf-8",
+                    "request header too large\n", true);
+        }
+        return; // not complete yet
+    }
+    const qsizetype lineEnd = head.indexOf('\n');
+    const QByteArray requestLine = head.left(lineEnd).trimmed();
+    const QList<QByteArray> parts = requestLine.split(' ');
+    if (parts.size() != 3 || !parts[2].startsWith("HTTP/1.")) {
+        respond(socket, "400 Bad Request", "text/plain; charset=utf-8", "bad request\n", true);
+        return;
+    }
+    const QByteArray& method = parts[0];
+    const QByteArray path = parts[1].split('?').first();
+    const bool isHead = method == "HEAD";
+    if (path != "/metrics") {
+        respond(socket, "404 Not Found", "text/plain; charset=utf-8", "not found: the metrics are at /metrics\n",
+                !isHead);
+        return;
+    }
+    if (method != "GET" && !isHead) {
+        respond(socket, "405 Method Not Allowed", "text/plain; charset=utf-8", "method not allowed\n", true,
+                "Allow: GET, HEAD\r\n");
+        return;
+    }
+    ++m_scrapes;
+    respond(socket, "200 OK", "text/plain; version=0.0.4; charset=utf-8", m_provider(), !isHead);
+    emit scraped();
+}
+
+void MetricsHttpServer::respond(QTcpSocket* socket, const QByteArray& status, const QByteArray& contentType,
+                                const QByteArray& body, bool withBody, const QByteArray& extraHeaders)
+{
+    m_waiting.removeOne(socket);
+    socket->readAll();
+    const QByteArray head = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
+                            "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
+                            "Connection: close\r\n\r\n";
+    const qint64 size = head.size() + (withBody ? body.size() : 0);
+    // Answers nobody takes must not pile up: the oldest answered connections make room for this one.
+    while (!m_answered.isEmpty() && pendingBytes() + size > m_limits.maxPendingBytes)
+        drop(m_answered.constFirst());
+    m_answered.append(socket); // one request per connection
+    // Written apart: the body is not copied once more into a joined buffer.
+    socket->write(head);
+    if (withBody)
+        socket->write(body);
+    // A client that takes nothing of its answer for a while is gone or hostile: each byte it takes restarts the
+    // clock, so a slow but live reader keeps its connection (up to connectionTimeoutMs).
+    auto* stall = new QTimer(socket);
+    stall->setSingleShot(true);
+    stall->setInterval(m_limits.writeStallTimeoutMs);
+    connect(socket, &QTcpSocket::bytesWritten, stall, qOverload<>(&QTimer::start));
+    connect(stall, &QTimer::timeout, this, [this, socket] { drop(socket); });
+    stall->start();
+    socket->disconnectFromHost(); // after the answer is written; disconnected() then deletes the socket
+}
+
+} // namespace redlock

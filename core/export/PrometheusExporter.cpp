@@ -1,0 +1,402 @@
+#include "export/PrometheusExporter.h"
+
+#include "observe/SafetyAudit.h"
+#include "redlock/RedlockRules.h"
+
+#include <QSet>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+using Type = PrometheusText::Type;
+using Labels = PrometheusText::Labels;
+
+// The verdicts and events always exported (a zero is a value, a missing series is a question); anything the
+// observation adds later is exported too, after these.
+const QList<LockVerdict> kVerdicts{
+    LockVerdict::Held, LockVerdict::Expiring, LockVerdict::Contested, LockVerdict::MinorityLeftover,
+    LockVerdict::Free, LockVerdict::Unknown,  LockVerdict::Stuck,     LockVerdict::ReleasedByOperator};
+const QList<LockEvent::Kind> kEventKinds{
+    LockEvent::Kind::Acquired,     LockEvent::Kind::Released,          LockEvent::Kind::Expired,
+    LockEvent::Kind::TokenChanged, LockEvent::Kind::Contested,         LockEvent::Kind::Lost,
+    LockEvent::Kind::Extended,     LockEvent::Kind::ReleasedOrExpired, LockEvent::Kind::Evicted};
+
+double seconds(qint64 ns)
+{
+    return static_cast<double>(ns) / 1e9;
+}
+
+} // namespace
+
+const QList<double>& PrometheusExporter::ageBuckets()
+{
+    static const QList<double> bounds{0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400};
+    return bounds;
+}
+
+const QList<double>& PrometheusExporter::validityBuckets()
+{
+    static const QList<double> bounds{0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600};
+    return bounds;
+}
+
+PrometheusExporter::PrometheusExporter(ExporterOptions options)
+    : m_options(std::move(options)), m_clock(m_options.clock ? m_options.clock : SteadyClock::system()),
+      m_holdDurations(PrometheusText::Histogram::withBounds(ageBuckets()))
+{
+    const qsizetype n = m_options.nodes.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        m_nodeNames.append(printableText(m_options.nodes[i].displayName(), -1));
+        NodeFacts facts;
+        facts.node = static_cast<int>(i);
+        facts.endpoint = m_options.nodes[i];
+        m_facts.append(facts);
+    }
+    m_sessionCommandsPerSecond = QList<double>(n, -1);
+    m_restarts = QList<quint64>(n, 0);
+    m_locksPerNode = QList<int>(n, 0);
+    runAudit();
+}
+
+void PrometheusExporter::addFacts(const NodeFacts& facts)
+{
+    if (facts.node < 0 || facts.node >= m_facts.size())
+        return;
+    NodeFacts merged = facts;
+    if (merged.health != NodeHealth::Up) {
+        // A node that does not answer has no latency or clock offset now: the last ones measured are not
+        // exported as if they were current.
+        merged.latencyUs = -1;
+        merged.clockOffsetUs.reset();
+    } else {
+        // Samples come more often than facts: keep the newest latency and offset.
+        if (merged.latencyUs < 0)
+            merged.latencyUs = m_facts[facts.node].latencyUs;
+        if (!merged.clockOffsetUs)
+            merged.clockOffsetUs = m_facts[facts.node].clockOffsetUs;
+    }
+    m_facts[facts.node] = merged;
+    runAudit();
+}
+
+void PrometheusExporter::addSample(const NodeSample& sample)
+{
+    if (sample.node < 0 || sample.node >= m_facts.size())
+        return;
+    NodeFacts& facts = m_facts[sample.node];
+    m_sessionCommandsPerSecond[sample.node] = sample.commandsPerSecond;
+    if (facts.health != NodeHealth::Up)
+        return; // see addFacts: nothing is measured on a node that is not up
+    facts.latencyUs = sample.latencyUs;
+    if (sample.clockOffsetUs)
+        facts.clockOffsetUs = sample.clockOffsetUs;
+}
+
+void PrometheusExporter::addRestart(const NodeFacts& facts)
+{
+    if (facts.node >= 0 && facts.node < m_restarts.size())
+        ++m_restarts[facts.node];
+    addFacts(facts);
+}
+
+void PrometheusExporter::addChanges(const LockChangeSet& changes)
+{
+    const qint64 largestBefore = m_largestPttlMs;
+    for (const LockView& view : changes.appeared)
+        apply(view);
+    for (const LockView& view : changes.changed)
+        apply(view);
+    if (!changes.disappeared.isEmpty()) {
+        const qint64 nowNs = m_clock->nowNs();
+        for (const QByteArray& key : changes.disappeared)
+            forget(key, nowNs);
+    }
+    if (changes.locksPerNode.size() == m_locksPerNode.size())
+        m_locksPerNode = changes.locksPerNode;
+    // The audit judges restarts against the largest TTL in use: a larger PTTL seen can change its findings.
+    if (rules::auditMaxTtlMs(m_options.maxTtlMs, m_largestPttlMs) !=
+        rules::auditMaxTtlMs(m_options.maxTtlMs, largestBefore))
+        runAudit();
+}
+
+void PrometheusExporter::apply(const LockView& view)
+{
+    m_largestPttlMs = std::max(m_largestPttlMs, SafetyAudit::largestPttlMs(view));
+    const auto it = m_keys.find(view.key);
+    KeyState before;
+    if (it != m_keys.end()) {
+        before = *it;
+        --m_verdictCounts[before.verdict];
+    }
+    ++m_verdictCounts[view.verdict];
+    if (view.verdict == LockVerdict::Unknown) {
+        // A holder node unreachable says nothing about the hold: it has not ended (no hold duration), and if
+        // the lock is Held again by the same token its age goes on. But it is not held now either: it leaves
+        // the age and validity histograms (exposition() skips Unknown), and its holders are what this view
+        // sees (the reachable nodes holding its token), not the count from when it was held.
+        before.verdict = view.verdict;
+        before.holders = view.holders;
+        if (it != m_keys.end())
+            *it = std::move(before);
+        else
+            m_keys.insert(view.key, std::move(before));
+        return;
+    }
+    const bool wasHeld = before.heldSinceNs >= 0;
+    const bool held = view.isHeld();
+    const bool sameHold = wasHeld && held && before.token == view.token;
+    if (wasHeld && !sameHold)
+        endHold(before, view.observedAtNs);
+
+    KeyState after;
+    after.verdict = view.verdict;
+    after.holders = view.holders;
+    if (held) {
+        after.token = view.token;
+        after.heldSinceNs = sameHold ? before.heldSinceNs : view.observedAtNs;
+        after.validityEndNs = view.observedAtNs + view.observedValidityMs * 1'000'000;
+    }
+    if (it != m_keys.end())
+        *it = std::move(after);
+    else
+        m_keys.insert(view.key, std::move(after));
+}
+
+void PrometheusExporter::forget(const QByteArray& key, qint64 atNs)
+{
+    const auto it = m_keys.constFind(key);
+    if (it == m_keys.cend())
+        return;
+    --m_verdictCounts[it->verdict];
+    if (it->heldSinceNs >= 0)
+        endHold(*it, atNs);
+    m_keys.erase(it);
+}
+
+void PrometheusExporter::endHold(const KeyState& state, qint64 atNs)
+{
+    // A hold that expired unseen ended when its validity ran out, not when a rescan noticed.
+    const qint64 endNs = std::min(atNs, state.validityEndNs);
+    m_holdDurations.observe(seconds(std::max<qint64>(0, endNs - state.heldSinceNs)));
+}
+
+void PrometheusExporter::addEvents(const QList<LockEvent>& events)
+{
+    for (const LockEvent& e : events) {
+        if (e.kind != LockEvent::Kind::SeenHeld) // a lock found held is no transition
+            ++m_eventCounts[e.kind];
+    }
+}
+
+void PrometheusExporter::addInspection(const InspectionSummary& summary)
+{
+    ++m_inspections;
+    m_lastInspection = summary;
+}
+
+void PrometheusExporter::addObserverLoad(const QList<ObserverLoad>& load)
+{
+    m_load = load;
+}
+
+qsizetype PrometheusExporter::keysOverSeriesLimit() const
+{
+    if (!m_options.perKeyMetrics)
+        return 0;
+    return std::max<qsizetype>(0, m_keys.size() - std::max<qsizetype>(0, m_options.maxKeySeries));
+}
+
+void PrometheusExporter::setFindings(const QList<AuditFinding>& findings)
+{
+    m_externalFindings = true;
+    m_findings = findings;
+}
+
+void PrometheusExporter::runAudit()
+{
+    if (m_externalFindings)
+        return;
+    AuditInput input;
+    input.nodes = m_facts;
+    input.maxTtlMs = rules::auditMaxTtlMs(m_options.maxTtlMs, m_largestPttlMs);
+    input.driftFactor = m_options.driftFactor;
+    m_findings = SafetyAudit::run(input);
+}
+
+QByteArray PrometheusExporter::exposition() const
+{
+    const qint64 nowNs = m_clock->nowNs();
+    PrometheusText out;
+    auto node = [this](qsizetype i) { return Labels{{"node", m_nodeNames.value(i)}}; };
+    const qsizetype n = m_nodeNames.size();
+
+    out.family("redlock_nodes", Type::Gauge, u"Redis masters configured (N).");
+    out.sample({}, static_cast<double>(n));
+    out.family("redlock_quorum", Type::Gauge, u"Nodes a lock needs (N/2+1).");
+    out.sample({}, rules::quorum(static_cast<int>(n)));
+
+    out.family("redlock_node_up", Type::Gauge,
+               u"1 when the node answers commands (its observer session is up), else 0 (down, connecting, AUTH or "
+               u"ACL refused).");
+    for (qsizetype i = 0; i < n; ++i)
+        out.sample(node(i), m_facts[i].health == NodeHealth::Up ? 1 : 0);
+    out.family("redlock_node_latency_seconds", Type::Gauge,
+               u"Round trip of the observer's last PING to the node; absent while unmeasured, failing or the node "
+               u"is not up.");
+    for (qsizetype i = 0; i < n; ++i) {
+        if (m_facts[i].latencyUs >= 0)
+            out.sample(node(i), m_facts[i].latencyUs / 1e6);
+    }
+    out.family("redlock_node_clock_offset_seconds", Type::Gauge,
+               u"Node clock (TIME) minus the exporter's wall clock, compensated for half the round trip; absent "
+               u"while unmeasured or the node is not up.");
+    for (qsizetype i = 0; i < n; ++i) {
+        if (m_facts[i].clockOffsetUs)
+            out.sample(node(i), *m_facts[i].clockOffsetUs / 1e6);
+    }
+    out.family("redlock_node_restarts_total", Type::Counter,
+               u"Restarts seen while watching (the node's run_id changed): the locks it did not persist are gone.");
+    for (qsizetype i = 0; i < n; ++i)
+        out.sample(node(i), static_cast<double>(m_restarts[i]));
+    out.family("redlock_node_locks", Type::Gauge, u"Lock keys holding a value on the node.");
+    for (qsizetype i = 0; i < n; ++i)
+        out.sample(node(i), m_locksPerNode.value(i));
+
+    out.family("redlock_node_keyspace_events_live", Type::Gauge,
+               u"1 when changes on the node arrive live by keyspace notifications, 0 when only the budgeted rescan "
+               u"sees them.");
+    for (const ObserverLoad& l : m_load) {
+        if (l.node >= 0 && l.node < n)
+            out.sample(node(l.node), l.eventsLive ? 1 : 0);
+    }
+    out.family("redlock_observer_commands_per_second", Type::Gauge,
+               u"Commands the exporter sends the node per second: source=\"inspector\" (lock reads and the rescan), "
+               u"source=\"session\" (PING, TIME, INFO).");
+    for (const ObserverLoad& l : m_load) {
+        if (l.node >= 0 && l.node < n)
+            out.sample({{"node", m_nodeNames[l.node]}, {"source", QStringLiteral("inspector")}}, l.commandsPerSecond);
+    }
+    for (qsizetype i = 0; i < n; ++i) {
+        if (m_sessionCommandsPerSecond[i] >= 0)
+            out.sample({{"node", m_nodeNames[i]}, {"source", QStringLiteral("session")}},
+                       m_sessionCommandsPerSecond[i]);
+    }
+    out.family("redlock_observer_rescan_budget_commands_per_second", Type::Gauge,
+               u"Commands per second the background rescan may send each node (--budget); 0 = no limit.");
+    out.sample({}, m_options.budgetPerNode);
+
+    out.family("redlock_locks", Type::Gauge, u"Lock keys by verdict (held, expiring, contested, ...).");
+    for (const LockVerdict v : kVerdicts)
+        out.sample({{"verdict", lockVerdictId(v)}}, m_verdictCounts.value(v));
+    for (auto it = m_verdictCounts.cbegin(); it != m_verdictCounts.cend(); ++it) {
+        if (!kVerdicts.contains(it.key()))
+            out.sample({{"verdict", lockVerdictId(it.key())}}, it.value());
+    }
+
+    out.family("redlock_lock_events_total", Type::Counter,
+               u"Lock events observed (transitions: a lock found already held when watching starts is not "
+               u"counted). Contention: event=\"contested\" (no token has a quorum) and event=\"token-changed\" "
+               u"(another holder took a quorum).");
+    for (const LockEvent::Kind k : kEventKinds)
+        out.sample({{"event", lockEventKindId(k)}}, static_cast<double>(m_eventCounts.value(k)));
+    for (auto it = m_eventCounts.cbegin(); it != m_eventCounts.cend(); ++it) {
+        if (!kEventKinds.contains(it.key()))
+            out.sample({{"event", lockEventKindId(it.key())}}, static_cast<double>(it.value()));
+    }
+
+    // The held locks now: their distribution, computed at each scrape (counts go down as well as up: read it
+    // with histogram_quantile() directly, not with rate()).
+    auto age = PrometheusText::Histogram::withBounds(ageBuckets());
+    auto validity = PrometheusText::Histogram::withBounds(validityBuckets());
+    for (const KeyState& s : m_keys) {
+        // Unknown keeps the hold's start for when it is held again, but it is not held now.
+        if (s.heldSinceNs < 0 || s.verdict == LockVerdict::Unknown)
+            continue;
+        age.observe(seconds(std::max<qint64>(0, nowNs - s.heldSinceNs)));
+        validity.observe(seconds(std::max<qint64>(0, s.validityEndNs - nowNs)));
+    }
+    out.family("redlock_lock_age_seconds", Type::Histogram,
+               u"Held locks now, by how long their holder has held them (since first seen: a lower bound for locks "
+               u"held before the exporter started). Recomputed at each scrape.");
+    out.histogram({}, age);
+    out.family("redlock_lock_remaining_validity_seconds", Type::Histogram,
+               u"Held locks now, by observed validity left (the quorum-th largest PTTL minus drift). Recomputed at "
+               u"each scrape.");
+    out.histogram({}, validity);
+    out.family("redlock_lock_hold_duration_seconds", Type::Histogram,
+               u"Holds that ended (released, expired, taken over, lost), by how long they lasted as observed.");
+    out.histogram({}, m_holdDurations);
+
+    out.family("redlock_audit_findings", Type::Gauge,
+               u"Safety audit findings now, by rule and severity (see `redlock audit`).");
+    QMap<std::pair<QString, QString>, int> findings;
+    for (const AuditFinding& f : m_findings)
+        ++findings[{f.ruleId, severityId(f.severity)}];
+    for (auto it = findings.cbegin(); it != findings.cend(); ++it)
+        out.sample({{"rule", it.key().first}, {"severity", it.key().second}}, it.value());
+
+    out.family("redlock_inspections_total", Type::Counter,
+               u"Full passes over the lock keys completed (the first one is the baseline: until then the lock "
+               u"metrics are partial).");
+    out.sample({}, static_cast<double>(m_inspections));
+    out.family("redlock_inspection_duration_seconds", Type::Gauge, u"How long the last full pass took.");
+    if (m_inspections > 0)
+        out.sample({}, m_lastInspection.elapsedUs / 1e6);
+    out.family("redlock_keys_skipped", Type::Gauge,
+               u"Keys under the pattern the last pass did not count as locks, by reason: not_a_lock_format (a value "
+               u"with a TTL in no lock format recognised, under the default pattern *: a cache entry, a session), "
+               u"no_ttl, other_type, outside_pattern, redisson_helper.");
+    if (m_inspections > 0) {
+        const SkippedKeys& s = m_lastInspection.skipped;
+        const std::pair<QString, qint64> reasons[] = {{QStringLiteral("not_a_lock_format"), s.notALockFormat},
+                                                      {QStringLiteral("no_ttl"), s.noTtl},
+                                                      {QStringLiteral("other_type"), s.otherType},
+                                                      {QStringLiteral("outside_pattern"), s.outsidePattern},
+                                                      {QStringLiteral("redisson_helper"), s.redissonHelpers}};
+        for (const auto& [reason, count] : reasons)
+            out.sample({{"reason", reason}}, static_cast<double>(count));
+    }
+
+    if (m_options.perKeyMetrics) {
+        out.family("redlock_lock_holders", Type::Gauge,
+                   u"Per lock key (--key-labels): nodes holding the verdict's token, labelled with the verdict. Keys "
+                   u"are shown printable (control characters and backslashes as \\xNN), at most 200 characters. At "
+                   u"most redlock_key_series_limit series: the first keys in key order.");
+        QList<std::pair<QString, const KeyState*>> rows;
+        rows.reserve(m_keys.size());
+        for (auto it = m_keys.cbegin(); it != m_keys.cend(); ++it)
+            rows.append({printableBytes(it.key(), 200), &it.value()});
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        // Two keys cut to the same 200 characters would be one series twice, which Prometheus refuses: the
+        // first one stands for both.
+        const qsizetype limit = std::max<qsizetype>(0, m_options.maxKeySeries);
+        qsizetype series = 0;
+        qsizetype dropped = 0;
+        QString previous;
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            if (i > 0 && rows[i].first == previous)
+                continue;
+            previous = rows[i].first;
+            if (series == limit) {
+                ++dropped;
+                continue;
+            }
+            ++series;
+            out.sample({{"key", rows[i].first}, {"verdict", lockVerdictId(rows[i].second->verdict)}},
+                       rows[i].second->holders);
+        }
+        out.family("redlock_key_series_limit", Type::Gauge,
+                   u"The most per-key series (redlock_lock_holders) a scrape exports (--max-series).");
+        out.sample({}, static_cast<double>(limit));
+        out.family("redlock_key_series_dropped", Type::Gauge,
+                   u"Per-key series left out of this scrape because of redlock_key_series_limit (0: every lock key "
+                   u"has its series).");
+        out.sample({}, static_cast<double>(dropped));
+    }
+    return out.take();
+}
+
+} // namespace redlock

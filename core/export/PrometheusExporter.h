@@ -1,0 +1,111 @@
+#pragma once
+
+#include "export/PrometheusText.h"
+#include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
+#include "runtime/SteadyClock.h"
+
+#include <QHash>
+#include <QList>
+#include <QMap>
+
+#include <memory>
+
+namespace redlock {
+
+struct ExporterOptions
+{
+    QList<NodeEndpoint> nodes;
+    double driftFactor = rules::kDefaultDriftFactor;
+    // The largest lock TTL in use, for the audit's restart rule (rules::auditMaxTtlMs: raised to the largest PTTL seen;
+    // 0 = rules::kDefaultMaxTtlMs). Only for the exporter's own audit: a ClusterWatch's findings replace it.
+    qint64 maxTtlMs = 0;
+    int budgetPerNode = kDefaultBudgetPerNode; // the inspector's rescan budget, exported as is
+    // One series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only on request.
+    bool perKeyMetrics = false;
+    // With perKeyMetrics, at most this many per-key series (the first keys in key order, stable from scrape to
+    // scrape): a scrape stays small and fast whatever the number of keys, and redlock_key_series_dropped says how
+    // many were left out.
+    qsizetype maxKeySeries = kDefaultMaxKeySeries;
+    static constexpr qsizetype kDefaultMaxKeySeries = 10000;
+    std::shared_ptr<SteadyClock> clock; // the inspector's clock (null = SteadyClock::system())
+};
+
+// What `redlock exporter` serves on /metrics: the latest state of the observation (node sessions, lock inspector,
+// safety audit) in the Prometheus text format. No I/O: it is fed by the observation's signals (connect them
+// queued to this object's thread) and renders from what it holds, so a scrape never waits for a node.
+//
+// Labels carry what is safe to show: node = the endpoint's display name (host:port[/db], unix:/path; never the
+// user, the password or TLS files), verdict, event, rule, severity; never a lock value. A lock key is a label
+// only with perKeyMetrics. Every label value goes through printableText/printableBytes and the format's escaping.
+//
+// The metric names, their units and their meaning are listed in docs/operator-guide.md.
+class PrometheusExporter final
+{
+    Q_DISABLE_COPY_MOVE(PrometheusExporter)
+
+public:
+    explicit PrometheusExporter(ExporterOptions options);
+
+    // NodeSession::factsChanged, ::sampled, ::restarted.
+    void addFacts(const NodeFacts& facts);
+    void addSample(const NodeSample& sample);
+    void addRestart(const NodeFacts& facts);
+    // LockInspector::locksChanged, ::lockEvents, ::inspectionFinished, ::observerLoad.
+    void addChanges(const LockChangeSet& changes);
+    void addEvents(const QList<LockEvent>& events);
+    void addInspection(const InspectionSummary& summary);
+    void addObserverLoad(const QList<ObserverLoad>& load);
+
+    // The rescan budget changed (exported as is).
+    void setBudgetPerNode(int commandsPerSecond) { m_options.budgetPerNode = commandsPerSecond; }
+    // Findings from an audit run elsewhere (the console's, against its configured max TTL): from now on they
+    // replace the exporter's own audit.
+    void setFindings(const QList<AuditFinding>& findings);
+
+    // The exposition (text format 0.0.4) as of now.
+    QByteArray exposition() const;
+
+    const QList<AuditFinding>& findings() const { return m_findings; }
+    // With perKeyMetrics: the lock keys known now beyond maxKeySeries (0 = every key has its series).
+    qsizetype keysOverSeriesLimit() const;
+    // Bucket bounds of the lock histograms, in seconds.
+    static const QList<double>& ageBuckets();
+    static const QList<double>& validityBuckets();
+
+private:
+    struct KeyState
+    {
+        LockVerdict verdict = LockVerdict::Unknown;
+        QByteArray token; // the held token (held verdicts only)
+        int holders = 0;
+        qint64 heldSinceNs = -1;   // steady instant the current token was first seen holding the lock; -1 not held
+        qint64 validityEndNs = -1; // steady instant its observed validity runs out; -1 not held
+    };
+    void apply(const LockView& view);
+    void forget(const QByteArray& key, qint64 atNs);
+    void endHold(const KeyState& state, qint64 atNs);
+    void runAudit();
+
+    ExporterOptions m_options;
+    std::shared_ptr<SteadyClock> m_clock;
+    QList<QString> m_nodeNames; // printable
+    QList<NodeFacts> m_facts;
+    QList<double> m_sessionCommandsPerSecond;
+    QList<quint64> m_restarts;
+    QList<ObserverLoad> m_load; // empty until the first report
+    QList<int> m_locksPerNode;
+    QList<AuditFinding> m_findings;
+    bool m_externalFindings = false;
+    qint64 m_largestPttlMs = 0;
+
+    QHash<QByteArray, KeyState> m_keys;
+    QMap<LockVerdict, int> m_verdictCounts;
+    QMap<LockEvent::Kind, quint64> m_eventCounts;
+    PrometheusText::Histogram m_holdDurations;
+
+    quint64 m_inspections = 0;
+    InspectionSummary m_lastInspection;
+};
+
+} // namespace redlock

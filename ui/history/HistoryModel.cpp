@@ -1,0 +1,175 @@
+#include "history/HistoryModel.h"
+
+#include "observe/ObservationTypes.h"
+
+#include <QDateTime>
+
+namespace redlock {
+
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HistoryModel::setResult(const HistoryResult& result)
+{
+    beginResetModel();
+    m_result = result;
+    endResetModel();
+}
+
+void HistoryModel::clear()
+{
+    setResult({});
+}
+
+QList<HolderInterval> HistoryModel::intervalsOf(const QByteArray& key) const
+{
+    QList<HolderInterval> out;
+    for (const HolderInterval& i : m_result.intervals) {
+        if (i.key == key)
+            out.append(i);
+    }
+    return out;
+}
+
+QList<JournalEvent> HistoryModel::eventsOf(const QByteArray& key) const
+{
+    QList<JournalEvent> out;
+    for (const JournalEvent& e : m_result.events) {
+        if (e.key == key)
+            out.append(e);
+    }
+    return out;
+}
+
+QString HistoryModel::formatDuration(qint64 ms)
+{
+    if (ms < 1000)
+        return tr("%1 ms").arg(ms);
+    if (ms < 60'000)
+        return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    if (ms < 3600'000)
+        return tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60, 2, 10, QLatin1Char('0'));
+    return tr("%1 h %2 min").arg(ms / 3600'000).arg((ms / 60'000) % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString HistoryModel::formatTime(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_result.intervals.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const HolderInterval& i = m_result.intervals[index.row()];
+    const qint64 held = i.durationMs(m_result.queriedAtMs);
+    // An end nobody saw (no keyspace event): held at least until toMs, gone by goneByMs.
+    const bool unseenEnd = !i.isOpen() && i.goneByMs >= 0;
+    if (role == KeyRole)
+        return i.key;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case FromColumn:
+            return i.fromMs;
+        case ToColumn:
+            return i.isOpen() ? std::numeric_limits<qint64>::max() : i.toMs;
+        case HeldColumn:
+            return held;
+        case ExtendedColumn:
+            return i.extensions;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case KeyColumn:
+            return printableBytes(i.key);
+        case HolderColumn:
+            return holderDisplayText(i.holder, i.token);
+        case FromColumn: // held when first seen: its acquisition is earlier and not known
+            return i.atLeastSince ? tr("at least since %1").arg(formatTime(i.fromMs)) : formatTime(i.fromMs);
+        case ToColumn:
+            if (unseenEnd)
+                return tr("between %1 and %2").arg(formatTime(i.toMs), formatTime(i.goneByMs));
+            return i.isOpen() ? QString() : formatTime(i.toMs);
+        case HeldColumn:
+            return i.atLeastSince || unseenEnd ? tr("at least %1").arg(formatDuration(held)) : formatDuration(held);
+        case EndedColumn:
+            return intervalEndName(i.endedBy);
+        case ExtendedColumn:
+            return i.extensions;
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case KeyColumn:
+            return printableBytes(i.key, -1);
+        case HolderColumn:
+            return tr("Token: %1").arg(printableBytes(i.token, -1));
+        case HeldColumn:
+            if (unseenEnd && !i.atLeastSince)
+                return tr("Held at least until it was last seen; it ended after that, when is not known.");
+            [[fallthrough]];
+        case FromColumn:
+            if (i.atLeastSince)
+                return tr("Already held when first seen (watching started, or the lock's state was unknown until "
+                          "then): it was acquired earlier, when is not known.");
+            return {};
+        case ToColumn:
+        case EndedColumn:
+            if (i.endedBy == u"ended-unwatched")
+                return tr("Last seen held at this time; when watching resumed, another holder had it or nobody "
+                          "did: it ended after this, when is not known.");
+            if (i.endedBy == u"unobserved")
+                return tr("Watching stopped while it was held: whether and when it ended is not known.");
+            if (unseenEnd)
+                return tr("Nobody saw it end (no keyspace event: notify-keyspace-events is off, or the rescan found it "
+                          "gone first): still held when last seen at %1, gone when read again at %2.")
+                    .arg(formatTime(i.toMs), formatTime(i.goneByMs));
+            return {};
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole && (index.column() == HeldColumn || index.column() == ExtendedColumn))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case HolderColumn:
+        return tr("Holder");
+    case FromColumn:
+        return tr("From");
+    case ToColumn:
+        return tr("To");
+    case HeldColumn:
+        return tr("Held for");
+    case EndedColumn:
+        return tr("Ended");
+    case ExtendedColumn:
+        return tr("Extended");
+    default:
+        return {};
+    }
+}
+
+} // namespace redlock

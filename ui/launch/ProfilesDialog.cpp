@@ -1,0 +1,426 @@
+#include "launch/ProfilesDialog.h"
+
+#include "redlock/RedlockRules.h"
+#include "runtime/IoThread.h"
+#include "theme/Icons.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace redlock {
+
+namespace {
+enum NodeColumn { AddressCol, DbCol, UserCol, PasswordCol, TlsCol, NodeColumnCount };
+enum PasswordSource { NoPassword, AskAtConnect, FromEnvironment };
+} // namespace
+
+ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
+    : QDialog(parent), m_settings(settings), m_list(new QListWidget(this)), m_name(new QLineEdit(this)),
+      m_nodes(new QTableWidget(this)), m_address(new QLineEdit(this)), m_db(new QSpinBox(this)),
+      m_user(new QLineEdit(this)), m_passwordSource(new QComboBox(this)), m_passwordEnv(new QLineEdit(this)),
+      m_password(new QLineEdit(this)), m_tls(new QCheckBox(tr("TLS"), this)), m_caFile(new QLineEdit(this)),
+      m_certFile(new QLineEdit(this)), m_keyFile(new QLineEdit(this)), m_serverName(new QLineEdit(this)),
+      m_pattern(new QLineEdit(this)), m_drift(new QDoubleSpinBox(this)), m_refresh(new QSpinBox(this)),
+      m_readOnly(new QCheckBox(tr("Read-only: no action may write to the nodes"), this)),
+      m_production(new QCheckBox(tr("Production: force release and restarts need the key or node typed in"), this)),
+      m_report(new QPlainTextEdit(this))
+{
+    setWindowTitle(tr("Connection profiles"));
+    resize(1000, 680);
+
+    // Left: saved profiles.
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(new QLabel(tr("Saved profiles"), left));
+    leftLayout->addWidget(m_list, 1);
+    auto* newButton = new QPushButton(tr("New"), left);
+    auto* deleteButton = new QPushButton(tr("Delete"), left);
+    auto* listButtons = new QHBoxLayout;
+    listButtons->addWidget(newButton);
+    listButtons->addWidget(deleteButton);
+    leftLayout->addLayout(listButtons);
+    m_list->addItems(ProfileStore::names(*m_settings));
+
+    // Right: the profile.
+    m_name->setObjectName(QStringLiteral("profileName"));
+    m_nodes->setObjectName(QStringLiteral("profileNodes"));
+    m_nodes->setColumnCount(NodeColumnCount);
+    m_nodes->setHorizontalHeaderLabels({tr("Address"), tr("DB"), tr("ACL user"), tr("Password"), tr("TLS")});
+    m_nodes->horizontalHeader()->setSectionResizeMode(AddressCol, QHeaderView::Stretch);
+    m_nodes->verticalHeader()->hide();
+    m_nodes->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_nodes->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_nodes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* addButton = new QPushButton(tr("Add node"), this);
+    auto* removeButton = new QPushButton(tr("Remove node"), this);
+    auto* checkButton = new QPushButton(tr("Check connection"), this);
+    checkButton->setObjectName(QStringLiteral("checkConnection"));
+    auto* nodeButtons = new QHBoxLayout;
+    nodeButtons->addWidget(addButton);
+    nodeButtons->addWidget(removeButton);
+    nodeButtons->addStretch(1);
+    nodeButtons->addWidget(checkButton);
+
+    m_address->setPlaceholderText(tr("host:port, [v6]:port, unix:/path/redis.sock"));
+    m_db->setRange(0, 1000);
+    m_user->setPlaceholderText(tr("default"));
+    m_passwordSource->addItems({tr("No password"), tr("Ask at connect"), tr("From environment variable")});
+    m_passwordEnv->setPlaceholderText(tr("e.g. REDIS_PASSWORD_1"));
+    m_password->setEchoMode(QLineEdit::Password);
+    m_password->setPlaceholderText(tr("only for checking; never saved"));
+    m_caFile->setPlaceholderText(tr("CA bundle (PEM); empty = system store"));
+    m_certFile->setPlaceholderText(tr("client certificate (PEM)"));
+    m_keyFile->setPlaceholderText(tr("client key (PEM)"));
+    m_serverName->setPlaceholderText(tr("name to verify; empty = host"));
+    auto* nodeBox = new QGroupBox(tr("Selected node"), this);
+    auto* nodeForm = new QFormLayout(nodeBox);
+    nodeForm->addRow(tr("Address"), m_address);
+    nodeForm->addRow(tr("Database"), m_db);
+    nodeForm->addRow(tr("ACL user"), m_user);
+    auto* passwordRow = new QHBoxLayout;
+    passwordRow->addWidget(m_passwordSource);
+    passwordRow->addWidget(m_passwordEnv, 1);
+    nodeForm->addRow(tr("Password"), passwordRow);
+    nodeForm->addRow(tr("Password for the check"), m_password);
+    nodeForm->addRow(QString(), m_tls);
+    nodeForm->addRow(tr("CA file"), m_caFile);
+    nodeForm->addRow(tr("Client certificate"), m_certFile);
+    nodeForm->addRow(tr("Client key"), m_keyFile);
+    nodeForm->addRow(tr("TLS server name"), m_serverName);
+
+    m_pattern->setPlaceholderText(tr("*"));
+    m_drift->setDecimals(3);
+    m_drift->setRange(0, rules::kMaxDriftFactor - 0.001); // the rule's maximum is excluded
+    m_drift->setSingleStep(0.005);
+    m_refresh->setRange(200, 3'600'000);
+    m_refresh->setSingleStep(500);
+    m_refresh->setSuffix(tr(" ms"));
+    auto* settingsBox = new QGroupBox(tr("Watching"), this);
+    auto* settingsForm = new QFormLayout(settingsBox);
+    settingsForm->addRow(tr("Key pattern"), m_pattern);
+    settingsForm->addRow(tr("Clock drift factor"), m_drift);
+    settingsForm->addRow(tr("Full refresh every"), m_refresh);
+    settingsForm->addRow(QString(), m_readOnly);
+    settingsForm->addRow(QString(), m_production);
+
+    m_report->setObjectName(QStringLiteral("checkReport"));
+    m_report->setReadOnly(true);
+    m_report->setPlaceholderText(tr("\"Check connection\" reports every node here, step by step."));
+
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto* nameForm = new QFormLayout;
+    nameForm->addRow(tr("Profile name"), m_name);
+    rightLayout->addLayout(nameForm);
+    rightLayout->addWidget(m_nodes, 2);
+    rightLayout->addLayout(nodeButtons);
+    auto* middle = new QHBoxLayout;
+    middle->addWidget(nodeBox, 3);
+    middle->addWidget(settingsBox, 2);
+    rightLayout->addLayout(middle);
+    rightLayout->addWidget(m_report, 1);
+
+    auto* split = new QSplitter(this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({200, 800});
+
+    auto* buttons = new QDialogButtonBox(this);
+    auto* saveButton = buttons->addButton(tr("Save"), QDialogButtonBox::ApplyRole);
+    auto* connectButton = buttons->addButton(tr("Connect"), QDialogButtonBox::AcceptRole);
+    buttons->addButton(QDialogButtonBox::Close);
+    connectButton->setDefault(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split, 1);
+    layout->addWidget(buttons);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &ProfilesDialog::loadSelected);
+    connect(newButton, &QPushButton::clicked, this, [this] {
+        m_list->clearSelection();
+        setProfile({});
+        m_name->setFocus();
+    });
+    connect(deleteButton, &QPushButton::clicked, this, [this] {
+        QListWidgetItem* item = m_list->currentItem();
+        if (!item)
+            return;
+        if (QMessageBox::question(this, tr("Delete profile"), tr("Delete the profile \"%1\"?").arg(item->text())) !=
+            QMessageBox::Yes)
+            return;
+        ProfileStore::remove(*m_settings, item->text());
+        delete item;
+    });
+    connect(addButton, &QPushButton::clicked, this, [this] { addNode(); });
+    connect(removeButton, &QPushButton::clicked, this, &ProfilesDialog::removeNode);
+    connect(checkButton, &QPushButton::clicked, this, &ProfilesDialog::checkConnection);
+    connect(m_nodes, &QTableWidget::currentCellChanged, this, [this](int row) { showNode(row); });
+    for (QLineEdit* edit :
+         {m_address, m_user, m_passwordEnv, m_password, m_caFile, m_certFile, m_keyFile, m_serverName})
+        connect(edit, &QLineEdit::textEdited, this, [this] { storeNode(m_currentNode); });
+    connect(m_db, &QSpinBox::valueChanged, this, [this] { storeNode(m_currentNode); });
+    connect(m_tls, &QCheckBox::toggled, this, [this] { storeNode(m_currentNode); });
+    connect(m_passwordSource, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_passwordEnv->setEnabled(index == FromEnvironment);
+        storeNode(m_currentNode);
+    });
+    connect(saveButton, &QPushButton::clicked, this, &ProfilesDialog::saveProfile);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(connectButton, &QPushButton::clicked, this, [this] {
+        const QStringList errors = profile().errors();
+        if (!errors.isEmpty()) {
+            QMessageBox::warning(this, tr("Cannot connect"), errors.join(QLatin1Char('\n')));
+            return;
+        }
+        accept();
+    });
+
+    setProfile({});
+    if (m_list->count() > 0)
+        m_list->setCurrentRow(0);
+}
+
+ProfilesDialog::~ProfilesDialog() = default;
+
+void ProfilesDialog::selectProfile(const QString& name)
+{
+    const auto items = m_list->findItems(name, Qt::MatchExactly);
+    if (!items.isEmpty())
+        m_list->setCurrentItem(items.first());
+}
+
+void ProfilesDialog::loadSelected()
+{
+    QListWidgetItem* item = m_list->currentItem();
+    if (!item)
+        return;
+    if (const auto p = ProfileStore::load(*m_settings, item->text()))
+        setProfile(*p);
+}
+
+void ProfilesDialog::setProfile(const ConnectionProfile& p)
+{
+    m_updating = true;
+    m_name->setText(p.name);
+    m_pattern->setText(p.pattern);
+    m_drift->setValue(p.driftFactor);
+    m_refresh->setValue(p.refreshIntervalMs);
+    m_readOnly->setChecked(p.readOnly);
+    m_production->setChecked(p.production);
+    m_nodeData.clear();
+    m_passwords.clear();
+    m_nodes->setRowCount(0);
+    m_currentNode = -1;
+    m_updating = false;
+    for (const NodeProfile& node : p.nodes)
+        addNode(node);
+    if (p.nodes.isEmpty())
+        showNode(-1);
+    else
+        m_nodes->setCurrentCell(0, 0);
+    m_report->clear();
+}
+
+ConnectionProfile ProfilesDialog::profile() const
+{
+    ConnectionProfile p;
+    p.name = m_name->text().trimmed();
+    p.nodes = m_nodeData;
+    p.pattern = m_pattern->text().isEmpty() ? QStringLiteral("*") : m_pattern->text();
+    p.driftFactor = m_drift->value();
+    p.refreshIntervalMs = m_refresh->value();
+    p.readOnly = m_readOnly->isChecked();
+    p.production = m_production->isChecked();
+    return p;
+}
+
+QString ProfilesDialog::typedPassword(int node) const
+{
+    return m_passwords.value(node);
+}
+
+void ProfilesDialog::addNode(const NodeProfile& node)
+{
+    m_nodeData.append(node);
+    m_passwords.append(QString());
+    const int row = m_nodes->rowCount();
+    m_nodes->insertRow(row);
+    setNodeAt(row, node);
+    m_nodes->setCurrentCell(row, 0);
+}
+
+void ProfilesDialog::removeNode()
+{
+    const int row = m_nodes->currentRow();
+    if (row < 0)
+        return;
+    m_updating = true;
+    m_nodeData.removeAt(row);
+    m_passwords.removeAt(row);
+    m_nodes->removeRow(row);
+    m_updating = false;
+    m_currentNode = -1;
+    showNode(m_nodes->currentRow());
+}
+
+void ProfilesDialog::setNodeAt(int row, const NodeProfile& node)
+{
+    auto set = [&](int column, const QString& text) {
+        auto* item = m_nodes->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            m_nodes->setItem(row, column, item);
+        }
+        item->setText(text);
+    };
+    set(AddressCol, node.address);
+    set(DbCol, QString::number(node.db));
+    set(UserCol, node.user.isEmpty() ? tr("default") : node.user);
+    set(PasswordCol, !node.passwordEnv.isEmpty() ? tr("$%1").arg(node.passwordEnv)
+                     : node.askPassword          ? tr("ask at connect")
+                                                 : tr("none"));
+    set(TlsCol, node.tls ? tr("yes") : tr("no"));
+}
+
+void ProfilesDialog::showNode(int row)
+{
+    m_currentNode = row;
+    const bool valid = row >= 0 && row < m_nodeData.size();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_address, m_db, m_user, m_passwordSource, m_passwordEnv,
+                                                      m_password, m_tls, m_caFile, m_certFile, m_keyFile, m_serverName})
+        w->setEnabled(valid);
+    const NodeProfile node = valid ? m_nodeData[row] : NodeProfile{};
+    m_updating = true;
+    m_address->setText(node.address);
+    m_db->setValue(node.db);
+    m_user->setText(node.user);
+    m_passwordSource->setCurrentIndex(!node.passwordEnv.isEmpty() ? FromEnvironment
+                                      : node.askPassword          ? AskAtConnect
+                                                                  : NoPassword);
+    m_passwordEnv->setText(node.passwordEnv);
+    m_passwordEnv->setEnabled(valid && m_passwordSource->currentIndex() == FromEnvironment);
+    m_password->setText(valid ? m_passwords[row] : QString());
+    m_tls->setChecked(node.tls);
+    m_caFile->setText(node.caFile);
+    m_certFile->setText(node.certFile);
+    m_keyFile->setText(node.keyFile);
+    m_serverName->setText(node.serverName);
+    m_updating = false;
+}
+
+void ProfilesDialog::storeNode(int row)
+{
+    if (m_updating || row < 0 || row >= m_nodeData.size())
+        return;
+    NodeProfile& node = m_nodeData[row];
+    node.address = m_address->text().trimmed();
+    node.db = m_db->value();
+    node.user = m_user->text().trimmed();
+    const int source = m_passwordSource->currentIndex();
+    node.askPassword = source == AskAtConnect;
+    node.passwordEnv = source == FromEnvironment ? m_passwordEnv->text().trimmed() : QString();
+    node.tls = m_tls->isChecked();
+    node.caFile = m_caFile->text().trimmed();
+    node.certFile = m_certFile->text().trimmed();
+    node.keyFile = m_keyFile->text().trimmed();
+    node.serverName = m_serverName->text().trimmed();
+    m_passwords[row] = m_password->text();
+    setNodeAt(row, node);
+}
+
+bool ProfilesDialog::saveProfile()
+{
+    const ConnectionProfile p = profile();
+    const QStringList errors = p.errors();
+    if (!errors.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save the profile"), errors.join(QLatin1Char('\n')));
+        return false;
+    }
+    ProfileStore::save(*m_settings, p);
+    if (m_list->findItems(p.name, Qt::MatchExactly).isEmpty())
+        m_list->addItem(p.name);
+    m_report->appendPlainText(tr("Saved \"%1\" (passwords are not saved).").arg(p.name));
+    return true;
+}
+
+void ProfilesDialog::checkConnection()
+{
+    const ConnectionProfile p = profile();
+    m_report->clear();
+    for (const QString& w : p.warnings())
+        m_report->appendPlainText(Icons::severityGlyph(AuditFinding::Severity::Warning) + QLatin1Char(' ') + w);
+    if (p.nodes.isEmpty()) {
+        m_report->appendPlainText(Icons::severityGlyph(AuditFinding::Severity::Severe) + QLatin1Char(' ') +
+                                  tr("add at least one node"));
+        emit checkFinished(false);
+        return;
+    }
+    // A fresh thread per check: a check still waiting on a dead node is dropped with it.
+    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-check"));
+    m_checksPending = int(p.nodes.size());
+    m_checksOk = true;
+    m_checkLines = QList<QString>(p.nodes.size());
+    m_report->appendPlainText(tr("Checking %n node(s)…", nullptr, int(p.nodes.size())));
+    for (int i = 0; i < p.nodes.size(); ++i) {
+        QString why;
+        auto endpoint = p.nodes[i].endpoint(&why);
+        if (!endpoint) {
+            onCheckFinished(i, false, {{tr("address"), false, why}});
+            continue;
+        }
+        if (!p.nodes[i].passwordEnv.isEmpty())
+            endpoint->password = qEnvironmentVariable(p.nodes[i].passwordEnv.toLocal8Bit().constData());
+        else
+            endpoint->password = m_passwords.value(i);
+        auto* check = m_io->create<ConnectionCheck>(i, *endpoint);
+        connect(check, &ConnectionCheck::finished, this, &ProfilesDialog::onCheckFinished, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(check, &ConnectionCheck::run, Qt::QueuedConnection);
+    }
+}
+
+void ProfilesDialog::onCheckFinished(int node, bool ok, const QList<ConnectionCheck::Step>& steps)
+{
+    const NodeProfile np = m_nodeData.value(node);
+    QStringList lines;
+    const auto mark = [](bool good) {
+        return Icons::severityGlyph(good ? std::nullopt : std::optional(AuditFinding::Severity::Severe));
+    };
+    lines
+        << mark(ok) + QLatin1Char(' ') +
+               (ok ? tr("node %1 (%2): ready for Redlock") : tr("node %1 (%2): failed")).arg(node + 1).arg(np.address);
+    for (const ConnectionCheck::Step& s : steps)
+        lines << tr("    %1 %2: %3").arg(mark(s.ok), s.name, s.detail);
+    const auto failed =
+        std::find_if(steps.cbegin(), steps.cend(), [](const ConnectionCheck::Step& s) { return !s.ok; });
+    if (!ok && failed != steps.cend())
+        lines << tr("    failing step: %1").arg(failed->name);
+    m_checkLines[node] = lines.join(QLatin1Char('\n'));
+    m_checksOk = m_checksOk && ok;
+    if (--m_checksPending > 0)
+        return;
+    for (const QString& text : std::as_const(m_checkLines))
+        m_report->appendPlainText(text);
+    emit checkFinished(m_checksOk);
+}
+
+} // namespace redlock
