@@ -529,8 +529,8 @@ private slots:
                      .str,
                  QByteArray("OK"));
         WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
-                            QStringLiteral("--json"), QStringLiteral("--alert"),
-                            QStringLiteral("minority-leftover=1000,clear=500")});
+                            QStringLiteral("--pattern"), QStringLiteral("storm:*"), QStringLiteral("--json"),
+                            QStringLiteral("--alert"), QStringLiteral("minority-leftover=1000,clear=500")});
         QVERIFY(watch.process().waitForStarted());
         const QJsonObject raised =
             watch.waitForAlert(QStringLiteral("alert-raised"), QStringLiteral("minority-leftover"), 30000);

@@ -338,7 +338,8 @@ private slots:
         const quint16 port = startExporter(
             exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
                        QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
-                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40")});
+                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40"),
+                       QStringLiteral("--pattern"), QStringLiteral("many:*")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QByteArray scrape;
         QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
