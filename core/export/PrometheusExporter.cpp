@@ -20,8 +20,9 @@ const QList<LockVerdict> kVerdicts{
     LockVerdict::Held, LockVerdict::Expiring, LockVerdict::Contested, LockVerdict::MinorityLeftover,
     LockVerdict::Free, LockVerdict::Unknown,  LockVerdict::Stuck,     LockVerdict::ReleasedByOperator};
 const QList<LockEvent::Kind> kEventKinds{
-    LockEvent::Kind::Acquired,  LockEvent::Kind::Released, LockEvent::Kind::Expired, LockEvent::Kind::TokenChanged,
-    LockEvent::Kind::Contested, LockEvent::Kind::Lost,     LockEvent::Kind::Extended};
+    LockEvent::Kind::Acquired,     LockEvent::Kind::Released,          LockEvent::Kind::Expired,
+    LockEvent::Kind::TokenChanged, LockEvent::Kind::Contested,         LockEvent::Kind::Lost,
+    LockEvent::Kind::Extended,     LockEvent::Kind::ReleasedOrExpired, LockEvent::Kind::Evicted};
 
 double seconds(qint64 ns)
 {
@@ -354,6 +355,20 @@ QByteArray PrometheusExporter::exposition() const
     out.family("redlock_inspection_duration_seconds", Type::Gauge, u"How long the last full pass took.");
     if (m_inspections > 0)
         out.sample({}, m_lastInspection.elapsedUs / 1e6);
+    out.family("redlock_keys_skipped", Type::Gauge,
+               u"Keys under the pattern the last pass did not count as locks, by reason: not_a_lock_format (a value "
+               u"with a TTL in no lock format recognised, under the default pattern *: a cache entry, a session), "
+               u"no_ttl, other_type, outside_pattern, redisson_helper.");
+    if (m_inspections > 0) {
+        const SkippedKeys& s = m_lastInspection.skipped;
+        const std::pair<QString, qint64> reasons[] = {{QStringLiteral("not_a_lock_format"), s.notALockFormat},
+                                                      {QStringLiteral("no_ttl"), s.noTtl},
+                                                      {QStringLiteral("other_type"), s.otherType},
+                                                      {QStringLiteral("outside_pattern"), s.outsidePattern},
+                                                      {QStringLiteral("redisson_helper"), s.redissonHelpers}};
+        for (const auto& [reason, count] : reasons)
+            out.sample({{"reason", reason}}, static_cast<double>(count));
+    }
 
     if (m_options.perKeyMetrics) {
         out.family("redlock_lock_holders", Type::Gauge,

@@ -26,6 +26,10 @@ QString journalKindName(const QString& kindId)
         return QCoreApplication::translate("redlock::LockEvent", "extended");
     if (kindId == u"seen-held")
         return QCoreApplication::translate("redlock::LockEvent", "seen held");
+    if (kindId == u"released-or-expired")
+        return QCoreApplication::translate("redlock::LockEvent", "released or expired");
+    if (kindId == u"evicted")
+        return QCoreApplication::translate("redlock::LockEvent", "evicted");
     if (kindId == u"force-released")
         return QCoreApplication::translate("redlock::LockJournal", "force-released");
     if (kindId == u"force-released-minority")

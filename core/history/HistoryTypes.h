@@ -14,7 +14,8 @@
 namespace redlock {
 
 // One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
-// "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held") and
+// "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held",
+// "released-or-expired", "evicted") and
 // "force-released" (an operator's force release that deleted the lock on enough nodes that its holder no longer
 // has a quorum), "force-released-minority" (one that deleted it on a minority only: the holder still holds, its
 // interval goes on). "seen-held" is no transition: a
@@ -29,6 +30,10 @@ struct JournalEvent
     QByteArray previousToken; // token-changed: the one before
     QString holder;           // the holder's summary as the console shows it
     QString detail;           // lost: the nodes that restarted without it; force-released: operator and reason
+    // An end nobody saw happen (LockEvent::lastSeenHeldMs): it happened after this instant (the last read that saw
+    // the holder) and by atMs (the read that found it gone). 0: at atMs. Journals from before it have none.
+    qint64 lastSeenHeldMs = 0;
+    bool endsUnobserved() const { return lastSeenHeldMs > 0; }
 };
 
 // One holder's tenure of one key, rebuilt from the journal: from the instant its token was seen on a quorum
@@ -49,11 +54,15 @@ struct HolderInterval
     QString holder;
     qint64 fromMs = 0;
     qint64 toMs = -1; // -1: still held when last observed (or observation ended while it was held)
-    // "released", "expired", "token-changed", "lost-on-restart", "force-released"; "unobserved" (watching stopped
+    // "released", "expired", "released-or-expired" (nobody saw which: keyspace events off), "evicted",
+    // "token-changed", "lost-on-restart", "force-released"; "unobserved" (watching stopped
     // while it was held: toMs is the last instant it was seen held, whether and when it ended is not known);
     // "ended-unwatched" (the next session found another holder or none: it ended after toMs, when is not
     // known); empty: still held
     QString endedBy;
+    // An end nobody saw happen (no keyspace event told it): toMs is the last instant it was seen held, and it was
+    // found gone at goneByMs; it ended somewhere between the two. -1: it ended at toMs (or is open).
+    qint64 goneByMs = -1;
     int extensions = 0; // extends observed while it was held
     // The holder already held the key when it was first seen (watching started, or the lock's state had been
     // unknown): fromMs is that first sight, not its acquisition, which is earlier and unknown. Say "at least since

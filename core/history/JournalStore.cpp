@@ -182,6 +182,15 @@ bool JournalStore::openReadOnly(bool immutable, Error* error)
             failed = q.lastError();
         else
             m_hasAtLeastSince = q.value(0).toInt() > 0;
+        // The same for ends nobody saw: all of its ends read as seen.
+        if (!failed.isValid() && isJournal) {
+            if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
+                                       "'gone_by_ms'")) ||
+                !q.next())
+                failed = q.lastError();
+            else
+                m_hasUnobservedEnds = q.value(0).toInt() > 0;
+        }
     }
     if (failed.isValid()) {
         // A WAL journal whose writer is gone has no -wal or -shm file, and a reader that may not create them in
@@ -351,14 +360,14 @@ bool JournalStore::open(bool readOnly, Error* error)
                        "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER)"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, "
                        "key BLOB NOT NULL, kind TEXT NOT NULL, token BLOB, previous_token BLOB, holder TEXT, "
-                       "detail TEXT, session INTEGER)"),
+                       "detail TEXT, session INTEGER, last_seen_held_ms INTEGER)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS events_key_at ON events(key, at_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS events_at ON events(at_ms)"),
         // at_least_since = 1: the holder already held the key when first seen (from_ms is not its acquisition).
         QStringLiteral("CREATE TABLE IF NOT EXISTS intervals(id INTEGER PRIMARY KEY, key BLOB NOT NULL, "
                        "token BLOB NOT NULL, holder TEXT, from_ms INTEGER NOT NULL, to_ms INTEGER, ended TEXT, "
                        "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL, "
-                       "at_least_since INTEGER NOT NULL DEFAULT 0)"),
+                       "at_least_since INTEGER NOT NULL DEFAULT 0, gone_by_ms INTEGER)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_key_from ON intervals(key, from_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_to ON intervals(to_ms)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_open ON intervals(session, key) WHERE to_ms IS NULL"),
@@ -386,6 +395,14 @@ bool JournalStore::open(bool readOnly, Error* error)
         !q.exec(QStringLiteral("ALTER TABLE intervals ADD COLUMN at_least_since INTEGER NOT NULL DEFAULT 0")))
         return rollBack(q);
     m_hasAtLeastSince = true;
+    // A journal from before ends nobody saw: the columns are added (NULL: every end it holds was seen as such).
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = 'gone_by_ms'")) ||
+        !q.next())
+        return rollBack(q);
+    if (q.value(0).toInt() == 0 && (!q.exec(QStringLiteral("ALTER TABLE intervals ADD COLUMN gone_by_ms INTEGER")) ||
+                                    !q.exec(QStringLiteral("ALTER TABLE events ADD COLUMN last_seen_held_ms INTEGER"))))
+        return rollBack(q);
+    m_hasUnobservedEnds = true;
     if (!q.exec(QStringLiteral("COMMIT")))
         return fail(q, tr("cannot create the tables"));
     m_open = true;
@@ -462,9 +479,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
     QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), findOpen(m_db), extend(m_db), forceLate(m_db),
         heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
     insertEvent.prepare(QStringLiteral("INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, "
-                                       "session) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+                                       "session, last_seen_held_ms) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     findOpen.prepare(QStringLiteral("SELECT id, token FROM intervals WHERE session = ? AND key = ? AND to_ms IS NULL"));
-    closeOpen.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ? WHERE id = ?"));
+    closeOpen.prepare(
+        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?"));
     openInterval.prepare(QStringLiteral(
         "INSERT INTO intervals(key, token, holder, from_ms, session, at_least_since) VALUES(?, ?, ?, ?, ?, ?)"));
     // The key's latest interval of another session (a session before this one), and until when that session
@@ -503,9 +521,11 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         findOpen.finish();
         return id;
     };
-    const auto closeIt = [&](qint64 id, qint64 atMs, const QString& how) {
-        closeOpen.addBindValue(atMs);
+    // An end nobody saw closes the interval at the last sighting, found gone by the event's instant.
+    const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
+        closeOpen.addBindValue(e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
         closeOpen.addBindValue(how);
+        closeOpen.addBindValue(e.endsUnobserved() ? QVariant(e.atMs) : QVariant());
         closeOpen.addBindValue(id);
         return closeOpen.exec();
     };
@@ -515,7 +535,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         openInterval.addBindValue(e.holder);
         openInterval.addBindValue(e.atMs);
         openInterval.addBindValue(m_session);
-        openInterval.addBindValue(e.kind == u"seen-held" ? 1 : 0);
+        // A holder that took over unobserved holds it at least since it was found: it began after the last read.
+        openInterval.addBindValue(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved()) ? 1 : 0);
         return openInterval.exec();
     };
     // This session sees a holder of a key it has no open interval for. The journal's latest interval of the key
@@ -564,6 +585,7 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         insertEvent.addBindValue(e.holder);
         insertEvent.addBindValue(e.detail.isEmpty() ? QVariant() : QVariant(e.detail));
         insertEvent.addBindValue(m_session);
+        insertEvent.addBindValue(e.endsUnobserved() ? QVariant(e.lastSeenHeldMs) : QVariant());
         if (!insertEvent.exec())
             return fail(insertEvent);
 
@@ -575,7 +597,7 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
             if (openId > 0 && openToken == e.token)
                 continue; // seen again (a restarted inspector): the same tenure
-            if (openId > 0 && !closeIt(openId, e.atMs, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
+            if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
                 return fail(closeOpen);
             if (openId == 0) {
                 bool continued = false;
@@ -592,13 +614,14 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
                 if (!extend.exec())
                     return fail(extend);
             }
-        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart") {
+        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart" ||
+                   kind == u"released-or-expired" || kind == u"evicted") {
             // Only the holder's own end closes its tenure: an event of another token ends no one else's.
-            if (openId > 0 && openToken == e.token && !closeIt(openId, e.atMs, kind))
+            if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
                 return fail(closeOpen);
         } else if (kind == u"force-released") {
             if (openId > 0 && openToken == e.token) {
-                if (!closeIt(openId, e.atMs, kind))
+                if (!closeIt(openId, e, kind))
                     return fail(closeOpen);
             } else {
                 forceLate.addBindValue(e.key);
@@ -733,6 +756,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
               (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
+              (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) +
               QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
               keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
     q.bindValue(QStringLiteral(":until"), until);
@@ -759,6 +783,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         i.endedBy = q.value(5).toString();
         i.extensions = q.value(6).toInt();
         i.atLeastSince = q.value(7).toInt() != 0;
+        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }
@@ -766,9 +791,10 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         return result;
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail FROM events "
-                              "WHERE at_ms >= :since AND at_ms <= :until") +
-               keyFilter + QStringLiteral(" ORDER BY at_ms, id"));
+    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
+               (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) +
+               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") + keyFilter +
+               QStringLiteral(" ORDER BY at_ms, id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
     bindKey(ev);
@@ -794,6 +820,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         e.kind = ev.value(2).toString();
         e.previousToken = ev.value(4).toByteArray();
         e.detail = ev.value(6).toString();
+        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
         result.events.append(std::move(e));
     }
     return result;

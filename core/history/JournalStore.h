@@ -98,7 +98,9 @@ private:
     QStringList m_warnings;
     QSqlDatabase m_db;
     bool m_open = false;
-    bool m_hasAtLeastSince = false; // the intervals table has the column (journals before it do not)
+    // Columns that journals written before them do not have (a read-only query reads them as absent).
+    bool m_hasAtLeastSince = false;   // intervals.at_least_since
+    bool m_hasUnobservedEnds = false; // events.last_seen_held_ms, intervals.gone_by_ms
     qint64 m_session = -1;
 };
 

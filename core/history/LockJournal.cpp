@@ -368,6 +368,7 @@ void LockJournal::record(const QList<LockEvent>& events)
         j.token = e.token;
         j.previousToken = e.previousToken;
         j.holder = e.holderSummary;
+        j.lastSeenHeldMs = e.lastSeenHeldMs;
         if (!e.nodes.isEmpty()) {
             QStringList nodes;
             for (const int n : e.nodes)

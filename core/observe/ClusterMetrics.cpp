@@ -106,6 +106,8 @@ void ClusterMetrics::addEvents(const QList<LockEvent>& events)
             break;
         case LockEvent::Kind::Released:
         case LockEvent::Kind::Expired:
+        case LockEvent::Kind::ReleasedOrExpired:
+        case LockEvent::Kind::Evicted:
         case LockEvent::Kind::Lost: // the lock ended, if not by its holder's will
             ++m_releasedInInterval;
             break;

@@ -4,6 +4,11 @@
 
 namespace redlock {
 
+bool patternNamesLocks(const QByteArray& pattern)
+{
+    return !pattern.isEmpty() && pattern.count('*') != pattern.size();
+}
+
 namespace {
 
 // Redis' stringmatchlen, binary safe.

@@ -131,17 +131,23 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
     };
     // A value without TTL is a lock that never expires when it looks like one (a format a lock library
     // writes, a Redisson holder); any other string without TTL is application data, skipped. (mergeGroupKey
-    // also keeps a lock we were showing whose own token lost its TTL.)
-    auto setValue = [](KeyRead& read, const QByteArray& value, bool lockLike) {
+    // also keeps a lock we were showing whose own token lost its TTL.) Under a pattern that names no lock, a value
+    // with a TTL must look like one too.
+    auto setValue = [onlyLockFormats = m_onlyLockFormats](KeyRead& read, const QByteArray& value, bool lockLike) {
         read.state.token = value;
         if (read.state.pttlMs == -1 && !lockLike) {
             read.state.presence = Presence::NotALock;
             read.state.note = tr("no TTL");
             read.skip = KeyRead::Skip::NoTtl;
+        } else if (onlyLockFormats && !lockLike) {
+            read.state.presence = Presence::NotALock;
+            read.state.note = tr("not a lock format");
+            read.skip = KeyRead::Skip::NotALockFormat;
         } else {
             read.state.presence = Presence::Holding;
         }
     };
+    const bool onlyLockFormats = m_onlyLockFormats;
 
     // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
     // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
@@ -189,7 +195,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
                 if (type == "string") {
                     if (x.value.isString())
                         setValue(read, x.value.bytes(),
-                                 decodeHolder(read.key, x.value.bytes()).format != HolderFormat::Opaque);
+                                 holderFormatOf(read.key, x.value.bytes()) != HolderFormat::Opaque);
                     else
                         unreachable(read, x.value, "GET");
                 } else if (type == "hash") {
@@ -250,8 +256,8 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
                          }});
     }
     const qint64 sentNs = m_clock->nowNs(); // see stage 2
-    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue,
-                               sentNs](const RedisReply& reply) {
+    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue, sentNs,
+                               onlyLockFormats](const RedisReply& reply) {
         inner(reply);
         if (!*alive)
             return;
@@ -276,8 +282,10 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
                 unresolved.append(index); // exists, but no string value: a hash, another type, or refused
             } else {
                 const QByteArray& value = batch->values[index].bytes();
+                // The format is asked only when it decides (no TTL, or a pattern that names no lock).
                 setValue(read, value,
-                         read.state.pttlMs == -1 && decodeHolder(read.key, value).format != HolderFormat::Opaque);
+                         (read.state.pttlMs == -1 || onlyLockFormats) &&
+                             holderFormatOf(read.key, value) != HolderFormat::Opaque);
             }
         }
         stage2(unresolved);

@@ -19,7 +19,7 @@ struct KeyRead
     NodeLockState state;
     qint64 readAtNs = 0;     // steady instant the read was SENT (the server's PTTL is as of a later instant)
     bool nodeFailed = false; // the connection failed (timeout, lost): the whole node is unreachable
-    enum class Skip { None, NoTtl, OtherType } skip = Skip::None;
+    enum class Skip { None, NoTtl, OtherType, NotALockFormat } skip = Skip::None;
 };
 
 // Reads lock keys on one node, about one command per key: one pipeline per batch of keys, holding one MGET
@@ -29,8 +29,10 @@ struct KeyRead
 // transaction the server aborts (a command refused when queued) is read again without it, per command. Keys that exist
 // but have no string value (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL
 // in a second, small pipeline. A value without TTL is a lock that never expires when it looks like one (a format a lock
-// library writes, a Redisson holder); any other string without TTL is application data (Skip::NoTtl). An ACL refusal
-// (NOPERM) is a state of its own: the node answers, but not about this key.
+// library writes, a Redisson holder); any other string without TTL is application data (Skip::NoTtl). With
+// onlyLockFormats (a pattern that names no lock: patternNamesLocks), a value with a TTL must be in a lock format too,
+// or it is application data (Skip::NotALockFormat: a cache entry, a session, a plain hash). An ACL refusal (NOPERM) is
+// a state of its own: the node answers, but not about this key.
 //
 // Lives on its owner's thread. Its replies come back on the connection's handlers: while `alive` (the
 // owner's token) is false, none of them calls done() or a hook, so the owner clears it before it deletes
@@ -46,9 +48,10 @@ public:
         std::function<void(qint64 us)> roundTripUs;                // when each pipeline's replies are in
     };
     KeyReader(RedisConnection* connection, int node, int batchKeys, int timeoutMs, std::shared_ptr<SteadyClock> clock,
-              std::shared_ptr<bool> alive, Hooks hooks)
+              std::shared_ptr<bool> alive, Hooks hooks, bool onlyLockFormats = false)
         : m_connection(connection), m_node(node), m_batchKeys(batchKeys), m_timeoutMs(timeoutMs),
-          m_clock(std::move(clock)), m_alive(std::move(alive)), m_hooks(std::move(hooks))
+          m_clock(std::move(clock)), m_alive(std::move(alive)), m_hooks(std::move(hooks)),
+          m_onlyLockFormats(onlyLockFormats)
     {}
 
     // Reads `keys` in pipelines of at most batchKeys keys; done() gets one KeyRead per key (in order) and is
@@ -68,6 +71,7 @@ private:
     std::shared_ptr<bool> m_alive;
     Hooks m_hooks;
     bool m_transactions = true; // false once the node refused MULTI
+    bool m_onlyLockFormats;
 };
 
 } // namespace redlock

@@ -13,8 +13,26 @@ namespace {
 constexpr qint64 kNsPerMs = 1'000'000;
 } // namespace
 
+qint64 LockEventTracker::lastSeenHeldMs(const LastQuorum& last, qint64 nowMs) const
+{
+    // The steady instant of that read on the wall clock, never before the tenure began, never 0 ("exact").
+    const qint64 ago = std::max<qint64>(0, m_clock->nowNs() - last.seenAtNs) / kNsPerMs;
+    return std::max<qint64>({1, last.sinceMs, nowMs - ago});
+}
+
+quint8 ChangeEvidence::nameFlag(QByteArrayView event)
+{
+    if (event == "del" || event == "unlink")
+        return Deleted;
+    if (event == "expired")
+        return Expired;
+    if (event == "evicted")
+        return Evicted;
+    return Other;
+}
+
 void LockEventTracker::derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                              QList<LockEvent>* events, Phase phase)
+                              QList<LockEvent>* events, Phase phase, Evidence evidence)
 {
     auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
         if (!events)
@@ -58,8 +76,12 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
             return;
         }
         if (last->token != after->token) {
-            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder->summary))
+            if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder->summary)) {
                 e->previousToken = last->token;
+                // No event told it: the old holder's end and the new one's start lie between the two reads.
+                if (!evidence.live)
+                    e->lastSeenHeldMs = lastSeenHeldMs(*last, nowMs);
+            }
         } else if (last->endsNs > 0 && seen.endsNs > last->endsNs + kExtendSlackMs * kNsPerMs) {
             add(LockEvent::Kind::Extended, after->token, after->holder->summary);
         }
@@ -87,16 +109,32 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         }
         const bool lost =
             !restartedWithout.isEmpty() && stillHolding + restartedWithout.size() >= rules::quorum(m_nodeCount);
-        // Gone at (or after) the instant its quorum was due to run out: it expired; before: it was released.
+        // Found gone before its quorum was due to run out, it cannot have expired: it was deleted (released).
+        // Otherwise only the nodes' keyspace events can tell a release from an expiry.
         constexpr qint64 slackNs = 50 * kNsPerMs;
         const qint64 nowNs = m_clock->nowNs();
-        const bool expired = last->endsNs > 0 && nowNs + slackNs >= last->endsNs;
-        const LockEvent::Kind kind = lost      ? LockEvent::Kind::Lost
-                                     : expired ? LockEvent::Kind::Expired
-                                               : LockEvent::Kind::Released;
+        const bool couldHaveExpired = last->endsNs > 0 && nowNs + slackNs >= last->endsNs;
+        using Name = Evidence::Name;
+        const quint8 told = evidence.live ? evidence.names : 0;
+        LockEvent::Kind kind = LockEvent::Kind::ReleasedOrExpired;
+        if (lost)
+            kind = LockEvent::Kind::Lost;
+        else if (told & Name::Deleted)
+            kind = LockEvent::Kind::Released;
+        else if (told & Name::Evicted)
+            kind = LockEvent::Kind::Evicted;
+        else if (told & Name::Expired)
+            kind = LockEvent::Kind::Expired;
+        else if (!couldHaveExpired)
+            kind = LockEvent::Kind::Released;
         LockEvent* e = add(kind, last->token, before ? before->holder->summary : QString());
         if (e && lost)
             e->nodes = restartedWithout;
+        // Nobody saw it end: it ended after the last read that saw it held and before this one.
+        if (e && !lost && !evidence.live)
+            e->lastSeenHeldMs = lastSeenHeldMs(*last, nowMs);
+        if (e && kind == LockEvent::Kind::ReleasedOrExpired)
+            e->lastSeenHeldMs = lastSeenHeldMs(*last, nowMs);
         // An expiry happened when the validity ran out, which may be long before this view noticed it (a slow
         // pass, a missed keyspace event): that steady instant on the wall clock, never later than detection, and
         // never before the tenure's own start (a key read early in a long first pass is seen held, dated when the

@@ -9,13 +9,34 @@
 
 namespace redlock {
 
+// What prompted the read that gave a view: keyspace events for the key (and which of them Redis sent), or none
+// (a rescan, a full pass, a re-judgement).
+struct ChangeEvidence
+{
+    enum Name : quint8 {
+        Deleted = 1, // del, unlink: somebody removed it (its holder's release, an operator)
+        Expired = 2, // expired: its TTL ran out
+        Evicted = 4, // evicted: maxmemory eviction removed it
+        Other = 8,   // anything else (set, expire, rename, hset, ...)
+    };
+    bool live = false; // keyspace events named the key: the read is moments after what they tell
+    quint8 names = 0;  // Name flags, over every node's events of the batch
+    static quint8 nameFlag(QByteArrayView event);
+};
+
 // Tells what happened to a lock from its successive views: acquired (a token newly on a quorum), seen held (a
 // token found on a quorum without having seen the key free before: watching just started, or its state was
 // unknown), extended (the
-// same token's quorum runs out later than when last seen), token changed, released (the quorum went before its TTL ran
-// out), expired (at or after), lost (nodes that held it restarted empty: had they kept their data it would still have
-// its quorum), contested. Per key it keeps the last token seen on a quorum, through Unknown verdicts (an unreachable
-// node is no news).
+// same token's quorum runs out later than when last seen), token changed, released, expired, evicted, released or
+// expired, lost (nodes that held it restarted empty: had they kept their data it would still have its quorum),
+// contested. Per key it keeps the last token seen on a quorum, through Unknown verdicts (an unreachable node is no
+// news).
+//
+// How a quorum ended is told only as far as it is known. The keyspace events Redis sent for the key name it (`del`:
+// released, `expired`, `evicted`). Without them (notifications off, Redis's default, or a rescan that found the key
+// gone first) a read only tells that the holder was there at the last read and is gone now: gone before its TTL
+// could have run out it was released (deleted), otherwise it was "released or expired"; either way it ended some
+// time between the two reads (LockEvent::lastSeenHeldMs and atMs), never at a made-up instant.
 class LockEventTracker
 {
 public:
@@ -40,10 +61,12 @@ public:
         Watching, // after it
     };
 
+    using Evidence = ChangeEvidence;
+
     // One key's view went from `before` to `after` (null: no view). Appends the events to `events` (null: only
     // remembers the holder).
     void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                QList<LockEvent>* events, Phase phase = Phase::Watching);
+                QList<LockEvent>* events, Phase phase = Phase::Watching, Evidence evidence = {});
     // Room for the holders of `keys` keys (a first inspection's, in one go rather than a doubling series).
     void reserve(qsizetype keys) { m_lastQuorum.reserve(keys); }
 
@@ -57,6 +80,8 @@ private:
         quint64 nodeMask = 0; // the nodes (below 64) holding it then
         qint64 sinceMs = 0;   // wall instant of the event that began this tenure (acquired, seen held, taken over)
     };
+    // The wall-clock instant of the last read that saw `last` on a quorum (LockEvent::lastSeenHeldMs).
+    qint64 lastSeenHeldMs(const LastQuorum& last, qint64 nowMs) const;
     QHash<QByteArray, LastQuorum> m_lastQuorum;
     int m_nodeCount;
     QList<qint64> m_restartedAtNs; // per node, 0 = no restart seen

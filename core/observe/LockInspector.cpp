@@ -76,7 +76,8 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
         link.keys = std::make_unique<KeyReader>(
             link.reader, i, m_options.readBatchKeys, m_options.commandTimeoutMs, m_clock, m_alive,
             KeyReader::Hooks{[this, i](qint64 commands, bool forPass) { charge(i, commands, forPass); },
-                             [this](qint64 us) { noteCallUs(us); }});
+                             [this](qint64 us) { noteCallUs(us); }},
+            !patternNamesLocks(m_options.pattern));
         connect(link.reader, &RedisConnection::ready, this, [this, i] {
             checkRunId(i);
             checkEventsConfig(i);
@@ -557,6 +558,9 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
         case Outcome::OtherType:
             ++pass.skipped.otherType;
             break;
+        case Outcome::NotALockFormat:
+            ++pass.skipped.notALockFormat;
+            break;
         case Outcome::Gone:
             break; // gone between SCAN and the read; a lock we knew is judged again in finishPass
         }
@@ -768,7 +772,9 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
         if (read.skip == KeyRead::Skip::None || ownTokenWithoutTtl(read)) // holding, or refused: shown either way
             anyLock = true;
         else if (skip == Outcome::Gone)
-            skip = read.skip == KeyRead::Skip::NoTtl ? Outcome::NoTtl : Outcome::OtherType;
+            skip = read.skip == KeyRead::Skip::NoTtl            ? Outcome::NoTtl
+                   : read.skip == KeyRead::Skip::NotALockFormat ? Outcome::NotALockFormat
+                                                                : Outcome::OtherType;
     }
     if (!anyLock && skip != Outcome::Gone)
         return skip;
@@ -837,9 +843,10 @@ LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
 }
 
 void LockInspector::noteChange(const QByteArray& key, const LockView* before, const LockView* after,
-                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events)
+                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
+                               LockEventTracker::Evidence evidence)
 {
-    m_events.derive(key, before, after, changes.atMs, &events, phase);
+    m_events.derive(key, before, after, changes.atMs, &events, phase, evidence);
     if (!before)
         changes.appeared.append(*after);
     else if (!after)
@@ -895,7 +902,8 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     publish(changes, events);
 }
 
-void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how)
+void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
+                                 const EventNames* told)
 {
     LockChangeSet changes;
     changes.fullRefresh = how == Apply::ScanPart;
@@ -907,8 +915,16 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         const auto after = updated.constFind(key);
         const bool had = before != m_views.cend();
         const bool has = after != updated.cend();
-        if (had || has)
-            noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events);
+        if (!had && !has)
+            continue;
+        LockEventTracker::Evidence evidence;
+        if (told) {
+            const auto names = told->constFind(key);
+            evidence.live = names != told->cend();
+            evidence.names = evidence.live ? names.value() : 0;
+        }
+        noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events,
+                   evidence);
     }
     for (const QByteArray& key : touched) {
         const auto after = updated.constFind(key);
@@ -1148,7 +1164,8 @@ void LockInspector::reportLoad()
 void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)
 {
     Q_UNUSED(node)
-    // pmessage <pattern> <channel> <event>; channel = "__keyspace@<db>__:<key>"
+    // pmessage <pattern> <channel> <event>; channel = "__keyspace@<db>__:<key>"; the event's name (del, expired,
+    // evicted, set, ...) tells the tracker how a quorum ended
     const auto& e = reply.elements();
     if (e.size() != 4 || e[0].bytes() != "pmessage")
         return;
@@ -1159,7 +1176,7 @@ void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)
     const QByteArray key = channel.mid(colon + 3);
     if (!globMatches(m_options.pattern, key) || key.startsWith(kRedissonChannelPrefix))
         return;
-    m_touched.insert(key);
+    m_touched[key] |= LockEventTracker::Evidence::nameFlag(e[3].bytes());
     if (m_pass)
         m_pass->touchedMeanwhile.insert(key);
     if (!m_flushInFlight && !m_eventTimer.isActive())
@@ -1171,11 +1188,15 @@ void LockInspector::flushTouched()
     if (m_flushInFlight || m_touched.isEmpty())
         return;
     m_flushInFlight = true;
-    const QSet<QByteArray> touched = std::exchange(m_touched, {});
+    const EventNames told = std::exchange(m_touched, {});
+    QSet<QByteArray> touched;
+    touched.reserve(told.size());
+    for (auto it = told.cbegin(); it != told.cend(); ++it)
+        touched.insert(it.key());
     const QList<QByteArray> keys(touched.cbegin(), touched.cend());
     auto alive = m_alive;
     readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()), false,
-                   [this, alive, touched](const GroupReads& group) {
+                   [this, alive, touched, told](const GroupReads& group) {
                        if (!*alive)
                            return;
                        QHash<QByteArray, LockView> updated;
@@ -1188,7 +1209,7 @@ void LockInspector::flushTouched()
                            for (const QByteArray& key : touched)
                                m_pass->touchedMeanwhile.insert(key);
                        }
-                       applyChanges(std::move(updated), touched, Apply::Events);
+                       applyChanges(std::move(updated), touched, Apply::Events, &told);
                        m_flushInFlight = false;
                        if (!m_touched.isEmpty())
                            m_eventTimer.start();

@@ -26,9 +26,11 @@ namespace redlock {
 struct InspectorOptions
 {
     QList<NodeEndpoint> nodes;
-    QByteArray pattern = QByteArrayLiteral("*"); // SCAN MATCH glob, also applied on the client
-    int scanCount = 1000;                        // SCAN COUNT: bounds the work of one SCAN call on the server
-    int readBatchKeys = 500;                     // keys per read pipeline (2 commands each): bounds one round trip
+    // SCAN MATCH glob, also applied on the client. It also says what is a lock (patternNamesLocks): under "*" only
+    // values in a lock format the inspector recognises, under any other pattern every value with a TTL.
+    QByteArray pattern = QByteArrayLiteral("*");
+    int scanCount = 1000;    // SCAN COUNT: bounds the work of one SCAN call on the server
+    int readBatchKeys = 500; // keys per read pipeline (2 commands each): bounds one round trip
     double driftFactor = rules::kDefaultDriftFactor;
     qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
     // Background reconciliation after start(): a rescan (SCAN + reads) paced to at most budgetPerNode
@@ -194,7 +196,7 @@ private:
         std::vector<QList<KeyRead>> perNode;
     };
     // What one group's reads say about one key: a view to keep, a key that is no lock, or nothing left.
-    enum class Outcome { Lock, NoTtl, OtherType, Gone };
+    enum class Outcome { Lock, NoTtl, OtherType, NotALockFormat, Gone };
 
     enum class Apply {
         ScanPart, // a part of a rescan: the keys it read (fullRefresh set: found by a SCAN pass)
@@ -231,11 +233,14 @@ private:
     LockView vanished(const QByteArray& key, const QList<bool>& reachable, const QStringList& unreachableWhy) const;
     // A full pass's result replaces the views; the keys in `keep` keep theirs (they are in `updated` as they are).
     void applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep);
-    // The keys in `touched` take their views in `updated`, or go when they are not in it.
-    void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how);
+    // The keys in `touched` take their views in `updated`, or go when they are not in it. `told`: the keyspace
+    // events that named them, per key (Evidence::Name flags), when keyspace events prompted the reads.
+    using EventNames = QHash<QByteArray, quint8>;
+    void applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
+                      const EventNames* told = nullptr);
     LockEventTracker::Phase eventPhase(bool fullPass);
     void noteChange(const QByteArray& key, const LockView* before, const LockView* after, LockEventTracker::Phase phase,
-                    LockChangeSet& changes, QList<LockEvent>& events);
+                    LockChangeSet& changes, QList<LockEvent>& events, LockEventTracker::Evidence evidence = {});
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
     void countHolding(const LockView& view, int delta);
     // Every known lock judged again now (the rules changed); the ones whose state changes are applied.
@@ -258,7 +263,7 @@ private:
     quint64 m_passGeneration = 0;
     bool m_refreshAgain = false;
     bool m_baselineDone = false; // the first full pass's holders are SeenHeld, and no other events of it
-    QSet<QByteArray> m_touched;  // keys named by keyspace events since the last flush
+    EventNames m_touched;        // keys named by keyspace events since the last flush, with the events' names
     bool m_flushInFlight = false;
     qint64 m_longestCallUs = 0; // of the current pass
     QList<int> m_locksPerNode;  // views holding a lock value, per node (kept with m_views)

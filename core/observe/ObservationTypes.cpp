@@ -181,6 +181,10 @@ QString lockEventKindName(LockEvent::Kind kind)
         return QCoreApplication::translate("redlock::LockEvent", "extended");
     case LockEvent::Kind::SeenHeld:
         return QCoreApplication::translate("redlock::LockEvent", "seen held");
+    case LockEvent::Kind::ReleasedOrExpired:
+        return QCoreApplication::translate("redlock::LockEvent", "released or expired");
+    case LockEvent::Kind::Evicted:
+        return QCoreApplication::translate("redlock::LockEvent", "evicted");
     }
     return {};
 }
@@ -204,6 +208,10 @@ QString lockEventKindId(LockEvent::Kind kind)
         return QStringLiteral("extended");
     case LockEvent::Kind::SeenHeld:
         return QStringLiteral("seen-held");
+    case LockEvent::Kind::ReleasedOrExpired:
+        return QStringLiteral("released-or-expired");
+    case LockEvent::Kind::Evicted:
+        return QStringLiteral("evicted");
     }
     return {};
 }
@@ -358,6 +366,21 @@ HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
         info.format = HolderFormat::Redsync;
     info.summary = printableBytes(value, 80);
     return info;
+}
+
+HolderFormat holderFormatOf(const QByteArray& key, const QByteArray& value)
+{
+    if (LockTombstone::decode(value))
+        return HolderFormat::Tombstone;
+    if (LockToken::decode(value))
+        return HolderFormat::RedlockConsole;
+    if (isUuid(value))
+        return key.startsWith("redlock:") ? HolderFormat::PrefixedUuid : HolderFormat::Uuid;
+    if (value.size() == 32 && isHex(value))
+        return HolderFormat::NodeRedlock;
+    if (isBase64Of16Bytes(value))
+        return HolderFormat::Redsync;
+    return HolderFormat::Opaque;
 }
 
 HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& fields)

@@ -174,6 +174,8 @@ private:
 
 // Decodes a lock value (string) or a Redisson hash's fields. Pure.
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value);
+// decodeHolder(key, value).format without the rest (no summary made): what the reads ask of every value.
+HolderFormat holderFormatOf(const QByteArray& key, const QByteArray& value);
 HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& fields);
 // The one escaping for display, on every path (console cells and dialogs, CLI text and JSON): valid UTF-8
 // is shown as text; control characters (C0, DEL, C1), line/paragraph separators, bidirectional overrides,
@@ -268,7 +270,10 @@ struct SkippedKeys
     qint64 otherType = 0;       // list, set, zset, stream, ...
     qint64 outsidePattern = 0;  // SCAN returned a name the glob does not match (ACL key patterns)
     qint64 redissonHelpers = 0; // redisson_lock__channel:* and similar
-    qint64 total() const { return noTtl + otherType + outsidePattern + redissonHelpers; }
+    // A value with a TTL in no lock format the inspector recognises, under a pattern that names no lock (the default
+    // "*", see patternNamesLocks): a cache entry, a session, application data.
+    qint64 notALockFormat = 0;
+    qint64 total() const { return noTtl + otherType + outsidePattern + redissonHelpers + notALockFormat; }
 };
 
 // One batch of changes, emitted once per refresh or event tick. Models apply it with one
@@ -300,6 +305,11 @@ struct LockEvent
                       // watching started (the first full inspection), or while its state was unknown (too many
                       // nodes unreachable). Not a transition: its holder held it at least since then, maybe long
                       // before. The lock history starts an "at least since" interval with it.
+        ReleasedOrExpired, // the quorum went away unobserved (no keyspace event named it: notifications off, the
+                           // rescan found it gone) once its TTL could have run out: released or expired, which is
+                           // not known, some time between lastSeenHeldMs and atMs
+        Evicted,           // the quorum went away and the nodes said `evicted` (maxmemory eviction): data loss, the
+                           // holder still believes it holds the lock
     };
     Kind kind = Kind::Acquired;
     QByteArray key;
@@ -307,7 +317,13 @@ struct LockEvent
     QByteArray previousToken; // TokenChanged
     QList<int> nodes;         // Lost: the nodes that restarted without the lock
     qint64 atMs = 0;          // wall clock when observed; Expired: when the validity ran out (not later)
+    // An end nobody saw happen (Released, ReleasedOrExpired, TokenChanged told by a read that no keyspace event
+    // prompted): the wall-clock instant of the last read that still saw the old holder on a quorum. The change
+    // happened after it and by atMs, when exactly is not known. 0: atMs is when it happened (a keyspace event told
+    // it, within the event batch).
+    qint64 lastSeenHeldMs = 0;
     QString holderSummary;
+    bool endsUnobserved() const { return lastSeenHeldMs > 0; }
 };
 
 QString lockEventKindName(LockEvent::Kind kind); // translated

@@ -59,6 +59,9 @@ public:
         }
         InspectorOptions io;
         io.nodes = nodes;
+        // The tests' lock keys ("a", "jobs:1", "orders:7", ...), named: their plain values count as locks (under the
+        // default "*" only values in a lock format would).
+        io.pattern = "[a-z]*";
         io.keyspaceEvents = false;
         io.reconcileIntervalMs = 0;
         m_inspector = m_io.create<LockInspector>(io);

@@ -1,6 +1,7 @@
 // LockEventTracker (core/observe): the events told from successive views of one key, on a clock the test moves.
 // What the views say is what a LockInspector reads from real nodes (its own tests cover the reads); here the
-// instants: an expiry is dated when the lock's validity ran out, not when it was noticed.
+// instants: an expiry is dated when the lock's validity ran out, not when it was noticed; and the causes: an end is
+// named by the keyspace event Redis sent (del, expired, evicted), and without one only what is known is said.
 #include "observe/LockEventTracker.h"
 #include "support/ManualClock.h"
 
@@ -11,6 +12,13 @@ using namespace redlock;
 namespace {
 
 constexpr qint64 kNsPerMs = 1'000'000;
+
+// The keyspace events of a batch that named the key (LockInspector's flush after `expired`, `del`, ...).
+LockEventTracker::Evidence told(quint8 names)
+{
+    return {true, names};
+}
+const LockEventTracker::Evidence kExpiredEvent = told(LockEventTracker::Evidence::Expired);
 
 // `token` held on the first `holding` of 3 nodes with `pttlMs` left, read at steady instant atNs.
 LockView heldView(const QByteArray& key, const QByteArray& token, int holding, qint64 pttlMs, qint64 atNs)
@@ -72,11 +80,13 @@ private slots:
 
         clock->advanceMs(15'000); // the validity ended 10 s in; the view that finds the key gone is 5 s later
         const LockView gone = freeView("orders:1", clock->nowNs());
-        tracker.derive("orders:1", &held, &gone, wallStart + 15'000, &events);
+        tracker.derive("orders:1", &held, &gone, wallStart + 15'000, &events, LockEventTracker::Phase::Watching,
+                       kExpiredEvent);
         QCOMPARE(events.size(), 2);
         QCOMPARE(events[1].kind, LockEvent::Kind::Expired);
         QCOMPARE(events[1].token, QByteArray("tokA"));
         QCOMPARE(events[1].atMs, wallStart + 10'000);
+        QVERIFY(!events[1].endsUnobserved());
     }
 
     // A long first pass: the key was read with 100 ms left early in the pass and is "seen held" when the pass
@@ -96,14 +106,15 @@ private slots:
         QCOMPARE(events[0].atMs, wall);
         clock->advanceMs(1000);
         const LockView gone = freeView("orders:4", clock->nowNs());
-        tracker.derive("orders:4", &held, &gone, wall + 1000, &events);
+        tracker.derive("orders:4", &held, &gone, wall + 1000, &events, LockEventTracker::Phase::Watching,
+                       kExpiredEvent);
         QCOMPARE(events.size(), 2);
         QCOMPARE(events[1].kind, LockEvent::Kind::Expired);
         QCOMPARE(events[1].atMs, wall);
     }
 
     // Noticed within the slack before its end (the node expired it a few ms early by our clock): expired, dated
-    // at detection, never later than it was seen; a release before the end stays dated at detection.
+    // at detection, never later than it was seen; a release its `del` told stays dated at detection.
     void expiryNeverLaterThanDetectionAndReleaseAtDetection()
     {
         auto clock = std::make_shared<ManualClock>();
@@ -114,7 +125,7 @@ private slots:
         tracker.derive("orders:2", nullptr, &held, wall, &events);
         clock->advanceMs(980); // 20 ms before the end: within the slack
         const LockView gone = freeView("orders:2", clock->nowNs());
-        tracker.derive("orders:2", &held, &gone, wall + 980, &events);
+        tracker.derive("orders:2", &held, &gone, wall + 980, &events, LockEventTracker::Phase::Watching, kExpiredEvent);
         QCOMPARE(events.size(), 2);
         QCOMPARE(events[1].kind, LockEvent::Kind::Expired);
         QCOMPARE(events[1].atMs, wall + 980);
@@ -123,10 +134,12 @@ private slots:
         tracker.derive("orders:2", &gone, &again, wall + 1000, &events);
         clock->advanceMs(3000);
         const LockView released = freeView("orders:2", clock->nowNs());
-        tracker.derive("orders:2", &again, &released, wall + 4000, &events);
+        tracker.derive("orders:2", &again, &released, wall + 4000, &events, LockEventTracker::Phase::Watching,
+                       told(LockEventTracker::Evidence::Deleted));
         QCOMPARE(events.size(), 4);
         QCOMPARE(events[3].kind, LockEvent::Kind::Released);
         QCOMPARE(events[3].atMs, wall + 4000);
+        QVERIFY(!events[3].endsUnobserved());
     }
 
     // The quorum's end is the quorum-th largest PTTL: with holders at 4 s and 9 s of 3 nodes (quorum 2) it ends
@@ -142,10 +155,93 @@ private slots:
         tracker.derive("orders:3", nullptr, &held, wall, &events);
         clock->advanceMs(12'000);
         const LockView gone = freeView("orders:3", clock->nowNs());
-        tracker.derive("orders:3", &held, &gone, wall + 12'000, &events);
+        tracker.derive("orders:3", &held, &gone, wall + 12'000, &events, LockEventTracker::Phase::Watching,
+                       kExpiredEvent);
         QCOMPARE(events.size(), 2);
         QCOMPARE(events[1].kind, LockEvent::Kind::Expired);
         QCOMPARE(events[1].atMs, wall + 4000);
+    }
+
+    // Core N2: keyspace events off (Redis's default), a 3 s lock released by its holder after 208 ms, and the next
+    // read comes after its TTL would have run out. Nothing tells a release from an expiry: "released or expired",
+    // some time between the last read that saw it held and the read that found it gone; never "expired" dated at
+    // the TTL's end (a made-up cause at a made-up instant, and a tenure lengthened to match).
+    void anEndNobodySawIsReleasedOrExpiredBetweenTwoReads()
+    {
+        auto clock = std::make_shared<ManualClock>();
+        LockEventTracker tracker(3, clock);
+        const qint64 wall = 4'000'000'000'000;
+        QList<LockEvent> events;
+        const LockView held = heldView("orders:5", "tokF", 3, 3000, clock->nowNs());
+        tracker.derive("orders:5", nullptr, &held, wall, &events);
+        clock->advanceMs(100);
+        const LockView seenAgain = heldView("orders:5", "tokF", 3, 2900, clock->nowNs());
+        tracker.derive("orders:5", &held, &seenAgain, wall + 100, &events); // the last read that saw it held
+        QCOMPARE(events.size(), 1);
+        clock->advanceMs(4900); // released at +208 ms; the rescan finds it gone at +5000 ms
+        const LockView gone = freeView("orders:5", clock->nowNs());
+        tracker.derive("orders:5", &seenAgain, &gone, wall + 5000, &events);
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events[1].kind, LockEvent::Kind::ReleasedOrExpired);
+        QCOMPARE(events[1].token, QByteArray("tokF"));
+        QCOMPARE(events[1].lastSeenHeldMs, wall + 100);
+        QCOMPARE(events[1].atMs, wall + 5000);
+
+        // Found gone before its TTL could have run out: it cannot have expired, so it was released; when, between
+        // the two reads, is still not known.
+        const LockView again = heldView("orders:5", "tokG", 3, 60'000, clock->nowNs());
+        tracker.derive("orders:5", &gone, &again, wall + 5000, &events);
+        clock->advanceMs(2000);
+        const LockView released = freeView("orders:5", clock->nowNs());
+        tracker.derive("orders:5", &again, &released, wall + 7000, &events);
+        QCOMPARE(events.size(), 4);
+        QCOMPARE(events[3].kind, LockEvent::Kind::Released);
+        QCOMPARE(events[3].lastSeenHeldMs, wall + 5000);
+        QCOMPARE(events[3].atMs, wall + 7000);
+
+        // A holder taken over between two reads: the change is between them too.
+        const LockView first = heldView("orders:5", "tokH", 3, 60'000, clock->nowNs());
+        tracker.derive("orders:5", &released, &first, wall + 7000, &events);
+        clock->advanceMs(1000);
+        const LockView second = heldView("orders:5", "tokI", 3, 60'000, clock->nowNs());
+        tracker.derive("orders:5", &first, &second, wall + 8000, &events);
+        QCOMPARE(events.size(), 6);
+        QCOMPARE(events[5].kind, LockEvent::Kind::TokenChanged);
+        QCOMPARE(events[5].lastSeenHeldMs, wall + 7000);
+    }
+
+    // With keyspace events the name Redis sent tells the cause, whatever the clock says: `del` after the TTL's end
+    // by our clock is a release (the lock was deleted), `evicted` is an eviction, `expired` an expiry.
+    void theEventNameTellsTheCause()
+    {
+        auto clock = std::make_shared<ManualClock>();
+        LockEventTracker tracker(3, clock);
+        const qint64 wall = 5'000'000'000'000;
+        QList<LockEvent> events;
+        const auto endWith = [&](const QByteArray& key, quint8 names) {
+            const LockView held = heldView(key, "tok-" + key, 3, 1000, clock->nowNs());
+            tracker.derive(key, nullptr, &held, wall, &events);
+            clock->advanceMs(2000);
+            const LockView gone = freeView(key, clock->nowNs());
+            tracker.derive(key, &held, &gone, wall + 2000, &events, LockEventTracker::Phase::Watching, told(names));
+            return events.last();
+        };
+        using Evidence = LockEventTracker::Evidence;
+        const LockEvent released = endWith("k:del", Evidence::Deleted | Evidence::Other);
+        QCOMPARE(released.kind, LockEvent::Kind::Released);
+        QCOMPARE(released.atMs, wall + 2000);
+        QVERIFY(!released.endsUnobserved());
+        QCOMPARE(endWith("k:evicted", Evidence::Evicted).kind, LockEvent::Kind::Evicted);
+        QCOMPARE(endWith("k:expired", Evidence::Expired).kind, LockEvent::Kind::Expired);
+        // An event that names none of them (the key was overwritten) after the TTL's end: not known.
+        const LockEvent other = endWith("k:set", Evidence::Other);
+        QCOMPARE(other.kind, LockEvent::Kind::ReleasedOrExpired);
+        QVERIFY(other.endsUnobserved());
+        QCOMPARE(Evidence::nameFlag("del"), quint8(Evidence::Deleted));
+        QCOMPARE(Evidence::nameFlag("unlink"), quint8(Evidence::Deleted));
+        QCOMPARE(Evidence::nameFlag("expired"), quint8(Evidence::Expired));
+        QCOMPARE(Evidence::nameFlag("evicted"), quint8(Evidence::Evicted));
+        QCOMPARE(Evidence::nameFlag("set"), quint8(Evidence::Other));
     }
 };
 

@@ -369,7 +369,7 @@ private slots:
                          {"ZADD", "app:zset", "1", "a"},
                          {"HSET", "app:hash-no-ttl", "f", "v"},
                          {"SET", "redisson_lock__channel:{myLock}", "x", "PX", "10000"},
-                         {"SET", "app:real", "tok", "PX", "10000"}});
+                         {"SET", "app:real", "3f2b8c1d9e0a4b5c6d7e8f9012345678", "PX", "10000"}});
         InspectorOptions o = optionsFor(m_cluster);
         o.pattern = "*";
         const Inspection r = inspectOnce(o);
@@ -377,9 +377,48 @@ private slots:
         QCOMPARE(r.summary.skipped.noTtl, 2);     // the string and the hash
         QCOMPARE(r.summary.skipped.otherType, 3); // list, set, zset
         QCOMPARE(r.summary.skipped.redissonHelpers, 1);
+        QCOMPARE(r.summary.skipped.notALockFormat, 0);
         QVERIFY(r.summary.errors.isEmpty());
         // One holder out of five: a leftover, not an error.
         QCOMPARE(r.locks.value("app:real").verdict, LockVerdict::MinorityLeftover);
+    }
+
+    // Interop t10: under the default pattern "*" a cache entry with a TTL on every node is no lock "held 5/5", a
+    // session key on one node no "minority leftover", a plain hash with a TTL no Redisson lock: only values in a lock
+    // format the inspector recognises count, and the rest is counted as passed over. A pattern the operator names
+    // says "these are locks": then every value with a TTL under it counts.
+    void underTheDefaultPatternOnlyLockFormatsAreLocks()
+    {
+        const QByteArray ours = LockToken::generate(QStringLiteral("billing")).encode();
+        setLock(m_cluster, "cache:page:/home", "<html><body>hello</body></html>", range(0, 5), 60000);
+        setLock(m_cluster, "session:8f3a", "{\"user\":\"alice\"}", {2}, 60000);
+        setLock(m_cluster, "orders:42", ours, range(0, 5), 60000);
+        setLock(m_cluster, "printer", "3f2b8c1d9e0a4b5c6d7e8f9012345678", {0, 1}, 60000); // node-redlock, minority
+        QVERIFY(!runCommands(m_cluster.endpoint(1),
+                             {{"HSET", "profile:7", "name", "bob"}, {"PEXPIRE", "profile:7", "60000"}})
+                     .last()
+                     .isError());
+        QVERIFY(!patternNamesLocks("*"));
+        QVERIFY(!patternNamesLocks("**"));
+        QVERIFY(patternNamesLocks("cache:*"));
+
+        const Inspection all = inspectOnce(optionsFor(m_cluster));
+        QVERIFY(all.summary.errors.isEmpty());
+        QCOMPARE(all.locks.keys().size(), 2);
+        QCOMPARE(all.locks.value("orders:42").verdict, LockVerdict::Held);
+        QCOMPARE(all.locks.value("printer").verdict, LockVerdict::MinorityLeftover);
+        QVERIFY(!all.locks.contains("cache:page:/home"));
+        QVERIFY(!all.locks.contains("session:8f3a"));
+        QVERIFY(!all.locks.contains("profile:7"));
+        QCOMPARE(all.summary.skipped.notALockFormat, 3); // the cache entry, the session, the hash
+        QCOMPARE(all.summary.skipped.total(), 3);
+
+        InspectorOptions named = optionsFor(m_cluster);
+        named.pattern = "cache:*";
+        const Inspection cache = inspectOnce(named);
+        QCOMPARE(cache.locks.keys(), QList<QByteArray>{"cache:page:/home"});
+        QCOMPARE(cache.locks.value("cache:page:/home").verdict, LockVerdict::Held);
+        QCOMPARE(cache.summary.skipped.notALockFormat, 0);
     }
 
     void binaryAndUnicodeNames()
@@ -474,6 +513,7 @@ private slots:
         QVERIFY(cluster.killNode(1));
         QVERIFY(cluster.killNode(2));
         InspectorOptions o = optionsFor(cluster);
+        o.pattern = "lock:*"; // the operator's lock keys: their plain values count
         o.commandTimeoutMs = 500;
         const Inspection r = inspectOnce(o);
         QCOMPARE(r.summary.nodeReachable, (QList<bool>{false, false, false, true, true}));
@@ -534,6 +574,7 @@ private slots:
             runCommand(cluster.endpoint(i), {"DEL", "job:1"});
         QTRY_COMPARE(allEvents().size(), 2);
         QCOMPARE(allEvents().last().kind, LockEvent::Kind::Released);
+        QVERIFY2(!allEvents().last().endsUnobserved(), "a `del` event tells when");
         QTRY_VERIFY(changes.last().first().value<LockChangeSet>().disappeared.contains("job:1"));
 
         // Acquired, then expired: a lock read long before it could run out, then its TTL runs out while the
@@ -549,6 +590,18 @@ private slots:
         // Expired is told when a quorum has let the key go; a node whose copy is still there (its own expire cycle)
         // is a minority leftover until it goes too.
         QTRY_VERIFY(inspector->snapshot().isEmpty());
+
+        // The event's name, not the clock, tells the cause: a lock deleted after its TTL's end by the inspector's
+        // clock (which moved on) was released, as the nodes' `del` says.
+        setLock(cluster, "job:3", "tok3", {0, 1, 2}, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(allEvents().size(), 5, 10000);
+        clock->advanceMs(61000);
+        for (int i = 0; i < 3; ++i)
+            runCommand(cluster.endpoint(i), {"DEL", "job:3"});
+        QTRY_COMPARE_WITH_TIMEOUT(allEvents().size(), 6, 10000);
+        QCOMPARE(allEvents()[5].kind, LockEvent::Kind::Released);
+        QCOMPARE(allEvents()[5].token, QByteArray("tok3"));
+        QVERIFY(!allEvents()[5].endsUnobserved());
     }
 
     // Live: a force release with lock-delay shows as its own verdict (never held, never a leftover or a contest)
@@ -708,6 +761,7 @@ private slots:
         FaultProxy proxy(m_cluster.port(4));
         proxy.setLatencyMs(20); // every round trip to node 4 takes 20 ms: the pass takes well over 100 ms
         InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "mid:*";
         o.nodes[4].port = proxy.port();
         o.scanCount = 50;
         o.readBatchKeys = 25;
@@ -1076,7 +1130,7 @@ private slots:
         for (const auto& ep : m_cluster.endpoints())
             QVERIFY(
                 !runCommand(ep, {"ACL", "SETUSER", "lock-reader", "reset", "on", ">pw", "~lock:*", "+@all"}).isError());
-        setLock(m_cluster, "lock:ok", "t", range(0, 5));
+        setLock(m_cluster, "lock:ok", "3f2b8c1d9e0a4b5c6d7e8f9012345678", range(0, 5)); // a lock format: "*" counts it
         setLock(m_cluster, "secret:k", "s", range(0, 5));
         InspectorOptions o = optionsFor(m_cluster);
         for (NodeEndpoint& ep : o.nodes) {
@@ -1326,6 +1380,48 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().value("ev:new").isHeld(), 5000);
         QVERIFY2(finished.size() == 1, "a rescan finished meanwhile: the change may have come from it");
         qInfo("seen after %lld ms", sinceWrite.elapsed());
+    }
+
+    // Core N2 on real nodes with keyspace events off (Redis's default): a lock seen held is released (DEL), and
+    // the next read comes after its TTL would have run out (the inspector's clock moved on). Nobody saw whether it
+    // was released or expired, nor when: "released or expired", between the read that last saw it and the one that
+    // found it gone; never "expired" dated at the TTL's end.
+    void withoutKeyspaceEventsAnEndIsNotMadeUp()
+    {
+        const QByteArray token = LockToken::generate(QStringLiteral("n2")).encode();
+        setLock(m_cluster, "n2:job", token, range(0, 5), 60000);
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster); // the nodes have notify-keyspace-events off
+        o.pattern = "n2:*";
+        o.reconcileIntervalMs = 0;
+        const auto clock = std::make_shared<ShiftedClock>();
+        o.clock = clock;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QCOMPARE(inspector->snapshot().value("n2:job").verdict, LockVerdict::Held);
+        const qint64 seenAtMs = inspector->snapshot().value("n2:job").observedAtMs;
+        for (const auto& ep : m_cluster.endpoints())
+            QCOMPARE(runCommand(ep, {"DEL", "n2:job"}).integer(), 1);
+        const qint64 releasedAtMs = QDateTime::currentMSecsSinceEpoch();
+        clock->advanceMs(61000); // the next read comes after the TTL would have run out
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 2, 15000));
+        QList<LockEvent> all;
+        for (const auto& args : events)
+            all << args.first().value<QList<LockEvent>>();
+        QCOMPARE(all.size(), 2);
+        QCOMPARE(all[0].kind, LockEvent::Kind::SeenHeld);
+        const LockEvent& ended = all[1];
+        QCOMPARE(ended.kind, LockEvent::Kind::ReleasedOrExpired);
+        QCOMPARE(ended.token, token);
+        QVERIFY2(ended.endsUnobserved(), "an end nobody saw says so");
+        // Between the read that saw it and the one that found it gone: the release lies in there.
+        QVERIFY2(ended.lastSeenHeldMs >= seenAtMs - 1000 && ended.lastSeenHeldMs <= releasedAtMs,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(ended.lastSeenHeldMs).arg(seenAtMs).arg(releasedAtMs)));
+        QVERIFY(ended.atMs >= releasedAtMs);
     }
 
     // A node without keyspace events is followed by the budgeted rescan alone, and says so.

@@ -515,6 +515,113 @@ private slots:
         QCOMPARE(r.events.size(), 6); // every event is journaled all the same
     }
 
+    // An end nobody saw (keyspace events off): the tenure is held at least until the last read that saw it and
+    // ended by the read that found it gone, both kept; never closed at a made-up instant. A holder that took over
+    // between two reads holds it "at least since" it was found.
+    void endNobodySawIsKeptBetweenTwoReads()
+    {
+        auto clock = std::make_shared<SetClock>();
+        JournalOptions o = optionsAt(QStringLiteral("unobserved-end.sqlite"));
+        o.clock = clock;
+        LockJournal journal(o);
+        journal.start();
+        const qint64 t = clock->nowMs() - 60'000;
+        JournalEvent ended = journalEvent(t + 5000, "jobs:n2", "released-or-expired", "tokA");
+        ended.lastSeenHeldMs = t + 100;
+        JournalEvent changed = journalEvent(t + 9000, "jobs:n2", "token-changed", "tokC");
+        changed.previousToken = "tokB";
+        changed.lastSeenHeldMs = t + 8000;
+        journal.record(QList<JournalEvent>{journalEvent(t, "jobs:n2", "acquired", "tokA"), ended,
+                                           journalEvent(t + 6000, "jobs:n2", "acquired", "tokB"), changed});
+        QVERIFY(await(journal.flush()));
+        HistoryQuery q;
+        q.keyPattern = "jobs:*";
+        q.sinceMs = t - 1000;
+        for (const HistoryResult& r :
+             {await(journal.query(q)), LockJournal::queryFile(journal.path(), q, clock->nowMs())}) {
+            QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+            QCOMPARE(r.intervals.size(), 3);
+            const HolderInterval& a = r.intervals[0];
+            QCOMPARE(a.endedBy, QStringLiteral("released-or-expired"));
+            QCOMPARE(a.toMs, t + 100);
+            QCOMPARE(a.goneByMs, t + 5000);
+            const HolderInterval& b = r.intervals[1];
+            QCOMPARE(b.endedBy, QStringLiteral("token-changed"));
+            QCOMPARE(b.toMs, t + 8000);
+            QCOMPARE(b.goneByMs, t + 9000);
+            const HolderInterval& c = r.intervals[2];
+            QCOMPARE(c.token, QByteArray("tokC"));
+            QVERIFY(c.atLeastSince);
+            QVERIFY(c.isOpen());
+            QCOMPARE(c.goneByMs, -1);
+            QCOMPARE(r.events.size(), 4);
+            QCOMPARE(r.events[1].lastSeenHeldMs, t + 100);
+            QCOMPARE(r.events[0].lastSeenHeldMs, 0);
+        }
+        QCOMPARE(journalKindName(QStringLiteral("released-or-expired")),
+                 lockEventKindName(LockEvent::Kind::ReleasedOrExpired));
+    }
+
+    // A journal written before ends nobody saw existed (no last_seen_held_ms, no gone_by_ms) is read as it is
+    // (`redlock history` opens it read-only: its ends are all seen ones), and a writer adds the columns and goes on.
+    void journalFromBeforeUnobservedEndsIsReadAndExtended()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("old-format.sqlite"));
+        const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60'000;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old-format"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery s(db);
+            for (const QString& sql :
+                 {QStringLiteral("CREATE TABLE sessions(id INTEGER PRIMARY KEY, source TEXT, pid INTEGER, started_ms "
+                                 "INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER)"),
+                  QStringLiteral("CREATE TABLE events(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, key BLOB NOT "
+                                 "NULL, kind TEXT NOT NULL, token BLOB, previous_token BLOB, holder TEXT, detail TEXT, "
+                                 "session INTEGER)"),
+                  QStringLiteral("CREATE TABLE intervals(id INTEGER PRIMARY KEY, key BLOB NOT NULL, token BLOB NOT "
+                                 "NULL, holder TEXT, from_ms INTEGER NOT NULL, to_ms INTEGER, ended TEXT, extensions "
+                                 "INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL, at_least_since INTEGER NOT "
+                                 "NULL DEFAULT 0)"),
+                  QStringLiteral("INSERT INTO sessions VALUES(1, 'console', 1, %1, %2, %2)").arg(t).arg(t + 2000),
+                  QStringLiteral("INSERT INTO events(at_ms, key, kind, token, holder, session) VALUES(%1, "
+                                 "'old:1', 'expired', 'tokOld', 'tokOld', 1)")
+                      .arg(t + 1000),
+                  QStringLiteral("INSERT INTO intervals(key, token, holder, from_ms, to_ms, ended, session) "
+                                 "VALUES('old:1', 'tokOld', 'tokOld', %1, %2, 'expired', 1)")
+                      .arg(t)
+                      .arg(t + 1000)})
+                QVERIFY2(s.exec(sql), qPrintable(s.lastError().text()));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("old-format"));
+        HistoryQuery q;
+        q.sinceMs = t - 1000;
+        const HistoryResult old = LockJournal::queryFile(path, q, QDateTime::currentMSecsSinceEpoch());
+        QVERIFY2(old.error.isEmpty(), qPrintable(old.error));
+        QCOMPARE(old.intervals.size(), 1);
+        QCOMPARE(old.intervals[0].endedBy, QStringLiteral("expired"));
+        QCOMPARE(old.intervals[0].toMs, t + 1000);
+        QCOMPARE(old.intervals[0].goneByMs, -1);
+        QCOMPARE(old.events.size(), 1);
+        QCOMPARE(old.events[0].lastSeenHeldMs, 0);
+
+        JournalOptions o = optionsAt(QStringLiteral("old-format.sqlite"));
+        LockJournal journal(o);
+        journal.start();
+        JournalEvent ended = journalEvent(t + 5000, "old:2", "released-or-expired", "tokNew");
+        ended.lastSeenHeldMs = t + 4000;
+        journal.record(QList<JournalEvent>{journalEvent(t + 3000, "old:2", "acquired", "tokNew"), ended});
+        QVERIFY(await(journal.flush()));
+        const HistoryResult both = LockJournal::queryFile(path, q, QDateTime::currentMSecsSinceEpoch());
+        QVERIFY2(both.error.isEmpty(), qPrintable(both.error));
+        QCOMPARE(keysOf(both.intervals), (QList<QByteArray>{"old:1", "old:2"}));
+        QCOMPARE(both.intervals[0].goneByMs, -1);
+        QCOMPARE(both.intervals[1].toMs, t + 4000);
+        QCOMPARE(both.intervals[1].goneByMs, t + 5000);
+        QCOMPARE(both.events.size(), 3);
+    }
+
     // Retries (and the heartbeat) are timed on the monotonic clock: a wall clock set back by an hour while the
     // file is locked does not stop the journal from writing again once the lock goes.
     void retryIsTimedOnTheMonotonicClock()

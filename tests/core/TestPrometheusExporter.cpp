@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -444,6 +445,30 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_lock_events_total{event=\"token-changed\"}"), 2.0);
         QCOMPARE(sampleValue(out, "redlock_lock_events_total{event=\"acquired\"}"), 0.0);
         QVERIFY(out.contains("# TYPE redlock_lock_events_total counter\n"));
+    }
+
+    // Interop t10: the keys the last pass did not count as locks, by reason; not_a_lock_format is what the default
+    // pattern passed over (a cache entry, a session). Absent until a pass is done.
+    void skippedKeysByReason()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        PrometheusExporter exporter(options);
+        QVERIFY(std::isnan(sampleValue(exporter.exposition(), "redlock_keys_skipped{reason=\"not_a_lock_format\"}")));
+        InspectionSummary summary;
+        summary.skipped.notALockFormat = 4;
+        summary.skipped.noTtl = 2;
+        exporter.addInspection(summary);
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_keys_skipped{reason=\"not_a_lock_format\"}"), 4.0);
+        QCOMPARE(sampleValue(out, "redlock_keys_skipped{reason=\"no_ttl\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_keys_skipped{reason=\"other_type\"}"), 0.0);
+        QVERIFY(out.contains("# TYPE redlock_keys_skipped gauge\n"));
+        // The events nobody saw the cause of are counted as such.
+        LockEvent untold;
+        untold.kind = LockEvent::Kind::ReleasedOrExpired;
+        exporter.addEvents({untold});
+        QCOMPARE(sampleValue(exporter.exposition(), "redlock_lock_events_total{event=\"released-or-expired\"}"), 1.0);
     }
 
     void auditFindingsByRuleAndSeverity()

@@ -1015,7 +1015,7 @@ private slots:
         QVERIFY2(one.start(1, {}, &error), qPrintable(error));
         DirectRedis admin(one.port(0));
         QCOMPARE(admin.command({"ACL", "SETUSER", "limited", "on", ">lpw", "~cli:ok*", "+@all"}).str, QByteArray("OK"));
-        admin.set("cli:ok", "tok", 60000);
+        admin.set("cli:ok", "3f2b8c1d9e0a4b5c6d7e8f9012345678", 60000); // a lock format: "*" counts it
         admin.set("other:k", "tok2", 60000);
         qputenv("REDLOCK_TEST_PW", "lpw");
         const CliRun run =
@@ -1058,9 +1058,9 @@ private slots:
             DirectRedis(cluster.port(i)).set("watch:held", "holder-token", 600000);
         QProcess watch;
         watch.start(QStringLiteral(REDLOCK_CLI_PATH),
-                    {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
-                     QStringLiteral("--reconcile"), QStringLiteral("300"), QStringLiteral("--budget"),
-                     QStringLiteral("250")});
+                    {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster), QStringLiteral("--pattern"),
+                     QStringLiteral("watch:*"), QStringLiteral("--reconcile"), QStringLiteral("300"),
+                     QStringLiteral("--budget"), QStringLiteral("250")});
         QVERIFY(watch.waitForStarted());
         QByteArray out, err;
         auto read = [&] {

@@ -270,6 +270,42 @@ private slots:
         QVERIFY2(lines[4].startsWith(QStringLiteral("3 lock(s) on 3 of 3 nodes")), qPrintable(lines[4]));
     }
 
+    // Interop t10: under the default pattern a cache entry with a TTL is no lock, in `inspect` (text and --json) and
+    // in `watch --json`; the keys passed over are counted and said. A pattern the operator names counts them.
+    void defaultPatternCountsOnlyLockFormats()
+    {
+        setOn(m_cluster, {0, 1, 2}, "cache:page:/home", "<html><body>hello</body></html>");
+        setOn(m_cluster, {1}, "session:8f3a", "{\"user\":\"alice\"}");
+        setOn(m_cluster, {0, 1, 2}, "orders:42", "rl1:0123456789abcdef0123456789abcdef:42:host:worker");
+        const CliRun run =
+            runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const InspectLines parsed = parseInspectLines(run.out);
+        QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error + u'\n' + run.describe()));
+        QCOMPARE(parsed.locks.size(), 1);
+        QCOMPARE(parsed.locks[0].toObject().value(QStringLiteral("key")).toString(), QStringLiteral("orders:42"));
+        const QJsonObject skipped = parsed.summary.value(QStringLiteral("skipped")).toObject();
+        QCOMPARE(skipped.value(QStringLiteral("notALockFormat")).toInt(), 2);
+        const CliRun text = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes});
+        QVERIFY2(text.exitCode == 0 && text.out.contains("2 key(s) with a TTL passed over") &&
+                     !text.out.contains("cache:page"),
+                 qPrintable(text.describe()));
+
+        const CliRun named = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes,
+                                     QStringLiteral("--pattern"), QStringLiteral("cache:*"), QStringLiteral("--json")});
+        const InspectLines cache = parseInspectLines(named.out);
+        QVERIFY2(cache.error.isEmpty() && cache.locks.size() == 1, qPrintable(named.describe()));
+        QCOMPARE(cache.locks[0].toObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("held"));
+
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--json")});
+        QVERIFY(watch.process().waitForStarted());
+        const QJsonObject passedOver = watch.waitFor(QStringLiteral("keys-passed-over"), QString(), 15000);
+        QVERIFY2(!passedOver.isEmpty(), qPrintable(watch.seen()));
+        QCOMPARE(passedOver.value(QStringLiteral("skipped")).toObject().value(QStringLiteral("notALockFormat")).toInt(),
+                 2);
+        QVERIFY2(!watch.seen().contains(u"cache:page"), qPrintable(watch.seen())); // no "seen held" for it
+    }
+
     void inspectWithNodesDown()
     {
         LocalCluster cluster;
@@ -279,8 +315,8 @@ private slots:
         setOn(cluster, {0, 1, 2}, "locks:a", "token-a");
         QVERIFY(cluster.stopNode(2));
         // One of three down: the view is still complete enough; the lock rests on the other two.
-        const CliRun one =
-            runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes, QStringLiteral("--json")});
+        const CliRun one = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes,
+                                   QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--json")});
         QVERIFY2(one.exitCode == 0, qPrintable(one.describe()));
         const InspectLines lines = parseInspectLines(one.out);
         QVERIFY2(lines.error.isEmpty(), qPrintable(lines.error + u'\n' + one.describe()));
@@ -441,8 +477,9 @@ private slots:
         durable.notifyKeyspaceEvents = QStringLiteral("Kg$x");
         QVERIFY2(cluster.start(3, durable, &error), qPrintable(error));
         WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
-                            QStringLiteral("--reconcile"), QStringLiteral("1000"), QStringLiteral("--json"),
-                            QStringLiteral("--alert"), QStringLiteral("lock-held=1000,node-down=1000,clear=500")});
+                            QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--reconcile"),
+                            QStringLiteral("1000"), QStringLiteral("--json"), QStringLiteral("--alert"),
+                            QStringLiteral("lock-held=1000,node-down=1000,clear=500")});
         QVERIFY(watch.process().waitForStarted());
         setOn(cluster, {0, 1, 2}, "locks:long", "long-holder");
         const QJsonObject held = watch.waitForAlert(QStringLiteral("alert-raised"), QStringLiteral("lock-held"), 20000);
@@ -492,8 +529,8 @@ private slots:
                      .str,
                  QByteArray("OK"));
         WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
-                            QStringLiteral("--json"), QStringLiteral("--alert"),
-                            QStringLiteral("minority-leftover=1000,clear=500")});
+                            QStringLiteral("--pattern"), QStringLiteral("storm:*"), QStringLiteral("--json"),
+                            QStringLiteral("--alert"), QStringLiteral("minority-leftover=1000,clear=500")});
         QVERIFY(watch.process().waitForStarted());
         const QJsonObject raised =
             watch.waitForAlert(QStringLiteral("alert-raised"), QStringLiteral("minority-leftover"), 30000);
@@ -520,8 +557,8 @@ private slots:
         LocalNodeOptions withEvents;
         withEvents.notifyKeyspaceEvents = QStringLiteral("Kg$x");
         QVERIFY2(cluster.start(3, withEvents, &error), qPrintable(error));
-        WatchProcess watch(
-            {QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster), QStringLiteral("--json")});
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), nodeList(cluster),
+                            QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--json")});
         QVERIFY(watch.process().waitForStarted());
         QVERIFY2(watch.makeLive(cluster), qPrintable(watch.seen()));
         ::kill(static_cast<pid_t>(watch.process().processId()), SIGINT);
@@ -657,6 +694,53 @@ private slots:
         const CliRun missing = runCli(
             {QStringLiteral("history"), QStringLiteral("--journal"), m_dir.filePath(QStringLiteral("nothing.sqlite"))});
         QVERIFY2(missing.exitCode == 2 && missing.err.contains("no such journal"), qPrintable(missing.describe()));
+    }
+
+    // Core N2: keyspace events off (Redis's default). A lock watch saw held runs out and the rescan finds it gone:
+    // `watch` says "released or expired" and since when it was last seen held, never "expired" at a made-up instant,
+    // and `redlock history` shows the tenure held at least until it was last seen, ended between then and the read
+    // that found it gone.
+    void withoutKeyspaceEventsWatchAndHistorySayWhatIsKnown()
+    {
+        const QString journal = m_dir.filePath(QStringLiteral("untold.sqlite"));
+        WatchProcess watch({QStringLiteral("watch"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--pattern"),
+                            QStringLiteral("locks:*"), QStringLiteral("--reconcile"), QStringLiteral("200"),
+                            QStringLiteral("--journal"), journal, QStringLiteral("--json")});
+        QVERIFY(watch.process().waitForStarted());
+        QVERIFY2(watch.makeLive(m_cluster), qPrintable(watch.seen()));
+        setOn(m_cluster, {0, 1, 2}, "locks:n2", "rl1:0123456789abcdef0123456789abcdef:42:host:worker", 4000);
+        const QJsonObject acquired = watch.waitFor(QStringLiteral("acquired"), QStringLiteral("locks:n2"), 4000);
+        QVERIFY2(!acquired.isEmpty(), qPrintable(watch.seen()));
+        const QJsonObject ended =
+            watch.waitFor(QStringLiteral("released-or-expired"), QStringLiteral("locks:n2"), 15000);
+        QVERIFY2(!ended.isEmpty(), qPrintable(watch.seen()));
+        const auto instant = [](const QJsonValue& v) {
+            return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+        };
+        const qint64 lastSeen = instant(ended.value(QStringLiteral("lastSeenHeld")));
+        QVERIFY2(lastSeen >= instant(acquired.value(QStringLiteral("at"))) &&
+                     lastSeen <= instant(ended.value(QStringLiteral("at"))),
+                 qPrintable(watch.seen()));
+        QVERIFY2(!watch.seen().contains(u"\"event\":\"expired\""), qPrintable(watch.seen()));
+        watch.process().terminate();
+        QVERIFY(watch.process().waitForFinished(10000));
+        QCOMPARE(watch.process().exitCode(), 0);
+
+        const CliRun all =
+            runCli({QStringLiteral("history"), QStringLiteral("locks:n2"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
+        QVERIFY2(all.exitCode == 0, qPrintable(all.describe()));
+        const QJsonArray intervals = all.json.value(QStringLiteral("intervals")).toArray();
+        QCOMPARE(intervals.size(), 1);
+        const QJsonObject tenure = intervals[0].toObject();
+        QCOMPARE(tenure.value(QStringLiteral("endedBy")).toString(), QStringLiteral("released-or-expired"));
+        QCOMPARE(tenure.value(QStringLiteral("toMs")).toInteger(), lastSeen);
+        QCOMPARE(tenure.value(QStringLiteral("goneByMs")).toInteger(), instant(ended.value(QStringLiteral("at"))));
+        const CliRun text = runCli({QStringLiteral("history"), QStringLiteral("locks:n2"), QStringLiteral("--journal"),
+                                    journal, QStringLiteral("--since=-1h"), QStringLiteral("--events")});
+        QVERIFY2(text.exitCode == 0 && text.out.contains("released or expired") && text.out.contains("between") &&
+                     text.out.contains("not observed"),
+                 qPrintable(text.describe()));
     }
 
     // Locks held before watch starts are printed and journaled as seen held, and `redlock history` says "at least

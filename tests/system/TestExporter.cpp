@@ -219,9 +219,11 @@ private slots:
         }
 
         ChildProcess exporter;
+        // The operator names the lock keys: their plain values count (under the default "*" only lock formats do).
         const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
                                                       QString::fromLatin1(kUser), QStringLiteral("--password-env"),
-                                                      QString::fromLatin1(kPasswordVariable)});
+                                                      QString::fromLatin1(kPasswordVariable),
+                                                      QStringLiteral("--pattern"), QStringLiteral("orders:*")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         // The first full pass is in once the counter says so: until then the lock metrics are partial.
         QByteArray scrape;
@@ -292,10 +294,10 @@ private slots:
         for (int i = 0; i < 3; ++i)
             DirectRedis(m_cluster.port(i), kAdminPassword).command({"SET", hostile, "secret-token", "PX", "600000"});
         ChildProcess exporter;
-        const quint16 port =
-            startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
-                                     QString::fromLatin1(kUser), QStringLiteral("--password-env"),
-                                     QString::fromLatin1(kPasswordVariable), QStringLiteral("--key-labels")});
+        const quint16 port = startExporter(
+            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
+                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
+                       QStringLiteral("--key-labels"), QStringLiteral("--pattern"), QStringLiteral("jobs:*")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QByteArray scrape;
         QTRY_VERIFY2_WITH_TIMEOUT(
@@ -336,7 +338,8 @@ private slots:
         const quint16 port = startExporter(
             exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
                        QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
-                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40")});
+                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40"),
+                       QStringLiteral("--pattern"), QStringLiteral("many:*")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QByteArray scrape;
         QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,

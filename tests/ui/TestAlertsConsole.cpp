@@ -231,6 +231,7 @@ private slots:
         window.show();
         ClusterSettings s;
         s.nodes = cluster.endpoints();
+        s.pattern = "orders:*"; // the lock keys: their plain values count (under "*" only lock formats do)
         QVERIFY2(controller.start(s, &error), qPrintable(error));
         QVERIFY(alerts.monitor());
         // The lock is selected and its detail shown.
@@ -276,6 +277,7 @@ private slots:
         window.show();
         ClusterSettings s;
         s.nodes = cluster.endpoints();
+        s.pattern = "storm:*"; // the lock keys: their plain values count (under "*" only lock formats do)
         QVERIFY2(controller.start(s, &error), qPrintable(error));
         QVERIFY(alerts.monitor());
         QTRY_COMPARE_WITH_TIMEOUT(window.locksView()->model()->rowCount(), kKeys, 30000);

@@ -152,6 +152,17 @@ private slots:
         QCOMPARE(about.size(), 1);
         QCOMPARE(about[0].kind(), QStringLiteral("token changed"));
         QCOMPARE(about[0].holder(), QStringLiteral("new-token"));
+
+        // An end nobody saw (keyspace events off): released or expired, between the two reads; never a time of its
+        // own.
+        LockEvent untold = event(LockEvent::Kind::ReleasedOrExpired, "orders:8", 8);
+        untold.lastSeenHeldMs = QDateTime(QDate(2026, 11, 25), QTime(12, 0, 1, 250)).toMSecsSinceEpoch();
+        untold.atMs = QDateTime(QDate(2026, 11, 25), QTime(12, 0, 6, 500)).toMSecsSinceEpoch();
+        model.addLockEvents({untold});
+        const int last = model.rowCount() - 1;
+        QCOMPARE(shown(model, last, EventLogModel::KindColumn), QStringLiteral("released or expired"));
+        QCOMPARE(shown(model, last, EventLogModel::DetailColumn),
+                 QStringLiteral("token tok-orders:8; ended between 12:00:01.250 and 12:00:06.500, not observed"));
     }
 
     void escapesAndCutsTokens()

@@ -411,6 +411,21 @@ private slots:
         QCOMPARE(model.index(1, HistoryModel::HeldColumn).data(HistoryModel::SortRole).toLongLong(), 5000);
         QCOMPARE(model.index(0, HistoryModel::KeyColumn).data(HistoryModel::KeyRole).toByteArray(), a.key);
         QCOMPARE(model.intervalsOf("orders:1").size(), 1);
+        // An end nobody saw: held at least until it was last seen, ended between then and the read that found it
+        // gone.
+        HolderInterval c = a;
+        c.key = "orders:2";
+        c.endedBy = QStringLiteral("released-or-expired");
+        c.goneByMs = 6000;
+        HistoryResult unseen = r;
+        unseen.intervals = {c};
+        HistoryModel endModel;
+        endModel.setResult(unseen);
+        QCOMPARE(endModel.index(0, HistoryModel::EndedColumn).data().toString(), QStringLiteral("released or expired"));
+        QCOMPARE(
+            endModel.index(0, HistoryModel::ToColumn).data().toString(),
+            QStringLiteral("between %1 and %2").arg(HistoryModel::formatTime(4000), HistoryModel::formatTime(6000)));
+        QCOMPARE(endModel.index(0, HistoryModel::HeldColumn).data().toString(), QStringLiteral("at least 3.0 s"));
         // The timeline names its rows the same way: the summary as it is, the token escaped once.
         HistoryTimeline timeline;
         timeline.setKey("orders:1", {b, a}, {}, 0, 10'000);

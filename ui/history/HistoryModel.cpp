@@ -72,6 +72,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         return {};
     const HolderInterval& i = m_result.intervals[index.row()];
     const qint64 held = i.durationMs(m_result.queriedAtMs);
+    // An end nobody saw (no keyspace event): held at least until toMs, gone by goneByMs.
+    const bool unseenEnd = !i.isOpen() && i.goneByMs >= 0;
     if (role == KeyRole)
         return i.key;
     if (role == SortRole) {
@@ -97,9 +99,11 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         case FromColumn: // held when first seen: its acquisition is earlier and not known
             return i.atLeastSince ? tr("at least since %1").arg(formatTime(i.fromMs)) : formatTime(i.fromMs);
         case ToColumn:
+            if (unseenEnd)
+                return tr("between %1 and %2").arg(formatTime(i.toMs), formatTime(i.goneByMs));
             return i.isOpen() ? QString() : formatTime(i.toMs);
         case HeldColumn:
-            return i.atLeastSince ? tr("at least %1").arg(formatDuration(held)) : formatDuration(held);
+            return i.atLeastSince || unseenEnd ? tr("at least %1").arg(formatDuration(held)) : formatDuration(held);
         case EndedColumn:
             return intervalEndName(i.endedBy);
         case ExtendedColumn:
@@ -114,8 +118,11 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
             return printableBytes(i.key, -1);
         case HolderColumn:
             return tr("Token: %1").arg(printableBytes(i.token, -1));
-        case FromColumn:
         case HeldColumn:
+            if (unseenEnd && !i.atLeastSince)
+                return tr("Held at least until it was last seen; it ended after that, when is not known.");
+            [[fallthrough]];
+        case FromColumn:
             if (i.atLeastSince)
                 return tr("Already held when first seen (watching started, or the lock's state was unknown until "
                           "then): it was acquired earlier, when is not known.");
@@ -127,6 +134,10 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
                           "did: it ended after this, when is not known.");
             if (i.endedBy == u"unobserved")
                 return tr("Watching stopped while it was held: whether and when it ended is not known.");
+            if (unseenEnd)
+                return tr("Nobody saw it end (no keyspace event: notify-keyspace-events is off, or the rescan found it "
+                          "gone first): still held when last seen at %1, gone when read again at %2.")
+                    .arg(formatTime(i.toMs), formatTime(i.goneByMs));
             return {};
         default:
             return {};

@@ -18,9 +18,9 @@ StatePalette::Role roleFor(const HolderInterval& i)
 {
     if (i.endedBy == u"expired")
         return StatePalette::Role::Expiring;
-    if (i.endedBy == u"lost-on-restart" || i.endedBy == u"force-released")
+    if (i.endedBy == u"lost-on-restart" || i.endedBy == u"force-released" || i.endedBy == u"evicted")
         return StatePalette::Role::Danger;
-    if (i.endedBy == u"unobserved" || i.endedBy == u"ended-unwatched")
+    if (i.endedBy == u"unobserved" || i.endedBy == u"ended-unwatched" || i.endedBy == u"released-or-expired")
         return StatePalette::Role::Neutral; // its end was not seen
     return StatePalette::Role::Held;        // still held, released, taken over
 }
@@ -240,11 +240,21 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         outlineBar(p, bar, i.atLeastSince);
         if (i.isOpen()) // still held: an arrow at the end says it goes on
             p.drawLine(bar.right(), bar.top(), bar.right(), bar.bottom());
+        // An end nobody saw: between the last sighting and the read that found it gone, a hatched tail (it ended
+        // somewhere in there), never a bar drawn to a made-up end.
+        if (!i.isOpen() && i.goneByMs > i.toMs) {
+            const int tailEnd = xFor(i.goneByMs);
+            if (tailEnd > bar.right() + 1) {
+                const QRect tail(bar.right() + 1, bar.top(), tailEnd - bar.right() - 1, bar.height());
+                p.fillRect(tail, QBrush(states.color(StatePalette::Role::Neutral), Qt::Dense6Pattern));
+            }
+        }
         // Inside the bar only (bars of one row never overlap their labels): how long, how it ended.
         // Held when first seen: "at least" that long, never an acquisition time.
         const QString duration = HistoryModel::formatDuration(i.durationMs(m_untilMs));
-        const QString label = (i.atLeastSince ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") +
-                              intervalEndName(i.endedBy);
+        const bool atLeast = i.atLeastSince || (!i.isOpen() && i.goneByMs >= 0);
+        const QString label =
+            (atLeast ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") + intervalEndName(i.endedBy);
         const QRect textRect = bar.adjusted(3, 0, -2, 0);
         if (textRect.width() > fm.horizontalAdvance(QStringLiteral("0.0 s"))) {
             p.setPen(pal.color(QPalette::Text));

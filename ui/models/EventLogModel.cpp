@@ -1,5 +1,7 @@
 #include "models/EventLogModel.h"
 
+#include <QDateTime>
+
 namespace redlock {
 
 EventLogModel::EventLogModel(int capacity, QObject* parent)
@@ -15,6 +17,13 @@ const EventLogModel::Texts& EventLogModel::Entry::shown() const
     return *m_made;
 }
 
+namespace {
+QString timeOfDay(qint64 atMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(atMs).toString(QStringLiteral("HH:mm:ss.zzz"));
+}
+} // namespace
+
 EventLogModel::Texts EventLogModel::lockEventTexts(const LockEvent& e)
 {
     Texts t;
@@ -22,6 +31,13 @@ EventLogModel::Texts EventLogModel::lockEventTexts(const LockEvent& e)
     t.holder = e.holderSummary.isEmpty() ? printableBytes(e.token, 60) : e.holderSummary;
     if (e.kind == LockEvent::Kind::TokenChanged) {
         t.detail = tr("previous token %1").arg(printableBytes(e.previousToken, 60));
+        if (e.endsUnobserved())
+            t.detail += tr("; changed hands between %1 and %2, not observed")
+                            .arg(timeOfDay(e.lastSeenHeldMs), timeOfDay(e.atMs));
+    } else if (e.endsUnobserved()) {
+        // Nobody saw the end (no keyspace event): when it was seen held last and when it was found gone, no more.
+        t.detail = tr("token %1; ended between %2 and %3, not observed")
+                       .arg(printableBytes(e.token, 60), timeOfDay(e.lastSeenHeldMs), timeOfDay(e.atMs));
     } else if (e.kind == LockEvent::Kind::Lost) {
         QStringList nodes;
         for (const int n : e.nodes)

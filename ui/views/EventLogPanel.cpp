@@ -77,7 +77,8 @@ EventLogPanel::EventLogPanel(EventLogModel* model, QWidget* parent)
     m_kind->addItem(tr("Operator actions"), QStringLiteral("operator"));
     for (const LockEvent::Kind kind :
          {LockEvent::Kind::Acquired, LockEvent::Kind::Released, LockEvent::Kind::Expired, LockEvent::Kind::TokenChanged,
-          LockEvent::Kind::Contested, LockEvent::Kind::Lost, LockEvent::Kind::Extended, LockEvent::Kind::SeenHeld})
+          LockEvent::Kind::Contested, LockEvent::Kind::Lost, LockEvent::Kind::Extended, LockEvent::Kind::SeenHeld,
+          LockEvent::Kind::ReleasedOrExpired, LockEvent::Kind::Evicted})
         m_kind->addItem(lockEventKindName(kind), lockEventKindId(kind));
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &EventLogFilterModel::setText);
     connect(m_kind, &QComboBox::currentIndexChanged, this,

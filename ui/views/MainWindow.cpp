@@ -534,12 +534,22 @@ void MainWindow::onInspection(const InspectionSummary& summary)
                        .arg(summary.keysScanned)
                        .arg(summary.elapsedUs / 1000)
                        .arg(QDateTime::fromMSecsSinceEpoch(summary.startedAtMs).toString(u"HH:mm:ss"));
-    if (summary.skipped.total() > 0)
-        text += tr(" · %n non-lock key(s) skipped", nullptr, int(summary.skipped.total()));
+    // Keys with a TTL in no recognised lock format (the default pattern *) are said apart: they are data this
+    // console could take for locks, and --pattern / the profile's pattern is how the operator names them.
+    const qint64 notLockFormat = summary.skipped.notALockFormat;
+    if (summary.skipped.total() > notLockFormat)
+        text += tr(" · %n non-lock key(s) skipped", nullptr, int(summary.skipped.total() - notLockFormat));
+    if (notLockFormat > 0)
+        text += tr(" · %n key(s) not in a lock format passed over", nullptr, int(notLockFormat));
     if (!summary.errors.isEmpty())
         text += tr(" · %n node error(s)", nullptr, int(summary.errors.size()));
     m_refreshLabel->setText(text);
-    m_refreshLabel->setToolTip(summary.errors.join(QLatin1Char('\n')));
+    QStringList tip = summary.errors;
+    if (notLockFormat > 0)
+        tip << tr("Under the pattern * only values in a lock format the console recognises (its own tokens, "
+                  "node-redlock, Redsync, uuids, Redisson) count as locks; keys with other values are passed over. "
+                  "A profile pattern other than * names the lock keys: then every value with a TTL under it counts.");
+    m_refreshLabel->setToolTip(tip.join(QLatin1Char('\n')));
 }
 
 void MainWindow::onSelectionChanged()

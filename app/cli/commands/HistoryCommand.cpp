@@ -149,6 +149,9 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("endedBy"), i.isOpen() ? QJsonValue() : QJsonValue(i.endedBy)},
                 {QStringLiteral("stillHeld"), i.isOpen()},
                 {QStringLiteral("atLeastSince"), i.atLeastSince},
+                // An end nobody saw: it ended after `to` (last seen held) and by `goneBy` (found gone).
+                {QStringLiteral("goneBy"), i.goneByMs < 0 ? QJsonValue() : QJsonValue(isoUtc(i.goneByMs))},
+                {QStringLiteral("goneByMs"), i.goneByMs < 0 ? QJsonValue() : QJsonValue(i.goneByMs)},
                 {QStringLiteral("extensions"), i.extensions},
             });
         }
@@ -170,6 +173,10 @@ int runHistory(const QStringList& args)
                     o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                 if (!e.detail.isEmpty())
                     o.insert(QStringLiteral("detail"), printableText(e.detail, -1));
+                if (e.endsUnobserved()) {
+                    o.insert(QStringLiteral("lastSeenHeld"), isoUtc(e.lastSeenHeldMs));
+                    o.insert(QStringLiteral("lastSeenHeldMs"), e.lastSeenHeldMs);
+                }
                 events.append(o);
             }
             out.insert(QStringLiteral("events"), events);
@@ -189,11 +196,17 @@ int runHistory(const QStringList& args)
             // Held when first seen: since then at least; when it was acquired is not known.
             const QString from =
                 i.atLeastSince ? HistoryCommand::tr("at least since %1").arg(localTime(i.fromMs)) : localTime(i.fromMs);
-            const QString held = i.atLeastSince ? HistoryCommand::tr("at least %1").arg(durationText(i.durationMs(now)))
-                                                : durationText(i.durationMs(now));
-            rows.append({printableBytes(i.key, 60), elide(holderDisplayText(i.holder, i.token), 60), from,
-                         i.isOpen() ? QStringLiteral("-") : localTime(i.toMs), held, intervalEndName(i.endedBy),
-                         QString::number(i.extensions)});
+            // An end nobody saw: held at least until it was last seen, gone by the read that found it gone.
+            const bool unseenEnd = !i.isOpen() && i.goneByMs >= 0;
+            const QString held = i.atLeastSince || unseenEnd
+                                     ? HistoryCommand::tr("at least %1").arg(durationText(i.durationMs(now)))
+                                     : durationText(i.durationMs(now));
+            const QString to =
+                i.isOpen()  ? QStringLiteral("-")
+                : unseenEnd ? HistoryCommand::tr("between %1 and %2").arg(localTime(i.toMs), localTime(i.goneByMs))
+                            : localTime(i.toMs);
+            rows.append({printableBytes(i.key, 60), elide(holderDisplayText(i.holder, i.token), 60), from, to, held,
+                         intervalEndName(i.endedBy), QString::number(i.extensions)});
         }
         printOut(formatTable(rows, QString()));
     }
@@ -205,6 +218,9 @@ int runHistory(const QStringList& args)
                                     holderDisplayText(e.holder, e.token));
             if (!e.detail.isEmpty())
                 line += QStringLiteral("  (%1)").arg(printableText(e.detail));
+            if (e.endsUnobserved())
+                line += HistoryCommand::tr("  (not observed: between %1 and %2)")
+                            .arg(localTime(e.lastSeenHeldMs), localTime(e.atMs));
             printOut(line);
         }
     }

@@ -23,6 +23,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 
 namespace redlock::cli {
@@ -31,7 +32,9 @@ void addInspectOptions(QCommandLineParser& parser, bool withJson)
 {
     addNodeOptions(parser);
     parser.addOption({QStringLiteral("pattern"),
-                      ObserveCommands::tr("SCAN MATCH pattern of the lock keys (default *)."),
+                      ObserveCommands::tr("SCAN MATCH pattern of the lock keys (default *: then only values in a "
+                                          "lock format this tool recognises count as locks; under any other pattern "
+                                          "every value with a TTL does)."),
                       ObserveCommands::tr("GLOB"), QStringLiteral("*")});
     parser.addOption({QStringLiteral("scan-count"), ObserveCommands::tr("SCAN COUNT per call (default 1000)."),
                       ObserveCommands::tr("N")});
@@ -295,6 +298,25 @@ std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspec
     return summary;
 }
 
+// The keys an inspection passed over, by reason (InspectionSummary::skipped), for --json.
+QJsonObject skippedKeysJson(const SkippedKeys& skipped)
+{
+    return QJsonObject{{QStringLiteral("noTtl"), skipped.noTtl},
+                       {QStringLiteral("otherType"), skipped.otherType},
+                       {QStringLiteral("outsidePattern"), skipped.outsidePattern},
+                       {QStringLiteral("redissonHelpers"), skipped.redissonHelpers},
+                       {QStringLiteral("notALockFormat"), skipped.notALockFormat}};
+}
+
+// Keys with a TTL passed over under the default pattern: why, and how to have them counted.
+QString notALockFormatText(qint64 count)
+{
+    return ObserveCommands::tr("%n key(s) with a TTL passed over: not in a lock format this tool recognises (under the "
+                               "default pattern * only recognised lock values count; --pattern names your lock keys, "
+                               "and then every value with a TTL under it counts).",
+                               nullptr, int(std::min<qint64>(count, std::numeric_limits<int>::max())));
+}
+
 // Up to this many locks are sorted by key before anything is written; past it, the locks are written as the
 // inspection finds them, so memory does not grow with their number.
 constexpr qsizetype kSortedLocks = 1000;
@@ -344,11 +366,7 @@ public:
                 {QStringLiteral("nodesReachable"), static_cast<int>(summary.nodeReachable.count(true))},
                 {QStringLiteral("nodes"), static_cast<int>(m_nodes.size())},
                 {QStringLiteral("elapsedMs"), summary.elapsedUs / 1000},
-                {QStringLiteral("skipped"),
-                 QJsonObject{{QStringLiteral("noTtl"), summary.skipped.noTtl},
-                             {QStringLiteral("otherType"), summary.skipped.otherType},
-                             {QStringLiteral("outsidePattern"), summary.skipped.outsidePattern},
-                             {QStringLiteral("redissonHelpers"), summary.skipped.redissonHelpers}}},
+                {QStringLiteral("skipped"), skippedKeysJson(summary.skipped)},
                 {QStringLiteral("errors"), errors}};
             m_out += QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
             flush();
@@ -362,7 +380,9 @@ public:
                      .arg(summary.nodeReachable.count(true))
                      .arg(m_nodes.size())
                      .arg(summary.elapsedUs / 1000)
-                     .arg(summary.skipped.total()));
+                     .arg(summary.skipped.total() - summary.skipped.notALockFormat));
+        if (summary.skipped.notALockFormat > 0)
+            printOut(notALockFormatText(summary.skipped.notALockFormat));
         if (!m_sorted)
             printOut(
                 ObserveCommands::tr("(more than %1 locks: listed in the order found, not sorted)").arg(kSortedLocks));
@@ -683,6 +703,10 @@ int runWatch(const QStringList& args)
                         o.insert(QStringLiteral("previousToken"), printableBytes(e.previousToken, -1));
                     if (!lostOn.isEmpty())
                         o.insert(QStringLiteral("restartedNodes"), QJsonArray::fromStringList(lostOn));
+                    // Nobody saw it happen (no keyspace event): after lastSeenHeld, by `at`.
+                    if (e.endsUnobserved())
+                        o.insert(QStringLiteral("lastSeenHeld"),
+                                 QDateTime::fromMSecsSinceEpoch(e.lastSeenHeldMs).toString(Qt::ISODateWithMs));
                     printJsonLine(o);
                 } else {
                     QString line = QStringLiteral("%1  %2  %3  %4")
@@ -691,6 +715,11 @@ int runWatch(const QStringList& args)
                     if (!lostOn.isEmpty())
                         line += QLatin1String("  ") +
                                 ObserveCommands::tr("(restarted without it: %1)").arg(lostOn.join(u", "));
+                    if (e.endsUnobserved())
+                        line +=
+                            QLatin1String("  ") +
+                            ObserveCommands::tr("(not observed: between %1 and %2)")
+                                .arg(QDateTime::fromMSecsSinceEpoch(e.lastSeenHeldMs).toString(Qt::ISODateWithMs), at);
                     printOut(line);
                 }
             }
@@ -740,6 +769,25 @@ int runWatch(const QStringList& args)
                          .arg(up)
                          .arg(nodes.size()));
     });
+    // Keys passed over as no lock format (the default pattern): said after the first inspection, and again when
+    // their number changes.
+    QObject::connect(
+        &watch, &ClusterWatch::inspectionFinished, &loop,
+        [json, said = std::make_shared<qint64>(-1)](const InspectionSummary& summary) {
+            const qint64 count = summary.skipped.notALockFormat;
+            if (count == *said || (*said < 0 && count == 0))
+                return;
+            *said = count;
+            if (json)
+                printJsonLine(
+                    QJsonObject{{QStringLiteral("at"),
+                                 QDateTime::fromMSecsSinceEpoch(summary.startedAtMs).toString(Qt::ISODateWithMs)},
+                                {QStringLiteral("event"), QStringLiteral("keys-passed-over")},
+                                {QStringLiteral("skipped"), skippedKeysJson(summary.skipped)}});
+            else
+                printErr(QStringLiteral("redlock: ") + notALockFormatText(count));
+        },
+        Qt::QueuedConnection);
     // Per node, where changes come from: said once, and again when it changes.
     const QString pace = budget > 0 ? ObserveCommands::tr("the background rescan (%1 commands/s)").arg(budget)
                                     : ObserveCommands::tr("the background rescan (no budget)");
