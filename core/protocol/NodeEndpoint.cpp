@@ -1,5 +1,8 @@
 #include "protocol/NodeEndpoint.h"
 
+#include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -24,7 +27,8 @@ bool parsePort(const QString& text, quint16* port, QString* error)
     bool ok = false;
     const int value = text.toInt(&ok);
     if (!ok || value < 1 || value > 65535)
-        return setError(error, NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(text));
+        return setError(
+            error, NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(printableText(text, 40)));
     *port = static_cast<quint16>(value);
     return true;
 }
@@ -102,9 +106,31 @@ QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes, cons
     return errors;
 }
 
+QString NodeEndpoint::shownText(const QString& text)
+{
+    QString shown = text.trimmed();
+    // redis://user:password@host: the password is what follows the first ':' of the user info (before the last
+    // '@' of the authority). Masked even when the URL is otherwise unreadable: that is when it gets shown.
+    const qsizetype scheme = shown.indexOf(QStringLiteral("://"));
+    if (scheme >= 0) {
+        const qsizetype authority = scheme + 3;
+        qsizetype end = shown.indexOf(u'/', authority);
+        if (end < 0)
+            end = shown.size();
+        const qsizetype at = shown.lastIndexOf(u'@', end - 1);
+        if (at >= authority) {
+            const qsizetype colon = shown.indexOf(u':', authority);
+            if (colon >= 0 && colon < at)
+                shown.replace(colon + 1, at - colon - 1, QStringLiteral("***"));
+        }
+    }
+    return printableText(shown, 200);
+}
+
 std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString* error)
 {
     const QString text = rawText.trimmed();
+    const QString shown = shownText(text);
     NodeEndpoint ep;
     if (text.isEmpty()) {
         setError(error, tr("empty node address"));
@@ -121,13 +147,13 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
             bool ok = false;
             ep.db = query.queryItemValue(QStringLiteral("db")).toInt(&ok);
             if (!ok || ep.db < 0) {
-                setError(error, tr("bad database index in \"%1\"").arg(text));
+                setError(error, tr("bad database index in \"%1\"").arg(shown));
                 return std::nullopt;
             }
             path = path.left(q);
         }
         if (path.isEmpty() || !path.startsWith(u'/')) {
-            setError(error, tr("unix socket path must be absolute: \"%1\"").arg(text));
+            setError(error, tr("unix socket path must be absolute: \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.unixSocket = path;
@@ -137,14 +163,14 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
     if (text.startsWith(QStringLiteral("redis://")) || text.startsWith(QStringLiteral("rediss://"))) {
         const QUrl url(text, QUrl::StrictMode);
         if (!url.isValid() || url.host().isEmpty()) {
-            setError(error, tr("bad node URL \"%1\"").arg(text));
+            setError(error, tr("bad node URL \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.tls = url.scheme() == u"rediss";
         ep.host = url.host();
         ep.port = static_cast<quint16>(url.port(6379));
         if (url.port(6379) < 1) {
-            setError(error, tr("bad port in \"%1\"").arg(text));
+            setError(error, tr("bad port in \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.user = url.userName();
@@ -154,7 +180,7 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
             bool ok = false;
             ep.db = path.toInt(&ok);
             if (!ok || ep.db < 0) {
-                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(path, text));
+                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(printableText(path, 40), shown));
                 return std::nullopt;
             }
         }
@@ -166,14 +192,14 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
     if (text.startsWith(u'[')) {
         const qsizetype close = text.indexOf(u']');
         if (close < 0) {
-            setError(error, tr("missing ']' in \"%1\"").arg(text));
+            setError(error, tr("missing ']' in \"%1\"").arg(shown));
             return std::nullopt;
         }
         hostPart = text.mid(1, close - 1);
         const QString rest = text.mid(close + 1);
         if (!rest.isEmpty()) {
             if (!rest.startsWith(u':')) {
-                setError(error, tr("unexpected text after ']' in \"%1\"").arg(text));
+                setError(error, tr("unexpected text after ']' in \"%1\"").arg(shown));
                 return std::nullopt;
             }
             portPart = rest.mid(1);
@@ -182,11 +208,11 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
         hostPart = text.section(u':', 0, 0);
         portPart = text.section(u':', 1);
     } else if (text.count(u':') > 1) {
-        setError(error, tr("IPv6 addresses need brackets: \"[%1]:port\"").arg(text));
+        setError(error, tr("IPv6 addresses need brackets: \"[%1]:port\"").arg(shown));
         return std::nullopt;
     }
     if (!validHost(hostPart)) {
-        setError(error, tr("bad host \"%1\"").arg(hostPart));
+        setError(error, tr("bad host \"%1\"").arg(printableText(hostPart, 200)));
         return std::nullopt;
     }
     ep.host = hostPart;
@@ -199,11 +225,15 @@ std::optional<QList<NodeEndpoint>> NodeEndpoint::parseList(const QString& text, 
 {
     QList<NodeEndpoint> nodes;
     const QStringList parts = text.split(u',', Qt::SkipEmptyParts);
+    if (parts.size() > rules::kMaxNodes) {
+        setError(error, rules::tooManyNodesError(parts.size()));
+        return std::nullopt;
+    }
     for (const QString& part : parts) {
         QString why;
         auto ep = parse(part, &why);
         if (!ep) {
-            setError(error, tr("node \"%1\": %2").arg(part.trimmed(), why));
+            setError(error, tr("node \"%1\": %2").arg(shownText(part), why));
             return std::nullopt;
         }
         nodes.append(*ep);
