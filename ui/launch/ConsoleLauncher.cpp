@@ -156,11 +156,14 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
     }
 
     if (!options.profile.isEmpty()) {
-        const auto profile = ProfileStore::load(*m_settings, options.profile);
+        QString unreadable;
+        const auto profile = ProfileStore::load(*m_settings, options.profile, &unreadable);
         if (!profile) {
             if (error)
-                *error = tr("no profile named \"%1\" (saved profiles: %2)")
-                             .arg(options.profile, ProfileStore::names(*m_settings).join(QStringLiteral(", ")));
+                *error = !unreadable.isEmpty()
+                             ? unreadable
+                             : tr("no profile named \"%1\" (saved profiles: %2)")
+                                   .arg(options.profile, ProfileStore::names(*m_settings).join(QStringLiteral(", ")));
             return false;
         }
         const bool interactive = options.screenshot.isEmpty();
