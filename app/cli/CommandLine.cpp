@@ -155,6 +155,10 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
         printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(error));
         return std::nullopt;
     }
+    if (nodes->size() > rules::kMaxNodes) {
+        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(rules::tooManyNodesError(nodes->size())));
+        return std::nullopt;
+    }
     // A password in a URL shows in the process list and the shell's history, and lands in CI logs with the
     // command line: --password-env is the way that shows none. Refused, the password named by nothing but "***".
     for (qsizetype i = 0; i < nodes->size(); ++i) {

@@ -1,8 +1,5 @@
 #include "protocol/NodeEndpoint.h"
 
-#include "observe/ObservationTypes.h"
-#include "redlock/RedlockRules.h"
-
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -14,6 +11,31 @@
 namespace redlock {
 
 namespace {
+
+// Node text in an error message: control characters (C0, DEL, C1), line separators and bidirectional overrides
+// as \xNN per UTF-8 byte, at most `maxChars` characters, so that what a user typed (or a corrupted profile holds)
+// can neither drive the terminal nor forge a line. The rule of observe's printableText, which this layer cannot
+// include (cmake/CheckLayers.cmake); the CLI's stderr applies it to every message once more.
+QString escaped(const QString& text, qsizetype maxChars)
+{
+    QString out;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool control = u < 0x20 || (u >= 0x7f && u <= 0x9f) || u == 0x061c || u == 0x200e || u == 0x200f ||
+                             u == 0x2028 || u == 0x2029 || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+        const QString piece = control ? [c] {
+            QString hex;
+            for (const char byte : QString(c).toUtf8())
+                hex += QStringLiteral("\\x%1").arg(int(static_cast<unsigned char>(byte)), 2, 16, QLatin1Char('0'));
+            return hex;
+        }()
+                                      : QString(c);
+        if (out.size() + piece.size() > maxChars)
+            return out + QStringLiteral("…");
+        out += piece;
+    }
+    return out;
+}
 
 bool setError(QString* error, const QString& message)
 {
@@ -27,8 +49,8 @@ bool parsePort(const QString& text, quint16* port, QString* error)
     bool ok = false;
     const int value = text.toInt(&ok);
     if (!ok || value < 1 || value > 65535)
-        return setError(
-            error, NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(printableText(text, 40)));
+        return setError(error,
+                        NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(escaped(text, 40)));
     *port = static_cast<quint16>(value);
     return true;
 }
@@ -124,7 +146,7 @@ QString NodeEndpoint::shownText(const QString& text)
                 shown.replace(colon + 1, at - colon - 1, QStringLiteral("***"));
         }
     }
-    return printableText(shown, 200);
+    return escaped(shown, 200);
 }
 
 std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString* error)
@@ -180,7 +202,7 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
             bool ok = false;
             ep.db = path.toInt(&ok);
             if (!ok || ep.db < 0) {
-                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(printableText(path, 40), shown));
+                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(escaped(path, 40), shown));
                 return std::nullopt;
             }
         }
@@ -212,7 +234,7 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
         return std::nullopt;
     }
     if (!validHost(hostPart)) {
-        setError(error, tr("bad host \"%1\"").arg(printableText(hostPart, 200)));
+        setError(error, tr("bad host \"%1\"").arg(escaped(hostPart, 200)));
         return std::nullopt;
     }
     ep.host = hostPart;
@@ -225,10 +247,6 @@ std::optional<QList<NodeEndpoint>> NodeEndpoint::parseList(const QString& text, 
 {
     QList<NodeEndpoint> nodes;
     const QStringList parts = text.split(u',', Qt::SkipEmptyParts);
-    if (parts.size() > rules::kMaxNodes) {
-        setError(error, rules::tooManyNodesError(parts.size()));
-        return std::nullopt;
-    }
     for (const QString& part : parts) {
         QString why;
         auto ep = parse(part, &why);

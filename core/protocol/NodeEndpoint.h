@@ -46,12 +46,12 @@ public:
     static QStringList duplicateErrors(const QList<NodeEndpoint>& nodes, const QList<int>& numbers = {});
 
     // Node text as error messages show it: the password of a URL replaced by "***", control characters
-    // escaped (printableText), bounded. Every message naming what the user typed shows it this way.
+    // escaped (as printableText does), bounded. Every message naming what the user typed shows it this way.
     static QString shownText(const QString& text);
 
     static std::optional<NodeEndpoint> parse(const QString& text, QString* error = nullptr);
-    // Comma-separated list; stops at the first bad entry and names it in *error. More than rules::kMaxNodes
-    // entries are refused.
+    // Comma-separated list; stops at the first bad entry and names it in *error. (The CLI and the console refuse
+    // more than rules::kMaxNodes entries.)
     static std::optional<QList<NodeEndpoint>> parseList(const QString& text, QString* error = nullptr);
 
     friend bool operator==(const NodeEndpoint&, const NodeEndpoint&) = default;

@@ -1,5 +1,4 @@
 #include "protocol/NodeEndpoint.h"
-#include "redlock/RedlockRules.h"
 
 #include <QtTest>
 
@@ -92,22 +91,6 @@ private slots:
         QVERIFY(!NodeEndpoint::parseList(QStringLiteral("\x1b]0;x\x07:7501"), &error));
         QVERIFY2(!error.contains(QChar(0x1b)) && !error.contains(QChar(0x07)), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("bad host \"\\x1b]0;x\\x07\"")), qPrintable(error));
-    }
-
-    // Hostile N11: a list beyond the limit is refused as a whole, before any entry is parsed.
-    void tooManyNodesAreRefused()
-    {
-        QStringList nodes;
-        for (int i = 0; i < rules::kMaxNodes; ++i)
-            nodes << QStringLiteral("h%1:1").arg(i);
-        QString error;
-        QCOMPARE(NodeEndpoint::parseList(nodes.join(u','), &error).value_or(QList<NodeEndpoint>{}).size(),
-                 rules::kMaxNodes);
-        nodes << QStringLiteral("one-more:1");
-        QVERIFY(!NodeEndpoint::parseList(nodes.join(u','), &error));
-        QVERIFY2(error.contains(
-                     QStringLiteral("%1 nodes listed: at most %2").arg(rules::kMaxNodes + 1).arg(rules::kMaxNodes)),
-                 qPrintable(error));
     }
 
     void identityCatchesAliases()

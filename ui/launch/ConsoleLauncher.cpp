@@ -4,6 +4,7 @@
 #include "controller/MetricsEndpoint.h"
 #include "dialogs/ProfilesDialog.h"
 #include "observe/ObservationTypes.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "views/AlertsConsole.h"
 #include "views/HistoryConsole.h"
@@ -142,9 +143,9 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
     if (!options.nodes.isEmpty()) {
         QString why;
         const auto endpoints = NodeEndpoint::parseList(options.nodes, &why);
-        if (!endpoints) {
+        if (!endpoints || endpoints->size() > rules::kMaxNodes) {
             if (error)
-                *error = tr("--nodes: %1").arg(why);
+                *error = tr("--nodes: %1").arg(endpoints ? rules::tooManyNodesError(endpoints->size()) : why);
             return false;
         }
         ClusterSettings s;
