@@ -130,7 +130,8 @@ void addNodeOptions(QCommandLineParser& parser)
     parser.addOption(
         {QStringLiteral("nodes"),
          CommandLine::tr("Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, "
-                         "rediss://... (TLS), unix:/path. Duplicates are refused."),
+                         "rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL "
+                         "(use --password-env)."),
          CommandLine::tr("LIST")});
     parser.addOption(
         {QStringLiteral("password-env"),
@@ -153,6 +154,22 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
     if (!nodes) {
         printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(error));
         return std::nullopt;
+    }
+    if (nodes->size() > rules::kMaxNodes) {
+        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(rules::tooManyNodesError(nodes->size())));
+        return std::nullopt;
+    }
+    // A password in a URL shows in the process list and the shell's history, and lands in CI logs with the
+    // command line: --password-env is the way that shows none. Refused, the password named by nothing but "***".
+    for (qsizetype i = 0; i < nodes->size(); ++i) {
+        if (!nodes->at(i).password.isEmpty()) {
+            printErr(CommandLine::tr("redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process "
+                                     "list and the shell history show it: put it in an environment variable and "
+                                     "name that with --password-env VAR")
+                         .arg(i + 1)
+                         .arg(nodes->at(i).displayName()));
+            return std::nullopt;
+        }
     }
     if (const QStringList duplicates = NodeEndpoint::duplicateErrors(*nodes); !duplicates.isEmpty()) {
         printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
@@ -181,6 +198,32 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
 }
 
 namespace {
+
+// The last guard of stderr: a message that carries a node's or a user's text (a Redis error, a key, a bad
+// address) can no more drive the terminal (ESC, OSC, BEL, CR) or forge a line than printableText's output can.
+// Only what printableText escapes and the backslash it keeps, so that text it already escaped ("\x1b") is shown
+// once, not escaped again; line breaks and tabs in a message are the message's own.
+QString withoutControlCharacters(const QString& text)
+{
+    const auto escaped = [](char32_t c) {
+        return (c < 0x20 && c != U'\n' && c != U'\t') || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x200e ||
+               c == 0x200f || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
+               (c >= 0x2066 && c <= 0x2069);
+    };
+    if (std::none_of(text.cbegin(), text.cend(), [&](QChar c) { return escaped(c.unicode()); }))
+        return text;
+    QString out;
+    out.reserve(text.size() + 16);
+    for (const QChar c : text) {
+        if (!escaped(c.unicode())) {
+            out += c;
+            continue;
+        }
+        for (const char byte : QString(c).toUtf8())
+            out += QStringLiteral("\\x%1").arg(int(static_cast<unsigned char>(byte)), 2, 16, QLatin1Char('0'));
+    }
+    return out;
+}
 
 // The errno of the first failed write to stdout; 0 while it works. Once set, nothing more is written.
 std::atomic<int> g_outputErrno{0};
@@ -224,8 +267,9 @@ bool printOut(const QString& line)
     return writeOut(QByteArray(line.toUtf8() + '\n'));
 }
 
-void printErr(const QString& line)
+void printErr(const QString& text)
 {
+    const QString line = withoutControlCharacters(text);
     {
         const QMutexLocker lock(&g_errorLinesMutex);
         if (g_errorLines.size() < 50)

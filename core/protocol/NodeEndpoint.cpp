@@ -12,6 +12,31 @@ namespace redlock {
 
 namespace {
 
+// Node text in an error message: control characters (C0, DEL, C1), line separators and bidirectional overrides
+// as \xNN per UTF-8 byte, at most `maxChars` characters, so that what a user typed (or a corrupted profile holds)
+// can neither drive the terminal nor forge a line. The rule of observe's printableText, which this layer cannot
+// include (cmake/CheckLayers.cmake); the CLI's stderr applies it to every message once more.
+QString escaped(const QString& text, qsizetype maxChars)
+{
+    QString out;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool control = u < 0x20 || (u >= 0x7f && u <= 0x9f) || u == 0x061c || u == 0x200e || u == 0x200f ||
+                             u == 0x2028 || u == 0x2029 || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+        const QString piece = control ? [c] {
+            QString hex;
+            for (const char byte : QString(c).toUtf8())
+                hex += QStringLiteral("\\x%1").arg(int(static_cast<unsigned char>(byte)), 2, 16, QLatin1Char('0'));
+            return hex;
+        }()
+                                      : QString(c);
+        if (out.size() + piece.size() > maxChars)
+            return out + QStringLiteral("…");
+        out += piece;
+    }
+    return out;
+}
+
 bool setError(QString* error, const QString& message)
 {
     if (error)
@@ -24,7 +49,8 @@ bool parsePort(const QString& text, quint16* port, QString* error)
     bool ok = false;
     const int value = text.toInt(&ok);
     if (!ok || value < 1 || value > 65535)
-        return setError(error, NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(text));
+        return setError(error,
+                        NodeEndpoint::tr("bad port \"%1\": expected a number from 1 to 65535").arg(escaped(text, 40)));
     *port = static_cast<quint16>(value);
     return true;
 }
@@ -102,9 +128,31 @@ QStringList NodeEndpoint::duplicateErrors(const QList<NodeEndpoint>& nodes, cons
     return errors;
 }
 
+QString NodeEndpoint::shownText(const QString& text)
+{
+    QString shown = text.trimmed();
+    // redis://user:password@host: the password is what follows the first ':' of the user info (before the last
+    // '@' of the authority). Masked even when the URL is otherwise unreadable: that is when it gets shown.
+    const qsizetype scheme = shown.indexOf(QStringLiteral("://"));
+    if (scheme >= 0) {
+        const qsizetype authority = scheme + 3;
+        qsizetype end = shown.indexOf(u'/', authority);
+        if (end < 0)
+            end = shown.size();
+        const qsizetype at = shown.lastIndexOf(u'@', end - 1);
+        if (at >= authority) {
+            const qsizetype colon = shown.indexOf(u':', authority);
+            if (colon >= 0 && colon < at)
+                shown.replace(colon + 1, at - colon - 1, QStringLiteral("***"));
+        }
+    }
+    return escaped(shown, 200);
+}
+
 std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString* error)
 {
     const QString text = rawText.trimmed();
+    const QString shown = shownText(text);
     NodeEndpoint ep;
     if (text.isEmpty()) {
         setError(error, tr("empty node address"));
@@ -121,13 +169,13 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
             bool ok = false;
             ep.db = query.queryItemValue(QStringLiteral("db")).toInt(&ok);
             if (!ok || ep.db < 0) {
-                setError(error, tr("bad database index in \"%1\"").arg(text));
+                setError(error, tr("bad database index in \"%1\"").arg(shown));
                 return std::nullopt;
             }
             path = path.left(q);
         }
         if (path.isEmpty() || !path.startsWith(u'/')) {
-            setError(error, tr("unix socket path must be absolute: \"%1\"").arg(text));
+            setError(error, tr("unix socket path must be absolute: \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.unixSocket = path;
@@ -137,14 +185,14 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
     if (text.startsWith(QStringLiteral("redis://")) || text.startsWith(QStringLiteral("rediss://"))) {
         const QUrl url(text, QUrl::StrictMode);
         if (!url.isValid() || url.host().isEmpty()) {
-            setError(error, tr("bad node URL \"%1\"").arg(text));
+            setError(error, tr("bad node URL \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.tls = url.scheme() == u"rediss";
         ep.host = url.host();
         ep.port = static_cast<quint16>(url.port(6379));
         if (url.port(6379) < 1) {
-            setError(error, tr("bad port in \"%1\"").arg(text));
+            setError(error, tr("bad port in \"%1\"").arg(shown));
             return std::nullopt;
         }
         ep.user = url.userName();
@@ -154,7 +202,7 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
             bool ok = false;
             ep.db = path.toInt(&ok);
             if (!ok || ep.db < 0) {
-                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(path, text));
+                setError(error, tr("bad database index \"%1\" in \"%2\"").arg(escaped(path, 40), shown));
                 return std::nullopt;
             }
         }
@@ -166,14 +214,14 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
     if (text.startsWith(u'[')) {
         const qsizetype close = text.indexOf(u']');
         if (close < 0) {
-            setError(error, tr("missing ']' in \"%1\"").arg(text));
+            setError(error, tr("missing ']' in \"%1\"").arg(shown));
             return std::nullopt;
         }
         hostPart = text.mid(1, close - 1);
         const QString rest = text.mid(close + 1);
         if (!rest.isEmpty()) {
             if (!rest.startsWith(u':')) {
-                setError(error, tr("unexpected text after ']' in \"%1\"").arg(text));
+                setError(error, tr("unexpected text after ']' in \"%1\"").arg(shown));
                 return std::nullopt;
             }
             portPart = rest.mid(1);
@@ -182,11 +230,11 @@ std::optional<NodeEndpoint> NodeEndpoint::parse(const QString& rawText, QString*
         hostPart = text.section(u':', 0, 0);
         portPart = text.section(u':', 1);
     } else if (text.count(u':') > 1) {
-        setError(error, tr("IPv6 addresses need brackets: \"[%1]:port\"").arg(text));
+        setError(error, tr("IPv6 addresses need brackets: \"[%1]:port\"").arg(shown));
         return std::nullopt;
     }
     if (!validHost(hostPart)) {
-        setError(error, tr("bad host \"%1\"").arg(hostPart));
+        setError(error, tr("bad host \"%1\"").arg(escaped(hostPart, 200)));
         return std::nullopt;
     }
     ep.host = hostPart;
@@ -203,7 +251,7 @@ std::optional<QList<NodeEndpoint>> NodeEndpoint::parseList(const QString& text, 
         QString why;
         auto ep = parse(part, &why);
         if (!ep) {
-            setError(error, tr("node \"%1\": %2").arg(part.trimmed(), why));
+            setError(error, tr("node \"%1\": %2").arg(shownText(part), why));
             return std::nullopt;
         }
         nodes.append(*ep);

@@ -45,8 +45,13 @@ public:
     // named by their 1-based position, or by numbers[i] when given (e.g. rows of a list with bad entries).
     static QStringList duplicateErrors(const QList<NodeEndpoint>& nodes, const QList<int>& numbers = {});
 
+    // Node text as error messages show it: the password of a URL replaced by "***", control characters
+    // escaped (as printableText does), bounded. Every message naming what the user typed shows it this way.
+    static QString shownText(const QString& text);
+
     static std::optional<NodeEndpoint> parse(const QString& text, QString* error = nullptr);
-    // Comma-separated list; stops at the first bad entry and names it in *error.
+    // Comma-separated list; stops at the first bad entry and names it in *error. (The CLI and the console refuse
+    // more than rules::kMaxNodes entries.)
     static std::optional<QList<NodeEndpoint>> parseList(const QString& text, QString* error = nullptr);
 
     friend bool operator==(const NodeEndpoint&, const NodeEndpoint&) = default;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QLocalSocket>
+#include <QLocale>
 #include <QRandomGenerator>
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -146,6 +147,10 @@ void RedisConnection::startConnecting()
     dropTransport();
     m_knownScripts.clear(); // a new server process (or a restarted one) has an empty script cache
     m_reader = RedisReply::createReader();
+    m_fedBytes = 0;
+    m_replyStartBytes = 0;
+    m_replyElements = 0;
+    m_reader->privdata = &m_replyElements;
     setState(State::Connecting);
     // Replies on the new transport answer only what is written on it. Every teardown path fails the
     // commands in flight before a new transport exists; should one have been left, it fails now instead of
@@ -367,11 +372,13 @@ thread_local std::vector<QPointer<RedisConnection>> RedisConnection::HoldWrites:
 void RedisConnection::onTransportReadable()
 {
     const HoldWrites hold;
-    if (!m_io || !m_reader)
-        return;
     // Everything available, usually in one read(). An unbuffered socket reads straight from the kernel and
-    // reports the peer closing the connection here (read() < 0) instead of with disconnected().
+    // reports the peer closing the connection here (read() < 0) instead of with disconnected(). Each chunk is
+    // parsed, and its replies handed out, before the next is read: what the reply in progress holds is known
+    // after every chunk, so a reply larger than maxReplyBytes stops being buffered within a chunk of the cap.
     for (;;) {
+        if (!m_io || !m_reader)
+            return;
         char chunk[16384];
         const qint64 n = m_io->read(chunk, sizeof chunk);
         if (n < 0) {
@@ -379,13 +386,33 @@ void RedisConnection::onTransportReadable()
                              m_io->errorString());
             return;
         }
-        if (n > 0 && redisReaderFeed(m_reader, chunk, static_cast<size_t>(n)) != REDIS_OK) {
-            onTransportError(RedisErrorKind::Protocol, tr("cannot buffer reply"));
+        if (n > 0) {
+            if (redisReaderFeed(m_reader, chunk, static_cast<size_t>(n)) != REDIS_OK) {
+                onTransportError(RedisErrorKind::Protocol, tr("cannot buffer reply"));
+                return;
+            }
+            m_fedBytes += n;
+        }
+        if (!takeReplies())
+            return;
+        if (m_options.maxReplyBytes > 0 && replyInProgressBytes() > m_options.maxReplyBytes) {
+            onTransportError(RedisErrorKind::Protocol,
+                             tr("reply larger than %1: connection dropped")
+                                 .arg(QLocale::system().formattedDataSize(m_options.maxReplyBytes, 0)));
             return;
         }
         if (n < static_cast<qint64>(sizeof chunk))
-            break;
+            return;
     }
+}
+
+qint64 RedisConnection::replyInProgressBytes() const
+{
+    return m_fedBytes - m_replyStartBytes + m_replyElements * qint64(sizeof(RedisReply));
+}
+
+bool RedisConnection::takeReplies()
+{
     QPointer<RedisConnection> self(this);
     redisReader* const reader = m_reader;
     for (;;) {
@@ -393,20 +420,23 @@ void RedisConnection::onTransportReadable()
         if (redisReaderGetReply(reader, &raw) != REDIS_OK) {
             onTransportError(RedisErrorKind::Protocol,
                              tr("malformed reply: %1").arg(QString::fromUtf8(reader->errstr)));
-            return;
+            return false;
         }
         if (!raw)
-            break;
+            return true;
+        // The next reply starts after this one: what the reader has not consumed yet is already its.
+        m_replyStartBytes = m_fedBytes - qint64(reader->len - reader->pos);
+        m_replyElements = 0;
         RedisReply reply = RedisReply::takeFromReader(raw);
         if (m_pushHandler && isPushMessage(reply)) {
             m_pushHandler(reply);
             if (!self || m_reader != reader)
-                return;
+                return false;
             continue;
         }
         if (m_inflight.empty()) {
             onTransportError(RedisErrorKind::Protocol, tr("reply without a command"));
-            return;
+            return false;
         }
         Pending pending = std::move(m_inflight.front());
         m_inflight.pop_front();
@@ -417,7 +447,7 @@ void RedisConnection::onTransportReadable()
             pending.handler(reply);
         // The handler may have closed or deleted us, or a new transport may be in place.
         if (!self || m_reader != reader)
-            return;
+            return false;
     }
 }
 
@@ -611,16 +641,36 @@ void RedisConnection::onTimeoutTimer()
 {
     // A small slack: QTimer has millisecond resolution and may fire a fraction early.
     const qint64 now = nowNs() + 200'000;
+    const qint64 graceNs = qint64(m_options.lateReplyGraceMs) * kNsPerMs;
     std::vector<ReplyHandler> expired;
     qint64 next = 0;
+    const auto soonest = [&next](qint64 at) {
+        if (next == 0 || at < next)
+            next = at;
+    };
+    // A command that timed out earlier and whose late reply has not come within the grace: the connection goes
+    // (its commands fail), and a new one is made. While a stopped (SIGSTOP) node is within the grace, its health
+    // is the NodeSession's to say ("not answering"); after it, the node is down until it answers a handshake.
+    if (graceNs > 0 && std::any_of(m_inflight.cbegin(), m_inflight.cend(),
+                                   [&](const Pending& p) { return p.answered && p.deadlineNs + graceNs <= now; })) {
+        onTransportError(
+            RedisErrorKind::Timeout,
+            tr("no reply within %1 ms after a command timed out: connection dropped").arg(m_options.lateReplyGraceMs));
+        return;
+    }
     for (auto& p : m_inflight) {
-        if (p.answered)
+        if (p.answered) {
+            if (graceNs > 0)
+                soonest(p.deadlineNs + graceNs);
             continue;
+        }
         if (p.deadlineNs <= now) {
             p.answered = true; // keeps its place so the late reply is matched and dropped
             expired.push_back(std::move(p.handler));
-        } else if (next == 0 || p.deadlineNs < next) {
-            next = p.deadlineNs;
+            if (graceNs > 0)
+                soonest(p.deadlineNs + graceNs);
+        } else {
+            soonest(p.deadlineNs);
         }
     }
     for (auto it = m_waiting.begin(); it != m_waiting.end();) {
@@ -628,8 +678,7 @@ void RedisConnection::onTimeoutTimer()
             expired.push_back(std::move(it->handler));
             it = m_waiting.erase(it);
         } else {
-            if (next == 0 || it->deadlineNs < next)
-                next = it->deadlineNs;
+            soonest(it->deadlineNs);
             ++it;
         }
     }

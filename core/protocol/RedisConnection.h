@@ -32,6 +32,15 @@ struct ConnectionOptions
     // INFO server in the handshake, for the server's run_id (serverRunId()): what a server is, whatever name
     // or socket reaches it. Refused (ACL) or off: the run_id stays unknown.
     bool readServerIdentity = true;
+    // The most a reply may hold while it arrives (its bytes and the elements built for it): a larger one is a
+    // protocol error and the connection is dropped (and reconnects). Lock values, INFO and a page of keys are
+    // far smaller; a hostile or broken node announcing a 1 GB bulk must not take the process's memory with it.
+    qint64 maxReplyBytes = 64 * 1024 * 1024;
+    // A command that timed out keeps its place in the pipeline until its late reply comes; when that reply has
+    // not come this long after the command's deadline, the connection is dropped (and reconnects): every command
+    // behind it would only time out too, and a reply that never ends would keep the connection "Ready".
+    // 0 = keep waiting.
+    int lateReplyGraceMs = 10000;
 };
 
 // One connection to one Redis node, on the Qt event loop of the thread it lives in.
@@ -131,6 +140,10 @@ private:
     void startConnecting();
     void onTransportConnected();
     void onTransportReadable();
+    // Hands out the complete replies the reader holds; false when this connection must not be touched any more
+    // (an error dropped the transport, a handler closed, reopened or deleted it).
+    bool takeReplies();
+    qint64 replyInProgressBytes() const;
     void onTransportError(RedisErrorKind kind, const QString& message);
     void startHandshake();
     void failAll(RedisErrorKind kind, const QString& message);
@@ -158,6 +171,12 @@ private:
     QAbstractSocket* m_tcp = nullptr;
     QLocalSocket* m_local = nullptr;
     redisReader* m_reader = nullptr;
+    // What the reply in progress holds (see maxReplyBytes): bytes fed to m_reader since it was created, the
+    // offset of the first byte after the last complete reply, and the elements built for the reply in progress
+    // (counted by the reply builder through the reader's privdata).
+    qint64 m_fedBytes = 0;
+    qint64 m_replyStartBytes = 0;
+    qint64 m_replyElements = 0;
     QByteArray m_outgoing;    // commands formatted since the last flush(), written in one go
     QByteArray m_writing;     // the batch flush() is writing; swapped with m_outgoing so both keep their capacity
     bool m_flushHeld = false; // listed in this thread's held writes

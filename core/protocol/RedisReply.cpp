@@ -60,6 +60,10 @@ struct ReplyBuilder
 
     static RedisReply* place(const redisReadTask* task)
     {
+        // The connection's count of elements built for the reply in progress (its reader's privdata): an
+        // endless array costs memory much faster than its bytes on the wire, and is capped by it too.
+        if (task->privdata)
+            ++*static_cast<qint64*>(task->privdata);
         if (!task->parent)
             return new RedisReply;
         auto* parent = static_cast<RedisReply*>(task->parent->obj);

@@ -94,6 +94,16 @@ constexpr NodeCountProblem nodeCountProblem(int nodeCount)
            : nodeCount % 2 == 0      ? NodeCountProblem::Even
                                      : NodeCountProblem::None;
 }
+// The most nodes one cluster may list. Redlock deployments have 3 to 7 masters; a list far beyond that is a
+// corrupted profile or a mistyped argument, and each node costs connections, timers and rows: a profile saying
+// nodes\size=100000000 ran the console out of memory before it showed a window. Refused with this limit named.
+constexpr int kMaxNodes = 1000;
+inline QString tooManyNodesError(qint64 nodeCount)
+{
+    return QCoreApplication::translate("redlock::rules", "%1 nodes listed: at most %2 are accepted")
+        .arg(nodeCount)
+        .arg(kMaxNodes);
+}
 // Severe: the cluster cannot lose any node without stopping every lock.
 constexpr bool nodeCountSevere(int nodeCount)
 {

@@ -72,6 +72,27 @@ private slots:
         QCOMPARE(list->size(), 3);
     }
 
+    // Hostile N14: a password in a URL was echoed in parse errors, and ESC/BEL reached the terminal raw. Node text
+    // in an error has its password masked and its control characters escaped.
+    void errorsMaskPasswordsAndEscapeControlCharacters()
+    {
+        QCOMPARE(NodeEndpoint::shownText(QStringLiteral("redis://user:s3cret@host:1/2")),
+                 QStringLiteral("redis://user:***@host:1/2"));
+        QCOMPARE(NodeEndpoint::shownText(QStringLiteral("rediss://:s3cret@host")),
+                 QStringLiteral("rediss://:***@host"));
+        QCOMPARE(NodeEndpoint::shownText(QStringLiteral("redis://user@host:1")), QStringLiteral("redis://user@host:1"));
+        QString error;
+        QVERIFY(!NodeEndpoint::parseList(QStringLiteral("a:1,redis://:s3cretPW@127.0.0.1:0"), &error));
+        QVERIFY2(!error.contains(QStringLiteral("s3cretPW")) &&
+                     error.contains(QStringLiteral("\"redis://:***@127.0.0.1:0\"")),
+                 qPrintable(error));
+        QVERIFY(!NodeEndpoint::parseList(QStringLiteral("redis://:s3cret@[::1"), &error));
+        QVERIFY2(!error.contains(QStringLiteral("s3cret")), qPrintable(error));
+        QVERIFY(!NodeEndpoint::parseList(QStringLiteral("\x1b]0;x\x07:7501"), &error));
+        QVERIFY2(!error.contains(QChar(0x1b)) && !error.contains(QChar(0x07)), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("bad host \"\\x1b]0;x\\x07\"")), qPrintable(error));
+    }
+
     void identityCatchesAliases()
     {
         const auto a = NodeEndpoint::parse(QStringLiteral("localhost:7000"));

@@ -3,6 +3,7 @@
 #include "runtime/IoThread.h"
 #include "support/ObservationTestSupport.h"
 
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QtTest>
 
@@ -121,6 +122,45 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(lastFacts(facts).health, NodeHealth::Up, 10000);
         QVERIFY(lastFacts(facts).reason.isEmpty());
         QCOMPARE(lastFacts(facts).errorKind, RedisErrorKind::None);
+    }
+
+    // Core N4: a timed-out command's reply is not awaited for ever. A node hung for longer than the grace loses
+    // its connection: not answering, then down (never "up" while it hangs), and up again once it answers.
+    void nodeHungBeyondTheGraceIsDownThenUp()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        IoThread io;
+        NodeSessionOptions options = fastOptions();
+        options.pingIntervalMs = 200;
+        options.commandTimeoutMs = 500;
+        options.connection.lateReplyGraceMs = 1000;
+        options.connection.backoffInitialMs = 50;
+        options.connection.backoffMaxMs = 200;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), options);
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_VERIFY(lastFacts(facts).infoKnown);
+        QCOMPARE(lastFacts(facts).health, NodeHealth::Up);
+        QVERIFY(cluster.pauseNode(0));
+        auto resume = qScopeGuard([&] { cluster.resumeNode(0); });
+        const qsizetype before = facts.size();
+        QTRY_COMPARE_WITH_TIMEOUT(lastFacts(facts).health, NodeHealth::Down, 15000);
+        QVERIFY2(lastFacts(facts).reason.contains(QStringLiteral("connection dropped")) ||
+                     lastFacts(facts).errorKind == RedisErrorKind::Timeout,
+                 qPrintable(lastFacts(facts).reason));
+        QList<NodeHealth> seen;
+        for (qsizetype i = before; i < facts.size(); ++i)
+            seen << facts.at(i).first().value<NodeFacts>().health;
+        // A sample answered just before the pause may still say "up"; from "not answering" on, nothing does.
+        const qsizetype hung = seen.indexOf(NodeHealth::NotAnswering);
+        QVERIFY(hung >= 0);
+        QVERIFY(!seen.mid(hung).contains(NodeHealth::Up));
+        QVERIFY(seen.indexOf(NodeHealth::Down, hung) > hung);
+        QVERIFY(cluster.resumeNode(0));
+        QTRY_COMPARE_WITH_TIMEOUT(lastFacts(facts).health, NodeHealth::Up, 15000);
+        QVERIFY(lastFacts(facts).reason.isEmpty());
     }
 
     void wrongPasswordIsAuthFailed()

@@ -5,6 +5,8 @@
 #include "support/DirectRedis.h"
 #include "support/TestSupport.h"
 
+#include <hiredis/hiredis.h>
+
 #include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -26,6 +28,90 @@ struct Await
             done = true;
         };
     }
+};
+
+// A node that answers every command with +OK (the handshake passes), except a GET on its first connection:
+// that one gets `header` followed by `unit` over and over, as fast as the client takes it (never more than
+// 1 MB waits in our write buffer), until `stopAt` bytes were sent or the client hangs up. Later connections
+// answer GET with "ok". What a hostile or broken node does when it streams an endless reply, or stalls
+// in the middle of one (stopAt reached with the reply incomplete).
+class HostilePeer : public QObject
+{
+public:
+    HostilePeer(QByteArray header, QByteArray unit, qint64 stopAt)
+        : m_header(std::move(header)), m_unit(std::move(unit)), m_stopAt(stopAt)
+    {
+        while (m_unit.size() < 256 * 1024 && !m_unit.isEmpty())
+            m_unit += m_unit;
+        m_server.listen(QHostAddress::LocalHost, 0);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* peer = m_server.nextPendingConnection()) {
+                const int index = m_connections++;
+                auto* reader = RedisReply::createReader();
+                connect(peer, &QObject::destroyed, this, [reader] { redisReaderFree(reader); });
+                connect(peer, &QTcpSocket::disconnected, this, [this, peer, index] {
+                    if (index == 0)
+                        m_firstClosed = true;
+                    peer->deleteLater();
+                });
+                connect(peer, &QTcpSocket::bytesWritten, this, [this, peer, index] {
+                    if (index == 0 && m_streaming)
+                        pump(peer);
+                });
+                connect(peer, &QTcpSocket::readyRead, this, [this, peer, reader, index] {
+                    const QByteArray in = peer->readAll();
+                    redisReaderFeed(reader, in.constData(), static_cast<size_t>(in.size()));
+                    void* raw = nullptr;
+                    while (redisReaderGetReply(reader, &raw) == REDIS_OK && raw) {
+                        const RedisReply command = RedisReply::takeFromReader(raw);
+                        const bool get = command.isArray() && command.elements().value(0).bytes() == "GET";
+                        if (get && index == 0) {
+                            m_streaming = true;
+                            peer->write(m_header);
+                            m_sent += m_header.size();
+                            pump(peer);
+                        } else {
+                            peer->write(get ? "$2\r\nok\r\n" : "+OK\r\n");
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    quint16 port() const { return m_server.serverPort(); }
+    NodeEndpoint endpoint() const
+    {
+        NodeEndpoint ep;
+        ep.host = QStringLiteral("127.0.0.1");
+        ep.port = port();
+        return ep;
+    }
+    // Bytes of the first connection's reply handed to the kernel or waiting in our buffer: an upper bound of
+    // what the client can have buffered.
+    qint64 sent() const { return m_sent; }
+    bool firstClosed() const { return m_firstClosed; }
+    int connections() const { return m_connections; }
+
+private:
+    void pump(QTcpSocket* peer)
+    {
+        while (peer->state() == QAbstractSocket::ConnectedState && peer->bytesToWrite() < 1024 * 1024 &&
+               m_sent < m_stopAt) {
+            const qint64 n = std::min<qint64>(m_unit.size(), m_stopAt - m_sent);
+            peer->write(m_unit.constData(), n);
+            m_sent += n;
+        }
+    }
+
+    QTcpServer m_server;
+    QByteArray m_header;
+    QByteArray m_unit;
+    qint64 m_stopAt = 0;
+    qint64 m_sent = 0;
+    bool m_streaming = false;
+    bool m_firstClosed = false;
+    int m_connections = 0;
 };
 
 } // namespace
@@ -358,6 +444,82 @@ private slots:
         QCOMPARE(roundTrip(c, {"GET", "handler-key"}).bytes(), QByteArray("value-of-k"));
     }
 
+    // Core N4: a node that streams a reply without end (a 1 GB bulk, an array of 2^31 elements) grew the client
+    // by 80 MB a second on a connection that stayed "ready". The reply in progress is capped (its bytes and
+    // the elements built for it): the command fails with a protocol error, the connection is dropped before
+    // the client took more than the cap, and a new connection works. The array's elements cost far more
+    // memory than their 4 bytes on the wire: its stream stays well under the cap in bytes.
+    void aReplyBeyondTheCapDropsTheConnection_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<QByteArray>("unit");
+        QTest::addColumn<qint64>("cap");
+        QTest::addColumn<qint64>("stopAt");
+        const qint64 defaultCap = ConnectionOptions{}.maxReplyBytes;
+        QTest::newRow("1 GB bulk, default cap")
+            << QByteArray("$1000000000\r\n") << QByteArray("x") << defaultCap << defaultCap + 48 * 1024 * 1024;
+        const qint64 arrayCap = 8 * 1024 * 1024;
+        QTest::newRow("endless array") << QByteArray("*2147483647\r\n") << QByteArray(":1\r\n") << arrayCap
+                                       << arrayCap * 3 / 4;
+    }
+
+    void aReplyBeyondTheCapDropsTheConnection()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(QByteArray, unit);
+        QFETCH(qint64, cap);
+        QFETCH(qint64, stopAt);
+        HostilePeer peer(header, unit, stopAt);
+        QVERIFY(peer.port() != 0);
+        ConnectionOptions o;
+        o.maxReplyBytes = cap;
+        o.backoffInitialMs = 20;
+        o.backoffMaxMs = 100;
+        RedisConnection c(peer.endpoint(), o);
+        QSignalSpy lost(&c, &RedisConnection::connectionLost);
+        Await big;
+        c.send({"GET", "big"}, big.handler(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(big.done, 30000);
+        const qint64 sentAtFailure = peer.sent();
+        QCOMPARE(big.reply.type(), RedisReply::Type::Failure);
+        QCOMPARE(big.reply.errorKind(), RedisErrorKind::Protocol);
+        QVERIFY2(big.reply.errorText().contains(QStringLiteral("reply larger than")),
+                 qPrintable(big.reply.errorText()));
+        // What the client can have taken: the cap, plus what the kernel's socket buffers and our 1 MB write
+        // buffer held when it hung up.
+        QVERIFY2(sentAtFailure < cap + 24 * 1024 * 1024, qPrintable(QString::number(sentAtFailure)));
+        QCOMPARE(lost.count(), 1);
+        QCOMPARE(lost.first().first().value<RedisErrorKind>(), RedisErrorKind::Protocol);
+        QTRY_VERIFY(peer.firstClosed());
+        QTRY_VERIFY_WITH_TIMEOUT(c.isReady(), 10000);
+        QCOMPARE(peer.connections(), 2);
+        QCOMPARE(roundTrip(c, {"GET", "small"}).bytes(), QByteArray("ok"));
+    }
+
+    // Core N4: a command that timed out stays in the pipeline for its late reply; a reply that never ends (it
+    // stalls in the middle) kept the connection "ready" for ever, every later command timing out behind it. Once
+    // the grace after the deadline is over, the connection is dropped and a new one made.
+    void aLateReplyThatNeverComesDropsTheConnection()
+    {
+        HostilePeer peer("$100\r\nhalf a reply", QByteArray(), 0);
+        ConnectionOptions o;
+        o.lateReplyGraceMs = 300;
+        o.backoffInitialMs = 20;
+        o.backoffMaxMs = 100;
+        RedisConnection c(peer.endpoint(), o);
+        QSignalSpy lost(&c, &RedisConnection::connectionLost);
+        Await stalled;
+        c.send({"GET", "stalls"}, stalled.handler(), 100);
+        QTRY_VERIFY(stalled.done);
+        QCOMPARE(stalled.reply.errorKind(), RedisErrorKind::Timeout);
+        QTRY_VERIFY_WITH_TIMEOUT(lost.count() == 1, 10000);
+        QCOMPARE(lost.first().first().value<RedisErrorKind>(), RedisErrorKind::Timeout);
+        QVERIFY2(lost.first().last().toString().contains(QStringLiteral("connection dropped")),
+                 qPrintable(lost.first().last().toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(c.isReady(), 10000);
+        QCOMPARE(roundTrip(c, {"GET", "small"}).bytes(), QByteArray("ok"));
+    }
+
     // What a raw peer's bytes decode to, or fail as: it answers the handshake PING, then sends `wire` for our GET.
     RedisReply replyFromRawPeer(const QByteArray& wire, bool close)
     {
@@ -383,7 +545,9 @@ private slots:
         ep.port = server.serverPort();
         ConnectionOptions o;
         o.autoReconnect = false;
-        o.readServerIdentity = false; // a raw peer answers PING only: no INFO in its handshake
+        // The handshake is PING alone, answered by one "+PONG" per read: with INFO server before it (the run_id),
+        // both came in one read, got one reply, and the handshake timed out (every row failed as a timeout).
+        o.readServerIdentity = false;
         RedisConnection c(ep, o);
         return roundTrip(c, {"GET", "x"});
     }

@@ -3,6 +3,7 @@
 
 #include "history/LockJournal.h"
 #include "localcluster/LocalCluster.h"
+#include "redlock/RedlockRules.h"
 #include "support/CliTestSupport.h"
 #include "support/DirectRedis.h"
 #include "support/FaultProxy.h"
@@ -683,6 +684,66 @@ private slots:
         const CliRun text = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), QStringLiteral("127.0.0.1:0"),
                                     QStringLiteral("cli:json-usage")});
         QVERIFY2(text.exitCode == 2 && text.out.isEmpty(), qPrintable(text.describe()));
+    }
+
+    // Hostile N14: a password in a node URL was taken without a word (it shows in `ps` and the shell history) and
+    // echoed in parse errors; a node text with ESC and BEL reached the terminal raw. A password in a URL is
+    // refused, pointing to --password-env, and no message or JSON names it; every error on stderr has its control
+    // characters escaped.
+    void passwordsInNodeUrlsAreRefusedAndNeverEchoed()
+    {
+        const QString secret = QStringLiteral("s3cretPW");
+        const QString withPassword = QStringLiteral("redis://:%1@%2").arg(secret, m_cluster.endpoint(0).displayName());
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("acquire"), QStringLiteral("--nodes"), withPassword, QStringLiteral("cli:pw")},
+              QStringList{QStringLiteral("acquire"), QStringLiteral("--json"), QStringLiteral("--nodes"), withPassword,
+                          QStringLiteral("cli:pw")},
+              QStringList{QStringLiteral("inspect"), QStringLiteral("--nodes"), m_nodes + u',' + withPassword}}) {
+            const CliRun run = runCli(args);
+            QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+            QVERIFY2(run.err.contains("--password-env"), qPrintable(run.describe()));
+            QVERIFY2(!run.err.contains(secret.toUtf8()) && !run.out.contains(secret.toUtf8()),
+                     qPrintable(run.describe()));
+        }
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("cli:pw"));
+        // A URL that does not parse (port 0) is named with its password masked, in text and in JSON.
+        const CliRun badPort =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--json"), QStringLiteral("--nodes"),
+                    QStringLiteral("redis://:%1@127.0.0.1:0").arg(secret), QStringLiteral("cli:pw")});
+        QVERIFY2(badPort.exitCode == 2, qPrintable(badPort.describe()));
+        QVERIFY2(badPort.err.contains("redis://:***@127.0.0.1:0"), qPrintable(badPort.describe()));
+        QVERIFY2(!badPort.err.contains(secret.toUtf8()) && !badPort.out.contains(secret.toUtf8()),
+                 qPrintable(badPort.describe()));
+        QVERIFY2(badPort.json.value(QStringLiteral("error")).toString().contains(u"redis://:***@"),
+                 qPrintable(badPort.describe()));
+
+        // Control characters from the command line: escaped, in the parse error and in any other message.
+        const CliRun escape = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"),
+                                      QStringLiteral("\x1b]0;x\x07:7501"), QStringLiteral("cli:x")});
+        QVERIFY2(escape.exitCode == 2, qPrintable(escape.describe()));
+        QVERIFY2(!escape.err.contains('\x1b') && !escape.err.contains('\x07'), qPrintable(escape.describe()));
+        QVERIFY2(escape.err.contains("\\x1b]0;x\\x07"), qPrintable(escape.describe()));
+        const CliRun variable =
+            runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), m_nodes, QStringLiteral("--password-env"),
+                    QStringLiteral("NO_SUCH\x1b[2J\rVAR"), QStringLiteral("cli:x")});
+        QVERIFY2(variable.exitCode == 2, qPrintable(variable.describe()));
+        QVERIFY2(!variable.err.contains('\x1b') && !variable.err.contains('\r'), qPrintable(variable.describe()));
+        QVERIFY2(variable.err.contains("NO_SUCH\\x1b[2J\\x0dVAR"), qPrintable(variable.describe()));
+    }
+
+    // Hostile N11, the command line's side: a node list beyond the limit is refused before any node is contacted.
+    void tooManyNodesAreRefused()
+    {
+        QStringList nodes;
+        for (int i = 0; i <= rules::kMaxNodes; ++i)
+            nodes << QStringLiteral("127.0.0.%1:%2").arg(1 + i / 60000).arg(1 + i % 60000);
+        const CliRun run = runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodes.join(u',')});
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains(QStringLiteral("%1 nodes listed: at most %2 are accepted")
+                                      .arg(rules::kMaxNodes + 1)
+                                      .arg(rules::kMaxNodes)
+                                      .toUtf8()),
+                 qPrintable(run.describe()));
     }
 
     // Usage mistakes that used to be taken literally.

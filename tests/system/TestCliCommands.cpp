@@ -8,6 +8,7 @@
 #include "support/CliTestSupport.h"
 #include "support/FakeClock.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QSet>
@@ -16,6 +17,13 @@
 #include <QtTest>
 
 #include <csignal>
+#include <optional>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace redlock;
 
@@ -53,6 +61,48 @@ QJsonObject findingOf(const QJsonObject& audit, const QString& rule)
             return f.toObject();
     }
     return {};
+}
+
+// One run of the CLI as a direct child, for what QProcess cannot tell: its peak resident memory (wait4's
+// rusage, in kB, of that process alone). stdout goes to `outFile`; nullopt when it did not end in 120 s.
+struct MeasuredRun
+{
+    int exitCode = -1;
+    qint64 peakRssKb = 0;
+};
+std::optional<MeasuredRun> runMeasured(const QStringList& args, const QString& outFile)
+{
+    QList<QByteArray> storage{QByteArrayLiteral(REDLOCK_CLI_PATH)};
+    for (const QString& a : args)
+        storage << a.toLocal8Bit();
+    std::vector<char*> argv;
+    for (QByteArray& a : storage)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const QByteArray out = QFile::encodeName(outFile);
+    const pid_t pid = ::fork();
+    if (pid == 0) { // only async-signal-safe calls until exec
+        const int fd = ::open(out.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const int null = ::open("/dev/null", O_WRONLY);
+        if (fd < 0 || null < 0 || ::dup2(fd, STDOUT_FILENO) < 0 || ::dup2(null, STDERR_FILENO) < 0)
+            ::_exit(126);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    if (pid < 0)
+        return std::nullopt;
+    QDeadlineTimer deadline(120000);
+    int status = 0;
+    rusage usage{};
+    pid_t done = 0;
+    while ((done = ::wait4(pid, &status, WNOHANG, &usage)) == 0 && !deadline.hasExpired())
+        QTest::qWait(20); // waiting for the child to end, not for time to pass
+    if (done != pid) {
+        ::kill(pid, SIGKILL);
+        ::wait4(pid, &status, 0, &usage);
+        return std::nullopt;
+    }
+    return MeasuredRun{WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
 }
 
 QStringList ruleIds(const QJsonObject& audit)
@@ -865,6 +915,45 @@ private slots:
                  QStringLiteral("severe"));
     }
 
+    // Hostile N10: `redlock audit` kept every lock of every node to find the largest PTTL (204 MB for 100,000 keys
+    // on 5 nodes, 1.7 GB at 100 nodes). It keeps the running maximum only: its peak memory over 60,000 locks on
+    // 3 nodes is about that of an audit of no lock at all, and the largest PTTL is still found.
+    void auditMemoryDoesNotGrowWithTheLocks()
+    {
+        constexpr int count = 60000;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            DirectRedis node(m_cluster.port(i));
+            node.command({"EVAL",
+                          "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'many:' .. i, "
+                          "'rl1:00112233445566778899aabbccdd' .. (100000 + i) .. ':' .. i, 'PX', 600000 + i) end "
+                          "return 1",
+                          "0", QByteArray::number(count)});
+            node.set("many:longest", "rl1:00112233445566778899aabbccdd999999:longest", 3600000);
+        }
+        const QString out = m_dir.filePath(QStringLiteral("audit.json"));
+        auto audit = [&](const QString& pattern) {
+            return runMeasured({QStringLiteral("audit"), QStringLiteral("--nodes"), m_nodes,
+                                QStringLiteral("--pattern"), pattern, QStringLiteral("--json")},
+                               out);
+        };
+        const auto none = audit(QStringLiteral("nothing:*"));
+        QVERIFY(none && none->exitCode == 0);
+        const auto all = audit(QStringLiteral("many:*"));
+        QVERIFY(all);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY2(all->exitCode == 0, qPrintable(QString::number(all->exitCode)));
+        const qint64 maxTtl = json.value(QStringLiteral("maxTtlMs")).toInteger();
+        QVERIFY2(maxTtl > 3500000 && maxTtl <= 3600000, qPrintable(QString::number(maxTtl)));
+        const qint64 grownKb = all->peakRssKb - none->peakRssKb;
+        qInfo("audit peak: %lld kB with %d locks, %lld kB with none", all->peakRssKb, count, none->peakRssKb);
+        QVERIFY2(grownKb < 24 * 1024, qPrintable(QStringLiteral("peak %1 kB with %2 locks, %3 kB with none")
+                                                     .arg(all->peakRssKb)
+                                                     .arg(count)
+                                                     .arg(none->peakRssKb)));
+    }
+
     void auditSevereFindingExitsFour()
     {
         // Two masters and a replica of the first.
@@ -1052,6 +1141,70 @@ private slots:
         QVERIFY2(!againResult.contains(QStringLiteral("freeAt")) && !againResult.contains(QStringLiteral("freeInMs")) &&
                      !againResult.contains(QStringLiteral("tombstone")),
                  qPrintable(againJson.describe()));
+    }
+
+    // Issue 25: a force release whose result could not be written (stdout closed, a reader gone: EPIPE, a full
+    // disk) is no success: exit 5, whatever the release did, and stderr says why. Stdout is broken before the
+    // command starts (closed, a pipe whose reader has already gone, /dev/full), so no reader's timing decides it.
+    // Text and --json alike.
+    void forceReleaseWhoseResultCannotBeWrittenExitsFive_data()
+    {
+        QTest::addColumn<QString>("stdoutIs");
+        QTest::addColumn<bool>("json");
+        for (const bool json : {false, true}) {
+            const char* suffix = json ? " --json" : "";
+            QTest::addRow("closed%s", suffix) << QStringLiteral("closed") << json;
+            QTest::addRow("reader gone%s", suffix) << QStringLiteral("reader gone") << json;
+            QTest::addRow("/dev/full%s", suffix) << QStringLiteral("/dev/full") << json;
+        }
+    }
+
+    void forceReleaseWhoseResultCannotBeWrittenExitsFive()
+    {
+        QFETCH(QString, stdoutIs);
+        QFETCH(bool, json);
+        const QByteArray key = "locks:unheard";
+        setOn(m_cluster, {0, 1, 2}, key, "unheard-token");
+        QStringList args{QStringLiteral("force-release"),
+                         QStringLiteral("--nodes"),
+                         m_nodes,
+                         QStringLiteral("--audit-log"),
+                         m_dir.filePath(QStringLiteral("audit-unheard.jsonl")),
+                         QStringLiteral("--token"),
+                         QStringLiteral("unheard-token"),
+                         QStringLiteral("--yes"),
+                         QStringLiteral("--lock-delay"),
+                         QStringLiteral("0")};
+        if (json)
+            args << QStringLiteral("--json");
+        args << QString::fromLatin1(key);
+        int readerGone[2] = {-1, -1};
+        if (stdoutIs == u"reader gone") {
+            QVERIFY(::pipe(readerGone) == 0);
+            ::close(readerGone[0]);
+        }
+        QProcess process;
+        process.setProcessEnvironment(cliEnvironment());
+        if (stdoutIs == u"/dev/full")
+            process.setStandardOutputFile(QStringLiteral("/dev/full"));
+        else
+            process.setChildProcessModifier([fd = readerGone[1]] {
+                if (fd >= 0)
+                    ::dup2(fd, STDOUT_FILENO);
+                else
+                    ::close(STDOUT_FILENO);
+            });
+        process.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+        const bool finished = process.waitForFinished(30000);
+        if (readerGone[1] >= 0)
+            ::close(readerGone[1]);
+        const QByteArray err = process.readAllStandardError();
+        QVERIFY2(finished && process.exitStatus() == QProcess::NormalExit, err.constData());
+        QVERIFY2(process.exitCode() == 5,
+                 qPrintable(QStringLiteral("exit %1: %2").arg(process.exitCode()).arg(QString::fromUtf8(err))));
+        QVERIFY2(err.contains("redlock: cannot write the output"), err.constData());
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i)).command({"DEL", key});
     }
 
     void forceReleaseLeavesANewHolderAlone()

@@ -9,6 +9,7 @@
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
 #include "operate/OperatorConsole.h"
+#include "redlock/RedlockRules.h"
 #include "support/NodeActivity.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
@@ -159,6 +160,37 @@ private slots:
         // "--help" as the value of an option is not a request for help.
         QVERIFY(!ConsoleCommandLine::isTextOnly(
             {QStringLiteral("redlock-console"), QStringLiteral("--pattern"), QStringLiteral("--help")}));
+    }
+
+    // Hostile N11: `redlock-console --profile huge` with nodes\size=100000000 in the settings spun to 1 GB with no
+    // window and no message. It exits 2 at once, naming the file and the limit.
+    void aProfileWithTooManyNodesIsAnErrorNamingTheFile()
+    {
+        QTemporaryDir config;
+        QVERIFY(config.isValid());
+        const QString file = config.filePath(QStringLiteral("RedlockConsole/redlock-console.conf"));
+        {
+            QSettings settings(file, QSettings::IniFormat);
+            settings.setValue(QStringLiteral("profiles/huge/pattern"), QStringLiteral("*"));
+            settings.setValue(QStringLiteral("profiles/huge/nodes/size"), 100000000);
+        }
+        QProcess console;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        console.setProcessEnvironment(env);
+        console.start(QStringLiteral(REDLOCK_CONSOLE_BINARY),
+                      {QStringLiteral("--profile"), QStringLiteral("huge"), QStringLiteral("--no-journal"),
+                       QStringLiteral("--screenshot"), config.filePath(QStringLiteral("shot.png"))});
+        const bool finished = console.waitForFinished(20000);
+        if (!finished) {
+            console.kill();
+            console.waitForFinished();
+        }
+        const QString err = QString::fromUtf8(console.readAllStandardError());
+        QVERIFY2(finished && console.exitStatus() == QProcess::NormalExit && console.exitCode() == 2, qPrintable(err));
+        QVERIFY2(err.contains(file) && err.contains(QStringLiteral("at most %1").arg(rules::kMaxNodes)),
+                 qPrintable(err));
     }
 
     // --open-dock: every dock the console has opens by the name the help gives it, and the help names them all.

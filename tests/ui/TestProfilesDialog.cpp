@@ -91,6 +91,37 @@ private slots:
         QVERIFY(!even.warnings().isEmpty());
     }
 
+    // Hostile N11: a profile saying nodes\size=100000000 ran the console to 1 GB with no window and no message.
+    // A node count beyond the limit is refused on load, before a node is read, with the file and the limit
+    // named; at the limit, the profile loads.
+    void aProfileWithTooManyNodesIsRefusedOnLoad()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("huge.ini"));
+        QSettings settings(path, QSettings::IniFormat);
+        for (const auto& [name, count] :
+             {std::pair{QStringLiteral("huge"), 100000000}, std::pair{QStringLiteral("over"), rules::kMaxNodes + 1},
+              std::pair{QStringLiteral("max"), rules::kMaxNodes}}) {
+            settings.setValue(QStringLiteral("profiles/%1/pattern").arg(name), QStringLiteral("locks:*"));
+            settings.setValue(QStringLiteral("profiles/%1/nodes/size").arg(name), count);
+        }
+        settings.sync();
+        for (const QString& name : {QStringLiteral("huge"), QStringLiteral("over")}) {
+            QString error;
+            QVERIFY2(!ProfileStore::load(settings, name, &error), qPrintable(name));
+            QVERIFY2(error.contains(path) && error.contains(QStringLiteral("at most %1").arg(rules::kMaxNodes)) &&
+                         error.contains(name),
+                     qPrintable(error));
+        }
+        QString error;
+        const auto atTheLimit = ProfileStore::load(settings, QStringLiteral("max"), &error);
+        QVERIFY2(atTheLimit && error.isEmpty(), qPrintable(error));
+        QCOMPARE(atTheLimit->nodes.size(), rules::kMaxNodes);
+        // Made in the dialog or by hand: too many nodes is an error of the profile too.
+        ConnectionProfile tooMany = *atTheLimit;
+        tooMany.nodes.append(NodeProfile{});
+        QVERIFY(tooMany.errors().join(u'\n').contains(QStringLiteral("at most %1").arg(rules::kMaxNodes)));
+    }
+
     void checkNamesTheFailingStep()
     {
         LocalCluster cluster;

@@ -1,8 +1,10 @@
 #include "controller/ConnectionProfile.h"
 
+#include "observe/ObservationTypes.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QSettings>
 
 namespace redlock {
@@ -38,6 +40,8 @@ QStringList ConnectionProfile::errors() const
         out << QCoreApplication::translate("ConnectionProfile", "the profile needs a name");
     if (nodes.isEmpty())
         out << QCoreApplication::translate("ConnectionProfile", "add at least one node");
+    if (nodes.size() > rules::kMaxNodes)
+        return out << rules::tooManyNodesError(nodes.size());
     QList<NodeEndpoint> endpoints;
     QList<int> rows; // the messages name the rows of the list, also when some could not be read
     for (int i = 0; i < nodes.size(); ++i) {
@@ -79,7 +83,7 @@ QStringList names(QSettings& settings)
     return out;
 }
 
-std::optional<ConnectionProfile> load(QSettings& settings, const QString& name)
+std::optional<ConnectionProfile> load(QSettings& settings, const QString& name, QString* error)
 {
     if (!names(settings).contains(name))
         return std::nullopt;
@@ -92,6 +96,15 @@ std::optional<ConnectionProfile> load(QSettings& settings, const QString& name)
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     p.production = settings.value(QStringLiteral("production"), false).toBool();
     const int n = settings.beginReadArray(QStringLiteral("nodes"));
+    if (n > rules::kMaxNodes) {
+        settings.endArray();
+        settings.endGroup();
+        if (error)
+            *error = QCoreApplication::translate("ConnectionProfile", "profile \"%1\" in %2: %3")
+                         .arg(printableText(name, 80), QDir::toNativeSeparators(settings.fileName()),
+                              rules::tooManyNodesError(n));
+        return std::nullopt;
+    }
     for (int i = 0; i < n; ++i) {
         settings.setArrayIndex(i);
         NodeProfile node;

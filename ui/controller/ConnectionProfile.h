@@ -58,7 +58,9 @@ struct ConnectionProfile
 // Profiles in QSettings under "profiles/<name>". Passwords are never written.
 namespace ProfileStore {
 QStringList names(QSettings& settings);
-std::optional<ConnectionProfile> load(QSettings& settings, const QString& name);
+// nullopt when there is no such profile, or (with *error) when it cannot be one: more than rules::kMaxNodes nodes
+// (a corrupted file), refused before any node is read.
+std::optional<ConnectionProfile> load(QSettings& settings, const QString& name, QString* error = nullptr);
 void save(QSettings& settings, const ConnectionProfile& profile);
 void remove(QSettings& settings, const QString& name);
 } // namespace ProfileStore

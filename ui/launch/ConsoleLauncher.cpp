@@ -7,6 +7,7 @@
 #include "launch/ProfilesDialog.h"
 #include "observe/ObservationTypes.h"
 #include "operate/OperatorConsole.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "views/MainWindow.h"
 
@@ -142,9 +143,9 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
     if (!options.nodes.isEmpty()) {
         QString why;
         const auto endpoints = NodeEndpoint::parseList(options.nodes, &why);
-        if (!endpoints) {
+        if (!endpoints || endpoints->size() > rules::kMaxNodes) {
             if (error)
-                *error = tr("--nodes: %1").arg(why);
+                *error = tr("--nodes: %1").arg(endpoints ? rules::tooManyNodesError(endpoints->size()) : why);
             return false;
         }
         ClusterSettings s;
@@ -156,11 +157,14 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
     }
 
     if (!options.profile.isEmpty()) {
-        const auto profile = ProfileStore::load(*m_settings, options.profile);
+        QString unreadable;
+        const auto profile = ProfileStore::load(*m_settings, options.profile, &unreadable);
         if (!profile) {
             if (error)
-                *error = tr("no profile named \"%1\" (saved profiles: %2)")
-                             .arg(options.profile, ProfileStore::names(*m_settings).join(QStringLiteral(", ")));
+                *error = !unreadable.isEmpty()
+                             ? unreadable
+                             : tr("no profile named \"%1\" (saved profiles: %2)")
+                                   .arg(options.profile, ProfileStore::names(*m_settings).join(QStringLiteral(", ")));
             return false;
         }
         const bool interactive = options.screenshot.isEmpty();

@@ -214,8 +214,11 @@ void ProfilesDialog::loadSelected()
     QListWidgetItem* item = m_list->currentItem();
     if (!item)
         return;
-    if (const auto p = ProfileStore::load(*m_settings, item->text()))
+    QString error;
+    if (const auto p = ProfileStore::load(*m_settings, item->text(), &error))
         setProfile(*p);
+    else if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot open the profile"), error);
 }
 
 void ProfilesDialog::setProfile(const ConnectionProfile& p)
