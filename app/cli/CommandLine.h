@@ -35,6 +35,8 @@ enum ExitCode : int {
     // force-release only (its --help has the table of its outcomes and their codes)
     ExitHeldByOther = 6,       // another token holds the lock on a quorum: left to its holder, not freed
     ExitReleasedPartially = 7, // released on some nodes; others may still hold the token
+    // run only: the lock was lost while the command ran (the command got --on-lost's signal)
+    ExitLockLost = 8,
 };
 
 // The translation context of the messages every command shares: usage, node options, result tables.
