@@ -4,6 +4,7 @@
 #include "redlock/RedlockRules.h"
 #include "support/CliTestSupport.h"
 #include "support/DirectRedis.h"
+#include "support/FaultProxy.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -275,6 +276,17 @@ private slots:
         LocalCluster cluster;
         QString error;
         QVERIFY2(cluster.start(5, {}, &error), qPrintable(error));
+        // Nodes 0-2 (a majority) behind fault proxies, 3 and 4 direct.
+        std::vector<std::unique_ptr<FaultProxy>> proxies;
+        QStringList names;
+        for (int n = 0; n < 5; ++n) {
+            if (n < 3) {
+                proxies.push_back(std::make_unique<FaultProxy>(cluster.port(n)));
+                names << QStringLiteral("127.0.0.1:%1").arg(proxies.back()->port());
+            } else {
+                names << cluster.endpoint(n).displayName();
+            }
+        }
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString file = dir.filePath(QStringLiteral("shared.log"));
@@ -284,11 +296,11 @@ private slots:
         const QString script = QStringLiteral(
             "f=$1; trap 'grep -qx \"start $$\" \"$f\" && echo \"end $$\" >> \"$f\"; kill $! 2>/dev/null; exit 0' TERM; "
             "echo \"start $$\" >> \"$f\"; "
-            "sleep 1.2 </dev/null >/dev/null 2>&1 & wait $!; trap '' TERM; echo \"end $$\" >> \"$f\"");
+            "sleep 2 </dev/null >/dev/null 2>&1 & wait $!; trap '' TERM; echo \"end $$\" >> \"$f\"");
         std::vector<std::unique_ptr<RunProcess>> contenders;
         for (int i = 0; i < 8; ++i) {
             contenders.push_back(std::make_unique<RunProcess>(QStringList{
-                QStringLiteral("--nodes"), nodeList(cluster), QStringLiteral("--ttl"), QStringLiteral("1500"),
+                QStringLiteral("--nodes"), names.join(u','), QStringLiteral("--ttl"), QStringLiteral("1500"),
                 QStringLiteral("--node-timeout"), QStringLiteral("150"), QStringLiteral("--wait"),
                 QStringLiteral("90000"), QStringLiteral("--retry-delay"), QStringLiteral("50"),
                 QStringLiteral("--jitter"), QStringLiteral("50"), QStringLiteral("run:mutex"), QStringLiteral("--"),
@@ -300,18 +312,36 @@ private slots:
             });
         };
         // Faults until every contender is done (bounded): a paused minority, two paused, then a paused majority.
-        // A holder extends about 1 s after it acquired (a third of the TTL left) and holds 1.2 s: a 700 ms majority
-        // pause makes some extensions fail.
-        const QList<QList<int>> steps{{4}, {0, 1, 2}, {3, 4}, {}};
+        // A holder extends about 1 s after it acquired (a third of the TTL left) and holds 2 s, longer than the
+        // TTL. Each time a command starts, a fault: every other time the majority is cut off for 1.2 s, across
+        // that holder's extension, and its connections are then cut (what they held never arrives), so that the
+        // holder loses the lock and its keys expire: a command that went on after that would overlap with the
+        // next holder. Else the minority is paused (SIGSTOP), which the holder rides out.
         QDeadlineTimer deadline(120000);
-        for (int step = 0; running() && !deadline.hasExpired(); ++step) {
-            const QList<int>& paused = steps[step % steps.size()];
-            for (const int n : paused)
-                QVERIFY(cluster.pauseNode(n));
-            QTest::qWait(paused.size() >= 3 ? 700 : 400);
-            for (const int n : paused)
-                QVERIFY(cluster.resumeNode(n));
-            QTest::qWait(200);
+        qsizetype seenStarts = 0;
+        while (running() && !deadline.hasExpired()) {
+            QFile shared(file);
+            const qsizetype starts = shared.open(QIODevice::ReadOnly) ? shared.readAll().count("start ") : 0;
+            if (starts == seenStarts) {
+                QTest::qWait(20);
+                continue;
+            }
+            seenStarts = starts;
+            if (starts % 2 == 1) {
+                for (const std::unique_ptr<FaultProxy>& proxy : proxies)
+                    proxy->setBlackhole(true);
+                QTest::qWait(1200);
+                for (const std::unique_ptr<FaultProxy>& proxy : proxies) {
+                    proxy->cutConnections();
+                    proxy->setBlackhole(false);
+                }
+            } else {
+                QVERIFY(cluster.pauseNode(3));
+                QVERIFY(cluster.pauseNode(4));
+                QTest::qWait(400);
+                QVERIFY(cluster.resumeNode(3));
+                QVERIFY(cluster.resumeNode(4));
+            }
         }
         QStringList exits;
         int lostCount = 0;
