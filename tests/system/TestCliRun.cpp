@@ -211,16 +211,24 @@ private slots:
     }
 
     // SIGINT / SIGTERM to redlock reach the command; redlock releases once it has ended and exits with its status.
+    void stopSignalsAreForwarded_data()
+    {
+        QTest::addColumn<int>("signalNumber");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
     void stopSignalsAreForwarded()
     {
+        QFETCH(int, signalNumber);
         const QByteArray key = "run:forward";
         RunProcess run({QStringLiteral("--nodes"), m_nodes, QStringLiteral("--node-timeout"), QStringLiteral("1000"),
                         QString::fromLatin1(key), QStringLiteral("--"), QStringLiteral("bash"), QStringLiteral("-c"),
-                        QStringLiteral("trap 'echo got-term; kill $!; exit 5' TERM; echo ready; "
+                        QStringLiteral("trap 'echo got-signal; kill $!; exit 5' TERM INT HUP; echo ready; "
                                        "sleep 60 </dev/null >/dev/null 2>&1 & wait")});
         QCOMPARE(run.readLine(), QByteArray("ready"));
-        ::kill(static_cast<pid_t>(run.process().processId()), SIGTERM);
-        QCOMPARE(run.readLine(), QByteArray("got-term"));
+        ::kill(static_cast<pid_t>(run.process().processId()), signalNumber);
+        QCOMPARE(run.readLine(), QByteArray("got-signal"));
         QCOMPARE(run.finish(), 5);
         for (int i = 0; i < m_cluster.size(); ++i)
             QVERIFY(!DirectRedis(m_cluster.port(i)).exists(key));

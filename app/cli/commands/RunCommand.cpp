@@ -16,6 +16,7 @@
 #include <csignal>
 #include <optional>
 #include <sys/types.h>
+#include <unistd.h>
 
 namespace redlock::cli {
 
@@ -128,7 +129,8 @@ bool readSettings(const QStringList& args, RunSettings* settings, int* exitCode)
                 "lost a safety margin (a tenth of the TTL) before its validity ends: the command gets --on-lost's "
                 "signal, so that it can stop touching the resource before another holder may take it, and redlock "
                 "exits 8 once it has ended. SIGINT, SIGTERM and SIGHUP sent to redlock are passed on to the "
-                "command. stdin, stdout and stderr are the command's; redlock's own messages go to stderr."),
+                "command (Ctrl+C at the terminal reaches it directly). stdin, stdout and stderr are the command's; "
+                "redlock's own messages go to stderr."),
             exitCode, exitCodes()))
         return false;
     *exitCode = ExitUsage;
@@ -304,7 +306,13 @@ int runRun(const QStringList& args)
             signalChild(SIGKILL);
     });
     // Passed on rather than acted upon: the command decides how to stop, and the lock is released once it has.
-    QObject::connect(&stopSignals, &StopSignals::received, &loop, signalChild);
+    // Except Ctrl+C at a terminal we run in the foreground of: the terminal sent it to the command already
+    // (the same process group), and a second SIGINT reads as "press again to force" to some programs.
+    const bool foregroundOfTerminal = ::isatty(STDIN_FILENO) && ::tcgetpgrp(STDIN_FILENO) == ::getpgrp();
+    QObject::connect(&stopSignals, &StopSignals::received, &loop, [&](int signalNumber) {
+        if (!(signalNumber == SIGINT && foregroundOfTerminal))
+            signalChild(signalNumber);
+    });
     QObject::connect(&child, &QProcess::finished, &loop, &QEventLoop::quit);
 
     // The acquire may have taken so long that little validity is left: the command must not start on a lock
