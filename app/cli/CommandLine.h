@@ -62,8 +62,10 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
 // --drift-factor, checked by the one rule (rules::driftFactorError): every command takes the same range.
 bool driftFactorOption(const QCommandLineParser& parser, double* value);
 
-// --nodes, --password-env, --user: the node list shared by every command that talks to nodes.
-void addNodeOptions(QCommandLineParser& parser);
+// --nodes, --password-env, --user and the TLS options (redis-cli's --tls, --cacert, --cacertdir, --cert, --key,
+// --sni, --insecure): the node list shared by every command that talks to nodes. keyOption = false leaves the
+// TLS key as --tls-key only, for a command whose --key is something else.
+void addNodeOptions(QCommandLineParser& parser, bool keyOption = true);
 // Parses the node options; prints the error and returns nullopt on a bad list or a missing variable.
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser);
 
