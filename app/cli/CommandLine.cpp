@@ -3,6 +3,7 @@
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -125,7 +126,7 @@ bool driftFactorOption(const QCommandLineParser& parser, double* value)
     return true;
 }
 
-void addNodeOptions(QCommandLineParser& parser)
+void addNodeOptions(QCommandLineParser& parser, bool keyOption)
 {
     parser.addOption(
         {QStringLiteral("nodes"),
@@ -140,7 +141,103 @@ void addNodeOptions(QCommandLineParser& parser)
          CommandLine::tr("VAR")});
     parser.addOption(
         {QStringLiteral("user"), CommandLine::tr("ACL user for every node that names none."), CommandLine::tr("NAME")});
+    // TLS as redis-cli spells it.
+    parser.addOption({QStringLiteral("tls"), CommandLine::tr("Connect to every TCP node over TLS (as rediss://).")});
+    parser.addOption({QStringLiteral("cacert"),
+                      CommandLine::tr("CA certificate(s) (PEM) to verify the nodes with, instead of the system store "
+                                      "(default: $SSL_CERT_FILE when set)."),
+                      CommandLine::tr("FILE")});
+    parser.addOption({QStringLiteral("cacertdir"),
+                      CommandLine::tr("Directory of CA certificates (PEM) to verify the nodes with (default: "
+                                      "$SSL_CERT_DIR when set)."),
+                      CommandLine::tr("DIR")});
+    parser.addOption({QStringLiteral("cert"),
+                      CommandLine::tr("Client certificate (PEM) for nodes that require one (tls-auth-clients)."),
+                      CommandLine::tr("FILE")});
+    // --tls-key too, for bench, whose --key is the lock key.
+    parser.addOption({keyOption ? QStringList{QStringLiteral("key"), QStringLiteral("tls-key")}
+                                : QStringList{QStringLiteral("tls-key")},
+                      CommandLine::tr("Private key (PEM) of --cert (default: in --cert's file)."),
+                      CommandLine::tr("FILE")});
+    parser.addOption({QStringLiteral("sni"),
+                      CommandLine::tr("Server name to send and verify the certificate against, for every TLS node "
+                                      "(default: the host as given)."),
+                      CommandLine::tr("NAME")});
+    parser.addOption({QStringLiteral("insecure"),
+                      CommandLine::tr("Do not verify the nodes' certificates at all: encrypted, but anyone in the "
+                                      "path can pose as a node. For tests only; a warning says so.")});
 }
+
+namespace {
+
+// The TLS options applied to the nodes that use TLS; prints the error and returns false on a bad one.
+bool applyTlsOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* nodes)
+{
+    if (parser.isSet(QStringLiteral("tls"))) {
+        for (NodeEndpoint& node : *nodes) {
+            if (!node.isUnix())
+                node.tls = true;
+        }
+    }
+    const bool anyTls = std::any_of(nodes->cbegin(), nodes->cend(), [](const NodeEndpoint& n) { return n.tls; });
+    static const char* const kTlsOptions[] = {"cacert", "cacertdir", "cert", "tls-key", "sni", "insecure"};
+    for (const char* name : kTlsOptions) {
+        // Never fall back to plain text for someone who asked for certificates.
+        if (parser.isSet(QLatin1String(name)) && !anyTls) {
+            printErr(CommandLine::tr("redlock: --%1 needs TLS: add --tls or use rediss:// node URLs")
+                         .arg(QLatin1String(name)));
+            return false;
+        }
+    }
+    if (!anyTls)
+        return true;
+    const auto optionOrEnvironment = [&parser](const char* option, const char* variable) {
+        return parser.isSet(QLatin1String(option)) ? parser.value(QLatin1String(option))
+                                                   : qEnvironmentVariable(variable);
+    };
+    const QString caFile = optionOrEnvironment("cacert", "SSL_CERT_FILE");
+    const QString caDir = optionOrEnvironment("cacertdir", "SSL_CERT_DIR");
+    const QString certFile = parser.value(QStringLiteral("cert"));
+    const QString keyFile = parser.value(QStringLiteral("tls-key"));
+    if (!keyFile.isEmpty() && certFile.isEmpty()) {
+        printErr(CommandLine::tr("redlock: --key needs --cert"));
+        return false;
+    }
+    // Checked before anything is sent: a typo must not read as "the node refused the handshake".
+    const QList<std::pair<QString, bool>> paths{{caFile, false}, {caDir, true}, {certFile, false}, {keyFile, false}};
+    for (const auto& [path, directory] : paths) {
+        const QFileInfo info(path);
+        if (!path.isEmpty() && (directory ? !info.isDir() : !info.isFile() || !info.isReadable())) {
+            printErr((directory ? CommandLine::tr("redlock: %1 is not a directory")
+                                : CommandLine::tr("redlock: cannot read %1"))
+                         .arg(printableText(path, 300)));
+            return false;
+        }
+    }
+    const bool insecure = parser.isSet(QStringLiteral("insecure"));
+    if (insecure) {
+        printErr(CommandLine::tr("redlock: warning: --insecure: the nodes' certificates are not verified; anyone in "
+                                 "the path can pose as a node and see the traffic"));
+    }
+    for (NodeEndpoint& node : *nodes) {
+        if (!node.tls)
+            continue;
+        if (node.caFile.isEmpty())
+            node.caFile = caFile;
+        if (node.caDir.isEmpty())
+            node.caDir = caDir;
+        if (node.certFile.isEmpty()) {
+            node.certFile = certFile;
+            node.keyFile = keyFile;
+        }
+        if (node.serverName.isEmpty())
+            node.serverName = parser.value(QStringLiteral("sni"));
+        node.insecure = node.insecure || insecure;
+    }
+    return true;
+}
+
+} // namespace
 
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser)
 {
@@ -194,6 +291,8 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
                 node.user = parser.value(QStringLiteral("user"));
         }
     }
+    if (!applyTlsOptions(parser, &*nodes))
+        return std::nullopt;
     return nodes;
 }
 

@@ -35,6 +35,8 @@ enum ExitCode : int {
     // force-release only (its --help has the table of its outcomes and their codes)
     ExitHeldByOther = 6,       // another token holds the lock on a quorum: left to its holder, not freed
     ExitReleasedPartially = 7, // released on some nodes; others may still hold the token
+    // run only: the lock was lost while the command ran (the command got --on-lost's signal)
+    ExitLockLost = 8,
 };
 
 // The translation context of the messages every command shares: usage, node options, result tables.
@@ -60,8 +62,10 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
 // --drift-factor, checked by the one rule (rules::driftFactorError): every command takes the same range.
 bool driftFactorOption(const QCommandLineParser& parser, double* value);
 
-// --nodes, --password-env, --user: the node list shared by every command that talks to nodes.
-void addNodeOptions(QCommandLineParser& parser);
+// --nodes, --password-env, --user and the TLS options (redis-cli's --tls, --cacert, --cacertdir, --cert, --key,
+// --sni, --insecure): the node list shared by every command that talks to nodes. keyOption = false leaves the
+// TLS key as --tls-key only, for a command whose --key is something else.
+void addNodeOptions(QCommandLineParser& parser, bool keyOption = true);
 // Parses the node options; prints the error and returns nullopt on a bad list or a missing variable.
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser);
 

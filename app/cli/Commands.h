@@ -11,6 +11,8 @@ namespace redlock::cli {
 int runAcquire(const QStringList& args);
 int runExtend(const QStringList& args);
 int runRelease(const QStringList& args);
+// A command run while holding a lock that is extended automatically, like flock(1) (RunCommand.cpp).
+int runRun(const QStringList& args);
 
 // A local N-node redis-server cluster that lives until SIGINT/SIGTERM (ClusterCommand.cpp).
 int runCluster(const QStringList& args);

@@ -29,6 +29,8 @@ const Subcommand kSubcommands[] = {
     {"extend", runExtend, QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "extend a lock you hold (by its token)")},
     {"release", runRelease,
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "release a lock (compare-and-delete by its token)")},
+    {"run", runRun,
+     QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "run a command while holding a lock (flock for Redlock)")},
     {"cluster", runCluster,
      QT_TRANSLATE_NOOP("redlock::cli::CommandLine", "run a local redis-server cluster until Ctrl+C")},
     {"bench", runBench,

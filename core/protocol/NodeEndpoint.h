@@ -27,10 +27,12 @@ public:
     int db = 0;
 
     bool tls = false;
-    QString caFile;     // PEM bundle to verify the server; empty = system store
-    QString certFile;   // client certificate (PEM), for servers with tls-auth-clients
-    QString keyFile;    // client key (PEM)
-    QString serverName; // name to verify and send as SNI; empty = host
+    QString caFile;        // PEM bundle to verify the server; empty = system store (unless caDir is set)
+    QString caDir;         // directory of PEM CA certificates, used with caFile; both empty = system store
+    QString certFile;      // client certificate (PEM), for servers with tls-auth-clients
+    QString keyFile;       // client key (PEM)
+    QString serverName;    // name to verify and send as SNI; empty = host
+    bool insecure = false; // no verification of the server's certificate at all (only ever set explicitly)
 
     bool isUnix() const { return !unixSocket.isEmpty(); }
     // "host:port" or "unix:/path", then "/db" when the database is not 0, without credentials: safe to show

@@ -1,6 +1,7 @@
 #include "protocol/RedisConnection.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QLocalSocket>
 #include <QLocale>
@@ -187,10 +188,21 @@ void RedisConnection::startConnecting()
         m_tcp = ssl;
         QSslConfiguration config = QSslConfiguration::defaultConfiguration();
         QString setupError;
-        if (!m_endpoint.caFile.isEmpty()) {
-            const auto cas = QSslCertificate::fromPath(m_endpoint.caFile, QSsl::Pem);
-            if (cas.isEmpty())
-                setupError = tr("no CA certificate could be read from %1").arg(m_endpoint.caFile);
+        if (!m_endpoint.caFile.isEmpty() || !m_endpoint.caDir.isEmpty()) {
+            QList<QSslCertificate> cas;
+            if (!m_endpoint.caFile.isEmpty()) {
+                cas = QSslCertificate::fromPath(m_endpoint.caFile, QSsl::Pem);
+                if (cas.isEmpty())
+                    setupError = tr("no CA certificate could be read from %1").arg(m_endpoint.caFile);
+            }
+            if (!m_endpoint.caDir.isEmpty()) {
+                // Every PEM file in the directory, hashed names (c_rehash) or not.
+                const auto fromDir = QSslCertificate::fromPath(QDir(m_endpoint.caDir).filePath(QStringLiteral("*")),
+                                                               QSsl::Pem, QSslCertificate::PatternSyntax::Wildcard);
+                if (fromDir.isEmpty())
+                    setupError = tr("no CA certificate could be read from the directory %1").arg(m_endpoint.caDir);
+                cas += fromDir;
+            }
             config.setCaCertificates(cas);
         }
         if (!m_endpoint.certFile.isEmpty()) {
@@ -212,7 +224,9 @@ void RedisConnection::startConnecting()
                 setupError = tr("cannot open client key %1").arg(keyFile.fileName());
             }
         }
-        config.setPeerVerifyMode(QSslSocket::VerifyPeer);
+        // Insecure only when asked for by name (the CLI's --insecure warns): the connection is encrypted but
+        // anyone in the path can impersonate the server.
+        config.setPeerVerifyMode(m_endpoint.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
         ssl->setSslConfiguration(config);
         ssl->setPeerVerifyName(m_endpoint.serverName.isEmpty() ? m_endpoint.host : m_endpoint.serverName);
         connect(ssl, &QSslSocket::encrypted, this, &RedisConnection::onTransportConnected);

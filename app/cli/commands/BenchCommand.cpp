@@ -188,7 +188,7 @@ qint64 procStatusKb(const QByteArray& field)
 int runBench(const QStringList& args)
 {
     QCommandLineParser parser;
-    addNodeOptions(parser);
+    addNodeOptions(parser, false); // --key is the lock key here
     parser.addOption(
         {QStringLiteral("local"),
          BenchCommand::tr("Instead of --nodes, start a local cluster of N redis-server nodes for the run."),
