@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The core as a service embeds it, with nothing from this source tree: install the library's two components
 # (libredlock-core0, libredlock-core-dev) into a temporary prefix, build examples/worker out of tree with only
-# find_package(RedlockCore) (and once more with only pkg-config), and run it against a real `redlock cluster`:
-# it takes orders:<id> with a fencing token that grows, finishes and releases; and when its key is taken over
-# behind its back it says the lock is lost and does no step after that.
+# find_package(RedlockCore) (and once more with only pkg-config; every installed header compiles alone), and run
+# it against a real `redlock cluster`: it takes orders:<id> with a fencing token that grows, finishes and
+# releases; and when its key is taken over behind its back it says the lock is lost and does no step after that.
 # Usage: example-worker.sh <cmake> <generator> <build dir> <examples/worker> <redlock>
 set -euo pipefail
 cmake=$1 generator=$2 build=$3 example=$4 redlock=$5
@@ -43,6 +43,11 @@ worker=$tmp/worker/redlock-example-worker
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 pc_flags=$(pkg-config --cflags --libs redlock-core) || fail "pkg-config redlock-core"
 ${CXX:-c++} -std=c++20 -fPIC "$example/main.cpp" $pc_flags -o "$tmp/worker-pc" || fail "build with pkg-config"
+# Every installed header compiles on its own: none needs a header that was not installed.
+for header in $(cd "$prefix/include/redlock" && find . -name '*.h' | sed 's|^\./||'); do
+    echo "#include <$header>" | ${CXX:-c++} -std=c++20 -fPIC -fsyntax-only -x c++ - $(pkg-config --cflags redlock-core) \
+        || fail "$header does not compile alone"
+done
 
 "$redlock" cluster --nodes-count 3 >"$tmp/cluster.out" 2>"$tmp/cluster.err" &
 cluster_pid=$!
