@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace redlock {
 
@@ -314,7 +315,7 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
     }
 }
 
-void AlertMonitor::consider(const Condition& c, qint64 now)
+void AlertMonitor::consider(const Condition& c, qint64 now, QList<Condition>* fresh)
 {
     const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
     const auto it = m_active.find(id);
@@ -323,9 +324,14 @@ void AlertMonitor::consider(const Condition& c, qint64 now)
         it->seen = m_generation;
         return;
     }
+    fresh->append(c);
+}
+
+void AlertMonitor::raiseOne(const Condition& c, qint64 now)
+{
     Active a;
     a.alert.rule = c.rule;
-    a.alert.id = id;
+    a.alert.id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
     a.alert.subject = c.subject;
     a.alert.key = c.key;
     a.alert.node = c.node;
@@ -335,9 +341,117 @@ void AlertMonitor::consider(const Condition& c, qint64 now)
     a.token = c.token;
     a.lastActiveNs = now;
     a.seen = m_generation;
-    m_active.insert(id, a);
-    m_order.append(id);
+    m_active.insert(a.alert.id, a);
+    m_order.append(a.alert.id);
     emit alertRaised(a.alert);
+}
+
+QByteArray AlertMonitor::groupId(AlertRule rule)
+{
+    return alertRuleId(rule).toLatin1() + QByteArrayLiteral(":group");
+}
+
+bool AlertMonitor::isGrouped(const QByteArray& id) const
+{
+    const auto it = m_active.constFind(id);
+    return it != m_active.cend() && !it->groupId.isEmpty();
+}
+
+void AlertMonitor::raise(const QList<Condition>& fresh, qint64 now)
+{
+    std::array<QList<const Condition*>, kAlertRuleCount> byRule;
+    for (const Condition& c : fresh)
+        byRule[index(c.rule)].append(&c);
+    for (int r = 0; r < kAlertRuleCount; ++r) {
+        const QList<const Condition*>& conditions = byRule[static_cast<size_t>(r)];
+        if (conditions.isEmpty())
+            continue;
+        const auto rule = static_cast<AlertRule>(r);
+        const QByteArray gid = groupId(rule);
+        const bool join = m_active.contains(gid);
+        if (!join && (m_options.groupAtCount <= 0 || conditions.size() < m_options.groupAtCount)) {
+            for (const Condition* c : conditions)
+                raiseOne(*c, now);
+            continue;
+        }
+        // A storm (a node restart leaves a leftover on every key): one alert for all, not thousands of rows and
+        // notifications. Its members are followed one by one, unlisted, so that each clears on its own.
+        QList<QByteArray> joined;
+        for (const Condition* c : conditions) {
+            Active m;
+            m.alert.rule = c->rule;
+            m.alert.id = alertRuleId(c->rule).toLatin1() + ':' + c->subject;
+            m.alert.subject = c->subject;
+            m.alert.key = c->key;
+            m.alert.node = c->node;
+            m.alert.sinceMs = c->sinceMs;
+            m.alert.raisedAtMs = wallMs();
+            m.token = c->token;
+            m.lastActiveNs = now;
+            m.seen = m_generation;
+            m.groupId = gid;
+            joined.append(m.alert.id);
+            m_active.insert(m.alert.id, m);
+        }
+        Active& group = m_active[gid]; // looked up after the inserts: they may move the hash's items
+        for (const QByteArray& id : std::as_const(joined))
+            group.members.insert(id);
+        if (join) {
+            m_changedGroups.insert(gid);
+            continue;
+        }
+        group.alert.rule = rule;
+        group.alert.id = gid;
+        group.alert.subject = QByteArrayLiteral("group:") + alertRuleId(rule).toLatin1();
+        group.alert.group = true;
+        group.alert.raisedAtMs = wallMs();
+        group.lastActiveNs = now;
+        group.seen = m_generation;
+        updateGroup(group);
+        m_order.append(gid);
+        const Alert raised = group.alert; // a copy: a slot may change the monitor
+        emit alertRaised(raised);
+    }
+}
+
+void AlertMonitor::updateGroup(Active& group) const
+{
+    // The examples: the first members in order (of their keys, or subjects), stable while they last.
+    constexpr qsizetype kExamples = 3;
+    QList<const Alert*> first;
+    qint64 sinceMs = 0;
+    for (const QByteArray& id : std::as_const(group.members)) {
+        const auto it = m_active.constFind(id);
+        if (it == m_active.cend())
+            continue;
+        const Alert* a = &it->alert;
+        if (sinceMs == 0 || a->sinceMs < sinceMs)
+            sinceMs = a->sinceMs;
+        const auto label = [](const Alert* x) -> const QByteArray& { return x->key.isEmpty() ? x->subject : x->key; };
+        const auto at = std::upper_bound(first.begin(), first.end(), a,
+                                         [&](const Alert* x, const Alert* y) { return label(x) < label(y); });
+        if (at - first.begin() < kExamples) {
+            first.insert(at, a);
+            if (first.size() > kExamples)
+                first.removeLast();
+        }
+    }
+    Alert& g = group.alert;
+    g.count = static_cast<int>(group.members.size());
+    g.sinceMs = sinceMs;
+    g.examples.clear();
+    QStringList shown;
+    for (const Alert* a : std::as_const(first)) {
+        g.examples.append(a->key.isEmpty() ? a->subject : a->key);
+        shown.append(!a->key.isEmpty() ? printableBytes(a->key, 60)
+                     : a->node >= 0    ? nodeName(a->node)
+                                       : printableBytes(a->subject, 60));
+    }
+    if (g.count > shown.size())
+        shown.append(QStringLiteral("…"));
+    const bool locks = !first.isEmpty() && !first.constFirst()->key.isEmpty();
+    g.message = locks ? tr("%n lock(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")))
+                      : tr("%n alert(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")));
 }
 
 void AlertMonitor::evaluate()
@@ -353,6 +467,7 @@ void AlertMonitor::evaluate()
     const auto isActive = [&](AlertRule rule, const QByteArray& subject) {
         return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject);
     };
+    QList<Condition> fresh;
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it) {
         const QByteArray subject = keySubject(it.key());
         // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
@@ -379,21 +494,46 @@ void AlertMonitor::evaluate()
         // The message is only built for an alert about to be raised.
         if (!active)
             c.message = lockMessage(it.key(), *it);
-        consider(c, now);
+        consider(c, now, &fresh);
     }
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
-            consider(c, now);
+            consider(c, now, &fresh);
     }
-    // Clear what has been gone for clearAfterMs (at once when its rule was switched off).
+    raise(fresh, now);
+    // Clear what has been gone for clearAfterMs (at once when its rule was switched off): single alerts and
+    // groups' members; a group goes with its last member.
+    const auto gone = [&](const Active& a) {
+        return a.seen != m_generation &&
+               (!t.isEnabled(a.alert.rule) || (now - a.lastActiveNs) / 1'000'000 >= t.clearAfterMs);
+    };
     const QList<QByteArray> order = m_order;
     for (const QByteArray& id : order) {
-        auto it = m_active.find(id);
-        if (it->seen == m_generation)
+        const auto it = m_active.constFind(id);
+        if (it == m_active.cend())
             continue;
-        if (t.isEnabled(it->alert.rule) && (now - it->lastActiveNs) / 1'000'000 < t.clearAfterMs)
+        if (it->alert.group) {
+            const QSet<QByteArray> members = it->members;
+            for (const QByteArray& member : members) {
+                const auto m = m_active.constFind(member);
+                if (m != m_active.cend() && gone(*m))
+                    clearActive(member);
+            }
+        } else if (gone(*it)) {
+            clearActive(id);
+        }
+    }
+    const QSet<QByteArray> changed = std::exchange(m_changedGroups, {});
+    for (const QByteArray& gid : changed) {
+        const auto it = m_active.find(gid);
+        if (it == m_active.end())
             continue;
-        clearActive(id);
+        if (it->members.isEmpty()) {
+            clearActive(gid);
+            continue;
+        }
+        updateGroup(*it);
+        emit alertChanged(it->alert);
     }
     for (const QByteArray& id : std::as_const(m_order))
         maybeNotify(m_active[id], now);
@@ -404,6 +544,14 @@ void AlertMonitor::clearActive(const QByteArray& id)
     const auto it = m_active.find(id);
     if (it == m_active.end())
         return;
+    if (!it->groupId.isEmpty()) {
+        // A group's member goes quietly; the group changes (or clears) once at the end of the evaluation.
+        const QByteArray gid = it->groupId;
+        m_active.erase(it);
+        m_active[gid].members.remove(id);
+        m_changedGroups.insert(gid);
+        return;
+    }
     Alert cleared = it->alert;
     cleared.clearedAtMs = wallMs();
     m_active.erase(it);
@@ -439,7 +587,7 @@ QList<Alert> AlertMonitor::alerts() const
 std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
 {
     const auto it = m_active.constFind(id);
-    if (it == m_active.cend())
+    if (it == m_active.cend() || !it->groupId.isEmpty())
         return std::nullopt;
     return it->alert;
 }
@@ -447,7 +595,7 @@ std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
 bool AlertMonitor::acknowledge(const QByteArray& id)
 {
     const auto it = m_active.find(id);
-    if (it == m_active.end())
+    if (it == m_active.end() || !it->groupId.isEmpty())
         return false;
     if (!it->alert.acknowledged) {
         it->alert.acknowledged = true;

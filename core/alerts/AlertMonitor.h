@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 
 #include <array>
@@ -75,6 +76,12 @@ struct Alert
     qint64 clearedAtMs = 0; // wall clock; 0 = active
     bool acknowledged = false;
     int notifications = 0; // how often it notified (0: muted or acknowledged since it was raised)
+    // A group: many alerts of one rule raised together (a leftover on every key after a node restart) are one
+    // alert, "<rule id>:group", subject "group:<rule id>". count: the conditions it stands for now (1 for a single
+    // alert); examples: a few of them, the first in order (their lock keys, raw bytes, or their subjects).
+    bool group = false;
+    int count = 1;
+    QByteArrayList examples;
 
     bool isActive() const { return clearedAtMs == 0; }
 };
@@ -87,6 +94,9 @@ struct AlertMonitorOptions
     qint64 maxTtlMs = 0; // the largest TTL in use (the audit's: ClusterWatch::auditMaxTtlMs); 0 = unknown: defaultTtlMs
     qint64 defaultTtlMs = rules::kDefaultMaxTtlMs; // as AuditInput::defaultTtlMs
     AlertThresholds thresholds;
+    // This many alerts of one rule (or more) to raise in one evaluation are raised as one group alert, and while it
+    // is active, new alerts of its rule join it (its count goes up; no new row, no new notification). 0 = never.
+    int groupAtCount = 10;
     int evaluateIntervalMs = 1000;        // the timer that lets time thresholds pass; 0 = only evaluate() calls
     std::shared_ptr<SteadyClock> clock;   // null = SteadyClock::system(): every duration
     std::shared_ptr<WallClock> wallClock; // null = WallClock::system(): the times shown
@@ -103,6 +113,11 @@ struct AlertMonitorOptions
 // from then). notify() says when to tell a person: on raising, unless the alert is muted (per rule or per subject, for
 // a while) or acknowledged, and again every repeatAfterMs while nobody acknowledged it. Muted and acknowledged alerts
 // are still raised, listed and cleared.
+//
+// An alert storm is grouped: when groupAtCount alerts of one rule or more would be raised in the same evaluation,
+// one group alert stands for them (Alert::group, with a count and a few examples); its members are followed as
+// single alerts are (they clear when their condition is gone) but not listed, raised or notified one by one. The
+// group changes (alertChanged) as members join or clear, and clears with its last member.
 class AlertMonitor final : public QObject
 {
     Q_OBJECT
@@ -126,9 +141,13 @@ public:
     void setQuarantined(const QList<int>& nodes);
     void setFindings(const QList<AuditFinding>& findings);
 
-    // Active alerts, oldest first.
+    // Active alerts, oldest first (a group once, not its members).
     QList<Alert> alerts() const;
-    std::optional<Alert> alert(const QByteArray& id) const;
+    std::optional<Alert> alert(const QByteArray& id) const; // a single alert or a group, not a group's member
+    // The group alert of a rule: "<rule id>:group".
+    static QByteArray groupId(AlertRule rule);
+    // Whether a condition is active now as a member of its rule's group (not listed on its own).
+    bool isGrouped(const QByteArray& id) const;
 
     // The operator has seen it: it stays listed and active, and stops notifying. False: no such active alert.
     bool acknowledge(const QByteArray& id);
@@ -185,13 +204,19 @@ private:
         QByteArray token; // LockHeld, MinorityLeftover: the token the alert is about (another token: another alert)
         qint64 lastActiveNs = 0;
         qint64 lastNotifiedNs = 0;
-        quint64 seen = 0; // evaluation generation the condition was last active in
+        quint64 seen = 0;         // evaluation generation the condition was last active in
+        QByteArray groupId;       // a group's member: the group (members are not in m_order)
+        QSet<QByteArray> members; // a group: its members' ids
     };
 
     void applyLock(const LockView& view);
     void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
     void recomputeNodeConditions();
-    void consider(const Condition& c, qint64 nowNs);
+    // Active already: still present. Else it goes into fresh, raised (alone or grouped) by raise().
+    void consider(const Condition& c, qint64 nowNs, QList<Condition>* fresh);
+    void raise(const QList<Condition>& fresh, qint64 nowNs);
+    void raiseOne(const Condition& c, qint64 nowNs);
+    void updateGroup(Active& group) const;
     void clearActive(const QByteArray& id);
     // A single-shot timer to the earliest mute's end: mutesChanged when one runs out (the "muted" state shown
     // ends then, not at the next change of something else).
@@ -217,6 +242,7 @@ private:
     QList<QByteArray> m_order;          // active ids, oldest first
     std::array<qint64, kAlertRuleCount> m_ruleMutedUntilNs{};
     QHash<QByteArray, qint64> m_subjectMutedUntilNs;
+    QSet<QByteArray> m_changedGroups; // groups whose members joined or cleared in this evaluation
     quint64 m_generation = 0;
     QTimer m_timer;
     QTimer m_muteTimer;

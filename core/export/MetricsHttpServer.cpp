@@ -54,9 +54,13 @@ QString ListenAddress::toString() const
 }
 
 MetricsHttpServer::MetricsHttpServer(Provider provider, QObject* parent)
-    : QObject(parent), m_provider(std::move(provider)), m_server(new QTcpServer(this))
+    : MetricsHttpServer(std::move(provider), Limits{}, parent)
+{}
+
+MetricsHttpServer::MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent)
+    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new QTcpServer(this))
 {
-    m_server->setMaxPendingConnections(kMaxConnections);
+    m_server->setMaxPendingConnections(m_limits.maxConnections);
     connect(m_server, &QTcpServer::newConnection, this, &MetricsHttpServer::onNewConnection);
 }
 
@@ -79,50 +83,56 @@ ListenAddress MetricsHttpServer::serverAddress() const
     return out;
 }
 
+qint64 MetricsHttpServer::pendingBytes() const
+{
+    qint64 total = 0;
+    for (const QTcpSocket* socket : m_answered)
+        total += socket->bytesToWrite();
+    return total;
+}
+
 void MetricsHttpServer::onNewConnection()
 {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-        if (m_open.size() >= kMaxConnections) {
-            if (m_waiting.isEmpty()) {
-                // Every open connection has its answer and is closing: they go soon, this one now.
-                socket->abort();
-                socket->deleteLater();
-                continue;
-            }
-            // Make room by the connection that has waited longest without sending a request: an idle client
-            // (or a slowloris) cannot starve a scraper.
-            drop(m_waiting.constFirst());
+        if (m_open.size() >= m_limits.maxConnections) {
+            // Make room by the connection that has waited longest without sending a request (an idle client, a
+            // slowloris), or else by the oldest answered one (a client that does not read its answer): neither
+            // can starve a scraper that connects now.
+            drop(!m_waiting.isEmpty() ? m_waiting.constFirst() : m_answered.constFirst());
         }
         m_open.insert(socket);
         m_waiting.append(socket);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
         connect(socket, &QTcpSocket::disconnected, this, [this, socket] { forget(socket); });
-        // A client that does not complete its request head soon, or does not take its answer, loses the socket.
-        QTimer::singleShot(kRequestHeadTimeoutMs, socket, [this, socket] {
-            if (!m_answered.contains(socket))
+        // A client that does not complete its request head soon loses the socket; none keeps it for long.
+        QTimer::singleShot(m_limits.requestHeadTimeoutMs, socket, [this, socket] {
+            if (m_waiting.contains(socket))
                 drop(socket);
         });
-        QTimer::singleShot(kConnectionTimeoutMs, socket, [this, socket] { drop(socket); });
+        QTimer::singleShot(m_limits.connectionTimeoutMs, socket, [this, socket] { drop(socket); });
     }
 }
 
 void MetricsHttpServer::forget(QTcpSocket* socket)
 {
     m_open.remove(socket);
-    m_answered.remove(socket);
+    m_answered.removeOne(socket);
     m_waiting.removeOne(socket);
     socket->deleteLater();
 }
 
 void MetricsHttpServer::drop(QTcpSocket* socket)
 {
+    if (!m_open.contains(socket))
+        return; // already gone (a timer that fired after the disconnect)
+    ++m_dropped;
     forget(socket);
     socket->abort();
 }
 
 void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
 {
-    if (m_answered.contains(socket)) {
+    if (!m_waiting.contains(socket)) {
         // What comes after the answered head (a body, a pipelined request) is read and dropped: data left
         // unread when the socket closes would make the kernel reset the connection, and the client could lose
         // the answer.
@@ -168,15 +178,28 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
 void MetricsHttpServer::respond(QTcpSocket* socket, const QByteArray& status, const QByteArray& contentType,
                                 const QByteArray& body, bool withBody, const QByteArray& extraHeaders)
 {
-    m_answered.insert(socket); // one request per connection
     m_waiting.removeOne(socket);
     socket->readAll();
-    QByteArray response = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
-                          "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
-                          "Connection: close\r\n\r\n";
+    const QByteArray head = "HTTP/1.1 " + status + "\r\nContent-Type: " + contentType +
+                            "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extraHeaders +
+                            "Connection: close\r\n\r\n";
+    const qint64 size = head.size() + (withBody ? body.size() : 0);
+    // Answers nobody takes must not pile up: the oldest answered connections make room for this one.
+    while (!m_answered.isEmpty() && pendingBytes() + size > m_limits.maxPendingBytes)
+        drop(m_answered.constFirst());
+    m_answered.append(socket); // one request per connection
+    // Written apart: the body is not copied once more into a joined buffer.
+    socket->write(head);
     if (withBody)
-        response += body;
-    socket->write(response);
+        socket->write(body);
+    // A client that takes nothing of its answer for a while is gone or hostile: each byte it takes restarts the
+    // clock, so a slow but live reader keeps its connection (up to connectionTimeoutMs).
+    auto* stall = new QTimer(socket);
+    stall->setSingleShot(true);
+    stall->setInterval(m_limits.writeStallTimeoutMs);
+    connect(socket, &QTcpSocket::bytesWritten, stall, qOverload<>(&QTimer::start));
+    connect(stall, &QTimer::timeout, this, [this, socket] { drop(socket); });
+    stall->start();
     socket->disconnectFromHost(); // after the answer is written; disconnected() then deletes the socket
 }
 

@@ -31,12 +31,17 @@ public:
 
 // A minimal HTTP/1.1 server for Prometheus scrapes: GET (or HEAD) /metrics answers 200 with the body the provider
 // returns now, as `text/plain; version=0.0.4; charset=utf-8`; any other path is 404, any other method 405. One
-// request per connection (Connection: close). A request head larger than kMaxRequestBytes is answered 431, a
-// client that has not sent a complete request head within kRequestHeadTimeoutMs is dropped, one that has not
-// taken its answer within kConnectionTimeoutMs too, and at most kMaxConnections are open at once: when full, a new
-// connection makes room by dropping the oldest one still waiting for its request head (only when every open one
-// has been answered is the new one closed). Idle or slow clients (slowloris) cannot make the exporter hold memory
-// or sockets, nor starve a real scrape.
+// request per connection (Connection: close). A request head larger than kMaxRequestBytes is answered 431.
+//
+// Bounds, so that idle, slow or hostile clients cannot make the exporter hold memory or sockets, nor starve a real
+// scrape (a slowloris, or clients that send a request and never read the answer):
+// - a client that has not sent a complete request head within requestHeadTimeoutMs is dropped;
+// - an answered client that takes no byte of its answer for writeStallTimeoutMs is dropped, and no connection
+//   lives longer than connectionTimeoutMs;
+// - answers not yet taken by their clients hold at most maxPendingBytes together: a new answer that would pass it
+//   drops the oldest answered connections first (one answer alone may pass it: a scrape is always served);
+// - at most maxConnections are open at once: when full, a new connection makes room by dropping the oldest one
+//   still waiting for its request head, or else the oldest answered one. The newcomer is never the one refused.
 //
 // The provider runs on this object's thread and must not wait for I/O (the exporter renders what it holds).
 // Core, not the CLI: a service that embeds the core's observation can serve its own /metrics, as the console can.
@@ -48,17 +53,35 @@ class MetricsHttpServer final : public QObject
 public:
     static constexpr qsizetype kMaxRequestBytes = 8192;
     static constexpr int kRequestHeadTimeoutMs = 2000;
+    static constexpr int kWriteStallTimeoutMs = 3000;
     static constexpr int kConnectionTimeoutMs = 10000;
     static constexpr int kMaxConnections = 32;
+    static constexpr qint64 kMaxPendingBytes = 64 * 1024 * 1024;
+
+    struct Limits
+    {
+        int maxConnections = kMaxConnections;
+        int requestHeadTimeoutMs = kRequestHeadTimeoutMs;
+        int writeStallTimeoutMs = kWriteStallTimeoutMs;
+        int connectionTimeoutMs = kConnectionTimeoutMs;
+        qint64 maxPendingBytes = kMaxPendingBytes;
+    };
 
     using Provider = std::function<QByteArray()>;
     explicit MetricsHttpServer(Provider provider, QObject* parent = nullptr);
+    MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent = nullptr);
     ~MetricsHttpServer() override;
 
     // False with *error (translated) when the address cannot be bound (in use, not local, no permission).
     bool listen(const ListenAddress& where, QString* error);
     ListenAddress serverAddress() const;
+    const Limits& limits() const { return m_limits; }
     quint64 scrapes() const { return m_scrapes; }
+    // Connections open now, and the bytes of their answers their clients have not taken yet.
+    int openConnections() const { return static_cast<int>(m_open.size()); }
+    qint64 pendingBytes() const;
+    // Connections the server closed because of a bound (full, stalled, too old, too much pending output).
+    quint64 droppedConnections() const { return m_dropped; }
 
 signals:
     void scraped();
@@ -72,11 +95,13 @@ private:
                  bool withBody, const QByteArray& extraHeaders = {});
 
     Provider m_provider;
+    Limits m_limits;
     QTcpServer* m_server = nullptr;
     QSet<QTcpSocket*> m_open;
-    QSet<QTcpSocket*> m_answered;
-    QList<QTcpSocket*> m_waiting; // open, no complete request head yet; oldest first
+    QList<QTcpSocket*> m_answered; // open, answer written (maybe not yet taken); oldest first
+    QList<QTcpSocket*> m_waiting;  // open, no complete request head yet; oldest first
     quint64 m_scrapes = 0;
+    quint64 m_dropped = 0;
 };
 
 } // namespace redlock

@@ -201,6 +201,13 @@ void PrometheusExporter::addObserverLoad(const QList<ObserverLoad>& load)
     m_load = load;
 }
 
+qsizetype PrometheusExporter::keysOverSeriesLimit() const
+{
+    if (!m_options.perKeyMetrics)
+        return 0;
+    return std::max<qsizetype>(0, m_keys.size() - std::max<qsizetype>(0, m_options.maxKeySeries));
+}
+
 void PrometheusExporter::setFindings(const QList<AuditFinding>& findings)
 {
     m_externalFindings = true;
@@ -341,7 +348,8 @@ QByteArray PrometheusExporter::exposition() const
     if (m_options.perKeyMetrics) {
         out.family("redlock_lock_holders", Type::Gauge,
                    u"Per lock key (--key-labels): nodes holding the verdict's token, labelled with the verdict. Keys "
-                   u"are shown printable (control characters and backslashes as \\xNN), at most 200 characters.");
+                   u"are shown printable (control characters and backslashes as \\xNN), at most 200 characters. At "
+                   u"most redlock_key_series_limit series: the first keys in key order.");
         QList<std::pair<QString, const KeyState*>> rows;
         rows.reserve(m_keys.size());
         for (auto it = m_keys.cbegin(); it != m_keys.cend(); ++it)
@@ -349,14 +357,29 @@ QByteArray PrometheusExporter::exposition() const
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         // Two keys cut to the same 200 characters would be one series twice, which Prometheus refuses: the
         // first one stands for both.
+        const qsizetype limit = std::max<qsizetype>(0, m_options.maxKeySeries);
+        qsizetype series = 0;
+        qsizetype dropped = 0;
         QString previous;
         for (qsizetype i = 0; i < rows.size(); ++i) {
             if (i > 0 && rows[i].first == previous)
                 continue;
             previous = rows[i].first;
+            if (series == limit) {
+                ++dropped;
+                continue;
+            }
+            ++series;
             out.sample({{"key", rows[i].first}, {"verdict", lockVerdictId(rows[i].second->verdict)}},
                        rows[i].second->holders);
         }
+        out.family("redlock_key_series_limit", Type::Gauge,
+                   u"The most per-key series (redlock_lock_holders) a scrape exports (--max-series).");
+        out.sample({}, static_cast<double>(limit));
+        out.family("redlock_key_series_dropped", Type::Gauge,
+                   u"Per-key series left out of this scrape because of redlock_key_series_limit (0: every lock key "
+                   u"has its series).");
+        out.sample({}, static_cast<double>(dropped));
     }
     return out.take();
 }

@@ -23,6 +23,11 @@ struct ExporterOptions
     int budgetPerNode = kDefaultBudgetPerNode; // the inspector's rescan budget, exported as is
     // One series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only on request.
     bool perKeyMetrics = false;
+    // With perKeyMetrics, at most this many per-key series (the first keys in key order, stable from scrape to
+    // scrape): a scrape stays small and fast whatever the number of keys, and redlock_key_series_dropped says how
+    // many were left out.
+    qsizetype maxKeySeries = kDefaultMaxKeySeries;
+    static constexpr qsizetype kDefaultMaxKeySeries = 10000;
     std::shared_ptr<SteadyClock> clock; // the inspector's clock (null = SteadyClock::system())
 };
 
@@ -62,6 +67,8 @@ public:
     QByteArray exposition() const;
 
     const QList<AuditFinding>& findings() const { return m_findings; }
+    // With perKeyMetrics: the lock keys known now beyond maxKeySeries (0 = every key has its series).
+    qsizetype keysOverSeriesLimit() const;
     // Bucket bounds of the lock histograms, in seconds.
     static const QList<double>& ageBuckets();
     static const QList<double>& validityBuckets();

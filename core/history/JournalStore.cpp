@@ -3,14 +3,27 @@
 #include "observe/KeyPattern.h"
 #include "observe/ObservationTypes.h"
 
+#include "runtime/PrivateFile.h"
+
 #include <QAtomicInteger>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSysInfo>
+#include <QUrl>
 #include <QVariant>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace redlock {
 
@@ -64,12 +77,134 @@ JournalStore::~JournalStore()
 
 void JournalStore::close()
 {
-    if (!m_db.isValid())
-        return;
-    m_db.close();
-    m_db = QSqlDatabase();
-    QSqlDatabase::removeDatabase(m_connectionName);
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connectionName);
+    }
     m_open = false;
+    // After the connection: the next writer may open the file once this one no longer writes to it. The lock
+    // file stays (removing it would let a writer that waits on the old one and a newcomer both hold "the" lock).
+    if (m_writerLockFd >= 0) {
+        ::close(m_writerLockFd);
+        m_writerLockFd = -1;
+    }
+}
+
+bool JournalStore::lockWriter(Error* error)
+{
+    const QString lockPath = m_path + QStringLiteral("-writer.lock");
+    const QByteArray name = QFile::encodeName(lockPath);
+    // Not a secret (who writes), and readable by a second writer of another account, so that it can name the first.
+    int fd = ::open(name.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EACCES)
+        fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC); // flock needs no write access
+    if (fd < 0) {
+        const int saved = errno;
+        if (error)
+            *error = {Failure::Other, tr("%1: cannot create the writer lock %2: %3")
+                                          .arg(QDir::toNativeSeparators(m_path), QDir::toNativeSeparators(lockPath),
+                                               QString::fromLocal8Bit(std::strerror(saved)))};
+        return false;
+    }
+    // flock, not fcntl: it is per open file, so two writers in one process exclude each other too, and it never
+    // meets SQLite's own fcntl locks on the journal (another file besides).
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int saved = errno;
+        QByteArray who(512, '\0');
+        const ssize_t n = saved == EWOULDBLOCK ? ::pread(fd, who.data(), who.size(), 0) : -1;
+        ::close(fd);
+        if (saved != EWOULDBLOCK) {
+            if (error)
+                *error = {Failure::Other, tr("%1: cannot lock %2: %3")
+                                              .arg(QDir::toNativeSeparators(m_path), QDir::toNativeSeparators(lockPath),
+                                                   QString::fromLocal8Bit(std::strerror(saved)))};
+            return false;
+        }
+        const QStringList fields = QString::fromUtf8(who.left(std::max<ssize_t>(0, n))).split(u'\n');
+        bool pidOk = false;
+        const qint64 pid = fields.value(0).toLongLong(&pidOk);
+        const QString other = pidOk ? tr("process %1 (%2 on %3)")
+                                          .arg(pid)
+                                          .arg(printableText(fields.value(1)), printableText(fields.value(2)))
+                                    : tr("another process");
+        if (error)
+            *error = {Failure::Busy, tr("%1: %2 writes this journal: one writer per journal, or the two would end each "
+                                        "other's tenures; this one writes once that one stops")
+                                         .arg(QDir::toNativeSeparators(m_path), other)};
+        return false;
+    }
+    const QByteArray me = QByteArray::number(QCoreApplication::applicationPid()) + '\n' +
+                          QCoreApplication::applicationName().toUtf8() + '\n' + QSysInfo::machineHostName().toUtf8() +
+                          '\n';
+    const bool described = ::ftruncate(fd, 0) == 0 && ::pwrite(fd, me.constData(), size_t(me.size()), 0) == me.size();
+    Q_UNUSED(described) // if not, only a second writer's message lacks this one's pid
+    m_writerLockFd = fd;
+    return true;
+}
+
+bool JournalStore::openReadOnly(bool immutable, Error* error)
+{
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+    if (!m_db.isValid()) {
+        if (error)
+            *error = {Failure::Other, tr("the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)")};
+        close();
+        return false;
+    }
+    QString options = QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs);
+    if (immutable) {
+        m_db.setDatabaseName(QUrl::fromLocalFile(QFileInfo(m_path).absoluteFilePath()).toString(QUrl::FullyEncoded) +
+                             QStringLiteral("?immutable=1"));
+        options += QStringLiteral(";QSQLITE_OPEN_URI");
+    } else {
+        m_db.setDatabaseName(m_path);
+    }
+    m_db.setConnectOptions(options);
+    // The statements in a scope of their own: a connection is closed (or opened again) only once no query uses it.
+    QSqlError failed;
+    QString doing = tr("cannot read");
+    bool isJournal = true;
+    if (!m_db.open()) {
+        failed = m_db.lastError();
+        doing = tr("cannot open");
+    } else {
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(m_busyTimeoutMs)) ||
+            !q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'intervals'")) || !q.next())
+            failed = q.lastError();
+        else if (q.value(0).toInt() == 0)
+            isJournal = false;
+        // A journal written before "at least since" intervals existed has no such column: none of its are.
+        else if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
+                                        "'at_least_since'")) ||
+                 !q.next())
+            failed = q.lastError();
+        else
+            m_hasAtLeastSince = q.value(0).toInt() > 0;
+    }
+    if (failed.isValid()) {
+        // A WAL journal whose writer is gone has no -wal or -shm file, and a reader that may not create them in
+        // the folder (another account's journal) is refused by SQLite. Without a -wal file every row is in the
+        // journal itself: read it as it is, with no side file and no lock (immutable).
+        bool ok = false;
+        const int code = failed.nativeErrorCode().toInt(&ok) & 0xFF;
+        const bool retry = !immutable && ok && (code == 8 /* SQLITE_READONLY */ || code == 14 /* SQLITE_CANTOPEN */) &&
+                           !QFileInfo::exists(m_path + QStringLiteral("-wal"));
+        if (!retry && error)
+            *error = errorFrom(failed, doing);
+        close();
+        return retry && openReadOnly(true, error);
+    }
+    if (!isJournal) {
+        if (error)
+            *error = {Failure::NotADatabase,
+                      tr("%1: not a lock history journal").arg(QDir::toNativeSeparators(m_path))};
+        close();
+        return false;
+    }
+    m_open = true;
+    return true;
 }
 
 void JournalStore::setBusyTimeout(int ms)
@@ -131,29 +266,43 @@ qint64 JournalStore::pragmaValue(const QString& name)
 bool JournalStore::open(bool readOnly, Error* error)
 {
     close();
-    const QFileInfo info(m_path);
-    if (readOnly && !info.exists()) {
+    m_warnings.clear();
+    const QString nativePath = QDir::toNativeSeparators(m_path);
+    const auto refuse = [&](Failure failure, const QString& message) {
         if (error)
-            *error = {Failure::Other, tr("%1: no such journal (the console and `redlock watch --journal` write it)")
-                                          .arg(QDir::toNativeSeparators(m_path))};
+            *error = {failure, message};
+        close();
         return false;
-    }
-    if (!readOnly && !QDir().mkpath(info.absolutePath())) {
-        if (error)
-            *error = {Failure::Other, tr("%1: cannot create the folder").arg(QDir::toNativeSeparators(m_path))};
-        return false;
-    }
-    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    if (!m_db.isValid()) {
-        if (error)
-            *error = {Failure::Other, tr("the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)")};
+    };
+    struct stat info = {};
+    const bool exists = ::stat(QFile::encodeName(m_path).constData(), &info) == 0;
+    if (readOnly && !exists)
+        return refuse(Failure::Other,
+                      tr("%1: no such journal (the console and `redlock watch --journal` write it)").arg(nativePath));
+    if (exists && !S_ISREG(info.st_mode))
+        return refuse(Failure::Other, tr("%1: not a regular file (%2): the journal must be a file")
+                                          .arg(nativePath, S_ISDIR(info.st_mode)    ? tr("a folder")
+                                                           : S_ISFIFO(info.st_mode) ? tr("a FIFO")
+                                                                                    : tr("a device or socket")));
+    if (readOnly)
+        return openReadOnly(false, error);
+
+    QString problem;
+    if (!PrivateFile::makeFolder(QFileInfo(m_path).absolutePath(), &problem))
+        return refuse(Failure::Other, tr("%1: %2").arg(nativePath, problem));
+    if (!lockWriter(error)) {
         close();
         return false;
     }
+    if (!PrivateFile::createIfMissing(m_path, nullptr, &problem))
+        return refuse(Failure::Other, problem);
+    m_warnings = PrivateFile::restrictToOwner(m_path, {m_path + QStringLiteral("-wal"), m_path + QStringLiteral("-shm"),
+                                                       m_path + QStringLiteral("-journal")});
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
+    if (!m_db.isValid())
+        return refuse(Failure::Other, tr("the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)"));
     m_db.setDatabaseName(m_path);
-    m_db.setConnectOptions(readOnly
-                               ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs)
-                               : QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(m_busyTimeoutMs));
     if (!m_db.open()) {
         if (error)
             *error = errorFrom(m_db.lastError(), tr("cannot open"));
@@ -170,25 +319,6 @@ bool JournalStore::open(bool readOnly, Error* error)
     QSqlQuery q(m_db);
     if (!q.exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(m_busyTimeoutMs)))
         return fail(q, tr("cannot open"));
-    if (readOnly) {
-        if (!q.exec(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'intervals'")) || !q.next())
-            return fail(q, tr("cannot read"));
-        if (q.value(0).toInt() == 0) {
-            if (error)
-                *error = {Failure::NotADatabase,
-                          tr("%1: not a lock history journal").arg(QDir::toNativeSeparators(m_path))};
-            close();
-            return false;
-        }
-        // A journal written before "at least since" intervals existed has no such column: none of its are.
-        if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('intervals') WHERE name = "
-                                   "'at_least_since'")) ||
-            !q.next())
-            return fail(q, tr("cannot read"));
-        m_hasAtLeastSince = q.value(0).toInt() > 0;
-        m_open = true;
-        return true;
-    }
     // Before the first table: lets retention give freed pages back to the file system (incremental_vacuum).
     if (!q.exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL")))
         return fail(q, tr("cannot open"));
@@ -204,6 +334,13 @@ bool JournalStore::open(bool readOnly, Error* error)
     // WAL with NORMAL: a committed batch survives a crash of the process; a power loss may take the last ones.
     if (!q.exec(QStringLiteral("PRAGMA synchronous = NORMAL")))
         return fail(q, tr("cannot open"));
+    if (m_walLimitBytes > 0) {
+        const qint64 pageSize = std::max<qint64>(512, pragmaValue(QStringLiteral("page_size")));
+        if (!q.exec(QStringLiteral("PRAGMA journal_size_limit = %1").arg(m_walLimitBytes)) ||
+            !q.exec(
+                QStringLiteral("PRAGMA wal_autocheckpoint = %1").arg(std::max<qint64>(16, m_walLimitBytes / pageSize))))
+            return fail(q, tr("cannot open"));
+    }
     if (m_sizeLimitBytes > 0) {
         const qint64 pageSize = std::max<qint64>(512, pragmaValue(QStringLiteral("page_size")));
         if (!q.exec(QStringLiteral("PRAGMA max_page_count = %1").arg(std::max<qint64>(1, m_sizeLimitBytes / pageSize))))
@@ -518,13 +655,14 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     };
     if (!deleteBefore(olderThanMs))
         return false;
-    // By size: the oldest rows, as large a share of them as the data is over the target (and a little more, so
-    // that the next write does not start over at once), until the data fits.
+    // By size: the oldest rows, as large a share of them as the data is over the target and a tenth of it more (so
+    // that the next writes, which run this again once beyond the target, do not start over at once), until the
+    // data fits.
     for (int round = 0; maxBytes > 0 && round < 20; ++round) {
         const qint64 bytes = dataBytes();
         if (bytes < 0 || bytes <= maxBytes)
             break;
-        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.02);
+        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
         QSqlQuery q(m_db);
         if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals WHERE to_ms "
                                    "IS NOT NULL)")) ||

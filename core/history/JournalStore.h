@@ -17,8 +17,12 @@ namespace redlock {
 // `redlock watch`; the intervals a writer left open when it stopped or died are closed as "unobserved"; the
 // next writer's first sight of the key continues such an interval when the holder is the same, or ends it as
 // "ended-unwatched" when it is not: HolderInterval says how). One writer at a time is what the history is made
-// for: two writers watching the same keys at once each keep intervals of their own, and the later one takes
-// over an interval the other still has open when it first sees its key.
+// for, and what a writer enforces: it holds an advisory lock (flock) on <file>-writer.lock while open, and a second
+// writer's open() fails (Busy) naming the first one's process, instead of the two closing each other's intervals.
+// Readers take no lock and never write: a journal the reader may read but not write is queried all the same.
+//
+// The file holds every lock token (the capability to release a lock): created readable by its owner only, as are
+// its SQLite side files and any folder open() creates (runtime/PrivateFile.h).
 class JournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::JournalStore)
@@ -46,8 +50,15 @@ public:
 
     const QString& path() const { return m_path; }
     // Opens the file (creating it and its folder), turns on WAL and creates the tables. readOnly: only opens
-    // an existing file for queries (nothing is created).
+    // an existing file for queries (nothing is created). A path that is not a regular file (a FIFO, a folder, a
+    // device) is refused before SQLite touches it: opening a FIFO would wait for a writer forever.
     bool open(bool readOnly, Error* error);
+    // What open() for writing found but could not fix (a file others may read that cannot be made private); the
+    // journal is written all the same. Translated.
+    const QStringList& warnings() const { return m_warnings; }
+    // The -wal file is truncated back to about this after a checkpoint, and checkpointed when it reaches it (SQLite
+    // keeps its largest size otherwise). Before open(); 0 = SQLite's defaults.
+    void setWalLimit(qint64 bytes) { m_walLimitBytes = bytes; }
     bool isOpen() const { return m_open; }
     void close();
     // PRAGMA busy_timeout on the open connection (shorter at shutdown: a destructor does not wait long).
@@ -75,11 +86,16 @@ private:
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
     bool exec(const QString& sql, Error* error);
     qint64 pragmaValue(const QString& name);
+    bool lockWriter(Error* error);
+    bool openReadOnly(bool immutable, Error* error);
 
     QString m_path;
     QString m_connectionName;
     int m_busyTimeoutMs;
     qint64 m_sizeLimitBytes;
+    qint64 m_walLimitBytes = 0;
+    int m_writerLockFd = -1; // holds the flock of <file>-writer.lock while open for writing
+    QStringList m_warnings;
     QSqlDatabase m_db;
     bool m_open = false;
     bool m_hasAtLeastSince = false; // the intervals table has the column (journals before it do not)

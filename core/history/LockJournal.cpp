@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -102,9 +103,13 @@ public:
                 return false;
             }
             wrote = true;
-            QMutexLocker lock(&m_journal->m_mutex);
-            m_journal->m_status.written += batch.size();
-            m_journal->m_status.pending = qint64(m_journal->m_pending.size()) - qint64(m_journal->m_pendingSessionEnds);
+            {
+                QMutexLocker lock(&m_journal->m_mutex);
+                m_journal->m_status.written += batch.size();
+                m_journal->m_status.pending =
+                    qint64(m_journal->m_pending.size()) - qint64(m_journal->m_pendingSessionEnds);
+            }
+            keepWithinSize();
         }
         // A writer between sessions (its watch stopped) has nothing to keep alive.
         if (!wrote && m_store->hasSession() && since - m_lastWriteSteadyMs >= kHeartbeatMs) {
@@ -135,6 +140,31 @@ public:
         }
         notePruned(removed);
         return removed;
+    }
+
+    // The size target holds while writing, not only when the retention timer fires: a first pass over 100k held
+    // locks writes tens of MiB within a minute. After each batch (a few pragmas), the oldest rows go as soon as
+    // the data is beyond the target. A failure here is the timer's to report: the batch itself is written.
+    void keepWithinSize()
+    {
+        if (m_options.retainBytes <= 0 || m_store->dataBytes() <= m_options.retainBytes)
+            return;
+        qint64 removed = 0;
+        JournalStore::Error ignored;
+        if (!m_store->prune(retainCutoff(), m_options.retainBytes, &removed, &ignored))
+            return;
+        notePruned(removed);
+        // What is left is the tenures still open (the locks held now), which retention never removes: said once.
+        const qint64 left = m_store->dataBytes();
+        if (!m_warnedOverTarget && left > m_options.retainBytes + m_options.retainBytes / 4) {
+            m_warnedOverTarget = true;
+            emit m_journal->warning(
+                LockJournal::tr("%1 still takes %2 MiB after pruning, beyond its size target of %3 MiB: the locks "
+                                "held now take that much, and their tenures are kept until they end")
+                    .arg(QDir::toNativeSeparators(m_options.path))
+                    .arg(double(left) / (1024 * 1024), 0, 'f', 1)
+                    .arg(double(m_options.retainBytes) / (1024 * 1024), 0, 'f', 1));
+        }
     }
 
     void shutdown()
@@ -172,12 +202,21 @@ private:
         if (m_failing && steadyMs() < m_retryAtSteadyMs)
             return false;
         m_store = std::make_unique<JournalStore>(m_options.path, m_options.busyTimeoutMs, m_options.sizeLimitBytes);
+        // The -wal file counts against the size target too: an eighth of it (SQLite's 4 MiB at most).
+        if (m_options.retainBytes > 0)
+            m_store->setWalLimit(std::clamp<qint64>(m_options.retainBytes / 8, 64 * 1024, 4 * 1024 * 1024));
         JournalStore::Error error;
         if (!m_store->open(false, &error) ||
             !m_store->beginSession(m_options.source, nowMs(), nowMs() - kAbandonedAfterMs, &error)) {
             m_store.reset();
             fail(error);
             return false;
+        }
+        for (const QString& warning : m_store->warnings()) {
+            if (!m_warned.contains(warning)) {
+                m_warned.insert(warning);
+                emit m_journal->warning(warning);
+            }
         }
         QMutexLocker lock(&m_journal->m_mutex);
         m_journal->m_status.open = true;
@@ -257,6 +296,8 @@ private:
     qint64 m_retryAtSteadyMs = 0;                                        // steady clock
     qint64 m_lastWriteSteadyMs = std::numeric_limits<qint64>::min() / 2; // steady clock; never written yet
     QString m_reportedError;
+    QSet<QString> m_warned; // each warning once
+    bool m_warnedOverTarget = false;
     qint64 m_reportedDropped = 0;
     qint64 m_writtenAtFailure = 0;
     qint64 m_droppedAtFailure = 0;

@@ -19,16 +19,18 @@ class JournalWriter;
 
 struct JournalOptions
 {
-    QString path;                                   // empty = LockJournal::defaultPath()
-    QString source = QStringLiteral("console");     // who writes (sessions table): "console", "watch"
-    qint64 retainMs = qint64(30) * 24 * 3600'000;   // events and tenures older than this are pruned (0 = keep)
-    qint64 retainBytes = qint64(256) * 1024 * 1024; // then the oldest, until the data takes at most this (0 = no limit)
+    QString path;                                 // empty = LockJournal::defaultPath()
+    QString source = QStringLiteral("console");   // who writes (sessions table): "console", "watch"
+    qint64 retainMs = qint64(30) * 24 * 3600'000; // events and tenures older than this are pruned (0 = keep)
+    // Then the oldest, until the data takes at most this (0 = no limit): at start, on the retention timer, and
+    // after every batch written that took the data beyond it. The -wal file is kept to an eighth of it.
+    qint64 retainBytes = qint64(256) * 1024 * 1024;
     qint64 sizeLimitBytes = 0;     // hard cap of the file: a write beyond it fails like on a full disk (0 = none)
     int flushIntervalMs = 250;     // events are written in one transaction per interval
     int retryIntervalMs = 5000;    // after a failure, the next attempt (reopen or write)
     int busyTimeoutMs = 5000;      // how long a write waits for another process's lock
     int maxPendingEvents = 200000; // kept in memory while the file cannot take them; beyond, the oldest are dropped
-    int retentionIntervalMs = 10 * 60'000;
+    int retentionIntervalMs = 10 * 60'000; // retention by age (and size) on a timer
     std::shared_ptr<WallClock> clock; // the instants written (events, sessions, retention); null = WallClock::system()
     // What durations are timed on (the retry interval, the heartbeat): monotonic, so that a wall clock set back or
     // forward neither stalls the retries for as long nor fires them early. null = SteadyClock::system()
@@ -110,6 +112,9 @@ signals:
     // writer thread when the failure starts, changes, or drops more events.
     void problem(const QString& message);
     void recovered(const QString& message);
+    // Written, but the operator should know (a journal others may read that cannot be made private). Once per
+    // message, on the writer thread.
+    void warning(const QString& message);
 
 private:
     friend class JournalWriter;

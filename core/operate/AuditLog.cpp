@@ -1,6 +1,7 @@
 #include "operate/AuditLog.h"
 
 #include "observe/ObservationTypes.h"
+#include "runtime/PrivateFile.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -72,16 +73,25 @@ bool AuditLog::append(const QString& action, const QString& profile, const QByte
 
     QMutexLocker lock(&writeMutex());
     const QString dir = QFileInfo(m_path).absolutePath();
-    if (!QDir().mkpath(dir)) {
+    // Readable by its owner only: it names keys, tokens and who forced what.
+    QString folderError;
+    if (!PrivateFile::makeFolder(dir, &folderError)) {
         if (error)
-            *error = tr("cannot create the audit log folder %1").arg(dir);
+            *error = tr("cannot create the audit log folder %1 (%2)").arg(dir, folderError);
         return false;
     }
-    const bool created = !QFileInfo::exists(m_path);
+    bool created = false;
+    QString createError;
+    if (!PrivateFile::createIfMissing(m_path, &created, &createError)) {
+        if (error)
+            *error = tr("cannot open the audit log %1: %2").arg(m_path, createError);
+        return false;
+    }
+    // A log another user owns cannot be tightened here; the line is written all the same (the operator's action
+    // must stay audited), as it always was to such a file.
+    PrivateFile::restrictToOwner(m_path);
     QFile file(m_path);
-    // Created readable by its owner only: it names keys, tokens and who forced what.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered,
-                   QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
         if (error)
             *error = tr("cannot open the audit log %1: %2").arg(m_path, file.errorString());
         return false;

@@ -19,6 +19,11 @@
 #include <memory>
 #include <vector>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace redlock;
 
 namespace {
@@ -77,6 +82,34 @@ QByteArray exchange(quint16 port, const QByteArray& request)
     answer += socket.readAll();
     return answer;
 }
+
+// A client that sends `GET /metrics` and never reads its answer, with a small receive buffer (a plain socket: a
+// QTcpSocket would read into its own buffer behind the test's back). Closed when it goes.
+class NonReader
+{
+public:
+    explicit NonReader(quint16 port)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        const int small = 4096;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in to{};
+        to.sin_family = AF_INET;
+        to.sin_port = htons(port);
+        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        static const char request[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+        m_ok = ::connect(m_fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0 &&
+               ::send(m_fd, request, sizeof request - 1, MSG_NOSIGNAL) == qint64(sizeof request - 1);
+    }
+    ~NonReader() { ::close(m_fd); }
+    NonReader(const NonReader&) = delete;
+    NonReader& operator=(const NonReader&) = delete;
+    bool ok() const { return m_ok; }
+
+private:
+    int m_fd = -1;
+    bool m_ok = false;
+};
 
 } // namespace
 
@@ -466,6 +499,46 @@ private slots:
             QVERIFY2(line.size() < 1000, line.constData());
     }
 
+    // Past maxKeySeries, the per-key series are the first keys in key order (the same ones from scrape to scrape),
+    // and the gauges say how many were left out (hostile N8: 100,000 keys made 6 MB scrapes).
+    void keySeriesAreCapped()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        options.perKeyMetrics = true;
+        options.maxKeySeries = 5;
+        LockChangeSet changes;
+        for (int i = 0; i < 12; ++i)
+            changes.appeared.append(view("k" + QByteArray::number(100 + i), LockVerdict::Held, "t", 5000, *clock));
+        PrometheusExporter exporter(options);
+        exporter.addChanges(changes);
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(out.count("\nredlock_lock_holders{"), 5);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(
+                sampleValue(out, "redlock_lock_holders{key=\"k" + QByteArray::number(100 + i) + "\",verdict=\"held\"}"),
+                2.0);
+        QCOMPARE(sampleValue(out, "redlock_key_series_limit"), 5.0);
+        QCOMPARE(sampleValue(out, "redlock_key_series_dropped"), 7.0);
+        QCOMPARE(exporter.keysOverSeriesLimit(), 7);
+        // Every lock is still counted by verdict.
+        QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 12.0);
+
+        // Under the limit: nothing dropped. Without --key-labels: no per-key series, no limit to report.
+        options.maxKeySeries = 12;
+        PrometheusExporter roomy(options);
+        roomy.addChanges(changes);
+        QCOMPARE(sampleValue(roomy.exposition(), "redlock_key_series_dropped"), 0.0);
+        QCOMPARE(roomy.keysOverSeriesLimit(), 0);
+        options.perKeyMetrics = false;
+        PrometheusExporter plain(options);
+        plain.addChanges(changes);
+        QVERIFY(!plain.exposition().contains("redlock_key_series"));
+        QCOMPARE(plain.keysOverSeriesLimit(), 0);
+    }
+
     // ---- --listen ------------------------------------------------------------------------------------------
 
     void listenAddresses_data()
@@ -597,6 +670,88 @@ private slots:
             MetricsHttpServer::kConnectionTimeoutMs - 1000);
         QVERIFY2(sinceIdle.elapsed() >= MetricsHttpServer::kRequestHeadTimeoutMs - 1000,
                  qPrintable(QString::number(sinceIdle.elapsed())));
+    }
+
+    // Clients that send a request and never read its answer (core N5, hostile N8): once the body is larger than
+    // the socket buffers (loopback takes about 3 MB per connection), every answer stays pending. More of them than
+    // the bound on connections, each answered in turn, and a scrape still gets its whole body: the oldest unread
+    // answer makes room, the newcomer is never refused. (A bound of 4 connections instead of 32: the same rule,
+    // without a gigabyte of unread answers in the test.)
+    void nonReadersDoNotStarveAScrape()
+    {
+        const QByteArray body = QByteArray(8 * 1024 * 1024, 'x') + '\n';
+        MetricsHttpServer::Limits limits;
+        limits.maxConnections = 4;
+        limits.maxPendingBytes = 1024 * 1024 * 1024;                          // only the bound on connections acts
+        limits.writeStallTimeoutMs = limits.connectionTimeoutMs = 600 * 1000; // idem
+        MetricsHttpServer server([&body] { return body; }, limits);
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        std::vector<std::unique_ptr<NonReader>> clients;
+        for (int i = 0; i < limits.maxConnections + 2; ++i) {
+            clients.push_back(std::make_unique<NonReader>(port));
+            QVERIFY(clients.back()->ok());
+            QTRY_COMPARE_WITH_TIMEOUT(server.scrapes(), quint64(i + 1), 10000);
+        }
+        // Their answers wait in the server (the case this is about), and the bound on connections holds.
+        QVERIFY(server.pendingBytes() > 0);
+        QCOMPARE(server.openConnections(), limits.maxConnections);
+
+        const QByteArray answer = exchange(port, "GET /metrics HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.left(200).constData());
+        QVERIFY(answer.contains(QByteArray("\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n")));
+        QVERIFY(answer.endsWith(QByteArray("\r\n\r\n" + body)));
+    }
+
+    // The answers nobody takes hold at most maxPendingBytes together: the oldest go first.
+    void unreadAnswersHoldBoundedMemory()
+    {
+        const QByteArray body = QByteArray(8 * 1024 * 1024, 'y') + '\n';
+        MetricsHttpServer::Limits limits;
+        limits.maxPendingBytes = 2 * body.size();
+        limits.writeStallTimeoutMs = limits.connectionTimeoutMs = 600 * 1000; // only the bound on bytes acts
+        MetricsHttpServer server([&body] { return body; }, limits);
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        std::vector<std::unique_ptr<NonReader>> clients;
+        for (int i = 0; i < 6; ++i) {
+            clients.push_back(std::make_unique<NonReader>(port));
+            QVERIFY(clients.back()->ok());
+            QTRY_COMPARE_WITH_TIMEOUT(server.scrapes(), quint64(i + 1), 10000);
+            QVERIFY2(server.pendingBytes() > 0 && server.pendingBytes() <= limits.maxPendingBytes,
+                     qPrintable(QString::number(server.pendingBytes())));
+        }
+        QVERIFY(server.openConnections() < 6);
+        // A reader is served whole all the same.
+        const QByteArray answer = exchange(port, "GET /metrics HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.endsWith(QByteArray("\r\n\r\n" + body)), answer.left(200).constData());
+    }
+
+    // A client that takes nothing of its answer for writeStallTimeoutMs is dropped, long before the connection's
+    // own timeout.
+    void stalledReadersAreDropped()
+    {
+        MetricsHttpServer::Limits limits;
+        limits.writeStallTimeoutMs = 500;
+        limits.connectionTimeoutMs = 600 * 1000;                         // not what closes them here
+        const QByteArray body = QByteArray(8 * 1024 * 1024, 'z') + '\n'; // more than loopback's buffers take
+        MetricsHttpServer server([&body] { return body; }, limits);
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        std::vector<std::unique_ptr<NonReader>> clients;
+        for (int i = 0; i < 3; ++i) {
+            clients.push_back(std::make_unique<NonReader>(server.serverAddress().port));
+            QVERIFY(clients.back()->ok());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(server.scrapes(), quint64(3), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 30000);
+        QCOMPARE(server.droppedConnections(), 3u);
+        QCOMPARE(server.pendingBytes(), 0);
     }
 
     void busyAddressIsRefused()

@@ -1,6 +1,7 @@
 // The `redlock` CLI as scripts use it: the real binary, run with QProcess against real redis-server nodes;
 // exit codes, JSON output and what is really left on the nodes (read directly with hiredis).
 
+#include "history/LockJournal.h"
 #include "localcluster/LocalCluster.h"
 #include "support/CliTestSupport.h"
 #include "support/DirectRedis.h"
@@ -14,7 +15,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <grp.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace redlock;
 
@@ -783,6 +786,132 @@ private slots:
         struct stat info = {};
         QCOMPARE(::stat(QFile::encodeName(log).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, 0600u);
+    }
+
+    // Hostile N7: a journal the user may read but not write (a service account's, with its folder; written and
+    // closed, so SQLite's -wal and -shm are gone) failed with "attempt to write a readonly database". As root the
+    // reader runs as nobody (root may write anything); otherwise the file and folder are made read-only.
+    void historyReadsAJournalItMayNotWrite()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString folder = dir.filePath(QStringLiteral("service"));
+        const QString path = folder + QStringLiteral("/history.sqlite");
+        {
+            JournalOptions o;
+            o.path = path;
+            o.source = QStringLiteral("test");
+            LockJournal journal(o);
+            journal.start();
+            JournalEvent e;
+            e.atMs = QDateTime::currentMSecsSinceEpoch() - 60'000;
+            e.key = "svc:job";
+            e.kind = QStringLiteral("acquired");
+            e.token = "tok";
+            journal.record(QList<JournalEvent>{e});
+            QFuture<bool> flushed = journal.flush();
+            flushed.waitForFinished();
+            QVERIFY(flushed.result());
+        }
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-shm")));
+        const bool root = ::geteuid() == 0;
+        // Readable by the reader, writable by nobody but the owner (root: nobody is not the owner).
+        QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0755), 0);
+        QCOMPARE(::chmod(QFile::encodeName(folder).constData(), root ? 0755 : 0555), 0);
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), root ? 0644 : 0444), 0);
+        const auto writableAgain = qScopeGuard([folder] { ::chmod(QFile::encodeName(folder).constData(), 0700); });
+
+        QProcess history;
+        history.setProcessEnvironment(cliEnvironment());
+        if (root) {
+            history.setChildProcessModifier([] {
+                if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+                    ::_exit(127);
+            });
+        }
+        history.start(QStringLiteral(REDLOCK_CLI_PATH),
+                      {QStringLiteral("history"), QStringLiteral("svc:*"), QStringLiteral("--journal"), path,
+                       QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
+        QVERIFY(history.waitForFinished(20000));
+        const QByteArray out = history.readAllStandardOutput();
+        const QByteArray err = history.readAllStandardError();
+        QVERIFY2(history.exitStatus() == QProcess::NormalExit && history.exitCode() == 0, err.constData());
+        const QJsonArray intervals = QJsonDocument::fromJson(out).object().value(QStringLiteral("intervals")).toArray();
+        QCOMPARE(intervals.size(), 1);
+        QCOMPARE(intervals[0].toObject().value(QStringLiteral("key")).toString(), QStringLiteral("svc:job"));
+        // The reader changed nothing: no side file left behind in a folder that is not its own.
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-shm")));
+    }
+
+    // Hostile N9, with two processes: a second `watch --journal` on a journal another watch writes says which
+    // process writes it (the first one's pid), and goes on watching without writing to it.
+    void secondWatchOnAJournalNamesTheFirst()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString journal = dir.filePath(QStringLiteral("shared.sqlite"));
+        const QStringList args{QStringLiteral("watch"),
+                               QStringLiteral("--nodes"),
+                               m_nodes,
+                               QStringLiteral("--pattern"),
+                               QStringLiteral("cli:two-writers:*"),
+                               QStringLiteral("--journal"),
+                               journal,
+                               QStringLiteral("--json")};
+        QProcess first;
+        first.setProcessEnvironment(cliEnvironment());
+        first.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+        QVERIFY(first.waitForStarted());
+        const auto stop = [](QProcess& p) {
+            p.terminate();
+            if (!p.waitForFinished(10000)) {
+                p.kill();
+                p.waitForFinished();
+            }
+        };
+        const auto stopFirst = qScopeGuard([&] { stop(first); });
+        // The first has the journal once its writer lock names it.
+        const auto lockHolder = [&journal] {
+            QFile lock(journal + QStringLiteral("-writer.lock"));
+            return lock.open(QIODevice::ReadOnly) ? lock.readLine().trimmed().toLongLong() : 0;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(lockHolder(), first.processId(), 15000);
+
+        QProcess second;
+        second.setProcessEnvironment(cliEnvironment());
+        second.start(QStringLiteral(REDLOCK_CLI_PATH), args);
+        QVERIFY(second.waitForStarted());
+        const auto stopSecond = qScopeGuard([&] { stop(second); });
+        second.setReadChannel(QProcess::StandardError); // waitForReadyRead() wakes on what it says
+        const QByteArray expected = QStringLiteral("process %1 (redlock on ").arg(first.processId()).toUtf8();
+        QByteArray err;
+        QDeadlineTimer deadline(15000);
+        while (!err.contains("writes this journal") && !deadline.hasExpired() && second.state() == QProcess::Running) {
+            second.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
+            err += second.readAllStandardError();
+        }
+        QVERIFY2(err.contains("writes this journal") && err.contains(expected), err.constData());
+        QCOMPARE(second.state(), QProcess::Running); // watching goes on
+        QCOMPARE(lockHolder(), first.processId());
+    }
+
+    // `redlock history --journal FIFO` waited forever; a folder said "disk I/O error"; '' said ": no such journal".
+    void historyRefusesAJournalThatIsNoFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString fifo = dir.filePath(QStringLiteral("journal.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const CliRun onFifo = runCli({QStringLiteral("history"), QStringLiteral("--journal"), fifo}, 10000);
+        QVERIFY2(onFifo.exitCode == 2 && onFifo.err.contains("not a regular file (a FIFO)"),
+                 qPrintable(onFifo.describe()));
+        const CliRun onFolder = runCli({QStringLiteral("history"), QStringLiteral("--journal"), dir.path()}, 10000);
+        QVERIFY2(onFolder.exitCode == 2 && onFolder.err.contains("not a regular file (a folder)"),
+                 qPrintable(onFolder.describe()));
+        const CliRun empty = runCli({QStringLiteral("history"), QStringLiteral("--journal"), QString()}, 10000);
+        QVERIFY2(empty.exitCode == 2 && empty.err.contains("--journal needs a file name"),
+                 qPrintable(empty.describe()));
     }
 
     // D1: one 1 MB key made every row of the text table 1 MB wide (14 GB for 10,000 locks). Cells are capped

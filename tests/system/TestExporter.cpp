@@ -19,6 +19,7 @@
 #include <QTest>
 #include <QUrl>
 
+#include <cmath>
 #include <csignal>
 
 using namespace redlock;
@@ -317,6 +318,45 @@ private slots:
         QCOMPARE(exporter.process().exitCode(), 0);
     }
 
+    // --key-labels on more keys than --max-series (hostile N8): a scrape carries that many per-key series and no
+    // more, says how many it left out, and the exporter warns once.
+    void keyLabelsAreCappedBySeriesLimit()
+    {
+        constexpr int kKeys = 500;
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i), kAdminPassword);
+            QCOMPARE(node.command({"EVAL",
+                                   "for i = 1, tonumber(ARGV[1]) do redis.call('SET', string.format('many:%04d', i), "
+                                   "'secret-token', 'PX', 600000) end return 'OK'",
+                                   "0", QByteArray::number(kKeys)})
+                         .str,
+                     QByteArray("OK"));
+        }
+        ChildProcess exporter;
+        const quint16 port = startExporter(
+            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
+                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
+                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40")});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QByteArray scrape;
+        QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
+                                   sampleValue(scrape, "redlock_locks{verdict=\"held\"}") == kKeys),
+                                  qPrintable(exporter.output() + QString::fromUtf8(scrape.left(2000))), 60000);
+        QCOMPARE(scrape.count("\nredlock_lock_holders{"), 40);
+        QCOMPARE(sampleValue(scrape, "redlock_lock_holders{key=\"many:0001\",verdict=\"held\"}"), 3.0);
+        QCOMPARE(sampleValue(scrape, "redlock_lock_holders{key=\"many:0040\",verdict=\"held\"}"), 3.0);
+        QVERIFY(std::isnan(sampleValue(scrape, "redlock_lock_holders{key=\"many:0041\",verdict=\"held\"}")));
+        QCOMPARE(sampleValue(scrape, "redlock_key_series_limit"), 40.0);
+        QCOMPARE(sampleValue(scrape, "redlock_key_series_dropped"), double(kKeys - 40));
+        const auto [lintExit, lintOutput] = promtoolCheck(scrape);
+        QVERIFY2(lintExit == 0 && lintOutput.trimmed().isEmpty(), qPrintable(lintOutput));
+        // Said once on stderr, not at every change or scrape.
+        QTRY_VERIFY2_WITH_TIMEOUT(exporter.output().contains(QStringLiteral("--max-series 40")),
+                                  qPrintable(exporter.output()), 20000);
+        http(port, "GET", "/metrics");
+        QCOMPARE(exporter.output().count(QStringLiteral("--max-series")), 1);
+    }
+
     void httpErrorsAndScrapesThatNeverWaitForNodes()
     {
         ChildProcess exporter;
@@ -381,6 +421,11 @@ private slots:
             const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--node-timeout"), timeout});
             QCOMPARE(code, 2);
             QVERIFY2(err.contains(QStringLiteral("--node-timeout expects a whole number")), qPrintable(err));
+        }
+        for (const QString& limit : {QStringLiteral("0"), QStringLiteral("many")}) {
+            const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--max-series"), limit});
+            QCOMPARE(code, 2);
+            QVERIFY2(err.contains(QStringLiteral("--max-series expects a whole number")), qPrintable(err));
         }
         // An address in use: refused before any node is contacted, with the same exit code as a bad option.
         QTcpServer busy;

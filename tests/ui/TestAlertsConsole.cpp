@@ -250,6 +250,53 @@ private slots:
         controller.stop();
     }
 
+    // A leftover on every lock after a restart (hostile N16: "Alerts (10006)"): one row with the count and a few
+    // example keys, one entry in the event log, one notification.
+    void alertStormIsOneRow()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        constexpr int kKeys = 500;
+        QCOMPARE(DirectRedis(cluster.port(0))
+                     .command({"EVAL",
+                               "for i = 1, tonumber(ARGV[1]) do redis.call('SET', string.format('storm:%04d', i), "
+                               "'holder', 'PX', 600000) end return 'OK'",
+                               "0", QByteArray::number(kKeys)})
+                     .str,
+                 QByteArray("OK"));
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        ClusterController controller;
+        MainWindow window(&controller);
+        AlertsConsole alerts(&controller, &window, &settings);
+        auto clock = std::make_shared<ManualClock>();
+        alerts.setClock(clock);
+        QAbstractItemModelTester tester(alerts.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy notified(&alerts, &AlertsConsole::notified);
+        window.show();
+        ClusterSettings s;
+        s.nodes = cluster.endpoints();
+        QVERIFY2(controller.start(s, &error), qPrintable(error));
+        QVERIFY(alerts.monitor());
+        QTRY_COMPARE_WITH_TIMEOUT(window.locksView()->model()->rowCount(), kKeys, 30000);
+        alerts.monitor()->evaluate();
+        clock->advanceMs(alerts.monitor()->thresholds().after(AlertRule::MinorityLeftover) + 1000);
+        alerts.monitor()->evaluate();
+
+        QCOMPARE(alerts.model()->rowCount(), 1);
+        const QModelIndex rule = alerts.model()->index(0, AlertsModel::RuleColumn);
+        QCOMPARE(rule.data(AlertsModel::CountRole).toInt(), kKeys);
+        QVERIFY2(rule.data().toString().contains(QString::number(kKeys)), qPrintable(rule.data().toString()));
+        const QModelIndex message = alerts.model()->index(0, AlertsModel::MessageColumn);
+        QVERIFY2(message.data().toString().contains(QStringLiteral("storm:0001")),
+                 qPrintable(message.data().toString()));
+        QVERIFY(message.data(Qt::ToolTipRole).toString().contains(QStringLiteral("storm:0003")));
+        QCOMPARE(countEvents(window.eventLog(), QStringLiteral("alert-raised")), 1);
+        QCOMPARE(notified.size(), 1);
+        QCOMPARE(alerts.dock()->windowTitle(), QStringLiteral("Alerts (1)"));
+        controller.stop();
+    }
+
     void thresholdsPersist()
     {
         {

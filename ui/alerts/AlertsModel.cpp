@@ -116,13 +116,21 @@ QVariant AlertsModel::data(const QModelIndex& index, int role) const
         return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss")) : QString();
     };
     switch (role) {
-    case Qt::DisplayRole:
     case Qt::ToolTipRole:
+        if (a.group && index.column() == MessageColumn) {
+            // The examples whole, one a line (the message cuts them).
+            QStringList lines{a.message};
+            for (const QByteArray& e : a.examples)
+                lines << QStringLiteral("  ") + printableBytes(e);
+            return lines.join(u'\n');
+        }
+        [[fallthrough]];
+    case Qt::DisplayRole:
         switch (index.column()) {
         case StateColumn:
             return stateText(a);
         case RuleColumn:
-            return alertRuleName(a.rule);
+            return a.group ? tr("%1 (%2)").arg(alertRuleName(a.rule)).arg(a.count) : alertRuleName(a.rule);
         case MessageColumn:
             return a.message;
         case SinceColumn:
@@ -147,6 +155,8 @@ QVariant AlertsModel::data(const QModelIndex& index, int role) const
         return static_cast<int>(a.rule);
     case ActiveRole:
         return a.isActive();
+    case CountRole:
+        return a.count;
     default:
         return {};
     }

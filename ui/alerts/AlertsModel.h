@@ -24,6 +24,7 @@ public:
         SubjectRole,               // QByteArray: Alert::subject
         RuleRole,                  // int: AlertRule
         ActiveRole,                // bool
+        CountRole,                 // int: Alert::count (a group: the alerts it stands for; else 1)
     };
 
     explicit AlertsModel(int clearedCapacity = 500, QObject* parent = nullptr);

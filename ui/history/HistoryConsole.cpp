@@ -84,6 +84,15 @@ HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window
             [this](const QString& message) { logProblem(message, false); });
     connect(m_journal.get(), &LockJournal::recovered, this,
             [this](const QString& message) { logProblem(message, true); });
+    connect(m_journal.get(), &LockJournal::warning, this, [this](const QString& message) {
+        EventLogModel::Entry e;
+        e.atMs = QDateTime::currentMSecsSinceEpoch();
+        e.source = EventLogModel::Source::Console;
+        e.texts.kind = tr("history warning");
+        e.kindId = QStringLiteral("history-warning");
+        e.texts.detail = message;
+        m_window->eventLog()->addEntries({e});
+    });
     if (operatorActions) {
         // Each configure() makes a new ForceRelease; its executions are journaled as force releases (one that
         // leaves the token its quorum as a force release on a minority, which ends no tenure).

@@ -42,7 +42,14 @@ int runExporter(const QStringList& args)
          ExporterCommand::tr("MS")});
     parser.addOption({QStringLiteral("key-labels"),
                       ExporterCommand::tr("Also export one series per lock key (redlock_lock_holders{key,verdict}): "
-                                          "as many series as keys, so only for a few hundred keys.")});
+                                          "one series per key, up to --max-series.")});
+    parser.addOption(
+        {QStringLiteral("max-series"),
+         ExporterCommand::tr("With --key-labels, the most per-key series a scrape exports (default %1): past it the "
+                             "keys after the first N in key order are left out, redlock_key_series_dropped says how "
+                             "many, and a warning is printed once.")
+             .arg(ExporterOptions::kDefaultMaxKeySeries),
+         ExporterCommand::tr("N")});
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, QStringLiteral("exporter [options] --nodes LIST"),
@@ -65,6 +72,9 @@ int runExporter(const QStringList& args)
         return ExitUsage;
     qint64 maxTtl = 0;
     if (!intOption(parser, QStringLiteral("max-ttl"), 1, 365LL * 24 * 3600 * 1000, &maxTtl))
+        return ExitUsage;
+    qint64 maxSeries = ExporterOptions::kDefaultMaxKeySeries;
+    if (!intOption(parser, QStringLiteral("max-series"), 1, 10'000'000, &maxSeries))
         return ExitUsage;
     NodeSessionOptions sessionOptions;
     sessionOptions.readOnly = true;
@@ -97,6 +107,7 @@ int runExporter(const QStringList& args)
     exporterOptions.maxTtlMs = maxTtl;
     exporterOptions.budgetPerNode = options.budgetPerNode;
     exporterOptions.perKeyMetrics = parser.isSet(QStringLiteral("key-labels"));
+    exporterOptions.maxKeySeries = maxSeries;
     PrometheusExporter exporter(exporterOptions);
     // Bound before any node is contacted: a bad or busy address is a usage error with nothing sent.
     MetricsHttpServer server([&exporter] { return exporter.exposition(); });
@@ -128,8 +139,19 @@ int runExporter(const QStringList& args)
                      [&exporter](const NodeFacts& f) { exporter.addRestart(f); });
     QObject::connect(&watch, &ClusterWatch::auditChanged, context,
                      [&exporter, &watch] { exporter.setFindings(watch.findings()); });
+    // Past --max-series, said once: the scrapes stay bounded, but the per-key series are no longer complete.
+    bool warnedSeriesLimit = false;
     QObject::connect(&watch, &ClusterWatch::locksChanged, context,
-                     [&exporter](const LockChangeSet& changes) { exporter.addChanges(changes); });
+                     [&exporter, &warnedSeriesLimit, maxSeries](const LockChangeSet& changes) {
+                         exporter.addChanges(changes);
+                         if (warnedSeriesLimit || exporter.keysOverSeriesLimit() == 0)
+                             return;
+                         warnedSeriesLimit = true;
+                         printErr(ExporterCommand::tr("redlock: more lock keys than --max-series %1: only the first "
+                                                      "%1 in key order get a per-key series, "
+                                                      "redlock_key_series_dropped counts the others")
+                                      .arg(maxSeries));
+                     });
     QObject::connect(&watch, &ClusterWatch::lockEvents, context,
                      [&exporter](const QList<LockEvent>& events) { exporter.addEvents(events); });
     QObject::connect(&watch, &ClusterWatch::inspectionFinished, context,

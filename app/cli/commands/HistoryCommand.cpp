@@ -124,6 +124,10 @@ int runHistory(const QStringList& args)
     query.limit = int(limit);
     const QString path =
         parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : LockJournal::defaultPath();
+    if (path.isEmpty()) {
+        printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
+        return ExitUsage;
+    }
 
     const HistoryResult result = LockJournal::queryFile(path, query, now);
     if (!result.error.isEmpty()) {

@@ -524,6 +524,14 @@ bool printAlert(const Alert& alert, bool raised, bool json)
             o.insert(QStringLiteral("key"), printableBytes(alert.key, -1));
         if (alert.node >= 0)
             o.insert(QStringLiteral("node"), alert.node + 1);
+        if (alert.group) {
+            // One line for a storm of one rule: how many, and a few of them.
+            QJsonArray examples;
+            for (const QByteArray& e : alert.examples)
+                examples.append(printableBytes(e, -1));
+            o.insert(QStringLiteral("count"), alert.count);
+            o.insert(QStringLiteral("examples"), examples);
+        }
         return printJsonLine(o);
     }
     return printOut(QStringLiteral("%1  %2  %3: %4")
@@ -624,6 +632,10 @@ int runWatch(const QStringList& args)
         QObject::connect(
             journal.get(), &LockJournal::recovered, &loop,
             [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        QObject::connect(
+            journal.get(), &LockJournal::warning, &loop,
+            [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); },
+            Qt::QueuedConnection);
         journal->start();
     }
     // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
