@@ -137,13 +137,14 @@ run_in_chroot() {
 if [ "$deb" -eq 1 ]; then
     echo "== scripts/package.sh (on this machine)"
     ./scripts/package.sh
-    package=$(ls -t redlock-console_*.deb | head -1)
+    # The console and the CLI are two packages (cmake/Packaging.cmake); a user installs both.
+    package="$(ls -t redlock-console_*.deb | head -1) $(ls -t redlock_*.deb | head -1)"
     mkdir -p "$root/root/redlock-console"
-    cp "$package" "$root/root/redlock-console/"
+    cp $package "$root/root/redlock-console/"
     apt_get="DEBIAN_FRONTEND=noninteractive apt-get -y -q"
-    echo "== apt-get install ./$package (with what it recommends, as a user would)"
-    run_in_chroot "$apt_get update >/dev/null && $apt_get install ./$package >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
-    run_in_chroot "dpkg -s redlock-console | grep -E '^(Version|Depends|Recommends|Suggests):'"
+    echo "== apt-get install $package (with what they recommend, as a user would)"
+    run_in_chroot "$apt_get update >/dev/null && $apt_get install $(printf './%s ' $package) >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    run_in_chroot "dpkg -s redlock-console redlock | grep -E '^(Package|Version|Depends|Recommends|Suggests):'"
     echo "== installed redlock --help, man page, desktop files"
     run_in_chroot "command -v redlock redlock-console && redlock --help | head -3 && redlock --version"
     run_in_chroot "ls /usr/share/man/man1/redlock.1.gz /usr/share/man/man1/redlock-console.1.gz /usr/share/applications/*.desktop /usr/share/metainfo/*.xml \

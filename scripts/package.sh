@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the Debian package: ./redlock-console_<version>_<arch>.deb (CPack, in build-package/). Checks the
-# desktop entry and the AppStream metainfo with their validators first, and the package's contents after.
+# Builds the Debian packages (CPack, in build-package/, copied here): redlock-console (the GUI), redlock (the CLI and
+# the exporter), libredlock-core0 and libredlock-core-dev (the embeddable core, docs/embedding.md). Checks the
+# desktop entry and the AppStream metainfo with their validators first, and the packages' contents after.
 #
 #   ./scripts/package.sh                 # as root or with sudo (installs what is missing)
-#   apt-get install ./redlock-console_*.deb
+#   apt-get install ./redlock_*.deb ./redlock-console_*.deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup-deps.sh
@@ -30,17 +31,26 @@ cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDLOCK
 cmake --build build-package --parallel "$(nproc)"
 (cd build-package && cpack -G DEB >cpack.log 2>&1) || { cat build-package/cpack.log >&2; exit 1; }
 
-deb=$(ls -t build-package/redlock-console_*.deb | head -1)
-cp "$deb" .
-deb=$(basename "$deb")
-contents=$(dpkg-deb -c "$deb")
-for f in ./usr/bin/redlock ./usr/bin/redlock-console ./usr/share/man/man1/redlock.1.gz \
-    ./usr/share/man/man1/redlock-console.1.gz \
-    ./usr/share/applications/org.redlockconsole.RedlockConsole.desktop \
-    ./usr/share/metainfo/org.redlockconsole.RedlockConsole.metainfo.xml \
-    ./usr/share/icons/hicolor/scalable/apps/redlock-console.svg \
-    ./usr/share/icons/hicolor/48x48/apps/redlock-console.png; do
-    grep -q " $f\$" <<<"$contents" || { echo "package.sh: $f is missing from $deb" >&2; exit 1; }
-done
-echo "$deb:"
-dpkg-deb -f "$deb" Package Version Architecture Depends Recommends Suggests | sed 's/^/  /'
+# One package per install component (cmake/Packaging.cmake); each must hold what it is for.
+libdir=usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+check_package() { # <package> <file>...
+    local package=$1 deb contents f
+    shift
+    deb=$(ls -t build-package/"${package}"_*.deb | head -1)
+    cp "$deb" .
+    deb=$(basename "$deb")
+    contents=$(dpkg-deb -c "$deb")
+    for f in "$@"; do
+        grep -q " \./$f\( ->.*\)\?\$" <<<"$contents" || { echo "package.sh: $f is missing from $deb" >&2; exit 1; }
+    done
+    echo "$deb:"
+    dpkg-deb -f "$deb" Package Version Architecture Section Depends Recommends Suggests | sed 's/^/  /'
+}
+check_package redlock-console usr/bin/redlock-console usr/share/man/man1/redlock-console.1.gz \
+    usr/share/applications/org.redlockconsole.RedlockConsole.desktop \
+    usr/share/metainfo/org.redlockconsole.RedlockConsole.metainfo.xml \
+    usr/share/icons/hicolor/scalable/apps/redlock-console.svg usr/share/icons/hicolor/48x48/apps/redlock-console.png
+check_package redlock usr/bin/redlock usr/share/man/man1/redlock.1.gz usr/share/redlock/prometheus/redlock-alerts.yml
+check_package libredlock-core0 "$libdir/libredlock-core.so.0"
+check_package libredlock-core-dev "$libdir/libredlock-core.so" usr/include/redlock/redlock/RedlockClient.h \
+    "$libdir/cmake/RedlockCore/RedlockCoreConfig.cmake" "$libdir/pkgconfig/redlock-core.pc"
