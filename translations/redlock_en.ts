@@ -35,6 +35,10 @@
         <source>node %1: no password given</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>profile &quot;%1&quot; in %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -233,6 +237,24 @@
         <source>lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>lock %1: a value without expiry on %2 of %3 nodes (%4): it never goes away by itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s), e.g. %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s), e.g. %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertThresholdsDialog</name>
@@ -398,6 +420,10 @@
         <source>Cleared</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertsPanel</name>
@@ -445,10 +471,6 @@
 <context>
     <name>redlock::AuditLog</name>
     <message>
-        <source>cannot create the audit log folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot open the audit log %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -462,6 +484,10 @@
     </message>
     <message>
         <source>cannot sync the audit log folder %1 to disk: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the audit log folder %1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -756,6 +782,14 @@
     </message>
     <message>
         <source>token %1; already held when first seen: acquired earlier, when is not known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; changed hands between %1 and %2, not observed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token %1; ended between %2 and %3, not observed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1075,6 +1109,10 @@
         <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running (a fixed duration is raised to that where needed; a lock without expiry stays blocked for the duration you choose).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This token holds a quorum of nodes with %1 of validity left: a running holder&apos;s lock. Releasing it takes the lock from that holder.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ForceReleaseNode</name>
@@ -1153,6 +1191,10 @@
         <source>history not written</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>history warning</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryModel</name>
@@ -1222,6 +1264,18 @@
     </message>
     <message>
         <source>Watching stopped while it was held: whether and when it ended is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held at least until it was last seen; it ended after that, when is not known.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nobody saw it end (no keyspace event: notify-keyspace-events is off, or the rescan found it gone first): still held when last seen at %1, gone when read again at %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1432,10 +1486,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: cannot create the folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1463,6 +1513,46 @@
         <source>cannot prune</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: cannot create the writer lock %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot lock %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>process %1 (%2 on %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 writes this journal: one writer per journal, or the two would end each other&apos;s tenures; this one writes once that one stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a regular file (%2): the journal must be a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a device or socket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::KeyReader</name>
@@ -1472,6 +1562,10 @@
     </message>
     <message>
         <source>no TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a lock format</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1670,6 +1764,10 @@
         <source>Quarantined for a delayed restart: not counted by the verdict.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>other, no expiry (leftover)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockEvent</name>
@@ -1703,6 +1801,14 @@
     </message>
     <message>
         <source>seen held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>released or expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evicted</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1805,6 +1911,10 @@
     </message>
     <message>
         <source>&quot;%1&quot; is out of range: at most %2 years back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 still takes %2 MiB after pruning, beyond its size target of %3 MiB: the locks held now take that much, and their tenures are kept until they end</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1969,6 +2079,22 @@ token: %3</source>
         <source>free in %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: validity ended, reading again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · no expiry on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No expiry on node(s) %1: a value that never goes away by itself (%2) sits beside the verdict&apos;s holder. Force release on this lock replaces that value, not the holder&apos;s token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The observed validity of its quorum ran out after the last read: extended unseen, or expired. The key is being read again.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::MainWindow</name>
@@ -2130,6 +2256,17 @@ token: %3</source>
     </message>
     <message>
         <source> · released by operator %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n key(s) not in a lock format passed over</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Under the pattern * only values in a lock format the console recognises (its own tokens, node-redlock, Redsync, uuids, Redisson) count as locks; keys with other values are passed over. A profile pattern other than * names the lock keys: then every value with a TTL under it counts.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2798,6 +2935,25 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::PrivateFile</name>
+    <message>
+        <source>%1 holds lock tokens and others may read it (mode %2), and it cannot be made private (%3): make it readable by its owner only (chmod 600)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::ProfilesDialog</name>
     <message>
         <source>TLS</source>
@@ -3038,6 +3194,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>node %1 (%2): failed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cannot open the profile</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedisConnection</name>
@@ -3111,6 +3271,18 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>connection lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no CA certificate could be read from the directory %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reply larger than %1: connection dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reply within %1 ms after a command timed out: connection dropped</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4189,10 +4361,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>LIST</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4325,6 +4493,74 @@ Commands:
         <source>&quot;%1&quot; is not a number</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use --password-env).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to every TCP node over TLS (as rediss://).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate(s) (PEM) to verify the nodes with, instead of the system store (default: $SSL_CERT_FILE when set).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Directory of CA certificates (PEM) to verify the nodes with (default: $SSL_CERT_DIR when set).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Client certificate (PEM) for nodes that require one (tls-auth-clients).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private key (PEM) of --cert (default: in --cert&apos;s file).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server name to send and verify the certificate against, for every TLS node (default: the host as given).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not verify the nodes&apos; certificates at all: encrypted, but anyone in the path can pose as a node. For tests only; a warning says so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --%1 needs TLS: add --tls or use rediss:// node URLs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --key needs --cert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1 is not a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot read %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in an environment variable and name that with --password-env VAR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run a command while holding a lock (flock for Redlock)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -4338,10 +4574,6 @@ Commands:
     </message>
     <message>
         <source>MS</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only for a few hundred keys.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4381,6 +4613,22 @@ Commands:
     </message>
     <message>
         <source>Per-node timeout of each observing command, in ms (default 1000 for the per-second PING and TIME and the INFO, 2000 for the lock reads): for nodes far away. A node that does not answer within it counts as down until it does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): one series per key, up to --max-series.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --key-labels, the most per-key series a scrape exports (default %1): past it the keys after the first N in key order are left out, redlock_key_series_dropped says how many, and a warning is printed once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4514,6 +4762,18 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>redlock: --%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --journal needs a file name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  (not observed: between %1 and %2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4727,10 +4987,6 @@ The process that acquired the lock has exited, so this command cannot know how m
 </context>
 <context>
     <name>redlock::cli::ObserveCommands</name>
-    <message>
-        <source>SCAN MATCH pattern of the lock keys (default *).</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>GLOB</source>
         <translation type="unfinished"></translation>
@@ -4969,14 +5225,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
-
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
-
-A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default %1); a larger PTTL seen on the nodes raises it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4986,6 +5234,29 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     </message>
     <message>
         <source>Largest lock TTL in use, in ms, for the restart rule and the drift budget (default %1); a larger PTTL seen on the nodes raises it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SCAN MATCH pattern of the lock keys (default *: then only values in a lock format this tool recognises count as locks; under any other pattern every value with a TTL does).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) with a TTL passed over: not in a lock format this tool recognises (under the default pattern * only recognised lock values count; --pattern names your lock keys, and then every value with a TTL under it counts).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, noExpiryOn and noExpiryValue (only when some node holds a value without expiry, beside the verdict or as it: stuck), validityEnded (only when true), and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
+
+A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(not observed: between %1 and %2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5292,6 +5563,176 @@ The outcome says what became of the lock as a whole (the table says what each no
     </message>
 </context>
 <context>
+    <name>redlock::cli::RunCommand</name>
+    <message>
+        <source>Exit codes:
+  the command&apos;s own exit status, or 128+N if it died of signal N (as shells report it)
+  1    the lock was not acquired within --wait (the command did not run)
+  2    usage or configuration error (nothing was sent to any node)
+  3    no quorum reachable: too many nodes timed out or refused the connection
+  8    the lock was lost while the command ran (whatever the command&apos;s own status)
+  126  the command was found but could not be started
+  127  the command was not found
+An acquired lock is released when the command ends, whatever the exit code.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: command not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1: not an executable file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time to live in milliseconds (default 10000). The lock is extended by this much each time a third of it is left, for as long as the command runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep trying to acquire for up to MS milliseconds (default 0: one attempt).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base wait between attempts in ms (default 200).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random extra wait of 0..MS between attempts (default 100).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds, small against the TTL (default 50).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name written into the lock token and CLIENT SETNAME (default: redlock-run).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also issue a fencing token, passed to the command as REDLOCK_FENCING_TOKEN.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the command gets when the lock is lost: term (SIGTERM, the default), kill (SIGKILL) or none. Either way redlock waits for it to end and exits 8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ACTION</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command to run while holding the lock.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-- COMMAND [ARG...]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run [options] --nodes LIST KEY -- COMMAND [ARG...]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a command while holding a Redlock lock, like flock(1) across machines: acquire KEY (trying for up to --wait ms), start the command with REDLOCK_TOKEN (and, with --fencing, REDLOCK_FENCING_TOKEN) in its environment, extend the lock automatically while it runs, and release it when the command ends.
+
+If an extension fails (the nodes lost the key, or too many cannot be reached) the lock counts as lost a safety margin (a tenth of the TTL) before its validity ends: the command gets --on-lost&apos;s signal, so that it can stop touching the resource before another holder may take it, and redlock exits 8 once it has ended. SIGINT, SIGTERM and SIGHUP sent to redlock are passed on to the command (Ctrl+C at the terminal reaches it directly). stdin, stdout and stderr are the command&apos;s; redlock&apos;s own messages go to stderr.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: name exactly one lock key before &quot;--&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: a resource name cannot be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: no command given after &quot;--&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --on-lost takes term, kill or none, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: stopped by signal %1 before the command started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: not acquired %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the client stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending SIGTERM to the command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sending SIGKILL to the command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the command goes on (--on-lost none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the lock on %1 is lost (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: the lock on %1 was acquired with too little validity left to run the command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: cannot start %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::rules</name>
     <message>
         <source>the drift factor must be at least 0 and below %1, not %2</source>
@@ -5310,6 +5751,10 @@ The outcome says what became of the lock as a whole (the table says what each no
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 nodes listed: at most %2 are accepted</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

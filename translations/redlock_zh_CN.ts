@@ -35,6 +35,10 @@
         <source>node %1: no password given</source>
         <translation>节点 %1：未提供密码</translation>
     </message>
+    <message>
+        <source>profile &quot;%1&quot; in %2: %3</source>
+        <translation>连接配置“%1”（位于 %2）：%3</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -233,6 +237,22 @@
         <source>lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)</source>
         <translation>锁 %1：%3 个节点中有 %2 个上的残留，存在已超过 %4（一次失败或只释放了一半的获取）</translation>
     </message>
+    <message>
+        <source>lock %1: a value without expiry on %2 of %3 nodes (%4): it never goes away by itself</source>
+        <translation>锁 %1：%3 个节点中有 %2 个上存在没有过期时间的值（%4）：它永远不会自行消失</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lock(s), e.g. %1</source>
+        <translation>
+            <numerusform>%n 个锁，例如 %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alert(s), e.g. %1</source>
+        <translation>
+            <numerusform>%n 条告警，例如 %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertThresholdsDialog</name>
@@ -398,6 +418,10 @@
         <source>Cleared</source>
         <translation>清除于</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::AlertsPanel</name>
@@ -445,10 +469,6 @@
 <context>
     <name>redlock::AuditLog</name>
     <message>
-        <source>cannot create the audit log folder %1</source>
-        <translation>无法创建审计日志目录 %1</translation>
-    </message>
-    <message>
         <source>cannot open the audit log %1: %2</source>
         <translation>无法打开审计日志 %1：%2</translation>
     </message>
@@ -463,6 +483,10 @@
     <message>
         <source>cannot sync the audit log folder %1 to disk: %2</source>
         <translation>无法将审计日志文件夹 %1 同步到磁盘：%2</translation>
+    </message>
+    <message>
+        <source>cannot create the audit log folder %1 (%2)</source>
+        <translation>无法创建审计日志文件夹 %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -755,6 +779,14 @@
     <message>
         <source>token %1; already held when first seen: acquired earlier, when is not known</source>
         <translation>令牌 %1；首次看到时已被持有：获取时间更早，具体时间未知</translation>
+    </message>
+    <message>
+        <source>; changed hands between %1 and %2, not observed</source>
+        <translation>；在 %1 与 %2 之间易主，未观测到</translation>
+    </message>
+    <message>
+        <source>token %1; ended between %2 and %3, not observed</source>
+        <translation>令牌 %1；在 %2 与 %3 之间结束，未观测到</translation>
     </message>
 </context>
 <context>
@@ -1073,6 +1105,10 @@
         <source>Instead of deleting the key, the token is replaced by a tombstone that expires after the lock-delay: the old holder can no longer extend or release it, and nobody can acquire the lock before the old holder&apos;s validity is over, even if that holder is still running (a fixed duration is raised to that where needed; a lock without expiry stays blocked for the duration you choose).</source>
         <translation>不删除该键，而是用一个在锁延迟结束后过期的墓碑替换令牌：旧持有者无法再续期或释放它，在旧持有者的有效期结束之前，任何人都无法获取该锁，即使旧持有者仍在运行（固定时长会在需要时提高到该有效期；没有过期时间的锁在你选择的时长内保持被占用）。</translation>
     </message>
+    <message>
+        <source>This token holds a quorum of nodes with %1 of validity left: a running holder&apos;s lock. Releasing it takes the lock from that holder.</source>
+        <translation>该令牌在法定人数的节点上持有锁，剩余有效期 %1：这是一个正在运行的持有者的锁。释放它会从该持有者手中夺走锁。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::ForceReleaseNode</name>
@@ -1151,6 +1187,10 @@
         <source>history not written</source>
         <translation>历史未写入</translation>
     </message>
+    <message>
+        <source>history warning</source>
+        <translation>历史警告</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryModel</name>
@@ -1221,6 +1261,18 @@
     <message>
         <source>Watching stopped while it was held: whether and when it ended is not known.</source>
         <translation>监视在其被持有期间停止：不知道它是否结束以及何时结束。</translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation>在 %1 与 %2 之间</translation>
+    </message>
+    <message>
+        <source>Held at least until it was last seen; it ended after that, when is not known.</source>
+        <translation>至少持有到最后一次看到它时；此后才结束，具体时间未知。</translation>
+    </message>
+    <message>
+        <source>Nobody saw it end (no keyspace event: notify-keyspace-events is off, or the rescan found it gone first): still held when last seen at %1, gone when read again at %2.</source>
+        <translation>没有人看到它结束（没有键空间事件：notify-keyspace-events 已关闭，或重新扫描先发现它已不存在）：最后一次于 %1 看到时仍被持有，于 %2 再次读取时已不存在。</translation>
     </message>
 </context>
 <context>
@@ -1426,10 +1478,6 @@
         <translation>%1：没有这个日志（由控制台和 `redlock watch --journal` 写入）</translation>
     </message>
     <message>
-        <source>%1: cannot create the folder</source>
-        <translation>%1：无法创建文件夹</translation>
-    </message>
-    <message>
         <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
         <translation>缺少 Qt SQLite 驱动（Debian：libqt6sql6-sqlite）</translation>
     </message>
@@ -1457,6 +1505,46 @@
         <source>cannot prune</source>
         <translation>无法清理</translation>
     </message>
+    <message>
+        <source>%1: cannot create the writer lock %2: %3</source>
+        <translation>%1：无法创建写入者锁 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1: cannot lock %2: %3</source>
+        <translation>%1：无法锁定 %2：%3</translation>
+    </message>
+    <message>
+        <source>process %1 (%2 on %3)</source>
+        <translation>进程 %1（%2，位于 %3）</translation>
+    </message>
+    <message>
+        <source>another process</source>
+        <translation>另一个进程</translation>
+    </message>
+    <message>
+        <source>%1: %2 writes this journal: one writer per journal, or the two would end each other&apos;s tenures; this one writes once that one stops</source>
+        <translation>%1：%2 正在写入此日志：每个日志只能有一个写入者，否则两者会互相结束对方记录的持有期；待那个写入者停止后，本进程才会写入</translation>
+    </message>
+    <message>
+        <source>%1: not a regular file (%2): the journal must be a file</source>
+        <translation>%1：不是普通文件（%2）：日志必须是一个文件</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>是文件夹</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>是 FIFO</translation>
+    </message>
+    <message>
+        <source>a device or socket</source>
+        <translation>是设备或套接字</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>redlock::KeyReader</name>
@@ -1467,6 +1555,10 @@
     <message>
         <source>no TTL</source>
         <translation>无 TTL</translation>
+    </message>
+    <message>
+        <source>not a lock format</source>
+        <translation>不是锁格式</translation>
     </message>
 </context>
 <context>
@@ -1664,6 +1756,10 @@
         <source>Quarantined for a delayed restart: not counted by the verdict.</source>
         <translation>因延迟重启而被隔离：判定不计入该节点。</translation>
     </message>
+    <message>
+        <source>other, no expiry (leftover)</source>
+        <translation>其他值，永不过期（残留）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::LockEvent</name>
@@ -1698,6 +1794,14 @@
     <message>
         <source>seen held</source>
         <translation>发现已被持有</translation>
+    </message>
+    <message>
+        <source>released or expired</source>
+        <translation>已释放或已过期</translation>
+    </message>
+    <message>
+        <source>evicted</source>
+        <translation>已被驱逐</translation>
     </message>
 </context>
 <context>
@@ -1796,6 +1900,10 @@
     <message>
         <source>&quot;%1&quot; is out of range: at most %2 years back</source>
         <translation>&quot;%1&quot; 超出范围：最多只能回溯 %2 年</translation>
+    </message>
+    <message>
+        <source>%1 still takes %2 MiB after pruning, beyond its size target of %3 MiB: the locks held now take that much, and their tenures are kept until they end</source>
+        <translation>%1 在清理后仍占用 %2 MiB，超出其 %3 MiB 的大小目标：当前持有的锁就占用了这么多，它们的持有期记录会一直保留到结束</translation>
     </message>
 </context>
 <context>
@@ -1960,6 +2068,22 @@ token: %3</source>
         <source>free in %1</source>
         <translation>%1 后可用</translation>
     </message>
+    <message>
+        <source>%1: validity ended, reading again</source>
+        <translation>%1：有效期已结束，正在重新读取</translation>
+    </message>
+    <message>
+        <source>%1 · no expiry on %2</source>
+        <translation>%1 · %2 上永不过期</translation>
+    </message>
+    <message>
+        <source>No expiry on node(s) %1: a value that never goes away by itself (%2) sits beside the verdict&apos;s holder. Force release on this lock replaces that value, not the holder&apos;s token.</source>
+        <translation>节点 %1 上永不过期：一个永远不会自行消失的值（%2）与判定的持有者并存。对该锁强制释放会替换该值，而不是持有者的令牌。</translation>
+    </message>
+    <message>
+        <source>The observed validity of its quorum ran out after the last read: extended unseen, or expired. The key is being read again.</source>
+        <translation>其法定人数节点上的观测有效期在上次读取后已耗尽：可能在未被看到时已续期，也可能已过期。正在重新读取该键。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::MainWindow</name>
@@ -2118,6 +2242,16 @@ token: %3</source>
     <message>
         <source> · released by operator %1</source>
         <translation> · 已由操作员释放 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n key(s) not in a lock format passed over</source>
+        <translation>
+            <numerusform> · 跳过了 %n 个非锁格式的键</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Under the pattern * only values in a lock format the console recognises (its own tokens, node-redlock, Redsync, uuids, Redisson) count as locks; keys with other values are passed over. A profile pattern other than * names the lock keys: then every value with a TTL under it counts.</source>
+        <translation>在模式 * 下，只有控制台能识别的锁格式的值（其自身的令牌、node-redlock、Redsync、uuid、Redisson）才算作锁；值为其他内容的键会被跳过。连接配置中不是 * 的模式即指定了锁键：此时该模式下每个带 TTL 的值都算作锁。</translation>
     </message>
 </context>
 <context>
@@ -2781,6 +2915,25 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
+    <name>redlock::PrivateFile</name>
+    <message>
+        <source>%1 holds lock tokens and others may read it (mode %2), and it cannot be made private (%3): make it readable by its owner only (chmod 600)</source>
+        <translation>%1 包含锁令牌且其他用户可以读取它（权限 %2），并且无法将其设为私有（%3）：请使其仅对所有者可读（chmod 600）</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1: %2</source>
+        <translation>无法创建文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder</source>
+        <translation>%1 不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>redlock::ProfilesDialog</name>
     <message>
         <source>TLS</source>
@@ -3020,6 +3173,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>node %1 (%2): failed</source>
         <translation>节点 %1（%2）：失败</translation>
     </message>
+    <message>
+        <source>Cannot open the profile</source>
+        <translation>无法打开配置</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedisConnection</name>
@@ -3094,6 +3251,18 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>connection lost</source>
         <translation>连接丢失</translation>
+    </message>
+    <message>
+        <source>no CA certificate could be read from the directory %1</source>
+        <translation>无法从目录 %1 读取任何 CA 证书</translation>
+    </message>
+    <message>
+        <source>reply larger than %1: connection dropped</source>
+        <translation>回复大于 %1：连接已断开</translation>
+    </message>
+    <message>
+        <source>no reply within %1 ms after a command timed out: connection dropped</source>
+        <translation>命令超时后 %1 毫秒内仍无回复：连接已断开</translation>
     </message>
 </context>
 <context>
@@ -4176,10 +4345,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>redlock: --%1 需要 %2 到 %3 之间的数字，而不是 &quot;%4&quot;</translation>
     </message>
     <message>
-        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused.</source>
-        <translation>以逗号分隔的 Redis 主节点：host:port、[v6]:port、redis://[user@]host:port/db、rediss://...（TLS）、unix:/path。重复的节点会被拒绝。</translation>
-    </message>
-    <message>
         <source>LIST</source>
         <translation>LIST</translation>
     </message>
@@ -4321,6 +4486,74 @@ Commands:
         <source>&quot;%1&quot; is not a number</source>
         <translation>“%1”不是数字</translation>
     </message>
+    <message>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use --password-env).</source>
+        <translation>以逗号分隔的 Redis 主节点：host:port、[v6]:port、redis://[user@]host:port/db、rediss://...（TLS）、unix:/path。重复的节点会被拒绝，URL 中包含密码同样会被拒绝（请使用 --password-env）。</translation>
+    </message>
+    <message>
+        <source>Connect to every TCP node over TLS (as rediss://).</source>
+        <translation>通过 TLS 连接每个 TCP 节点（如同 rediss://）。</translation>
+    </message>
+    <message>
+        <source>CA certificate(s) (PEM) to verify the nodes with, instead of the system store (default: $SSL_CERT_FILE when set).</source>
+        <translation>用于验证节点的 CA 证书（PEM），代替系统证书库（默认：设置了 $SSL_CERT_FILE 时使用它）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>Directory of CA certificates (PEM) to verify the nodes with (default: $SSL_CERT_DIR when set).</source>
+        <translation>用于验证节点的 CA 证书（PEM）所在目录（默认：设置了 $SSL_CERT_DIR 时使用它）。</translation>
+    </message>
+    <message>
+        <source>DIR</source>
+        <translation>DIR</translation>
+    </message>
+    <message>
+        <source>Client certificate (PEM) for nodes that require one (tls-auth-clients).</source>
+        <translation>供要求客户端证书的节点（tls-auth-clients）使用的客户端证书（PEM）。</translation>
+    </message>
+    <message>
+        <source>Private key (PEM) of --cert (default: in --cert&apos;s file).</source>
+        <translation>--cert 的私钥（PEM）（默认：在 --cert 的文件中）。</translation>
+    </message>
+    <message>
+        <source>Server name to send and verify the certificate against, for every TLS node (default: the host as given).</source>
+        <translation>对每个 TLS 节点发送、并用于验证其证书的服务器名称（默认：所给出的主机名）。</translation>
+    </message>
+    <message>
+        <source>Do not verify the nodes&apos; certificates at all: encrypted, but anyone in the path can pose as a node. For tests only; a warning says so.</source>
+        <translation>完全不验证节点的证书：连接仍加密，但通信路径上的任何人都可以冒充节点。仅用于测试；会输出一条警告说明这一点。</translation>
+    </message>
+    <message>
+        <source>redlock: --%1 needs TLS: add --tls or use rediss:// node URLs</source>
+        <translation>redlock: --%1 需要 TLS：请添加 --tls 或使用 rediss:// 节点 URL</translation>
+    </message>
+    <message>
+        <source>redlock: --key needs --cert</source>
+        <translation>redlock: --key 需要 --cert</translation>
+    </message>
+    <message>
+        <source>redlock: %1 is not a directory</source>
+        <translation>redlock: %1 不是目录</translation>
+    </message>
+    <message>
+        <source>redlock: cannot read %1</source>
+        <translation>redlock: 无法读取 %1</translation>
+    </message>
+    <message>
+        <source>redlock: warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
+        <translation>redlock: 警告：--insecure：不验证节点的证书；通信路径上的任何人都可以冒充节点并看到流量</translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in an environment variable and name that with --password-env VAR</source>
+        <translation>redlock: --nodes 有误：节点 %1（%2）的 URL 中包含密码，进程列表和 shell 历史记录会显示它：请将密码放入一个环境变量，并用 --password-env VAR 指定该变量</translation>
+    </message>
+    <message>
+        <source>run a command while holding a lock (flock for Redlock)</source>
+        <translation>在持有锁期间运行一个命令（Redlock 版的 flock）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::ExporterCommand</name>
@@ -4335,10 +4568,6 @@ Commands:
     <message>
         <source>MS</source>
         <translation>MS</translation>
-    </message>
-    <message>
-        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): as many series as keys, so only for a few hundred keys.</source>
-        <translation>另外为每个锁键导出一条时间序列（redlock_lock_holders{key,verdict}）：序列数与键数相同，因此只适用于几百个键以内。</translation>
     </message>
     <message>
         <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels.</source>
@@ -4381,6 +4610,22 @@ Commands:
     <message>
         <source>Per-node timeout of each observing command, in ms (default 1000 for the per-second PING and TIME and the INFO, 2000 for the lock reads): for nodes far away. A node that does not answer within it counts as down until it does.</source>
         <translation>每条观测命令在每个节点上的超时，单位毫秒（每秒一次的 PING、TIME 以及 INFO 默认 1000，读取锁默认 2000）：用于距离较远的节点。在此时间内未应答的节点被视为离线，直到它再次应答。</translation>
+    </message>
+    <message>
+        <source>Also export one series per lock key (redlock_lock_holders{key,verdict}): one series per key, up to --max-series.</source>
+        <translation>同时为每个锁键导出一个序列（redlock_lock_holders{key,verdict}）：每个键一个序列，最多 --max-series 个。</translation>
+    </message>
+    <message>
+        <source>With --key-labels, the most per-key series a scrape exports (default %1): past it the keys after the first N in key order are left out, redlock_key_series_dropped says how many, and a warning is printed once.</source>
+        <translation>使用 --key-labels 时，每次抓取最多导出的按键序列数（默认 %1）：超出时，按键顺序排在前 N 个之后的键被略去，redlock_key_series_dropped 给出略去的数量，并输出一次警告。</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
+        <translation>redlock: 锁键数多于 --max-series %1：只有按键顺序排在前 %1 个的键获得按键序列，redlock_key_series_dropped 统计其余的键</translation>
     </message>
 </context>
 <context>
@@ -4516,6 +4761,18 @@ The console&apos;s journal: %1</source>
     <message>
         <source>redlock: --%1: %2</source>
         <translation>redlock: --%1：%2</translation>
+    </message>
+    <message>
+        <source>redlock: --journal needs a file name</source>
+        <translation>redlock: --journal 需要一个文件名</translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation>在 %1 与 %2 之间</translation>
+    </message>
+    <message>
+        <source>  (not observed: between %1 and %2)</source>
+        <translation>  （未观测到：在 %1 与 %2 之间）</translation>
     </message>
 </context>
 <context>
@@ -4729,10 +4986,6 @@ The process that acquired the lock has exited, so this command cannot know how m
 </context>
 <context>
     <name>redlock::cli::ObserveCommands</name>
-    <message>
-        <source>SCAN MATCH pattern of the lock keys (default *).</source>
-        <translation>锁键的 SCAN MATCH 模式（默认 *）。</translation>
-    </message>
     <message>
         <source>GLOB</source>
         <translation>GLOB</translation>
@@ -4968,18 +5221,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>redlock: 日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
     </message>
     <message>
-        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
-
---json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
-
-A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
-        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观察到的有效期以及每个节点持有的内容。输出以流的方式写出：不超过 %1 个锁时按键排序；超过之后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留它们以便每个键只读取一次）。
-
---json 输出 JSON Lines：每行一个紧凑的对象。先是每个锁一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅判定为 released-by-operator 时：新的获取者能够获取前的毫秒数，-1 表示未知）、format、holder、restsOn，以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后是一行汇总（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回其字节即可得到原始字节。
-
-读取方一旦退出（`inspect | head -3`），扫描即刻停止：退出码 5。</translation>
-    </message>
-    <message>
         <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default %1); a larger PTTL seen on the nodes raises it.</source>
         <translation>当前使用的最大锁 TTL（毫秒），用于时钟偏移告警和审计的漂移预算（默认 %1）；在节点上见到更大的 PTTL 时会随之提高。</translation>
     </message>
@@ -4990,6 +5231,32 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     <message>
         <source>Largest lock TTL in use, in ms, for the restart rule and the drift budget (default %1); a larger PTTL seen on the nodes raises it.</source>
         <translation>使用中的最大锁 TTL，单位毫秒，用于重启规则和漂移预算（默认 %1）；在节点上见到更大的 PTTL 时会随之提高。</translation>
+    </message>
+    <message>
+        <source>SCAN MATCH pattern of the lock keys (default *: then only values in a lock format this tool recognises count as locks; under any other pattern every value with a TTL does).</source>
+        <translation>锁键的 SCAN MATCH 模式（默认 *：此时只有本工具能识别的锁格式的值才算作锁；使用其他任何模式时，该模式下每个带 TTL 的值都算作锁）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n key(s) with a TTL passed over: not in a lock format this tool recognises (under the default pattern * only recognised lock values count; --pattern names your lock keys, and then every value with a TTL under it counts).</source>
+        <translation>
+            <numerusform>跳过了 %n 个带 TTL 的键：它们不是本工具能识别的锁格式（在默认模式 * 下只有能识别的锁值才算数；--pattern 用于指定你的锁键，此时该模式下每个带 TTL 的值都算数）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Find the lock keys on every node (SCAN, never KEYS) and show one merged view per lock: verdict, holder, observed validity and what each node holds. Output is streamed: up to %1 locks are sorted by key; past that, locks are written in the order the inspection finds them, and memory grows only by the names of the keys read (kept so that each is read once).
+
+--json writes JSON Lines: one compact object per line. First one line per lock (&quot;type&quot;: &quot;lock&quot;; key, verdict, token, holders, quorum, validityMs, freeInMs (verdict released-by-operator only: ms until a newcomer can acquire, -1 unknown), format, holder, restsOn, noExpiryOn and noExpiryValue (only when some node holds a value without expiry, beside the verdict or as it: stuck), validityEnded (only when true), and nodes: per node its node, state, and value, pttlMs and note where they apply), then one summary line (&quot;type&quot;: &quot;summary&quot;; locks, sorted, nodesReachable, nodes, elapsedMs, skipped, errors). Keys, tokens and values are the printable form of their bytes: valid UTF-8 as is, and each byte of a control character, a line separator, a bidirectional override, an invalid sequence or a backslash as \xNN; replacing every \xNN by its byte gives the exact bytes back.
+
+A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5.</source>
+        <translation>在每个节点上查找锁键（使用 SCAN，绝不使用 KEYS），并为每个锁显示一个合并视图：判定、持有者、观测有效期以及每个节点持有的内容。输出以流式写出：最多 %1 个锁按键排序；超出后，锁按检查发现它们的顺序写出，内存只随已读取的键名增长（保留键名以保证每个键只读取一次）。
+
+--json 输出 JSON Lines：每行一个紧凑的对象。先为每个锁输出一行（&quot;type&quot;: &quot;lock&quot;；key、verdict、token、holders、quorum、validityMs、freeInMs（仅当判定为 released-by-operator 时：距新来者可以获取还有多少毫秒，-1 表示未知）、format、holder、restsOn、noExpiryOn 和 noExpiryValue（仅当某个节点持有没有过期时间的值时，无论它与判定并存还是本身即为判定：stuck）、validityEnded（仅当为 true 时），以及 nodes：每个节点的 node、state，以及适用时的 value、pttlMs 和 note），然后输出一行摘要（&quot;type&quot;: &quot;summary&quot;；locks、sorted、nodesReachable、nodes、elapsedMs、skipped、errors）。键、令牌和值以其字节的可打印形式给出：有效的 UTF-8 原样输出，控制字符、行分隔符、双向覆盖字符、无效序列或反斜杠的每个字节写作 \xNN；把每个 \xNN 替换回对应字节即可得到原始的字节。
+
+读取方一旦退出（`inspect | head -3`），扫描立即停止：退出码 5。</translation>
+    </message>
+    <message>
+        <source>(not observed: between %1 and %2)</source>
+        <translation>（未观测到：在 %1 与 %2 之间）</translation>
     </message>
 </context>
 <context>
@@ -5295,6 +5562,187 @@ The outcome says what became of the lock as a whole (the table says what each no
     </message>
 </context>
 <context>
+    <name>redlock::cli::RunCommand</name>
+    <message>
+        <source>Exit codes:
+  the command&apos;s own exit status, or 128+N if it died of signal N (as shells report it)
+  1    the lock was not acquired within --wait (the command did not run)
+  2    usage or configuration error (nothing was sent to any node)
+  3    no quorum reachable: too many nodes timed out or refused the connection
+  8    the lock was lost while the command ran (whatever the command&apos;s own status)
+  126  the command was found but could not be started
+  127  the command was not found
+An acquired lock is released when the command ends, whatever the exit code.
+</source>
+        <translation>退出码：
+  命令自身的退出状态，或在命令死于信号 N 时为 128+N（与 shell 的报告方式相同）
+  1    未能在 --wait 内获取锁（命令未运行）
+  2    用法或配置错误（未向任何节点发送内容）
+  3    无法达到法定人数：过多节点超时或拒绝连接
+  8    命令运行期间锁丢失（无论命令自身的状态如何）
+  126  找到了命令但无法启动
+  127  找不到命令
+无论退出码是什么，命令结束时都会释放已获取的锁。
+</translation>
+    </message>
+    <message>
+        <source>redlock: %1: command not found</source>
+        <translation>redlock: %1：找不到命令</translation>
+    </message>
+    <message>
+        <source>redlock: %1: not an executable file</source>
+        <translation>redlock: %1：不是可执行文件</translation>
+    </message>
+    <message>
+        <source>Time to live in milliseconds (default 10000). The lock is extended by this much each time a third of it is left, for as long as the command runs.</source>
+        <translation>生存时间，单位毫秒（默认 10000）。只要命令仍在运行，每当剩余三分之一时，锁就会再续期这么长时间。</translation>
+    </message>
+    <message>
+        <source>MS</source>
+        <translation>MS</translation>
+    </message>
+    <message>
+        <source>Keep trying to acquire for up to MS milliseconds (default 0: one attempt).</source>
+        <translation>持续尝试获取锁，最长 MS 毫秒（默认 0：只尝试一次）。</translation>
+    </message>
+    <message>
+        <source>Base wait between attempts in ms (default 200).</source>
+        <translation>两次尝试之间的基础等待时间，单位毫秒（默认 200）。</translation>
+    </message>
+    <message>
+        <source>Random extra wait of 0..MS between attempts (default 100).</source>
+        <translation>两次尝试之间额外的随机等待 0..MS 毫秒（默认 100）。</translation>
+    </message>
+    <message>
+        <source>Clock drift allowance: drift = ttl * F + 2 ms (default 0.01).</source>
+        <translation>时钟漂移余量：漂移 = ttl * F + 2 毫秒（默认 0.01）。</translation>
+    </message>
+    <message>
+        <source>F</source>
+        <translation>F</translation>
+    </message>
+    <message>
+        <source>Per-node timeout in milliseconds, small against the TTL (default 50).</source>
+        <translation>每个节点的超时，单位毫秒，应远小于 TTL（默认 50）。</translation>
+    </message>
+    <message>
+        <source>Name written into the lock token and CLIENT SETNAME (default: redlock-run).</source>
+        <translation>写入锁令牌和 CLIENT SETNAME 的名称（默认：redlock-run）。</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>Also issue a fencing token, passed to the command as REDLOCK_FENCING_TOKEN.</source>
+        <translation>同时签发一个防护令牌，以 REDLOCK_FENCING_TOKEN 传给命令。</translation>
+    </message>
+    <message>
+        <source>What the command gets when the lock is lost: term (SIGTERM, the default), kill (SIGKILL) or none. Either way redlock waits for it to end and exits 8.</source>
+        <translation>锁丢失时命令会收到什么：term（SIGTERM，默认）、kill（SIGKILL）或 none。无论哪种，redlock 都会等待命令结束，然后以退出码 8 退出。</translation>
+    </message>
+    <message>
+        <source>ACTION</source>
+        <translation>ACTION</translation>
+    </message>
+    <message>
+        <source>The lock key.</source>
+        <translation>锁键。</translation>
+    </message>
+    <message>
+        <source>KEY</source>
+        <translation>KEY</translation>
+    </message>
+    <message>
+        <source>The command to run while holding the lock.</source>
+        <translation>持有锁期间要运行的命令。</translation>
+    </message>
+    <message>
+        <source>-- COMMAND [ARG...]</source>
+        <translation>-- COMMAND [ARG...]</translation>
+    </message>
+    <message>
+        <source>run [options] --nodes LIST KEY -- COMMAND [ARG...]</source>
+        <translation>run [选项] --nodes LIST KEY -- COMMAND [ARG...]</translation>
+    </message>
+    <message>
+        <source>Run a command while holding a Redlock lock, like flock(1) across machines: acquire KEY (trying for up to --wait ms), start the command with REDLOCK_TOKEN (and, with --fencing, REDLOCK_FENCING_TOKEN) in its environment, extend the lock automatically while it runs, and release it when the command ends.
+
+If an extension fails (the nodes lost the key, or too many cannot be reached) the lock counts as lost a safety margin (a tenth of the TTL) before its validity ends: the command gets --on-lost&apos;s signal, so that it can stop touching the resource before another holder may take it, and redlock exits 8 once it has ended. SIGINT, SIGTERM and SIGHUP sent to redlock are passed on to the command (Ctrl+C at the terminal reaches it directly). stdin, stdout and stderr are the command&apos;s; redlock&apos;s own messages go to stderr.</source>
+        <translation>在持有 Redlock 锁期间运行一个命令，就像跨机器的 flock(1)：获取 KEY（最多尝试 --wait 毫秒），在环境变量中带上 REDLOCK_TOKEN（使用 --fencing 时还有 REDLOCK_FENCING_TOKEN）启动命令，在命令运行期间自动续期该锁，并在命令结束时释放它。
+
+如果续期失败（节点丢失了该键，或过多节点无法访问），锁会在其有效期结束前一个安全余量（TTL 的十分之一）时被视为丢失：命令会收到 --on-lost 指定的信号，以便在其他持有者可能拿到锁之前停止访问该资源，命令结束后 redlock 以退出码 8 退出。发送给 redlock 的 SIGINT、SIGTERM 和 SIGHUP 会转发给命令（在终端按 Ctrl+C 会直接到达命令）。stdin、stdout 和 stderr 归命令使用；redlock 自身的消息写到 stderr。</translation>
+    </message>
+    <message>
+        <source>redlock: give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
+        <translation>redlock: 请在“--”之后给出命令：redlock run [选项] KEY -- COMMAND</translation>
+    </message>
+    <message>
+        <source>redlock: name exactly one lock key before &quot;--&quot;</source>
+        <translation>redlock: 请在“--”之前只指定一个锁键</translation>
+    </message>
+    <message>
+        <source>redlock: a resource name cannot be empty</source>
+        <translation>redlock: 资源名不能为空</translation>
+    </message>
+    <message>
+        <source>redlock: no command given after &quot;--&quot;</source>
+        <translation>redlock: “--”之后没有给出命令</translation>
+    </message>
+    <message>
+        <source>redlock: --on-lost takes term, kill or none, not &quot;%1&quot;</source>
+        <translation>redlock: --on-lost 只接受 term、kill 或 none，而不是“%1”</translation>
+    </message>
+    <message>
+        <source>redlock: warning: %1</source>
+        <translation>redlock: 警告：%1</translation>
+    </message>
+    <message>
+        <source>redlock: configuration error: %1</source>
+        <translation>redlock: 配置错误：%1</translation>
+    </message>
+    <message>
+        <source>redlock: stopped by signal %1 before the command started</source>
+        <translation>redlock: 在命令启动之前被信号 %1 停止</translation>
+    </message>
+    <message>
+        <source>redlock: not acquired %1: %2</source>
+        <translation>redlock: 未获取 %1：%2</translation>
+    </message>
+    <message>
+        <source>the client stopped</source>
+        <translation>客户端已停止</translation>
+    </message>
+    <message>
+        <source>sending SIGTERM to the command</source>
+        <translation>正在向命令发送 SIGTERM</translation>
+    </message>
+    <message>
+        <source>sending SIGKILL to the command</source>
+        <translation>正在向命令发送 SIGKILL</translation>
+    </message>
+    <message>
+        <source>the command goes on (--on-lost none)</source>
+        <translation>命令继续运行（--on-lost none）</translation>
+    </message>
+    <message>
+        <source>redlock: the lock on %1 is lost (%2): %3</source>
+        <translation>redlock: %1 上的锁已丢失（%2）：%3</translation>
+    </message>
+    <message>
+        <source>redlock: the lock on %1 was acquired with too little validity left to run the command</source>
+        <translation>redlock: 获取 %1 上的锁时剩余有效期太短，无法运行命令</translation>
+    </message>
+    <message>
+        <source>redlock: cannot start %1: %2</source>
+        <translation>redlock: 无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>redlock: warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
+        <translation>redlock: 警告：%1 上的锁未在法定人数的节点上释放（%2）；它将随其 TTL 过期</translation>
+    </message>
+</context>
+<context>
     <name>redlock::rules</name>
     <message>
         <source>the drift factor must be at least 0 and below %1, not %2</source>
@@ -5311,6 +5759,10 @@ The outcome says what became of the lock as a whole (the table says what each no
         <translation>
             <numerusform>%n 个节点时，法定人数能容忍的故障数并不比少一个节点时更多：请使用奇数个节点</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 nodes listed: at most %2 are accepted</source>
+        <translation>列出了 %1 个节点：最多接受 %2 个</translation>
     </message>
 </context>
 </TS>

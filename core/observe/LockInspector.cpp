@@ -288,7 +288,7 @@ void LockInspector::setDownNodes(QList<int> nodes)
             const NodeLockState::Presence p = view.nodes.value(node).presence;
             if (view.verdict == LockVerdict::Unknown || p == NodeLockState::Presence::Unreachable ||
                 p == NodeLockState::Presence::Refused) {
-                m_touched.insert(view.key);
+                m_touched[view.key] |= 0; // read again, no event's name with it (keeps one a key may have)
                 break;
             }
         }
@@ -353,7 +353,7 @@ void LockInspector::onValidityTimer()
         LockView judged = it.value();
         judgeLock(judged, rules, now);
         if (judged.validityEnded)
-            m_touched.insert(key); // extended unseen, or gone: only a read tells
+            m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
         if (judged.sameStateAs(it.value()))
             continue;
         touched.insert(key);

@@ -37,6 +37,7 @@ LockSnapshot inspectOnce(const QList<NodeEndpoint>& nodes)
     IoThread io;
     InspectorOptions options;
     options.nodes = nodes;
+    options.pattern = QByteArrayLiteral("lock-*"); // the operator names the lock keys (plain values count as locks)
     options.keyspaceEvents = false;
     options.reconcileIntervalMs = 0;
     auto* inspector = io.create<LockInspector>(options);

@@ -70,10 +70,11 @@ bool hasChinese(const QString& text)
 // What the console's observers and a force release preview may run on a node: no command that writes.
 const QSet<QByteArray>& readCommands()
 {
-    static const QSet<QByteArray> commands{"ping",       "hello",     "auth",         "client|setname", "select",
-                                           "info",       "time",      "get",          "mget",           "pttl",
-                                           "type",       "hgetall",   "exists",       "scan",           "config|get",
-                                           "psubscribe", "subscribe", "punsubscribe", "unsubscribe",    "command"};
+    static const QSet<QByteArray> commands{"ping", "hello", "auth", "client|setname", "select", "info", "time", "get",
+                                           "mget", "pttl", "type", "hgetall", "exists", "scan", "config|get",
+                                           "psubscribe", "subscribe", "punsubscribe", "unsubscribe", "command",
+                                           // a value and its PTTL read in one transaction (MULTI/EXEC writes nothing)
+                                           "multi", "exec"};
     return commands;
 }
 

@@ -316,6 +316,7 @@ private slots:
             window.show();
             ClusterSettings cs = defaults.cluster;
             cs.refreshIntervalMs = 1000;
+            cs.pattern = QByteArrayLiteral("jobs:*"); // the operator names the lock keys: a plain value is a lock
             QString error;
             QVERIFY2(controller.start(cs, &error), qPrintable(error));
             QVERIFY(console.actions()->isConfigured());
