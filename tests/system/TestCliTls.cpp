@@ -2,6 +2,7 @@
 // SSL_CERT_FILE / SSL_CERT_DIR), against redis-server's tls-port with a private CA made by openssl at test time.
 
 #include "support/CliTestSupport.h"
+#include "support/TestCa.h"
 #include "support/TestSupport.h"
 
 #include <QDir>
@@ -23,38 +24,11 @@ private:
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
-    // The same private CA as TestTls makes.
-    bool openssl(const QStringList& args)
-    {
-        QProcess p;
-        p.setWorkingDirectory(m_dir.path());
-        p.start(QStringLiteral("openssl"), args);
-        return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    }
-    bool makeCa(const QString& name)
-    {
-        return openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
-                        QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"),
-                        name + QStringLiteral(".key"), QStringLiteral("-out"), name + QStringLiteral(".crt"),
-                        QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
-                        QStringLiteral("/CN=") + name});
-    }
+    // The private CA (support/TestCa.h).
+    bool makeCa(const QString& name) { return test::TestCa(m_dir.path()).makeCa(name); }
     bool makeCert(const QString& name, const QString& ca, const QString& san)
     {
-        QFile ext(path(name + QStringLiteral(".ext")));
-        if (!ext.open(QIODevice::WriteOnly))
-            return false;
-        ext.write("subjectAltName=" + san.toUtf8() + "\n");
-        ext.close();
-        return openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                        QStringLiteral("-nodes"), QStringLiteral("-keyout"), name + QStringLiteral(".key"),
-                        QStringLiteral("-out"), name + QStringLiteral(".csr"), QStringLiteral("-subj"),
-                        QStringLiteral("/CN=") + name}) &&
-               openssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
-                        name + QStringLiteral(".csr"), QStringLiteral("-CA"), ca + QStringLiteral(".crt"),
-                        QStringLiteral("-CAkey"), ca + QStringLiteral(".key"), QStringLiteral("-CAcreateserial"),
-                        QStringLiteral("-out"), name + QStringLiteral(".crt"), QStringLiteral("-days"),
-                        QStringLiteral("2"), QStringLiteral("-extfile"), name + QStringLiteral(".ext")});
+        return test::TestCa(m_dir.path()).makeCert(name, ca, san);
     }
 
     QString node(int i) const { return QStringLiteral("127.0.0.1:%1").arg(m_tlsPort[i]); }
