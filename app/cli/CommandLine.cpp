@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -346,6 +347,25 @@ void noteOutputFailure(int error)
 
 } // namespace
 
+void holdClosedStandardDescriptors()
+{
+    for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null < 0)
+            continue;
+        if (null != fd) {
+            ::dup2(null, fd); // dup2 clears FD_CLOEXEC on fd
+            ::close(null);
+        } else {
+            ::fcntl(fd, F_SETFD, 0);
+        }
+        if (fd == STDOUT_FILENO)
+            noteOutputFailure(EBADF);
+    }
+}
+
 bool writeOut(QByteArrayView bytes)
 {
     if (g_outputErrno.load() != 0)
@@ -396,6 +416,26 @@ bool outputFailed()
     errno = 0;
     if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
         noteOutputFailure(errno);
+        return true;
+    }
+    return false;
+}
+
+bool outputCannotReachAnyone()
+{
+    if (outputFailed())
+        return true;
+    struct stat info = {};
+    if (::fstat(STDOUT_FILENO, &info) != 0) {
+        noteOutputFailure(errno);
+        return true;
+    }
+    if (!S_ISFIFO(info.st_mode))
+        return false;
+    // A pipe's write end polls POLLERR once its last reader has closed it.
+    pollfd out{STDOUT_FILENO, 0, 0};
+    if (::poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0) {
+        noteOutputFailure(EPIPE);
         return true;
     }
     return false;

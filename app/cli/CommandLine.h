@@ -74,6 +74,10 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
 // failed, by this write or an earlier one: a failed stdout stays failed and nothing more is written to it
 // (a reader that has gone does not come back). Any thread may write.
 bool writeOut(QByteArrayView bytes);
+// Called first in main(): a standard descriptor the parent left closed (0, 1 or 2) is held by /dev/null, so the
+// first socket or file the process opens cannot take its number and receive what is meant for stdout (a JSON
+// report written into a Redis connection). A closed stdout counts as failed output (EBADF) from the start.
+void holdClosedStandardDescriptors();
 bool printOut(const QString& line);
 void printErr(const QString& line);
 bool printJson(const QJsonObject& object);
@@ -84,6 +88,10 @@ bool outputFailed();
 // Why stdout failed ("Broken pipe", "No space left on device"): the errno of the write that failed, kept when
 // it failed (errno itself is long overwritten by the time the command ends).
 QString outputError();
+// outputFailed(), and also true when nothing written from now on could reach anyone, found without writing:
+// stdout closed, or a pipe whose reader has already gone. A destructive command asks this before it acts, so
+// a script never loses the report of a change it made (a full disk is found only by a write: the text preview).
+bool outputCannotReachAnyone();
 int outputErrno(); // 0 while stdout works
 // True once anything was written to stdout through writeOut.
 bool outputWritten();

@@ -65,6 +65,7 @@ QString generalUsage()
 
 int main(int argc, char* argv[])
 {
+    holdClosedStandardDescriptors();
     redlock::keepLargeBuffersReturnable();
     // A reader that has gone is an error each command handles (EPIPE from the write), not a signal that kills
     // the process wherever it stands: acquire must decide whether the token got out, watch must flush its

@@ -1144,9 +1144,10 @@ private slots:
     }
 
     // Issue 25: a force release whose result could not be written (stdout closed, a reader gone: EPIPE, a full
-    // disk) is no success: exit 5, whatever the release did, and stderr says why. Stdout is broken before the
-    // command starts (closed, a pipe whose reader has already gone, /dev/full), so no reader's timing decides it.
-    // Text and --json alike.
+    // disk) is no success: exit 5, and stderr says why. Stdout is broken before the command starts (closed, a
+    // pipe whose reader has already gone, /dev/full), so no reader's timing decides it. Text and --json alike.
+    // Nothing is released when that is known before the release: always, except --json into a full disk (no
+    // write comes before the JSON object, and only a write finds a full disk).
     void forceReleaseWhoseResultCannotBeWrittenExitsFive_data()
     {
         QTest::addColumn<QString>("stdoutIs");
@@ -1203,6 +1204,10 @@ private slots:
         QVERIFY2(process.exitCode() == 5,
                  qPrintable(QStringLiteral("exit %1: %2").arg(process.exitCode()).arg(QString::fromUtf8(err))));
         QVERIFY2(err.contains("redlock: cannot write the output"), err.constData());
+        const bool knownBeforeRelease = !(json && stdoutIs == u"/dev/full");
+        QVERIFY2(err.contains("nothing changed") == knownBeforeRelease, err.constData());
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(DirectRedis(m_cluster.port(i)).exists(key), knownBeforeRelease);
         for (int i = 0; i < 3; ++i)
             DirectRedis(m_cluster.port(i)).command({"DEL", key});
     }

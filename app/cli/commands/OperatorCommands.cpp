@@ -497,6 +497,12 @@ int runForceRelease(const QStringList& args)
         return finish(Outcome::Refused, false);
     }
 
+    // The result of a release must reach whoever asked for it: with stdout already gone (closed, its reader
+    // gone, or the text preview above not written), nothing is changed.
+    if (outputCannotReachAnyone()) {
+        printErr(OperatorCommands::tr("redlock: nothing changed: the result could not be reported"));
+        return ExitOutputFailed; // main() says why stdout failed
+    }
     const ForceReleaseReport result =
         awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason")), *lockDelay))
             .value_or(ForceReleaseReport{});
