@@ -160,7 +160,7 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
     const QByteArray& method = parts[0];
     const QByteArray path = parts[1].split('?').first();
     const bool isHead = method == "HEAD";
-    if (path != "/metrics") {
+    if (path != "/metrics" && path != "/") {
         respond(socket, "404 Not Found", "text/plain; charset=utf-8", "not found: the metrics are at /metrics\n",
                 !isHead);
         return;
@@ -168,6 +168,14 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
     if (method != "GET" && !isHead) {
         respond(socket, "405 Method Not Allowed", "text/plain; charset=utf-8", "method not allowed\n", true,
                 "Allow: GET, HEAD\r\n");
+        return;
+    }
+    if (path == "/") {
+        // A person who opens the address in a browser finds where the metrics are, as on Prometheus's exporters.
+        static const QByteArray landing =
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Redlock exporter</title></head>\n"
+            "<body><h1>Redlock exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+        respond(socket, "200 OK", "text/html; charset=utf-8", landing, !isHead);
         return;
     }
     ++m_scrapes;

@@ -30,7 +30,8 @@ public:
 };
 
 // A minimal HTTP/1.1 server for Prometheus scrapes: GET (or HEAD) /metrics answers 200 with the body the provider
-// returns now, as `text/plain; version=0.0.4; charset=utf-8`; any other path is 404, any other method 405. One
+// returns now, as `text/plain; version=0.0.4; charset=utf-8`; GET / a small HTML page that links /metrics; any
+// other path is 404, any other method 405. One
 // request per connection (Connection: close). A request head larger than kMaxRequestBytes is answered 431.
 //
 // Bounds, so that idle, slow or hostile clients cannot make the exporter hold memory or sockets, nor starve a real

@@ -25,6 +25,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <hiredis/hiredis.h>
+
 using namespace redlock;
 
 namespace {
@@ -220,6 +222,18 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7002\"}"), 0.0);
         for (const char* secretText : {"alice", "s3cret", "/etc/ssl", "pem", "token-value-secret", "orders:1"})
             QVERIFY2(!out.contains(secretText), secretText);
+    }
+
+    // redlock_exporter_build_info: 1, with the versions of the exporter, Qt and hiredis as labels.
+    void buildInfo()
+    {
+        QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7"));
+        const QByteArray out = PrometheusExporter(ExporterOptions{}).exposition();
+        QVERIFY(out.contains("# TYPE redlock_exporter_build_info gauge\n"));
+        const QByteArray series = "redlock_exporter_build_info{version=\"9.8.7\",qt=\"" + QByteArray(qVersion()) +
+                                  "\",hiredis=\"" + QByteArray::number(HIREDIS_MAJOR) + '.' +
+                                  QByteArray::number(HIREDIS_MINOR) + '.' + QByteArray::number(HIREDIS_PATCH) + "\"}";
+        QCOMPARE(sampleValue(out, series), 1.0);
     }
 
     void locksByVerdictAndHoldTimes()
@@ -646,7 +660,12 @@ private slots:
         answer = exchange(port, "HEAD /metrics HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\n"), answer.constData());
 
+        // The landing page: HTML that links the metrics, not counted as a scrape.
         answer = exchange(port, "GET / HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QVERIFY(answer.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"));
+        QVERIFY(answer.contains("<a href=\"/metrics\">"));
+        answer = exchange(port, "GET /x HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());
         answer = exchange(port, "GET /metricsx HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());

@@ -374,7 +374,10 @@ private slots:
         QCOMPARE(answer.status, 200);
         QVERIFY2(answer.headers.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8"),
                  answer.headers.constData());
-        QCOMPARE(http(port, "GET", "/").status, 404);
+        answer = http(port, "GET", "/");
+        QCOMPARE(answer.status, 200);
+        QVERIFY(answer.body.contains("<a href=\"/metrics\">"));
+        QCOMPARE(http(port, "GET", "/x").status, 404);
         QCOMPARE(http(port, "GET", "/metrics/../x").status, 404);
         answer = http(port, "POST", "/metrics");
         QCOMPARE(answer.status, 405);
