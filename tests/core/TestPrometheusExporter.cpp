@@ -6,13 +6,17 @@
 #include "export/MetricsHttpServer.h"
 #include "export/PrometheusExporter.h"
 #include "export/PrometheusText.h"
+#include "export/WebConfig.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/LockToken.h"
 #include "support/ManualClock.h"
+#include "support/TestCa.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QSslSocket>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -84,6 +88,42 @@ QByteArray exchange(quint16 port, const QByteArray& request)
         QTest::qWait(10);
     answer += socket.readAll();
     return answer;
+}
+
+// The same over TLS, trusting `ca`: the answer, once the server has closed the connection. Empty when the handshake
+// fails. With readBufferSize, a client that takes at most that much of its answer (a non-reader over TLS).
+QByteArray tlsExchange(quint16 port, const QByteArray& request, const QList<QSslCertificate>& ca,
+                       qint64 readBufferSize = 0, QSslSocket* keep = nullptr)
+{
+    QSslSocket local;
+    QSslSocket& socket = keep ? *keep : local;
+    QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+    ssl.setCaCertificates(ca);
+    socket.setSslConfiguration(ssl);
+    if (readBufferSize > 0) {
+        socket.setReadBufferSize(readBufferSize);
+        socket.connectToHostEncrypted(QStringLiteral("localhost"), port);
+        QObject::connect(&socket, &QSslSocket::encrypted, [&socket, request] { socket.write(request); });
+        return {};
+    }
+    QByteArray answer;
+    QObject::connect(&socket, &QSslSocket::readyRead, [&] { answer += socket.readAll(); });
+    QObject::connect(&socket, &QSslSocket::encrypted, [&] { socket.write(request); });
+    socket.connectToHostEncrypted(QStringLiteral("localhost"), port);
+    QDeadlineTimer deadline(10000);
+    while (socket.state() != QAbstractSocket::UnconnectedState && !deadline.hasExpired())
+        QTest::qWait(10);
+    answer += socket.readAll();
+    return answer;
+}
+
+// The bcrypt hashes of "scrape-pw-Q4" (cost 5: fast tests), as htpasswd ($2y$) and Python's bcrypt ($2b$) write them.
+const QByteArray kHash2y = "$2y$05$ehZGpWk9bDGiNuUZjqH5QOhwAEcNfGbWrKg2Xj0HLIquwVcNeaCuG";
+const QByteArray kHash2b = "$2b$05$HAKjclSu.yx6Nj240a3vPOOOeQbqsI4yz8ctzeuzuX6mjRcvxp2R2";
+
+QByteArray basic(const QByteArray& user, const QByteArray& password)
+{
+    return "Authorization: Basic " + QByteArray(user + ':' + password).toBase64() + "\r\n";
 }
 
 // A client that sends `GET /metrics` and never reads its answer, with a small receive buffer (a plain socket: a
@@ -796,6 +836,198 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 30000);
         QCOMPARE(server.droppedConnections(), 3u);
         QCOMPARE(server.pendingBytes(), 0);
+    }
+
+    // ---- --web.config.file: exporter-toolkit's format, TLS and basic auth ------------------------------------
+
+    void webConfigIsParsedStrictly()
+    {
+        QString error;
+        const auto config = WebConfig::parse("# a comment\n"
+                                             "tls_server_config:\n"
+                                             "  cert_file: server.crt   # relative: from the file's folder\n"
+                                             "  key_file: \"/etc/redlock/server.key\"\n"
+                                             "  client_auth_type: 'RequireAndVerifyClientCert'\n"
+                                             "  client_ca_file: ca.crt\n"
+                                             "  min_version: TLS13\n"
+                                             "\n"
+                                             "basic_auth_users:\n"
+                                             "  prometheus: " +
+                                                 kHash2y +
+                                                 "\n"
+                                                 "  grafana: '" +
+                                                 kHash2b + "'\n",
+                                             QStringLiteral("/etc/redlock"), &error);
+        QVERIFY2(config, qPrintable(error));
+        QVERIFY(config->tls);
+        QCOMPARE(config->certFile, QStringLiteral("/etc/redlock/server.crt"));
+        QCOMPARE(config->keyFile, QStringLiteral("/etc/redlock/server.key"));
+        QCOMPARE(config->clientCaFile, QStringLiteral("/etc/redlock/ca.crt"));
+        QCOMPARE(config->clientAuth, WebConfig::ClientAuth::RequireAndVerify);
+        QCOMPARE(config->minVersion, WebConfig::MinVersion::Tls13);
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("prometheus")), kHash2y);
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("grafana")), kHash2b);
+
+        const auto authOnly = WebConfig::parse("basic_auth_users:\n    u: " + kHash2b + "\n", {}, &error);
+        QVERIFY2(authOnly, qPrintable(error));
+        QVERIFY(!authOnly->tls);
+
+        // Refused with the line and what is wrong, never silently ignored, and never quoting a hash.
+        const QList<std::pair<QByteArray, QString>> refused{
+            {"http_server_config:\n  http2: true\n", QStringLiteral("line 1: unknown key \"http_server_config\"")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: x\n",
+             QStringLiteral("line 4: unknown key tls_server_config.cipher_suites")},
+            {"tls_server_config:\n  cert_file: a\n", QStringLiteral("needs both cert_file and key_file")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: RequireAnyClientCert\n",
+             QStringLiteral("\"RequireAnyClientCert\" is not supported")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: RequireAndVerifyClientCert\n",
+             QStringLiteral("needs client_ca_file")},
+            {"tls_server_config:\n\tcert_file: a\n", QStringLiteral("line 2: a tab")},
+            {"basic_auth_users:\n  - u\n", QStringLiteral("line 2: lists")},
+            {"basic_auth_users:\n  u: " + kHash2b + "\n  u: " + kHash2y + "\n",
+             QStringLiteral("line 3: \"u\" appears twice")},
+            {"basic_auth_users:\n  u: plain-password\n",
+             QStringLiteral("line 2: the password of user \"u\" is not a bcrypt")},
+            {"basic_auth_users:\n  u: $1$abc$" + kHash2b.mid(10) + "\n", QStringLiteral("is not a bcrypt")},
+            {"basic_auth_users:\n  u: '" + kHash2b + "\n", QStringLiteral("line 2: a quoted value is not closed")},
+            {"basic_auth_users:\n  u:\n    deeper: x\n", QStringLiteral("line 3: indentation")},
+            {"basic_auth_users: x\n", QStringLiteral("must be a section")},
+            {"  cert_file: a\n", QStringLiteral("line 1: indented, but not under a section")},
+            {"just text\n", QStringLiteral("line 1: expected \"key: value\"")},
+        };
+        for (const auto& [text, expected] : refused) {
+            error.clear();
+            QVERIFY2(!WebConfig::parse(text, {}, &error), text.constData());
+            QVERIFY2(error.contains(expected), qPrintable(error + QStringLiteral(" <- ") + QString::fromUtf8(text)));
+            QVERIFY2(!error.contains(QLatin1String("HAKjclSu")) && !error.contains(QLatin1String("plain-password")),
+                     qPrintable(error));
+        }
+    }
+
+    void bcryptHashesAreChecked()
+    {
+        QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2y));
+        QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("scrape-pw-Q5", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches(QByteArray("scrape-pw-Q4\0x", 14), kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("scrape-pw-Q4", "scrape-pw-Q4"));
+
+        // The users' map still shared with its source, as the exporter's is with its WebConfig.
+        const QMap<QString, QByteArray> users{{QStringLiteral("prometheus"), kHash2y}};
+        BasicAuthenticator auth(users);
+        const QByteArray good = QByteArray("Basic " + QByteArray("prometheus:scrape-pw-Q4").toBase64());
+        QVERIFY(auth.check(good));
+        QVERIFY(auth.check(good)); // remembered: the same answer without a bcrypt
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("prometheus:scrape-pw-Q").toBase64())));
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("grafana:scrape-pw-Q4").toBase64())));
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("prometheusscrape-pw-Q4").toBase64())));
+        QVERIFY(!auth.check("Basic !!not-base64!!"));
+        QVERIFY(!auth.check(QByteArray("Bearer " + QByteArray("prometheus:scrape-pw-Q4").toBase64())));
+    }
+
+    // HTTPS with a private CA and basic auth: the right password gets the metrics, a wrong or missing one 401 with
+    // WWW-Authenticate (the landing page too), and plain HTTP to the TLS port gets no HTTP answer at all.
+    void tlsAndBasicAuth()
+    {
+        QVERIFY(QSslSocket::supportsSsl());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(
+            ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost,IP:127.0.0.1")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+                                             "basic_auth_users:\n  prometheus: " +
+                                                 kHash2y + "\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        int provided = 0;
+        MetricsHttpServer server([&provided] {
+            ++provided;
+            return QByteArray("x 1\n");
+        });
+        server.setTls(*ssl);
+        server.setBasicAuth(config->basicAuthUsers);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        QCOMPARE(trusted.size(), 1);
+
+        QByteArray answer =
+            tlsExchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", trusted);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\nx 1\n"), answer.constData());
+        for (const QByteArray& credentials :
+             {QByteArray(), basic("prometheus", "wrong"), basic("nobody", "scrape-pw-Q4")}) {
+            for (const QByteArray path : {"/metrics", "/"}) {
+                answer = tlsExchange(port, "GET " + path + " HTTP/1.1\r\n" + credentials + "\r\n", trusted);
+                QVERIFY2(answer.startsWith("HTTP/1.1 401 Unauthorized\r\n"),
+                         QByteArray(path + " [" + credentials + "] " + answer).constData());
+                QVERIFY(answer.contains("\r\nWWW-Authenticate: Basic realm=\"redlock exporter\""));
+            }
+        }
+        QCOMPARE(provided, 1);
+        // Plain HTTP to the TLS port: the handshake fails and the server closes, with no HTTP answer.
+        answer = exchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n");
+        QVERIFY2(!answer.contains("HTTP/1.1"), answer.constData());
+        QCOMPARE(provided, 1);
+        // A client that does not trust the server's CA does not get through either.
+        QVERIFY(tlsExchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", {})
+                    .isEmpty());
+        QCOMPARE(provided, 1);
+    }
+
+    // The bounds hold over TLS: a client that takes nothing of its answer is dropped after writeStallTimeoutMs (its
+    // unsent answer waits as ciphertext in the socket), one that never completes its handshake after
+    // requestHeadTimeoutMs.
+    void tlsStalledReadersAndHandshakesAreDropped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        MetricsHttpServer::Limits limits;
+        limits.writeStallTimeoutMs = 2000;
+        limits.connectionTimeoutMs = 600 * 1000;
+        const QByteArray body = QByteArray(8 * 1024 * 1024, 'z') + '\n';
+        MetricsHttpServer server([&body] { return body; }, limits);
+        server.setTls(*ssl);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        std::vector<std::unique_ptr<QSslSocket>> clients;
+        for (int i = 0; i < 3; ++i) {
+            clients.push_back(std::make_unique<QSslSocket>());
+            tlsExchange(server.serverAddress().port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 4096,
+                        clients.back().get());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(server.scrapes(), quint64(3), 10000);
+        // What the clients did not take counts, though it waits encrypted (the bound on pending bytes sees it).
+        QVERIFY2(server.pendingBytes() > 0, qPrintable(QString::number(server.pendingBytes())));
+        QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 30000);
+        QCOMPARE(server.droppedConnections(), 3u);
+        QCOMPARE(server.pendingBytes(), 0);
+
+        // A client that connects and never says a word of TLS.
+        NonReader silent(server.serverAddress().port); // sends a plain request: the handshake fails
+        QTcpSocket idle;
+        idle.connectToHost(QHostAddress::LocalHost, server.serverAddress().port);
+        QVERIFY(idle.waitForConnected(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(idle.state(), QAbstractSocket::UnconnectedState,
+                                  MetricsHttpServer::kConnectionTimeoutMs - 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 10000);
+        QCOMPARE(server.scrapes(), 3u);
     }
 
     void busyAddressIsRefused()
