@@ -13,7 +13,9 @@
 #include "support/TestCa.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRegularExpression>
+#include <QSslKey>
 #include <QSslSocket>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -92,13 +94,20 @@ QByteArray exchange(quint16 port, const QByteArray& request)
 
 // The same over TLS, trusting `ca`: the answer, once the server has closed the connection. Empty when the handshake
 // fails. With readBufferSize, a client that takes at most that much of its answer (a non-reader over TLS).
+// With clientCert, the client presents it (and its key, <name>.key beside it) for mutual TLS.
 QByteArray tlsExchange(quint16 port, const QByteArray& request, const QList<QSslCertificate>& ca,
-                       qint64 readBufferSize = 0, QSslSocket* keep = nullptr)
+                       qint64 readBufferSize = 0, QSslSocket* keep = nullptr, const QString& clientCert = {})
 {
     QSslSocket local;
     QSslSocket& socket = keep ? *keep : local;
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
     ssl.setCaCertificates(ca);
+    if (!clientCert.isEmpty()) {
+        ssl.setLocalCertificateChain(QSslCertificate::fromPath(clientCert + QStringLiteral(".crt")));
+        QFile key(clientCert + QStringLiteral(".key"));
+        if (key.open(QIODevice::ReadOnly))
+            ssl.setPrivateKey(QSslKey(key.readAll(), QSsl::Rsa));
+    }
     socket.setSslConfiguration(ssl);
     if (readBufferSize > 0) {
         socket.setReadBufferSize(readBufferSize);
@@ -979,6 +988,43 @@ private slots:
         QVERIFY(tlsExchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", {})
                     .isEmpty());
         QCOMPARE(provided, 1);
+    }
+
+    // client_auth_type RequireAndVerifyClientCert: a client with a certificate from client_ca_file gets through, one
+    // without a certificate or with one from another CA does not.
+    void mutualTls()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCa(QStringLiteral("clients")));
+        QVERIFY(ca.makeCa(QStringLiteral("other")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        QVERIFY(ca.makeCert(QStringLiteral("scraper"), QStringLiteral("clients"), QStringLiteral("DNS:scraper")));
+        QVERIFY(ca.makeCert(QStringLiteral("stranger"), QStringLiteral("other"), QStringLiteral("DNS:stranger")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+                                             "  client_auth_type: RequireAndVerifyClientCert\n"
+                                             "  client_ca_file: clients.crt\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        MetricsHttpServer server([] { return QByteArray("x 1\n"); });
+        server.setTls(*ssl);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        QByteArray answer =
+            tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 0, nullptr, ca.path(QStringLiteral("scraper")));
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QVERIFY(!tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted).contains("HTTP/1.1"));
+        QVERIFY(!tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 0, nullptr,
+                             ca.path(QStringLiteral("stranger")))
+                     .contains("HTTP/1.1"));
+        QCOMPARE(server.scrapes(), 1u);
     }
 
     // The bounds hold over TLS: a client that takes nothing of its answer is dropped after writeStallTimeoutMs (its
