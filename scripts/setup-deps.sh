@@ -10,6 +10,8 @@ packages=(
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
+    libcrypt-dev # redlock exporter's basic auth: crypt_r checks bcrypt hashes (libxcrypt)
+    systemd # tests only: exporter-unit-verifies runs systemd-analyze verify on resources/systemd/redlock-exporter@.service.in
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then

@@ -1,5 +1,8 @@
 #include "export/MetricsHttpServer.h"
 
+#include "export/WebConfig.h"
+
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -53,18 +56,56 @@ QString ListenAddress::toString() const
     return host + u':' + QString::number(port);
 }
 
+// Qt 6.4 has no QSslServer: a QTcpServer whose connections are QSslSockets that start the server side of the
+// handshake at once. Everything after it reads and writes them as the QTcpSockets they also are.
+class MetricsHttpServer::Listener final : public QTcpServer
+{
+public:
+    explicit Listener(MetricsHttpServer* owner) : QTcpServer(owner), m_owner(owner) {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        if (!m_owner->m_tls) {
+            QTcpServer::incomingConnection(descriptor);
+            return;
+        }
+        auto* socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        socket->setSslConfiguration(*m_owner->m_tls);
+        addPendingConnection(socket);
+        socket->startServerEncryption();
+    }
+
+private:
+    MetricsHttpServer* m_owner;
+};
+
 MetricsHttpServer::MetricsHttpServer(Provider provider, QObject* parent)
     : MetricsHttpServer(std::move(provider), Limits{}, parent)
 {}
 
 MetricsHttpServer::MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent)
-    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new QTcpServer(this))
+    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new Listener(this))
 {
     m_server->setMaxPendingConnections(m_limits.maxConnections);
     connect(m_server, &QTcpServer::newConnection, this, &MetricsHttpServer::onNewConnection);
 }
 
 MetricsHttpServer::~MetricsHttpServer() = default;
+
+void MetricsHttpServer::setTls(const QSslConfiguration& configuration)
+{
+    m_tls = configuration;
+}
+
+void MetricsHttpServer::setBasicAuth(const QMap<QString, QByteArray>& users)
+{
+    m_auth = users.isEmpty() ? nullptr : std::make_unique<BasicAuthenticator>(users);
+}
 
 bool MetricsHttpServer::listen(const ListenAddress& where, QString* error)
 {
@@ -86,8 +127,12 @@ ListenAddress MetricsHttpServer::serverAddress() const
 qint64 MetricsHttpServer::pendingBytes() const
 {
     qint64 total = 0;
-    for (const QTcpSocket* socket : m_answered)
+    for (const QTcpSocket* socket : m_answered) {
         total += socket->bytesToWrite();
+        // A TLS socket encrypts at once what it is given: its unsent bytes wait as ciphertext.
+        if (const auto* tls = qobject_cast<const QSslSocket*>(socket))
+            total += tls->encryptedBytesToWrite();
+    }
     return total;
 }
 
@@ -104,6 +149,13 @@ void MetricsHttpServer::onNewConnection()
         m_waiting.append(socket);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
         connect(socket, &QTcpSocket::disconnected, this, [this, socket] { forget(socket); });
+        if (auto* tls = qobject_cast<QSslSocket*>(socket)) {
+            // A client that fails the handshake (plain HTTP, an unknown CA, no client certificate) is closed now.
+            connect(tls, &QSslSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
+                if (error == QAbstractSocket::SslHandshakeFailedError || error == QAbstractSocket::SslInternalError)
+                    drop(socket);
+            });
+        }
         // A client that does not complete its request head soon loses the socket; none keeps it for long.
         QTimer::singleShot(m_limits.requestHeadTimeoutMs, socket, [this, socket] {
             if (m_waiting.contains(socket))
@@ -157,10 +209,15 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
         respond(socket, "400 Bad Request", "text/plain; charset=utf-8", "bad request\n", true);
         return;
     }
+    if (m_auth && !authorized(head.left(end))) {
+        respond(socket, "401 Unauthorized", "text/plain; charset=utf-8", "unauthorized\n", true,
+                "WWW-Authenticate: Basic realm=\"redlock exporter\", charset=\"UTF-8\"\r\n");
+        return;
+    }
     const QByteArray& method = parts[0];
     const QByteArray path = parts[1].split('?').first();
     const bool isHead = method == "HEAD";
-    if (path != "/metrics") {
+    if (path != "/metrics" && path != "/") {
         respond(socket, "404 Not Found", "text/plain; charset=utf-8", "not found: the metrics are at /metrics\n",
                 !isHead);
         return;
@@ -168,6 +225,14 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
     if (method != "GET" && !isHead) {
         respond(socket, "405 Method Not Allowed", "text/plain; charset=utf-8", "method not allowed\n", true,
                 "Allow: GET, HEAD\r\n");
+        return;
+    }
+    if (path == "/") {
+        // A person who opens the address in a browser finds where the metrics are, as on Prometheus's exporters.
+        static const QByteArray landing =
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Redlock exporter</title></head>\n"
+            "<body><h1>Redlock exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+        respond(socket, "200 OK", "text/html; charset=utf-8", landing, !isHead);
         return;
     }
     ++m_scrapes;
@@ -198,9 +263,22 @@ void MetricsHttpServer::respond(QTcpSocket* socket, const QByteArray& status, co
     stall->setSingleShot(true);
     stall->setInterval(m_limits.writeStallTimeoutMs);
     connect(socket, &QTcpSocket::bytesWritten, stall, qOverload<>(&QTimer::start));
+    // On TLS bytesWritten says the bytes were encrypted; the client took them when encryptedBytesWritten says so.
+    if (auto* tls = qobject_cast<QSslSocket*>(socket))
+        connect(tls, &QSslSocket::encryptedBytesWritten, stall, qOverload<>(&QTimer::start));
     connect(stall, &QTimer::timeout, this, [this, socket] { drop(socket); });
     stall->start();
     socket->disconnectFromHost(); // after the answer is written; disconnected() then deletes the socket
+}
+
+bool MetricsHttpServer::authorized(const QByteArray& head) const
+{
+    for (const QByteArray& line : head.split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0 && line.left(colon).trimmed().compare("Authorization", Qt::CaseInsensitive) == 0)
+            return m_auth->check(line.mid(colon + 1));
+    }
+    return false;
 }
 
 } // namespace redlock

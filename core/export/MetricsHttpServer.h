@@ -4,16 +4,21 @@
 #include <QCoreApplication>
 #include <QHostAddress>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QSet>
+#include <QSslConfiguration>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QTcpServer;
 class QTcpSocket;
 
 namespace redlock {
+
+class BasicAuthenticator;
 
 // Where to listen: an IP address literal and a port ("127.0.0.1:9721", "[::1]:9721", "0.0.0.0:9721", port 0 = any
 // free port). Host names are refused: no resolver is consulted, and "localhost" is the loopback address.
@@ -30,7 +35,8 @@ public:
 };
 
 // A minimal HTTP/1.1 server for Prometheus scrapes: GET (or HEAD) /metrics answers 200 with the body the provider
-// returns now, as `text/plain; version=0.0.4; charset=utf-8`; any other path is 404, any other method 405. One
+// returns now, as `text/plain; version=0.0.4; charset=utf-8`; GET / a small HTML page that links /metrics; any
+// other path is 404, any other method 405. One
 // request per connection (Connection: close). A request head larger than kMaxRequestBytes is answered 431.
 //
 // Bounds, so that idle, slow or hostile clients cannot make the exporter hold memory or sockets, nor starve a real
@@ -42,6 +48,10 @@ public:
 //   drops the oldest answered connections first (one answer alone may pass it: a scrape is always served);
 // - at most maxConnections are open at once: when full, a new connection makes room by dropping the oldest one
 //   still waiting for its request head, or else the oldest answered one. The newcomer is never the one refused.
+//
+// With setTls() it speaks HTTPS only (a client that does not complete a TLS handshake is dropped like one that
+// sends no request: the same bounds hold while it handshakes). With setBasicAuth() every path asks for HTTP basic
+// auth: 401 with `WWW-Authenticate: Basic` without valid credentials (WebConfig.h: exporter-toolkit's format).
 //
 // The provider runs on this object's thread and must not wait for I/O (the exporter renders what it holds).
 // Core, not the CLI: a service that embeds the core's observation can serve its own /metrics, as the console can.
@@ -72,6 +82,12 @@ public:
     MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent = nullptr);
     ~MetricsHttpServer() override;
 
+    // Before listen(): HTTPS with this configuration (its certificate, key, and client verification).
+    void setTls(const QSslConfiguration& configuration);
+    bool isTls() const { return m_tls.has_value(); }
+    // Before listen(): every request needs the credentials of one of these users (user -> bcrypt hash).
+    void setBasicAuth(const QMap<QString, QByteArray>& users);
+
     // False with *error (translated) when the address cannot be bound (in use, not local, no permission).
     bool listen(const ListenAddress& where, QString* error);
     ListenAddress serverAddress() const;
@@ -89,14 +105,19 @@ signals:
 private:
     void onNewConnection();
     void onReadyRead(QTcpSocket* socket);
-    void forget(QTcpSocket* socket); // no longer open (disconnected or dropped); deleted later
-    void drop(QTcpSocket* socket);   // closed by the server: forgotten, then aborted
+    bool authorized(const QByteArray& head) const; // the request head carries a valid Authorization
+    void forget(QTcpSocket* socket);               // no longer open (disconnected or dropped); deleted later
+    void drop(QTcpSocket* socket);                 // closed by the server: forgotten, then aborted
     void respond(QTcpSocket* socket, const QByteArray& status, const QByteArray& contentType, const QByteArray& body,
                  bool withBody, const QByteArray& extraHeaders = {});
 
+    class Listener;
+
     Provider m_provider;
     Limits m_limits;
-    QTcpServer* m_server = nullptr;
+    std::optional<QSslConfiguration> m_tls;
+    std::unique_ptr<BasicAuthenticator> m_auth;
+    Listener* m_server = nullptr;
     QSet<QTcpSocket*> m_open;
     QList<QTcpSocket*> m_answered; // open, answer written (maybe not yet taken); oldest first
     QList<QTcpSocket*> m_waiting;  // open, no complete request head yet; oldest first

@@ -3,7 +3,10 @@
 #include "observe/SafetyAudit.h"
 #include "redlock/RedlockRules.h"
 
+#include <QCoreApplication>
 #include <QSet>
+
+#include <hiredis/hiredis.h>
 
 #include <algorithm>
 
@@ -406,6 +409,16 @@ QByteArray PrometheusExporter::exposition() const
                    u"has its series).");
         out.sample({}, static_cast<double>(dropped));
     }
+    // Which build answers, as Prometheus's own exporters say it (node_exporter_build_info): a fleet's dashboards
+    // tell an old exporter by its labels. The application's version (the CLI sets it), the Qt it runs on, the
+    // hiredis it was built with.
+    out.family("redlock_exporter_build_info", Type::Gauge,
+               u"Always 1; the labels name the exporter's version and the Qt and hiredis versions it uses.");
+    const QString version = QCoreApplication::applicationVersion();
+    out.sample({{"version", version.isEmpty() ? QStringLiteral("unknown") : version},
+                {"qt", QString::fromLatin1(qVersion())},
+                {"hiredis", QStringLiteral("%1.%2.%3").arg(HIREDIS_MAJOR).arg(HIREDIS_MINOR).arg(HIREDIS_PATCH)}},
+               1);
     return out.take();
 }
 

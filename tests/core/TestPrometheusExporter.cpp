@@ -6,13 +6,19 @@
 #include "export/MetricsHttpServer.h"
 #include "export/PrometheusExporter.h"
 #include "export/PrometheusText.h"
+#include "export/WebConfig.h"
 #include "observe/SafetyAudit.h"
 #include "redlock/LockToken.h"
 #include "support/ManualClock.h"
+#include "support/TestCa.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRegularExpression>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -24,6 +30,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <hiredis/hiredis.h>
 
 using namespace redlock;
 
@@ -82,6 +90,49 @@ QByteArray exchange(quint16 port, const QByteArray& request)
         QTest::qWait(10);
     answer += socket.readAll();
     return answer;
+}
+
+// The same over TLS, trusting `ca`: the answer, once the server has closed the connection. Empty when the handshake
+// fails. With readBufferSize, a client that takes at most that much of its answer (a non-reader over TLS).
+// With clientCert, the client presents it (and its key, <name>.key beside it) for mutual TLS.
+QByteArray tlsExchange(quint16 port, const QByteArray& request, const QList<QSslCertificate>& ca,
+                       qint64 readBufferSize = 0, QSslSocket* keep = nullptr, const QString& clientCert = {})
+{
+    QSslSocket local;
+    QSslSocket& socket = keep ? *keep : local;
+    QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+    ssl.setCaCertificates(ca);
+    if (!clientCert.isEmpty()) {
+        ssl.setLocalCertificateChain(QSslCertificate::fromPath(clientCert + QStringLiteral(".crt")));
+        QFile key(clientCert + QStringLiteral(".key"));
+        if (key.open(QIODevice::ReadOnly))
+            ssl.setPrivateKey(QSslKey(key.readAll(), QSsl::Rsa));
+    }
+    socket.setSslConfiguration(ssl);
+    if (readBufferSize > 0) {
+        socket.setReadBufferSize(readBufferSize);
+        socket.connectToHostEncrypted(QStringLiteral("localhost"), port);
+        QObject::connect(&socket, &QSslSocket::encrypted, [&socket, request] { socket.write(request); });
+        return {};
+    }
+    QByteArray answer;
+    QObject::connect(&socket, &QSslSocket::readyRead, [&] { answer += socket.readAll(); });
+    QObject::connect(&socket, &QSslSocket::encrypted, [&] { socket.write(request); });
+    socket.connectToHostEncrypted(QStringLiteral("localhost"), port);
+    QDeadlineTimer deadline(10000);
+    while (socket.state() != QAbstractSocket::UnconnectedState && !deadline.hasExpired())
+        QTest::qWait(10);
+    answer += socket.readAll();
+    return answer;
+}
+
+// The bcrypt hashes of "scrape-pw-Q4" (cost 5: fast tests), as htpasswd ($2y$) and Python's bcrypt ($2b$) write them.
+const QByteArray kHash2y = "$2y$05$ehZGpWk9bDGiNuUZjqH5QOhwAEcNfGbWrKg2Xj0HLIquwVcNeaCuG";
+const QByteArray kHash2b = "$2b$05$HAKjclSu.yx6Nj240a3vPOOOeQbqsI4yz8ctzeuzuX6mjRcvxp2R2";
+
+QByteArray basic(const QByteArray& user, const QByteArray& password)
+{
+    return "Authorization: Basic " + QByteArray(user + ':' + password).toBase64() + "\r\n";
 }
 
 // A client that sends `GET /metrics` and never reads its answer, with a small receive buffer (a plain socket: a
@@ -220,6 +271,18 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7002\"}"), 0.0);
         for (const char* secretText : {"alice", "s3cret", "/etc/ssl", "pem", "token-value-secret", "orders:1"})
             QVERIFY2(!out.contains(secretText), secretText);
+    }
+
+    // redlock_exporter_build_info: 1, with the versions of the exporter, Qt and hiredis as labels.
+    void buildInfo()
+    {
+        QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7"));
+        const QByteArray out = PrometheusExporter(ExporterOptions{}).exposition();
+        QVERIFY(out.contains("# TYPE redlock_exporter_build_info gauge\n"));
+        const QByteArray series = "redlock_exporter_build_info{version=\"9.8.7\",qt=\"" + QByteArray(qVersion()) +
+                                  "\",hiredis=\"" + QByteArray::number(HIREDIS_MAJOR) + '.' +
+                                  QByteArray::number(HIREDIS_MINOR) + '.' + QByteArray::number(HIREDIS_PATCH) + "\"}";
+        QCOMPARE(sampleValue(out, series), 1.0);
     }
 
     void locksByVerdictAndHoldTimes()
@@ -646,7 +709,12 @@ private slots:
         answer = exchange(port, "HEAD /metrics HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\n"), answer.constData());
 
+        // The landing page: HTML that links the metrics, not counted as a scrape.
         answer = exchange(port, "GET / HTTP/1.1\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QVERIFY(answer.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"));
+        QVERIFY(answer.contains("<a href=\"/metrics\">"));
+        answer = exchange(port, "GET /x HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());
         answer = exchange(port, "GET /metricsx HTTP/1.1\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 404 Not Found\r\n"), answer.constData());
@@ -777,6 +845,235 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 30000);
         QCOMPARE(server.droppedConnections(), 3u);
         QCOMPARE(server.pendingBytes(), 0);
+    }
+
+    // ---- --web.config.file: exporter-toolkit's format, TLS and basic auth ------------------------------------
+
+    void webConfigIsParsedStrictly()
+    {
+        QString error;
+        const auto config = WebConfig::parse("# a comment\n"
+                                             "tls_server_config:\n"
+                                             "  cert_file: server.crt   # relative: from the file's folder\n"
+                                             "  key_file: \"/etc/redlock/server.key\"\n"
+                                             "  client_auth_type: 'RequireAndVerifyClientCert'\n"
+                                             "  client_ca_file: ca.crt\n"
+                                             "  min_version: TLS13\n"
+                                             "\n"
+                                             "basic_auth_users:\n"
+                                             "  prometheus: " +
+                                                 kHash2y +
+                                                 "\n"
+                                                 "  grafana: '" +
+                                                 kHash2b + "'\n",
+                                             QStringLiteral("/etc/redlock"), &error);
+        QVERIFY2(config, qPrintable(error));
+        QVERIFY(config->tls);
+        QCOMPARE(config->certFile, QStringLiteral("/etc/redlock/server.crt"));
+        QCOMPARE(config->keyFile, QStringLiteral("/etc/redlock/server.key"));
+        QCOMPARE(config->clientCaFile, QStringLiteral("/etc/redlock/ca.crt"));
+        QCOMPARE(config->clientAuth, WebConfig::ClientAuth::RequireAndVerify);
+        QCOMPARE(config->minVersion, WebConfig::MinVersion::Tls13);
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("prometheus")), kHash2y);
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("grafana")), kHash2b);
+
+        const auto authOnly = WebConfig::parse("basic_auth_users:\n    u: " + kHash2b + "\n", {}, &error);
+        QVERIFY2(authOnly, qPrintable(error));
+        QVERIFY(!authOnly->tls);
+
+        // Refused with the line and what is wrong, never silently ignored, and never quoting a hash.
+        const QList<std::pair<QByteArray, QString>> refused{
+            {"http_server_config:\n  http2: true\n", QStringLiteral("line 1: unknown key \"http_server_config\"")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: x\n",
+             QStringLiteral("line 4: unknown key tls_server_config.cipher_suites")},
+            {"tls_server_config:\n  cert_file: a\n", QStringLiteral("needs both cert_file and key_file")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: RequireAnyClientCert\n",
+             QStringLiteral("\"RequireAnyClientCert\" is not supported")},
+            {"tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: RequireAndVerifyClientCert\n",
+             QStringLiteral("needs client_ca_file")},
+            {"tls_server_config:\n\tcert_file: a\n", QStringLiteral("line 2: a tab")},
+            {"basic_auth_users:\n  - u\n", QStringLiteral("line 2: lists")},
+            {"basic_auth_users:\n  u: " + kHash2b + "\n  u: " + kHash2y + "\n",
+             QStringLiteral("line 3: \"u\" appears twice")},
+            {"basic_auth_users:\n  u: plain-password\n",
+             QStringLiteral("line 2: the password of user \"u\" is not a bcrypt")},
+            {"basic_auth_users:\n  u: $1$abc$" + kHash2b.mid(10) + "\n", QStringLiteral("is not a bcrypt")},
+            {"basic_auth_users:\n  u: '" + kHash2b + "\n", QStringLiteral("line 2: a quoted value is not closed")},
+            {"basic_auth_users:\n  u:\n    deeper: x\n", QStringLiteral("line 3: indentation")},
+            {"basic_auth_users: x\n", QStringLiteral("must be a section")},
+            {"  cert_file: a\n", QStringLiteral("line 1: indented, but not under a section")},
+            {"just text\n", QStringLiteral("line 1: expected \"key: value\"")},
+        };
+        for (const auto& [text, expected] : refused) {
+            error.clear();
+            QVERIFY2(!WebConfig::parse(text, {}, &error), text.constData());
+            QVERIFY2(error.contains(expected), qPrintable(error + QStringLiteral(" <- ") + QString::fromUtf8(text)));
+            QVERIFY2(!error.contains(QLatin1String("HAKjclSu")) && !error.contains(QLatin1String("plain-password")),
+                     qPrintable(error));
+        }
+    }
+
+    void bcryptHashesAreChecked()
+    {
+        QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2y));
+        QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("scrape-pw-Q5", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("", kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches(QByteArray("scrape-pw-Q4\0x", 14), kHash2b));
+        QVERIFY(!BasicAuthenticator::bcryptMatches("scrape-pw-Q4", "scrape-pw-Q4"));
+
+        // The users' map still shared with its source, as the exporter's is with its WebConfig.
+        const QMap<QString, QByteArray> users{{QStringLiteral("prometheus"), kHash2y}};
+        BasicAuthenticator auth(users);
+        const QByteArray good = QByteArray("Basic " + QByteArray("prometheus:scrape-pw-Q4").toBase64());
+        QVERIFY(auth.check(good));
+        QVERIFY(auth.check(good)); // remembered: the same answer without a bcrypt
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("prometheus:scrape-pw-Q").toBase64())));
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("grafana:scrape-pw-Q4").toBase64())));
+        QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("prometheusscrape-pw-Q4").toBase64())));
+        QVERIFY(!auth.check("Basic !!not-base64!!"));
+        QVERIFY(!auth.check(QByteArray("Bearer " + QByteArray("prometheus:scrape-pw-Q4").toBase64())));
+    }
+
+    // HTTPS with a private CA and basic auth: the right password gets the metrics, a wrong or missing one 401 with
+    // WWW-Authenticate (the landing page too), and plain HTTP to the TLS port gets no HTTP answer at all.
+    void tlsAndBasicAuth()
+    {
+        QVERIFY(QSslSocket::supportsSsl());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(
+            ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost,IP:127.0.0.1")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+                                             "basic_auth_users:\n  prometheus: " +
+                                                 kHash2y + "\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        int provided = 0;
+        MetricsHttpServer server([&provided] {
+            ++provided;
+            return QByteArray("x 1\n");
+        });
+        server.setTls(*ssl);
+        server.setBasicAuth(config->basicAuthUsers);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        QCOMPARE(trusted.size(), 1);
+
+        QByteArray answer =
+            tlsExchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", trusted);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\nx 1\n"), answer.constData());
+        for (const QByteArray& credentials :
+             {QByteArray(), basic("prometheus", "wrong"), basic("nobody", "scrape-pw-Q4")}) {
+            for (const QByteArray path : {"/metrics", "/"}) {
+                answer = tlsExchange(port, "GET " + path + " HTTP/1.1\r\n" + credentials + "\r\n", trusted);
+                QVERIFY2(answer.startsWith("HTTP/1.1 401 Unauthorized\r\n"),
+                         QByteArray(path + " [" + credentials + "] " + answer).constData());
+                QVERIFY(answer.contains("\r\nWWW-Authenticate: Basic realm=\"redlock exporter\""));
+            }
+        }
+        QCOMPARE(provided, 1);
+        // Plain HTTP to the TLS port: the handshake fails and the server closes, with no HTTP answer.
+        answer = exchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n");
+        QVERIFY2(!answer.contains("HTTP/1.1"), answer.constData());
+        QCOMPARE(provided, 1);
+        // A client that does not trust the server's CA does not get through either.
+        QVERIFY(tlsExchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", {})
+                    .isEmpty());
+        QCOMPARE(provided, 1);
+    }
+
+    // client_auth_type RequireAndVerifyClientCert: a client with a certificate from client_ca_file gets through, one
+    // without a certificate or with one from another CA does not.
+    void mutualTls()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCa(QStringLiteral("clients")));
+        QVERIFY(ca.makeCa(QStringLiteral("other")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        QVERIFY(ca.makeCert(QStringLiteral("scraper"), QStringLiteral("clients"), QStringLiteral("DNS:scraper")));
+        QVERIFY(ca.makeCert(QStringLiteral("stranger"), QStringLiteral("other"), QStringLiteral("DNS:stranger")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+                                             "  client_auth_type: RequireAndVerifyClientCert\n"
+                                             "  client_ca_file: clients.crt\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        MetricsHttpServer server([] { return QByteArray("x 1\n"); });
+        server.setTls(*ssl);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        QByteArray answer =
+            tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 0, nullptr, ca.path(QStringLiteral("scraper")));
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        QVERIFY(!tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted).contains("HTTP/1.1"));
+        QVERIFY(!tlsExchange(port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 0, nullptr,
+                             ca.path(QStringLiteral("stranger")))
+                     .contains("HTTP/1.1"));
+        QCOMPARE(server.scrapes(), 1u);
+    }
+
+    // The bounds hold over TLS: a client that takes nothing of its answer is dropped after writeStallTimeoutMs (its
+    // unsent answer waits as ciphertext in the socket), one that never completes its handshake after
+    // requestHeadTimeoutMs.
+    void tlsStalledReadersAndHandshakesAreDropped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n",
+                                             dir.path(), &error);
+        QVERIFY2(config, qPrintable(error));
+        const auto ssl = config->sslConfiguration(&error);
+        QVERIFY2(ssl, qPrintable(error));
+        MetricsHttpServer::Limits limits;
+        limits.writeStallTimeoutMs = 2000;
+        limits.connectionTimeoutMs = 600 * 1000;
+        const QByteArray body = QByteArray(8 * 1024 * 1024, 'z') + '\n';
+        MetricsHttpServer server([&body] { return body; }, limits);
+        server.setTls(*ssl);
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const QList<QSslCertificate> trusted = QSslCertificate::fromPath(ca.path(QStringLiteral("ca.crt")));
+        std::vector<std::unique_ptr<QSslSocket>> clients;
+        for (int i = 0; i < 3; ++i) {
+            clients.push_back(std::make_unique<QSslSocket>());
+            tlsExchange(server.serverAddress().port, "GET /metrics HTTP/1.1\r\n\r\n", trusted, 4096,
+                        clients.back().get());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(server.scrapes(), quint64(3), 10000);
+        // What the clients did not take counts, though it waits encrypted (the bound on pending bytes sees it).
+        QVERIFY2(server.pendingBytes() > 0, qPrintable(QString::number(server.pendingBytes())));
+        QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 30000);
+        QCOMPARE(server.droppedConnections(), 3u);
+        QCOMPARE(server.pendingBytes(), 0);
+
+        // A client that connects and never says a word of TLS.
+        NonReader silent(server.serverAddress().port); // sends a plain request: the handshake fails
+        QTcpSocket idle;
+        idle.connectToHost(QHostAddress::LocalHost, server.serverAddress().port);
+        QVERIFY(idle.waitForConnected(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(idle.state(), QAbstractSocket::UnconnectedState,
+                                  MetricsHttpServer::kConnectionTimeoutMs - 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 10000);
+        QCOMPARE(server.scrapes(), 3u);
     }
 
     void busyAddressIsRefused()

@@ -4,6 +4,7 @@
 
 #include "localcluster/LocalCluster.h"
 #include "support/DirectRedis.h"
+#include "support/TestCa.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -105,7 +106,7 @@ quint16 startExporter(ChildProcess& exporter, const QStringList& args)
     exporter.process().start(QStringLiteral(REDLOCK_CLI_PATH),
                              QStringList{QStringLiteral("exporter")} + args +
                                  QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
-    static const QRegularExpression serving(QStringLiteral("serving http://127\\.0\\.0\\.1:(\\d+)/metrics"));
+    static const QRegularExpression serving(QStringLiteral("serving https?://127\\.0\\.0\\.1:(\\d+)/metrics"));
     const QDeadlineTimer deadline(30000);
     while (!deadline.hasExpired() && exporter.process().state() != QProcess::NotRunning) {
         const QRegularExpressionMatch match = serving.match(exporter.output());
@@ -287,6 +288,96 @@ private slots:
         QCOMPARE(exporter.process().exitCode(), 0);
     }
 
+    // --web.config.file (exporter-toolkit's format): a real Prometheus scrapes over TLS (a private CA) with basic
+    // auth; the same Prometheus with a wrong password gets 401, and one that speaks plain HTTP to the TLS port
+    // gets no answer: both targets are down, with the reason in Prometheus's targets API.
+    void prometheusScrapesOverTlsWithBasicAuth()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCert(QStringLiteral("exporter"), QStringLiteral("ca"), QStringLiteral("IP:127.0.0.1")));
+        // bcrypt of "scrape-pw-Q4" as htpasswd -nBC 5 writes it.
+        QFile web(dir.filePath(QStringLiteral("web.yml")));
+        QVERIFY(web.open(QIODevice::WriteOnly));
+        web.write("tls_server_config:\n  cert_file: exporter.crt\n  key_file: exporter.key\n"
+                  "basic_auth_users:\n  prometheus: $2y$05$ehZGpWk9bDGiNuUZjqH5QOhwAEcNfGbWrKg2Xj0HLIquwVcNeaCuG\n");
+        web.close();
+
+        ChildProcess exporter;
+        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                                      QString::fromLatin1(kPasswordVariable),
+                                                      QStringLiteral("--web.config.file"), web.fileName()});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QVERIFY2(exporter.output().contains(QStringLiteral("serving https://")), qPrintable(exporter.output()));
+        // Plain HTTP to the TLS port: no HTTP answer.
+        QCOMPARE(http(port, "GET", "/metrics", 10000).status, 0);
+
+        const quint16 prometheusPort = freePort();
+        QFile config(dir.filePath(QStringLiteral("prometheus.yml")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        const QByteArray target =
+            "    static_configs:\n      - targets: ['127.0.0.1:" + QByteArray::number(port) + "']\n";
+        const QByteArray tls =
+            "    scheme: https\n    tls_config:\n      ca_file: " + ca.path(QStringLiteral("ca.crt")).toUtf8() + "\n";
+        config.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
+                     "  - job_name: tls-auth\n" +
+                     tls + "    basic_auth:\n      username: prometheus\n      password: scrape-pw-Q4\n" + target +
+                     "  - job_name: wrong-password\n" + tls +
+                     "    basic_auth:\n      username: prometheus\n      password: scrape-pw-Q5\n" + target +
+                     "  - job_name: plain-http\n    basic_auth:\n      username: prometheus\n"
+                     "      password: scrape-pw-Q4\n" +
+                     target);
+        config.close();
+        ChildProcess prometheus;
+        prometheus.process().start(QStandardPaths::findExecutable(QStringLiteral("prometheus")),
+                                   {QStringLiteral("--config.file=") + config.fileName(),
+                                    QStringLiteral("--storage.tsdb.path=") + dir.filePath(QStringLiteral("data")),
+                                    QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(prometheusPort),
+                                    QStringLiteral("--log.level=warn")});
+        QVERIFY2(prometheus.process().waitForStarted(30000), qPrintable(prometheus.process().errorString()));
+
+        auto up = [&](const char* job) {
+            return prometheusQuery(prometheusPort, QStringLiteral("up{job=\"%1\"}").arg(QLatin1String(job)));
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            up("tls-auth")
+                    .value(
+                        QStringLiteral(R"({"__name__":"up","instance":"127.0.0.1:%1","job":"tls-auth"})").arg(port)) ==
+                1,
+            qPrintable(prometheus.output() + exporter.output()), 90000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (prometheusQuery(prometheusPort, QStringLiteral("redlock_exporter_build_info{job=\"tls-auth\"}")).size() ==
+             1),
+            qPrintable(prometheus.output()), 30000);
+        // The other two are scraped and down, each for its reason.
+        QTRY_VERIFY2_WITH_TIMEOUT(up("wrong-password").size() == 1 && up("plain-http").size() == 1,
+                                  qPrintable(prometheus.output()), 30000);
+        QCOMPARE(up("wrong-password").first(), 0.0);
+        QCOMPARE(up("plain-http").first(), 0.0);
+        const QJsonArray targets = QJsonDocument::fromJson(http(prometheusPort, "GET", "/api/v1/targets").body)
+                                       .object()
+                                       .value(QStringLiteral("data"))
+                                       .toObject()
+                                       .value(QStringLiteral("activeTargets"))
+                                       .toArray();
+        QMap<QString, QString> lastError;
+        for (const QJsonValue& t : targets) {
+            const QJsonObject active = t.toObject();
+            lastError.insert(active.value(QStringLiteral("scrapePool")).toString(),
+                             active.value(QStringLiteral("lastError")).toString());
+        }
+        QVERIFY2(lastError.value(QStringLiteral("wrong-password")).contains(QStringLiteral("401")),
+                 qPrintable(lastError.value(QStringLiteral("wrong-password"))));
+        QVERIFY2(!lastError.value(QStringLiteral("plain-http")).isEmpty(), "plain HTTP scrape without an error");
+        QCOMPARE(lastError.value(QStringLiteral("tls-auth")), QString());
+        // The password and its hash stay out of what the exporter prints.
+        QVERIFY(!exporter.output().contains(QStringLiteral("ehZGpWk9")));
+        QVERIFY(!exporter.output().contains(QStringLiteral("scrape-pw")));
+    }
+
     void hostileKeyLabelsParse()
     {
         static const char raw[] = "jobs:\"quoted\"\\back\nline\x1b[31mred\xff";
@@ -374,7 +465,10 @@ private slots:
         QCOMPARE(answer.status, 200);
         QVERIFY2(answer.headers.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8"),
                  answer.headers.constData());
-        QCOMPARE(http(port, "GET", "/").status, 404);
+        answer = http(port, "GET", "/");
+        QCOMPARE(answer.status, 200);
+        QVERIFY(answer.body.contains("<a href=\"/metrics\">"));
+        QCOMPARE(http(port, "GET", "/x").status, 404);
         QCOMPARE(http(port, "GET", "/metrics/../x").status, 404);
         answer = http(port, "POST", "/metrics");
         QCOMPARE(answer.status, 405);
@@ -429,6 +523,23 @@ private slots:
             const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--max-series"), limit});
             QCOMPARE(code, 2);
             QVERIFY2(err.contains(QStringLiteral("--max-series expects a whole number")), qPrintable(err));
+        }
+        // A web config with a key this exporter does not know, or a password that is not a bcrypt hash: refused with
+        // the file and the line, the hash never quoted.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString web = dir.filePath(QStringLiteral("web.yml"));
+        for (const QByteArray& text : {QByteArray("tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n"
+                                                  "  prefer_server_cipher_suites: true\n"),
+                                       QByteArray("basic_auth_users:\n  u: $2y$05$notahash\n")}) {
+            QFile file(web);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(text);
+            file.close();
+            const auto [code, err] = run({QStringLiteral("--nodes"), nodes, QStringLiteral("--web.config.file"), web});
+            QCOMPARE(code, 2);
+            QVERIFY2(err.contains(QStringLiteral("bad --web.config.file: %1: line ").arg(web)), qPrintable(err));
+            QVERIFY2(!err.contains(QStringLiteral("notahash")), qPrintable(err));
         }
         // An address in use: refused before any node is contacted, with the same exit code as a bad option.
         QTcpServer busy;

@@ -6,6 +6,7 @@
 
 #include "export/MetricsHttpServer.h"
 #include "export/PrometheusExporter.h"
+#include "export/WebConfig.h"
 #include "runtime/StopSignals.h"
 #include "watch/ClusterWatch.h"
 
@@ -28,6 +29,13 @@ int runExporter(const QStringList& args)
                       ExporterCommand::tr("Address and port to serve /metrics on (default 127.0.0.1:9721: this "
                                           "machine only; 0.0.0.0:9721 every interface; port 0 any free port)."),
                       ExporterCommand::tr("ADDRESS:PORT"), QStringLiteral("127.0.0.1:9721")});
+    parser.addOption(
+        {QStringLiteral("web.config.file"),
+         ExporterCommand::tr("TLS and basic auth for the scrapes, in the format of Prometheus's exporters "
+                             "(exporter-toolkit): tls_server_config (cert_file, key_file, client_ca_file, "
+                             "client_auth_type, min_version) serves HTTPS only; basic_auth_users (user: bcrypt "
+                             "hash) asks every request for a user's password. Read once at start."),
+         ExporterCommand::tr("FILE")});
     parser.addOption(
         {QStringLiteral("max-ttl"),
          ExporterCommand::tr("Largest lock TTL in use, in ms, for the audit's restart rule (default %1); a larger "
@@ -65,7 +73,8 @@ int runExporter(const QStringList& args)
             &exitCode,
             ExporterCommand::tr("Exit codes:\n"
                                 "  0  stopped by SIGINT or SIGTERM\n"
-                                "  2  usage error, or --listen bad or busy: nothing was sent to any node\n")))
+                                "  2  usage error, --listen bad or busy, or --web.config.file unreadable or "
+                                "refused: nothing was sent to any node\n")))
         return exitCode;
     InspectCommand command;
     if (!readInspectOptions(parser, &command) || !readRescanOptions(parser, &command.options))
@@ -91,6 +100,18 @@ int runExporter(const QStringList& args)
         return ExitUsage;
     }
 
+    std::optional<WebConfig> webConfig;
+    std::optional<QSslConfiguration> tls;
+    if (parser.isSet(QStringLiteral("web.config.file"))) {
+        webConfig = WebConfig::load(parser.value(QStringLiteral("web.config.file")), &error);
+        if (webConfig && webConfig->tls)
+            tls = webConfig->sslConfiguration(&error);
+        if (!webConfig || (webConfig->tls && !tls)) {
+            printErr(ExporterCommand::tr("redlock: bad --web.config.file: %1").arg(error));
+            return ExitUsage;
+        }
+    }
+
     QEventLoop loop;
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
@@ -111,13 +132,22 @@ int runExporter(const QStringList& args)
     PrometheusExporter exporter(exporterOptions);
     // Bound before any node is contacted: a bad or busy address is a usage error with nothing sent.
     MetricsHttpServer server([&exporter] { return exporter.exposition(); });
+    if (tls)
+        server.setTls(*tls);
+    const bool withAuth = webConfig && !webConfig->basicAuthUsers.isEmpty();
+    if (withAuth)
+        server.setBasicAuth(webConfig->basicAuthUsers);
     if (!server.listen(*listen, &error)) {
         printErr(ExporterCommand::tr("redlock: %1").arg(error));
         return ExitUsage;
     }
     const ListenAddress bound = server.serverAddress();
-    printErr(ExporterCommand::tr("redlock: serving http://%1/metrics").arg(bound.toString()));
-    if (!bound.address.isLoopback())
+    printErr(ExporterCommand::tr("redlock: serving %1://%2/metrics")
+                 .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), bound.toString()));
+    if (withAuth)
+        printErr(ExporterCommand::tr("redlock: basic auth for %n user(s)", nullptr,
+                                     static_cast<int>(webConfig->basicAuthUsers.size())));
+    if (!bound.address.isLoopback() && !withAuth)
         printErr(ExporterCommand::tr("redlock: %1 is not a loopback address: whoever reaches it can read the "
                                      "metrics (lock counts, node names)")
                      .arg(bound.address.toString()));
