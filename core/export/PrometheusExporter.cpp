@@ -251,6 +251,19 @@ QByteArray PrometheusExporter::exposition() const
                u"ACL refused).");
     for (qsizetype i = 0; i < n; ++i)
         out.sample(node(i), m_facts[i].health == NodeHealth::Up ? 1 : 0);
+    out.family("redlock_servers_up", Type::Gauge,
+               u"Distinct Redis servers up: nodes that answer with the same run_id (one server under two names) count "
+               u"once. What a quorum is counted from.");
+    {
+        QList<QByteArray> runIds;
+        QList<int> up;
+        for (qsizetype i = 0; i < n; ++i) {
+            if (m_facts[i].health == NodeHealth::Up)
+                up.append(int(i));
+            runIds.append(m_facts[i].runId);
+        }
+        out.sample({}, rules::distinctServers(runIds, up));
+    }
     out.family("redlock_node_latency_seconds", Type::Gauge,
                u"Round trip of the observer's last PING to the node; absent while unmeasured, failing or the node "
                u"is not up.");

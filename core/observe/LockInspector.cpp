@@ -1007,6 +1007,14 @@ void LockInspector::checkRunId(int node)
             const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
             if (!runId.isEmpty())
                 link.runId = runId;
+            // The alias map of the verdicts: which names are one server. Answered before any read on this
+            // connection (one connection answers in order), so the first verdicts already count servers.
+            if (!runId.isEmpty() && m_runIds.value(node) != runId) {
+                m_runIds.resize(nodeCount());
+                m_runIds[node] = runId;
+                if (!restarted)
+                    judgeAllAgain();
+            }
             if (restarted) {
                 m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
                 emit nodeRestarted(node);

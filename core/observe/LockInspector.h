@@ -99,8 +99,8 @@ public:
     // What every lock is judged against (observe/LockVerdict.h).
     VerdictRules verdictRules() const
     {
-        return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs, m_options.quarantinedNodes,
-                m_downNodes};
+        return {quorum(), m_options.driftFactor, m_options.expiringThresholdMs, m_options.quarantinedNodes, m_downNodes,
+                m_runIds};
     }
 
     // Opens the connections, subscribes, runs a first full inspection and reconciles in the background.
@@ -278,7 +278,8 @@ private:
     QTimer m_eventsCheckTimer;
     QTimer m_loadTimer;
     QTimer m_eventTimer;
-    QList<int> m_downNodes; // VerdictRules::down
+    QList<int> m_downNodes;     // VerdictRules::down
+    QList<QByteArray> m_runIds; // VerdictRules::runIds: per node, the last run_id its reader read (empty: unknown)
     // Steady instants at which a held view's verdict changes by itself (turns expiring, validity ends) -> its key.
     // Entries of views replaced since are dropped when they come due.
     std::multimap<qint64, QByteArray> m_validityDue;

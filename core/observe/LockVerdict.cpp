@@ -39,12 +39,26 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
     QVarLengthArray<int, 16> firstNodeOf;   // per distinct token: the first node holding it
     QVarLengthArray<int, 16> countOf;       // per distinct token: how many nodes hold it
     QVarLengthArray<int, 16> noExpiryCount; // per distinct token: how many of them hold it without expiry
+    // One server, one vote: a node that is the same server as one read before it (rules::sameServerAs) holds
+    // what that node holds; it is listed (restsOn) but counts no second holder, and an unreachable name of a
+    // server that answered under another name counts as nothing unknown.
+    QVarLengthArray<int, 16> answered;                           // nodes whose state counts
+    QVarLengthArray<int, 16> unanswered;                         // distinct servers not answering
+    QVarLengthArray<bool, 16> counted(view.nodes.size(), false); // the first name of its server among the holders
+    for (int i = 0; i < view.nodes.size(); ++i) {
+        if (!uncounted(i))
+            answered.append(i);
+    }
     for (int i = 0; i < view.nodes.size(); ++i) {
         const NodeLockState& s = view.nodes[i];
         if (rules.quarantined.contains(i))
             view.uncounted.append(i);
         if (uncounted(i)) {
-            ++unreachable;
+            if (rules::sameServerAs(rules.runIds, i, answered) < 0 &&
+                rules::sameServerAs(rules.runIds, i, unanswered) < 0) {
+                unanswered.append(i);
+                ++unreachable;
+            }
         } else if (s.presence == Presence::Holding) {
             if (s.hashFields.isEmpty() && LockTombstone::isTombstone(s.token)) {
                 tombstoneNodes.append(i);
@@ -58,12 +72,18 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
                 countOf.append(0);
                 noExpiryCount.append(0);
             }
-            ++countOf[t];
+            bool twin = false;
+            for (int j = 0; j < i && !twin; ++j)
+                twin = tokenOf[j] == int(t) && rules::sameServer(rules.runIds, i, j);
             tokenOf[i] = int(t);
-            if (s.pttlMs < 0) {
-                ++noExpiryCount[t];
+            if (s.pttlMs < 0)
                 view.noExpiryNodes.append(i);
-            }
+            if (twin)
+                continue;
+            counted[i] = true;
+            ++countOf[t];
+            if (s.pttlMs < 0)
+                ++noExpiryCount[t];
         }
     }
     qsizetype best = -1;
@@ -94,7 +114,7 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
     if (bestCount >= quorum) {
         QVarLengthArray<qint64, 16> pttls;
         for (int i = 0; i < view.nodes.size(); ++i) {
-            if (tokenOf[i] == best)
+            if (tokenOf[i] == best && counted[i])
                 pttls.append(view.nodes[i].pttlMs < 0 ? std::numeric_limits<qint64>::max() : view.nodes[i].pttlMs);
         }
         std::sort(pttls.begin(), pttls.end(), std::greater<>());

@@ -18,12 +18,16 @@ struct VerdictRules
     // answered last, so a lock resting on one is not shown safe until a read says otherwise. Not listed in
     // LockView::uncounted (that is the quarantine's).
     QList<int> down;
+    // One server, one vote (rules::distinctServers): per node, the run_id its connection read (the alias map; empty
+    // or missing: unknown, a server of its own). A lock read on one server through two names counts one holder,
+    // and an unreachable name of a server that answered under another name hides nothing.
+    QList<QByteArray> runIds;
 };
 
 // The verdict for one lock from its per-node states: pure, the heart of the inspector, tested directly.
-// Reads like the Redlock document: a token on a quorum of nodes is held for the quorum-th largest PTTL
-// among its holders, minus the clock drift; fewer holders are a leftover (one token) or a contest (several);
-// nodes that cannot answer may hold anything, so a quorum that needs them is unknown, never free.
+// Reads like the Redlock document: a token on a quorum of servers (nodes with one run_id count once) is held for the
+// quorum-th largest PTTL among its holders, minus the clock drift; fewer holders are a leftover (one token) or a
+// contest (several); nodes that cannot answer may hold anything, so a quorum that needs them is unknown, never free.
 //
 // A value without expiry (PTTL -1) is a fact of its own (view.noExpiryNodes, noExpiryToken), beside the verdict:
 // a live quorum of another token stays Held with its validity; the verdict is Stuck only when no token has a

@@ -4,6 +4,7 @@
 #include "protocol/RedisConnection.h"
 #include "redlock/FencingCounters.h"
 #include "redlock/LockToken.h"
+#include "redlock/RedlockRules.h"
 #include "runtime/OwnThreadFuture.h"
 
 #include <QCoreApplication>
@@ -384,16 +385,16 @@ void RedlockClient::NodeDone::operator()(NodeOutcome outcome) const
 
 int RedlockClient::sameServerSucceeded(const Round& round, int node) const
 {
-    if (node < 0 || node >= int(m_connections.size()))
-        return -1;
-    const QByteArray& runId = m_connections[node]->serverRunId();
-    if (runId.isEmpty())
-        return -1;
-    for (int other = 0; other < int(round.outcomes.size()) && other < int(m_connections.size()); ++other) {
-        if (other != node && round.outcomes[other].succeeded() && m_connections[other]->serverRunId() == runId)
-            return other;
+    QList<QByteArray> runIds;
+    runIds.reserve(qsizetype(m_connections.size()));
+    for (const RedisConnection* connection : m_connections)
+        runIds.append(connection->serverRunId());
+    QList<int> succeeded;
+    for (int other = 0; other < int(round.outcomes.size()); ++other) {
+        if (round.outcomes[other].succeeded())
+            succeeded.append(other);
     }
-    return -1;
+    return rules::sameServerAs(runIds, node, succeeded);
 }
 
 void RedlockClient::requestSettled()

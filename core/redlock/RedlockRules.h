@@ -1,11 +1,13 @@
 #pragma once
 
+#include <QByteArray>
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
 #include <QtGlobal>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 // The two numbers of the Redlock algorithm that the client, the inspector, the safety audit, the restart
@@ -58,6 +60,43 @@ inline qint64 quorumFreeInMs(QList<qint64> blockedForMs, int nodeCount)
     });
     const qint64 last = blockedForMs[mustClear - 1];
     return last < 0 ? -1 : last;
+}
+
+// ------------------------------------------------------------------------------------ one server, one vote
+// A Redis server is what it is, not the name that reaches it: a unix socket and its TCP port, an /etc/hosts alias or
+// 0.0.0.0 reach one server under several names, and its vote counts once, in the client's acquire, the watch's nodes
+// up and every lock's verdict. What a server is: its run_id, read at connect. runIds has one entry per configured
+// node (the alias map); an empty or missing entry is not known, and such a node counts as a server of its own.
+
+inline bool sameServer(const QList<QByteArray>& runIds, int a, int b)
+{
+    if (a == b || a < 0 || b < 0 || a >= runIds.size() || b >= runIds.size())
+        return false;
+    return !runIds[a].isEmpty() && runIds[a] == runIds[b];
+}
+
+// The first node of `among` (node indices) that is the same server as `node` (not `node` itself), or -1.
+template <typename Nodes> int sameServerAs(const QList<QByteArray>& runIds, int node, const Nodes& among)
+{
+    for (const int other : among) {
+        if (sameServer(runIds, node, other))
+            return other;
+    }
+    return -1;
+}
+
+// How many servers the distinct node indices `nodes` are: nodes with the same run_id count once.
+template <typename Nodes> int distinctServers(const QList<QByteArray>& runIds, const Nodes& nodes)
+{
+    int servers = 0;
+    for (auto it = std::begin(nodes); it != std::end(nodes); ++it) {
+        bool counted = false;
+        for (auto before = std::begin(nodes); before != it && !counted; ++before)
+            counted = sameServer(runIds, *it, *before);
+        if (!counted)
+            ++servers;
+    }
+    return servers;
 }
 
 // ------------------------------------------------------------------------------------------ the deployment

@@ -174,21 +174,17 @@ bool ClusterWatch::isNodeUp(int node) const
 
 int ClusterWatch::nodesUp() const
 {
-    // One server, one vote, as in RedlockClient: nodes that answer with the same run_id (one server under two
-    // names, which the audit reports as "same-server") count once towards the quorum.
-    QSet<QByteArray> servers;
-    int up = 0;
+    // One server, one vote (rules::distinctServers, as in RedlockClient and every verdict): nodes that answer with
+    // the same run_id (one server under two names, which the audit reports as "same-server") count once.
+    QList<QByteArray> runIds;
+    QList<int> up;
+    runIds.reserve(m_facts.size());
     for (const NodeFacts& f : m_facts) {
-        if (!countsAsUp(f, m_quarantined))
-            continue;
-        if (!f.runId.isEmpty()) {
-            if (servers.contains(f.runId))
-                continue;
-            servers.insert(f.runId);
-        }
-        ++up;
+        if (countsAsUp(f, m_quarantined))
+            up.append(int(runIds.size()));
+        runIds.append(f.runId);
     }
-    return up;
+    return rules::distinctServers(runIds, up);
 }
 
 void ClusterWatch::setQuarantinedNodes(const QList<int>& nodes)

@@ -2,7 +2,8 @@
 // and quorum rule), on real redis-server nodes. The last test runs `redlock watch --json`, `redlock audit --json` and
 // `redlock exporter` beside a ClusterWatch over one deployment and takes nodes down under all of them: each step,
 // every front end reports the same nodes up, the same quorum and the same audit findings, and, with keyspace events
-// off, the same untold end of a lock.
+// off, the same untold end of a lock; started before any node answers, none reports a node up or a lock free that it
+// did not read; with one server under two names, all count it once, in the nodes up and in every verdict.
 
 #include "alerts/AlertMonitor.h"
 #include "localcluster/LocalCluster.h"
@@ -443,13 +444,16 @@ private slots:
     }
 
     // One deployment, four observers: a ClusterWatch, `redlock watch --json`, `redlock audit --json` and `redlock
-    // exporter`. All nodes up, then one node shut down, then a second (quorum lost): at each step they report the same
-    // nodes up, the same quorum and the same findings (audit and exporter) as the ClusterWatch.
+    // exporter`. Started while every node hangs, then all nodes up, then one node shut down, then a second (quorum
+    // lost), then one server under two names: at each step they report the same nodes up (distinct servers), the same
+    // quorum, the same findings (audit and exporter) and the same verdicts as the ClusterWatch.
     void everyFrontEndReportsWhatTheWatchDoes()
     {
         LocalCluster cluster;
         QString error;
-        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error)); // no AOF: persistence and recent-start findings
+        LocalNodeOptions withSocket; // the last step reaches node 1 under a second name, its unix socket
+        withSocket.unixSocket = true;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error)); // no AOF: persistence, recent-start
         // A 10-minute lock: the max TTL every observer finds is above the 10 s they are told.
         setOnAll(cluster, "locks:long", lockToken(1), 600000);
         const QList<NodeEndpoint> nodes = cluster.endpoints();
@@ -467,6 +471,11 @@ private slots:
         AlertMonitor monitor(mo); // as the console's and `watch`'s
         watch.setAlertMonitor(&monitor);
         QSignalSpy watchEvents(&watch, &ClusterWatch::lockEvents);
+        QSignalSpy watchUp(&watch, &ClusterWatch::nodeUpChanged);
+        // Start-up (issue 24 item 5): every front end starts while every node hangs (connected, answering nothing),
+        // so nothing has been read when they first report.
+        for (int i = 0; i < cluster.size(); ++i)
+            QVERIFY(cluster.pauseNode(i));
         QVERIFY(watch.start());
         // The rescan is their only source (the nodes have keyspace events off): as often as the watch's.
         const QStringList rescan{QStringLiteral("--reconcile"), QStringLiteral("500")};
@@ -476,10 +485,61 @@ private slots:
         Child exporter(
             QStringList{QStringLiteral("exporter"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} +
             common + rescan);
-        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.nodesUp() == 3, 20000);
-        QVERIFY2(watch.auditMaxTtlMs() > 590000 && watch.auditMaxTtlMs() <= 600000,
-                 qPrintable(QString::number(watch.auditMaxTtlMs())));
+        // ---- start-up: no node read. No node is up, no lock is free or held, in any front end; the findings say
+        // the nodes could not be read, the same in each.
+        QTRY_VERIFY_WITH_TIMEOUT(watch.allNodesReported(), 20000);
+        QCOMPARE(watch.nodesUp(), 0);
+        QVERIFY(!watch.hasQuorum());
+        for (const QList<QVariant>& args : std::as_const(watchUp))
+            QVERIFY2(!args.at(1).toBool(), qPrintable(QString::number(args.at(0).toInt())));
+        auto readNothing = [&] {
+            for (const LockView& v : watch.inspector()->snapshot()) {
+                if (v.verdict != LockVerdict::Unknown)
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(readNothing());
+        const CliRun startAudit =
+            runCli(QStringList{QStringLiteral("audit"), QStringLiteral("--json")} + common, 60000);
+        QCOMPARE(startAudit.exitCode, 3);
+        QCOMPARE(startAudit.json.value(QStringLiteral("nodesReachable")).toInt(-1), 0);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            findingKeys(startAudit.json) == findingKeys(watch.findings(), nodes),
+            qPrintable(findingKeys(watch.findings(), nodes).join(u' ') + u'\n' + startAudit.describe()), 10000);
+        QVERIFY(findingKeys(watch.findings(), nodes).join(u' ').contains(u"unverified|severe|"));
         QTRY_VERIFY_WITH_TIMEOUT(exporter.servingPort() != 0, 20000);
+        QByteArray startMetrics;
+        QTRY_VERIFY2_WITH_TIMEOUT((startMetrics = scrape(exporter.servingPort()),
+                                   nodeUp(startMetrics, nodes) == (QList<int>{0, 0, 0}) &&
+                                       sampleValue(startMetrics, "redlock_servers_up") == 0 &&
+                                       ruleSeverities(startMetrics) == ruleSeverities(watch.findings())),
+                                  qPrintable(QString::fromUtf8(startMetrics)), 20000);
+        for (const char* verdict : {"free", "held", "expiring", "minority-leftover", "contested", "stuck"})
+            QVERIFY2(sampleValue(startMetrics, QByteArray("redlock_locks{verdict=\"") + verdict + "\"}") == 0, verdict);
+        // `watch` saw every node down (its alerts say so) and reported no lock, free or held.
+        for (int node = 1; node <= cluster.size(); ++node)
+            QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
+                                                            {QStringLiteral("rule"), QStringLiteral("node-down")},
+                                                            {QStringLiteral("node"), node}}),
+                                      qPrintable(watchCli.seen()), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.err().contains("no node reachable"), qPrintable(watchCli.seen()), 10000);
+        QVERIFY2(!watchCli.out().contains("\"key\""), qPrintable(watchCli.seen()));
+        QVERIFY(readNothing());
+        for (int i = 0; i < cluster.size(); ++i)
+            QVERIFY(cluster.resumeNode(i));
+        // What `watch` says from here on (stderr): each node reachable again, then only what the steps change.
+        for (const NodeEndpoint& n : nodes)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                watchCli.err().contains(QByteArray(n.displayName().toUtf8() + ": reachable again")),
+                qPrintable(watchCli.seen()), 20000);
+        const qsizetype errFromHere = watchCli.err().size();
+        auto watchSaid = [&] { return watchCli.err().mid(errFromHere); };
+
+        QTRY_VERIFY_WITH_TIMEOUT(settled(watch) && watch.nodesUp() == 3, 20000);
+        // The start-up pass read nothing: the max TTL is found by the first pass that reads the nodes.
+        QTRY_VERIFY2_WITH_TIMEOUT(watch.auditMaxTtlMs() > 590000 && watch.auditMaxTtlMs() <= 600000,
+                                  qPrintable(QString::number(watch.auditMaxTtlMs())), 10000);
         const quint16 port = exporter.servingPort();
 
         auto auditNow = [&] {
@@ -507,11 +567,12 @@ private slots:
         auto exporterAgrees = [&] {
             metrics = scrape(port);
             return sampleValue(metrics, "redlock_inspections_total") >= 1 && nodeUp(metrics, nodes) == nodeUp(watch) &&
+                   sampleValue(metrics, "redlock_servers_up") == watch.nodesUp() &&
                    ruleSeverities(metrics) == ruleSeverities(watch.findings());
         };
         auto exporterWhy = [&] {
             return QStringLiteral("exporter: up %1 findings %2\nwatch: up %3 findings %4\n%5")
-                .arg(QString::number(nodeUp(metrics, nodes).count(1)), ruleSeverities(metrics).join(u' '),
+                .arg(QString::number(sampleValue(metrics, "redlock_servers_up")), ruleSeverities(metrics).join(u' '),
                      QString::number(watch.nodesUp()), ruleSeverities(watch.findings()).join(u' '),
                      QString::fromUtf8(metrics));
         };
@@ -526,7 +587,7 @@ private slots:
                                    watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("acquired")},
                                                          {QStringLiteral("key"), QStringLiteral("locks:probe")}})),
                                   qPrintable(watchCli.seen()), 20000);
-        QVERIFY2(!watchCli.err().contains("unreachable"), qPrintable(watchCli.seen()));
+        QVERIFY2(!watchSaid().contains("unreachable"), qPrintable(watchCli.seen()));
 
         // ---- stuck beside a live holder (issue 24 item 2): an old value without expiry on node 3, a live quorum of
         // another token on nodes 1 and 2. Held by the live holder for everyone, the value without expiry a fact of
@@ -624,14 +685,13 @@ private slots:
         QVERIFY(cluster.stopNode(2));
         QTRY_VERIFY_WITH_TIMEOUT(!watch.isNodeUp(2) && watch.nodesUp() == 2, 10000);
         QVERIFY(watch.hasQuorum());
-        QTRY_VERIFY2_WITH_TIMEOUT(
-            watchCli.err().contains(QByteArray(nodes[2].displayName().toUtf8() + ": unreachable")),
-            qPrintable(watchCli.seen()), 10000);
+        QTRY_VERIFY2_WITH_TIMEOUT(watchSaid().contains(QByteArray(nodes[2].displayName().toUtf8() + ": unreachable")),
+                                  qPrintable(watchCli.seen()), 10000);
         QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
                                                         {QStringLiteral("rule"), QStringLiteral("node-down")},
                                                         {QStringLiteral("node"), 3}}),
                                   qPrintable(watchCli.seen()), 10000);
-        QVERIFY2(!watchCli.err().contains("nodes reachable"), qPrintable(watchCli.seen()));
+        QVERIFY2(!watchSaid().contains("nodes reachable"), qPrintable(watchCli.seen()));
         why = auditAgrees(auditNow(), 0);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(
@@ -642,7 +702,7 @@ private slots:
         QVERIFY(cluster.stopNode(1));
         QTRY_VERIFY_WITH_TIMEOUT(watch.nodesUp() == 1, 10000);
         QVERIFY(!watch.hasQuorum());
-        QTRY_VERIFY2_WITH_TIMEOUT(watchCli.err().contains("only 1 of 3 nodes reachable (quorum 2)"),
+        QTRY_VERIFY2_WITH_TIMEOUT(watchSaid().contains("only 1 of 3 nodes reachable (quorum 2)"),
                                   qPrintable(watchCli.seen()), 10000);
         QTRY_VERIFY2_WITH_TIMEOUT(watchCli.printedJson({{QStringLiteral("event"), QStringLiteral("alert-raised")},
                                                         {QStringLiteral("rule"), QStringLiteral("quorum-lost")}}),
@@ -653,6 +713,74 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(exporterAgrees(), qPrintable(exporterWhy()), 20000);
         QVERIFY2(watchCli.running(), qPrintable(watchCli.seen()));
         QVERIFY2(exporter.running(), qPrintable(exporter.seen()));
+
+        // ---- one server under two names (issue 24 item 6): node 1 also through its unix socket, four names of three
+        // servers, a quorum of 3. A lock on servers 1 and 2 is on three names, but two servers: no quorum for any
+        // front end; a lock on all three servers is held. Every front end counts three servers up.
+        QVERIFY(cluster.startNode(1, &error));
+        QVERIFY(cluster.startNode(2, &error));
+        for (int i = 0; i < cluster.size(); ++i)
+            DirectRedis(cluster.port(i)).command({"FLUSHALL"});
+        for (const int i : {0, 1})
+            DirectRedis(cluster.port(i)).set("locks:two-servers", lockToken(5), 600000);
+        setOnAll(cluster, "locks:three-servers", lockToken(6), 600000);
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        const QList<NodeEndpoint> named = nodes + QList<NodeEndpoint>{alias};
+        const QStringList aliasCommon{QStringLiteral("--nodes"),   list + u',' + alias.displayName(),
+                                      QStringLiteral("--pattern"), QStringLiteral("locks:*"),
+                                      QStringLiteral("--max-ttl"), QStringLiteral("10000")};
+        ClusterWatchOptions ao = fastOptions(cluster);
+        ao.inspector.nodes = named;
+        ao.configuredMaxTtlMs = 10000;
+        ClusterWatch aliasWatch(ao);
+        QVERIFY(aliasWatch.start());
+        Child aliasCli(QStringList{QStringLiteral("watch"), QStringLiteral("--json")} + aliasCommon + rescan);
+        Child aliasExporter(
+            QStringList{QStringLiteral("exporter"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")} +
+            aliasCommon + rescan);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(aliasWatch) && aliasWatch.isNodeUp(3), 20000);
+        QCOMPARE(aliasWatch.quorum(), 3);
+        QCOMPARE(aliasWatch.nodesUp(), 3);
+        auto aliasVerdict = [&](const QByteArray& key) {
+            return aliasWatch.inspector()->snapshot().value(key).verdict;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(aliasVerdict("locks:three-servers"), LockVerdict::Held, 10000);
+        QCOMPARE(aliasVerdict("locks:two-servers"), LockVerdict::MinorityLeftover);
+        QCOMPARE(aliasWatch.inspector()->snapshot().value("locks:two-servers").holders, 2);
+
+        const CliRun aliasAudit =
+            runCli(QStringList{QStringLiteral("audit"), QStringLiteral("--json")} + aliasCommon, 60000);
+        QCOMPARE(aliasAudit.json.value(QStringLiteral("nodesReachable")).toInt(-1), 3);
+        QCOMPARE(aliasAudit.json.value(QStringLiteral("quorum")).toInt(-1), 3);
+        QVERIFY2(findingKeys(aliasAudit.json).join(u' ').contains(u"same-server|severe"),
+                 qPrintable(aliasAudit.describe()));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            findingKeys(aliasAudit.json) == findingKeys(aliasWatch.findings(), named),
+            qPrintable(findingKeys(aliasWatch.findings(), named).join(u' ') + u'\n' + aliasAudit.describe()), 10000);
+        QCOMPARE(aliasAudit.exitCode, 4); // a severe finding, with a quorum of servers reachable
+
+        QTRY_VERIFY_WITH_TIMEOUT(aliasExporter.servingPort() != 0, 20000);
+        QByteArray aliasMetrics;
+        QTRY_VERIFY2_WITH_TIMEOUT((aliasMetrics = scrape(aliasExporter.servingPort()),
+                                   sampleValue(aliasMetrics, "redlock_inspections_total") >= 1 &&
+                                       sampleValue(aliasMetrics, "redlock_servers_up") == aliasWatch.nodesUp() &&
+                                       nodeUp(aliasMetrics, named) == nodeUp(aliasWatch) &&
+                                       sampleValue(aliasMetrics, "redlock_locks{verdict=\"held\"}") == 1 &&
+                                       sampleValue(aliasMetrics, "redlock_locks{verdict=\"minority-leftover\"}") == 1 &&
+                                       ruleSeverities(aliasMetrics) == ruleSeverities(aliasWatch.findings())),
+                                  qPrintable(QString::fromUtf8(aliasMetrics)), 20000);
+
+        // `watch` reports the lock its first pass found held, and not the one on two servers: that pass reads both.
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            aliasCli.printedJson({{QStringLiteral("event"), QStringLiteral("seen-held")},
+                                  {QStringLiteral("key"), QStringLiteral("locks:three-servers")}}),
+            qPrintable(aliasCli.seen()), 20000);
+        for (const QString& event : {QStringLiteral("seen-held"), QStringLiteral("acquired")})
+            QVERIFY2(!aliasCli.printedJson({{QStringLiteral("event"), event},
+                                            {QStringLiteral("key"), QStringLiteral("locks:two-servers")}}),
+                     qPrintable(aliasCli.seen()));
+        QVERIFY2(!aliasCli.err().contains("nodes reachable"), qPrintable(aliasCli.seen()));
     }
 };
 

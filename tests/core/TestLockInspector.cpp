@@ -261,6 +261,74 @@ private slots:
         QCOMPARE(view.verdict, LockVerdict::Unknown);
     }
 
+    // One server, one vote (issue 24 item 6): names that are one server (the alias map: one run_id) count one
+    // holder, and an unreachable name of a server that answered under another name hides nothing.
+    void namesOfOneServerAreOneHolder()
+    {
+        using Presence = NodeLockState::Presence;
+        LockView view;
+        view.key = "k";
+        view.nodes.resize(4);
+        for (int i = 0; i < 4; ++i) // nodes 0 and 3 are one server: the token on three names, two servers
+            view.nodes[i] = i == 2 ? NodeLockState{Presence::Absent, {}, {}, -2, {}}
+                                   : NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        VerdictRules rules{3, 0.01, 1000};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held); // run_ids not known: four servers
+        rules.runIds = {"server-a", "server-b", "server-c", "server-a"};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::MinorityLeftover);
+        QCOMPARE(view.holders, 2);
+        QCOMPARE(view.restsOn, (QList<int>{0, 1, 3}));
+        QCOMPARE(view.observedValidityMs, -1);
+
+        // The other name of server a unreachable: its state is what node 0 read, not one more unknown vote.
+        view.nodes[3] = NodeLockState{Presence::Unreachable, {}, {}, -2, {}};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::MinorityLeftover);
+        rules.runIds = {};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Unknown); // four servers: the unreachable one could be the third
+
+        // All three servers: held, the validity taken from the servers, not from a name counted twice.
+        rules.runIds = {"server-a", "server-b", "server-c", "server-a"};
+        view.nodes[2] = NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        view.nodes[3] = NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        view.nodes[1].pttlMs = 4000;
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.observedValidityMs, 4000 - rules::clockDriftMs(4000, 0.01)); // third largest of a, b, c
+    }
+
+    // A lock read on one real server through two names (its TCP port and its unix socket) is one holder: on three
+    // of four names but two servers it is no quorum of the three the four names need.
+    void lockReadThroughTwoNamesIsOneHolder()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        setLock(cluster, "lock:two-servers", "t", {0, 1});
+        setLock(cluster, "lock:three-servers", "t", {0, 1, 2});
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "lock:*";
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        o.nodes.append(alias);
+        const Inspection r = inspectOnce(o);
+        QCOMPARE(r.summary.nodeReachable, (QList<bool>{true, true, true, true}));
+        const LockView two = r.locks.value("lock:two-servers");
+        QCOMPARE(two.nodes[3].presence, NodeLockState::Presence::Holding); // read through the socket too
+        QCOMPARE(two.quorum, 3);
+        QCOMPARE(two.verdict, LockVerdict::MinorityLeftover);
+        QCOMPARE(two.holders, 2);
+        const LockView three = r.locks.value("lock:three-servers");
+        QCOMPARE(three.verdict, LockVerdict::Held);
+        QCOMPARE(three.holders, 3);
+    }
+
     void everyVerdict()
     {
         setLock(m_cluster, "lock:held", "tokenA", range(0, 5));

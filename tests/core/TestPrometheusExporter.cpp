@@ -285,6 +285,27 @@ private slots:
         QCOMPARE(sampleValue(out, series), 1.0);
     }
 
+    // redlock_servers_up: the nodes up, one server under two names (one run_id) counted once, as the quorum is.
+    void serversUpCountsOneServerOnce()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003), endpoint(7004)};
+        PrometheusExporter exporter(options);
+        QCOMPARE(sampleValue(exporter.exposition(), "redlock_servers_up"), 0.0); // nothing read: nothing up
+        const QList<QByteArray> runIds{"run-a", "run-b", "run-c", "run-a"};      // node 4 is node 1 under another name
+        for (int i = 0; i < 4; ++i) {
+            NodeFacts f;
+            f.node = i;
+            f.endpoint = options.nodes[i];
+            f.health = i == 2 ? NodeHealth::Down : NodeHealth::Up;
+            f.runId = runIds[i];
+            exporter.addFacts(f);
+        }
+        const QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_servers_up"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7004\"}"), 1.0); // each name still answers
+    }
+
     void locksByVerdictAndHoldTimes()
     {
         ExporterOptions options;

@@ -141,6 +141,20 @@ private slots:
         QCOMPARE(rules::auditMaxTtlMs(3000, 0), qint64(3000));
     }
 
+    // One server, one vote: names with one run_id count once; an unknown run_id is a server of its own.
+    void oneServerUnderTwoNamesCountsOnce()
+    {
+        const QList<QByteArray> runIds{"a", "b", "", "a", ""};
+        QCOMPARE(rules::distinctServers(runIds, QList<int>{0, 1, 2, 3, 4}), 4);
+        QCOMPARE(rules::distinctServers(runIds, QList<int>{0, 3}), 1);
+        QCOMPARE(rules::distinctServers(runIds, QList<int>{2, 4}), 2); // unknown: not the same server
+        QCOMPARE(rules::distinctServers(runIds, QList<int>{}), 0);
+        QCOMPARE(rules::distinctServers(QList<QByteArray>{}, QList<int>{0, 3}), 2); // no alias map: names
+        QCOMPARE(rules::sameServerAs(runIds, 3, QList<int>{1, 0}), 0);
+        QCOMPARE(rules::sameServerAs(runIds, 0, QList<int>{0, 1}), -1); // never itself
+        QCOMPARE(rules::sameServerAs(runIds, 2, QList<int>{4}), -1);
+    }
+
     // The node count: fewer than 3 is the severe problem, an even N the warning, in one wording.
     void nodeCountHasOneRule()
     {
