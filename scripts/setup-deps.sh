@@ -10,6 +10,8 @@ packages=(
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
+    openssh-client # SSH jump hosts: the tunnels are the system ssh client
+    openssh-server # tests only: tests/core/TestSshTunnel runs real sshd bastions on loopback
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then
