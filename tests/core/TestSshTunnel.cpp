@@ -7,6 +7,7 @@
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
 #include "support/SshTestSupport.h"
+#include "support/TestCa.h"
 #include "support/TestSupport.h"
 
 #include <QSignalSpy>
@@ -218,6 +219,53 @@ private slots:
         QVERIFY(tunnel->processId() != firstPid);
         QTRY_COMPARE_WITH_TIMEOUT(health, NodeHealth::Up, 10000);
         QMetaObject::invokeMethod(session.get(), &NodeSession::stop, Qt::BlockingQueuedConnection);
+    }
+
+    // TLS through the tunnel verifies the node's own name (the certificate names "localhost" only, not the
+    // tunnel's 127.0.0.1), and a wrong name is still refused.
+    void tlsThroughTunnelVerifiesTheRealName()
+    {
+        if (!QSslSocket::supportsSsl())
+            QFAIL("Qt has no TLS backend");
+        QTemporaryDir dir;
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        LocalCluster tlsCluster;
+        const quint16 tlsPort = closedPort();
+        LocalNodeOptions o;
+        o.extraArgs = {QStringLiteral("--tls-port"),         QString::number(tlsPort),
+                       QStringLiteral("--tls-cert-file"),    ca.path(QStringLiteral("server.crt")),
+                       QStringLiteral("--tls-key-file"),     ca.path(QStringLiteral("server.key")),
+                       QStringLiteral("--tls-ca-cert-file"), ca.path(QStringLiteral("ca.crt")),
+                       QStringLiteral("--tls-auth-clients"), QStringLiteral("no")};
+        QString error;
+        QVERIFY2(tlsCluster.addNode(o, &error) == 0, qPrintable(error));
+
+        SshLab lab;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        NodeEndpoint node;
+        node.host = QStringLiteral("localhost");
+        node.port = tlsPort;
+        node.tls = true;
+        node.caFile = ca.path(QStringLiteral("ca.crt"));
+        node.sshRoute = QStringLiteral("bastion");
+        NodeEndpoint wrongName = node;
+        wrongName.serverName = QStringLiteral("wrong.example");
+        QList<NodeEndpoint> nodes{node, wrongName};
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QCOMPARE(tunnels.size(), 1);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        const RedisReply ok = runCommand(nodes[0], {"PING"});
+        QVERIFY2(!ok.isError(), qPrintable(ok.errorText()));
+        QCOMPARE(ok.bytes(), QByteArray("PONG"));
+        const RedisReply refused = runCommand(nodes[1], {"PING"});
+        QVERIFY(refused.isError());
+        QVERIFY2(refused.errorText().contains(QStringLiteral("host name"), Qt::CaseInsensitive),
+                 qPrintable(refused.errorText()));
     }
 
     // The CLI's --ssh: acquire and inspect through one bastion, then through a ProxyJump chain.
