@@ -12,6 +12,8 @@ packages=(
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
     libcrypt-dev # redlock exporter's basic auth: crypt_r checks bcrypt hashes (libxcrypt)
     systemd # tests only: exporter-unit-verifies runs systemd-analyze verify on resources/systemd/redlock-exporter@.service.in
+    openssh-client # SSH jump hosts: the tunnels are the system ssh client
+    openssh-server # tests only: tests/core/TestSshTunnel runs real sshd bastions on loopback
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then

@@ -1,5 +1,6 @@
 #include "cli/CommandLine.h"
 
+#include "protocol/SshTunnel.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
@@ -167,6 +168,16 @@ void addNodeOptions(QCommandLineParser& parser, bool keyOption)
     parser.addOption({QStringLiteral("insecure"),
                       CommandLine::tr("Do not verify the nodes' certificates at all: encrypted, but anyone in the "
                                       "path can pose as a node. For tests only; a warning says so.")});
+    parser.addOption(
+        {QStringLiteral("ssh"),
+         CommandLine::tr("Reach every TCP node through this SSH jump host, with the system's ssh client (your "
+                         "~/.ssh/config, ssh-agent and known_hosts; host keys checked strictly): [user@]host[:port], "
+                         "or a ProxyJump chain a,b. One tunnel carries every node; node addresses are as the last "
+                         "host resolves them."),
+         CommandLine::tr("ROUTE")});
+    parser.addOption({QStringLiteral("ssh-config"),
+                      CommandLine::tr("ssh configuration file to use instead of ~/.ssh/config (ssh -F)."),
+                      CommandLine::tr("FILE")});
 }
 
 namespace {
@@ -238,6 +249,76 @@ bool applyTlsOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     return true;
 }
 
+// --ssh: one tunnel per route, started and up before the command sends anything (a refused host key or login
+// is an error here, not a quorum of unreachable nodes later). The tunnels live as long as the process; one
+// that dies later restarts by itself, its nodes unreachable meanwhile, both said on stderr.
+bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* nodes)
+{
+    if (!parser.isSet(QStringLiteral("ssh"))) {
+        if (parser.isSet(QStringLiteral("ssh-config"))) {
+            printErr(CommandLine::tr("redlock: --ssh-config needs --ssh"));
+            return false;
+        }
+        return true;
+    }
+    const QString route = parser.value(QStringLiteral("ssh"));
+    QString error;
+    if (!SshTunnel::validRoute(route, &error)) {
+        printErr(CommandLine::tr("redlock: bad --ssh: %1").arg(error));
+        return false;
+    }
+    for (NodeEndpoint& node : *nodes) {
+        if (node.isUnix()) {
+            printErr(CommandLine::tr("redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH")
+                         .arg(node.displayName()));
+            return false;
+        }
+        node.sshRoute = route;
+    }
+    SshTunnel::Options options;
+    if (parser.isSet(QStringLiteral("ssh-config"))) {
+        options.configFile = parser.value(QStringLiteral("ssh-config"));
+        if (!QFileInfo(options.configFile).isReadable()) {
+            printErr(CommandLine::tr("redlock: cannot read %1").arg(printableText(options.configFile, 300)));
+            return false;
+        }
+    }
+    const QList<SshTunnel*> tunnels = SshTunnel::forNodes(nodes, options, QCoreApplication::instance(), &error);
+    if (tunnels.isEmpty()) {
+        printErr(CommandLine::tr("redlock: --ssh: %1").arg(error));
+        return false;
+    }
+    QEventLoop loop;
+    qsizetype pending = tunnels.size();
+    QString failure;
+    for (SshTunnel* tunnel : tunnels) {
+        QObject::connect(tunnel, &SshTunnel::up, &loop, [&pending, &loop] {
+            if (--pending == 0)
+                loop.quit();
+        });
+        QObject::connect(tunnel, &SshTunnel::down, &loop, [&failure, &loop](const QString& reason) {
+            failure = reason;
+            loop.quit();
+        });
+        tunnel->start();
+    }
+    loop.exec(); // bounded: every attempt ends in up() or down() within the tunnel's ready timeout
+    if (!failure.isEmpty()) {
+        printErr(QStringLiteral("redlock: ") + failure);
+        qDeleteAll(tunnels);
+        return false;
+    }
+    for (SshTunnel* tunnel : tunnels) {
+        QObject::connect(tunnel, &SshTunnel::down, tunnel, [](const QString& reason) {
+            printErr(CommandLine::tr("redlock: %1 (its nodes are unreachable; restarting the tunnel)").arg(reason));
+        });
+        QObject::connect(tunnel, &SshTunnel::up, tunnel, [tunnel] {
+            printErr(CommandLine::tr("redlock: SSH tunnel through %1 is up again").arg(tunnel->route()));
+        });
+    }
+    return true;
+}
+
 } // namespace
 
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser)
@@ -292,7 +373,7 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
                 node.user = parser.value(QStringLiteral("user"));
         }
     }
-    if (!applyTlsOptions(parser, &*nodes))
+    if (!applyTlsOptions(parser, &*nodes) || !applySshOptions(parser, &*nodes))
         return std::nullopt;
     return nodes;
 }

@@ -34,6 +34,14 @@ public:
     QString serverName;    // name to verify and send as SNI; empty = host
     bool insecure = false; // no verification of the server's certificate at all (only ever set explicitly)
 
+    // SSH jump host(s) the node is reached through: "[user@]host[:port]", or a ProxyJump chain "a,b" (the last
+    // one forwards); aliases of ~/.ssh/config welcome. host:port is then as the last bastion resolves it.
+    // Empty = direct. See SshTunnel.
+    QString sshRoute;
+    // Set at run time by SshTunnel: non-zero = connect to 127.0.0.1:tunnelPort (the tunnel's local end) instead
+    // of host:port. TLS still verifies host (or serverName): the certificate is the node's, not the tunnel's.
+    quint16 tunnelPort = 0;
+
     bool isUnix() const { return !unixSocket.isEmpty(); }
     // "host:port" or "unix:/path", then "/db" when the database is not 0, without credentials: safe to show
     // and log.

@@ -253,14 +253,17 @@ void RedisConnection::startConnecting()
     });
     connect(m_tcp, &QAbstractSocket::disconnected, this,
             [this] { onTransportError(RedisErrorKind::ConnectionLost, tr("server closed the connection")); });
+    // Through an SSH tunnel: its local end; the peer name stays the node's own (set above).
+    const QString host = m_endpoint.tunnelPort != 0 ? QStringLiteral("127.0.0.1") : m_endpoint.host;
+    const quint16 port = m_endpoint.tunnelPort != 0 ? m_endpoint.tunnelPort : m_endpoint.port;
     if (auto* ssl = qobject_cast<QSslSocket*>(m_tcp))
-        ssl->connectToHostEncrypted(m_endpoint.host, m_endpoint.port,
+        ssl->connectToHostEncrypted(host, port,
                                     m_endpoint.serverName.isEmpty() ? m_endpoint.host : m_endpoint.serverName);
     else
         // Unbuffered: a write goes straight to the kernel. A buffered QTcpSocket switches its write notifier
         // on and off around every flush, which costs the glib dispatcher a wake-up write per toggle: two
         // extra syscalls per node and command batch, a third of the client's syscalls in a Redlock round.
-        m_tcp->connectToHost(m_endpoint.host, m_endpoint.port, QIODevice::ReadWrite | QIODevice::Unbuffered);
+        m_tcp->connectToHost(host, port, QIODevice::ReadWrite | QIODevice::Unbuffered);
 }
 
 void RedisConnection::onTransportConnected()

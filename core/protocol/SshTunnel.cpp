@@ -1,0 +1,307 @@
+#include "protocol/SshTunnel.h"
+
+#include <QHostAddress>
+#include <QMap>
+#include <QRegularExpression>
+#include <QTcpServer>
+
+#include <memory>
+
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#endif
+
+namespace redlock {
+
+namespace {
+
+// Printed by ssh (LocalCommand) once it is authenticated and its -L listeners are bound: the forwards accept.
+constexpr char kReadyMarker[] = "redlock-ssh-tunnel-ready";
+constexpr qsizetype kMaxStderr = 16 * 1024;
+
+struct Hop
+{
+    QString user;
+    QString host;
+    int port = 0;
+};
+
+std::optional<Hop> parseHop(const QString& text)
+{
+    // [user@]host[:port], host a name, an IPv4 address or a bracketed IPv6 address. Never starting with '-':
+    // ssh would read it as an option.
+    static const QRegularExpression re(QStringLiteral(
+        R"(^(?:([A-Za-z0-9_][A-Za-z0-9._-]*)@)?([A-Za-z0-9_][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$)"));
+    const auto m = re.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    Hop hop{m.captured(1), m.captured(2), 0};
+    if (m.hasCaptured(3) && !m.captured(3).isEmpty()) {
+        hop.port = m.captured(3).toInt();
+        if (hop.port < 1 || hop.port > 65535)
+            return std::nullopt;
+    }
+    return hop;
+}
+
+quint16 freeLoopbackPort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
+QString forwardHost(const QString& host)
+{
+    return host.contains(u':') ? u'[' + host + u']' : host;
+}
+
+} // namespace
+
+SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent)
+    : QObject(parent), m_route(std::move(route)), m_targets(std::move(targets)), m_options(std::move(options))
+{
+    for (qsizetype i = 0; i < m_targets.size(); ++i)
+        m_localPorts.append(freeLoopbackPort());
+    m_readyTimer.setSingleShot(true);
+    connect(&m_readyTimer, &QTimer::timeout, this, [this] {
+        fail(tr("SSH to %1: no tunnel within %2 s").arg(m_route).arg(m_options.readyTimeoutMs / 1000.0));
+    });
+    m_restartTimer.setSingleShot(true);
+    connect(&m_restartTimer, &QTimer::timeout, this, &SshTunnel::launch);
+}
+
+SshTunnel::~SshTunnel()
+{
+    stop();
+}
+
+bool SshTunnel::validRoute(const QString& route, QString* error)
+{
+    const QStringList hops = route.split(u',');
+    for (const QString& hop : hops) {
+        if (!parseHop(hop)) {
+            if (error)
+                *error = tr("bad SSH hop \"%1\": expected [user@]host[:port], hops separated by commas")
+                             .arg(NodeEndpoint::shownText(hop));
+            return false;
+        }
+    }
+    return true;
+}
+
+QStringList SshTunnel::arguments() const
+{
+    QStringList args{QStringLiteral("-N"),
+                     // Never a prompt (there is nobody to answer it) and never a host key taken on trust: an
+                     // unknown or changed key fails the connection, whatever the user's config says.
+                     QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
+                     QStringLiteral("StrictHostKeyChecking=yes"),
+                     // A forward that cannot listen is a failed tunnel, not a tunnel with a node missing.
+                     QStringLiteral("-o"), QStringLiteral("ExitOnForwardFailure=yes"),
+                     // Our own connection, not a shared master whose forwards outlive or predate us.
+                     QStringLiteral("-o"), QStringLiteral("ControlMaster=no"), QStringLiteral("-o"),
+                     QStringLiteral("ControlPath=none"),
+                     // A bastion that vanishes without a reset is noticed, and the tunnel restarted.
+                     QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=10"), QStringLiteral("-o"),
+                     QStringLiteral("ServerAliveCountMax=3"),
+                     // The readiness signal: ssh runs LocalCommand after its listeners are bound.
+                     QStringLiteral("-o"), QStringLiteral("PermitLocalCommand=yes"), QStringLiteral("-o"),
+                     QStringLiteral("LocalCommand=echo ") + QLatin1String(kReadyMarker)};
+    if (!m_options.configFile.isEmpty())
+        args << QStringLiteral("-F") << m_options.configFile;
+    for (qsizetype i = 0; i < m_targets.size(); ++i) {
+        args << QStringLiteral("-L")
+             << QStringLiteral("127.0.0.1:%1:%2:%3")
+                    .arg(m_localPorts[i])
+                    .arg(forwardHost(m_targets[i].host))
+                    .arg(m_targets[i].port);
+    }
+    QStringList hops = m_route.split(u',');
+    const QString last = hops.takeLast();
+    if (!hops.isEmpty())
+        args << QStringLiteral("-J") << hops.join(u',');
+    const auto hop = parseHop(last);
+    if (hop && hop->port != 0) // ssh's destination takes a port only as a URI
+        args << QStringLiteral("ssh://%1%2:%3")
+                    .arg(hop->user.isEmpty() ? QString() : hop->user + u'@', hop->host)
+                    .arg(hop->port);
+    else
+        args << QStringLiteral("--") << last;
+    return args;
+}
+
+void SshTunnel::start()
+{
+    m_backoffMs = m_options.backoffInitialMs;
+    m_restartTimer.stop();
+    launch();
+}
+
+void SshTunnel::stop()
+{
+    m_restartTimer.stop();
+    m_readyTimer.stop();
+    if (m_process) {
+        QProcess* process = m_process;
+        m_process = nullptr;
+        process->disconnect(this);
+        process->kill();
+        process->waitForFinished(5000);
+        delete process;
+    }
+    m_state = State::Stopped;
+}
+
+void SshTunnel::launch()
+{
+    if (m_process)
+        return;
+    m_stdout.clear();
+    m_stderr.clear();
+    m_process = new QProcess(this);
+    m_process->setProgram(m_options.program);
+    m_process->setArguments(arguments());
+    // Nothing to read on stdin; the user's own ssh settings, agent and keys come from the environment.
+    m_process->setStandardInputFile(QProcess::nullDevice());
+#ifdef Q_OS_LINUX
+    // ssh ends with us even when we are killed: no orphan keeps forwarding.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+#endif
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &SshTunnel::onReadyRead);
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        if (m_process && m_stderr.size() < kMaxStderr)
+            m_stderr += m_process->readAllStandardError().left(kMaxStderr - m_stderr.size());
+        else if (m_process)
+            m_process->readAllStandardError();
+    });
+    connect(m_process, &QProcess::finished, this, &SshTunnel::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(tr("SSH to %1: cannot run %2: %3").arg(m_route, m_options.program, m_process->errorString()));
+    });
+    m_state = State::Starting;
+    m_readyTimer.start(m_options.readyTimeoutMs);
+    m_process->start();
+}
+
+void SshTunnel::onReadyRead()
+{
+    if (!m_process)
+        return;
+    m_stdout += m_process->readAllStandardOutput();
+    if (m_state == State::Starting && m_stdout.contains(kReadyMarker)) {
+        m_readyTimer.stop();
+        m_stdout.clear();
+        m_state = State::Up;
+        m_lastError.clear();
+        m_backoffMs = m_options.backoffInitialMs;
+        emit up();
+    } else if (m_stdout.size() > 4096) {
+        m_stdout = m_stdout.right(64);
+    }
+}
+
+void SshTunnel::onFinished()
+{
+    if (!m_process)
+        return;
+    m_stderr += m_process->readAllStandardError().left(qMax<qsizetype>(0, kMaxStderr - m_stderr.size()));
+    fail(explainFailure());
+}
+
+void SshTunnel::fail(const QString& reason)
+{
+    m_readyTimer.stop();
+    if (m_process) {
+        QProcess* process = m_process;
+        m_process = nullptr;
+        process->disconnect(this);
+        if (process->state() != QProcess::NotRunning) {
+            process->kill();
+            process->waitForFinished(5000);
+        }
+        process->deleteLater();
+    }
+    m_state = State::Down;
+    m_lastError = reason;
+    emit down(reason);
+    if (m_state == State::Down) { // not stopped by a receiver
+        m_restartTimer.start(m_backoffMs);
+        m_backoffMs = qMin(m_backoffMs * 2, m_options.backoffMaxMs);
+    }
+}
+
+QString SshTunnel::explainFailure() const
+{
+    const QString err = QString::fromLocal8Bit(m_stderr);
+    if (err.contains(QLatin1String("REMOTE HOST IDENTIFICATION HAS CHANGED")))
+        return tr("SSH to %1: refused: the host key has CHANGED since it was recorded in known_hosts (someone may be "
+                  "intercepting the connection, or the host was reinstalled). Check the new key with the host's "
+                  "administrator before replacing the old one (ssh-keygen -R).")
+            .arg(m_route);
+    if (err.contains(QLatin1String("Host key verification failed")))
+        return tr("SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it "
+                  "by connecting once with ssh.")
+            .arg(m_route);
+    if (err.contains(QLatin1String("Permission denied")))
+        return tr("SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)")
+            .arg(m_route);
+    // Otherwise ssh's own last words ("Connection refused", "Could not resolve hostname", ...).
+    QString last;
+    const QStringList lines = err.split(u'\n', Qt::SkipEmptyParts);
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        if (!it->trimmed().isEmpty() && !it->startsWith(QLatin1String("Warning: Permanently added"))) {
+            last = it->trimmed();
+            break;
+        }
+    }
+    if (last.isEmpty())
+        last = tr("ssh exited (status %1)").arg(m_process ? m_process->exitCode() : -1);
+    return tr("SSH to %1: %2").arg(m_route, NodeEndpoint::shownText(last));
+}
+
+QList<SshTunnel*> SshTunnel::forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
+                                      QString* error)
+{
+    QMap<QString, QList<qsizetype>> byRoute; // route -> node indexes, in route order
+    QStringList routes;
+    for (qsizetype i = 0; i < nodes->size(); ++i) {
+        const QString& route = (*nodes)[i].sshRoute;
+        if (route.isEmpty())
+            continue;
+        if ((*nodes)[i].isUnix()) {
+            if (error)
+                *error = tr("node %1 is a unix socket: it cannot be reached over SSH").arg((*nodes)[i].displayName());
+            return {};
+        }
+        if (!validRoute(route, error))
+            return {};
+        if (!byRoute.contains(route))
+            routes << route;
+        byRoute[route].append(i);
+    }
+    QList<SshTunnel*> tunnels;
+    for (const QString& route : std::as_const(routes)) {
+        QList<Target> targets;
+        for (const qsizetype i : byRoute[route])
+            targets.append({(*nodes)[i].host, (*nodes)[i].port});
+        auto* tunnel = new SshTunnel(route, targets, options, parent);
+        for (qsizetype t = 0; t < targets.size(); ++t) {
+            if (tunnel->localPort(t) == 0) {
+                if (error)
+                    *error = tr("no free local port for an SSH tunnel");
+                qDeleteAll(tunnels);
+                delete tunnel;
+                return {};
+            }
+            (*nodes)[byRoute[route][t]].tunnelPort = tunnel->localPort(t);
+        }
+        tunnels.append(tunnel);
+    }
+    return tunnels;
+}
+
+} // namespace redlock

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "protocol/NodeEndpoint.h"
+
+#include <QList>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+namespace redlock {
+
+// Nodes behind a bastion, reached through the system's OpenSSH client: one `ssh -N -L ...` process per route
+// carries every node behind it. OpenSSH rather than libssh because it already knows the user's ~/.ssh/config
+// (Host aliases, ProxyJump, IdentityFile, User, Port), ssh-agent and known_hosts, exactly as `ssh` does.
+// Host keys are checked strictly (an unknown or changed key is refused, never accepted) and nothing prompts
+// (BatchMode). The local end of each forward is a free loopback port, kept across restarts so that the
+// endpoints handed out stay valid; while ssh is down, connecting there is refused: the nodes are unreachable,
+// never free. A tunnel that dies restarts by itself, with backoff.
+// Lives on the thread it was created on; that thread needs an event loop.
+class SshTunnel final : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        QString program = QStringLiteral("ssh");
+        QString configFile;         // ssh -F; empty = the user's ~/.ssh/config
+        int readyTimeoutMs = 20000; // from start to all forwards listening; longer = that attempt failed
+        int backoffInitialMs = 250; // restart delays after a failure: doubled up to backoffMaxMs
+        int backoffMaxMs = 15000;
+    };
+    struct Target
+    {
+        QString host; // as the last bastion resolves it
+        quint16 port = 0;
+    };
+    enum class State { Stopped, Starting, Up, Down };
+    Q_ENUM(State)
+
+    // route: "[user@]host[:port]" or a ProxyJump chain "a,b,c" (ssh -J a,b c: the last hop forwards). Host
+    // aliases of the ssh config are welcome.
+    SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent = nullptr);
+    ~SshTunnel() override;
+
+    // Checks a route ("[user@]host[:port]" hops separated by commas); the error names the bad hop.
+    static bool validRoute(const QString& route, QString* error = nullptr);
+    // The ssh command line for these local ports (without the program).
+    QStringList arguments() const;
+
+    const QString& route() const { return m_route; }
+    // The loopback port forwarded to targets[i]; fixed for the tunnel's lifetime.
+    quint16 localPort(qsizetype i) const { return m_localPorts.value(i); }
+    State state() const { return m_state; }
+    // Why the last attempt failed or the tunnel went down (translated; names the route), empty while up.
+    QString lastError() const { return m_lastError; }
+    qint64 processId() const { return m_process ? m_process->processId() : 0; }
+
+    // Starts ssh (again after stop()); up() or down() follows.
+    void start();
+    void stop();
+
+    // One tunnel per distinct NodeEndpoint::sshRoute, every node behind that route carried by it: sets each such
+    // node's tunnelPort. The tunnels are children of parent, not started. On an error (a bad route, no free
+    // port) returns an empty list with *error set.
+    static QList<SshTunnel*> forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
+                                      QString* error = nullptr);
+
+signals:
+    // All forwards are listening.
+    void up();
+    // An attempt failed or a running tunnel died (reason as lastError()); it restarts after a backoff.
+    void down(const QString& reason);
+
+private:
+    void launch();
+    void onReadyRead();
+    void onFinished();
+    void fail(const QString& reason);
+    QString explainFailure() const;
+
+    QString m_route;
+    QList<Target> m_targets;
+    Options m_options;
+    QList<quint16> m_localPorts;
+    QProcess* m_process = nullptr;
+    State m_state = State::Stopped;
+    QString m_lastError;
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+    QTimer m_readyTimer;
+    QTimer m_restartTimer;
+    int m_backoffMs = 0;
+};
+
+} // namespace redlock

@@ -1,0 +1,327 @@
+#include "localcluster/LocalCluster.h"
+#include "observe/NodeSession.h"
+#include "protocol/SshTunnel.h"
+#include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
+#include "support/CliTestSupport.h"
+#include "support/DirectRedis.h"
+#include "support/ObservationTestSupport.h"
+#include "support/SshTestSupport.h"
+#include "support/TestCa.h"
+#include "support/TestSupport.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace redlock;
+
+// Nodes behind real sshd bastions (core/protocol/SshTunnel): the system's ssh client, a temporary ssh config (-F),
+// throwaway keys; the user's ~/.ssh is never used.
+class TestSshTunnel : public QObject
+{
+    Q_OBJECT
+
+    LocalCluster m_cluster;
+
+    QList<NodeEndpoint> behind(const QString& route) const
+    {
+        QList<NodeEndpoint> nodes;
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            NodeEndpoint ep = m_cluster.endpoint(i);
+            ep.sshRoute = route;
+            nodes.append(ep);
+        }
+        return nodes;
+    }
+
+    static SshTunnel::Options options(SshLab& lab)
+    {
+        SshTunnel::Options o;
+        o.configFile = lab.configFile();
+        o.backoffInitialMs = 100;
+        o.backoffMaxMs = 400;
+        return o;
+    }
+
+    // Acquires through the tunnel and checks, on the nodes themselves, that the lock is there.
+    static void acquireThrough(const QList<NodeEndpoint>& nodes, const QList<quint16>& realPorts, const QByteArray& key)
+    {
+        IoThread io;
+        RedlockOptions o;
+        o.nodes = nodes;
+        o.nodeTimeoutMs = 5000;
+        auto client = ownedOnIoThread(io, io.create<RedlockClient>(o));
+        const AcquireResult r = client->acquireAndWait({key}, {.ttlMs = 30000});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        // Decided at the quorum; the last node's write may land just after.
+        for (const quint16 port : realPorts)
+            QTRY_COMPARE(DirectRedis(port).get(key).value_or(QByteArray()), r.lock.token);
+        QVERIFY(client->releaseAndWait(r.lock).ok);
+    }
+
+    QList<quint16> realPorts() const
+    {
+        QList<quint16> ports;
+        for (int i = 0; i < m_cluster.size(); ++i)
+            ports.append(m_cluster.port(i));
+        return ports;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(3, {}, &error), qPrintable(error));
+    }
+
+    void routesAreChecked()
+    {
+        QVERIFY(SshTunnel::validRoute(QStringLiteral("bastion")));
+        QVERIFY(SshTunnel::validRoute(QStringLiteral("ops@bastion.example:2222,10.0.0.5")));
+        QVERIFY(SshTunnel::validRoute(QStringLiteral("[2001:db8::1]:22")));
+        QString error;
+        QVERIFY(!SshTunnel::validRoute(QStringLiteral("-oProxyCommand=evil"), &error));
+        QVERIFY(error.contains(QStringLiteral("-oProxyCommand")));
+        QVERIFY(!SshTunnel::validRoute(QStringLiteral("a,,b")));
+        QVERIFY(!SshTunnel::validRoute(QStringLiteral("host:99999")));
+        // A ProxyJump chain: the last hop forwards, the others are -J; a port goes into an ssh:// destination.
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("a,ops@b:2222"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, {}, this);
+        QCOMPARE(tunnels.size(), 1);
+        const QStringList args = tunnels.first()->arguments();
+        QCOMPARE(args.mid(args.indexOf(QStringLiteral("-J"))),
+                 (QStringList{QStringLiteral("-J"), QStringLiteral("a"), QStringLiteral("ssh://ops@b:2222")}));
+        QCOMPARE(args.count(QStringLiteral("-L")), 3);
+        qDeleteAll(tunnels);
+    }
+
+    void directJump()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("bastion"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QCOMPARE(tunnels.size(), 1); // one tunnel carries every node behind the bastion
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        for (const NodeEndpoint& ep : std::as_const(nodes)) {
+            QVERIFY(ep.tunnelPort != 0);
+            QVERIFY(ep.tunnelPort != ep.port);
+        }
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        QCOMPARE(down.count(), 0);
+        acquireThrough(nodes, realPorts(), "through-one-bastion");
+        QCOMPARE(lab.log(QStringLiteral("bastion")).count(QStringLiteral("Accepted publickey")), 1);
+        // The traffic went through the tunnel: without it, the nodes (as given to the client) are unreachable.
+        tunnel->stop();
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+    }
+
+    void proxyJumpThroughTwo()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("outer,inner"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QCOMPARE(tunnels.size(), 1);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        acquireThrough(nodes, realPorts(), "through-two-bastions");
+        // Both were logged into: the outer one as the jump, the inner one through it.
+        QVERIFY2(lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")),
+                 qPrintable(lab.log(QStringLiteral("outer"))));
+        QVERIFY2(lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")),
+                 qPrintable(lab.log(QStringLiteral("inner"))));
+    }
+
+    void hostKeysAreCheckedStrictly_data()
+    {
+        QTest::addColumn<bool>("changed");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("changed") << true << QStringLiteral("CHANGED");
+        QTest::newRow("unknown") << false << QStringLiteral("not known");
+    }
+
+    void hostKeysAreCheckedStrictly()
+    {
+        QFETCH(bool, changed);
+        QFETCH(QString, expected);
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        if (changed)
+            lab.recordWrongKey(QStringLiteral("bastion"));
+        else
+            lab.forgetHost(QStringLiteral("bastion"));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("bastion"));
+        SshTunnel::Options o = options(lab);
+        o.backoffInitialMs = o.backoffMaxMs = 60000; // one attempt is enough
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY(down.wait(20000));
+        QCOMPARE(up.count(), 0);
+        const QString reason = down.first().first().toString();
+        QVERIFY2(reason.contains(expected) && reason.contains(QStringLiteral("bastion")), qPrintable(reason));
+        QCOMPARE(tunnel->state(), SshTunnel::State::Down);
+        // Nothing got through: the nodes are unreachable, and no login happened.
+        QVERIFY(!lab.log(QStringLiteral("bastion")).contains(QStringLiteral("Accepted publickey")));
+        const RedisReply r = runCommand(nodes.first(), {"PING"});
+        QVERIFY(r.isError());
+    }
+
+    void killedTunnelMidWatchComesBack()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("bastion"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+
+        NodeSessionOptions so;
+        so.pingIntervalMs = 100;
+        so.factsIntervalMs = 200;
+        so.commandTimeoutMs = 1000;
+        so.connection.backoffInitialMs = 50;
+        so.connection.backoffMaxMs = 200;
+        IoThread io;
+        auto session = ownedOnIoThread(io, io.create<NodeSession>(0, nodes.first(), so));
+        NodeHealth health = NodeHealth::Connecting;
+        QObject receiver;
+        connect(session.get(), &NodeSession::factsChanged, &receiver,
+                [&health](const NodeFacts& f) { health = f.health; });
+        QMetaObject::invokeMethod(session.get(), &NodeSession::start);
+        QTRY_COMPARE_WITH_TIMEOUT(health, NodeHealth::Up, 10000);
+
+        const qint64 firstPid = tunnel->processId();
+        QVERIFY(firstPid > 0);
+        ::kill(pid_t(firstPid), SIGKILL);
+        QVERIFY(down.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(health != NodeHealth::Up && health != NodeHealth::Connecting, 10000);
+        // It restarts by itself, on the same local ports, and the node comes back.
+        QTRY_VERIFY_WITH_TIMEOUT(up.count() >= 2, 20000);
+        QVERIFY(tunnel->processId() != firstPid);
+        QTRY_COMPARE_WITH_TIMEOUT(health, NodeHealth::Up, 10000);
+        QMetaObject::invokeMethod(session.get(), &NodeSession::stop, Qt::BlockingQueuedConnection);
+    }
+
+    // TLS through the tunnel verifies the node's own name (the certificate names "localhost" only, not the
+    // tunnel's 127.0.0.1), and a wrong name is still refused.
+    void tlsThroughTunnelVerifiesTheRealName()
+    {
+        if (!QSslSocket::supportsSsl())
+            QFAIL("Qt has no TLS backend");
+        QTemporaryDir dir;
+        test::TestCa ca(dir.path());
+        QVERIFY(ca.makeCa(QStringLiteral("ca")));
+        QVERIFY(ca.makeCert(QStringLiteral("server"), QStringLiteral("ca"), QStringLiteral("DNS:localhost")));
+        LocalCluster tlsCluster;
+        const quint16 tlsPort = closedPort();
+        LocalNodeOptions o;
+        o.extraArgs = {QStringLiteral("--tls-port"),         QString::number(tlsPort),
+                       QStringLiteral("--tls-cert-file"),    ca.path(QStringLiteral("server.crt")),
+                       QStringLiteral("--tls-key-file"),     ca.path(QStringLiteral("server.key")),
+                       QStringLiteral("--tls-ca-cert-file"), ca.path(QStringLiteral("ca.crt")),
+                       QStringLiteral("--tls-auth-clients"), QStringLiteral("no")};
+        QString error;
+        QVERIFY2(tlsCluster.addNode(o, &error) == 0, qPrintable(error));
+
+        SshLab lab;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        NodeEndpoint node;
+        node.host = QStringLiteral("localhost");
+        node.port = tlsPort;
+        node.tls = true;
+        node.caFile = ca.path(QStringLiteral("ca.crt"));
+        node.sshRoute = QStringLiteral("bastion");
+        NodeEndpoint wrongName = node;
+        wrongName.serverName = QStringLiteral("wrong.example");
+        QList<NodeEndpoint> nodes{node, wrongName};
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QCOMPARE(tunnels.size(), 1);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        const RedisReply ok = runCommand(nodes[0], {"PING"});
+        QVERIFY2(!ok.isError(), qPrintable(ok.errorText()));
+        QCOMPARE(ok.bytes(), QByteArray("PONG"));
+        const RedisReply refused = runCommand(nodes[1], {"PING"});
+        QVERIFY(refused.isError());
+        QVERIFY2(refused.errorText().contains(QStringLiteral("host name"), Qt::CaseInsensitive),
+                 qPrintable(refused.errorText()));
+    }
+
+    // The CLI's --ssh: acquire and inspect through one bastion, then through a ProxyJump chain.
+    void cliThroughBastions_data()
+    {
+        QTest::addColumn<QString>("route");
+        QTest::newRow("direct") << QStringLiteral("bastion");
+        QTest::newRow("ProxyJump") << QStringLiteral("outer,bastion");
+    }
+
+    void cliThroughBastions()
+    {
+        QFETCH(QString, route);
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        const QStringList ssh{QStringLiteral("--ssh"), route, QStringLiteral("--ssh-config"), lab.configFile()};
+        const QString key = QStringLiteral("cli-ssh-") + QString::fromLatin1(QTest::currentDataTag());
+        const CliRun acquired =
+            runCli(QStringList{QStringLiteral("acquire"), QStringLiteral("--nodes"), nodeList(m_cluster),
+                               QStringLiteral("--ttl"), QStringLiteral("60000"), QStringLiteral("--json")}
+                   << ssh << key);
+        QVERIFY2(acquired.exitCode == 0, qPrintable(acquired.describe()));
+        const QByteArray token = acquired.json.value(QStringLiteral("token")).toString().toUtf8();
+        QVERIFY(!token.isEmpty());
+        for (const quint16 port : realPorts())
+            QCOMPARE(DirectRedis(port).get(key.toUtf8()).value_or(QByteArray()), token);
+        // Addresses stay the nodes' own in what the CLI prints, not the tunnel's local ports.
+        const CliRun inspected = runCli(QStringList{QStringLiteral("inspect"), QStringLiteral("--nodes"),
+                                                    nodeList(m_cluster), QStringLiteral("--pattern"), key}
+                                        << ssh);
+        QVERIFY2(inspected.exitCode == 0, qPrintable(inspected.describe()));
+        QVERIFY2(inspected.out.contains(key.toUtf8()) && inspected.out.contains("3/3"),
+                 qPrintable(inspected.describe()));
+        QVERIFY2(inspected.out.contains(m_cluster.endpoint(0).displayName().toUtf8()),
+                 qPrintable(inspected.describe()));
+        QVERIFY(lab.log(QStringLiteral("bastion")).contains(QStringLiteral("Accepted publickey")));
+        QCOMPARE(lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")), route.contains(u','));
+    }
+
+    void cliRefusesChangedHostKey()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        lab.recordWrongKey(QStringLiteral("bastion"));
+        const CliRun run = runCli({QStringLiteral("acquire"), QStringLiteral("--nodes"), nodeList(m_cluster),
+                                   QStringLiteral("--ssh"), QStringLiteral("bastion"), QStringLiteral("--ssh-config"),
+                                   lab.configFile(), QStringLiteral("cli-ssh-changed")});
+        QVERIFY2(run.exitCode == 2, qPrintable(run.describe()));
+        QVERIFY2(run.err.contains("host key has CHANGED"), qPrintable(run.describe()));
+        QVERIFY(!lab.log(QStringLiteral("bastion")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(!DirectRedis(m_cluster.port(0)).get("cli-ssh-changed").has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSshTunnel)
+#include "TestSshTunnel.moc"
