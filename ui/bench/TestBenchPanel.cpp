@@ -1,10 +1,10 @@
 #include "bench/TestBenchPanel.h"
 
-#include "models/NodesModel.h"
 #include "observe/ObservationTypes.h"
 #include "redlock/LockKeeper.h"
 #include "redlock/RedlockClient.h"
 #include "redlock/RedlockRules.h"
+#include "runtime/HumanUnits.h"
 #include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
@@ -38,10 +38,6 @@
 namespace redlock {
 
 namespace {
-QString ms(qint64 us)
-{
-    return us < 0 ? QStringLiteral("—") : NodesModel::formatLatency(us);
-}
 
 QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suffix = {})
 {
@@ -331,7 +327,7 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
         if (n.fenceValue >= 0)
             detail = tr("fence %1").arg(n.fenceValue) + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail);
         const QString cells[] = {QStringLiteral("#%1 %2").arg(n.node + 1).arg(m_nodes.value(n.node).displayName()),
-                                 outcomeKindName(n.kind), ms(n.latencyUs), detail};
+                                 outcomeKindName(n.kind), HumanUnits::latency(n.latencyUs), detail};
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
@@ -386,7 +382,7 @@ void TestBenchPanel::addExtension(const ExtendResult& result)
                                             .arg(time)
                                             .arg(result.succeededCount)
                                             .arg(result.nodes.size())
-                                            .arg(ms(result.elapsedUs))
+                                            .arg(HumanUnits::latency(result.elapsedUs))
                                             .arg(result.lock.remainingValidityMs(SteadyClock::system()->nowNs()))
                                       : tr("%1 extension failed (%2 of %3 nodes): %4")
                                             .arg(time)
@@ -443,14 +439,15 @@ void TestBenchPanel::showRun(const BenchStats& stats)
 {
     m_stats = stats;
     m_haveRun = true;
-    m_statsLabel->setText(tr("%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention "
-                             "seen in %7 acquire(s)")
-                              .arg(stats.succeeded())
-                              .arg(stats.samples.size())
-                              .arg(stats.successRate() * 100.0, 0, 'f', 1)
-                              .arg(stats.elapsedMs)
-                              .arg(ms(stats.percentileUs(50)), ms(stats.percentileUs(99)))
-                              .arg(stats.contended()));
+    m_statsLabel->setText(
+        tr("%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention "
+           "seen in %7 acquire(s)")
+            .arg(stats.succeeded())
+            .arg(stats.samples.size())
+            .arg(stats.successRate() * 100.0, 0, 'f', 1)
+            .arg(stats.elapsedMs)
+            .arg(HumanUnits::latency(stats.percentileUs(50)), HumanUnits::latency(stats.percentileUs(99)))
+            .arg(stats.contended()));
     m_nodeErrors->setRowCount(int(stats.nodeErrors.size()));
     for (int i = 0; i < stats.nodeErrors.size(); ++i) {
         m_nodeErrors->setItem(

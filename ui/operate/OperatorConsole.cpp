@@ -8,6 +8,7 @@
 #include "operate/AuditLogDialog.h"
 #include "operate/ForceReleaseDialog.h"
 #include "operate/RestartDialog.h"
+#include "runtime/HumanUnits.h"
 #include "theme/Icons.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
@@ -107,16 +108,16 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
             logEvent(tr("start failed"), QStringLiteral("restart-start-failed"),
                      tr("node #%1 %2 could not be started (%3), kept out; next attempt in %4")
                          .arg(r.node + 1)
-                         .arg(r.endpoint, r.error, NodesModel::formatDuration(retryInMs)));
+                         .arg(r.endpoint, r.error, HumanUnits::duration(retryInMs)));
     });
     connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
             [this](int node, qint64 remainingMs, const QString& detail) {
                 logEvent(tr("node back early"), QStringLiteral("node-returned-early"),
                          tr("node #%1 %2 answered %3 before its delay has passed: %4")
                              .arg(node + 1)
-                             .arg(nodeName(node), NodesModel::formatDuration(remainingMs), detail));
+                             .arg(nodeName(node), HumanUnits::duration(remainingMs), detail));
                 m_window->nodesModel()->setStateNote(
-                    node, tr("answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
+                    node, tr("answers — %1 of the delay left").arg(HumanUnits::duration(remainingMs)), true);
             });
     // Failures of the operator actions' safety records (audit log, pending-restart file) and refused steps.
     connect(m_actions, &OperatorActions::operatorAlert, this, [this](int node, const QString& message) {
@@ -207,16 +208,13 @@ void OperatorConsole::updateQuarantine()
         if (m_actions->quarantineHeld(n))
             nodes->setStateNote(n, tr("kept out — check it, then abandon its restart"), true);
         else if (nodes->stateNoteIsWarning(n))
-            nodes->setStateNote(n,
-                                tr("answers — %1 of the delay left")
-                                    .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
-                                true);
+            nodes->setStateNote(
+                n, tr("answers — %1 of the delay left").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))),
+                true);
         else if (m_actions->quarantineEnforced(n))
-            nodes->setStateNote(
-                n, tr("kept down — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+            nodes->setStateNote(n, tr("kept down — %1").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))));
         else
-            nodes->setStateNote(
-                n, tr("watched — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+            nodes->setStateNote(n, tr("watched — %1").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))));
     }
     m_controller->setQuarantinedNodes(m_actions->quarantinedNodes());
     updateActions();
