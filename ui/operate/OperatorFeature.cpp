@@ -1,6 +1,6 @@
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 #include "controller/ClusterController.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
@@ -24,7 +24,7 @@
 
 namespace redlock {
 
-OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* window, QObject* parent)
+OperatorFeature::OperatorFeature(ClusterController* controller, MainWindow* window, QObject* parent)
     : QObject(parent), m_controller(controller), m_window(window), m_actions(new OperatorActions(this))
 {
     m_forceRelease = new QAction(tr("&Force release…"), this);
@@ -46,7 +46,7 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     Icons::setIcon(m_abandon, Icons::Action::AbandonRestart);
     Icons::setIcon(m_auditLog, Icons::Action::AuditLog);
 
-    m_bench = new TestBenchPanel;
+    m_bench = new BenchPanel;
     m_benchDock = window->addDockPanel(m_bench, tr("Test bench"), QStringLiteral("testBenchDock"));
     m_benchToggle = m_benchDock->toggleViewAction();
     m_benchToggle->setText(tr("&Test bench"));
@@ -68,12 +68,12 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     connect(m_forceRelease, &QAction::triggered, this, [this] { openForceRelease(selectedKey()); });
     connect(m_restart, &QAction::triggered, this, [this] { openRestart(selectedNode()); });
     connect(m_abandon, &QAction::triggered, this, [this] { m_actions->abandonRestart(selectedNode()); });
-    connect(m_auditLog, &QAction::triggered, this, &OperatorConsole::openAuditLog);
+    connect(m_auditLog, &QAction::triggered, this, &OperatorFeature::openAuditLog);
 
     connect(window->locksView()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &OperatorConsole::updateActions);
+            &OperatorFeature::updateActions);
     connect(window->nodesPanel()->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &OperatorConsole::updateActions);
+            &OperatorFeature::updateActions);
 
     // The lock detail gets its own button for the lock it shows.
     auto* button = new QPushButton(tr("Force release…"));
@@ -83,13 +83,13 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     window->addLockDetailWidget(button);
     m_detailButton = button;
 
-    connect(m_controller, &ClusterController::started, this, &OperatorConsole::onStarted);
+    connect(m_controller, &ClusterController::started, this, &OperatorFeature::onStarted);
     connect(m_controller, &ClusterController::stopped, this, [this] {
         m_actions->stop();
         m_bench->setCluster({}, true);
         updateActions();
     });
-    connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorConsole::updateQuarantine);
+    connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorFeature::updateQuarantine);
     connect(m_actions, &OperatorActions::countdown, this, [this](int, qint64) { updateQuarantine(); });
     connect(m_actions, &OperatorActions::restartChanged, this, [this](const PendingRestart& r) {
         updateQuarantine();
@@ -124,29 +124,29 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
         logEvent(tr("operator action failed"), QStringLiteral("operator-alert"),
                  node < 0 ? message : tr("node #%1 %2: %3").arg(node + 1).arg(nodeName(node), message));
     });
-    connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
+    connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorFeature::updateActions);
     if (m_controller->isRunning())
         onStarted();
     updateActions();
 }
 
-OperatorConsole::~OperatorConsole()
+OperatorFeature::~OperatorFeature()
 {
     stop();
 }
 
-void OperatorConsole::setLocalCluster(IoThread* thread, LocalCluster* cluster)
+void OperatorFeature::setLocalCluster(IoThread* thread, LocalCluster* cluster)
 {
     m_actions->setLocalCluster(thread, cluster);
 }
 
-void OperatorConsole::stop()
+void OperatorFeature::stop()
 {
     m_actions->stop();
     m_bench->stop();
 }
 
-void OperatorConsole::onStarted()
+void OperatorFeature::onStarted()
 {
     OperatorSettings s = m_defaults;
     s.cluster = m_controller->settings();
@@ -160,24 +160,24 @@ void OperatorConsole::onStarted()
     updateActions();
 }
 
-QString OperatorConsole::nodeName(int node) const
+QString OperatorFeature::nodeName(int node) const
 {
     return m_actions->settings().cluster.nodes.value(node).displayName();
 }
 
-QByteArray OperatorConsole::selectedKey() const
+QByteArray OperatorFeature::selectedKey() const
 {
     const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
     return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
 }
 
-int OperatorConsole::selectedNode() const
+int OperatorFeature::selectedNode() const
 {
     const QModelIndex current = m_window->nodesPanel()->view()->selectionModel()->currentIndex();
     return current.isValid() ? current.row() : -1;
 }
 
-void OperatorConsole::updateActions()
+void OperatorFeature::updateActions()
 {
     const bool ready = m_actions->isConfigured();
     const bool writable = ready && !m_actions->readOnly();
@@ -197,7 +197,7 @@ void OperatorConsole::updateActions()
         a->setStatusTip(ready && !writable ? readOnlyTip : QString());
 }
 
-void OperatorConsole::updateQuarantine()
+void OperatorFeature::updateQuarantine()
 {
     NodesModel* nodes = m_window->nodesModel();
     for (int n = 0; n < m_actions->nodeCount(); ++n) {
@@ -220,7 +220,7 @@ void OperatorConsole::updateQuarantine()
     updateActions();
 }
 
-ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
+ForceReleaseDialog* OperatorFeature::openForceRelease(const QByteArray& key)
 {
     const LockView* view = m_window->locksModel()->viewFor(key);
     if (!m_actions->isConfigured() || !view || view->releaseToken().isEmpty())
@@ -260,7 +260,7 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
     return dialog;
 }
 
-RestartDialog* OperatorConsole::openRestart(int node)
+RestartDialog* OperatorFeature::openRestart(int node)
 {
     if (!m_actions->isConfigured() || node < 0 || node >= m_actions->nodeCount())
         return nullptr;
@@ -279,7 +279,7 @@ RestartDialog* OperatorConsole::openRestart(int node)
     return dialog;
 }
 
-AuditLogDialog* OperatorConsole::openAuditLog()
+AuditLogDialog* OperatorFeature::openAuditLog()
 {
     auto* dialog = new AuditLogDialog(m_actions->auditLogPath(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -287,7 +287,7 @@ AuditLogDialog* OperatorConsole::openAuditLog()
     return dialog;
 }
 
-void OperatorConsole::logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key)
+void OperatorFeature::logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key)
 {
     EventLogModel::Entry e;
     e.atMs = QDateTime::currentMSecsSinceEpoch();

@@ -1,4 +1,4 @@
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 
 #include "observe/ObservationTypes.h"
 #include "redlock/LockKeeper.h"
@@ -49,7 +49,7 @@ QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suff
 }
 } // namespace
 
-TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
+BenchPanel::BenchPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("testBench"));
     m_resource = new QLineEdit(QStringLiteral("bench:lock"), this);
@@ -155,21 +155,21 @@ TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(settingsBox);
     layout->addWidget(tabs, 1);
 
-    connect(m_acquireButton, &QPushButton::clicked, this, &TestBenchPanel::acquire);
-    connect(m_extendButton, &QPushButton::clicked, this, &TestBenchPanel::extend);
-    connect(m_releaseButton, &QPushButton::clicked, this, &TestBenchPanel::release);
-    connect(m_runButton, &QPushButton::clicked, this, &TestBenchPanel::startRun);
+    connect(m_acquireButton, &QPushButton::clicked, this, &BenchPanel::acquire);
+    connect(m_extendButton, &QPushButton::clicked, this, &BenchPanel::extend);
+    connect(m_releaseButton, &QPushButton::clicked, this, &BenchPanel::release);
+    connect(m_runButton, &QPushButton::clicked, this, &BenchPanel::startRun);
     connect(m_csvButton, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
     connect(m_jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
     updateButtons();
 }
 
-TestBenchPanel::~TestBenchPanel()
+BenchPanel::~BenchPanel()
 {
     stop();
 }
 
-void TestBenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
+void BenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
 {
     stop();
     m_nodes = nodes;
@@ -179,7 +179,7 @@ void TestBenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
     updateButtons();
 }
 
-void TestBenchPanel::stop()
+void BenchPanel::stop()
 {
     m_io.reset(); // deletes the clients, keeper and run on their thread
     m_client = nullptr;
@@ -190,7 +190,7 @@ void TestBenchPanel::stop()
     updateButtons();
 }
 
-BenchConfig TestBenchPanel::config() const
+BenchConfig BenchPanel::config() const
 {
     BenchConfig c;
     c.nodes = m_nodes;
@@ -208,7 +208,7 @@ BenchConfig TestBenchPanel::config() const
     return c;
 }
 
-RedlockClient* TestBenchPanel::freshClient()
+RedlockClient* BenchPanel::freshClient()
 {
     dropClient();
     if (!m_io)
@@ -217,7 +217,7 @@ RedlockClient* TestBenchPanel::freshClient()
     return m_client;
 }
 
-void TestBenchPanel::dropClient()
+void BenchPanel::dropClient()
 {
     if (!m_io)
         return;
@@ -231,7 +231,7 @@ void TestBenchPanel::dropClient()
     m_client = nullptr;
 }
 
-void TestBenchPanel::acquire()
+void BenchPanel::acquire()
 {
     if (m_busy || isHolding() || m_nodes.isEmpty() || m_readOnly)
         return;
@@ -251,8 +251,8 @@ void TestBenchPanel::acquire()
             m_lock = result.lock;
             if (c.autoExtend && m_client) {
                 m_keeper = m_io->create<LockKeeper>(m_client.data(), m_lock);
-                connect(m_keeper, &LockKeeper::extended, this, &TestBenchPanel::addExtension);
-                connect(m_keeper, &LockKeeper::lost, this, &TestBenchPanel::onLost);
+                connect(m_keeper, &LockKeeper::extended, this, &BenchPanel::addExtension);
+                connect(m_keeper, &LockKeeper::lost, this, &BenchPanel::onLost);
                 QMetaObject::invokeMethod(m_keeper, &LockKeeper::start, Qt::QueuedConnection);
             }
             showLockState();
@@ -266,7 +266,7 @@ void TestBenchPanel::acquire()
     });
 }
 
-void TestBenchPanel::extend()
+void BenchPanel::extend()
 {
     if (m_busy || !isHolding() || !m_client || m_keeper)
         return;
@@ -286,7 +286,7 @@ void TestBenchPanel::extend()
     });
 }
 
-void TestBenchPanel::release()
+void BenchPanel::release()
 {
     if (m_busy || !isHolding() || !m_client)
         return;
@@ -316,7 +316,7 @@ void TestBenchPanel::release()
     });
 }
 
-void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
+void BenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
 {
     m_nodesTable->setRowCount(int(nodes.size()));
     for (int row = 0; row < nodes.size(); ++row) {
@@ -340,7 +340,7 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
     m_nodesTable->resizeColumnsToContents();
 }
 
-void TestBenchPanel::showLockState()
+void BenchPanel::showLockState()
 {
     if (!m_lostReason.isEmpty()) {
         m_lockState->setText(Icons::severityGlyph(AuditFinding::Severity::Severe) + QLatin1Char(' ') +
@@ -364,7 +364,7 @@ void TestBenchPanel::showLockState()
     showLockStateAs(StatePalette::Role::Success, true);
 }
 
-void TestBenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, bool bold, double scale)
+void BenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, bool bold, double scale)
 {
     StatePalette::setTextRole(m_lockState, role);
     QFont font = this->font();
@@ -374,7 +374,7 @@ void TestBenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, boo
     m_lockState->setFont(font);
 }
 
-void TestBenchPanel::addExtension(const ExtendResult& result)
+void BenchPanel::addExtension(const ExtendResult& result)
 {
     const QString time = QDateTime::currentDateTime().toString(u"HH:mm:ss.zzz");
     auto* item =
@@ -399,7 +399,7 @@ void TestBenchPanel::addExtension(const ExtendResult& result)
     }
 }
 
-void TestBenchPanel::onLost(const QString& reason)
+void BenchPanel::onLost(const QString& reason)
 {
     m_lostReason = reason.isEmpty() ? tr("the lock could not be kept") : reason;
     m_lock = {};
@@ -411,7 +411,7 @@ void TestBenchPanel::onLost(const QString& reason)
     emit lockLost(m_lostReason);
 }
 
-void TestBenchPanel::startRun()
+void BenchPanel::startRun()
 {
     if (m_run || m_nodes.isEmpty() || m_readOnly)
         return;
@@ -435,7 +435,7 @@ void TestBenchPanel::startRun()
     updateButtons();
 }
 
-void TestBenchPanel::showRun(const BenchStats& stats)
+void BenchPanel::showRun(const BenchStats& stats)
 {
     m_stats = stats;
     m_haveRun = true;
@@ -488,17 +488,17 @@ void TestBenchPanel::showRun(const BenchStats& stats)
     series->attachAxis(y);
 }
 
-bool TestBenchPanel::exportCsv(const QString& path, QString* error) const
+bool BenchPanel::exportCsv(const QString& path, QString* error) const
 {
     return m_stats.exportCsv(path, error);
 }
 
-bool TestBenchPanel::exportJson(const QString& path, QString* error) const
+bool BenchPanel::exportJson(const QString& path, QString* error) const
 {
     return m_stats.exportJson(path, error);
 }
 
-void TestBenchPanel::exportWithDialog(bool json)
+void BenchPanel::exportWithDialog(bool json)
 {
     const QString path = QFileDialog::getSaveFileName(this, json ? tr("Export run as JSON") : tr("Export run as CSV"),
                                                       json ? QStringLiteral("bench.json") : QStringLiteral("bench.csv"),
@@ -510,7 +510,7 @@ void TestBenchPanel::exportWithDialog(bool json)
         QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, error));
 }
 
-void TestBenchPanel::updateButtons()
+void BenchPanel::updateButtons()
 {
     const bool connected = !m_nodes.isEmpty() && !m_readOnly;
     m_acquireButton->setEnabled(connected && !m_busy && !isHolding());
