@@ -316,7 +316,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::AlertsConsole</name>
+    <name>redlock::AlertsFeature</name>
     <message>
         <source>Alerts</source>
         <translation type="unfinished"></translation>
@@ -1162,7 +1162,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::HistoryConsole</name>
+    <name>redlock::HistoryFeature</name>
     <message>
         <source>Lock history</source>
         <translation type="unfinished"></translation>
@@ -2816,7 +2816,7 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
-    <name>redlock::OperatorConsole</name>
+    <name>redlock::OperatorFeature</name>
     <message>
         <source>&amp;Force release…</source>
         <translation type="unfinished"></translation>
@@ -3813,7 +3813,7 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
-    <name>redlock::TestBenchPanel</name>
+    <name>redlock::BenchPanel</name>
     <message>
         <source> ms</source>
         <translation type="unfinished"></translation>

@@ -314,7 +314,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::AlertsConsole</name>
+    <name>redlock::AlertsFeature</name>
     <message>
         <source>Alerts</source>
         <translation>告警</translation>
@@ -1158,7 +1158,7 @@
     </message>
 </context>
 <context>
-    <name>redlock::HistoryConsole</name>
+    <name>redlock::HistoryFeature</name>
     <message>
         <source>Lock history</source>
         <translation>锁历史</translation>
@@ -2796,7 +2796,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
-    <name>redlock::OperatorConsole</name>
+    <name>redlock::OperatorFeature</name>
     <message>
         <source>&amp;Force release…</source>
         <translation>强制释放(&amp;F)…</translation>
@@ -3791,7 +3791,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
-    <name>redlock::TestBenchPanel</name>
+    <name>redlock::BenchPanel</name>
     <message>
         <source> ms</source>
         <translation> 毫秒</translation>

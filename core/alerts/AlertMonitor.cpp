@@ -1,6 +1,7 @@
 #include "alerts/AlertMonitor.h"
 
 #include "redlock/RedlockRules.h"
+#include "runtime/HumanUnits.h"
 
 #include <algorithm>
 #include <limits>
@@ -232,17 +233,6 @@ QString AlertMonitor::nodeName(int node) const
     return name.isEmpty() ? tr("node %1").arg(node + 1) : tr("node %1 (%2)").arg(node + 1).arg(name);
 }
 
-QString AlertMonitor::formatMs(qint64 ms) const
-{
-    if (ms < 1000)
-        return tr("%1 ms").arg(ms);
-    if (ms < 60 * 1000)
-        return tr("%1 s").arg(ms / 1000);
-    if (ms < 3600 * 1000)
-        return tr("%1 min").arg(ms / 60000);
-    return tr("%1 h").arg(ms / 3600000);
-}
-
 void AlertMonitor::updateCondition(QHash<QByteArray, Condition>& into, Condition c)
 {
     const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
@@ -330,12 +320,13 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
     switch (s.rule) {
     case AlertRule::LockHeld:
         return tr("lock %1 held by %2 for longer than %3")
-            .arg(printableBytes(key), s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder, formatMs(threshold));
+            .arg(printableBytes(key), s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder,
+                 HumanUnits::duration(threshold));
     case AlertRule::LockContested:
         return tr("lock %1 contested by %2 tokens, none on a quorum, for longer than %3")
             .arg(printableBytes(key))
             .arg(s.tokenCount)
-            .arg(formatMs(threshold));
+            .arg(HumanUnits::duration(threshold));
     case AlertRule::MinorityLeftover:
         if (s.noExpiry)
             return tr("lock %1: a value without expiry on %2 of %3 nodes (%4): it never goes away by itself")
@@ -347,7 +338,7 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
             .arg(printableBytes(key))
             .arg(s.holders)
             .arg(m_facts.size())
-            .arg(formatMs(threshold));
+            .arg(HumanUnits::duration(threshold));
     default:
         return {};
     }

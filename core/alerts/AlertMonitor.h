@@ -230,7 +230,6 @@ private:
     void maybeNotify(Active& a, qint64 nowNs);
     QString lockMessage(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;
-    QString formatMs(qint64 ms) const;
     qint64 nowNs() const { return m_clock->nowNs(); }
     qint64 wallMs() const { return m_wall->nowMs(); }
 

@@ -3,7 +3,7 @@
 // locks table, the longest event-loop stall (a 5 ms heartbeat: the largest gap beyond its interval) while
 // the first table loads and during later refreshes with churn, and the process RSS.
 #include "controller/ClusterController.h"
-#include "history/HistoryConsole.h"
+#include "history/HistoryFeature.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
 #include "observe/LockInspector.h"
@@ -139,7 +139,7 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
         journal.emplace();
         journal->path = journalDir.filePath(QStringLiteral("history.sqlite"));
     }
-    HistoryConsole history(&controller, &window, nullptr, journal);
+    HistoryFeature history(&controller, &window, nullptr, journal);
     window.resize(1400, 900);
     window.show();
     StallMonitor stalls(5);

@@ -2,13 +2,13 @@
 // main.cpp parses with) disables the operator's actions and is refused in the core, against real nodes; and the
 // real binary prints --help and --version without a display.
 
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 #include "controller/ClusterController.h"
 #include "launch/ConsoleCommandLine.h"
 #include "launch/ConsoleLauncher.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 #include "redlock/RedlockRules.h"
 #include "support/NodeActivity.h"
 #include "views/MainWindow.h"
@@ -267,9 +267,9 @@ private slots:
         OperatorSettings defaults;
         defaults.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
         defaults.restartStateFile = dir.filePath(QStringLiteral("restarts.json"));
-        launcher.operatorConsole()->setDefaults(defaults);
+        launcher.operatorFeature()->setDefaults(defaults);
         QVERIFY2(launcher.start(options, &error), qPrintable(error));
-        OperatorConsole* console = launcher.operatorConsole();
+        OperatorFeature* console = launcher.operatorFeature();
         QTRY_VERIFY_WITH_TIMEOUT(console->actions()->isConfigured(), 10000);
         QCOMPARE(console->actions()->readOnly(), readOnly);
 
@@ -344,7 +344,7 @@ private slots:
         {
             QSettings settings(file, QSettings::IniFormat);
             ConsoleLauncher launcher(&settings);
-            launcher.operatorConsole()->setDefaults(defaults);
+            launcher.operatorFeature()->setDefaults(defaults);
             QVERIFY2(launcher.start(options, &error), qPrintable(error));
             QSpinBox* box = budgetBox(launcher);
             QVERIFY(box);
@@ -355,7 +355,7 @@ private slots:
         {
             QSettings settings(file, QSettings::IniFormat);
             ConsoleLauncher launcher(&settings);
-            launcher.operatorConsole()->setDefaults(defaults);
+            launcher.operatorFeature()->setDefaults(defaults);
             QVERIFY2(launcher.start(options, &error), qPrintable(error));
             QCOMPARE(launcher.controller()->rescanBudget(), 123);
             QCOMPARE(budgetBox(launcher)->value(), 123);
@@ -367,7 +367,7 @@ private slots:
             }
             QSettings settings(file, QSettings::IniFormat);
             ConsoleLauncher launcher(&settings);
-            launcher.operatorConsole()->setDefaults(defaults);
+            launcher.operatorFeature()->setDefaults(defaults);
             QVERIFY2(launcher.start(options, &error), qPrintable(error));
             QCOMPARE(launcher.controller()->rescanBudget(), kDefaultBudgetPerNode);
             QCOMPARE(budgetBox(launcher)->value(), kDefaultBudgetPerNode);

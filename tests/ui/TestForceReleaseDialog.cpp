@@ -4,7 +4,7 @@
 // production profiles, read-only mode disabling every destructive action, an audit log that cannot be
 // written (refused, nothing deleted, said in red), and the audit log viewer.
 
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 #include "controller/ClusterController.h"
 #include "localcluster/LocalCluster.h"
 #include "models/EventLogModel.h"
@@ -12,7 +12,7 @@
 #include "operate/AuditLog.h"
 #include "operate/AuditLogDialog.h"
 #include "operate/ForceReleaseDialog.h"
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockRules.h"
 #include "support/DirectRedis.h"
@@ -245,7 +245,7 @@ private slots:
         setOn({0, 1, 2, 3, 4}, "orders:11", token);
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         const OperatorSettings defaults = settings(false, false);
         console.setDefaults(defaults);
         window.show();
@@ -310,7 +310,7 @@ private slots:
         for (const bool readOnly : {true, false}) {
             ClusterController controller;
             MainWindow window(&controller);
-            OperatorConsole console(&controller, &window);
+            OperatorFeature console(&controller, &window);
             OperatorSettings defaults = settings(false, readOnly);
             console.setDefaults(defaults);
             window.show();
@@ -357,7 +357,7 @@ private slots:
             DirectRedis(m_cluster.port(i)).set("orders:9", token, 60000);
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         OperatorSettings defaults = settings(false, false);
         defaults.cluster.refreshIntervalMs = 300;
         console.setDefaults(defaults);
@@ -422,7 +422,7 @@ private slots:
             DirectRedis(m_cluster.port(i)).set("jobs:stuck", token); // no PX
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         OperatorSettings defaults = settings(false, false);
         defaults.configuredMaxTtlMs = 3600000; // the nodes (no AOF) are younger than that: "recent-start"
         console.setDefaults(defaults);
@@ -480,7 +480,7 @@ private slots:
         setOn({0, 1, 2, 3, 4}, "jobs:live", live);
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         const OperatorSettings defaults = settings(false, false);
         console.setDefaults(defaults);
         window.show();

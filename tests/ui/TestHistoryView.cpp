@@ -1,9 +1,9 @@
-// The lock history view (ui/history: HistoryConsole, HistoryPanel, HistoryTimeline, HistoryModel) on a
+// The lock history view (ui/history: HistoryFeature, HistoryPanel, HistoryTimeline, HistoryModel) on a
 // real main window, fed by a ClusterController watching real redis-servers: locks taken and released show up
 // as intervals; a journal that cannot be written is said in the event log and on the panel.
 #include "controller/ClusterController.h"
 #include "controller/OperatorActions.h"
-#include "history/HistoryConsole.h"
+#include "history/HistoryFeature.h"
 #include "history/HistoryModel.h"
 #include "history/HistoryPanel.h"
 #include "history/HistoryTimeline.h"
@@ -88,7 +88,7 @@ private slots:
         });
         ClusterController controller;
         MainWindow window(&controller);
-        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("bulk.sqlite")));
+        HistoryFeature history(&controller, &window, nullptr, journalAt(QStringLiteral("bulk.sqlite")));
         ClusterSettings settings;
         settings.nodes = m_cluster.endpoints();
         settings.pattern = "bulk:*";
@@ -140,7 +140,7 @@ private slots:
     {
         ClusterController controller;
         MainWindow window(&controller);
-        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("live.sqlite")));
+        HistoryFeature history(&controller, &window, nullptr, journalAt(QStringLiteral("live.sqlite")));
         QAbstractItemModelTester tester(history.panel()->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
@@ -221,7 +221,7 @@ private slots:
         }
         ClusterController controller;
         MainWindow window(&controller);
-        HistoryConsole history(&controller, &window, nullptr, journalAt(QStringLiteral("reconnect.sqlite")));
+        HistoryFeature history(&controller, &window, nullptr, journalAt(QStringLiteral("reconnect.sqlite")));
         ClusterSettings settings;
         settings.nodes = m_cluster.endpoints();
         settings.pattern = "jobs:*";
@@ -295,7 +295,7 @@ private slots:
         ClusterController controller;
         MainWindow window(&controller);
         OperatorActions actions;
-        HistoryConsole history(&controller, &window, &actions, journalAt(QStringLiteral("force.sqlite")));
+        HistoryFeature history(&controller, &window, &actions, journalAt(QStringLiteral("force.sqlite")));
         ClusterSettings settings;
         settings.nodes = m_cluster.endpoints();
         settings.pattern = "jobs:*";
@@ -359,7 +359,7 @@ private slots:
         }
         ClusterController controller;
         MainWindow window(&controller);
-        HistoryConsole history(&controller, &window, nullptr, o);
+        HistoryFeature history(&controller, &window, nullptr, o);
         window.show();
         EventLogModel* log = window.eventLog();
         QTRY_VERIFY_WITH_TIMEOUT(log->rowCount() >= 1, 10000);

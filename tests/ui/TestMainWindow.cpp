@@ -1,8 +1,8 @@
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 #include "controller/ClusterController.h"
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 #include "support/UiTestSupport.h"
 #include "theme/StatePalette.h"
 #include "views/LockDetailPanel.h"
@@ -134,7 +134,7 @@ private slots:
     {
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole operatorConsole(&controller, &window);
+        OperatorFeature operatorFeature(&controller, &window);
         const auto* toolbar = window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"));
         QVERIFY(toolbar);
         const QList<MainWindow::Shortcut> listed = window.shortcuts();
@@ -249,15 +249,15 @@ private slots:
     {
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole operatorConsole(&controller, &window);
+        OperatorFeature operatorFeature(&controller, &window);
         const auto* toolbar = window.findChild<QToolBar*>(QStringLiteral("clusterToolbar"));
         QVERIFY(toolbar);
         const QList<QAction*> actions = toolbar->actions();
         QVERIFY2(qobject_cast<QWidgetAction*>(actions.last()), "the mode label stays last");
-        const qsizetype force = actions.indexOf(operatorConsole.forceReleaseAction());
+        const qsizetype force = actions.indexOf(operatorFeature.forceReleaseAction());
         QVERIFY(force >= 3);
         QVERIFY(actions[force - 1]->isSeparator());
-        QCOMPARE(actions.indexOf(operatorConsole.testBenchAction()), force + 1);
+        QCOMPARE(actions.indexOf(operatorFeature.testBenchAction()), force + 1);
         for (QAction* action : actions) {
             if (!qobject_cast<QWidgetAction*>(action) && !action->isSeparator())
                 QVERIFY2(!action->icon().isNull(), qPrintable(action->text()));
@@ -270,7 +270,7 @@ private slots:
         }
         const auto* dock = window.findChild<QDockWidget*>(QStringLiteral("testBenchDock"));
         QVERIFY(dock);
-        QCOMPARE(dock->widget(), operatorConsole.testBench());
+        QCOMPARE(dock->widget(), operatorFeature.testBench());
         QVERIFY(dock->isHidden());
         const auto* button = window.detail()->findChild<QPushButton*>(QStringLiteral("detailForceRelease"));
         QVERIFY(button);
@@ -284,8 +284,8 @@ private slots:
         const auto restore = qScopeGuard([&] { QApplication::setPalette(original); });
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole operatorConsole(&controller, &window);
-        QAction* forceRelease = operatorConsole.forceReleaseAction();
+        OperatorFeature operatorFeature(&controller, &window);
+        QAction* forceRelease = operatorFeature.forceReleaseAction();
         QCOMPARE(inkOf(forceRelease->icon()), original.color(QPalette::ButtonText));
         const QPalette dark = StatePalette::darkApplicationPalette();
         QApplication::setPalette(dark);

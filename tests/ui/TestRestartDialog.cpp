@@ -8,7 +8,7 @@
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "models/NodesModel.h"
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 #include "operate/RestartDialog.h"
 #include "runtime/IoThread.h"
 #include "support/DirectRedis.h"
@@ -154,7 +154,7 @@ private slots:
         ClusterController controller;
         MainWindow window(&controller);
         QAbstractItemModelTester tester(window.nodesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         console.setDefaults(settings());
         console.setLocalCluster(m_clusterThread.get(), m_cluster);
         window.show();
@@ -249,7 +249,7 @@ private slots:
         };
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         console.setDefaults(settings());
         window.show();
         QString error;
@@ -293,7 +293,7 @@ private slots:
         DirectRedis(port(1)).set("leader:billing", "tok-Q", 120000);
         ClusterController controller;
         MainWindow window(&controller);
-        OperatorConsole console(&controller, &window);
+        OperatorFeature console(&controller, &window);
         console.setDefaults(settings()); // no local cluster: the node is stopped by commands
         window.show();
         QString error;

@@ -1,6 +1,7 @@
 #include "history/HistoryModel.h"
 
 #include "observe/ObservationTypes.h"
+#include "runtime/HumanUnits.h"
 
 #include <QDateTime>
 
@@ -38,17 +39,6 @@ QList<JournalEvent> HistoryModel::eventsOf(const QByteArray& key) const
             out.append(e);
     }
     return out;
-}
-
-QString HistoryModel::formatDuration(qint64 ms)
-{
-    if (ms < 1000)
-        return tr("%1 ms").arg(ms);
-    if (ms < 60'000)
-        return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
-    if (ms < 3600'000)
-        return tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60, 2, 10, QLatin1Char('0'));
-    return tr("%1 h %2 min").arg(ms / 3600'000).arg((ms / 60'000) % 60, 2, 10, QLatin1Char('0'));
 }
 
 QString HistoryModel::formatTime(qint64 ms)
@@ -103,7 +93,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
                 return tr("between %1 and %2").arg(formatTime(i.toMs), formatTime(i.goneByMs));
             return i.isOpen() ? QString() : formatTime(i.toMs);
         case HeldColumn:
-            return i.atLeastSince || unseenEnd ? tr("at least %1").arg(formatDuration(held)) : formatDuration(held);
+            return i.atLeastSince || unseenEnd ? tr("at least %1").arg(HumanUnits::duration(held))
+                                               : HumanUnits::duration(held);
         case EndedColumn:
             return intervalEndName(i.endedBy);
         case ExtendedColumn:

@@ -30,8 +30,6 @@ public:
     QList<HolderInterval> intervalsOf(const QByteArray& key) const;
     QList<JournalEvent> eventsOf(const QByteArray& key) const;
 
-    // "1 h 05 min", "42.0 s", "850 ms": how long a tenure lasted.
-    static QString formatDuration(qint64 ms);
     static QString formatTime(qint64 ms);
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -1,7 +1,7 @@
 #include "history/HistoryTimeline.h"
 
-#include "history/HistoryModel.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/HumanUnits.h"
 #include "theme/StatePalette.h"
 
 #include <QDateTime>
@@ -251,7 +251,7 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         }
         // Inside the bar only (bars of one row never overlap their labels): how long, how it ended.
         // Held when first seen: "at least" that long, never an acquisition time.
-        const QString duration = HistoryModel::formatDuration(i.durationMs(m_untilMs));
+        const QString duration = HumanUnits::duration(i.durationMs(m_untilMs));
         const bool atLeast = i.atLeastSince || (!i.isOpen() && i.goneByMs >= 0);
         const QString label =
             (atLeast ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") + intervalEndName(i.endedBy);

@@ -1,12 +1,12 @@
 #include "launch/ConsoleLauncher.h"
 
-#include "alerts/AlertsConsole.h"
+#include "alerts/AlertsFeature.h"
 #include "controller/DemoWorkload.h"
 #include "controller/MetricsEndpoint.h"
-#include "history/HistoryConsole.h"
+#include "history/HistoryFeature.h"
 #include "launch/ProfilesDialog.h"
 #include "observe/ObservationTypes.h"
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "views/MainWindow.h"
@@ -27,8 +27,8 @@ ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
     : QObject(parent), m_settings(settings), m_controller(std::make_unique<ClusterController>())
 {
     m_window = std::make_unique<MainWindow>(m_controller.get());
-    m_operator = std::make_unique<OperatorConsole>(m_controller.get(), m_window.get());
-    m_alerts = std::make_unique<AlertsConsole>(m_controller.get(), m_window.get(), m_settings);
+    m_operator = std::make_unique<OperatorFeature>(m_controller.get(), m_window.get());
+    m_alerts = std::make_unique<AlertsFeature>(m_controller.get(), m_window.get(), m_settings);
     connect(m_window.get(), &MainWindow::connectRequested, this, &ConsoleLauncher::openProfiles);
 }
 
@@ -89,7 +89,7 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         }
     }
     // Before restoreLayout(): the history dock is shown again if it was.
-    m_history = std::make_unique<HistoryConsole>(m_controller.get(), m_window.get(), m_operator->actions(), journal);
+    m_history = std::make_unique<HistoryFeature>(m_controller.get(), m_window.get(), m_operator->actions(), journal);
     if (!options.screenshot.isEmpty()) {
         connect(m_controller.get(), &ClusterController::firstFullRefresh, this, [this] {
             m_refreshed = true;

@@ -15,13 +15,13 @@ class QTemporaryDir;
 
 namespace redlock {
 
-class AlertsConsole;
+class AlertsFeature;
 class DemoWorkload;
-class HistoryConsole;
+class HistoryFeature;
 class IoThread;
 class MetricsEndpoint;
 class MainWindow;
-class OperatorConsole;
+class OperatorFeature;
 
 // What the command line asked for.
 struct LaunchOptions
@@ -66,11 +66,11 @@ public:
     ClusterController* controller() const { return m_controller.get(); }
     MainWindow* window() const { return m_window.get(); }
     DemoWorkload* demo() const { return m_demo; }
-    OperatorConsole* operatorConsole() const { return m_operator.get(); }
+    OperatorFeature* operatorFeature() const { return m_operator.get(); }
     // With --metrics-listen; null otherwise.
     MetricsEndpoint* metricsEndpoint() const { return m_metricsEndpoint.get(); }
-    AlertsConsole* alertsConsole() const { return m_alerts.get(); }
-    HistoryConsole* historyConsole() const { return m_history.get(); }
+    AlertsFeature* alertsFeature() const { return m_alerts.get(); }
+    HistoryFeature* historyFeature() const { return m_history.get(); }
 
 signals:
     // Only in screenshot mode, or when the demo cannot start.
@@ -89,10 +89,10 @@ private:
     LaunchOptions m_options;
     std::unique_ptr<ClusterController> m_controller;
     std::unique_ptr<MainWindow> m_window;
-    std::unique_ptr<OperatorConsole> m_operator;
+    std::unique_ptr<OperatorFeature> m_operator;
     std::unique_ptr<MetricsEndpoint> m_metricsEndpoint;
-    std::unique_ptr<AlertsConsole> m_alerts;
-    std::unique_ptr<HistoryConsole> m_history;
+    std::unique_ptr<AlertsFeature> m_alerts;
+    std::unique_ptr<HistoryFeature> m_history;
     std::unique_ptr<QTemporaryDir> m_demoJournalDir;
     std::unique_ptr<IoThread> m_demoThread;
     DemoWorkload* m_demo = nullptr;

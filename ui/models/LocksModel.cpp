@@ -1,10 +1,10 @@
 #include "models/LocksModel.h"
 
+#include "runtime/HumanUnits.h"
 #include "runtime/SteadyClock.h"
 #include "theme/Icons.h"
 
 #include <QDateTime>
-#include <QLocale>
 
 #include <algorithm>
 
@@ -278,7 +278,7 @@ TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
     cell.scaleMs = scale;
     cell.remainingMs =
         state.pttlMs < 0 ? -1 : std::max<qint64>(0, state.pttlMs - (nowNs - view.observedAtNs) / 1'000'000);
-    const QString time = cell.remainingMs < 0 ? tr("no TTL") : formatRemaining(cell.remainingMs);
+    const QString time = cell.remainingMs < 0 ? tr("no TTL") : HumanUnits::remaining(cell.remainingMs);
     cell.text = majority ? time : tombstone ? tr("lock-delay %1").arg(time) : tr("other %1").arg(time);
     return cell;
 }
@@ -367,7 +367,7 @@ QString LocksModel::verdictReason(const LockView& view, qint64 nowNs)
                            : tr("Released by an operator with a lock-delay: free at %1 (in %2).")
                                  .arg(QDateTime::fromMSecsSinceEpoch(view.observedAtMs + view.freeInMs)
                                           .toString(QStringLiteral("HH:mm:ss")),
-                                      formatRemaining(left)));
+                                      HumanUnits::remaining(left)));
     }
     if (!view.noExpiryNodes.isEmpty() && view.verdict != LockVerdict::Stuck)
         lines << tr("No expiry on node(s) %1: a value that never goes away by itself (%2) sits beside the verdict's "
@@ -385,15 +385,6 @@ QString LocksModel::verdictReason(const LockView& view, qint64 nowNs)
                      .arg(nodes.join(QStringLiteral(", ")));
     }
     return lines.join(QLatin1Char('\n'));
-}
-
-QString LocksModel::formatRemaining(qint64 ms)
-{
-    if (ms < 0)
-        return tr("—");
-    if (ms < 60'000)
-        return tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
-    return tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60);
 }
 
 QVariant LocksModel::data(const QModelIndex& index, int role) const
@@ -414,8 +405,8 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
             return verdictText(view);
         case ValidityColumn:
             if (view.verdict == LockVerdict::ReleasedByOperator && view.freeInMs >= 0)
-                return tr("free in %1").arg(formatRemaining(view.remainingFreeInMs(nowNs())));
-            return view.isHeld() ? formatRemaining(view.remainingValidityMs(nowNs())) : tr("—");
+                return tr("free in %1").arg(HumanUnits::remaining(view.remainingFreeInMs(nowNs())));
+            return view.isHeld() ? HumanUnits::remaining(view.remainingValidityMs(nowNs())) : tr("—");
         default:
             return cellFor(row, nodeOfColumn(column), nowNs()).text;
         }

@@ -78,7 +78,6 @@ public:
 
     // "held 2/3", "held 2/3 · no expiry on #3" (a value without expiry beside the verdict), "stuck 1/3", ...
     static QString verdictText(const LockView& view);
-    static QString formatRemaining(qint64 ms);
     static QString nodeList(const QList<int>& nodes); // "#1, #3"
     // Why the verdict is what it is, when that is not obvious from its name: a lock-delay and when it ends, a value
     // without expiry beside it, a validity that ran out since the read, nodes not counted because they are

@@ -1,5 +1,6 @@
 #include "models/NodesModel.h"
 
+#include "runtime/HumanUnits.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 
@@ -176,7 +177,7 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
                                                : tr("master");
         return facts.role == QLatin1String("slave") ? tr("replica") : facts.role;
     case LatencyColumn:
-        return facts.latencyUs < 0 ? tr("—") : formatLatency(facts.latencyUs);
+        return HumanUnits::latency(facts.latencyUs);
     case ClockOffsetColumn:
         if (!facts.clockOffsetUs)
             return tr("—");
@@ -185,7 +186,7 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
         const qint64 uptimeMs = facts.uptimeMsAt(QDateTime::currentMSecsSinceEpoch());
         if (uptimeMs < 0)
             return tr("—");
-        QString text = uptimeMs < 60'000 ? tr("%1 s").arg(uptimeMs / 1000) : formatDuration(uptimeMs);
+        QString text = uptimeMs < 60'000 ? tr("%1 s").arg(uptimeMs / 1000) : HumanUnits::duration(uptimeMs);
         if (facts.restartSeenAtMs > 0)
             text = tr("%1, restarted at %2")
                        .arg(text, QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(u"HH:mm:ss"));
@@ -278,7 +279,7 @@ QString NodesModel::toolTip(const NodeFacts& facts, int column) const
         if (facts.restartSeenAtMs > 0)
             return tr("Restart seen at %1; estimated downtime %2")
                 .arg(QDateTime::fromMSecsSinceEpoch(facts.restartSeenAtMs).toString(Qt::ISODate),
-                     facts.downtimeMs < 0 ? tr("unknown") : formatDuration(facts.downtimeMs));
+                     facts.downtimeMs < 0 ? tr("unknown") : HumanUnits::duration(facts.downtimeMs));
         return {};
     case LoadColumn: {
         const Load load = m_load.value(facts.node);
@@ -304,7 +305,7 @@ QString NodesModel::toolTip(const NodeFacts& facts, int column) const
                 lines
                     << tr("No keyspace events (%1): changes show only when the rescan reaches them.").arg(l.eventsNote);
             if (l.fullRescanMs > 0)
-                lines << tr("A full rescan takes about %1.").arg(formatDuration(l.fullRescanMs));
+                lines << tr("A full rescan takes about %1.").arg(HumanUnits::duration(l.fullRescanMs));
             if (l.rescanPercent >= 0)
                 lines << tr("Rescan under way: %1%.").arg(l.rescanPercent);
         }
@@ -357,31 +358,6 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
     default:
         return {};
     }
-}
-
-QString NodesModel::formatDuration(qint64 ms)
-{
-    if (ms < 0)
-        return tr("—");
-    if (ms < 1000)
-        return tr("%1 ms").arg(ms);
-    const qint64 s = ms / 1000;
-    if (s < 60)
-        return tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
-    if (s < 3600)
-        return tr("%1 min %2 s").arg(s / 60).arg(s % 60);
-    if (s < 86400)
-        return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
-    return tr("%1 d %2 h").arg(s / 86400).arg((s % 86400) / 3600);
-}
-
-QString NodesModel::formatLatency(qint64 us)
-{
-    if (us < 0)
-        return tr("—");
-    if (us < 10000)
-        return tr("%1 ms").arg(QLocale().toString(double(us) / 1000.0, 'f', 2));
-    return tr("%1 ms").arg(us / 1000);
 }
 
 } // namespace redlock

@@ -55,8 +55,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    static QString formatDuration(qint64 ms);
-    static QString formatLatency(qint64 us);
     // "0.3 ms ± 0.1": the offset and half the round trip of the sample it comes from (uncertainty -1: none).
     static QString formatClockOffset(qint64 offsetUs, qint64 uncertaintyUs);
 

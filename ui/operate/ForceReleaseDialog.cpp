@@ -1,8 +1,8 @@
 #include "operate/ForceReleaseDialog.h"
 
 #include "controller/OperatorActions.h"
-#include "models/LocksModel.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/HumanUnits.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
@@ -163,7 +163,7 @@ QString ForceReleaseDialog::lockDelayText(const ForceReleaseReport& report)
 {
     QString delay;
     if (report.longestLockDelayMs() > 0)
-        delay = tr("The lock-delay lasts up to %1.").arg(LocksModel::formatRemaining(report.longestLockDelayMs())) +
+        delay = tr("The lock-delay lasts up to %1.").arg(HumanUnits::remaining(report.longestLockDelayMs())) +
                 QLatin1Char(' ');
     if (report.lockDelayRaisedCount() > 0)
         delay += tr("The fixed lock-delay is raised on %1 node(s) to cover the old holder's remaining validity "
@@ -181,7 +181,7 @@ QString ForceReleaseDialog::freeText(const ForceReleaseReport& report)
         return tr("not free by itself, or not known (nodes without expiry or unreachable)");
     return tr("free at %1 (in %2)")
         .arg(QDateTime::fromMSecsSinceEpoch(report.freeAtMs()).toString(QStringLiteral("HH:mm:ss")),
-             LocksModel::formatRemaining(report.freeInMs));
+             HumanUnits::remaining(report.freeInMs));
 }
 
 QString ForceReleaseDialog::nodeText(const ForceReleaseNode& node, ForceReleaseReport::Stage stage)
@@ -317,7 +317,7 @@ void ForceReleaseDialog::showReport(const ForceReleaseReport& report)
         const qint64 live = report.liveQuorumValidityMs(m_actions->settings().cluster.driftFactor);
         m_liveWarning->setText(live > 0 ? tr("This token holds a quorum of nodes with %1 of validity left: a running "
                                              "holder's lock. Releasing it takes the lock from that holder.")
-                                              .arg(LocksModel::formatRemaining(live))
+                                              .arg(HumanUnits::remaining(live))
                                         : QString());
         m_liveWarning->setVisible(live > 0);
         QString delay = lockDelayText(report);

@@ -1,8 +1,8 @@
 #include "operate/RestartDialog.h"
 
 #include "controller/OperatorActions.h"
-#include "models/NodesModel.h"
 #include "observe/ObservationTypes.h"
+#include "runtime/HumanUnits.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/StatePalette.h"
 
@@ -51,14 +51,13 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     // Rounded up to the box's tenths: never below the default.
     m_delay->setValue(std::ceil(double(m_plan.defaultDelayMs) / 100.0) / 10.0);
     m_allowShorter = new QCheckBox(tr("Allow a delay shorter than the default"), this);
-    auto* delayNote =
-        new QLabel(tr("Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + "
-                      "drift %4")
-                       .arg(NodesModel::formatDuration(m_plan.defaultDelayMs),
-                            NodesModel::formatDuration(m_plan.configuredMaxTtlMs),
-                            m_plan.largestPttlMs < 0 ? tr("none") : NodesModel::formatDuration(m_plan.largestPttlMs),
-                            NodesModel::formatDuration(m_plan.driftMs)),
-                   this);
+    auto* delayNote = new QLabel(
+        tr("Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + "
+           "drift %4")
+            .arg(HumanUnits::duration(m_plan.defaultDelayMs), HumanUnits::duration(m_plan.configuredMaxTtlMs),
+                 m_plan.largestPttlMs < 0 ? tr("none") : HumanUnits::duration(m_plan.largestPttlMs),
+                 HumanUnits::duration(m_plan.driftMs)),
+        this);
     delayNote->setWordWrap(true);
 
     m_method = new QComboBox(this);

@@ -1,10 +1,11 @@
 #include "views/LockDetailPanel.h"
 
+#include "runtime/HumanUnits.h"
+
 #include <algorithm>
 
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
-#include "models/NodesModel.h"
 #include "theme/Icons.h"
 #include "views/ValidityTimeline.h"
 
@@ -256,9 +257,9 @@ void LockDetailPanel::refreshCountdown()
         const NodeLockState& s = view->nodes[row];
         QString text;
         if (s.presence == NodeLockState::Presence::Holding)
-            text = s.pttlMs < 0 ? tr("no expiry: stuck")
-                                : LocksModel::formatRemaining(
-                                      std::max<qint64>(0, s.pttlMs - (now - view->observedAtNs) / 1'000'000));
+            text = s.pttlMs < 0
+                       ? tr("no expiry: stuck")
+                       : HumanUnits::remaining(std::max<qint64>(0, s.pttlMs - (now - view->observedAtNs) / 1'000'000));
         setCell(row, PttlColumn, text);
     }
 }
@@ -279,9 +280,9 @@ void LockDetailPanel::onKeyRead(const QByteArray& key, const QList<KeyReadResult
         else if (r.pttlMs == -1)
             read = tr("no TTL");
         else
-            read = LocksModel::formatRemaining(r.pttlMs);
+            read = HumanUnits::remaining(r.pttlMs);
         setCell(r.node, LastReadColumn, read, tr("PTTL read at %1").arg(at));
-        setCell(r.node, LatencyColumn, NodesModel::formatLatency(r.latencyUs));
+        setCell(r.node, LatencyColumn, HumanUnits::latency(r.latencyUs));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
 #include "models/NodesModel.h"
+#include "runtime/HumanUnits.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 #include "views/ChartsPanel.h"
@@ -210,7 +211,7 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
         e.texts.detail = tr("node #%1 %2 restarted (downtime %3)")
                              .arg(facts.node + 1)
                              .arg(facts.endpoint.displayName(),
-                                  facts.downtimeMs < 0 ? tr("unknown") : NodesModel::formatDuration(facts.downtimeMs));
+                                  facts.downtimeMs < 0 ? tr("unknown") : HumanUnits::duration(facts.downtimeMs));
         m_events->addEntries({e});
     });
     connect(m_locks, &LocksModel::locksApplied, this, &MainWindow::updateLockCounts);
@@ -470,13 +471,13 @@ void MainWindow::onStarted(int nodeCount)
             90); // and the verdict's icon
     m_locksView->setColumnWidth(
         LocksModel::ValidityColumn,
-        std::max(fm.horizontalAdvance(LocksModel::formatRemaining(58'800)),
+        std::max(fm.horizontalAdvance(HumanUnits::remaining(58'800)),
                  fm.horizontalAdvance(m_locks->headerData(LocksModel::ValidityColumn, Qt::Horizontal).toString())) +
             20);
     for (int i = 0; i < nodeCount; ++i)
         m_locksView->setColumnWidth(LocksModel::ColumnCount + i,
                                     fm.horizontalAdvance(Icons::presenceGlyph(NodeLockState::Presence::Holding, false) +
-                                                         QLatin1Char(' ') + LocksModel::formatRemaining(58'800)) +
+                                                         QLatin1Char(' ') + HumanUnits::remaining(58'800)) +
                                         12);
     applySavedColumnWidths();
     updateQuorum();

@@ -51,7 +51,7 @@ public:
     void setModeText(const QString& text); // e.g. "demo: local cluster" or the profile name
     // Adds a menu to the menu bar before Help (the operator actions' menu, for one).
     QMenu* insertMenu(const QString& title);
-    // Extension points for what the window does not know about (the operator's actions, OperatorConsole): they
+    // Extension points for what the window does not know about (the operator's actions, OperatorFeature): they
     // say where things go, so no caller depends on the toolbar's order or a panel's layout.
     // Adds actions to the toolbar as one section after the cluster actions, before the mode label.
     void addToolBarSection(const QList<QAction*>& actions);

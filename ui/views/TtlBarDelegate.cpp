@@ -1,6 +1,7 @@
 #include "views/TtlBarDelegate.h"
 
 #include "models/LocksModel.h"
+#include "runtime/HumanUnits.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 
@@ -68,12 +69,12 @@ void TtlBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option
             // A lock-delay: dotted, its own mark; the time is when this node lets a newcomer in.
             painter->fillRect(filled, QBrush(fill, Qt::Dense6Pattern));
             text = Icons::verdictGlyph(LockVerdict::ReleasedByOperator) + QLatin1Char(' ') +
-                   (cell.remainingMs < 0 ? QStringLiteral("∞") : LocksModel::formatRemaining(cell.remainingMs));
+                   (cell.remainingMs < 0 ? QStringLiteral("∞") : HumanUnits::remaining(cell.remainingMs));
         } else if (!majority) {
             painter->fillRect(filled, QBrush(fill, Qt::BDiagPattern));
             // The model's text says "other …"; the mark and the hatching say it here, leaving room for the time.
             text = Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ') +
-                   (cell.remainingMs < 0 ? QStringLiteral("∞") : LocksModel::formatRemaining(cell.remainingMs));
+                   (cell.remainingMs < 0 ? QStringLiteral("∞") : HumanUnits::remaining(cell.remainingMs));
         }
         break;
     }

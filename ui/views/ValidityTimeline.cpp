@@ -1,6 +1,6 @@
 #include "views/ValidityTimeline.h"
 
-#include "models/LocksModel.h"
+#include "runtime/HumanUnits.h"
 #include "runtime/SteadyClock.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
@@ -178,7 +178,7 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
                                  : isMajority
                                      ? QString()
                                      : Icons::presenceGlyph(NodeLockState::Presence::Holding, false) + QLatin1Char(' ');
-            text = mark + (left < 0 ? tr("no TTL") : LocksModel::formatRemaining(left));
+            text = mark + (left < 0 ? tr("no TTL") : HumanUnits::remaining(left));
             break;
         }
         case NodeLockState::Presence::Absent:
@@ -226,8 +226,8 @@ void ValidityTimeline::paintEvent(QPaintEvent*)
         p.drawLine(xv, plot.top() - 2, xv, plot.bottom());
         p.setPen(QPen(quorumEndColor, 2, Qt::DashLine));
         p.drawLine(xq, plot.top() - 2, xq, plot.bottom());
-        legend(tr("validity %1").arg(LocksModel::formatRemaining(validity)), validityColor, Qt::SolidLine);
-        legend(tr("quorum ends %1").arg(LocksModel::formatRemaining(quorumEnd)), quorumEndColor, Qt::DashLine);
+        legend(tr("validity %1").arg(HumanUnits::remaining(validity)), validityColor, Qt::SolidLine);
+        legend(tr("quorum ends %1").arg(HumanUnits::remaining(quorumEnd)), quorumEndColor, Qt::DashLine);
         legend(tr("drift margin %1 ms").arg(quorumEnd - validity), quorumEndColor, Qt::DotLine);
     } else {
         p.setPen(pal.color(QPalette::Text));

@@ -3,6 +3,7 @@
 
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
+#include "runtime/HumanUnits.h"
 
 #include "history/LockJournal.h"
 
@@ -28,17 +29,6 @@ QString isoUtc(qint64 ms)
 QString localTime(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
-}
-
-QString durationText(qint64 ms)
-{
-    if (ms < 1000)
-        return HistoryCommand::tr("%1 ms").arg(ms);
-    if (ms < 60'000)
-        return HistoryCommand::tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
-    if (ms < 3600'000)
-        return HistoryCommand::tr("%1 min %2 s").arg(ms / 60'000).arg((ms / 1000) % 60);
-    return HistoryCommand::tr("%1 h %2 min").arg(ms / 3600'000).arg((ms / 60'000) % 60);
 }
 
 } // namespace
@@ -199,8 +189,8 @@ int runHistory(const QStringList& args)
             // An end nobody saw: held at least until it was last seen, gone by the read that found it gone.
             const bool unseenEnd = !i.isOpen() && i.goneByMs >= 0;
             const QString held = i.atLeastSince || unseenEnd
-                                     ? HistoryCommand::tr("at least %1").arg(durationText(i.durationMs(now)))
-                                     : durationText(i.durationMs(now));
+                                     ? HistoryCommand::tr("at least %1").arg(HumanUnits::duration(i.durationMs(now)))
+                                     : HumanUnits::duration(i.durationMs(now));
             const QString to =
                 i.isOpen()  ? QStringLiteral("-")
                 : unseenEnd ? HistoryCommand::tr("between %1 and %2").arg(localTime(i.toMs), localTime(i.goneByMs))

@@ -25,14 +25,14 @@ class MainWindow;
 // dock, an Alerts menu, event log entries for every alert raised and cleared, and desktop notifications through
 // the system tray. Without a system tray (offscreen, some desktops) a notification shows in the status bar and
 // opens the alerts dock instead, and the panel says so. Thresholds come from QSettings and are saved there.
-class AlertsConsole final : public QObject
+class AlertsFeature final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(AlertsConsole)
+    Q_DISABLE_COPY_MOVE(AlertsFeature)
 
 public:
-    AlertsConsole(ClusterController* controller, MainWindow* window, QSettings* settings, QObject* parent = nullptr);
-    ~AlertsConsole() override;
+    AlertsFeature(ClusterController* controller, MainWindow* window, QSettings* settings, QObject* parent = nullptr);
+    ~AlertsFeature() override;
 
     // Tests: the clock of the monitors made from now on.
     void setClock(std::shared_ptr<SteadyClock> clock) { m_clock = std::move(clock); }

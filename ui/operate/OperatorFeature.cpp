@@ -1,6 +1,6 @@
-#include "operate/OperatorConsole.h"
+#include "operate/OperatorFeature.h"
 
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 #include "controller/ClusterController.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
@@ -8,6 +8,7 @@
 #include "operate/AuditLogDialog.h"
 #include "operate/ForceReleaseDialog.h"
 #include "operate/RestartDialog.h"
+#include "runtime/HumanUnits.h"
 #include "theme/Icons.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
@@ -23,7 +24,7 @@
 
 namespace redlock {
 
-OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* window, QObject* parent)
+OperatorFeature::OperatorFeature(ClusterController* controller, MainWindow* window, QObject* parent)
     : QObject(parent), m_controller(controller), m_window(window), m_actions(new OperatorActions(this))
 {
     m_forceRelease = new QAction(tr("&Force release…"), this);
@@ -45,7 +46,7 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     Icons::setIcon(m_abandon, Icons::Action::AbandonRestart);
     Icons::setIcon(m_auditLog, Icons::Action::AuditLog);
 
-    m_bench = new TestBenchPanel;
+    m_bench = new BenchPanel;
     m_benchDock = window->addDockPanel(m_bench, tr("Test bench"), QStringLiteral("testBenchDock"));
     m_benchToggle = m_benchDock->toggleViewAction();
     m_benchToggle->setText(tr("&Test bench"));
@@ -67,12 +68,12 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     connect(m_forceRelease, &QAction::triggered, this, [this] { openForceRelease(selectedKey()); });
     connect(m_restart, &QAction::triggered, this, [this] { openRestart(selectedNode()); });
     connect(m_abandon, &QAction::triggered, this, [this] { m_actions->abandonRestart(selectedNode()); });
-    connect(m_auditLog, &QAction::triggered, this, &OperatorConsole::openAuditLog);
+    connect(m_auditLog, &QAction::triggered, this, &OperatorFeature::openAuditLog);
 
     connect(window->locksView()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &OperatorConsole::updateActions);
+            &OperatorFeature::updateActions);
     connect(window->nodesPanel()->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &OperatorConsole::updateActions);
+            &OperatorFeature::updateActions);
 
     // The lock detail gets its own button for the lock it shows.
     auto* button = new QPushButton(tr("Force release…"));
@@ -82,13 +83,13 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
     window->addLockDetailWidget(button);
     m_detailButton = button;
 
-    connect(m_controller, &ClusterController::started, this, &OperatorConsole::onStarted);
+    connect(m_controller, &ClusterController::started, this, &OperatorFeature::onStarted);
     connect(m_controller, &ClusterController::stopped, this, [this] {
         m_actions->stop();
         m_bench->setCluster({}, true);
         updateActions();
     });
-    connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorConsole::updateQuarantine);
+    connect(m_actions, &OperatorActions::quarantineChanged, this, &OperatorFeature::updateQuarantine);
     connect(m_actions, &OperatorActions::countdown, this, [this](int, qint64) { updateQuarantine(); });
     connect(m_actions, &OperatorActions::restartChanged, this, [this](const PendingRestart& r) {
         updateQuarantine();
@@ -107,45 +108,45 @@ OperatorConsole::OperatorConsole(ClusterController* controller, MainWindow* wind
             logEvent(tr("start failed"), QStringLiteral("restart-start-failed"),
                      tr("node #%1 %2 could not be started (%3), kept out; next attempt in %4")
                          .arg(r.node + 1)
-                         .arg(r.endpoint, r.error, NodesModel::formatDuration(retryInMs)));
+                         .arg(r.endpoint, r.error, HumanUnits::duration(retryInMs)));
     });
     connect(m_actions, &OperatorActions::nodeReturnedEarly, this,
             [this](int node, qint64 remainingMs, const QString& detail) {
                 logEvent(tr("node back early"), QStringLiteral("node-returned-early"),
                          tr("node #%1 %2 answered %3 before its delay has passed: %4")
                              .arg(node + 1)
-                             .arg(nodeName(node), NodesModel::formatDuration(remainingMs), detail));
+                             .arg(nodeName(node), HumanUnits::duration(remainingMs), detail));
                 m_window->nodesModel()->setStateNote(
-                    node, tr("answers — %1 of the delay left").arg(NodesModel::formatDuration(remainingMs)), true);
+                    node, tr("answers — %1 of the delay left").arg(HumanUnits::duration(remainingMs)), true);
             });
     // Failures of the operator actions' safety records (audit log, pending-restart file) and refused steps.
     connect(m_actions, &OperatorActions::operatorAlert, this, [this](int node, const QString& message) {
         logEvent(tr("operator action failed"), QStringLiteral("operator-alert"),
                  node < 0 ? message : tr("node #%1 %2: %3").arg(node + 1).arg(nodeName(node), message));
     });
-    connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorConsole::updateActions);
+    connect(m_window->locksModel(), &LocksModel::locksApplied, this, &OperatorFeature::updateActions);
     if (m_controller->isRunning())
         onStarted();
     updateActions();
 }
 
-OperatorConsole::~OperatorConsole()
+OperatorFeature::~OperatorFeature()
 {
     stop();
 }
 
-void OperatorConsole::setLocalCluster(IoThread* thread, LocalCluster* cluster)
+void OperatorFeature::setLocalCluster(IoThread* thread, LocalCluster* cluster)
 {
     m_actions->setLocalCluster(thread, cluster);
 }
 
-void OperatorConsole::stop()
+void OperatorFeature::stop()
 {
     m_actions->stop();
     m_bench->stop();
 }
 
-void OperatorConsole::onStarted()
+void OperatorFeature::onStarted()
 {
     OperatorSettings s = m_defaults;
     s.cluster = m_controller->settings();
@@ -159,24 +160,24 @@ void OperatorConsole::onStarted()
     updateActions();
 }
 
-QString OperatorConsole::nodeName(int node) const
+QString OperatorFeature::nodeName(int node) const
 {
     return m_actions->settings().cluster.nodes.value(node).displayName();
 }
 
-QByteArray OperatorConsole::selectedKey() const
+QByteArray OperatorFeature::selectedKey() const
 {
     const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
     return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
 }
 
-int OperatorConsole::selectedNode() const
+int OperatorFeature::selectedNode() const
 {
     const QModelIndex current = m_window->nodesPanel()->view()->selectionModel()->currentIndex();
     return current.isValid() ? current.row() : -1;
 }
 
-void OperatorConsole::updateActions()
+void OperatorFeature::updateActions()
 {
     const bool ready = m_actions->isConfigured();
     const bool writable = ready && !m_actions->readOnly();
@@ -196,7 +197,7 @@ void OperatorConsole::updateActions()
         a->setStatusTip(ready && !writable ? readOnlyTip : QString());
 }
 
-void OperatorConsole::updateQuarantine()
+void OperatorFeature::updateQuarantine()
 {
     NodesModel* nodes = m_window->nodesModel();
     for (int n = 0; n < m_actions->nodeCount(); ++n) {
@@ -207,22 +208,19 @@ void OperatorConsole::updateQuarantine()
         if (m_actions->quarantineHeld(n))
             nodes->setStateNote(n, tr("kept out — check it, then abandon its restart"), true);
         else if (nodes->stateNoteIsWarning(n))
-            nodes->setStateNote(n,
-                                tr("answers — %1 of the delay left")
-                                    .arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))),
-                                true);
+            nodes->setStateNote(
+                n, tr("answers — %1 of the delay left").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))),
+                true);
         else if (m_actions->quarantineEnforced(n))
-            nodes->setStateNote(
-                n, tr("kept down — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+            nodes->setStateNote(n, tr("kept down — %1").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))));
         else
-            nodes->setStateNote(
-                n, tr("watched — %1").arg(NodesModel::formatDuration(m_actions->quarantineRemainingMs(n))));
+            nodes->setStateNote(n, tr("watched — %1").arg(HumanUnits::duration(m_actions->quarantineRemainingMs(n))));
     }
     m_controller->setQuarantinedNodes(m_actions->quarantinedNodes());
     updateActions();
 }
 
-ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
+ForceReleaseDialog* OperatorFeature::openForceRelease(const QByteArray& key)
 {
     const LockView* view = m_window->locksModel()->viewFor(key);
     if (!m_actions->isConfigured() || !view || view->releaseToken().isEmpty())
@@ -262,7 +260,7 @@ ForceReleaseDialog* OperatorConsole::openForceRelease(const QByteArray& key)
     return dialog;
 }
 
-RestartDialog* OperatorConsole::openRestart(int node)
+RestartDialog* OperatorFeature::openRestart(int node)
 {
     if (!m_actions->isConfigured() || node < 0 || node >= m_actions->nodeCount())
         return nullptr;
@@ -281,7 +279,7 @@ RestartDialog* OperatorConsole::openRestart(int node)
     return dialog;
 }
 
-AuditLogDialog* OperatorConsole::openAuditLog()
+AuditLogDialog* OperatorFeature::openAuditLog()
 {
     auto* dialog = new AuditLogDialog(m_actions->auditLogPath(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -289,7 +287,7 @@ AuditLogDialog* OperatorConsole::openAuditLog()
     return dialog;
 }
 
-void OperatorConsole::logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key)
+void OperatorFeature::logEvent(const QString& kind, const QString& kindId, const QString& detail, const QByteArray& key)
 {
     EventLogModel::Entry e;
     e.atMs = QDateTime::currentMSecsSinceEpoch();

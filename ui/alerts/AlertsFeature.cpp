@@ -1,4 +1,4 @@
-#include "alerts/AlertsConsole.h"
+#include "alerts/AlertsFeature.h"
 
 #include "alerts/AlertThresholdsDialog.h"
 #include "alerts/AlertsModel.h"
@@ -19,7 +19,7 @@
 
 namespace redlock {
 
-AlertsConsole::AlertsConsole(ClusterController* controller, MainWindow* window, QSettings* settings, QObject* parent)
+AlertsFeature::AlertsFeature(ClusterController* controller, MainWindow* window, QSettings* settings, QObject* parent)
     : QObject(parent), m_controller(controller), m_window(window), m_settings(settings),
       m_thresholds(AlertSettings::load(*settings)), m_model(new AlertsModel(500, this))
 {
@@ -50,7 +50,7 @@ AlertsConsole::AlertsConsole(ClusterController* controller, MainWindow* window, 
     connect(m_model, &AlertsModel::activeCountChanged, this,
             [this](int active) { m_dock->setWindowTitle(active > 0 ? tr("Alerts (%1)").arg(active) : tr("Alerts")); });
 
-    connect(controller, &ClusterController::started, this, &AlertsConsole::onStarted);
+    connect(controller, &ClusterController::started, this, &AlertsFeature::onStarted);
     connect(controller, &ClusterController::stopped, this, [this] {
         m_model->setMonitor(nullptr);
         m_monitor.reset();
@@ -75,12 +75,12 @@ AlertsConsole::AlertsConsole(ClusterController* controller, MainWindow* window, 
         onStarted();
 }
 
-AlertsConsole::~AlertsConsole()
+AlertsFeature::~AlertsFeature()
 {
     m_model->setMonitor(nullptr);
 }
 
-void AlertsConsole::onStarted()
+void AlertsFeature::onStarted()
 {
     m_model->setMonitor(nullptr);
     AlertMonitorOptions o;
@@ -95,11 +95,11 @@ void AlertsConsole::onStarted()
     m_monitor = std::make_unique<AlertMonitor>(o);
     connect(m_monitor.get(), &AlertMonitor::alertRaised, this, [this](const Alert& a) { logAlert(a, true); });
     connect(m_monitor.get(), &AlertMonitor::alertCleared, this, [this](const Alert& a) { logAlert(a, false); });
-    connect(m_monitor.get(), &AlertMonitor::notify, this, &AlertsConsole::onNotify);
+    connect(m_monitor.get(), &AlertMonitor::notify, this, &AlertsFeature::onNotify);
     m_model->setMonitor(m_monitor.get());
 }
 
-void AlertsConsole::setThresholds(const AlertThresholds& thresholds)
+void AlertsFeature::setThresholds(const AlertThresholds& thresholds)
 {
     m_thresholds = thresholds;
     AlertSettings::save(*m_settings, thresholds);
@@ -107,7 +107,7 @@ void AlertsConsole::setThresholds(const AlertThresholds& thresholds)
         m_monitor->setThresholds(thresholds);
 }
 
-AlertThresholdsDialog* AlertsConsole::openThresholds()
+AlertThresholdsDialog* AlertsFeature::openThresholds()
 {
     auto* dialog = new AlertThresholdsDialog(m_thresholds, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -117,7 +117,7 @@ AlertThresholdsDialog* AlertsConsole::openThresholds()
     return dialog;
 }
 
-void AlertsConsole::onNotify(const Alert& alert, bool repeat)
+void AlertsFeature::onNotify(const Alert& alert, bool repeat)
 {
     const QString title = repeat ? tr("Redlock alert (reminder): %1").arg(alertRuleName(alert.rule))
                                  : tr("Redlock alert: %1").arg(alertRuleName(alert.rule));
@@ -131,7 +131,7 @@ void AlertsConsole::onNotify(const Alert& alert, bool repeat)
     emit notified(alert, repeat);
 }
 
-void AlertsConsole::logAlert(const Alert& alert, bool raised)
+void AlertsFeature::logAlert(const Alert& alert, bool raised)
 {
     EventLogModel::Entry e;
     e.atMs = raised ? alert.raisedAtMs : alert.clearedAtMs;

@@ -29,14 +29,14 @@ class RedlockClient;
 // Acquire / extend / release test bench over the core RedlockClient, on an I/O thread of its own: a single
 // lock (per-node outcome and latency, validity, fencing token, extend, release, auto-extension with a clear
 // "lost"), and runs of K clients x iterations with statistics, a latency histogram and CSV / JSON export.
-class TestBenchPanel final : public QWidget
+class BenchPanel final : public QWidget
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(TestBenchPanel)
+    Q_DISABLE_COPY_MOVE(BenchPanel)
 
 public:
-    explicit TestBenchPanel(QWidget* parent = nullptr);
-    ~TestBenchPanel() override;
+    explicit BenchPanel(QWidget* parent = nullptr);
+    ~BenchPanel() override;
 
     void setCluster(const QList<NodeEndpoint>& nodes, bool readOnly);
     void stop(); // drops the clients (a held lock is left to expire)

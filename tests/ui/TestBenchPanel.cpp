@@ -2,8 +2,8 @@
 // fencing token, release; auto-extension listed and a clear "lost" when an extension fails; a run of K
 // clients x iterations with statistics and CSV / JSON exports that parse.
 
+#include "bench/BenchPanel.h"
 #include "bench/BenchRun.h"
-#include "bench/TestBenchPanel.h"
 #include "localcluster/LocalCluster.h"
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
@@ -25,7 +25,7 @@
 
 using namespace redlock;
 
-class TestTestBench : public QObject
+class TestBenchPanel : public QObject
 {
     Q_OBJECT
 
@@ -46,13 +46,13 @@ private slots:
 
     void singleAcquireShowsNodesAndReleases()
     {
-        TestBenchPanel panel;
+        BenchPanel panel;
         panel.resize(1100, 420);
         panel.setCluster(m_cluster.endpoints(), false);
         panel.show();
         panel.resourceEdit()->setText(QStringLiteral("bench:single"));
         panel.fencingBox()->setChecked(true);
-        QSignalSpy acquired(&panel, &TestBenchPanel::acquireFinished);
+        QSignalSpy acquired(&panel, &BenchPanel::acquireFinished);
         QTest::mouseClick(panel.acquireButton(), Qt::LeftButton);
         QVERIFY(waitForCount(acquired, 1));
         QCOMPARE(acquired.first().first().toBool(), true);
@@ -67,14 +67,14 @@ private slots:
         QVERIFY(panel.lock().fencingToken >= 1);
         QTRY_COMPARE(DirectRedis(m_cluster.port(0)).get("bench:single"), std::optional<QByteArray>(panel.lock().token));
 
-        QSignalSpy extended(&panel, &TestBenchPanel::extendFinished);
+        QSignalSpy extended(&panel, &BenchPanel::extendFinished);
         QTest::mouseClick(panel.extendButton(), Qt::LeftButton);
         QVERIFY(waitForCount(extended, 1));
         QCOMPARE(extended.first().first().toBool(), true);
         QCOMPARE(panel.extensionsList()->count(), 1);
         screenshot(&panel, QStringLiteral("bench-single"));
 
-        QSignalSpy released(&panel, &TestBenchPanel::releaseFinished);
+        QSignalSpy released(&panel, &BenchPanel::releaseFinished);
         QTest::mouseClick(panel.releaseButton(), Qt::LeftButton);
         QVERIFY(waitForCount(released, 1));
         QCOMPARE(released.first().first().toBool(), true);
@@ -85,14 +85,14 @@ private slots:
 
     void autoExtendShowsExtensionsAndLost()
     {
-        TestBenchPanel panel;
+        BenchPanel panel;
         panel.setCluster(m_cluster.endpoints(), false);
         panel.show();
         panel.resourceEdit()->setText(QStringLiteral("bench:kept"));
         panel.ttlBox()->setValue(2000); // extended with about 660 ms left: room for a loaded machine
         panel.autoExtendBox()->setChecked(true);
-        QSignalSpy acquired(&panel, &TestBenchPanel::acquireFinished);
-        QSignalSpy lost(&panel, &TestBenchPanel::lockLost);
+        QSignalSpy acquired(&panel, &BenchPanel::acquireFinished);
+        QSignalSpy lost(&panel, &BenchPanel::lockLost);
         QTest::mouseClick(panel.acquireButton(), Qt::LeftButton);
         QVERIFY(waitForCount(acquired, 1));
         QCOMPARE(acquired.first().first().toBool(), true);
@@ -111,14 +111,14 @@ private slots:
 
     void runProducesStatsAndExports()
     {
-        TestBenchPanel panel;
+        BenchPanel panel;
         panel.resize(1100, 420);
         panel.setCluster(m_cluster.endpoints(), false);
         panel.show();
         panel.resourceEdit()->setText(QStringLiteral("bench:run"));
         panel.clientsBox()->setValue(4);
         panel.iterationsBox()->setValue(10);
-        QSignalSpy finished(&panel, &TestBenchPanel::runFinished);
+        QSignalSpy finished(&panel, &BenchPanel::runFinished);
         QTest::mouseClick(panel.runButton(), Qt::LeftButton);
         QVERIFY(!panel.runButton()->isEnabled());
         QVERIFY(waitForCount(finished, 1, 60000));
@@ -164,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTestBench)
-#include "TestTestBench.moc"
+QTEST_MAIN(TestBenchPanel)
+#include "TestBenchPanel.moc"

@@ -4,7 +4,7 @@
 // thresholds edited in the dialog are saved in QSettings and read back by the next console, with sane defaults.
 
 #include "alerts/AlertThresholdsDialog.h"
-#include "alerts/AlertsConsole.h"
+#include "alerts/AlertsFeature.h"
 #include "alerts/AlertsModel.h"
 #include "alerts/AlertsPanel.h"
 #include "controller/AlertSettings.h"
@@ -34,7 +34,7 @@
 
 using namespace redlock;
 
-class TestAlertsConsole : public QObject
+class TestAlertsFeature : public QObject
 {
     Q_OBJECT
 
@@ -69,11 +69,11 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         ClusterController controller;
         MainWindow window(&controller);
-        AlertsConsole alerts(&controller, &window, &settings);
+        AlertsFeature alerts(&controller, &window, &settings);
         auto clock = std::make_shared<ManualClock>();
         alerts.setClock(clock);
         QAbstractItemModelTester tester(alerts.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QSignalSpy notified(&alerts, &AlertsConsole::notified);
+        QSignalSpy notified(&alerts, &AlertsFeature::notified);
         window.show();
         ClusterSettings s;
         s.nodes = cluster.endpoints();
@@ -161,7 +161,7 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         ClusterController controller;
         MainWindow window(&controller);
-        AlertsConsole alerts(&controller, &window, &settings);
+        AlertsFeature alerts(&controller, &window, &settings);
         auto clock = std::make_shared<ManualClock>();
         alerts.setClock(clock);
         ClusterSettings s;
@@ -227,7 +227,7 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         ClusterController controller;
         MainWindow window(&controller);
-        AlertsConsole alerts(&controller, &window, &settings);
+        AlertsFeature alerts(&controller, &window, &settings);
         window.show();
         ClusterSettings s;
         s.nodes = cluster.endpoints();
@@ -269,11 +269,11 @@ private slots:
         QSettings settings(settingsPath(), QSettings::IniFormat);
         ClusterController controller;
         MainWindow window(&controller);
-        AlertsConsole alerts(&controller, &window, &settings);
+        AlertsFeature alerts(&controller, &window, &settings);
         auto clock = std::make_shared<ManualClock>();
         alerts.setClock(clock);
         QAbstractItemModelTester tester(alerts.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QSignalSpy notified(&alerts, &AlertsConsole::notified);
+        QSignalSpy notified(&alerts, &AlertsFeature::notified);
         window.show();
         ClusterSettings s;
         s.nodes = cluster.endpoints();
@@ -310,7 +310,7 @@ private slots:
             QSettings settings(settingsPath(), QSettings::IniFormat);
             ClusterController controller;
             MainWindow window(&controller);
-            AlertsConsole alerts(&controller, &window, &settings);
+            AlertsFeature alerts(&controller, &window, &settings);
             AlertThresholdsDialog* dialog = alerts.openThresholds();
             QVERIFY(dialog);
             QCOMPARE(dialog->thresholds(), AlertThresholds{});
@@ -335,7 +335,7 @@ private slots:
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         ClusterController controller;
         MainWindow window(&controller);
-        AlertsConsole alerts(&controller, &window, &settings);
+        AlertsFeature alerts(&controller, &window, &settings);
         QCOMPARE(alerts.thresholds(), edited);
         ClusterSettings s;
         s.nodes = cluster.endpoints();
@@ -351,5 +351,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestAlertsConsole)
-#include "TestAlertsConsole.moc"
+QTEST_MAIN(TestAlertsFeature)
+#include "TestAlertsFeature.moc"

@@ -1,10 +1,10 @@
-#include "bench/TestBenchPanel.h"
+#include "bench/BenchPanel.h"
 
-#include "models/NodesModel.h"
 #include "observe/ObservationTypes.h"
 #include "redlock/LockKeeper.h"
 #include "redlock/RedlockClient.h"
 #include "redlock/RedlockRules.h"
+#include "runtime/HumanUnits.h"
 #include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
@@ -38,10 +38,6 @@
 namespace redlock {
 
 namespace {
-QString ms(qint64 us)
-{
-    return us < 0 ? QStringLiteral("—") : NodesModel::formatLatency(us);
-}
 
 QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suffix = {})
 {
@@ -53,7 +49,7 @@ QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suff
 }
 } // namespace
 
-TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
+BenchPanel::BenchPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("testBench"));
     m_resource = new QLineEdit(QStringLiteral("bench:lock"), this);
@@ -159,21 +155,21 @@ TestBenchPanel::TestBenchPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(settingsBox);
     layout->addWidget(tabs, 1);
 
-    connect(m_acquireButton, &QPushButton::clicked, this, &TestBenchPanel::acquire);
-    connect(m_extendButton, &QPushButton::clicked, this, &TestBenchPanel::extend);
-    connect(m_releaseButton, &QPushButton::clicked, this, &TestBenchPanel::release);
-    connect(m_runButton, &QPushButton::clicked, this, &TestBenchPanel::startRun);
+    connect(m_acquireButton, &QPushButton::clicked, this, &BenchPanel::acquire);
+    connect(m_extendButton, &QPushButton::clicked, this, &BenchPanel::extend);
+    connect(m_releaseButton, &QPushButton::clicked, this, &BenchPanel::release);
+    connect(m_runButton, &QPushButton::clicked, this, &BenchPanel::startRun);
     connect(m_csvButton, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
     connect(m_jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
     updateButtons();
 }
 
-TestBenchPanel::~TestBenchPanel()
+BenchPanel::~BenchPanel()
 {
     stop();
 }
 
-void TestBenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
+void BenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
 {
     stop();
     m_nodes = nodes;
@@ -183,7 +179,7 @@ void TestBenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
     updateButtons();
 }
 
-void TestBenchPanel::stop()
+void BenchPanel::stop()
 {
     m_io.reset(); // deletes the clients, keeper and run on their thread
     m_client = nullptr;
@@ -194,7 +190,7 @@ void TestBenchPanel::stop()
     updateButtons();
 }
 
-BenchConfig TestBenchPanel::config() const
+BenchConfig BenchPanel::config() const
 {
     BenchConfig c;
     c.nodes = m_nodes;
@@ -212,7 +208,7 @@ BenchConfig TestBenchPanel::config() const
     return c;
 }
 
-RedlockClient* TestBenchPanel::freshClient()
+RedlockClient* BenchPanel::freshClient()
 {
     dropClient();
     if (!m_io)
@@ -221,7 +217,7 @@ RedlockClient* TestBenchPanel::freshClient()
     return m_client;
 }
 
-void TestBenchPanel::dropClient()
+void BenchPanel::dropClient()
 {
     if (!m_io)
         return;
@@ -235,7 +231,7 @@ void TestBenchPanel::dropClient()
     m_client = nullptr;
 }
 
-void TestBenchPanel::acquire()
+void BenchPanel::acquire()
 {
     if (m_busy || isHolding() || m_nodes.isEmpty() || m_readOnly)
         return;
@@ -255,8 +251,8 @@ void TestBenchPanel::acquire()
             m_lock = result.lock;
             if (c.autoExtend && m_client) {
                 m_keeper = m_io->create<LockKeeper>(m_client.data(), m_lock);
-                connect(m_keeper, &LockKeeper::extended, this, &TestBenchPanel::addExtension);
-                connect(m_keeper, &LockKeeper::lost, this, &TestBenchPanel::onLost);
+                connect(m_keeper, &LockKeeper::extended, this, &BenchPanel::addExtension);
+                connect(m_keeper, &LockKeeper::lost, this, &BenchPanel::onLost);
                 QMetaObject::invokeMethod(m_keeper, &LockKeeper::start, Qt::QueuedConnection);
             }
             showLockState();
@@ -270,7 +266,7 @@ void TestBenchPanel::acquire()
     });
 }
 
-void TestBenchPanel::extend()
+void BenchPanel::extend()
 {
     if (m_busy || !isHolding() || !m_client || m_keeper)
         return;
@@ -290,7 +286,7 @@ void TestBenchPanel::extend()
     });
 }
 
-void TestBenchPanel::release()
+void BenchPanel::release()
 {
     if (m_busy || !isHolding() || !m_client)
         return;
@@ -320,7 +316,7 @@ void TestBenchPanel::release()
     });
 }
 
-void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
+void BenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
 {
     m_nodesTable->setRowCount(int(nodes.size()));
     for (int row = 0; row < nodes.size(); ++row) {
@@ -331,7 +327,7 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
         if (n.fenceValue >= 0)
             detail = tr("fence %1").arg(n.fenceValue) + (detail.isEmpty() ? QString() : QStringLiteral("; ") + detail);
         const QString cells[] = {QStringLiteral("#%1 %2").arg(n.node + 1).arg(m_nodes.value(n.node).displayName()),
-                                 outcomeKindName(n.kind), ms(n.latencyUs), detail};
+                                 outcomeKindName(n.kind), HumanUnits::latency(n.latencyUs), detail};
         for (int c = 0; c < 4; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
@@ -344,7 +340,7 @@ void TestBenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
     m_nodesTable->resizeColumnsToContents();
 }
 
-void TestBenchPanel::showLockState()
+void BenchPanel::showLockState()
 {
     if (!m_lostReason.isEmpty()) {
         m_lockState->setText(Icons::severityGlyph(AuditFinding::Severity::Severe) + QLatin1Char(' ') +
@@ -368,7 +364,7 @@ void TestBenchPanel::showLockState()
     showLockStateAs(StatePalette::Role::Success, true);
 }
 
-void TestBenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, bool bold, double scale)
+void BenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, bool bold, double scale)
 {
     StatePalette::setTextRole(m_lockState, role);
     QFont font = this->font();
@@ -378,7 +374,7 @@ void TestBenchPanel::showLockStateAs(std::optional<StatePalette::Role> role, boo
     m_lockState->setFont(font);
 }
 
-void TestBenchPanel::addExtension(const ExtendResult& result)
+void BenchPanel::addExtension(const ExtendResult& result)
 {
     const QString time = QDateTime::currentDateTime().toString(u"HH:mm:ss.zzz");
     auto* item =
@@ -386,7 +382,7 @@ void TestBenchPanel::addExtension(const ExtendResult& result)
                                             .arg(time)
                                             .arg(result.succeededCount)
                                             .arg(result.nodes.size())
-                                            .arg(ms(result.elapsedUs))
+                                            .arg(HumanUnits::latency(result.elapsedUs))
                                             .arg(result.lock.remainingValidityMs(SteadyClock::system()->nowNs()))
                                       : tr("%1 extension failed (%2 of %3 nodes): %4")
                                             .arg(time)
@@ -403,7 +399,7 @@ void TestBenchPanel::addExtension(const ExtendResult& result)
     }
 }
 
-void TestBenchPanel::onLost(const QString& reason)
+void BenchPanel::onLost(const QString& reason)
 {
     m_lostReason = reason.isEmpty() ? tr("the lock could not be kept") : reason;
     m_lock = {};
@@ -415,7 +411,7 @@ void TestBenchPanel::onLost(const QString& reason)
     emit lockLost(m_lostReason);
 }
 
-void TestBenchPanel::startRun()
+void BenchPanel::startRun()
 {
     if (m_run || m_nodes.isEmpty() || m_readOnly)
         return;
@@ -439,18 +435,19 @@ void TestBenchPanel::startRun()
     updateButtons();
 }
 
-void TestBenchPanel::showRun(const BenchStats& stats)
+void BenchPanel::showRun(const BenchStats& stats)
 {
     m_stats = stats;
     m_haveRun = true;
-    m_statsLabel->setText(tr("%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention "
-                             "seen in %7 acquire(s)")
-                              .arg(stats.succeeded())
-                              .arg(stats.samples.size())
-                              .arg(stats.successRate() * 100.0, 0, 'f', 1)
-                              .arg(stats.elapsedMs)
-                              .arg(ms(stats.percentileUs(50)), ms(stats.percentileUs(99)))
-                              .arg(stats.contended()));
+    m_statsLabel->setText(
+        tr("%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention "
+           "seen in %7 acquire(s)")
+            .arg(stats.succeeded())
+            .arg(stats.samples.size())
+            .arg(stats.successRate() * 100.0, 0, 'f', 1)
+            .arg(stats.elapsedMs)
+            .arg(HumanUnits::latency(stats.percentileUs(50)), HumanUnits::latency(stats.percentileUs(99)))
+            .arg(stats.contended()));
     m_nodeErrors->setRowCount(int(stats.nodeErrors.size()));
     for (int i = 0; i < stats.nodeErrors.size(); ++i) {
         m_nodeErrors->setItem(
@@ -491,17 +488,17 @@ void TestBenchPanel::showRun(const BenchStats& stats)
     series->attachAxis(y);
 }
 
-bool TestBenchPanel::exportCsv(const QString& path, QString* error) const
+bool BenchPanel::exportCsv(const QString& path, QString* error) const
 {
     return m_stats.exportCsv(path, error);
 }
 
-bool TestBenchPanel::exportJson(const QString& path, QString* error) const
+bool BenchPanel::exportJson(const QString& path, QString* error) const
 {
     return m_stats.exportJson(path, error);
 }
 
-void TestBenchPanel::exportWithDialog(bool json)
+void BenchPanel::exportWithDialog(bool json)
 {
     const QString path = QFileDialog::getSaveFileName(this, json ? tr("Export run as JSON") : tr("Export run as CSV"),
                                                       json ? QStringLiteral("bench.json") : QStringLiteral("bench.csv"),
@@ -513,7 +510,7 @@ void TestBenchPanel::exportWithDialog(bool json)
         QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1: %2").arg(path, error));
 }
 
-void TestBenchPanel::updateButtons()
+void BenchPanel::updateButtons()
 {
     const bool connected = !m_nodes.isEmpty() && !m_readOnly;
     m_acquireButton->setEnabled(connected && !m_busy && !isHolding());

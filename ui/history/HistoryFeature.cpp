@@ -1,4 +1,4 @@
-#include "history/HistoryConsole.h"
+#include "history/HistoryFeature.h"
 
 #include "controller/ClusterController.h"
 #include "controller/OperatorActions.h"
@@ -44,7 +44,7 @@ bool endsTenure(const ForceReleaseReport& report)
 
 } // namespace
 
-HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
+HistoryFeature::HistoryFeature(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
                                std::optional<JournalOptions> options, QObject* parent)
     : QObject(parent), m_window(window)
 {
@@ -114,15 +114,15 @@ HistoryConsole::HistoryConsole(ClusterController* controller, MainWindow* window
     m_journal->start();
 }
 
-HistoryConsole::~HistoryConsole() = default;
+HistoryFeature::~HistoryFeature() = default;
 
-QByteArray HistoryConsole::selectedKey() const
+QByteArray HistoryFeature::selectedKey() const
 {
     const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
     return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
 }
 
-void HistoryConsole::logProblem(const QString& message, bool recovered)
+void HistoryFeature::logProblem(const QString& message, bool recovered)
 {
     EventLogModel::Entry e;
     e.atMs = QDateTime::currentMSecsSinceEpoch();

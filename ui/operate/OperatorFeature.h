@@ -17,21 +17,21 @@ class IoThread;
 class LocalCluster;
 class MainWindow;
 class RestartDialog;
-class TestBenchPanel;
+class BenchPanel;
 
 // Adds the operator's actions to the main window, through its extension points, without the window knowing
 // about them: the Operations menu, a toolbar section, the locks table's and nodes table's context menus, a
 // button in the lock detail, the test bench dock,
 // quarantine countdowns in the nodes table and event log entries. Reconfigures OperatorActions and the test
 // bench each time the controller starts on a cluster; read-only mode disables every destructive action.
-class OperatorConsole final : public QObject
+class OperatorFeature final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(OperatorConsole)
+    Q_DISABLE_COPY_MOVE(OperatorFeature)
 
 public:
-    OperatorConsole(ClusterController* controller, MainWindow* window, QObject* parent = nullptr);
-    ~OperatorConsole() override;
+    OperatorFeature(ClusterController* controller, MainWindow* window, QObject* parent = nullptr);
+    ~OperatorFeature() override;
 
     // Everything but `cluster`, which comes from the controller at each start (tests: short delays, temp files).
     void setDefaults(const OperatorSettings& defaults) { m_defaults = defaults; }
@@ -40,7 +40,7 @@ public:
     void stop();
 
     OperatorActions* actions() const { return m_actions; }
-    TestBenchPanel* testBench() const { return m_bench; }
+    BenchPanel* testBench() const { return m_bench; }
     QDockWidget* testBenchDock() const { return m_benchDock; }
     QAction* forceReleaseAction() const { return m_forceRelease; }
     QAction* restartAction() const { return m_restart; }
@@ -66,7 +66,7 @@ private:
     MainWindow* m_window;
     OperatorActions* m_actions;
     OperatorSettings m_defaults;
-    TestBenchPanel* m_bench;
+    BenchPanel* m_bench;
     QDockWidget* m_benchDock;
     QAction* m_forceRelease;
     QAction* m_restart;

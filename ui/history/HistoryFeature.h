@@ -17,21 +17,21 @@ class HistoryPanel;
 class MainWindow;
 class OperatorActions;
 
-// Adds the lock history to the main window through its extension points, as OperatorConsole adds the
+// Adds the lock history to the main window through its extension points, as OperatorFeature adds the
 // operator's actions: the journal (LockJournal) that records every lock event the controller passes on and
 // every force release the operator runs, the history dock (HistoryPanel), a History menu and "Show history"
 // in the locks table's context menu. When the journal cannot be written, the event log and the panel say why
 // (and what was dropped); monitoring is not affected.
-class HistoryConsole final : public QObject
+class HistoryFeature final : public QObject
 {
     Q_OBJECT
-    Q_DISABLE_COPY_MOVE(HistoryConsole)
+    Q_DISABLE_COPY_MOVE(HistoryFeature)
 
 public:
     // options: nullopt = no journal (--no-journal): the panel says so. operatorActions may be null.
-    HistoryConsole(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
+    HistoryFeature(ClusterController* controller, MainWindow* window, OperatorActions* operatorActions,
                    std::optional<JournalOptions> options, QObject* parent = nullptr);
-    ~HistoryConsole() override;
+    ~HistoryFeature() override;
 
     LockJournal* journal() const { return m_journal.get(); }
     HistoryPanel* panel() const { return m_panel; }
