@@ -10,6 +10,8 @@ packages=(
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
+    qtkeychain-qt6-dev # the console's "Remember password": node passwords in the desktop keyring (Secret Service)
+    gnome-keyring dbus-daemon # tests only: TestPasswordKeyring runs a real gnome-keyring-daemon in a dbus-run-session
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then
