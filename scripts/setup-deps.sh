@@ -14,6 +14,8 @@ packages=(
     systemd # tests only: exporter-unit-verifies runs systemd-analyze verify on resources/systemd/redlock-exporter@.service.in
     openssh-client # SSH jump hosts: the tunnels are the system ssh client
     openssh-server # tests only: tests/core/TestSshTunnel runs real sshd bastions on loopback
+    qtkeychain-qt6-dev # the console's "Remember password": node passwords in the desktop keyring (Secret Service)
+    gnome-keyring dbus-daemon # tests only: TestPasswordKeyring runs a real gnome-keyring-daemon in a dbus-run-session
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then

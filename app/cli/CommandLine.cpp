@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -40,9 +41,25 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
                     const QString& description, int* exitCode, const QString& exitCodes)
 {
     parser.setApplicationDescription(description);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, CommandLine::tr("Show this help."));
+    // -h is redis-cli's host in the commands that talk to nodes (addNodeOptions took it); there only --help, and a
+    // bare -h (nothing after it, or another option) still asks for help, as it did before -h was the host.
+    // (The parser cannot be asked for its options, and adding a clashing one prints a warning: its help text tells.)
+    const bool hostOption = parser.helpText().contains(QLatin1String("-h, --host"));
+    const QCommandLineOption help(hostOption ? QStringList{QStringLiteral("help")}
+                                             : QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  CommandLine::tr("Show this help."));
     parser.addOption(help);
-    if (!parser.parse(args)) {
+    QStringList arguments = args;
+    if (hostOption) {
+        // Options end at "--" (run's command has its own -h).
+        const qsizetype end =
+            arguments.contains(QStringLiteral("--")) ? arguments.indexOf(QStringLiteral("--")) : arguments.size();
+        for (qsizetype i = 1; i < end; ++i) {
+            if (arguments[i] == u"-h" && (i + 1 == end || arguments[i + 1].startsWith(u'-')))
+                arguments[i] = QStringLiteral("--help");
+        }
+    }
+    if (!parser.parse(arguments)) {
         printErr(CommandLine::tr("redlock: %1").arg(parser.errorText()));
         printErr(CommandLine::tr("Try '%1 --help'.").arg(args.value(0)));
         *exitCode = ExitUsage;
@@ -131,18 +148,37 @@ bool driftFactorOption(const QCommandLineParser& parser, double* value)
 void addNodeOptions(QCommandLineParser& parser, bool keyOption)
 {
     parser.addOption(
-        {QStringLiteral("nodes"),
+        {{QStringLiteral("u"), QStringLiteral("nodes")},
          CommandLine::tr("Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, "
                          "rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL "
-                         "(use --password-env)."),
+                         "(use REDISCLI_AUTH or --password-env). -u is redis-cli's spelling."),
          CommandLine::tr("LIST")});
+    // redis-cli's -h/-p, for the nodes instead of --nodes: a list on one side, one value on the other.
+    parser.addOption({{QStringLiteral("h"), QStringLiteral("host")},
+                      CommandLine::tr("Instead of --nodes: the nodes' host, or a comma-separated list of hosts that "
+                                      "all listen on -p's port (default 127.0.0.1)."),
+                      CommandLine::tr("HOST")});
+    parser.addOption({{QStringLiteral("p"), QStringLiteral("port")},
+                      CommandLine::tr("Instead of --nodes: the nodes' port, or a comma-separated list of ports on "
+                                      "-h's host (default 6379)."),
+                      CommandLine::tr("PORT")});
+    parser.addOption(
+        {{QStringLiteral("a"), QStringLiteral("pass")},
+         CommandLine::tr("Password of every node that names none. It shows in the process list and the shell "
+                         "history: prefer REDISCLI_AUTH or --password-env (a warning says so)."),
+         CommandLine::tr("PASSWORD")});
+    parser.addOption({QStringLiteral("no-auth-warning"), CommandLine::tr("No warning for -a (as in redis-cli).")});
     parser.addOption(
         {QStringLiteral("password-env"),
          CommandLine::tr("Read the password of every node from environment variable VAR (never pass a password "
-                         "as an argument: it would show in the process list)."),
+                         "as an argument: it would show in the process list). Without -a and this option, "
+                         "REDISCLI_AUTH is read when set."),
          CommandLine::tr("VAR")});
     parser.addOption(
         {QStringLiteral("user"), CommandLine::tr("ACL user for every node that names none."), CommandLine::tr("NAME")});
+    parser.addOption({{QStringLiteral("n"), QStringLiteral("db")},
+                      CommandLine::tr("Database number for every node that names none (default 0)."),
+                      CommandLine::tr("DB")});
     // TLS as redis-cli spells it.
     parser.addOption({QStringLiteral("tls"), CommandLine::tr("Connect to every TCP node over TLS (as rediss://).")});
     parser.addOption({QStringLiteral("cacert"),
@@ -321,17 +357,67 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
 
 } // namespace
 
+namespace {
+
+// The node list of -h/-p as --nodes text: one host and a list of ports, or a list of hosts and one port (both
+// lists would leave open which host goes with which port). Empty with the error printed when it is refused.
+std::optional<QString> nodesFromHostAndPort(const QCommandLineParser& parser)
+{
+    const QStringList hosts = parser.isSet(QStringLiteral("host")) ? parser.value(QStringLiteral("host")).split(u',')
+                                                                   : QStringList{QStringLiteral("127.0.0.1")};
+    const QStringList ports = parser.isSet(QStringLiteral("port")) ? parser.value(QStringLiteral("port")).split(u',')
+                                                                   : QStringList{QStringLiteral("6379")};
+    if (hosts.size() > 1 && ports.size() > 1) {
+        printErr(CommandLine::tr("redlock: -h and -p are both lists: give a list of hosts with one port, one host "
+                                 "with a list of ports, or host:port pairs with --nodes"));
+        return std::nullopt;
+    }
+    QStringList nodes;
+    for (const QString& host : hosts) {
+        for (const QString& port : ports) {
+            // A port that is not a number or a host that is a URL would otherwise parse as something else.
+            bool numeric = false;
+            port.toUInt(&numeric);
+            if (!numeric || host.contains(u'/') || host.contains(u'@') || host.contains(u',')) {
+                printErr(CommandLine::tr("redlock: bad -h/-p: \"%1\" port \"%2\"")
+                             .arg(printableText(host, 200), printableText(port, 50)));
+                return std::nullopt;
+            }
+            const bool v6 = host.contains(u':') && !host.startsWith(u'[');
+            nodes << (v6 ? QStringLiteral("[%1]:%2") : QStringLiteral("%1:%2")).arg(host, port);
+        }
+    }
+    return nodes.join(u',');
+}
+
+} // namespace
+
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser)
 {
-    if (!parser.isSet(QStringLiteral("nodes"))) {
+    const bool hostPort = parser.isSet(QStringLiteral("host")) || parser.isSet(QStringLiteral("port"));
+    if (parser.isSet(QStringLiteral("nodes")) && hostPort) {
+        printErr(CommandLine::tr("redlock: name the nodes either with --nodes (-u) or with -h/-p, not both"));
+        return std::nullopt;
+    }
+    if (!parser.isSet(QStringLiteral("nodes")) && !hostPort) {
         printErr(CommandLine::tr(
             "redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
         return std::nullopt;
     }
+    QString text;
+    if (hostPort) {
+        const auto built = nodesFromHostAndPort(parser);
+        if (!built)
+            return std::nullopt;
+        text = *built;
+    } else {
+        text = parser.value(QStringLiteral("nodes"));
+    }
     QString error;
-    auto nodes = NodeEndpoint::parseList(parser.value(QStringLiteral("nodes")), &error);
+    auto nodes = NodeEndpoint::parseList(text, &error);
     if (!nodes) {
-        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(error));
+        printErr((hostPort ? CommandLine::tr("redlock: bad -h/-p: %1") : CommandLine::tr("redlock: bad --nodes: %1"))
+                     .arg(error));
         return std::nullopt;
     }
     if (nodes->size() > rules::kMaxNodes) {
@@ -343,8 +429,8 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
     for (qsizetype i = 0; i < nodes->size(); ++i) {
         if (!nodes->at(i).password.isEmpty()) {
             printErr(CommandLine::tr("redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process "
-                                     "list and the shell history show it: put it in an environment variable and "
-                                     "name that with --password-env VAR")
+                                     "list and the shell history show it: put it in REDISCLI_AUTH, or in an "
+                                     "environment variable named with --password-env VAR")
                          .arg(i + 1)
                          .arg(nodes->at(i).displayName()));
             return std::nullopt;
@@ -354,17 +440,44 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
         printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
         return std::nullopt;
     }
-    if (parser.isSet(QStringLiteral("password-env"))) {
+    // The password: -a, else --password-env's variable, else REDISCLI_AUTH (as redis-cli reads it).
+    QString password;
+    if (parser.isSet(QStringLiteral("pass")) && parser.isSet(QStringLiteral("password-env"))) {
+        printErr(CommandLine::tr("redlock: -a and --password-env both name a password: give one"));
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("pass"))) {
+        password = parser.value(QStringLiteral("pass"));
+        // redis-cli's warning, word for word, and its way out.
+        if (!parser.isSet(QStringLiteral("no-auth-warning"))) {
+            printErr(CommandLine::tr("Warning: Using a password with '-a' or '-u' option on the command line "
+                                     "interface may not be safe. Set REDISCLI_AUTH or use --password-env instead."));
+        }
+    } else if (parser.isSet(QStringLiteral("password-env"))) {
         const QString variable = parser.value(QStringLiteral("password-env"));
         if (!qEnvironmentVariableIsSet(variable.toLocal8Bit().constData())) {
             printErr(
                 CommandLine::tr("redlock: environment variable %1 (from --password-env) is not set").arg(variable));
             return std::nullopt;
         }
-        const QString password = qEnvironmentVariable(variable.toLocal8Bit().constData());
+        password = qEnvironmentVariable(variable.toLocal8Bit().constData());
+    } else {
+        password = qEnvironmentVariable("REDISCLI_AUTH");
+    }
+    if (!password.isEmpty()) {
         for (NodeEndpoint& node : *nodes) {
             if (node.password.isEmpty())
                 node.password = password;
+        }
+    }
+    if (parser.isSet(QStringLiteral("db"))) {
+        qint64 db = 0;
+        if (!intOption(parser, QStringLiteral("db"), 0, std::numeric_limits<int>::max(), &db))
+            return std::nullopt;
+        // A node whose URL names a database (other than 0) keeps it.
+        for (NodeEndpoint& node : *nodes) {
+            if (node.db == 0)
+                node.db = static_cast<int>(db);
         }
     }
     if (parser.isSet(QStringLiteral("user"))) {

@@ -65,6 +65,9 @@ bool driftFactorOption(const QCommandLineParser& parser, double* value);
 // --nodes, --password-env, --user and the TLS options (redis-cli's --tls, --cacert, --cacertdir, --cert, --key,
 // --sni, --insecure): the node list shared by every command that talks to nodes. keyOption = false leaves the
 // TLS key as --tls-key only, for a command whose --key is something else.
+// redis-cli's habits too: -u (= --nodes), -h/-p (instead of --nodes: one host and a list of ports, or a list of
+// hosts and one port), -a/--pass with redis-cli's warning, REDISCLI_AUTH, -n DB. -h is then the host, and
+// parseArguments() keeps --help (and a bare -h) for help.
 void addNodeOptions(QCommandLineParser& parser, bool keyOption = true);
 // Parses the node options; prints the error and returns nullopt on a bad list or a missing variable.
 std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& parser);

@@ -1,5 +1,7 @@
 #include "controller/ConnectionProfile.h"
 
+#include "controller/PasswordKeyring.h"
+
 #include "observe/ObservationTypes.h"
 #include "redlock/RedlockRules.h"
 
@@ -113,6 +115,7 @@ std::optional<ConnectionProfile> load(QSettings& settings, const QString& name, 
         node.user = settings.value(QStringLiteral("user")).toString();
         node.passwordEnv = settings.value(QStringLiteral("passwordEnv")).toString();
         node.askPassword = settings.value(QStringLiteral("askPassword"), false).toBool();
+        node.keyringPassword = settings.value(QStringLiteral("keyringPassword"), false).toBool();
         node.tls = settings.value(QStringLiteral("tls"), false).toBool();
         node.caFile = settings.value(QStringLiteral("caFile")).toString();
         node.certFile = settings.value(QStringLiteral("certFile")).toString();
@@ -143,6 +146,7 @@ void save(QSettings& settings, const ConnectionProfile& p)
         settings.setValue(QStringLiteral("user"), node.user);
         settings.setValue(QStringLiteral("passwordEnv"), node.passwordEnv);
         settings.setValue(QStringLiteral("askPassword"), node.askPassword);
+        settings.setValue(QStringLiteral("keyringPassword"), node.keyringPassword); // where it is, never what
         settings.setValue(QStringLiteral("tls"), node.tls);
         settings.setValue(QStringLiteral("caFile"), node.caFile);
         settings.setValue(QStringLiteral("certFile"), node.certFile);
@@ -162,7 +166,7 @@ void remove(QSettings& settings, const QString& name)
 } // namespace ProfileStore
 
 std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, const PasswordPrompt& askPassword,
-                                              QString* error)
+                                              QString* error, const QString& keyringService)
 {
     const QStringList problems = profile.errors();
     if (!problems.isEmpty()) {
@@ -190,6 +194,20 @@ std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, 
                 return std::nullopt;
             }
             ep.password = qEnvironmentVariable(node.passwordEnv.toLocal8Bit().constData());
+        } else if (node.keyringPassword) {
+            const PasswordKeyring keyring =
+                keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(keyringService);
+            const PasswordKeyring::Result read =
+                keyring.read(PasswordKeyring::nodeKey(profile.name, node.address, node.user));
+            if (!read.ok) {
+                if (error)
+                    *error = QCoreApplication::translate("ConnectionProfile",
+                                                         "node %1: the password could not be read from the keyring: %2")
+                                 .arg(i + 1)
+                                 .arg(read.error);
+                return std::nullopt;
+            }
+            ep.password = read.password;
         } else if (node.askPassword) {
             const auto password = askPassword ? askPassword(i, ep.displayName()) : std::nullopt;
             if (!password) {

@@ -24,6 +24,8 @@ struct NodeProfile
     QString user;        // ACL user; empty = default
     QString passwordEnv; // name of an environment variable holding the password
     bool askPassword = false;
+    // The password is in the desktop keyring (PasswordKeyring::nodeKey), never in the profile file.
+    bool keyringPassword = false;
     bool tls = false;
     QString caFile;
     QString certFile;
@@ -32,7 +34,7 @@ struct NodeProfile
 
     // The endpoint without a password (nullopt with *error for a bad address).
     std::optional<NodeEndpoint> endpoint(QString* error = nullptr) const;
-    bool needsPassword() const { return askPassword || !passwordEnv.isEmpty(); }
+    bool needsPassword() const { return askPassword || keyringPassword || !passwordEnv.isEmpty(); }
 
     friend bool operator==(const NodeProfile&, const NodeProfile&) = default;
 };
@@ -65,10 +67,11 @@ void save(QSettings& settings, const ConnectionProfile& profile);
 void remove(QSettings& settings, const QString& name);
 } // namespace ProfileStore
 
-// Turns a profile into what the controller watches: endpoints with passwords taken from the environment or
-// from askPassword(node index, endpoint display name) (returns nullopt when the operator cancels).
+// Turns a profile into what the controller watches: endpoints with passwords taken from the environment, the
+// desktop keyring (PasswordKeyring, service "redlock-console" unless keyringService names another), or from
+// askPassword(node index, endpoint display name) (returns nullopt when the operator cancels).
 using PasswordPrompt = std::function<std::optional<QString>(int node, const QString& displayName)>;
 std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, const PasswordPrompt& askPassword,
-                                              QString* error);
+                                              QString* error, const QString& keyringService = {});
 
 } // namespace redlock

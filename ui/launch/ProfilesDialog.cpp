@@ -1,5 +1,7 @@
 #include "launch/ProfilesDialog.h"
 
+#include "controller/PasswordKeyring.h"
+
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "theme/Icons.h"
@@ -24,11 +26,13 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace redlock {
 
 namespace {
 enum NodeColumn { AddressCol, DbCol, UserCol, PasswordCol, TlsCol, NodeColumnCount };
-enum PasswordSource { NoPassword, AskAtConnect, FromEnvironment };
+enum PasswordSource { NoPassword, AskAtConnect, FromEnvironment, InKeyring };
 } // namespace
 
 ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
@@ -61,6 +65,8 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
 
     // Right: the profile.
     m_name->setObjectName(QStringLiteral("profileName"));
+    m_passwordSource->setObjectName(QStringLiteral("passwordSource"));
+    m_password->setObjectName(QStringLiteral("checkPassword"));
     m_nodes->setObjectName(QStringLiteral("profileNodes"));
     m_nodes->setColumnCount(NodeColumnCount);
     m_nodes->setHorizontalHeaderLabels({tr("Address"), tr("DB"), tr("ACL user"), tr("Password"), tr("TLS")});
@@ -82,10 +88,11 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     m_address->setPlaceholderText(tr("host:port, [v6]:port, unix:/path/redis.sock"));
     m_db->setRange(0, 1000);
     m_user->setPlaceholderText(tr("default"));
-    m_passwordSource->addItems({tr("No password"), tr("Ask at connect"), tr("From environment variable")});
+    m_passwordSource->addItems(
+        {tr("No password"), tr("Ask at connect"), tr("From environment variable"), tr("Remember in the keyring")});
     m_passwordEnv->setPlaceholderText(tr("e.g. REDIS_PASSWORD_1"));
     m_password->setEchoMode(QLineEdit::Password);
-    m_password->setPlaceholderText(tr("only for checking; never saved"));
+    m_password->setPlaceholderText(tr("for the check; saved only in the keyring, when chosen above"));
     m_caFile->setPlaceholderText(tr("CA bundle (PEM); empty = system store"));
     m_certFile->setPlaceholderText(tr("client certificate (PEM)"));
     m_keyFile->setPlaceholderText(tr("client key (PEM)"));
@@ -301,6 +308,7 @@ void ProfilesDialog::setNodeAt(int row, const NodeProfile& node)
     set(UserCol, node.user.isEmpty() ? tr("default") : node.user);
     set(PasswordCol, !node.passwordEnv.isEmpty() ? tr("$%1").arg(node.passwordEnv)
                      : node.askPassword          ? tr("ask at connect")
+                     : node.keyringPassword      ? tr("keyring")
                                                  : tr("none"));
     set(TlsCol, node.tls ? tr("yes") : tr("no"));
 }
@@ -319,6 +327,7 @@ void ProfilesDialog::showNode(int row)
     m_user->setText(node.user);
     m_passwordSource->setCurrentIndex(!node.passwordEnv.isEmpty() ? FromEnvironment
                                       : node.askPassword          ? AskAtConnect
+                                      : node.keyringPassword      ? InKeyring
                                                                   : NoPassword);
     m_passwordEnv->setText(node.passwordEnv);
     m_passwordEnv->setEnabled(valid && m_passwordSource->currentIndex() == FromEnvironment);
@@ -341,6 +350,7 @@ void ProfilesDialog::storeNode(int row)
     node.user = m_user->text().trimmed();
     const int source = m_passwordSource->currentIndex();
     node.askPassword = source == AskAtConnect;
+    node.keyringPassword = source == InKeyring;
     node.passwordEnv = source == FromEnvironment ? m_passwordEnv->text().trimmed() : QString();
     node.tls = m_tls->isChecked();
     node.caFile = m_caFile->text().trimmed();
@@ -359,10 +369,30 @@ bool ProfilesDialog::saveProfile()
         QMessageBox::warning(this, tr("Cannot save the profile"), errors.join(QLatin1Char('\n')));
         return false;
     }
+    // "Remember in the keyring": the password typed for the check goes to the desktop keyring, never into the
+    // profile. Where no keyring runs the profile is not saved, so that it does not promise a password nobody kept.
+    const PasswordKeyring keyring = m_keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(m_keyringService);
+    for (qsizetype i = 0; i < p.nodes.size(); ++i) {
+        if (!p.nodes[i].keyringPassword || m_passwords.value(i).isEmpty())
+            continue;
+        const PasswordKeyring::Result stored =
+            keyring.store(PasswordKeyring::nodeKey(p.name, p.nodes[i].address, p.nodes[i].user), m_passwords.value(i));
+        if (!stored.ok) {
+            const QString message =
+                tr("Node %1: the password could not be kept in the keyring: %2").arg(i + 1).arg(stored.error);
+            m_report->appendPlainText(message);
+            QMessageBox::warning(this, tr("Cannot save the profile"), message);
+            return false;
+        }
+    }
     ProfileStore::save(*m_settings, p);
     if (m_list->findItems(p.name, Qt::MatchExactly).isEmpty())
         m_list->addItem(p.name);
-    m_report->appendPlainText(tr("Saved \"%1\" (passwords are not saved).").arg(p.name));
+    const bool anyKeyring =
+        std::any_of(p.nodes.cbegin(), p.nodes.cend(), [](const NodeProfile& n) { return n.keyringPassword; });
+    m_report->appendPlainText(anyKeyring
+                                  ? tr("Saved \"%1\" (passwords only in the keyring, not in the profile).").arg(p.name)
+                                  : tr("Saved \"%1\" (passwords are not saved).").arg(p.name));
     return true;
 }
 

@@ -22,7 +22,8 @@ namespace redlock {
 class IoThread;
 
 // Add, edit, check and pick connection profiles. Saved with QSettings, without passwords: a node's password
-// is asked for at connect time or read from an environment variable the profile names. "Check connection"
+// is asked for at connect time, read from an environment variable the profile names, or kept in the desktop
+// keyring ("Remember in the keyring": the password typed for the check is stored there on save). "Check connection"
 // runs on an I/O thread and names the step that failed on each node.
 class ProfilesDialog final : public QDialog
 {
@@ -37,8 +38,10 @@ public:
     // The profile as edited (valid after "Connect").
     ConnectionProfile profile() const;
     void setProfile(const ConnectionProfile& profile);
-    // Passwords typed for the check, by node (never saved; reused for this connect).
+    // Passwords typed for the check, by node (never saved in the profile; reused for this connect).
     QString typedPassword(int node) const;
+    // The keyring's service name ("redlock-console" when empty); tests use their own.
+    void setKeyringService(const QString& service) { m_keyringService = service; }
 
     // Widgets, for tests.
     QLineEdit* nameEdit() const { return m_name; }
@@ -88,6 +91,7 @@ private:
 
     QList<NodeProfile> m_nodeData;
     QList<QString> m_passwords;
+    QString m_keyringService;
     int m_currentNode = -1;
     bool m_updating = false;
     std::unique_ptr<IoThread> m_io;

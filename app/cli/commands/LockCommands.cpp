@@ -41,7 +41,7 @@ void addClientOptions(QCommandLineParser& parser, Operation operation)
                           ? LockCommands::tr("New time to live in milliseconds (default 10000).")
                           : LockCommands::tr("Time to live in milliseconds (default 10000)."),
                       LockCommands::tr("MS"), QStringLiteral("10000")});
-    parser.addOption({QStringLiteral("drift-factor"),
+    parser.addOption({{QStringLiteral("drift-factor"), QStringLiteral("driftFactor")},
                       LockCommands::tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."),
                       LockCommands::tr("F")});
     parser.addOption(
@@ -261,12 +261,19 @@ int runAcquire(const QStringList& args)
 {
     QCommandLineParser parser;
     addClientOptions(parser, Operation::Acquire);
-    parser.addOption(
-        {QStringLiteral("retry"), LockCommands::tr("Attempts after the first (default 3)."), LockCommands::tr("N")});
-    parser.addOption({QStringLiteral("retry-delay"),
-                      LockCommands::tr("Base wait between attempts in ms (default 200)."), LockCommands::tr("MS")});
+    // node-redlock's option names as aliases (docs/guide.md, "Coming from redis-cli or node-redlock", has the table).
+    parser.addOption({{QStringLiteral("retry"), QStringLiteral("retryCount")},
+                      LockCommands::tr("Attempts after the first (default 3)."),
+                      LockCommands::tr("N")});
+    parser.addOption({{QStringLiteral("retry-delay"), QStringLiteral("retryDelay")},
+                      LockCommands::tr("Base wait between attempts in ms (default 200)."),
+                      LockCommands::tr("MS")});
     parser.addOption({QStringLiteral("jitter"),
                       LockCommands::tr("Random extra wait of 0..MS between attempts (default 100)."),
+                      LockCommands::tr("MS")});
+    parser.addOption({QStringLiteral("retryJitter"),
+                      LockCommands::tr("node-redlock's jitter: wait --retry-delay ± MS between attempts (instead of "
+                                       "--jitter; MS at most --retry-delay)."),
                       LockCommands::tr("MS")});
     parser.addOption({QStringLiteral("fencing"),
                       LockCommands::tr("Also issue a fencing token that strictly increases across acquisitions of the "
@@ -301,6 +308,18 @@ int runAcquire(const QStringList& args)
         !intOption(parser, QStringLiteral("retry-delay"), 0, 3600000, &retryDelay) ||
         !intOption(parser, QStringLiteral("jitter"), 0, 3600000, &jitter))
         return ExitUsage;
+    if (parser.isSet(QStringLiteral("retryJitter"))) {
+        // ±J around the delay D is a wait of D-J plus 0..2J: the same uniform spread.
+        if (parser.isSet(QStringLiteral("jitter"))) {
+            printErr(LockCommands::tr("redlock: --jitter and --retryJitter both set the jitter: give one"));
+            return ExitUsage;
+        }
+        qint64 plusMinus = 0;
+        if (!intOption(parser, QStringLiteral("retryJitter"), 0, retryDelay, &plusMinus))
+            return ExitUsage;
+        retryDelay -= plusMinus;
+        jitter = 2 * plusMinus;
+    }
     command.options.retryCount = static_cast<int>(retry);
     command.options.retryDelayMs = static_cast<int>(retryDelay);
     command.options.retryJitterMs = static_cast<int>(jitter);

@@ -90,12 +90,13 @@ bool readSettings(const QStringList& args, RunSettings* settings, int* exitCode)
     parser.addOption({QStringLiteral("wait"),
                       RunCommand::tr("Keep trying to acquire for up to MS milliseconds (default 0: one attempt)."),
                       RunCommand::tr("MS"), QStringLiteral("0")});
-    parser.addOption({QStringLiteral("retry-delay"), RunCommand::tr("Base wait between attempts in ms (default 200)."),
+    parser.addOption({{QStringLiteral("retry-delay"), QStringLiteral("retryDelay")},
+                      RunCommand::tr("Base wait between attempts in ms (default 200)."),
                       RunCommand::tr("MS")});
     parser.addOption({QStringLiteral("jitter"),
                       RunCommand::tr("Random extra wait of 0..MS between attempts (default 100)."),
                       RunCommand::tr("MS")});
-    parser.addOption({QStringLiteral("drift-factor"),
+    parser.addOption({{QStringLiteral("drift-factor"), QStringLiteral("driftFactor")},
                       RunCommand::tr("Clock drift allowance: drift = ttl * F + 2 ms (default 0.01)."),
                       RunCommand::tr("F")});
     parser.addOption({QStringLiteral("node-timeout"),

@@ -1,0 +1,183 @@
+// "Remember password" (issue 26 item 2): node passwords in a real Secret Service keyring (gnome-keyring-daemon),
+// never in the profile file. The test runs itself in a private D-Bus session with its own unlocked keyring in a
+// temporary HOME, so it never touches the user's keyring: main() re-executes the binary as
+//   dbus-run-session -- sh -c 'echo -n PW | gnome-keyring-daemon --unlock --components=secrets; exec TEST'
+
+#include "controller/ConnectionProfile.h"
+#include "controller/PasswordKeyring.h"
+#include "launch/ProfilesDialog.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace redlock;
+
+namespace {
+
+const char* const kSessionVariable = "REDLOCK_TEST_KEYRING_HOME"; // set inside the private session
+const QString kService = QStringLiteral("redlock-console-test");
+const QString kSecret = QStringLiteral("kr-s3cret-Pw");
+
+} // namespace
+
+class TestPasswordKeyring : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void storeReadAndRemove()
+    {
+        const PasswordKeyring keyring(kService);
+        const QString key =
+            PasswordKeyring::nodeKey(QStringLiteral("prod"), QStringLiteral("10.0.0.5:6379"), QStringLiteral("locker"));
+        const PasswordKeyring::Result stored = keyring.store(key, kSecret);
+        QVERIFY2(stored.ok, qPrintable(stored.error));
+        const PasswordKeyring::Result read = keyring.read(key);
+        QVERIFY2(read.ok, qPrintable(read.error));
+        QCOMPARE(read.password, kSecret);
+        // Another node, another user: another entry.
+        const PasswordKeyring::Result other =
+            keyring.read(PasswordKeyring::nodeKey(QStringLiteral("prod"), QStringLiteral("10.0.0.5:6379"), {}));
+        QVERIFY(!other.ok && other.notFound);
+        QVERIFY(keyring.remove(key).ok);
+        const PasswordKeyring::Result gone = keyring.read(key);
+        QVERIFY(!gone.ok && gone.notFound && !gone.error.isEmpty());
+    }
+
+    // The profile says "in the keyring" and nothing more; connecting reads the password from the keyring.
+    void profileKeepsNoSecret()
+    {
+        ConnectionProfile profile;
+        profile.name = QStringLiteral("kr");
+        for (int i = 0; i < 3; ++i) {
+            NodeProfile node;
+            node.address = QStringLiteral("127.0.0.1:%1").arg(7101 + i);
+            node.user = QStringLiteral("locker");
+            node.keyringPassword = true;
+            profile.nodes.append(node);
+            QVERIFY(PasswordKeyring(kService)
+                        .store(PasswordKeyring::nodeKey(profile.name, node.address, node.user),
+                               kSecret + QString::number(i))
+                        .ok);
+        }
+        const QString file = QDir(m_dir.path()).filePath(QStringLiteral("profiles.ini"));
+        {
+            QSettings settings(file, QSettings::IniFormat);
+            ProfileStore::save(settings, profile);
+        }
+        QFile saved(file);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray contents = saved.readAll();
+        QVERIFY2(contents.contains("keyringPassword=true"), contents.constData());
+        QVERIFY2(!contents.contains(kSecret.toUtf8()), contents.constData());
+
+        QSettings settings(file, QSettings::IniFormat);
+        const auto loaded = ProfileStore::load(settings, profile.name);
+        QVERIFY(loaded);
+        QCOMPARE(*loaded, profile);
+        bool asked = false;
+        QString error;
+        const auto resolved = resolveProfile(
+            *loaded,
+            [&asked](int, const QString&) {
+                asked = true;
+                return std::optional<QString>();
+            },
+            &error, kService);
+        QVERIFY2(resolved, qPrintable(error));
+        QVERIFY(!asked);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(resolved->nodes[i].password, kSecret + QString::number(i));
+
+        // An entry the keyring does not have: a clear error, no connect with an empty password.
+        QVERIFY(PasswordKeyring(kService)
+                    .remove(PasswordKeyring::nodeKey(profile.name, profile.nodes[1].address, profile.nodes[1].user))
+                    .ok);
+        QVERIFY(!resolveProfile(*loaded, {}, &error, kService));
+        QVERIFY2(error.contains(QLatin1String("node 2")) && error.contains(QLatin1String("keyring")),
+                 qPrintable(error));
+    }
+
+    // The dialog's "Remember in the keyring": Save puts the typed password in the keyring, not in the file.
+    void dialogRemembersInTheKeyring()
+    {
+        const QString file = QDir(m_dir.path()).filePath(QStringLiteral("dialog.ini"));
+        QSettings settings(file, QSettings::IniFormat);
+        ProfilesDialog dialog(&settings);
+        dialog.setKeyringService(kService);
+        ConnectionProfile p;
+        p.name = QStringLiteral("dialog");
+        NodeProfile node;
+        node.address = QStringLiteral("127.0.0.1:7201");
+        node.user = QStringLiteral("locker");
+        p.nodes = {node};
+        dialog.setProfile(p);
+        auto* source = dialog.findChild<QComboBox*>(QStringLiteral("passwordSource"));
+        auto* password = dialog.findChild<QLineEdit*>(QStringLiteral("checkPassword"));
+        QVERIFY(source && password);
+        source->setCurrentIndex(source->findText(QStringLiteral("Remember in the keyring")));
+        QTest::keyClicks(password, kSecret);
+        QVERIFY(dialog.saveProfile());
+        settings.sync();
+
+        QFile saved(file);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray contents = saved.readAll();
+        QVERIFY2(contents.contains("keyringPassword=true"), contents.constData());
+        QVERIFY2(!contents.contains(kSecret.toUtf8()), contents.constData());
+        const PasswordKeyring::Result read =
+            PasswordKeyring(kService).read(PasswordKeyring::nodeKey(p.name, node.address, node.user));
+        QVERIFY2(read.ok, qPrintable(read.error));
+        QCOMPARE(read.password, kSecret);
+    }
+
+    void cleanupTestCase() { QDir(qEnvironmentVariable(kSessionVariable)).removeRecursively(); }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+int main(int argc, char** argv)
+{
+    if (!qEnvironmentVariableIsSet(kSessionVariable)) {
+        // A HOME of its own: the keyring files gnome-keyring writes go there, and it is removed at the end.
+        QByteArray home = QDir::tempPath().toLocal8Bit() + "/redlock-keyring-XXXXXX";
+        if (!::mkdtemp(home.data())) {
+            std::perror("mkdtemp");
+            return 1;
+        }
+        ::setenv(kSessionVariable, home.constData(), 1);
+        ::setenv("HOME", home.constData(), 1);
+        ::setenv("XDG_DATA_HOME", QByteArray(home + "/data").constData(), 1);
+        ::setenv("XDG_CONFIG_HOME", QByteArray(home + "/config").constData(), 1);
+        ::unsetenv("XDG_RUNTIME_DIR"); // the user's: its keyring sockets are not ours
+        ::unsetenv("DBUS_SESSION_BUS_ADDRESS");
+        // The daemon's output goes nowhere: it would keep a pipe reading our output open after we end.
+        const char* script = "echo -n test-keyring-pw | gnome-keyring-daemon --unlock --components=secrets "
+                             ">/dev/null 2>&1 || { echo 'gnome-keyring-daemon did not start' >&2; exit 1; }; "
+                             "exec \"$0\" \"$@\"";
+        QList<char*> args{const_cast<char*>("dbus-run-session"), const_cast<char*>("--"), const_cast<char*>("sh"),
+                          const_cast<char*>("-c"), const_cast<char*>(script)};
+        for (int i = 0; i < argc; ++i)
+            args.append(argv[i]);
+        args.append(nullptr);
+        ::execvp("dbus-run-session", args.data());
+        std::perror("dbus-run-session (Debian package dbus-daemon)");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    TestPasswordKeyring test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "TestPasswordKeyring.moc"
