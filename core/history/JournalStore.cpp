@@ -83,6 +83,10 @@ void JournalStore::close()
         QSqlDatabase::removeDatabase(m_connectionName);
     }
     m_open = false;
+    m_session = -1;
+    m_sessionStateLoaded = false;
+    m_openIntervals.clear();
+    m_heldBefore.clear();
     // After the connection: the next writer may open the file once this one no longer writes to it. The lock
     // file stays (removing it would let a writer that waits on the old one and a newcomer both hold "the" lock).
     if (m_writerLockFd >= 0) {
@@ -369,8 +373,11 @@ bool JournalStore::open(bool readOnly, Error* error)
                        "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL, "
                        "at_least_since INTEGER NOT NULL DEFAULT 0, gone_by_ms INTEGER)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_key_from ON intervals(key, from_ms)"),
+        // Retention's (to_ms < ?) and a session's open intervals (to_ms IS NULL) at its end. A writer finds its own
+        // open intervals in memory (m_openIntervals): the index on (session, key) it once used only cost every
+        // interval one more index update.
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_to ON intervals(to_ms)"),
-        QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_open ON intervals(session, key) WHERE to_ms IS NULL"),
+        QStringLiteral("DROP INDEX IF EXISTS intervals_open"),
     };
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fail(q, tr("cannot open"));
@@ -425,6 +432,37 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
         return false;
     }
     m_session = q.lastInsertId().toLongLong();
+    m_sessionStateLoaded = false;
+    return true;
+}
+
+bool JournalStore::loadSessionState(Error* error)
+{
+    m_openIntervals.clear();
+    m_heldBefore.clear();
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT key, id, token FROM intervals WHERE session = ? AND to_ms IS NULL"));
+    q.addBindValue(m_session);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot read"));
+        return false;
+    }
+    while (q.next())
+        m_openIntervals.insert(q.value(0).toByteArray(), {q.value(1).toLongLong(), q.value(2).toByteArray()});
+    q.finish();
+    q.prepare(QStringLiteral("SELECT DISTINCT key FROM intervals WHERE session <> ? AND (to_ms IS NULL OR ended = "
+                             "'unobserved')"));
+    q.addBindValue(m_session);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot read"));
+        return false;
+    }
+    while (q.next())
+        m_heldBefore.insert(q.value(0).toByteArray());
+    m_sessionStateLoaded = true;
     return true;
 }
 
@@ -465,22 +503,26 @@ bool JournalStore::endSession(qint64 nowMs, Error* error)
         return false;
     }
     m_session = -1;
+    m_sessionStateLoaded = false;
+    m_openIntervals.clear();
+    m_heldBefore.clear();
     return true;
 }
 
 bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
 {
+    if (!m_sessionStateLoaded && !loadSessionState(error))
+        return false;
     QSqlQuery begin(m_db);
     if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
         if (error)
             *error = errorFrom(begin.lastError(), tr("cannot write"));
         return false;
     }
-    QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), findOpen(m_db), extend(m_db), forceLate(m_db),
-        heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
+    QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), extend(m_db), forceLate(m_db), heartbeat(m_db),
+        findLast(m_db), adopt(m_db), endUnwatched(m_db);
     insertEvent.prepare(QStringLiteral("INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, "
                                        "session, last_seen_held_ms) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    findOpen.prepare(QStringLiteral("SELECT id, token FROM intervals WHERE session = ? AND key = ? AND to_ms IS NULL"));
     closeOpen.prepare(
         QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?"));
     openInterval.prepare(QStringLiteral(
@@ -503,23 +545,18 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
     const auto fail = [&](const QSqlQuery& q) {
         Error e = errorFrom(q.lastError(), tr("cannot write"));
         QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        m_sessionStateLoaded = false; // what it holds now may be rolled back: read again from the file
         if (error)
             *error = e;
         return false;
     };
     // The open interval of the key in this session: its row id and token (0 when none).
     const auto open = [&](const QByteArray& key, QByteArray* token) -> qint64 {
-        findOpen.addBindValue(m_session);
-        findOpen.addBindValue(key);
-        if (!findOpen.exec())
-            return -1;
-        qint64 id = 0;
-        if (findOpen.next()) {
-            id = findOpen.value(0).toLongLong();
-            *token = findOpen.value(1).toByteArray();
-        }
-        findOpen.finish();
-        return id;
+        const auto it = m_openIntervals.constFind(key);
+        if (it == m_openIntervals.cend())
+            return 0;
+        *token = it->token;
+        return it->id;
     };
     // An end nobody saw closes the interval at the last sighting, found gone by the event's instant.
     const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
@@ -527,7 +564,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         closeOpen.addBindValue(how);
         closeOpen.addBindValue(e.endsUnobserved() ? QVariant(e.atMs) : QVariant());
         closeOpen.addBindValue(id);
-        return closeOpen.exec();
+        if (!closeOpen.exec())
+            return false;
+        m_openIntervals.remove(e.key);
+        return true;
     };
     const auto openNew = [&](const JournalEvent& e) {
         openInterval.addBindValue(e.key);
@@ -537,7 +577,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         openInterval.addBindValue(m_session);
         // A holder that took over unobserved holds it at least since it was found: it began after the last read.
         openInterval.addBindValue(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved()) ? 1 : 0);
-        return openInterval.exec();
+        if (!openInterval.exec())
+            return false;
+        m_openIntervals.insert(e.key, {openInterval.lastInsertId().toLongLong(), e.token});
+        return true;
     };
     // This session sees a holder of a key it has no open interval for. The journal's latest interval of the key
     // from an earlier session that was still held when that session last saw it (open: the session died or still
@@ -548,6 +591,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
     // The statement that failed, or null.
     const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
         *continued = false;
+        // Only a key an earlier session left held has such an interval, and only its first sight here takes it
+        // over: after it, the key's intervals are this session's.
+        if (!m_heldBefore.remove(e.key))
+            return nullptr;
         findLast.addBindValue(e.key);
         findLast.addBindValue(m_session);
         if (!findLast.exec())
@@ -569,7 +616,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
             adopt.addBindValue(m_session);
             adopt.addBindValue(id);
             *continued = true;
-            return adopt.exec() ? nullptr : &adopt;
+            if (!adopt.exec())
+                return &adopt;
+            m_openIntervals.insert(e.key, {id, token});
+            return nullptr;
         }
         endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
         endUnwatched.addBindValue(id);
@@ -591,8 +641,6 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
 
         QByteArray openToken;
         const qint64 openId = open(e.key, &openToken);
-        if (openId < 0)
-            return fail(findOpen);
         const QString& kind = e.kind;
         if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
             if (openId > 0 && openToken == e.token)

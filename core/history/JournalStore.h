@@ -3,6 +3,8 @@
 #include "history/HistoryTypes.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QString>
 
@@ -102,6 +104,19 @@ private:
     bool m_hasAtLeastSince = false;   // intervals.at_least_since
     bool m_hasUnobservedEnds = false; // events.last_seen_held_ms, intervals.gone_by_ms
     qint64 m_session = -1;
+    // What write() would otherwise ask the file for every event (a first pass writes 100,000 of them): this
+    // session's open interval of each key (row id, token), and the keys an earlier session left held (open or
+    // "unobserved"), whose first sight in this session continues or ends that interval. Loaded by beginSession();
+    // dropped when a write fails (its transaction rolled back) and loaded again by the next.
+    struct OpenInterval
+    {
+        qint64 id = 0;
+        QByteArray token;
+    };
+    bool loadSessionState(Error* error);
+    bool m_sessionStateLoaded = false;
+    QHash<QByteArray, OpenInterval> m_openIntervals;
+    QSet<QByteArray> m_heldBefore;
 };
 
 } // namespace redlock
