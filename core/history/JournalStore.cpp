@@ -770,6 +770,41 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     return true;
 }
 
+QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
+{
+    // The sessions are few (one per writer start); their union is what was watched, the holes between are not.
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    QList<UnwatchedSpan> spans;
+    if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
+                               "sessions ORDER BY started_ms, id")))
+        return spans; // a journal from before sessions: nothing known about them
+    bool any = false, lastEnded = false;
+    qint64 coveredTo = 0;
+    QString lastSource;
+    while (q.next()) {
+        const qint64 start = q.value(0).toLongLong();
+        const qint64 end = std::max(start, q.value(1).toLongLong());
+        if (any && start > coveredTo)
+            spans.append({coveredTo, start, lastSource});
+        if (!any || end >= coveredTo) {
+            coveredTo = end;
+            lastEnded = q.value(2).toBool();
+            lastSource = q.value(3).toString();
+        }
+        any = true;
+    }
+    // The last writer stopped, or has been silent for longer than a live one is.
+    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
+        spans.append({coveredTo, -1, lastSource});
+    QList<UnwatchedSpan> inRange;
+    for (const UnwatchedSpan& span : spans) {
+        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
+            inRange.append(span);
+    }
+    return inRange;
+}
+
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
     HistoryResult result;
@@ -835,6 +870,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }
+    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
     if (!query.withEvents)
         return result;
     QSqlQuery ev(m_db);

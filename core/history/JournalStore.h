@@ -83,6 +83,8 @@ public:
     // Pages in use times the page size (what retention measures); -1 when unknown.
     qint64 dataBytes();
     HistoryResult query(const HistoryQuery& query, qint64 nowMs);
+    // The spans between sinceMs and untilMs that no writer's session covers (HistoryResult::unwatched).
+    QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
 private:
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
