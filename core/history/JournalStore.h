@@ -8,6 +8,8 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <memory>
+
 namespace redlock {
 
 // The journal file behind one Qt SQL connection (SQLite, WAL). Qt SQL connections belong to the thread that
@@ -116,6 +118,10 @@ private:
         QByteArray token;
     };
     bool loadSessionState(Error* error);
+    // write()'s hot statements, on the driver's sqlite3 handle (JournalStore.cpp); finalized by close().
+    class RawStatement;
+    bool prepareRaw(Error* error);
+    std::unique_ptr<RawStatement> m_insertEvent, m_openInterval, m_closeOpen;
     bool m_sessionStateLoaded = false;
     QHash<QByteArray, OpenInterval> m_openIntervals;
     QSet<QByteArray> m_heldBefore;
