@@ -7,6 +7,7 @@ packages=(
     build-essential cmake ninja-build ccache pkg-config
     qt6-base-dev libqt6sql6-sqlite qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libfaketime libgl-dev libhiredis-dev redis-server openssl
+    libsqlite3-dev # the history journal writes on the Qt SQLite driver's own sqlite3 handle (core/history/JournalStore.cpp)
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)

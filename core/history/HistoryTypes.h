@@ -84,10 +84,26 @@ struct HistoryQuery
     bool withEvents = true; // also the journaled events of the matching keys in the time range
 };
 
+// A span when no writer watched (journaled): between one writer's session and the next (a console closed, `redlock
+// watch` or the exporter stopped, restarted or killed), or after the last one. A writer that dies says nothing, but
+// it writes at least every kJournalHeartbeatMs: its session ends at its last write. What happened in the span is
+// not in the journal: a tenure that ended there is "ended-unwatched" or "unobserved", never a release.
+constexpr qint64 kJournalHeartbeatMs = 30'000;
+// A session without an end that has not written for this long is gone (four heartbeats missed).
+constexpr qint64 kJournalSilentAfterMs = 120'000;
+struct UnwatchedSpan
+{
+    qint64 fromMs = 0; // the last instant the writer before it was known to watch
+    qint64 toMs = -1;  // when the next writer started; -1: none has since (not watched since fromMs)
+    QString before;    // the writer that watched up to fromMs: "console", "watch", "exporter"
+    bool isOpen() const { return toMs < 0; }
+};
+
 struct HistoryResult
 {
     QList<HolderInterval> intervals; // by key, then start
     QList<JournalEvent> events;      // by time
+    QList<UnwatchedSpan> unwatched;  // the spans of the range nobody watched, by time
     bool truncated = false;
     QString error; // the journal could not be read (translated); empty = success
     qint64 queriedAtMs = 0;

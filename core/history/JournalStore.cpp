@@ -20,6 +20,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sqlite3.h>
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -65,6 +67,47 @@ bool isPlainKey(const QByteArray& pattern)
 
 } // namespace
 
+// A statement of write()'s hot path (a row or two per event: 100,000 of them on a first pass), prepared once per
+// connection on the Qt driver's own sqlite3 handle and bound directly: Qt SQL spends more per bound value (a QVariant
+// and a placeholder name each) than SQLite spends on the row. The values bound are the ones Qt SQL would bind (a
+// QByteArray as a blob, a QString as UTF-16 text), so the rows read back the same.
+class JournalStore::RawStatement
+{
+public:
+    RawStatement(sqlite3* db, const char* sql) : m_db(db)
+    {
+        if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr) != SQLITE_OK)
+            m_stmt = nullptr;
+    }
+    ~RawStatement() { sqlite3_finalize(m_stmt); }
+    Q_DISABLE_COPY_MOVE(RawStatement)
+    bool isValid() const { return m_stmt != nullptr; }
+    // The values are not copied: they must live until exec().
+    void bind(int i, qint64 v) { sqlite3_bind_int64(m_stmt, i, v); }
+    void bind(int i, const QByteArray& v) { sqlite3_bind_blob64(m_stmt, i, v.constData(), quint64(v.size()), nullptr); }
+    void bind(int i, const QString& v)
+    {
+        sqlite3_bind_text16(m_stmt, i, v.utf16(), int(v.size() * qsizetype(sizeof(char16_t))), nullptr);
+    }
+    void bindNull(int i) { sqlite3_bind_null(m_stmt, i); }
+    bool exec()
+    {
+        const int rc = sqlite3_step(m_stmt);
+        sqlite3_reset(m_stmt);
+        return rc == SQLITE_DONE || rc == SQLITE_ROW;
+    }
+    QSqlError lastError() const
+    {
+        return QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(m_db)), QSqlError::StatementError,
+                         QString::number(sqlite3_extended_errcode(m_db)));
+    }
+    qint64 lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
+
+private:
+    sqlite3* m_db = nullptr;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
 JournalStore::JournalStore(const QString& path, int busyTimeoutMs, qint64 sizeLimitBytes)
     : m_path(path), m_connectionName(uniqueConnectionName()), m_busyTimeoutMs(busyTimeoutMs),
       m_sizeLimitBytes(sizeLimitBytes)
@@ -75,14 +118,55 @@ JournalStore::~JournalStore()
     close();
 }
 
+bool JournalStore::prepareRaw(Error* error)
+{
+    if (m_insertEvent)
+        return true;
+    const QVariant handle = m_db.driver()->handle();
+    sqlite3* db =
+        qstrcmp(handle.typeName(), "sqlite3*") == 0 ? *static_cast<sqlite3* const*>(handle.constData()) : nullptr;
+    if (!db) {
+        if (error)
+            *error = {Failure::Other,
+                      tr("%1: the Qt SQLite driver gives no SQLite handle").arg(QDir::toNativeSeparators(m_path))};
+        return false;
+    }
+    auto insertEvent = std::make_unique<RawStatement>(
+        db, "INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, session, last_seen_held_ms) "
+            "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto openInterval = std::make_unique<RawStatement>(
+        db, "INSERT INTO intervals(key, token, holder, from_ms, session, at_least_since) VALUES(?, ?, ?, ?, ?, ?)");
+    auto closeOpen = std::make_unique<RawStatement>(
+        db, "UPDATE intervals SET to_ms = max(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?");
+    for (RawStatement* statement : {insertEvent.get(), openInterval.get(), closeOpen.get()}) {
+        if (!statement->isValid()) {
+            if (error)
+                *error = errorFrom(statement->lastError(), tr("cannot write"));
+            return false;
+        }
+    }
+    m_insertEvent = std::move(insertEvent);
+    m_openInterval = std::move(openInterval);
+    m_closeOpen = std::move(closeOpen);
+    return true;
+}
+
 void JournalStore::close()
 {
+    // Before the connection: a statement left unfinalized keeps SQLite's handle alive.
+    m_insertEvent.reset();
+    m_openInterval.reset();
+    m_closeOpen.reset();
     if (m_db.isValid()) {
         m_db.close();
         m_db = QSqlDatabase();
         QSqlDatabase::removeDatabase(m_connectionName);
     }
     m_open = false;
+    m_session = -1;
+    m_sessionStateLoaded = false;
+    m_openIntervals.clear();
+    m_heldBefore.clear();
     // After the connection: the next writer may open the file once this one no longer writes to it. The lock
     // file stays (removing it would let a writer that waits on the old one and a newcomer both hold "the" lock).
     if (m_writerLockFd >= 0) {
@@ -343,6 +427,10 @@ bool JournalStore::open(bool readOnly, Error* error)
     // WAL with NORMAL: a committed batch survives a crash of the process; a power loss may take the last ones.
     if (!q.exec(QStringLiteral("PRAGMA synchronous = NORMAL")))
         return fail(q, tr("cannot open"));
+    // A first pass inserts 100,000 keys in no order into the key indexes: with SQLite's 2 MiB page cache most of
+    // those inserts read their page back from the file. 16 MiB keeps the indexes' hot pages (the writer only).
+    if (!q.exec(QStringLiteral("PRAGMA cache_size = -16384")))
+        return fail(q, tr("cannot open"));
     if (m_walLimitBytes > 0) {
         const qint64 pageSize = std::max<qint64>(512, pragmaValue(QStringLiteral("page_size")));
         if (!q.exec(QStringLiteral("PRAGMA journal_size_limit = %1").arg(m_walLimitBytes)) ||
@@ -369,8 +457,11 @@ bool JournalStore::open(bool readOnly, Error* error)
                        "extensions INTEGER NOT NULL DEFAULT 0, session INTEGER NOT NULL, "
                        "at_least_since INTEGER NOT NULL DEFAULT 0, gone_by_ms INTEGER)"),
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_key_from ON intervals(key, from_ms)"),
+        // Retention's (to_ms < ?) and a session's open intervals (to_ms IS NULL) at its end. A writer finds its own
+        // open intervals in memory (m_openIntervals): the index on (session, key) it once used only cost every
+        // interval one more index update.
         QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_to ON intervals(to_ms)"),
-        QStringLiteral("CREATE INDEX IF NOT EXISTS intervals_open ON intervals(session, key) WHERE to_ms IS NULL"),
+        QStringLiteral("DROP INDEX IF EXISTS intervals_open"),
     };
     if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
         return fail(q, tr("cannot open"));
@@ -425,6 +516,37 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
         return false;
     }
     m_session = q.lastInsertId().toLongLong();
+    m_sessionStateLoaded = false;
+    return true;
+}
+
+bool JournalStore::loadSessionState(Error* error)
+{
+    m_openIntervals.clear();
+    m_heldBefore.clear();
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT key, id, token FROM intervals WHERE session = ? AND to_ms IS NULL"));
+    q.addBindValue(m_session);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot read"));
+        return false;
+    }
+    while (q.next())
+        m_openIntervals.insert(q.value(0).toByteArray(), {q.value(1).toLongLong(), q.value(2).toByteArray()});
+    q.finish();
+    q.prepare(QStringLiteral("SELECT DISTINCT key FROM intervals WHERE session <> ? AND (to_ms IS NULL OR ended = "
+                             "'unobserved')"));
+    q.addBindValue(m_session);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot read"));
+        return false;
+    }
+    while (q.next())
+        m_heldBefore.insert(q.value(0).toByteArray());
+    m_sessionStateLoaded = true;
     return true;
 }
 
@@ -465,26 +587,26 @@ bool JournalStore::endSession(qint64 nowMs, Error* error)
         return false;
     }
     m_session = -1;
+    m_sessionStateLoaded = false;
+    m_openIntervals.clear();
+    m_heldBefore.clear();
     return true;
 }
 
 bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
 {
+    if ((!m_sessionStateLoaded && !loadSessionState(error)) || !prepareRaw(error))
+        return false;
     QSqlQuery begin(m_db);
     if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
         if (error)
             *error = errorFrom(begin.lastError(), tr("cannot write"));
         return false;
     }
-    QSqlQuery insertEvent(m_db), closeOpen(m_db), openInterval(m_db), findOpen(m_db), extend(m_db), forceLate(m_db),
-        heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
-    insertEvent.prepare(QStringLiteral("INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, "
-                                       "session, last_seen_held_ms) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    findOpen.prepare(QStringLiteral("SELECT id, token FROM intervals WHERE session = ? AND key = ? AND to_ms IS NULL"));
-    closeOpen.prepare(
-        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?"));
-    openInterval.prepare(QStringLiteral(
-        "INSERT INTO intervals(key, token, holder, from_ms, session, at_least_since) VALUES(?, ?, ?, ?, ?, ?)"));
+    RawStatement& insertEvent = *m_insertEvent;
+    RawStatement& openInterval = *m_openInterval;
+    RawStatement& closeOpen = *m_closeOpen;
+    QSqlQuery extend(m_db), forceLate(m_db), heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
     // The key's latest interval of another session (a session before this one), and until when that session
     // watched: what a new session's first sight of the key continues or ends.
     findLast.prepare(QStringLiteral(
@@ -500,44 +622,48 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         "token = ? AND to_ms >= ? ORDER BY to_ms DESC LIMIT 1)"));
     heartbeat.prepare(QStringLiteral("UPDATE sessions SET last_ms = ? WHERE id = ?"));
 
-    const auto fail = [&](const QSqlQuery& q) {
+    const auto fail = [&](const auto& q) {
         Error e = errorFrom(q.lastError(), tr("cannot write"));
         QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        m_sessionStateLoaded = false; // what it holds now may be rolled back: read again from the file
         if (error)
             *error = e;
         return false;
     };
     // The open interval of the key in this session: its row id and token (0 when none).
     const auto open = [&](const QByteArray& key, QByteArray* token) -> qint64 {
-        findOpen.addBindValue(m_session);
-        findOpen.addBindValue(key);
-        if (!findOpen.exec())
-            return -1;
-        qint64 id = 0;
-        if (findOpen.next()) {
-            id = findOpen.value(0).toLongLong();
-            *token = findOpen.value(1).toByteArray();
-        }
-        findOpen.finish();
-        return id;
+        const auto it = m_openIntervals.constFind(key);
+        if (it == m_openIntervals.cend())
+            return 0;
+        *token = it->token;
+        return it->id;
     };
     // An end nobody saw closes the interval at the last sighting, found gone by the event's instant.
     const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
-        closeOpen.addBindValue(e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
-        closeOpen.addBindValue(how);
-        closeOpen.addBindValue(e.endsUnobserved() ? QVariant(e.atMs) : QVariant());
-        closeOpen.addBindValue(id);
-        return closeOpen.exec();
+        closeOpen.bind(1, e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
+        closeOpen.bind(2, how);
+        if (e.endsUnobserved())
+            closeOpen.bind(3, e.atMs);
+        else
+            closeOpen.bindNull(3);
+        closeOpen.bind(4, id);
+        if (!closeOpen.exec())
+            return false;
+        m_openIntervals.remove(e.key);
+        return true;
     };
     const auto openNew = [&](const JournalEvent& e) {
-        openInterval.addBindValue(e.key);
-        openInterval.addBindValue(e.token);
-        openInterval.addBindValue(e.holder);
-        openInterval.addBindValue(e.atMs);
-        openInterval.addBindValue(m_session);
+        openInterval.bind(1, e.key);
+        openInterval.bind(2, e.token);
+        openInterval.bind(3, e.holder);
+        openInterval.bind(4, e.atMs);
+        openInterval.bind(5, m_session);
         // A holder that took over unobserved holds it at least since it was found: it began after the last read.
-        openInterval.addBindValue(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved()) ? 1 : 0);
-        return openInterval.exec();
+        openInterval.bind(6, qint64(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved())));
+        if (!openInterval.exec())
+            return false;
+        m_openIntervals.insert(e.key, {openInterval.lastInsertId(), e.token});
+        return true;
     };
     // This session sees a holder of a key it has no open interval for. The journal's latest interval of the key
     // from an earlier session that was still held when that session last saw it (open: the session died or still
@@ -548,6 +674,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
     // The statement that failed, or null.
     const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
         *continued = false;
+        // Only a key an earlier session left held has such an interval, and only its first sight here takes it
+        // over: after it, the key's intervals are this session's.
+        if (!m_heldBefore.remove(e.key))
+            return nullptr;
         findLast.addBindValue(e.key);
         findLast.addBindValue(m_session);
         if (!findLast.exec())
@@ -569,7 +699,10 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
             adopt.addBindValue(m_session);
             adopt.addBindValue(id);
             *continued = true;
-            return adopt.exec() ? nullptr : &adopt;
+            if (!adopt.exec())
+                return &adopt;
+            m_openIntervals.insert(e.key, {id, token});
+            return nullptr;
         }
         endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
         endUnwatched.addBindValue(id);
@@ -577,22 +710,29 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
     };
 
     for (const JournalEvent& e : events) {
-        insertEvent.addBindValue(e.atMs);
-        insertEvent.addBindValue(e.key);
-        insertEvent.addBindValue(e.kind);
-        insertEvent.addBindValue(e.token);
-        insertEvent.addBindValue(e.previousToken.isEmpty() ? QVariant() : QVariant(e.previousToken));
-        insertEvent.addBindValue(e.holder);
-        insertEvent.addBindValue(e.detail.isEmpty() ? QVariant() : QVariant(e.detail));
-        insertEvent.addBindValue(m_session);
-        insertEvent.addBindValue(e.endsUnobserved() ? QVariant(e.lastSeenHeldMs) : QVariant());
+        insertEvent.bind(1, e.atMs);
+        insertEvent.bind(2, e.key);
+        insertEvent.bind(3, e.kind);
+        insertEvent.bind(4, e.token);
+        if (e.previousToken.isEmpty())
+            insertEvent.bindNull(5);
+        else
+            insertEvent.bind(5, e.previousToken);
+        insertEvent.bind(6, e.holder);
+        if (e.detail.isEmpty())
+            insertEvent.bindNull(7);
+        else
+            insertEvent.bind(7, e.detail);
+        insertEvent.bind(8, m_session);
+        if (e.endsUnobserved())
+            insertEvent.bind(9, e.lastSeenHeldMs);
+        else
+            insertEvent.bindNull(9);
         if (!insertEvent.exec())
             return fail(insertEvent);
 
         QByteArray openToken;
         const qint64 openId = open(e.key, &openToken);
-        if (openId < 0)
-            return fail(findOpen);
         const QString& kind = e.kind;
         if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
             if (openId > 0 && openToken == e.token)
@@ -722,6 +862,41 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     return true;
 }
 
+QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
+{
+    // The sessions are few (one per writer start); their union is what was watched, the holes between are not.
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    QList<UnwatchedSpan> spans;
+    if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
+                               "sessions ORDER BY started_ms, id")))
+        return spans; // a journal from before sessions: nothing known about them
+    bool any = false, lastEnded = false;
+    qint64 coveredTo = 0;
+    QString lastSource;
+    while (q.next()) {
+        const qint64 start = q.value(0).toLongLong();
+        const qint64 end = std::max(start, q.value(1).toLongLong());
+        if (any && start > coveredTo)
+            spans.append({coveredTo, start, lastSource});
+        if (!any || end >= coveredTo) {
+            coveredTo = end;
+            lastEnded = q.value(2).toBool();
+            lastSource = q.value(3).toString();
+        }
+        any = true;
+    }
+    // The last writer stopped, or has been silent for longer than a live one is.
+    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
+        spans.append({coveredTo, -1, lastSource});
+    QList<UnwatchedSpan> inRange;
+    for (const UnwatchedSpan& span : spans) {
+        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
+            inRange.append(span);
+    }
+    return inRange;
+}
+
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
     HistoryResult result;
@@ -787,6 +962,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }
+    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
     if (!query.withEvents)
         return result;
     QSqlQuery ev(m_db);

@@ -3,8 +3,12 @@
 #include "history/HistoryTypes.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QString>
+
+#include <memory>
 
 namespace redlock {
 
@@ -81,6 +85,8 @@ public:
     // Pages in use times the page size (what retention measures); -1 when unknown.
     qint64 dataBytes();
     HistoryResult query(const HistoryQuery& query, qint64 nowMs);
+    // The spans between sinceMs and untilMs that no writer's session covers (HistoryResult::unwatched).
+    QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
 private:
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
@@ -102,6 +108,23 @@ private:
     bool m_hasAtLeastSince = false;   // intervals.at_least_since
     bool m_hasUnobservedEnds = false; // events.last_seen_held_ms, intervals.gone_by_ms
     qint64 m_session = -1;
+    // What write() would otherwise ask the file for every event (a first pass writes 100,000 of them): this
+    // session's open interval of each key (row id, token), and the keys an earlier session left held (open or
+    // "unobserved"), whose first sight in this session continues or ends that interval. Loaded by beginSession();
+    // dropped when a write fails (its transaction rolled back) and loaded again by the next.
+    struct OpenInterval
+    {
+        qint64 id = 0;
+        QByteArray token;
+    };
+    bool loadSessionState(Error* error);
+    // write()'s hot statements, on the driver's sqlite3 handle (JournalStore.cpp); finalized by close().
+    class RawStatement;
+    bool prepareRaw(Error* error);
+    std::unique_ptr<RawStatement> m_insertEvent, m_openInterval, m_closeOpen;
+    bool m_sessionStateLoaded = false;
+    QHash<QByteArray, OpenInterval> m_openIntervals;
+    QSet<QByteArray> m_heldBefore;
 };
 
 } // namespace redlock

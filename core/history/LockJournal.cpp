@@ -10,12 +10,18 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <limits>
+
 namespace redlock {
 
 namespace {
-constexpr int kBatchEvents = 5000;            // one transaction
-constexpr qint64 kHeartbeatMs = 30'000;       // a writer that has not written for this long says it is alive
-constexpr qint64 kAbandonedAfterMs = 120'000; // a session silent for this long is gone: its open tenures end
+constexpr int kBatchEvents = 5000;                   // one transaction
+constexpr qint64 kHeartbeatMs = kJournalHeartbeatMs; // a writer that has not written for this long says it is alive
+constexpr qint64 kAbandonedAfterMs = kJournalSilentAfterMs; // a session silent for this long is gone: its tenures end
+// A writer holds the journal's writer lock (JournalStore): when it begins a session, every other session without an
+// end is one whose writer died (kill -9, a crash, a power loss). Their open tenures end as "unobserved" at their last
+// write at once, not two minutes later: a lock released while nobody watched is never shown as still held.
+constexpr qint64 kEveryOtherSession = std::numeric_limits<qint64>::max();
 
 // endSession()'s mark in the pending queue: no event, never written. No kind a producer journals looks like it.
 const QString& sessionEndKind()
@@ -82,7 +88,7 @@ public:
                 break;
             JournalStore::Error error;
             if (!m_store->hasSession() &&
-                !m_store->beginSession(m_options.source, nowMs(), nowMs() - kAbandonedAfterMs, &error)) {
+                !m_store->beginSession(m_options.source, nowMs(), kEveryOtherSession, &error)) {
                 m_journal->putBack(std::move(batch));
                 fail(error);
                 return false;
@@ -207,7 +213,7 @@ private:
             m_store->setWalLimit(std::clamp<qint64>(m_options.retainBytes / 8, 64 * 1024, 4 * 1024 * 1024));
         JournalStore::Error error;
         if (!m_store->open(false, &error) ||
-            !m_store->beginSession(m_options.source, nowMs(), nowMs() - kAbandonedAfterMs, &error)) {
+            !m_store->beginSession(m_options.source, nowMs(), kEveryOtherSession, &error)) {
             m_store.reset();
             fail(error);
             return false;

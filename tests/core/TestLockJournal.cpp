@@ -445,7 +445,8 @@ private slots:
             first.start();
             clock->now = t;
             first.record(QList<JournalEvent>{journalEvent(t, "jobs:a", "acquired", "tokA"),
-                                             journalEvent(t + 1000, "jobs:b", "seen-held", "tokB")});
+                                             journalEvent(t + 1000, "jobs:b", "seen-held", "tokB"),
+                                             journalEvent(t + 2000, "jobs:c", "acquired", "tokD")});
             clock->now = t + 5000; // its last write
             QVERIFY(await(first.flush()));
         }
@@ -471,7 +472,7 @@ private slots:
         q.keyPattern = "jobs:*";
         q.sinceMs = t - 1000;
         const HistoryResult r = await(second.query(q));
-        QCOMPARE(r.intervals.size(), 3);
+        QCOMPARE(r.intervals.size(), 4);
         QCOMPARE(r.intervals[0].key, QByteArray("jobs:a"));
         QCOMPARE(r.intervals[0].fromMs, t);
         QVERIFY(!r.intervals[0].atLeastSince);
@@ -484,6 +485,17 @@ private slots:
         QVERIFY(r.intervals[2].atLeastSince);
         QCOMPARE(r.intervals[2].fromMs, t + 60'000);
         QVERIFY(r.intervals[2].isOpen());
+        // Released while nobody watched, not seen by the next writer: its tenure ends where the dead writer last
+        // saw it, as soon as the next writer starts (the writer lock proves the first one dead), never still held.
+        QCOMPARE(r.intervals[3].token, QByteArray("tokD"));
+        QCOMPARE(r.intervals[3].endedBy, QStringLiteral("unobserved"));
+        QCOMPARE(r.intervals[3].toMs, t + 5000);
+        // The time nobody watched: from the dead writer's last write to the next one's start; the running writer
+        // leaves none after it.
+        QCOMPARE(r.unwatched.size(), 1);
+        QCOMPARE(r.unwatched[0].fromMs, t + 5000);
+        QCOMPARE(r.unwatched[0].toMs, t + 60'000);
+        QCOMPARE(r.unwatched[0].before, o.source);
     }
 
     // A release (or expiry, or loss) told of another token than the one whose tenure is open closes nothing: one

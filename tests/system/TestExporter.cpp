@@ -6,11 +6,13 @@
 #include "support/DirectRedis.h"
 #include "support/TestCa.h"
 
+#include <QDateTime>
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -550,7 +552,183 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("cannot listen on 127.0.0.1:%1").arg(busy.serverPort())), qPrintable(err));
     }
 
+    // Issue 30: the exporter is the always-on writer of the lock history. Under churn (locks acquired, released,
+    // changing hands) `redlock history` shows every holder, while the exporter still runs: it journals as it goes.
+    void exporterJournalsTheLockHistory()
+    {
+        QTemporaryDir dir;
+        const QString journal = dir.filePath(QStringLiteral("history.sqlite"));
+        ChildProcess exporter;
+        const quint16 port = startExporter(exporter, exporterArgs(journal, QStringLiteral("jobs:*")));
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QTRY_VERIFY2_WITH_TIMEOUT(sampleValue(http(port, "GET", "/metrics").body, "redlock_inspections_total") >= 1,
+                                  qPrintable(exporter.output()), 60000);
+
+        // First holders of ten keys; then five of them released and the other five taken over by new holders.
+        for (int k = 0; k < 10; ++k)
+            setOnAll("jobs:" + QByteArray::number(k), "first-holder-" + QByteArray::number(k));
+        QJsonObject history;
+        const auto tokens = [&history] {
+            QMap<QString, QJsonObject> byToken;
+            for (const QJsonValue& v : history.value(QStringLiteral("intervals")).toArray())
+                byToken.insert(v.toObject().value(QStringLiteral("token")).toString(), v.toObject());
+            return byToken;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT((history = historyJson(journal, QStringLiteral("jobs:*")), tokens().size() == 10),
+                                  qPrintable(dump(history) + exporter.output()), 60000);
+        for (int k = 0; k < 5; ++k) {
+            for (int i = 0; i < 3; ++i)
+                DirectRedis(m_cluster.port(i), kAdminPassword).command({"DEL", "jobs:" + QByteArray::number(k)});
+        }
+        for (int k = 5; k < 10; ++k)
+            setOnAll("jobs:" + QByteArray::number(k), "second-holder-" + QByteArray::number(k));
+        const auto settled = [&] {
+            const auto byToken = tokens();
+            if (byToken.size() != 15)
+                return false;
+            for (int k = 0; k < 5; ++k) {
+                if (byToken.value(QStringLiteral("first-holder-%1").arg(k))
+                        .value(QStringLiteral("endedBy"))
+                        .toString() != u"released")
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT((history = historyJson(journal, QStringLiteral("jobs:*")), settled()),
+                                  qPrintable(dump(history) + exporter.output()), 60000);
+        const auto byToken = tokens();
+        for (int k = 5; k < 10; ++k) {
+            const QJsonObject first = byToken.value(QStringLiteral("first-holder-%1").arg(k));
+            QCOMPARE(first.value(QStringLiteral("key")).toString(), QStringLiteral("jobs:%1").arg(k));
+            QCOMPARE(first.value(QStringLiteral("endedBy")).toString(), QStringLiteral("token-changed"));
+            QCOMPARE(byToken.value(QStringLiteral("second-holder-%1").arg(k)).value(QStringLiteral("stillHeld")),
+                     QJsonValue(true));
+        }
+        // Nobody stopped watching: no span the history would have to call unwatched.
+        QCOMPARE(history.value(QStringLiteral("unwatched")).toArray().size(), 0);
+        // The scrapes went on meanwhile.
+        QCOMPARE(http(port, "GET", "/metrics").status, 200);
+        exporter.process().terminate();
+        QVERIFY(exporter.process().waitForFinished(20000));
+        QCOMPARE(exporter.process().exitCode(), 0);
+    }
+
+    // Issue 30: an exporter killed (SIGKILL: no goodbye written) and started again leaves a gap that the history
+    // calls a gap: "not watched" from the dead writer's last write to the next one's start. A lock released meanwhile
+    // ends "unobserved" when it was last seen held, one that changed hands "ended while not watched": never a
+    // release at a made-up instant, never still held.
+    void exporterKilledAndRestartedIsAGapNotARelease()
+    {
+        QTemporaryDir dir;
+        const QString journal = dir.filePath(QStringLiteral("history.sqlite"));
+        setOnAll("gap:kept", "kept-token");
+        setOnAll("gap:gone", "gone-token");
+        setOnAll("gap:swap", "old-swap-token");
+        const auto intervalsOf = [](const QJsonObject& history) {
+            QMap<QString, QJsonObject> byToken;
+            for (const QJsonValue& v : history.value(QStringLiteral("intervals")).toArray())
+                byToken.insert(v.toObject().value(QStringLiteral("token")).toString(), v.toObject());
+            return byToken;
+        };
+        QJsonObject history;
+        qint64 killedAt = 0;
+        {
+            ChildProcess exporter;
+            QVERIFY2(startExporter(exporter, exporterArgs(journal, QStringLiteral("gap:*"))) != 0,
+                     qPrintable(exporter.output()));
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                (history = historyJson(journal, QStringLiteral("gap:*")), intervalsOf(history).size() == 3),
+                qPrintable(dump(history) + exporter.output()), 60000);
+            killedAt = QDateTime::currentMSecsSinceEpoch();
+            exporter.process().kill();
+            QVERIFY(exporter.process().waitForFinished(20000));
+            QCOMPARE(exporter.process().exitStatus(), QProcess::CrashExit);
+        }
+        // While nobody watches: one lock released, one taken over by another holder, one kept.
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i), kAdminPassword).command({"DEL", "gap:gone"});
+        setOnAll("gap:swap", "new-swap-token");
+        const qint64 restartedAt = QDateTime::currentMSecsSinceEpoch();
+        {
+            ChildProcess exporter;
+            QVERIFY2(startExporter(exporter, exporterArgs(journal, QStringLiteral("gap:*"))) != 0,
+                     qPrintable(exporter.output()));
+            QTRY_VERIFY2_WITH_TIMEOUT((history = historyJson(journal, QStringLiteral("gap:*")),
+                                       intervalsOf(history).contains(QStringLiteral("new-swap-token"))),
+                                      qPrintable(dump(history) + exporter.output()), 60000);
+            const auto byToken = intervalsOf(history);
+            // Asked while the second exporter runs: the dead one's tenures are not shown as still held.
+            const QJsonObject gone = byToken.value(QStringLiteral("gone-token"));
+            QCOMPARE(gone.value(QStringLiteral("endedBy")).toString(), QStringLiteral("unobserved"));
+            QVERIFY2(gone.value(QStringLiteral("toMs")).toInteger() <= killedAt, qPrintable(dump(gone)));
+            QCOMPARE(byToken.value(QStringLiteral("old-swap-token")).value(QStringLiteral("endedBy")).toString(),
+                     QStringLiteral("ended-unwatched"));
+            QCOMPARE(byToken.value(QStringLiteral("kept-token")).value(QStringLiteral("stillHeld")), QJsonValue(true));
+            // The gap: from the dead writer's last write (before the kill) to the next one's start (after it).
+            const QJsonArray unwatched = history.value(QStringLiteral("unwatched")).toArray();
+            QVERIFY2(unwatched.size() == 1, qPrintable(dump(history)));
+            const QJsonObject gap = unwatched[0].toObject();
+            QVERIFY2(gap.value(QStringLiteral("fromMs")).toInteger() <= killedAt &&
+                         gap.value(QStringLiteral("toMs")).toInteger() >= restartedAt,
+                     qPrintable(dump(gap)));
+            QCOMPARE(gap.value(QStringLiteral("before")).toString(), QStringLiteral("exporter"));
+            exporter.process().terminate();
+            QVERIFY(exporter.process().waitForFinished(20000));
+            QCOMPARE(exporter.process().exitCode(), 0);
+        }
+        // No event made up for the gap: the journal holds what was seen, nothing ended as released.
+        history = historyJson(journal, QStringLiteral("gap:*"), {QStringLiteral("--events")});
+        for (const QJsonValue& v : history.value(QStringLiteral("events")).toArray()) {
+            const QString kind = v.toObject().value(QStringLiteral("event")).toString();
+            QVERIFY2(kind == u"seen-held", qPrintable(dump(history)));
+        }
+        // In text: the span, said as such; and since the second one stopped, not watched since.
+        QProcess text;
+        text.start(QStringLiteral(REDLOCK_CLI_PATH),
+                   {QStringLiteral("history"), QStringLiteral("gap:*"), QStringLiteral("--journal"), journal,
+                    QStringLiteral("--since"), QStringLiteral("-1h")});
+        QVERIFY(text.waitForFinished(30000));
+        const QString out = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(text.exitCode() == 0 && out.contains(QLatin1String("not watched from")) &&
+                     out.contains(QLatin1String("not watched since")) && !out.contains(QLatin1String("released")),
+                 qPrintable(out));
+    }
+
 private:
+    QStringList exporterArgs(const QString& journal, const QString& pattern) const
+    {
+        return {QStringLiteral("--nodes"),        m_nodes,
+                QStringLiteral("--user"),         QString::fromLatin1(kUser),
+                QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
+                QStringLiteral("--pattern"),      pattern,
+                QStringLiteral("--journal"),      journal};
+    }
+
+    static QString dump(const QJsonObject& o) { return QString::fromUtf8(QJsonDocument(o).toJson()); }
+
+    // One holder on every node.
+    void setOnAll(const QByteArray& key, const QByteArray& token)
+    {
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(m_cluster.port(i), kAdminPassword).command({"SET", key, token, "PX", "600000"});
+    }
+
+    // `redlock history PATTERN --journal FILE --since -1h --json`, as an operator runs it beside the writer.
+    static QJsonObject historyJson(const QString& journal, const QString& pattern, const QStringList& more = {})
+    {
+        QProcess history;
+        history.start(QStringLiteral(REDLOCK_CLI_PATH),
+                      QStringList{QStringLiteral("history"), pattern, QStringLiteral("--journal"), journal,
+                                  QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")} +
+                          more);
+        if (!history.waitForFinished(30000)) {
+            history.kill();
+            history.waitForFinished();
+            return {};
+        }
+        return QJsonDocument::fromJson(history.readAllStandardOutput()).object();
+    }
+
     LocalCluster m_cluster;
     QString m_nodes;
 };

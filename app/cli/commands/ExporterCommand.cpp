@@ -58,6 +58,8 @@ int runExporter(const QStringList& args)
                              "many, and a warning is printed once.")
              .arg(ExporterOptions::kDefaultMaxKeySeries),
          ExporterCommand::tr("N")});
+    // The always-on writer of the lock history (issue 30): the same journal and options as `watch --journal`.
+    addJournalOptions(parser);
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, QStringLiteral("exporter [options] --nodes LIST"),
@@ -69,7 +71,10 @@ int runExporter(const QStringList& args)
                 "(keyspace events where the nodes send them, a background rescan within --budget) and adds one "
                 "PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and "
                 "never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; "
-                "lock keys only with --key-labels."),
+                "lock keys only with --key-labels. With --journal it also keeps the lock history (`redlock history` "
+                "reads "
+                "it) for as long as it runs; the journal is written on a thread of its own and never delays a "
+                "scrape."),
             &exitCode,
             ExporterCommand::tr("Exit codes:\n"
                                 "  0  stopped by SIGINT or SIGTERM\n"
@@ -93,6 +98,9 @@ int runExporter(const QStringList& args)
             return ExitUsage;
         sessionOptions.commandTimeoutMs = command.options.commandTimeoutMs = static_cast<int>(nodeTimeout);
     }
+    JournalOptions journalOptions;
+    if (!readJournalOptions(parser, QStringLiteral("exporter"), &journalOptions))
+        return ExitUsage;
     QString error;
     const auto listen = ListenAddress::parse(parser.value(QStringLiteral("listen")), &error);
     if (!listen) {
@@ -155,11 +163,14 @@ int runExporter(const QStringList& args)
     // The observation, as the console's and `watch`'s (core/watch/ClusterWatch.h): node health, the audit and its
     // max TTL come from it. It lives on this thread, as the exporter does, so a scrape reads a consistent state
     // between two updates and never waits for the I/O thread.
+    // Before the watch: it outlives the inspector's thread that records into it.
+    std::unique_ptr<LockJournal> journal;
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = options;
     watchOptions.session = sessionOptions;
     watchOptions.configuredMaxTtlMs = maxTtl;
     ClusterWatch watch(watchOptions);
+    journal = startJournal(journalOptions, &watch);
     QObject* context = &server;
     QObject::connect(&watch, &ClusterWatch::nodeFactsChanged, context,
                      [&exporter, &watch](int node) { exporter.addFacts(watch.nodeFacts()[node]); });
@@ -193,6 +204,7 @@ int runExporter(const QStringList& args)
         return ExitUsage;
     }
     loop.exec();
+    finishJournal(journal.get(), &watch);
     return ExitOk;
 }
 

@@ -63,12 +63,16 @@ int runHistory(const QStringList& args)
                 "Who held a lock when: every holder's interval (from the moment its token was seen on a quorum to "
                 "the moment it was not), how it ended (released, expired, taken over, lost on a node restart, "
                 "force-released, observation ended, or ended while not watched) and how often it was extended, from "
-                "the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that "
+                "the lock history journal that the console, `redlock watch --journal FILE` and `redlock exporter "
+                "--journal FILE` write. Intervals that "
                 "overlap the time range are listed; \"still held\" means held when last observed. A holder that "
                 "already held the lock when watching started is shown \"at least since\" the moment it was first "
                 "seen (JSON: \"atLeastSince\": true): when it acquired the lock is not known. A holder seen again "
                 "by the next watch keeps one interval; one that was gone by then \"ended while not watched\", "
-                "after the time shown.\n\nThe console's journal: %1")
+                "after the time shown. The spans when no writer watched (a console closed, a watch or exporter "
+                "stopped, "
+                "restarted or killed) are listed as \"not watched\" (JSON: \"unwatched\"): what happened then is not "
+                "in the journal.\n\nThe console's journal: %1")
                 .arg(LockJournal::defaultPathForDisplay()),
             &exitCode))
         return exitCode;
@@ -145,11 +149,23 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("extensions"), i.extensions},
             });
         }
+        // Nobody watched then: an end in such a span is never a release (to null: not watched since from).
+        QJsonArray unwatched;
+        for (const UnwatchedSpan& span : result.unwatched) {
+            unwatched.append(QJsonObject{
+                {QStringLiteral("from"), isoUtc(span.fromMs)},
+                {QStringLiteral("fromMs"), span.fromMs},
+                {QStringLiteral("to"), span.isOpen() ? QJsonValue() : QJsonValue(isoUtc(span.toMs))},
+                {QStringLiteral("toMs"), span.isOpen() ? QJsonValue() : QJsonValue(span.toMs)},
+                {QStringLiteral("before"), printableText(span.before, -1)},
+            });
+        }
         QJsonObject out{{QStringLiteral("journal"), QDir::toNativeSeparators(path)},
                         {QStringLiteral("key"), printableBytes(query.keyPattern, -1)},
                         {QStringLiteral("since"), isoUtc(query.sinceMs)},
                         {QStringLiteral("until"), isoUtc(query.untilMs)},
                         {QStringLiteral("intervals"), intervals},
+                        {QStringLiteral("unwatched"), unwatched},
                         {QStringLiteral("truncated"), result.truncated}};
         if (query.withEvents) {
             QJsonArray events;
@@ -199,6 +215,19 @@ int runHistory(const QStringList& args)
                          intervalEndName(i.endedBy), QString::number(i.extensions)});
         }
         printOut(formatTable(rows, QString()));
+    }
+    if (!result.unwatched.isEmpty()) {
+        printOut(QString());
+        for (const UnwatchedSpan& span : result.unwatched) {
+            const QString writer = printableText(span.before);
+            printOut(span.isOpen()
+                         ? HistoryCommand::tr("not watched since %1 (%2 stopped or died; no writer since)")
+                               .arg(localTime(span.fromMs), writer)
+                         : HistoryCommand::tr("not watched from %1 to %2 (%3; %4 stopped or died): what happened "
+                                              "then is not in the journal")
+                               .arg(localTime(span.fromMs), localTime(span.toMs), durationText(span.toMs - span.fromMs),
+                                    writer));
+        }
     }
     if (query.withEvents && !result.events.isEmpty()) {
         printOut(QString());

@@ -98,6 +98,77 @@ bool readRescanOptions(const QCommandLineParser& parser, InspectorOptions* optio
     return true;
 }
 
+void addJournalOptions(QCommandLineParser& parser)
+{
+    parser.addOption({QStringLiteral("journal"),
+                      ObserveCommands::tr("Also write every event to this lock history journal (SQLite; `redlock "
+                                          "history --journal FILE` reads it; `redlock history --help` names the "
+                                          "console's)."),
+                      ObserveCommands::tr("FILE")});
+    parser.addOption({QStringLiteral("retain-days"),
+                      ObserveCommands::tr("With --journal: prune what is older than this many days (default 30; 0 "
+                                          "= keep)."),
+                      ObserveCommands::tr("DAYS")});
+    parser.addOption({QStringLiteral("retain-mb"),
+                      ObserveCommands::tr("With --journal: then prune the oldest until the journal holds at most "
+                                          "this many MiB (default 256; 0 = no limit)."),
+                      ObserveCommands::tr("MB")});
+}
+
+bool readJournalOptions(const QCommandLineParser& parser, const QString& source, JournalOptions* options)
+{
+    options->source = source;
+    options->path = parser.value(QStringLiteral("journal"));
+    qint64 retainDays = options->retainMs / (24 * 3600'000LL);
+    qint64 retainMb = options->retainBytes / (1024 * 1024);
+    if (!intOption(parser, QStringLiteral("retain-days"), 0, 100 * 365, &retainDays) ||
+        !intOption(parser, QStringLiteral("retain-mb"), 0, 1024 * 1024, &retainMb))
+        return false;
+    if (parser.isSet(QStringLiteral("journal")) && options->path.isEmpty()) {
+        printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
+        return false;
+    }
+    options->retainMs = retainDays * 24 * 3600'000LL;
+    options->retainBytes = retainMb * 1024 * 1024;
+    return true;
+}
+
+std::unique_ptr<LockJournal> startJournal(const JournalOptions& options, ClusterWatch* watch)
+{
+    if (options.path.isEmpty())
+        return nullptr;
+    auto journal = std::make_unique<LockJournal>(options);
+    // Emitted on the journal's thread, printed on this one.
+    QObject::connect(
+        journal.get(), &LockJournal::problem, journal.get(),
+        [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+    QObject::connect(
+        journal.get(), &LockJournal::recovered, journal.get(),
+        [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+    QObject::connect(
+        journal.get(), &LockJournal::warning, journal.get(),
+        [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); }, Qt::QueuedConnection);
+    journal->start();
+    // On the inspector's thread: record() only appends to the journal's batch, it never waits for the file.
+    watch->setLockEventTap([j = journal.get()](const QList<LockEvent>& events) { j->record(events); });
+    return journal;
+}
+
+void finishJournal(LockJournal* journal, ClusterWatch* watch)
+{
+    if (!journal)
+        return;
+    watch->stop(); // no event reaches the journal after this
+    journal->flush().waitForFinished();
+    const JournalStatus status = journal->status();
+    if (status.pending > 0 || status.dropped > 0)
+        printErr(ObserveCommands::tr("redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4")
+                     .arg(QDir::toNativeSeparators(journal->path()))
+                     .arg(status.pending)
+                     .arg(status.dropped)
+                     .arg(status.error));
+}
+
 namespace {
 
 QString presenceKey(NodeLockState::Presence presence)
@@ -593,19 +664,7 @@ int runWatch(const QStringList& args)
                              "audit (default %1); a larger PTTL seen on the nodes raises it.")
              .arg(rules::kDefaultMaxTtlMs),
          ObserveCommands::tr("MS")});
-    parser.addOption({QStringLiteral("journal"),
-                      ObserveCommands::tr("Also write every event to this lock history journal (SQLite; `redlock "
-                                          "history --journal FILE` reads it; `redlock history --help` names the "
-                                          "console's)."),
-                      ObserveCommands::tr("FILE")});
-    parser.addOption({QStringLiteral("retain-days"),
-                      ObserveCommands::tr("With --journal: prune what is older than this many days (default 30; 0 "
-                                          "= keep)."),
-                      ObserveCommands::tr("DAYS")});
-    parser.addOption({QStringLiteral("retain-mb"),
-                      ObserveCommands::tr("With --journal: then prune the oldest until the journal holds at most "
-                                          "this many MiB (default 256; 0 = no limit)."),
-                      ObserveCommands::tr("MB")});
+    addJournalOptions(parser);
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, QStringLiteral("watch [options] --nodes LIST"),
@@ -635,19 +694,8 @@ int runWatch(const QStringList& args)
         return ExitUsage;
     const bool alerts = !parser.isSet(QStringLiteral("no-alerts"));
     JournalOptions journalOptions;
-    journalOptions.source = QStringLiteral("watch");
-    journalOptions.path = parser.value(QStringLiteral("journal"));
-    qint64 retainDays = journalOptions.retainMs / (24 * 3600'000LL);
-    qint64 retainMb = journalOptions.retainBytes / (1024 * 1024);
-    if (!intOption(parser, QStringLiteral("retain-days"), 0, 100 * 365, &retainDays) ||
-        !intOption(parser, QStringLiteral("retain-mb"), 0, 1024 * 1024, &retainMb))
+    if (!readJournalOptions(parser, QStringLiteral("watch"), &journalOptions))
         return ExitUsage;
-    if (parser.isSet(QStringLiteral("journal")) && journalOptions.path.isEmpty()) {
-        printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
-        return ExitUsage;
-    }
-    journalOptions.retainMs = retainDays * 24 * 3600'000LL;
-    journalOptions.retainBytes = retainMb * 1024 * 1024;
 
     QEventLoop loop;
     StopSignals stopSignals;
@@ -657,32 +705,15 @@ int runWatch(const QStringList& args)
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
-    // Before the inspector's thread: it outlives the inspector that records into it.
+    // Before the watch: it outlives the inspector's thread that records into it.
     std::unique_ptr<LockJournal> journal;
-    if (!journalOptions.path.isEmpty()) {
-        journal = std::make_unique<LockJournal>(journalOptions);
-        QObject::connect(
-            journal.get(), &LockJournal::problem, &loop,
-            [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
-        QObject::connect(
-            journal.get(), &LockJournal::recovered, &loop,
-            [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
-        QObject::connect(
-            journal.get(), &LockJournal::warning, &loop,
-            [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); },
-            Qt::QueuedConnection);
-        journal->start();
-    }
     // The observation, as the console's and the exporter's: node health, quorum, the audit and its max TTL come
     // from it (core/watch/ClusterWatch.h).
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = command.options;
     watchOptions.configuredMaxTtlMs = maxTtl;
     ClusterWatch watch(watchOptions);
-    if (journal) {
-        // On the inspector's thread: record() only appends to the journal's batch, it never waits for the file.
-        watch.setLockEventTap([j = journal.get()](const QList<LockEvent>& events) { j->record(events); });
-    }
+    journal = startJournal(journalOptions, &watch);
     const QList<NodeEndpoint> nodes = command.options.nodes;
     const bool json = command.json;
     QObject::connect(
@@ -829,17 +860,7 @@ int runWatch(const QStringList& args)
     // still flushed below.
     const auto outputGuard = quitWhenOutputFails(&loop);
     loop.exec();
-    if (journal) {
-        watch.stop(); // no event reaches the journal after this
-        journal->flush().waitForFinished();
-        const JournalStatus status = journal->status();
-        if (status.pending > 0 || status.dropped > 0)
-            printErr(ObserveCommands::tr("redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4")
-                         .arg(QDir::toNativeSeparators(journal->path()))
-                         .arg(status.pending)
-                         .arg(status.dropped)
-                         .arg(status.error));
-    }
+    finishJournal(journal.get(), &watch);
     return outputFailed() ? ExitOutputFailed : ExitOk;
 }
 
