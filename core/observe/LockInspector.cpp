@@ -3,6 +3,7 @@
 #include "observe/KeyPattern.h"
 #include "observe/LockInspectorPass.h"
 #include "redlock/FencingCounters.h"
+#include "runtime/ClientName.h"
 
 #include <QThread>
 
@@ -33,7 +34,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
     connection.commandTimeoutMs = m_options.commandTimeoutMs;
     for (int i = 0; i < nodeCount(); ++i) {
         NodeLink link;
-        connection.clientName = QByteArrayLiteral("redlock-console:inspect");
+        connection.clientName = applicationClientName("inspect");
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
         link.keys = std::make_unique<KeyReader>(
             link.reader, i, m_options.readBatchKeys, m_options.commandTimeoutMs, m_clock, m_alive,
@@ -50,7 +51,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
             l.restartUnchecked = true;
         });
         if (m_options.keyspaceEvents) {
-            connection.clientName = QByteArrayLiteral("redlock-console:events");
+            connection.clientName = applicationClientName("events");
             link.subscriber = new RedisConnection(m_options.nodes[i], connection, this);
             link.subscriber->setPushHandler([this, i](const RedisReply& reply) { onKeyspaceMessage(i, reply); });
             connect(link.subscriber, &RedisConnection::ready, this, [this, i] { subscribe(i); });

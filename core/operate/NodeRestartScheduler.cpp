@@ -3,6 +3,7 @@
 #include "runtime/OwnThreadFuture.h"
 
 #include "operate/AuditLog.h"
+#include "runtime/ClientName.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -283,7 +284,7 @@ RedisConnection* NodeRestartScheduler::makeProbe(int node)
     o.backoffInitialMs = std::min(100, m_options.tickIntervalMs);
     o.backoffMaxMs = std::max(m_options.tickIntervalMs, 100);
     if (o.clientName.isEmpty())
-        o.clientName = "redlock-console:restart-probe";
+        o.clientName = applicationClientName("restart-probe");
     return new RedisConnection(m_options.nodes[node], o, this);
 }
 

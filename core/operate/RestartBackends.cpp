@@ -1,6 +1,7 @@
 #include "operate/NodeRestartScheduler.h"
 
 #include "protocol/RedisConnection.h"
+#include "runtime/ClientName.h"
 
 #include <QProcess>
 
@@ -92,7 +93,7 @@ ShutdownRestartBackend::ShutdownRestartBackend(const NodeEndpoint& endpoint, con
 {
     m_connection.autoReconnect = false;
     if (m_connection.clientName.isEmpty())
-        m_connection.clientName = "redlock-console:shutdown";
+        m_connection.clientName = applicationClientName("shutdown");
 }
 
 void ShutdownRestartBackend::stop(Done done)

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QJsonArray>
+#include <QStandardPaths>
 
 namespace redlock::cli {
 
@@ -19,6 +20,14 @@ class HistoryCommand
 };
 
 namespace {
+
+// The console's journal (history.sqlite in its AppDataLocation). The CLI's application name differs, so it names
+// the console's folder here; the core only knows the running application's own.
+QString consoleJournalPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/RedlockConsole/redlock-console/history.sqlite");
+}
 
 QString isoUtc(qint64 ms)
 {
@@ -79,7 +88,7 @@ int runHistory(const QStringList& args)
                 "seen (JSON: \"atLeastSince\": true): when it acquired the lock is not known. A holder seen again "
                 "by the next watch keeps one interval; one that was gone by then \"ended while not watched\", "
                 "after the time shown.\n\nThe console's journal: %1")
-                .arg(LockJournal::defaultPathForDisplay()),
+                .arg(LockJournal::pathForDisplay(consoleJournalPath())),
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
@@ -123,7 +132,7 @@ int runHistory(const QStringList& args)
     }
     query.limit = int(limit);
     const QString path =
-        parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : LockJournal::defaultPath();
+        parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : consoleJournalPath();
     if (path.isEmpty()) {
         printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
         return ExitUsage;
