@@ -333,15 +333,13 @@ LockJournal::~LockJournal()
 
 QString LockJournal::defaultPath()
 {
-    // The console's application data folder (AppDataLocation of RedlockConsole/redlock-console), spelt out so that
-    // the CLI, whose application name differs, finds the same file.
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
-           QStringLiteral("/RedlockConsole/redlock-console/history.sqlite");
+    // The embedding application's own data folder: the core does not know the console's (the CLI, which reads the
+    // console's journal by default, names that folder itself).
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.sqlite");
 }
 
-QString LockJournal::defaultPathForDisplay()
+QString LockJournal::pathForDisplay(const QString& path)
 {
-    const QString path = defaultPath();
     const QString home = QDir::homePath();
     return QDir::toNativeSeparators(path.startsWith(home + u'/') ? u'~' + path.mid(home.size()) : path);
 }

@@ -70,11 +70,11 @@ public:
     // Writes what it can (one attempt, at most a second's wait for a lock), then closes.
     ~LockJournal() override;
 
-    // The console's application data folder (its AppDataLocation), history.sqlite: on Linux
-    // ~/.local/share/RedlockConsole/redlock-console/history.sqlite. The CLI reads the same file by default.
+    // history.sqlite in the application's data folder (QStandardPaths::AppDataLocation, from the names the
+    // application set): the console's is ~/.local/share/RedlockConsole/redlock-console/history.sqlite.
     static QString defaultPath();
-    // defaultPath() with the home folder written as ~ (for help texts).
-    static QString defaultPathForDisplay();
+    // `path` with the home folder written as ~ (for help texts).
+    static QString pathForDisplay(const QString& path);
     QString path() const { return m_options.path; }
     const JournalOptions& options() const { return m_options; }
 

@@ -1,64 +1,27 @@
 #include "observe/LockInspector.h"
 
 #include "observe/KeyPattern.h"
-#include "observe/KeySet.h"
+#include "observe/LockInspectorPass.h"
 #include "redlock/FencingCounters.h"
+#include "runtime/ClientName.h"
 
-#include <QDateTime>
 #include <QThread>
 
 #include <algorithm>
-#include <limits>
 
 namespace redlock {
 
+using inspector::kNsPerMs;
+using inspector::kRedissonChannelPrefix;
+using inspector::wallNowMs;
+
 namespace {
 
-constexpr qint64 kNsPerMs = 1'000'000;
-// Keys holding Redisson's helpers, not locks.
-constexpr QByteArrayView kRedissonChannelPrefix("redisson_lock__channel");
 // At most this many groups (a page's keys read on every node) in flight per scanning node during a pass:
 // bounds memory and the queueing a single round trip sees, while keeping the nodes busy.
 constexpr int kMaxReadsInFlight = 2;
 
-qint64 wallNowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
 } // namespace
-
-struct LockInspector::Pass
-{
-    quint64 generation = 0;
-    bool incremental = false; // a background rescan: each group is applied as it is read
-    bool throttled = false;   // paced by the budget
-    int scanCount = 0;        // SCAN COUNT of this pass
-    QElapsedTimer timer;
-    qint64 startedAtMs = 0;
-    int nodesRemaining = 0; // nodes whose SCAN has neither completed nor failed
-    int groupsInFlight = 0; // over all nodes
-    struct NodeProgress
-    {
-        bool scanDone = false;
-        bool counted = false; // taken off nodesRemaining
-        int groupsInFlight = 0;
-        QByteArray nextCursor; // a page waiting for read capacity; empty = none
-    };
-    std::vector<NodeProgress> progress;
-    KeySet seen;                         // keys this pass has read (or is reading) on every node
-    QHash<QByteArray, LockView> updated; // merged as the groups come in
-    SkippedKeys skipped;
-    QList<bool> reachable; // per node: no SCAN or read of this pass failed on it
-    QStringList unreachableWhy;
-    QStringList errors;
-    QSet<QByteArray> outsidePattern;
-    QSet<QByteArray> helpers;
-    QSet<QByteArray> touchedMeanwhile; // re-read by keyspace events during the pass: newer than ours
-    qint64 keysScanned = 0;
-    qint64 commandsSent = 0;
-    int handedToSink = 0; // views given to m_viewSink instead of kept
-};
 
 LockInspector::LockInspector(InspectorOptions options, QObject* parent)
     : QObject(parent), m_options(std::move(options)),
@@ -71,7 +34,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
     connection.commandTimeoutMs = m_options.commandTimeoutMs;
     for (int i = 0; i < nodeCount(); ++i) {
         NodeLink link;
-        connection.clientName = QByteArrayLiteral("redlock-console:inspect");
+        connection.clientName = applicationClientName("inspect");
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
         link.keys = std::make_unique<KeyReader>(
             link.reader, i, m_options.readBatchKeys, m_options.commandTimeoutMs, m_clock, m_alive,
@@ -88,7 +51,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
             l.restartUnchecked = true;
         });
         if (m_options.keyspaceEvents) {
-            connection.clientName = QByteArrayLiteral("redlock-console:events");
+            connection.clientName = applicationClientName("events");
             link.subscriber = new RedisConnection(m_options.nodes[i], connection, this);
             link.subscriber->setPushHandler([this, i](const RedisReply& reply) { onKeyspaceMessage(i, reply); });
             connect(link.subscriber, &RedisConnection::ready, this, [this, i] { subscribe(i); });
@@ -295,75 +258,6 @@ void LockInspector::setDownNodes(QList<int> nodes)
     }
     if (!m_touched.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
         m_eventTimer.start();
-}
-
-void LockInspector::judgeAllAgain()
-{
-    const VerdictRules rules = verdictRules();
-    const qint64 now = m_clock->nowNs();
-    QHash<QByteArray, LockView> updated;
-    QSet<QByteArray> touched;
-    for (const LockView& view : std::as_const(m_views)) {
-        LockView judged = view;
-        judgeLock(judged, rules, now);
-        if (judged.sameStateAs(view))
-            continue;
-        touched.insert(view.key);
-        updated.insert(view.key, std::move(judged));
-    }
-    if (!touched.isEmpty())
-        applyChanges(std::move(updated), touched, Apply::Events);
-}
-
-void LockInspector::noteValidity(const LockView& view)
-{
-    if (!view.isHeld() || view.observedValidityMs < 0 || m_viewSink)
-        return;
-    const qint64 endNs = view.observedAtNs + view.observedValidityMs * kNsPerMs;
-    const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
-    if (view.verdict == LockVerdict::Held && expiringNs > view.observedAtNs)
-        m_validityDue.emplace(expiringNs, view.key);
-    m_validityDue.emplace(endNs, view.key);
-}
-
-void LockInspector::armValidityTimer()
-{
-    if (m_validityDue.empty()) {
-        m_validityTimer.stop();
-        return;
-    }
-    const qint64 waitNs = m_validityDue.begin()->first - m_clock->nowNs();
-    // +1 ms: the timer's millisecond must not fire a hair before the instant it waits for.
-    const qint64 waitMs = waitNs <= 0 ? 0 : waitNs / kNsPerMs + 1;
-    m_validityTimer.start(int(std::min<qint64>(waitMs, std::numeric_limits<int>::max())));
-}
-
-void LockInspector::onValidityTimer()
-{
-    const VerdictRules rules = verdictRules();
-    const qint64 now = m_clock->nowNs();
-    QHash<QByteArray, LockView> updated;
-    QSet<QByteArray> touched;
-    while (!m_validityDue.empty() && m_validityDue.begin()->first <= now) {
-        const QByteArray key = m_validityDue.begin()->second;
-        m_validityDue.erase(m_validityDue.begin());
-        const auto it = m_views.constFind(key);
-        if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
-            continue;
-        LockView judged = it.value();
-        judgeLock(judged, rules, now);
-        if (judged.validityEnded)
-            m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
-        if (judged.sameStateAs(it.value()))
-            continue;
-        touched.insert(key);
-        updated.insert(key, std::move(judged));
-    }
-    if (!touched.isEmpty())
-        applyChanges(std::move(updated), touched, Apply::Events);
-    if (!m_touched.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
-        m_eventTimer.start();
-    armValidityTimer();
 }
 
 void LockInspector::setBudgetPerNode(int commandsPerSecond)
@@ -826,402 +720,6 @@ LockView LockInspector::vanished(const QByteArray& key, const QList<bool>& reach
     view.observedAtMs = wallNowMs();
     judgeLock(view, verdictRules());
     return view;
-}
-
-// ------------------------------------------------------------------------------------------ changes
-
-LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
-{
-    // The first full pass is the baseline: the locks it finds were not acquired just now. The holders it finds
-    // are told as seen held (the lock history starts "at least since" intervals with them), nothing else; a key
-    // read from a live change before it completed is seen held too, not acquired.
-    using Phase = LockEventTracker::Phase;
-    const Phase phase = m_baselineDone ? Phase::Watching : fullPass ? Phase::Baseline : Phase::Starting;
-    if (fullPass)
-        m_baselineDone = true;
-    return phase;
-}
-
-void LockInspector::noteChange(const QByteArray& key, const LockView* before, const LockView* after,
-                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
-                               LockEventTracker::Evidence evidence)
-{
-    m_events.derive(key, before, after, changes.atMs, &events, phase, evidence);
-    if (!before)
-        changes.appeared.append(*after);
-    else if (!after)
-        changes.disappeared.append(key);
-    else if (!before->sameStateAs(*after))
-        changes.changed.append(*after);
-}
-
-void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
-{
-    if (!changes.isEmpty()) {
-        changes.locksPerNode = m_locksPerNode;
-        emit locksChanged(changes);
-    }
-    if (!events.isEmpty())
-        emit lockEvents(events);
-}
-
-void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep)
-{
-    // Every key of the new views and of the old ones, but those in `keep` (their views are the same in both).
-    LockChangeSet changes;
-    changes.fullRefresh = true;
-    changes.atMs = wallNowMs();
-    QList<LockEvent> events;
-    const LockEventTracker::Phase phase = eventPhase(true);
-    // The first pass makes every lock appear, and tells every holder as seen held: one allocation each, not a
-    // doubling series of 100,000 views.
-    if (m_views.isEmpty()) {
-        changes.appeared.reserve(updated.size());
-        events.reserve(updated.size());
-        m_events.reserve(updated.size());
-    }
-    for (auto after = updated.cbegin(); after != updated.cend(); ++after) {
-        if (keep.contains(after.key()))
-            continue;
-        const auto before = m_views.constFind(after.key());
-        noteChange(after.key(), before != m_views.cend() ? &before.value() : nullptr, &after.value(), phase, changes,
-                   events);
-    }
-    for (auto before = m_views.cbegin(); before != m_views.cend(); ++before) {
-        if (!keep.contains(before.key()) && !updated.contains(before.key()))
-            noteChange(before.key(), &before.value(), nullptr, phase, changes, events);
-    }
-    m_views = std::move(updated);
-    m_locksPerNode.fill(0);
-    m_validityDue.clear();
-    for (const LockView& view : std::as_const(m_views)) {
-        countHolding(view, 1);
-        noteValidity(view);
-    }
-    armValidityTimer();
-    publish(changes, events);
-}
-
-void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
-                                 const EventNames* told)
-{
-    LockChangeSet changes;
-    changes.fullRefresh = how == Apply::ScanPart;
-    changes.atMs = wallNowMs();
-    QList<LockEvent> events;
-    const LockEventTracker::Phase phase = eventPhase(false);
-    for (const QByteArray& key : touched) {
-        const auto before = m_views.constFind(key);
-        const auto after = updated.constFind(key);
-        const bool had = before != m_views.cend();
-        const bool has = after != updated.cend();
-        if (!had && !has)
-            continue;
-        LockEventTracker::Evidence evidence;
-        if (told) {
-            const auto names = told->constFind(key);
-            evidence.live = names != told->cend();
-            evidence.names = evidence.live ? names.value() : 0;
-        }
-        noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events,
-                   evidence);
-    }
-    for (const QByteArray& key : touched) {
-        const auto after = updated.constFind(key);
-        auto it = m_views.find(key);
-        if (it != m_views.end())
-            countHolding(it.value(), -1);
-        if (after == updated.cend()) {
-            if (it != m_views.end())
-                m_views.erase(it);
-            continue;
-        }
-        if (it != m_views.end())
-            it.value() = after.value();
-        else
-            it = m_views.insert(key, after.value());
-        countHolding(it.value(), 1);
-        noteValidity(it.value());
-    }
-    armValidityTimer();
-    publish(changes, events);
-}
-
-void LockInspector::countHolding(const LockView& view, int delta)
-{
-    for (qsizetype i = 0; i < view.nodes.size() && i < m_locksPerNode.size(); ++i) {
-        if (view.nodes[i].presence == NodeLockState::Presence::Holding)
-            m_locksPerNode[i] += delta;
-    }
-}
-
-// ------------------------------------------------------------------------------------------ live events
-
-void LockInspector::subscribe(int node)
-{
-    NodeLink& link = m_links[static_cast<size_t>(node)];
-    const QByteArray channel = "__keyspace@" + QByteArray::number(m_options.nodes[node].db) + "__:" + m_options.pattern;
-    auto alive = m_alive;
-    link.subscriber->send({"PSUBSCRIBE", channel}, [this, alive, node](const RedisReply& reply) {
-        if (!*alive)
-            return;
-        NodeLink& l = m_links[static_cast<size_t>(node)];
-        if (reply.isError()) {
-            l.subscribed = false;
-            l.subscribeNote = tr("PSUBSCRIBE refused: %1").arg(reply.errorText());
-            emit keyspaceSubscription(node, false, reply.errorText());
-            reportLiveSource(node);
-            return;
-        }
-        l.subscribed = true;
-        l.subscribeNote.clear();
-        emit keyspaceSubscription(node, true, QString());
-        reportLiveSource(node);
-        // Events sent while we were not subscribed are lost for good: resync.
-        if (std::exchange(l.everSubscribed, true))
-            resync();
-    });
-}
-
-void LockInspector::checkRunId(int node)
-{
-    auto alive = m_alive;
-    m_links[static_cast<size_t>(node)].reader->send(
-        {"INFO", "server"},
-        [this, alive, node](const RedisReply& reply) {
-            if (!*alive)
-                return;
-            NodeLink& link = m_links[static_cast<size_t>(node)];
-            link.restartUnchecked = false;
-            // Reads that came back before this answer were set aside: read again, whatever the answer.
-            const bool reread = std::exchange(link.readsWithheld, false);
-            // A refused or lost answer leaves the run_id unknown: a restart of this node then goes unnoticed
-            // (and a lock it lost reads "released").
-            QByteArray runId;
-            if (reply.isString()) {
-                for (const QByteArray& line : reply.bytes().split('\n')) {
-                    if (line.startsWith("run_id:"))
-                        runId = line.mid(7).trimmed();
-                }
-            }
-            const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
-            if (!runId.isEmpty())
-                link.runId = runId;
-            // The alias map of the verdicts: which names are one server. Answered before any read on this
-            // connection (one connection answers in order), so the first verdicts already count servers.
-            if (!runId.isEmpty() && m_runIds.value(node) != runId) {
-                m_runIds.resize(nodeCount());
-                m_runIds[node] = runId;
-                if (!restarted)
-                    judgeAllAgain();
-            }
-            if (restarted) {
-                m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
-                emit nodeRestarted(node);
-                checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),
-                                   ++link.restartChecks);
-            }
-            if (restarted || reread)
-                resync(); // a restarted node's keys vanished without keyspace events
-        },
-        m_options.commandTimeoutMs);
-}
-
-void LockInspector::checkRestartedNode(int node, const QByteArray& cursor, std::shared_ptr<QSet<QByteArray>> present,
-                                       quint64 check)
-{
-    // Which of the locks shown on this node did it lose? A SCAN of the restarted node alone costs what it holds
-    // now (next to nothing when it came back empty), not a rescan of the deployment at the budget's pace: the
-    // locks it lost show at once. What it still holds is left to the resync.
-    auto alive = m_alive;
-    NodeLink& link = m_links[static_cast<size_t>(node)];
-    charge(node, 1, false);
-    link.reader->send(
-        {"SCAN", cursor, "MATCH", m_options.pattern, "COUNT", QByteArray::number(m_options.scanCount)},
-        [this, alive, node, present, check](const RedisReply& reply) {
-            if (!*alive || m_links[static_cast<size_t>(node)].restartChecks != check)
-                return; // gone, or the node restarted again meanwhile
-            if (!reply.isArray() || reply.elements().size() != 2 || !reply.elements()[1].isArray())
-                return; // refused or lost: the resync will tell
-            for (const RedisReply& name : reply.elements()[1].elements())
-                present->insert(name.bytes());
-            const QByteArray next = reply.elements()[0].bytes();
-            if (next != "0") {
-                checkRestartedNode(node, next, present, check);
-                return;
-            }
-            QHash<QByteArray, LockView> updated;
-            QSet<QByteArray> touched;
-            for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-                const NodeLockState& state = it->nodes.at(node);
-                if (state.presence != NodeLockState::Presence::Holding || present->contains(it.key()))
-                    continue;
-                LockView view = it.value();
-                view.nodes[node] = NodeLockState{};
-                view.nodes[node].presence = NodeLockState::Presence::Absent;
-                judgeLock(view, verdictRules());
-                touched.insert(it.key());
-                if (view.verdict != LockVerdict::Free)
-                    updated.insert(it.key(), std::move(view));
-            }
-            if (touched.isEmpty())
-                return;
-            if (m_pass)
-                m_pass->touchedMeanwhile.unite(touched); // what a pass read there before the restart is stale
-            applyChanges(std::move(updated), touched, Apply::Events);
-        },
-        m_options.commandTimeoutMs);
-}
-
-void LockInspector::checkEventsConfig(int node)
-{
-    NodeLink& link = m_links[static_cast<size_t>(node)];
-    if (!m_options.keyspaceEvents || !link.reader->isReady())
-        return;
-    auto alive = m_alive;
-    link.reader->send(
-        {"CONFIG", "GET", "notify-keyspace-events"},
-        [this, alive, node](const RedisReply& reply) {
-            if (!*alive)
-                return;
-            NodeLink& l = m_links[static_cast<size_t>(node)];
-            if (reply.type() == RedisReply::Type::Failure)
-                return; // lost or timed out: the configuration did not change for that
-            if (reply.isArray() && reply.elements().size() >= 2) {
-                const QString flags = QString::fromUtf8(reply.elements()[1].bytes());
-                const bool enough = keyspaceEventsSufficient(flags);
-                l.eventsConfig = enough ? NodeLink::EventsConfig::On : NodeLink::EventsConfig::Off;
-                l.eventsNote = enough            ? QString()
-                               : flags.isEmpty() ? tr("notify-keyspace-events is off")
-                                                 : tr("notify-keyspace-events \"%1\" lacks some of \"%2\"")
-                                                       .arg(flags, QString::fromLatin1(keyspaceEventFlags()));
-            } else {
-                l.eventsConfig = NodeLink::EventsConfig::Unknown;
-                l.eventsNote = tr("notify-keyspace-events unknown (CONFIG GET: %1)")
-                                   .arg(reply.isError() ? reply.errorText() : tr("unexpected reply"));
-            }
-            l.configChecked = true;
-            reportLiveSource(node);
-        },
-        m_options.commandTimeoutMs);
-}
-
-void LockInspector::reportLiveSource(int node)
-{
-    NodeLink& link = m_links[static_cast<size_t>(node)];
-    bool live = false;
-    QString why;
-    if (!m_options.keyspaceEvents) {
-        why = tr("keyspace events not used");
-    } else {
-        // Not before both the subscription and the configuration have answered once.
-        if (!link.configChecked || (!link.subscribed && link.subscribeNote.isEmpty()))
-            return;
-        if (!link.subscribed)
-            why = link.subscribeNote;
-        else if (link.eventsConfig != NodeLink::EventsConfig::On)
-            why = link.eventsNote;
-        else
-            live = true;
-    }
-    if (link.liveReported == int(live) && link.liveReportedWhy == why)
-        return;
-    link.liveReported = int(live);
-    link.liveReportedWhy = why;
-    emit liveSourceChanged(node, live, why);
-}
-
-void LockInspector::reportLoad()
-{
-    const double seconds = std::max<qint64>(1, m_loadClock.restart()) / 1000.0;
-    const int budget = m_options.budgetPerNode;
-    qint64 known = m_views.size();
-    int percent = -1;
-    if (m_pass)
-        percent = known > 0 ? static_cast<int>(std::min<qint64>(100, m_pass->seen.size() * 100 / known)) : 0;
-    qint64 fullMs = -1;
-    if (budget > 0) {
-        // One full rescan costs a node about what the last one did (or a command per known key).
-        const qint64 perNode = m_lastPassCommandsPerNode > 0 ? m_lastPassCommandsPerNode : known;
-        fullMs = perNode * 1000 / budget;
-    }
-    QList<ObserverLoad> out;
-    out.reserve(nodeCount());
-    for (int n = 0; n < nodeCount(); ++n) {
-        NodeLink& link = m_links[static_cast<size_t>(n)];
-        const quint64 total =
-            link.reader->commandsWritten() + (link.subscriber ? link.subscriber->commandsWritten() : 0);
-        ObserverLoad load;
-        load.node = n;
-        load.commandsPerSecond = double(total - link.reportedTotal) / seconds;
-        load.rescanPerSecond = double(link.rescanCommands - link.reportedRescan) / seconds;
-        load.eventReadsPerSecond = double(link.eventCommands - link.reportedEvents) / seconds;
-        load.budgetPerSecond = budget;
-        load.eventsLive = link.liveReported == 1;
-        load.eventsNote = link.liveReported == 0 ? link.liveReportedWhy : QString();
-        load.rescanPercent = percent;
-        load.fullRescanMs = fullMs;
-        link.reportedTotal = total;
-        link.reportedRescan = link.rescanCommands;
-        link.reportedEvents = link.eventCommands;
-        out.append(load);
-    }
-    emit observerLoad(out);
-}
-
-void LockInspector::onKeyspaceMessage(int node, const RedisReply& reply)
-{
-    Q_UNUSED(node)
-    // pmessage <pattern> <channel> <event>; channel = "__keyspace@<db>__:<key>"; the event's name (del, expired,
-    // evicted, set, ...) tells the tracker how a quorum ended
-    const auto& e = reply.elements();
-    if (e.size() != 4 || e[0].bytes() != "pmessage")
-        return;
-    const QByteArray& channel = e[2].bytes();
-    const qsizetype colon = channel.indexOf("__:");
-    if (colon < 0)
-        return;
-    const QByteArray key = channel.mid(colon + 3);
-    if (!globMatches(m_options.pattern, key) || key.startsWith(kRedissonChannelPrefix))
-        return;
-    m_touched[key] |= LockEventTracker::Evidence::nameFlag(e[3].bytes());
-    if (m_pass)
-        m_pass->touchedMeanwhile.insert(key);
-    if (!m_flushInFlight && !m_eventTimer.isActive())
-        m_eventTimer.start();
-}
-
-void LockInspector::flushTouched()
-{
-    if (m_flushInFlight || m_touched.isEmpty())
-        return;
-    m_flushInFlight = true;
-    const EventNames told = std::exchange(m_touched, {});
-    QSet<QByteArray> touched;
-    touched.reserve(told.size());
-    for (auto it = told.cbegin(); it != told.cend(); ++it)
-        touched.insert(it.key());
-    const QList<QByteArray> keys(touched.cbegin(), touched.cend());
-    auto alive = m_alive;
-    readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()), false,
-                   [this, alive, touched, told](const GroupReads& group) {
-                       if (!*alive)
-                           return;
-                       QHash<QByteArray, LockView> updated;
-                       for (qsizetype k = 0; k < group.keys.size(); ++k) {
-                           LockView view;
-                           if (mergeGroupKey(group, k, view) == Outcome::Lock)
-                               updated.insert(group.keys[k], std::move(view));
-                       }
-                       if (m_pass) {
-                           for (const QByteArray& key : touched)
-                               m_pass->touchedMeanwhile.insert(key);
-                       }
-                       applyChanges(std::move(updated), touched, Apply::Events, &told);
-                       m_flushInFlight = false;
-                       if (!m_touched.isEmpty())
-                           m_eventTimer.start();
-                   });
 }
 
 } // namespace redlock

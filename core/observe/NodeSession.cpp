@@ -1,6 +1,7 @@
 #include "observe/NodeSession.h"
 
 #include "redlock/FencingCounters.h"
+#include "runtime/ClientName.h"
 
 #include <QDateTime>
 
@@ -51,7 +52,7 @@ NodeSession::NodeSession(int node, const NodeEndpoint& endpoint, const NodeSessi
     m_facts.endpoint = endpoint;
     ConnectionOptions connection = m_options.connection;
     if (connection.clientName.isEmpty())
-        connection.clientName = QByteArrayLiteral("redlock-console:observe");
+        connection.clientName = applicationClientName("observe");
     connection.commandTimeoutMs = m_options.commandTimeoutMs;
     m_connection = new RedisConnection(endpoint, connection, this);
     connect(m_connection, &RedisConnection::stateChanged, this, &NodeSession::onStateChanged);

@@ -18,7 +18,7 @@ struct NodeSessionOptions
     int commandTimeoutMs = 1000;  // per observation command; a node whose PING gets no reply in this time is
                                   // NotAnswering (down) until it answers again: within two ping intervals
     bool readOnly = false;        // refuse every call that writes (enableKeyspaceEvents)
-    ConnectionOptions connection; // reconnect/backoff; clientName defaults to "redlock-console:observe"
+    ConnectionOptions connection; // reconnect/backoff; clientName defaults to "<application>:observe"
 };
 
 // Watches one node over its own connection: health, latency, clock offset and the facts the safety audit

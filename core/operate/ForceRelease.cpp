@@ -6,6 +6,7 @@
 #include "operate/AuditLog.h"
 #include "protocol/LockScripts.h"
 #include "redlock/RedlockRules.h"
+#include "runtime/ClientName.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -234,7 +235,7 @@ ForceRelease::ForceRelease(ForceReleaseOptions options, QObject* parent)
         return;
     ConnectionOptions connection = m_options.connection;
     if (connection.clientName.isEmpty())
-        connection.clientName = "redlock-console:force-release";
+        connection.clientName = applicationClientName("force-release");
     for (const NodeEndpoint& endpoint : std::as_const(m_options.nodes))
         m_connections.push_back(new RedisConnection(endpoint, connection, this));
 }

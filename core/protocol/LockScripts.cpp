@@ -53,6 +53,73 @@ return {px, pttl}
     return script;
 }
 
+const LuaScript& acquire()
+{
+    static const LuaScript script(R"lua(
+local n = tonumber(ARGV[3])
+local fence = 0
+if #KEYS > n then
+    for i = 1, n do
+        local value = tonumber(redis.call('HGET', KEYS[n + 1], KEYS[i]) or '0')
+        if not value then
+            return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
+        end
+        if value > fence then fence = value end
+    end
+end
+for i = 1, n do
+    local current = redis.call('GET', KEYS[i])
+    if current and current ~= ARGV[1] then
+        return {0, i, current, redis.call('PTTL', KEYS[i]), fence}
+    end
+end
+for i = 1, n do
+    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+end
+return {1, fence}
+)lua");
+    return script;
+}
+
+const LuaScript& extend()
+{
+    static const LuaScript script(R"lua(
+for i = 1, #KEYS do
+    if redis.call('GET', KEYS[i]) ~= ARGV[1] then return 0 end
+end
+for i = 1, #KEYS do
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+end
+return 1
+)lua");
+    return script;
+}
+
+const LuaScript& writeFence()
+{
+    static const LuaScript script(R"lua(
+local n = #KEYS - 1
+local counters = KEYS[n + 1]
+for i = 1, n do
+    if redis.call('GET', KEYS[i]) ~= ARGV[1] then return 0 end
+end
+local target = tonumber(ARGV[2])
+local raise = {}
+for i = 1, n do
+    local value = tonumber(redis.call('HGET', counters, KEYS[i]) or '0')
+    if not value then
+        return redis.error_reply('ERR the fencing counter of ' .. KEYS[i] .. ' is not a number')
+    end
+    if value < target then raise[#raise + 1] = KEYS[i] end
+end
+for _, resource in ipairs(raise) do
+    redis.call('HSET', counters, resource, ARGV[2])
+end
+return 1
+)lua");
+    return script;
+}
+
 } // namespace scripts
 
 void evalScript(RedisConnection* connection, const LuaScript& script, const QList<QByteArray>& keys,

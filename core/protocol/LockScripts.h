@@ -25,6 +25,8 @@ private:
     QByteArray m_sha;
 };
 
+// Every Lua script the core sends lives here, with its SHA1, so the client and operator code around them read
+// as the algorithm and nothing else.
 namespace scripts {
 
 // Compare-and-delete: removes each of KEYS that still holds ARGV[1]; returns how many were removed.
@@ -43,6 +45,24 @@ const LuaScript& compareAndDelete();
 // ARGV[1] (untouched); -2 when ARGV[3] is 0 and the key has no expiry (untouched: there is no remaining validity to
 // measure). A key of another type fails with WRONGTYPE and is untouched, as with compareAndDelete.
 const LuaScript& compareAndTombstone();
+
+// Sets every key to the token if none is held by another token; otherwise reports the first conflict.
+// Atomic per node, so a multi-resource lock never leaves a partial set of keys behind on a node.
+// KEYS: resources..., then (only when fencing) the fence counters hash.
+// ARGV: token, ttl ms, number of resources.
+// Returns {1, fence} when set, {0, index of the conflict, holder's value, its PTTL, fence} when not. With
+// fencing, fence is the largest counter of the resources on this node, read whether or not the lock is taken
+// here (any node's counter may be the largest issued). A counter in the hash that is not a number is an
+// error, and everything is read before anything is written.
+const LuaScript& acquire();
+
+// Compare-and-pexpire, all or nothing per node: 1 if every key held the token and was renewed.
+const LuaScript& extend();
+
+// Fencing max-register write-back, only where the lock is still ours: KEYS = resources..., the fence
+// counters hash; ARGV = token, new fencing value. Raises each resource's counter to the value (never lowers
+// it); a counter that is not a number is an error and nothing is written.
+const LuaScript& writeFence();
 
 } // namespace scripts
 

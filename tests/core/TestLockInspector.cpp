@@ -2,7 +2,6 @@
 #include "observe/ClusterMetrics.h"
 #include "observe/KeyPattern.h"
 #include "observe/LockInspector.h"
-#include "observe/RescanBudget.h"
 #include "operate/ForceRelease.h"
 #include "redlock/LockToken.h"
 #include "runtime/IoThread.h"
@@ -83,40 +82,6 @@ private slots:
     {
         for (const auto& ep : m_cluster.endpoints())
             QVERIFY(!runCommand(ep, {"FLUSHALL"}).isError());
-    }
-
-    void globMatching()
-    {
-        QVERIFY(globMatches("*", "anything"));
-        QVERIFY(globMatches("lock:*", "lock:a"));
-        QVERIFY(!globMatches("lock:*", "other:a"));
-        QVERIFY(globMatches("l?ck:[abc]", "lock:b"));
-        QVERIFY(!globMatches("lock:[^abc]", "lock:b"));
-        QVERIFY(globMatches("lock:[a-c]x", "lock:bx"));
-        QVERIFY(globMatches("a\\*b", "a*b"));
-        QVERIFY(!globMatches("a\\*b", "axb"));
-        QVERIFY(globMatches(QByteArray("k\0*", 3), QByteArray("k\0zz", 4)));
-    }
-
-    void rescanBudgetPaysBackItsDebt()
-    {
-        RescanBudget budget(2);
-        const QList<bool> both{true, true};
-        budget.restart(0);
-        QCOMPARE(budget.waitMs(0, 100, both), 0);
-        budget.spend(0, 50); // 50 commands at 100/s: half a second of debt on node 0
-        QCOMPARE(budget.waitMs(0, 100, both), 500);
-        QCOMPARE(budget.waitMs(0, 100, {false, true}), 0); // an unreachable node's debt holds nothing up
-        QCOMPARE(budget.waitMs(250'000'000, 100, both), 250);
-        QCOMPARE(budget.waitMs(500'000'000, 100, both), 0);
-        // Idle for 10 s: at most a tenth of a second's worth (10 commands) is saved up, not 1000.
-        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 0);
-        budget.spend(1, 11);
-        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 10);
-        // A new rescan starts with empty buckets.
-        budget.restart(10'000'000'000);
-        budget.spend(0, 1);
-        QCOMPARE(budget.waitMs(10'000'000'000, 100, both), 10);
     }
 
     void judgeIsPure()

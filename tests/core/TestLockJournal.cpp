@@ -13,6 +13,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -157,6 +158,25 @@ private slots:
     }
 
     // Acquire, extend, release and expire real locks; the journal gives back who held what, when, for how long.
+    // The default journal is in the running application's own data folder: a service embedding the core never
+    // writes into the console's.
+    void defaultPathIsTheApplicationsOwn()
+    {
+        const QString organization = QCoreApplication::organizationName();
+        const QString application = QCoreApplication::applicationName();
+        const auto restore = qScopeGuard([&] {
+            QCoreApplication::setOrganizationName(organization);
+            QCoreApplication::setApplicationName(application);
+        });
+        QCoreApplication::setOrganizationName(QStringLiteral("Billing"));
+        QCoreApplication::setApplicationName(QStringLiteral("billing-service"));
+        const QString path = LockJournal::defaultPath();
+        QCOMPARE(path,
+                 QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.sqlite"));
+        QVERIFY2(path.contains(QStringLiteral("/Billing/billing-service/")), qPrintable(path));
+        QVERIFY2(!path.contains(QStringLiteral("redlock-console")), qPrintable(path));
+    }
+
     void acquireExtendReleaseExpireQueriedBack()
     {
         LockJournal journal(optionsAt(QStringLiteral("real.sqlite")));

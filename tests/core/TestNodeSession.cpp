@@ -316,6 +316,26 @@ private slots:
         QVERIFY2(!now.contains('K') && !now.contains('g'), now.constData());
         QCOMPARE(configSetCalls(), 0);
     }
+
+    // The core names its connections after the application embedding it, never after the console: a service
+    // built on the core is listed as itself in CLIENT LIST.
+    void connectionIsNamedAfterTheEmbeddingApplication()
+    {
+        const QString before = QCoreApplication::applicationName();
+        const auto restore = qScopeGuard([&before] { QCoreApplication::setApplicationName(before); });
+        QCoreApplication::setApplicationName(QStringLiteral("billing service"));
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(1, {}, &error), qPrintable(error));
+        IoThread io;
+        auto* session = io.create<NodeSession>(0, cluster.endpoint(0), fastOptions());
+        QSignalSpy facts(session, &NodeSession::factsChanged);
+        QMetaObject::invokeMethod(session, &NodeSession::start);
+        QTRY_COMPARE(lastFacts(facts).health, NodeHealth::Up);
+        const QByteArray clients = runCommand(cluster.endpoint(0), {"CLIENT", "LIST"}).bytes();
+        QVERIFY2(clients.contains("name=billing-service:observe "), clients.constData());
+        QVERIFY2(!clients.contains("redlock-console"), clients.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeSession)

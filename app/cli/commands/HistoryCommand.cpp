@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QJsonArray>
+#include <QStandardPaths>
 
 namespace redlock::cli {
 
@@ -20,6 +21,14 @@ class HistoryCommand
 };
 
 namespace {
+
+// The console's journal (history.sqlite in its AppDataLocation). The CLI's application name differs, so it names
+// the console's folder here; the core only knows the running application's own.
+QString consoleJournalPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/RedlockConsole/redlock-console/history.sqlite");
+}
 
 QString isoUtc(qint64 ms)
 {
@@ -73,7 +82,7 @@ int runHistory(const QStringList& args)
                 "stopped, "
                 "restarted or killed) are listed as \"not watched\" (JSON: \"unwatched\"): what happened then is not "
                 "in the journal.\n\nThe console's journal: %1")
-                .arg(LockJournal::defaultPathForDisplay()),
+                .arg(LockJournal::pathForDisplay(consoleJournalPath())),
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
@@ -117,7 +126,7 @@ int runHistory(const QStringList& args)
     }
     query.limit = int(limit);
     const QString path =
-        parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : LockJournal::defaultPath();
+        parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : consoleJournalPath();
     if (path.isEmpty()) {
         printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
         return ExitUsage;

@@ -1,0 +1,207 @@
+#include "observe/LockInspector.h"
+
+#include "observe/LockInspectorPass.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace redlock {
+
+using inspector::kNsPerMs;
+using inspector::wallNowMs;
+
+void LockInspector::judgeAllAgain()
+{
+    const VerdictRules rules = verdictRules();
+    const qint64 now = m_clock->nowNs();
+    QHash<QByteArray, LockView> updated;
+    QSet<QByteArray> touched;
+    for (const LockView& view : std::as_const(m_views)) {
+        LockView judged = view;
+        judgeLock(judged, rules, now);
+        if (judged.sameStateAs(view))
+            continue;
+        touched.insert(view.key);
+        updated.insert(view.key, std::move(judged));
+    }
+    if (!touched.isEmpty())
+        applyChanges(std::move(updated), touched, Apply::Events);
+}
+
+void LockInspector::noteValidity(const LockView& view)
+{
+    if (!view.isHeld() || view.observedValidityMs < 0 || m_viewSink)
+        return;
+    const qint64 endNs = view.observedAtNs + view.observedValidityMs * kNsPerMs;
+    const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
+    if (view.verdict == LockVerdict::Held && expiringNs > view.observedAtNs)
+        m_validityDue.emplace(expiringNs, view.key);
+    m_validityDue.emplace(endNs, view.key);
+}
+
+void LockInspector::armValidityTimer()
+{
+    if (m_validityDue.empty()) {
+        m_validityTimer.stop();
+        return;
+    }
+    const qint64 waitNs = m_validityDue.begin()->first - m_clock->nowNs();
+    // +1 ms: the timer's millisecond must not fire a hair before the instant it waits for.
+    const qint64 waitMs = waitNs <= 0 ? 0 : waitNs / kNsPerMs + 1;
+    m_validityTimer.start(int(std::min<qint64>(waitMs, std::numeric_limits<int>::max())));
+}
+
+void LockInspector::onValidityTimer()
+{
+    const VerdictRules rules = verdictRules();
+    const qint64 now = m_clock->nowNs();
+    QHash<QByteArray, LockView> updated;
+    QSet<QByteArray> touched;
+    while (!m_validityDue.empty() && m_validityDue.begin()->first <= now) {
+        const QByteArray key = m_validityDue.begin()->second;
+        m_validityDue.erase(m_validityDue.begin());
+        const auto it = m_views.constFind(key);
+        if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
+            continue;
+        LockView judged = it.value();
+        judgeLock(judged, rules, now);
+        if (judged.validityEnded)
+            m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
+        if (judged.sameStateAs(it.value()))
+            continue;
+        touched.insert(key);
+        updated.insert(key, std::move(judged));
+    }
+    if (!touched.isEmpty())
+        applyChanges(std::move(updated), touched, Apply::Events);
+    if (!m_touched.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
+        m_eventTimer.start();
+    armValidityTimer();
+}
+
+LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
+{
+    // The first full pass is the baseline: the locks it finds were not acquired just now. The holders it finds
+    // are told as seen held (the lock history starts "at least since" intervals with them), nothing else; a key
+    // read from a live change before it completed is seen held too, not acquired.
+    using Phase = LockEventTracker::Phase;
+    const Phase phase = m_baselineDone ? Phase::Watching : fullPass ? Phase::Baseline : Phase::Starting;
+    if (fullPass)
+        m_baselineDone = true;
+    return phase;
+}
+
+void LockInspector::noteChange(const QByteArray& key, const LockView* before, const LockView* after,
+                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
+                               LockEventTracker::Evidence evidence)
+{
+    m_events.derive(key, before, after, changes.atMs, &events, phase, evidence);
+    if (!before)
+        changes.appeared.append(*after);
+    else if (!after)
+        changes.disappeared.append(key);
+    else if (!before->sameStateAs(*after))
+        changes.changed.append(*after);
+}
+
+void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
+{
+    if (!changes.isEmpty()) {
+        changes.locksPerNode = m_locksPerNode;
+        emit locksChanged(changes);
+    }
+    if (!events.isEmpty())
+        emit lockEvents(events);
+}
+
+void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep)
+{
+    // Every key of the new views and of the old ones, but those in `keep` (their views are the same in both).
+    LockChangeSet changes;
+    changes.fullRefresh = true;
+    changes.atMs = wallNowMs();
+    QList<LockEvent> events;
+    const LockEventTracker::Phase phase = eventPhase(true);
+    // The first pass makes every lock appear, and tells every holder as seen held: one allocation each, not a
+    // doubling series of 100,000 views.
+    if (m_views.isEmpty()) {
+        changes.appeared.reserve(updated.size());
+        events.reserve(updated.size());
+        m_events.reserve(updated.size());
+    }
+    for (auto after = updated.cbegin(); after != updated.cend(); ++after) {
+        if (keep.contains(after.key()))
+            continue;
+        const auto before = m_views.constFind(after.key());
+        noteChange(after.key(), before != m_views.cend() ? &before.value() : nullptr, &after.value(), phase, changes,
+                   events);
+    }
+    for (auto before = m_views.cbegin(); before != m_views.cend(); ++before) {
+        if (!keep.contains(before.key()) && !updated.contains(before.key()))
+            noteChange(before.key(), &before.value(), nullptr, phase, changes, events);
+    }
+    m_views = std::move(updated);
+    m_locksPerNode.fill(0);
+    m_validityDue.clear();
+    for (const LockView& view : std::as_const(m_views)) {
+        countHolding(view, 1);
+        noteValidity(view);
+    }
+    armValidityTimer();
+    publish(changes, events);
+}
+
+void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
+                                 const EventNames* told)
+{
+    LockChangeSet changes;
+    changes.fullRefresh = how == Apply::ScanPart;
+    changes.atMs = wallNowMs();
+    QList<LockEvent> events;
+    const LockEventTracker::Phase phase = eventPhase(false);
+    for (const QByteArray& key : touched) {
+        const auto before = m_views.constFind(key);
+        const auto after = updated.constFind(key);
+        const bool had = before != m_views.cend();
+        const bool has = after != updated.cend();
+        if (!had && !has)
+            continue;
+        LockEventTracker::Evidence evidence;
+        if (told) {
+            const auto names = told->constFind(key);
+            evidence.live = names != told->cend();
+            evidence.names = evidence.live ? names.value() : 0;
+        }
+        noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events,
+                   evidence);
+    }
+    for (const QByteArray& key : touched) {
+        const auto after = updated.constFind(key);
+        auto it = m_views.find(key);
+        if (it != m_views.end())
+            countHolding(it.value(), -1);
+        if (after == updated.cend()) {
+            if (it != m_views.end())
+                m_views.erase(it);
+            continue;
+        }
+        if (it != m_views.end())
+            it.value() = after.value();
+        else
+            it = m_views.insert(key, after.value());
+        countHolding(it.value(), 1);
+        noteValidity(it.value());
+    }
+    armValidityTimer();
+    publish(changes, events);
+}
+
+void LockInspector::countHolding(const LockView& view, int delta)
+{
+    for (qsizetype i = 0; i < view.nodes.size() && i < m_locksPerNode.size(); ++i) {
+        if (view.nodes[i].presence == NodeLockState::Presence::Holding)
+            m_locksPerNode[i] += delta;
+    }
+}
+
+} // namespace redlock
