@@ -10,6 +10,7 @@ packages=(
     xvfb xauth fonts-noto-cjk
     clang-format # tests only: the sources-formatted test
     appstream desktop-file-utils # tests only: metainfo-valid and desktop-entry-valid (appstreamcli, desktop-file-validate)
+    doxygen # the API reference of the public headers (`docs` target, installed by libredlock-core-dev) and its api-reference test
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then
