@@ -492,9 +492,11 @@ private slots:
         const qsizetype help = out.indexOf("# HELP redlock_lock_events_total ");
         QVERIFY(help >= 0);
         const QByteArray helpLine = out.mid(help, out.indexOf('\n', help) - help);
-        for (const QByteArray& event : {"acquired", "released", "expired", "released-or-expired", "evicted",
-                                        "token-changed", "contested", "lost-on-restart", "extended"})
-            QVERIFY2(helpLine.contains("\"" + event + "\""), event.constData());
+        for (const char* event : {"acquired", "released", "expired", "released-or-expired", "evicted", "token-changed",
+                                  "contested", "lost-on-restart", "extended"}) {
+            const QByteArray quoted = QByteArray("\"") + event + "\"";
+            QVERIFY2(helpLine.contains(quoted), event);
+        }
     }
 
     // Interop t10: the keys the last pass did not count as locks, by reason; not_a_lock_format is what the default
