@@ -29,6 +29,7 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDLOCK_WERROR=ON \
     -DREDLOCK_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 cmake --build build-package --parallel "$(nproc)"
+cmake --build build-package --target docs # the API reference, installed by libredlock-core-dev
 (cd build-package && cpack -G DEB >cpack.log 2>&1) || { cat build-package/cpack.log >&2; exit 1; }
 
 # One package per install component (cmake/Packaging.cmake); each must hold what it is for.
@@ -53,4 +54,5 @@ check_package redlock-console usr/bin/redlock-console usr/share/man/man1/redlock
 check_package redlock usr/bin/redlock usr/share/man/man1/redlock.1.gz usr/share/redlock/prometheus/redlock-alerts.yml
 check_package libredlock-core0 "$libdir/libredlock-core.so.0"
 check_package libredlock-core-dev "$libdir/libredlock-core.so" usr/include/redlock/redlock/RedlockClient.h \
-    "$libdir/cmake/RedlockCore/RedlockCoreConfig.cmake" "$libdir/pkgconfig/redlock-core.pc"
+    "$libdir/cmake/RedlockCore/RedlockCoreConfig.cmake" "$libdir/pkgconfig/redlock-core.pc" \
+    usr/share/doc/libredlock-core-dev/api/index.html

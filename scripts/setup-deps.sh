@@ -17,6 +17,7 @@ packages=(
     openssh-server # tests only: tests/core/TestSshTunnel runs real sshd bastions on loopback
     qtkeychain-qt6-dev # the console's "Remember password": node passwords in the desktop keyring (Secret Service)
     gnome-keyring dbus-daemon # tests only: TestPasswordKeyring runs a real gnome-keyring-daemon in a dbus-run-session
+    doxygen # the API reference of the public headers (`docs` target, installed by libredlock-core-dev) and its api-reference test
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then

@@ -9,6 +9,8 @@
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
+#include <optional>
+#include <tuple>
 
 namespace redlock {
 
@@ -58,7 +60,8 @@ PrometheusExporter::PrometheusExporter(ExporterOptions options)
         facts.endpoint = m_options.nodes[i];
         m_facts.append(facts);
     }
-    m_sessionCommandsPerSecond = QList<double>(n, -1);
+    m_sessionCommands = QList<CommandCounter>(n);
+    m_inspectorCommands = QList<CommandCounter>(n);
     m_restarts = QList<quint64>(n, 0);
     m_locksPerNode = QList<int>(n, 0);
     runAudit();
@@ -90,7 +93,7 @@ void PrometheusExporter::addSample(const NodeSample& sample)
     if (sample.node < 0 || sample.node >= m_facts.size())
         return;
     NodeFacts& facts = m_facts[sample.node];
-    m_sessionCommandsPerSecond[sample.node] = sample.commandsPerSecond;
+    m_sessionCommands[sample.node].advance(sample.commandsWritten);
     if (facts.health != NodeHealth::Up)
         return; // see addFacts: nothing is measured on a node that is not up
     facts.latencyUs = sample.latencyUs;
@@ -208,6 +211,17 @@ void PrometheusExporter::addInspection(const InspectionSummary& summary)
 void PrometheusExporter::addObserverLoad(const QList<ObserverLoad>& load)
 {
     m_load = load;
+    for (const ObserverLoad& l : load) {
+        if (l.node >= 0 && l.node < m_inspectorCommands.size())
+            m_inspectorCommands[l.node].advance(l.commandsWritten);
+    }
+}
+
+void PrometheusExporter::CommandCounter::advance(quint64 written)
+{
+    total += written >= lastWritten ? written - lastWritten : written;
+    lastWritten = written;
+    known = true;
 }
 
 qsizetype PrometheusExporter::keysOverSeriesLimit() const
@@ -293,17 +307,17 @@ QByteArray PrometheusExporter::exposition() const
         if (l.node >= 0 && l.node < n)
             out.sample(node(l.node), l.eventsLive ? 1 : 0);
     }
-    out.family("redlock_observer_commands_per_second", Type::Gauge,
-               u"Commands the exporter sends the node per second: source=\"inspector\" (lock reads and the rescan), "
-               u"source=\"session\" (PING, TIME, INFO).");
-    for (const ObserverLoad& l : m_load) {
-        if (l.node >= 0 && l.node < n)
-            out.sample({{"node", m_nodeNames[l.node]}, {"source", QStringLiteral("inspector")}}, l.commandsPerSecond);
-    }
+    // A counter, not a rate: rate() over it is right whatever the scrape interval, and no report is missed.
+    out.family("redlock_observer_commands_total", Type::Counter,
+               u"Commands the exporter sent the node: source=\"inspector\" (lock reads and the rescan), "
+               u"source=\"session\" (PING, TIME, INFO). Read with rate().");
     for (qsizetype i = 0; i < n; ++i) {
-        if (m_sessionCommandsPerSecond[i] >= 0)
+        if (m_inspectorCommands[i].known)
+            out.sample({{"node", m_nodeNames[i]}, {"source", QStringLiteral("inspector")}},
+                       static_cast<double>(m_inspectorCommands[i].total));
+        if (m_sessionCommands[i].known)
             out.sample({{"node", m_nodeNames[i]}, {"source", QStringLiteral("session")}},
-                       m_sessionCommandsPerSecond[i]);
+                       static_cast<double>(m_sessionCommands[i].total));
     }
     out.family("redlock_observer_rescan_budget_commands_per_second", Type::Gauge,
                u"Commands per second the background rescan may send each node (--budget); 0 = no limit.");
@@ -324,8 +338,10 @@ QByteArray PrometheusExporter::exposition() const
 
     out.family("redlock_lock_events_total", Type::Counter,
                u"Lock events observed (transitions: a lock found already held when watching starts is not "
-               u"counted). Contention: event=\"contested\" (no token has a quorum) and event=\"token-changed\" "
-               u"(another holder took a quorum).");
+               u"counted): event=\"acquired\", \"extended\" (its holder extended it), \"released\", \"expired\", "
+               u"\"released-or-expired\" (an end whose cause nobody saw: keyspace events off), \"evicted\", "
+               u"\"lost-on-restart\". Contention: event=\"contested\" (no token has a quorum) and "
+               u"event=\"token-changed\" (another holder took a quorum).");
     for (const LockEvent::Kind k : kEventKinds)
         out.sample({{"event", lockEventKindId(k)}}, static_cast<double>(m_eventCounts.value(k)));
     for (auto it = m_eventCounts.cbegin(); it != m_eventCounts.cend(); ++it) {
@@ -333,36 +349,62 @@ QByteArray PrometheusExporter::exposition() const
             out.sample({{"event", lockEventKindId(it.key())}}, static_cast<double>(it.value()));
     }
 
-    // The held locks now: their distribution, computed at each scrape (counts go down as well as up: read it
-    // with histogram_quantile() directly, not with rate()).
-    auto age = PrometheusText::Histogram::withBounds(ageBuckets());
-    auto validity = PrometheusText::Histogram::withBounds(validityBuckets());
+    // The held locks now, counted against fixed bounds. Gauges, not histograms: these counts go down when locks
+    // are released, and a histogram's buckets are counters that rate() and increase() read a drop of as a reset.
+    const QList<double>& ageBounds = ageBuckets();
+    const QList<double>& validityBounds = validityBuckets();
+    QList<int> olderThan(ageBounds.size(), 0);
+    QList<int> expiringWithin(validityBounds.size(), 0);
+    std::optional<double> oldest;
     for (const KeyState& s : m_keys) {
         // Unknown keeps the hold's start for when it is held again, but it is not held now.
         if (s.heldSinceNs < 0 || s.verdict == LockVerdict::Unknown)
             continue;
-        age.observe(seconds(std::max<qint64>(0, nowNs - s.heldSinceNs)));
-        validity.observe(seconds(std::max<qint64>(0, s.validityEndNs - nowNs)));
+        const double age = seconds(std::max<qint64>(0, nowNs - s.heldSinceNs));
+        const double validity = seconds(std::max<qint64>(0, s.validityEndNs - nowNs));
+        oldest = std::max(oldest.value_or(0), age);
+        for (qsizetype b = 0; b < ageBounds.size(); ++b)
+            olderThan[b] += age > ageBounds[b] ? 1 : 0;
+        for (qsizetype b = 0; b < validityBounds.size(); ++b)
+            expiringWithin[b] += validity <= validityBounds[b] ? 1 : 0;
     }
-    out.family("redlock_lock_age_seconds", Type::Histogram,
-               u"Held locks now, by how long their holder has held them (since first seen: a lower bound for locks "
-               u"held before the exporter started). Recomputed at each scrape.");
-    out.histogram({}, age);
-    out.family("redlock_lock_remaining_validity_seconds", Type::Histogram,
-               u"Held locks now, by observed validity left (the quorum-th largest PTTL minus drift). Recomputed at "
-               u"each scrape.");
-    out.histogram({}, validity);
+    out.family("redlock_held_locks_older_than", Type::Gauge,
+               u"Held locks now whose holder has held them longer than `seconds` (since first seen: a lower bound "
+               u"for locks held before the exporter started).");
+    for (qsizetype b = 0; b < ageBounds.size(); ++b)
+        out.sample({{"seconds", QString::fromLatin1(PrometheusText::formatValue(ageBounds[b]))}}, olderThan[b]);
+    out.family("redlock_held_locks_expiring_within", Type::Gauge,
+               u"Held locks now with at most `seconds` of observed validity left (the quorum-th largest PTTL minus "
+               u"drift).");
+    for (qsizetype b = 0; b < validityBounds.size(); ++b)
+        out.sample({{"seconds", QString::fromLatin1(PrometheusText::formatValue(validityBounds[b]))}},
+                   expiringWithin[b]);
+    out.family("redlock_oldest_lock_age_seconds", Type::Gauge,
+               u"How long the longest-held lock now has been held (since first seen); absent while none is held.");
+    if (oldest)
+        out.sample({}, *oldest);
     out.family("redlock_lock_hold_duration_seconds", Type::Histogram,
                u"Holds that ended (released, expired, taken over, lost), by how long they lasted as observed.");
     out.histogram({}, m_holdDurations);
 
     out.family("redlock_audit_findings", Type::Gauge,
-               u"Safety audit findings now, by rule and severity (see `redlock audit`).");
-    QMap<std::pair<QString, QString>, int> findings;
-    for (const AuditFinding& f : m_findings)
-        ++findings[{f.ruleId, severityId(f.severity)}];
-    for (auto it = findings.cbegin(); it != findings.cend(); ++it)
-        out.sample({{"rule", it.key().first}, {"severity", it.key().second}}, it.value());
+               u"Safety audit findings now, by rule, severity and the node concerned (see `redlock audit`); a "
+               u"finding about the deployment as a whole has no node label.");
+    QMap<std::tuple<QString, QString, QString>, int> findings;
+    for (const AuditFinding& f : m_findings) {
+        const QString severity = severityId(f.severity);
+        if (f.nodes.isEmpty())
+            ++findings[{f.ruleId, severity, QString()}];
+        for (const int i : f.nodes)
+            ++findings[{f.ruleId, severity, m_nodeNames.value(i)}];
+    }
+    for (auto it = findings.cbegin(); it != findings.cend(); ++it) {
+        const auto& [rule, severity, nodeName] = it.key();
+        Labels labels{{"rule", rule}, {"severity", severity}};
+        if (!nodeName.isEmpty())
+            labels.prepend({"node", nodeName});
+        out.sample(labels, it.value());
+    }
 
     out.family("redlock_inspections_total", Type::Counter,
                u"Full passes over the lock keys completed (the first one is the baseline: until then the lock "

@@ -70,7 +70,8 @@ public:
     const QList<AuditFinding>& findings() const { return m_findings; }
     // With perKeyMetrics: the lock keys known now beyond maxKeySeries (0 = every key has its series).
     qsizetype keysOverSeriesLimit() const;
-    // Bucket bounds of the lock histograms, in seconds.
+    // Bounds, in seconds, of the held-lock gauges (redlock_held_locks_older_than, ..._expiring_within) and of
+    // the hold-duration histogram (ageBuckets).
     static const QList<double>& ageBuckets();
     static const QList<double>& validityBuckets();
 
@@ -87,12 +88,22 @@ private:
     void forget(const QByteArray& key, qint64 atNs);
     void endHold(const KeyState& state, qint64 atNs);
     void runAudit();
+    // A count of commands a connection sent, exported as a counter that never goes down: a new connection
+    // (reconnect) starts again from 0, which adds to the total instead of lowering it.
+    struct CommandCounter
+    {
+        quint64 lastWritten = 0;
+        quint64 total = 0;
+        bool known = false;
+        void advance(quint64 written);
+    };
 
     ExporterOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
     QList<QString> m_nodeNames; // printable
     QList<NodeFacts> m_facts;
-    QList<double> m_sessionCommandsPerSecond;
+    QList<CommandCounter> m_sessionCommands;
+    QList<CommandCounter> m_inspectorCommands;
     QList<quint64> m_restarts;
     QList<ObserverLoad> m_load; // empty until the first report
     QList<int> m_locksPerNode;

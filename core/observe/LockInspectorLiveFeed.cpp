@@ -206,6 +206,7 @@ void LockInspector::reportLoad()
         ObserverLoad load;
         load.node = n;
         load.commandsPerSecond = double(total - link.reportedTotal) / seconds;
+        load.commandsWritten = total;
         load.rescanPerSecond = double(link.rescanCommands - link.reportedRescan) / seconds;
         load.eventReadsPerSecond = double(link.eventCommands - link.reportedEvents) / seconds;
         load.budgetPerSecond = budget;

@@ -150,7 +150,8 @@ double NodeSession::commandsPerSecond()
 void NodeSession::sample()
 {
     if (!m_connection->isReady()) {
-        emit sampled({m_facts.node, wallNowMs(), -1, std::nullopt, commandsPerSecond(), -1});
+        emit sampled(
+            {m_facts.node, wallNowMs(), -1, std::nullopt, commandsPerSecond(), -1, m_connection->commandsWritten()});
         return;
     }
     if (m_sampleInFlight)
@@ -203,7 +204,7 @@ void NodeSession::sample()
                          }
                          m_facts.latencyUs = timing->latencyUs;
                          emit sampled({m_facts.node, wallNowMs(), timing->latencyUs, offset, commandsPerSecond(),
-                                       m_facts.clockOffsetUncertaintyUs});
+                                       m_facts.clockOffsetUncertaintyUs, m_connection->commandsWritten()});
                          publish();
                      }});
     m_connection->sendPipeline(std::move(commands), m_options.commandTimeoutMs);

@@ -107,6 +107,7 @@ struct NodeSample
     std::optional<qint64> clockOffsetUs;
     double commandsPerSecond = -1;        // what the session sent the node since the previous sample; -1 unknown
     qint64 clockOffsetUncertaintyUs = -1; // see NodeFacts::clockOffsetUncertaintyUs
+    quint64 commandsWritten = 0;          // everything the session's connection sent so far (for counters)
 };
 
 // ---------------------------------------------------------------------------------------------- locks
@@ -351,6 +352,7 @@ struct ObserverLoad
 {
     int node = -1;
     double commandsPerSecond = 0;   // everything the inspector sent the node over the last report interval
+    quint64 commandsWritten = 0;    // everything the inspector's connections sent the node so far (for counters)
     double eventReadsPerSecond = 0; // of which re-reads of keys named by keyspace events
     double rescanPerSecond = 0;     // of which the reconciliation rescan (full passes included)
     int budgetPerSecond = 0;        // the rescan's budget; 0 = unlimited

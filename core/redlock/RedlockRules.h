@@ -23,38 +23,38 @@
 //      CLOCK_DRIFT, from the safety arguments].
 namespace redlock::rules {
 
-// The majority of N independent masters: N/2+1 (3 of 5, 2 of 3, 3 of 4). A lock is held, extended or
-// released when this many nodes did it; a cluster with fewer nodes up can grant no lock.
+/// The majority of N independent masters: N/2+1 (3 of 5, 2 of 3, 3 of 4). A lock is held, extended or
+/// released when this many nodes did it; a cluster with fewer nodes up can grant no lock.
 constexpr int quorum(int nodeCount)
 {
     return nodeCount / 2 + 1;
 }
 
-// The allowance for the clocks of the nodes and the client running at different rates over a lock's
-// lifetime: TTL × driftFactor (0.01 in the reference implementations), plus 2 ms for Redis' expire
-// resolution, so that even a very short TTL keeps a margin. Taken off every validity:
-// validity = TTL - elapsed - drift. The force release's tombstone script (scripts::compareAndTombstone) takes
-// the same rule on the PTTL it reads, with driftFactor and kClockDriftExtraMs passed to it: floor(PTTL ×
-// driftFactor) + kClockDriftExtraMs, the same double product truncated the same way.
+/// The allowance for the clocks of the nodes and the client running at different rates over a lock's
+/// lifetime: TTL × driftFactor (0.01 in the reference implementations), plus 2 ms for Redis' expire
+/// resolution, so that even a very short TTL keeps a margin. Taken off every validity:
+/// validity = TTL - elapsed - drift. The force release's tombstone script (scripts::compareAndTombstone) takes
+/// the same rule on the PTTL it reads, with driftFactor and kClockDriftExtraMs passed to it: floor(PTTL ×
+/// driftFactor) + kClockDriftExtraMs, the same double product truncated the same way.
 constexpr qint64 kClockDriftExtraMs = 2;
 constexpr qint64 clockDriftMs(qint64 ttlMs, double driftFactor)
 {
     return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + kClockDriftExtraMs;
 }
 
-// How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum, so
-// the lock is free once no more than nodeCount - quorum nodes still have something in the key. blockedForMs
-// has one entry per node where the key is set now (a holder's value, a lock-delay tombstone, anything else):
-// how long it stays there (its PTTL), or a negative value for "indefinitely" (no expiry, or a node that could
-// not be read). The other nodes are free now. Returns 0 when a quorum is free already, the ms until it is,
-// or -1 when that does not happen by itself.
+/// How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum, so
+/// the lock is free once no more than nodeCount - quorum nodes still have something in the key. blockedForMs
+/// has one entry per node where the key is set now (a holder's value, a lock-delay tombstone, anything else):
+/// how long it stays there (its PTTL), or a negative value for "indefinitely" (no expiry, or a node that could
+/// not be read). The other nodes are free now. Returns 0 when a quorum is free already, the ms until it is,
+/// or -1 when that does not happen by itself.
 inline qint64 quorumFreeInMs(QList<qint64> blockedForMs, int nodeCount)
 {
     const qsizetype mayStayBlocked = nodeCount - quorum(nodeCount);
     const qsizetype mustClear = blockedForMs.size() - mayStayBlocked;
     if (mustClear <= 0)
         return 0;
-    // Indefinite entries sort last: they never clear.
+    /// Indefinite entries sort last: they never clear.
     std::sort(blockedForMs.begin(), blockedForMs.end(), [](qint64 a, qint64 b) {
         return (a < 0 ? std::numeric_limits<qint64>::max() : a) < (b < 0 ? std::numeric_limits<qint64>::max() : b);
     });
@@ -103,16 +103,16 @@ template <typename Nodes> int distinctServers(const QList<QByteArray>& runIds, c
 // The numbers every front end checks the same way (the client, the inspector, the force release, the console's
 // profiles and command line, the CLI's options, the audit, the alerts, the exporter): written here once.
 
-// The drift factor: 0.01 in the reference implementations. Valid from 0 up to, not including, 0.5: at 0.5 the
-// allowance is half of every TTL, which no deployment means (a typo for 0.005 or 0.05 more likely), and a factor of 1
-// or more leaves no validity at all.
+/// The drift factor: 0.01 in the reference implementations. Valid from 0 up to, not including, 0.5: at 0.5 the
+/// allowance is half of every TTL, which no deployment means (a typo for 0.005 or 0.05 more likely), and a factor of 1
+/// or more leaves no validity at all.
 constexpr double kDefaultDriftFactor = 0.01;
-constexpr double kMaxDriftFactor = 0.5; // excluded
+constexpr double kMaxDriftFactor = 0.5; ///< excluded
 constexpr bool driftFactorValid(double factor)
 {
-    return factor >= 0.0 && factor < kMaxDriftFactor; // false for NaN
+    return factor >= 0.0 && factor < kMaxDriftFactor; ///< false for NaN
 }
-// Why `factor` is refused (translated), or an empty string when it is valid.
+/// Why `factor` is refused (translated), or an empty string when it is valid.
 inline QString driftFactorError(double factor)
 {
     if (driftFactorValid(factor))
@@ -122,9 +122,9 @@ inline QString driftFactorError(double factor)
         .arg(factor);
 }
 
-// The number of nodes. Redlock needs at least 3 independent masters to survive the loss of one; an even N pays for a
-// node that adds no fault tolerance. Neither is refused (a single node is a fine test bed): fewer than 3 is a severe
-// finding of the audit and a warning of every configuration check, an even N a warning everywhere.
+/// The number of nodes. Redlock needs at least 3 independent masters to survive the loss of one; an even N pays for a
+/// node that adds no fault tolerance. Neither is refused (a single node is a fine test bed): fewer than 3 is a severe
+/// finding of the audit and a warning of every configuration check, an even N a warning everywhere.
 constexpr int kMinimumNodes = 3;
 enum class NodeCountProblem { None, TooFew, Even };
 constexpr NodeCountProblem nodeCountProblem(int nodeCount)
@@ -133,9 +133,9 @@ constexpr NodeCountProblem nodeCountProblem(int nodeCount)
            : nodeCount % 2 == 0      ? NodeCountProblem::Even
                                      : NodeCountProblem::None;
 }
-// The most nodes one cluster may list. Redlock deployments have 3 to 7 masters; a list far beyond that is a
-// corrupted profile or a mistyped argument, and each node costs connections, timers and rows: a profile saying
-// nodes\size=100000000 ran the console out of memory before it showed a window. Refused with this limit named.
+/// The most nodes one cluster may list. Redlock deployments have 3 to 7 masters; a list far beyond that is a
+/// corrupted profile or a mistyped argument, and each node costs connections, timers and rows: a profile saying
+/// nodes\size=100000000 ran the console out of memory before it showed a window. Refused with this limit named.
 constexpr int kMaxNodes = 1000;
 inline QString tooManyNodesError(qint64 nodeCount)
 {
@@ -143,12 +143,12 @@ inline QString tooManyNodesError(qint64 nodeCount)
         .arg(nodeCount)
         .arg(kMaxNodes);
 }
-// Severe: the cluster cannot lose any node without stopping every lock.
+/// Severe: the cluster cannot lose any node without stopping every lock.
 constexpr bool nodeCountSevere(int nodeCount)
 {
     return nodeCountProblem(nodeCount) == NodeCountProblem::TooFew;
 }
-// The one wording of the problem (translated), or an empty string when there is none.
+/// The one wording of the problem (translated), or an empty string when there is none.
 inline QString nodeCountWarning(int nodeCount)
 {
     switch (nodeCountProblem(nodeCount)) {
@@ -168,11 +168,11 @@ inline QString nodeCountWarning(int nodeCount)
     return {};
 }
 
-// The largest TTL the deployment's clients use: what the audit judges a restart against (a node without fsync'ed AOF
-// must stay down longer than it, plus drift) and what the clock-offset budget is taken of. The operator says it (the
-// console's max TTL, --max-ttl; kDefaultMaxTtlMs when nobody did), and it is raised to the largest PTTL a lock was seen
-// with: that is a lower bound of the TTLs in use, so a configured value below it is wrong. Kept as a running maximum
-// of what was seen, never lowered while watching.
+/// The largest TTL the deployment's clients use: what the audit judges a restart against (a node without fsync'ed AOF
+/// must stay down longer than it, plus drift) and what the clock-offset budget is taken of. The operator says it (the
+/// console's max TTL, --max-ttl; kDefaultMaxTtlMs when nobody did), and it is raised to the largest PTTL a lock was
+/// seen with: that is a lower bound of the TTLs in use, so a configured value below it is wrong. Kept as a running
+/// maximum of what was seen, never lowered while watching.
 constexpr qint64 kDefaultMaxTtlMs = 10000;
 constexpr qint64 auditMaxTtlMs(qint64 configuredMs, qint64 largestPttlSeenMs)
 {

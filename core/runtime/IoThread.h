@@ -11,20 +11,26 @@
 
 namespace redlock {
 
-// A thread with a running event loop where core objects (connections, Redlock clients, inspectors) live,
-// so that no Redis I/O happens on the GUI thread or on a thread that blocks on results.
-// Objects made with create() are constructed and destroyed on that thread; the destructor deletes them
-// there, then stops the thread (bounded wait: their destructors do not block).
+/// A thread with a running event loop where core objects (connections, Redlock clients, inspectors) live,
+/// so that no Redis I/O happens on the GUI thread or on a thread that blocks on results.
+/// Objects made with create() are constructed and destroyed on that thread; the destructor deletes them
+/// there, then stops the thread (bounded wait: their destructors do not block).
 class IoThread final
 {
     Q_DISABLE_COPY_MOVE(IoThread)
 
 public:
+    /// Starts the thread (named `name` for debuggers and `top`) and its event loop.
     explicit IoThread(const QString& name = QStringLiteral("redlock-io"));
+    /// Deletes the objects create() made that still exist, on the I/O thread, then quits and joins it.
     ~IoThread();
 
+    /// The thread; objects moved there run their slots and timers on it.
     QThread* thread() const { return m_thread.get(); }
 
+    /// Constructs a T (a QObject) from `args` on the I/O thread and returns it once constructed: from another
+    /// thread the caller blocks until then. Its calls and signals then belong to that thread (connect to it
+    /// queued). The IoThread deletes it on teardown unless deleted before.
     template <typename T, typename... Args> T* create(Args&&... args)
     {
         T* object = nullptr;
@@ -37,7 +43,7 @@ public:
         return object;
     }
 
-    // Runs fn on the I/O thread and waits for it.
+    /// Runs fn on the I/O thread and waits for it.
     template <typename Fn> void runAndWait(Fn&& fn)
     {
         if (QThread::currentThread() == m_thread.get())

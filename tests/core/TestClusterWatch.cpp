@@ -94,20 +94,23 @@ QStringList findingKeys(const QJsonObject& audit)
     return out;
 }
 
-// "rule|severity" once per finding: what the exporter's redlock_audit_findings{rule,severity} counts.
+// "rule|severity" once per finding and node concerned (once for a finding about the whole deployment): what the
+// exporter's redlock_audit_findings{node,rule,severity} counts.
 QStringList ruleSeverities(const QList<AuditFinding>& findings)
 {
     QStringList out;
-    for (const AuditFinding& f : findings)
-        out << f.ruleId + u'|' + severityId(f.severity);
+    for (const AuditFinding& f : findings) {
+        for (qsizetype i = 0; i < std::max<qsizetype>(1, f.nodes.size()); ++i)
+            out << f.ruleId + u'|' + severityId(f.severity);
+    }
     out.sort();
     return out;
 }
 
 QStringList ruleSeverities(const QByteArray& exposition)
 {
-    static const QRegularExpression sample(
-        QStringLiteral("^redlock_audit_findings\\{rule=\"([^\"]*)\",severity=\"([^\"]*)\"\\} (\\d+)$"));
+    static const QRegularExpression sample(QStringLiteral(
+        "^redlock_audit_findings\\{(?:node=\"[^\"]*\",)?rule=\"([^\"]*)\",severity=\"([^\"]*)\"\\} (\\d+)$"));
     QStringList out;
     for (const QByteArray& line : exposition.split('\n')) {
         const QRegularExpressionMatch m = sample.match(QString::fromUtf8(line));

@@ -329,17 +329,19 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"released-by-operator\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_node_locks{node=\"127.0.0.1:7001\"}"), 3.0);
 
-        // 2 s later: both held locks are 2 s old; a has 8 s of validity left, c none (clamped at 0).
+        // 2 s later: both held locks are 2 s old; a has 8 s of validity left, c none (clamped at 0). Gauges, not
+        // histograms: these counts go down again when the locks go.
         clock->advanceMs(2000);
         out = exporter.exposition();
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_bucket{le=\"1\"}"), 0.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_bucket{le=\"5\"}"), 2.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 2.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 4.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"0.1\"}"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"5\"}"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_bucket{le=\"10\"}"), 2.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_sum"), 8.0);
+        QVERIFY(out.contains("# TYPE redlock_held_locks_older_than gauge\n"));
+        QVERIFY(!out.contains("redlock_lock_age_seconds"));
+        QVERIFY(!out.contains("redlock_lock_remaining_validity_seconds"));
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"1\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"5\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_oldest_lock_age_seconds"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"0.1\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"5\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"10\"}"), 2.0);
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
 
         // At 3 s another holder takes a: t1's hold lasted 3 s. At 5 s c is gone: it expired unseen at 1 s.
@@ -358,7 +360,8 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"expiring\"}"), 0.0);
         // t2 is a new hold: 2 s old, not 5.
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_oldest_lock_age_seconds"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"1\"}"), 1.0);
 
         // a released (free), b gone: nothing held, every gauge back to 0.
         LockChangeSet released;
@@ -369,7 +372,8 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"contested\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"free\"}"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"0.1\"}"), 0.0);
+        QVERIFY(std::isnan(sampleValue(out, "redlock_oldest_lock_age_seconds")));
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 3.0);
     }
 
@@ -402,10 +406,11 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 0.0);
-        // Not held now: only b is in the held-lock histograms (their count is held + expiring).
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_count"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_remaining_validity_seconds_sum"), 57.0);
+        // Not held now: only b is in the held-lock gauges (b: 3 s old, 57 s of validity left).
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"0.1\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"3600\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"60\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"30\"}"), 0.0);
         // Its holders as seen now, not the 2 from when it was held.
         QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"a\",verdict=\"unknown\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"b\",verdict=\"held\"}"), 2.0);
@@ -422,8 +427,8 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"unknown\"}"), 0.0);
         QCOMPARE(sampleValue(out, "redlock_locks{verdict=\"held\"}"), 1.0);
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 1.0); // b's
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_count"), 1.0);
-        QCOMPARE(sampleValue(out, "redlock_lock_age_seconds_sum"), 5.0); // since first seen, not since back
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"0.1\"}"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_oldest_lock_age_seconds"), 5.0); // since first seen, not since back
         QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"a\",verdict=\"held\"}"), 2.0);
 
         // Released afterwards: a hold of 7 s.
@@ -531,6 +536,53 @@ private slots:
         QVERIFY(out.contains("# TYPE redlock_lock_events_total counter\n"));
     }
 
+    // What watching costs a node is a counter (interop.md §2: a rate exported as a gauge cannot be summed or
+    // rate()d over any window): it only grows, also when a reconnect starts a connection's count again from 0.
+    void observerCommandsAreCounters()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        PrometheusExporter exporter(options);
+        const QByteArray inspector = "redlock_observer_commands_total{node=\"127.0.0.1:7002\",source=\"inspector\"}";
+        const QByteArray session = "redlock_observer_commands_total{node=\"127.0.0.1:7002\",source=\"session\"}";
+        QVERIFY(std::isnan(sampleValue(exporter.exposition(), inspector))); // nothing reported yet
+        ObserverLoad load;
+        load.node = 1;
+        load.commandsPerSecond = 50;
+        load.commandsWritten = 100;
+        exporter.addObserverLoad({load});
+        load.commandsWritten = 150;
+        exporter.addObserverLoad({load});
+        load.commandsWritten = 20; // reconnected: a new connection counts from 0
+        exporter.addObserverLoad({load});
+        NodeSample sample;
+        sample.node = 1;
+        sample.commandsPerSecond = 2;
+        sample.commandsWritten = 7;
+        exporter.addSample(sample);
+        const QByteArray out = exporter.exposition();
+        QVERIFY(out.contains("# TYPE redlock_observer_commands_total counter\n"));
+        QVERIFY(!out.contains("redlock_observer_commands_per_second{"));
+        QCOMPARE(sampleValue(out, inspector), 170.0);
+        QCOMPARE(sampleValue(out, session), 7.0);
+    }
+
+    // The help names every event, extended included (interop.md §2 item 7).
+    void eventsAreDocumentedInTheHelp()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001)};
+        const QByteArray out = PrometheusExporter(options).exposition();
+        const qsizetype help = out.indexOf("# HELP redlock_lock_events_total ");
+        QVERIFY(help >= 0);
+        const QByteArray helpLine = out.mid(help, out.indexOf('\n', help) - help);
+        for (const char* event : {"acquired", "released", "expired", "released-or-expired", "evicted", "token-changed",
+                                  "contested", "lost-on-restart", "extended"}) {
+            const QByteArray quoted = QByteArray("\"") + event + "\"";
+            QVERIFY2(helpLine.contains(quoted), event);
+        }
+    }
+
     // Interop t10: the keys the last pass did not count as locks, by reason; not_a_lock_format is what the default
     // pattern passed over (a cache entry, a session). Absent until a pass is done.
     void skippedKeysByReason()
@@ -571,7 +623,11 @@ private slots:
             exporter.addFacts(f);
         }
         const QByteArray out = exporter.exposition();
-        QCOMPARE(sampleValue(out, "redlock_audit_findings{rule=\"replica\",severity=\"severe\"}"), 1.0);
+        // Labelled with the node that breaks Redlock, so an alert can name it.
+        QCOMPARE(
+            sampleValue(out, "redlock_audit_findings{node=\"127.0.0.1:7002\",rule=\"replica\",severity=\"severe\"}"),
+            1.0);
+        QVERIFY(std::isnan(sampleValue(out, "redlock_audit_findings{rule=\"replica\",severity=\"severe\"}")));
     }
 
     void keysAreLabelsOnlyOnRequestAndEscaped()

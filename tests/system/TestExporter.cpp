@@ -167,6 +167,34 @@ QMap<QString, double> prometheusQuery(quint16 port, const QString& expression)
     return out;
 }
 
+// Every counter sample and every histogram _bucket/_sum/_count sample of an exposition, by series (name and
+// labels as written): the samples Prometheus's rate() and increase() read as counters.
+QMap<QByteArray, double> counterSamples(const QByteArray& exposition)
+{
+    QMap<QByteArray, QByteArray> types;
+    static const QRegularExpression typeLine(QStringLiteral("^# TYPE (\\S+) (\\S+)$"));
+    for (const QByteArray& line : exposition.split('\n')) {
+        const QRegularExpressionMatch m = typeLine.match(QString::fromUtf8(line));
+        if (m.hasMatch())
+            types.insert(m.captured(1).toUtf8(), m.captured(2).toUtf8());
+    }
+    QMap<QByteArray, double> out;
+    static const QRegularExpression histogramPart(QStringLiteral("_(bucket|sum|count)$"));
+    for (const QByteArray& line : exposition.split('\n')) {
+        if (line.isEmpty() || line.startsWith('#'))
+            continue;
+        const qsizetype split = line.lastIndexOf(' ');
+        const QByteArray series = line.left(split);
+        QString name = QString::fromUtf8(series.left(series.indexOf('{') < 0 ? series.size() : series.indexOf('{')));
+        const QByteArray type = types.value(name.toUtf8());
+        const bool counter = type == "counter";
+        const bool histogram = type.isEmpty() && types.value(name.remove(histogramPart).toUtf8()) == "histogram";
+        if (counter || histogram)
+            out.insert(series, line.mid(split + 1).toDouble());
+    }
+    return out;
+}
+
 } // namespace
 
 class TestExporter : public QObject
@@ -378,6 +406,67 @@ private slots:
         // The password and its hash stay out of what the exporter prints.
         QVERIFY(!exporter.output().contains(QStringLiteral("ehZGpWk9")));
         QVERIFY(!exporter.output().contains(QStringLiteral("scrape-pw")));
+    }
+
+    // Counters and histogram buckets are counters to Prometheus: rate() and increase() read any drop as a reset
+    // (interop.md §2). Two scrapes of a real exporter around locks being released: no such sample went down, and
+    // what the exporter measures as a rate is exported as a counter.
+    void countersAndHistogramsNeverGoDown()
+    {
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i), kAdminPassword);
+            for (int k = 0; k < 3; ++k)
+                QCOMPARE(node.command({"SET", "mono:" + QByteArray::number(k), "token-" + QByteArray::number(k), "PX",
+                                       "600000"})
+                             .str,
+                         QByteArray("OK"));
+        }
+        ChildProcess exporter;
+        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                                      QString::fromLatin1(kPasswordVariable),
+                                                      QStringLiteral("--pattern"), QStringLiteral("mono:*")});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QByteArray before;
+        QTRY_VERIFY2_WITH_TIMEOUT((before = http(port, "GET", "/metrics").body,
+                                   sampleValue(before, "redlock_inspections_total") >= 1 &&
+                                       sampleValue(before, "redlock_locks{verdict=\"held\"}") == 3),
+                                  qPrintable(exporter.output() + QString::fromUtf8(before)), 60000);
+
+        // The three locks released: the held-lock counts go down, the events and hold durations go up.
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(
+                DirectRedis(m_cluster.port(i), kAdminPassword).command({"DEL", "mono:0", "mono:1", "mono:2"}).integer,
+                3);
+        QByteArray after;
+        QTRY_VERIFY2_WITH_TIMEOUT((after = http(port, "GET", "/metrics").body,
+                                   sampleValue(after, "redlock_locks{verdict=\"held\"}") == 0 &&
+                                       sampleValue(after, "redlock_lock_hold_duration_seconds_count") == 3),
+                                  qPrintable(exporter.output() + QString::fromUtf8(after)), 60000);
+
+        const QMap<QByteArray, double> first = counterSamples(before);
+        const QMap<QByteArray, double> second = counterSamples(after);
+        QVERIFY(first.contains("redlock_lock_hold_duration_seconds_count"));
+        for (auto it = first.cbegin(); it != first.cend(); ++it) {
+            QVERIFY2(second.contains(it.key()), it.key().constData());
+            QVERIFY2(second.value(it.key()) >= it.value(), qPrintable(QStringLiteral("%1 went down: %2 -> %3")
+                                                                          .arg(QString::fromUtf8(it.key()))
+                                                                          .arg(it.value())
+                                                                          .arg(second.value(it.key()))));
+        }
+        // What watching costs each node is a counter (read with rate()), not a rate sampled at report times.
+        QVERIFY(after.contains("# TYPE redlock_observer_commands_total counter"));
+        QVERIFY(!after.contains("redlock_observer_commands_per_second"));
+        const QByteArray inspector =
+            "redlock_observer_commands_total{node=\"127.0.0.1:" + QByteArray::number(m_cluster.port(1)) +
+            "\",source=\"inspector\"}";
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            (after = http(port, "GET", "/metrics").body, counterSamples(after).value(inspector) > 0), after.constData(),
+            30000);
+        for (const QByteArray& scrape : {before, after}) {
+            const auto [lintExit, lintOutput] = promtoolCheck(scrape);
+            QVERIFY2(lintExit == 0 && lintOutput.trimmed().isEmpty(), qPrintable(lintOutput));
+        }
     }
 
     void hostileKeyLabelsParse()
