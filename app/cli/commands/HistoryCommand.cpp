@@ -234,8 +234,8 @@ int runHistory(const QStringList& args)
                                .arg(localTime(span.fromMs), writer)
                          : HistoryCommand::tr("not watched from %1 to %2 (%3; %4 stopped or died): what happened "
                                               "then is not in the journal")
-                               .arg(localTime(span.fromMs), localTime(span.toMs), durationText(span.toMs - span.fromMs),
-                                    writer));
+                               .arg(localTime(span.fromMs), localTime(span.toMs),
+                                    HumanUnits::duration(span.toMs - span.fromMs), writer));
         }
     }
     if (query.withEvents && !result.events.isEmpty()) {
