@@ -39,6 +39,10 @@
         <source>profile &quot;%1&quot; in %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>node %1: the password could not be read from the keyring: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -187,22 +191,6 @@
     </message>
     <message>
         <source>node %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 h</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -538,6 +526,228 @@
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>redlock::BenchPanel</name>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry delay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry jitter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drift factor:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clients (K):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No lock held.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extensions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run K × iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquire latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Single lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only mode: the test bench writes locks and is disabled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquiring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Not acquired after %n attempt(s): %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Released on %1 of %2 nodes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release incomplete (%1 of %2 nodes): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held by %1 (PTTL %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fence %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; fencing token %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; auto-extended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 extension failed (%2 of %3 nodes): %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lock could not be kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LOST: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running %1 clients × %2 iterations…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency from (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>acquires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export run as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1199,22 +1409,6 @@
 <context>
     <name>redlock::HistoryModel</name>
     <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Token: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1456,6 +1650,54 @@
     </message>
 </context>
 <context>
+    <name>redlock::HumanUnits</name>
+    <message>
+        <source>—</source>
+        <extracomment>A duration or latency that is not known (not measured, no TTL).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <extracomment>Milliseconds, e.g. &quot;850 ms&quot; (a duration) or &quot;0.25 ms&quot; (a round trip).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <extracomment>A duration in seconds with one decimal, e.g. &quot;1.5 s&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <extracomment>Whole minutes, e.g. &quot;5 min&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <extracomment>Minutes and seconds, e.g. &quot;3 min 20 s&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <extracomment>Whole hours, e.g. &quot;2 h&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <extracomment>Hours and minutes, e.g. &quot;2 h 5 min&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <extracomment>Whole days, e.g. &quot;3 d&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <extracomment>Days and hours, e.g. &quot;3 d 4 h&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::JournalStore</name>
     <message>
         <source>the file is not a SQLite database or is damaged (%1): move it away or choose another file</source>
@@ -1551,6 +1793,10 @@
     </message>
     <message>
         <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the Qt SQLite driver gives no SQLite handle</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1995,14 +2241,6 @@
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2716,18 +2954,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 cmd/s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2935,6 +3161,21 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
+    <name>redlock::PasswordKeyring</name>
+    <message>
+        <source>the keyring holds no password for this node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keyring is running (Secret Service: gnome-keyring or KWallet); choose &quot;Ask at connect&quot; or an environment variable instead (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keyring refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::PrivateFile</name>
     <message>
         <source>%1 holds lock tokens and others may read it (mode %2), and it cannot be made private (%3): make it readable by its owner only (chmod 600)</source>
@@ -3029,10 +3270,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>e.g. REDIS_PASSWORD_1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>only for checking; never saved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3196,6 +3433,26 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>Cannot open the profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remember in the keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for the check; saved only in the keyring, when chosen above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node %1: the password could not be kept in the keyring: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved &quot;%1&quot; (passwords only in the keyring, not in the profile).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3813,224 +4070,45 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
 </context>
 <context>
-    <name>redlock::BenchPanel</name>
+    <name>redlock::SshTunnel</name>
     <message>
-        <source> ms</source>
+        <source>SSH to %1: no tunnel within %2 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fencing token</source>
+        <source>bad SSH hop &quot;%1&quot;: expected [user@]host[:port], hops separated by commas</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Auto-extend</source>
+        <source>SSH to %1: cannot run %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Resource:</source>
+        <source>SSH to %1: refused: the host key has CHANGED since it was recorded in known_hosts (someone may be intercepting the connection, or the host was reinstalled). Check the new key with the host&apos;s administrator before replacing the old one (ssh-keygen -R).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>TTL:</source>
+        <source>SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retries:</source>
+        <source>SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retry delay:</source>
+        <source>ssh exited (status %1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retry jitter:</source>
+        <source>SSH to %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Drift factor:</source>
+        <source>node %1 is a unix socket: it cannot be reached over SSH</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Clients (K):</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Iterations:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Acquire</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Extend</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Release</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No lock held.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Node</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Outcome</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Latency</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Detail</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Extensions:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run K × iterations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export JSON…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No run yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Errors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Acquire latency</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Single lock</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Read-only mode: the test bench writes locks and is disabled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Acquiring…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Not acquired after %n attempt(s): %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Released on %1 of %2 nodes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Release incomplete (%1 of %2 nodes): %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>held by %1 (PTTL %2 ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fence %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; fencing token %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>; auto-extended</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 extension failed (%2 of %3 nodes): %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the lock could not be kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>LOST: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running %1 clients × %2 iterations…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Acquires</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>latency from (ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>acquires</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export run as JSON</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export run as CSV</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <source>no free local port for an SSH tunnel</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4086,6 +4164,105 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>not a lock (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::WebConfig</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tab in the indentation (YAML indents with spaces)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lists and flow collections are not supported here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected &quot;key: value&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only plain or quoted values are supported here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quoted value is not closed, or text follows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indented, but not under a section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indentation of %1 spaces, but %2 above (only two levels are supported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; appears twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config must be a section of keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>min_version: &quot;%1&quot; is not supported (TLS12 or TLS13)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown key tls_server_config.%1 (known: cert_file, key_file, client_ca_file, client_auth_type, min_version)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config.%1 has no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config needs both cert_file and key_file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client_auth_type RequireAndVerifyClientCert needs client_ca_file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client_auth_type &quot;%1&quot; is not supported (NoClientCert or RequireAndVerifyClientCert)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>basic_auth_users must be a section of user: bcrypt-hash lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the password of user &quot;%1&quot; is not a bcrypt hash ($2y$, $2b$ or $2a$, 60 characters; htpasswd -nBC 10 USER makes one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a user name cannot contain &quot;:&quot; in basic auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown key &quot;%1&quot; (known: tls_server_config, basic_auth_users)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this build of Qt has no TLS backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no PEM certificate in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not an unencrypted PEM RSA or EC private key</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4365,10 +4542,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>VAR</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4494,10 +4667,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use --password-env).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Connect to every TCP node over TLS (as rediss://).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4554,11 +4723,115 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in an environment variable and name that with --password-env VAR</source>
+        <source>run a command while holding a lock (flock for Redlock)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>run a command while holding a lock (flock for Redlock)</source>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use REDISCLI_AUTH or --password-env). -u is redis-cli&apos;s spelling.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of --nodes: the nodes&apos; host, or a comma-separated list of hosts that all listen on -p&apos;s port (default 127.0.0.1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of --nodes: the nodes&apos; port, or a comma-separated list of ports on -h&apos;s host (default 6379).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password of every node that names none. It shows in the process list and the shell history: prefer REDISCLI_AUTH or --password-env (a warning says so).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PASSWORD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No warning for -a (as in redis-cli).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list). Without -a and this option, REDISCLI_AUTH is read when set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database number for every node that names none (default 0).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reach every TCP node through this SSH jump host, with the system&apos;s ssh client (your ~/.ssh/config, ssh-agent and known_hosts; host keys checked strictly): [user@]host[:port], or a ProxyJump chain a,b. One tunnel carries every node; node addresses are as the last host resolves them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ROUTE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh configuration file to use instead of ~/.ssh/config (ssh -F).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh-config needs --ssh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --ssh: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1 (its nodes are unreachable; restarting the tunnel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: SSH tunnel through %1 is up again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: -h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: name the nodes either with --nodes (-u) or with -h/-p, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad -h/-p: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: -a and --password-env both name a password: give one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: Using a password with &apos;-a&apos; or &apos;-u&apos; option on the command line interface may not be safe. Set REDISCLI_AUTH or use --password-env instead.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4577,17 +4850,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exit codes:
-  0  stopped by SIGINT or SIGTERM
-  2  usage error, or --listen bad or busy: nothing was sent to any node
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>redlock: bad --listen: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4597,10 +4859,6 @@ Commands:
     </message>
     <message>
         <source>redlock: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock: serving http://%1/metrics</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4631,25 +4889,43 @@ Commands:
         <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>TLS and basic auth for the scrapes, in the format of Prometheus&apos;s exporters (exporter-toolkit): tls_server_config (cert_file, key_file, client_ca_file, client_auth_type, min_version) serves HTTPS only; basic_auth_users (user: bcrypt hash) asks every request for a user&apos;s password. Read once at start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels. With --journal it also keeps the lock history (`redlock history` reads it) for as long as it runs; the journal is written on a thread of its own and never delays a scrape.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error, --listen bad or busy, or --web.config.file unreadable or refused: nothing was sent to any node
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --web.config.file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: serving %1://%2/metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>redlock: basic auth for %n user(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::HistoryCommand</name>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Lock key or glob (*, ?, [a-z]); default * (every key).</source>
         <translation type="unfinished"></translation>
@@ -4747,12 +5023,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown.
-
-The console&apos;s journal: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>at least since %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4774,6 +5044,20 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>  (not observed: between %1 and %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console, `redlock watch --journal FILE` and `redlock exporter --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown. The spans when no writer watched (a console closed, a watch or exporter stopped, restarted or killed) are listed as &quot;not watched&quot; (JSON: &quot;unwatched&quot;): what happened then is not in the journal.
+
+The console&apos;s journal: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched since %1 (%2 stopped or died; no writer since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched from %1 to %2 (%3; %4 stopped or died): what happened then is not in the journal</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4982,6 +5266,14 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>the result line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node-redlock&apos;s jitter: wait --retry-delay ± MS between attempts (instead of --jitter; MS at most --retry-delay).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --jitter and --retryJitter both set the jitter: give one</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5532,6 +5824,10 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <source>Force release a stuck lock safely: first a preview of what each node will do (release where the token still matches; skip where another token holds the key, the key is gone or is not a string lock; unreachable), how long the lock-delay lasts and when the lock is free, then a compare-and-set with that token on every node, never a bare DEL. With a lock-delay (the default) the token is replaced by a tombstone (rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;) that expires after the lock-delay: the old holder can no longer extend or release, and no client (node-redlock, Redsync, Redisson, this one) can acquire before the old holder&apos;s validity is over (a fixed MS is raised to that where needed; a lock without expiry stays blocked for MS). A lock that changed hands in between is left to its new holder. Every execution is appended to the audit log. Redisson hash locks are reported and left alone.
 
 The outcome says what became of the lock as a whole (the table says what each node did); --dry-run has the outcome the release would have now. With --json, &quot;executed&quot; is true when at least one node was changed, and &quot;freeAt&quot;, &quot;freeInMs&quot; and &quot;tombstone&quot; are there only when the release frees the lock (released, released-partially).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: nothing changed: the result could not be reported</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -39,6 +39,10 @@
         <source>profile &quot;%1&quot; in %2: %3</source>
         <translation>连接配置“%1”（位于 %2）：%3</translation>
     </message>
+    <message>
+        <source>node %1: the password could not be read from the keyring: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -188,22 +192,6 @@
     <message>
         <source>node %1 (%2)</source>
         <translation>节点 %1（%2）</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source>%1 h</source>
-        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 is down (%2)</source>
@@ -534,6 +522,227 @@
         <translation>
             <numerusform>跳过了 %n 行无法读取的内容</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>redlock::BenchPanel</name>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation>防护令牌</translation>
+    </message>
+    <message>
+        <source>Auto-extend</source>
+        <translation>自动续期</translation>
+    </message>
+    <message>
+        <source>Resource:</source>
+        <translation>资源：</translation>
+    </message>
+    <message>
+        <source>TTL:</source>
+        <translation>TTL：</translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation>重试次数：</translation>
+    </message>
+    <message>
+        <source>Retry delay:</source>
+        <translation>重试延迟：</translation>
+    </message>
+    <message>
+        <source>Retry jitter:</source>
+        <translation>重试抖动：</translation>
+    </message>
+    <message>
+        <source>Drift factor:</source>
+        <translation>时钟漂移系数：</translation>
+    </message>
+    <message>
+        <source>Clients (K):</source>
+        <translation>客户端数（K）：</translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Acquire</source>
+        <translation>获取</translation>
+    </message>
+    <message>
+        <source>Extend</source>
+        <translation>续期</translation>
+    </message>
+    <message>
+        <source>Release</source>
+        <translation>释放</translation>
+    </message>
+    <message>
+        <source>No lock held.</source>
+        <translation>未持有锁。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Extensions:</source>
+        <translation>续期记录：</translation>
+    </message>
+    <message>
+        <source>Run K × iterations</source>
+        <translation>运行 K × 迭代次数</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <source>No run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Acquire latency</source>
+        <translation>获取延迟</translation>
+    </message>
+    <message>
+        <source>Single lock</source>
+        <translation>单个锁</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>批量运行</translation>
+    </message>
+    <message>
+        <source>Read-only mode: the test bench writes locks and is disabled.</source>
+        <translation>只读模式：测试台会写入锁，已禁用。</translation>
+    </message>
+    <message>
+        <source>Acquiring…</source>
+        <translation>正在获取…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not acquired after %n attempt(s): %1</source>
+        <translation>
+            <numerusform>尝试 %n 次后仍未获取：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Released on %1 of %2 nodes.</source>
+        <translation>已在 %2 个节点中的 %1 个上释放。</translation>
+    </message>
+    <message>
+        <source>Release incomplete (%1 of %2 nodes): %3</source>
+        <translation>释放不完整（%2 个节点中的 %1 个）：%3</translation>
+    </message>
+    <message>
+        <source>held by %1 (PTTL %2 ms)</source>
+        <translation>由 %1 持有（PTTL %2 毫秒）</translation>
+    </message>
+    <message>
+        <source>fence %1</source>
+        <translation>防护令牌 %1</translation>
+    </message>
+    <message>
+        <source>; fencing token %1</source>
+        <translation>；防护令牌 %1</translation>
+    </message>
+    <message>
+        <source>; auto-extended</source>
+        <translation>；自动续期</translation>
+    </message>
+    <message>
+        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
+        <translation>%1 在 %3 个节点中的 %2 个上续期，耗时 %4，有效期 %5 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 extension failed (%2 of %3 nodes): %4</source>
+        <translation>%1 续期失败（%3 个节点中的 %2 个）：%4</translation>
+    </message>
+    <message>
+        <source>the lock could not be kept</source>
+        <translation>无法保持该锁</translation>
+    </message>
+    <message>
+        <source>LOST: %1</source>
+        <translation>已丢失：%1</translation>
+    </message>
+    <message>
+        <source>Running %1 clients × %2 iterations…</source>
+        <translation>正在运行 %1 个客户端 × %2 次迭代…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
+        <translation>%2 次获取中成功 %1 次（%3 %），耗时 %4 毫秒 · 延迟 p50 %5，p99 %6 · %7 次获取遇到争用</translation>
+    </message>
+    <message>
+        <source>Acquires</source>
+        <translation>获取次数</translation>
+    </message>
+    <message>
+        <source>latency from (ms)</source>
+        <translation>延迟起点（毫秒）</translation>
+    </message>
+    <message>
+        <source>acquires</source>
+        <translation>获取次数</translation>
+    </message>
+    <message>
+        <source>Export run as JSON</source>
+        <translation>将运行结果导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export run as CSV</source>
+        <translation>将运行结果导出为 CSV</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON（*.json）</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV（*.csv）</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
+        <translation>已持有：有效期 %1 毫秒（TTL %2 毫秒）；令牌 %3</translation>
     </message>
 </context>
 <context>
@@ -1195,22 +1404,6 @@
 <context>
     <name>redlock::HistoryModel</name>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分</translation>
-    </message>
-    <message>
         <source>Token: %1</source>
         <translation>令牌：%1</translation>
     </message>
@@ -1448,6 +1641,54 @@
     </message>
 </context>
 <context>
+    <name>redlock::HumanUnits</name>
+    <message>
+        <source>—</source>
+        <extracomment>A duration or latency that is not known (not measured, no TTL).</extracomment>
+        <translation type="unfinished">—</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <extracomment>Milliseconds, e.g. &quot;850 ms&quot; (a duration) or &quot;0.25 ms&quot; (a round trip).</extracomment>
+        <translation type="unfinished">%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <extracomment>A duration in seconds with one decimal, e.g. &quot;1.5 s&quot;.</extracomment>
+        <translation type="unfinished">%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <extracomment>Whole minutes, e.g. &quot;5 min&quot;.</extracomment>
+        <translation type="unfinished">%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <extracomment>Minutes and seconds, e.g. &quot;3 min 20 s&quot;.</extracomment>
+        <translation type="unfinished">%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <extracomment>Whole hours, e.g. &quot;2 h&quot;.</extracomment>
+        <translation type="unfinished">%1 小时</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <extracomment>Hours and minutes, e.g. &quot;2 h 5 min&quot;.</extracomment>
+        <translation type="unfinished">%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 d</source>
+        <extracomment>Whole days, e.g. &quot;3 d&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <extracomment>Days and hours, e.g. &quot;3 d 4 h&quot;.</extracomment>
+        <translation type="unfinished">%1 天 %2 小时</translation>
+    </message>
+</context>
+<context>
     <name>redlock::JournalStore</name>
     <message>
         <source>the file is not a SQLite database or is damaged (%1): move it away or choose another file</source>
@@ -1544,6 +1785,10 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: the Qt SQLite driver gives no SQLite handle</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1983,14 +2228,6 @@
     <message>
         <source>—</source>
         <translation>—</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>%1
@@ -2696,18 +2933,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分</translation>
-    </message>
-    <message>
-        <source>%1 d %2 h</source>
-        <translation>%1 天 %2 小时</translation>
-    </message>
-    <message>
         <source>%1 cmd/s</source>
         <translation>%1 条命令/秒</translation>
     </message>
@@ -2915,6 +3140,21 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
+    <name>redlock::PasswordKeyring</name>
+    <message>
+        <source>the keyring holds no password for this node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keyring is running (Secret Service: gnome-keyring or KWallet); choose &quot;Ask at connect&quot; or an environment variable instead (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keyring refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::PrivateFile</name>
     <message>
         <source>%1 holds lock tokens and others may read it (mode %2), and it cannot be made private (%3): make it readable by its owner only (chmod 600)</source>
@@ -3010,10 +3250,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>e.g. REDIS_PASSWORD_1</source>
         <translation>例如 REDIS_PASSWORD_1</translation>
-    </message>
-    <message>
-        <source>only for checking; never saved</source>
-        <translation>仅用于检查；不会保存</translation>
     </message>
     <message>
         <source>CA bundle (PEM); empty = system store</source>
@@ -3176,6 +3412,26 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>Cannot open the profile</source>
         <translation>无法打开配置</translation>
+    </message>
+    <message>
+        <source>Remember in the keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for the check; saved only in the keyring, when chosen above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node %1: the password could not be kept in the keyring: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved &quot;%1&quot; (passwords only in the keyring, not in the profile).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3791,224 +4047,46 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
 </context>
 <context>
-    <name>redlock::BenchPanel</name>
+    <name>redlock::SshTunnel</name>
     <message>
-        <source> ms</source>
-        <translation> 毫秒</translation>
+        <source>SSH to %1: no tunnel within %2 s</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Fencing token</source>
-        <translation>防护令牌</translation>
+        <source>bad SSH hop &quot;%1&quot;: expected [user@]host[:port], hops separated by commas</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Auto-extend</source>
-        <translation>自动续期</translation>
+        <source>SSH to %1: cannot run %2: %3</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Resource:</source>
-        <translation>资源：</translation>
+        <source>SSH to %1: refused: the host key has CHANGED since it was recorded in known_hosts (someone may be intercepting the connection, or the host was reinstalled). Check the new key with the host&apos;s administrator before replacing the old one (ssh-keygen -R).</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>TTL:</source>
-        <translation>TTL：</translation>
+        <source>SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retries:</source>
-        <translation>重试次数：</translation>
+        <source>SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retry delay:</source>
-        <translation>重试延迟：</translation>
+        <source>ssh exited (status %1)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Retry jitter:</source>
-        <translation>重试抖动：</translation>
+        <source>SSH to %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Drift factor:</source>
-        <translation>时钟漂移系数：</translation>
+        <source>node %1 is a unix socket: it cannot be reached over SSH</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Clients (K):</source>
-        <translation>客户端数（K）：</translation>
-    </message>
-    <message>
-        <source>Iterations:</source>
-        <translation>迭代次数：</translation>
-    </message>
-    <message>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <source>Acquire</source>
-        <translation>获取</translation>
-    </message>
-    <message>
-        <source>Extend</source>
-        <translation>续期</translation>
-    </message>
-    <message>
-        <source>Release</source>
-        <translation>释放</translation>
-    </message>
-    <message>
-        <source>No lock held.</source>
-        <translation>未持有锁。</translation>
-    </message>
-    <message>
-        <source>Node</source>
-        <translation>节点</translation>
-    </message>
-    <message>
-        <source>Outcome</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Latency</source>
-        <translation>延迟</translation>
-    </message>
-    <message>
-        <source>Detail</source>
-        <translation>详情</translation>
-    </message>
-    <message>
-        <source>Extensions:</source>
-        <translation>续期记录：</translation>
-    </message>
-    <message>
-        <source>Run K × iterations</source>
-        <translation>运行 K × 迭代次数</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Export JSON…</source>
-        <translation>导出 JSON…</translation>
-    </message>
-    <message>
-        <source>No run yet.</source>
-        <translation>尚未运行。</translation>
-    </message>
-    <message>
-        <source>Errors</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Acquire latency</source>
-        <translation>获取延迟</translation>
-    </message>
-    <message>
-        <source>Single lock</source>
-        <translation>单个锁</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>批量运行</translation>
-    </message>
-    <message>
-        <source>Read-only mode: the test bench writes locks and is disabled.</source>
-        <translation>只读模式：测试台会写入锁，已禁用。</translation>
-    </message>
-    <message>
-        <source>Acquiring…</source>
-        <translation>正在获取…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Not acquired after %n attempt(s): %1</source>
-        <translation>
-            <numerusform>尝试 %n 次后仍未获取：%1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Released on %1 of %2 nodes.</source>
-        <translation>已在 %2 个节点中的 %1 个上释放。</translation>
-    </message>
-    <message>
-        <source>Release incomplete (%1 of %2 nodes): %3</source>
-        <translation>释放不完整（%2 个节点中的 %1 个）：%3</translation>
-    </message>
-    <message>
-        <source>held by %1 (PTTL %2 ms)</source>
-        <translation>由 %1 持有（PTTL %2 毫秒）</translation>
-    </message>
-    <message>
-        <source>fence %1</source>
-        <translation>防护令牌 %1</translation>
-    </message>
-    <message>
-        <source>; fencing token %1</source>
-        <translation>；防护令牌 %1</translation>
-    </message>
-    <message>
-        <source>; auto-extended</source>
-        <translation>；自动续期</translation>
-    </message>
-    <message>
-        <source>%1 extended on %2 of %3 nodes in %4, validity %5 ms</source>
-        <translation>%1 在 %3 个节点中的 %2 个上续期，耗时 %4，有效期 %5 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 extension failed (%2 of %3 nodes): %4</source>
-        <translation>%1 续期失败（%3 个节点中的 %2 个）：%4</translation>
-    </message>
-    <message>
-        <source>the lock could not be kept</source>
-        <translation>无法保持该锁</translation>
-    </message>
-    <message>
-        <source>LOST: %1</source>
-        <translation>已丢失：%1</translation>
-    </message>
-    <message>
-        <source>Running %1 clients × %2 iterations…</source>
-        <translation>正在运行 %1 个客户端 × %2 次迭代…</translation>
-    </message>
-    <message>
-        <source>%1 of %2 acquires succeeded (%3 %) in %4 ms · latency p50 %5, p99 %6 · contention seen in %7 acquire(s)</source>
-        <translation>%2 次获取中成功 %1 次（%3 %），耗时 %4 毫秒 · 延迟 p50 %5，p99 %6 · %7 次获取遇到争用</translation>
-    </message>
-    <message>
-        <source>Acquires</source>
-        <translation>获取次数</translation>
-    </message>
-    <message>
-        <source>latency from (ms)</source>
-        <translation>延迟起点（毫秒）</translation>
-    </message>
-    <message>
-        <source>acquires</source>
-        <translation>获取次数</translation>
-    </message>
-    <message>
-        <source>Export run as JSON</source>
-        <translation>将运行结果导出为 JSON</translation>
-    </message>
-    <message>
-        <source>Export run as CSV</source>
-        <translation>将运行结果导出为 CSV</translation>
-    </message>
-    <message>
-        <source>JSON (*.json)</source>
-        <translation>JSON（*.json）</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV（*.csv）</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Held: validity %1 ms of TTL %2 ms; token %3</source>
-        <translation>已持有：有效期 %1 毫秒（TTL %2 毫秒）；令牌 %3</translation>
+        <source>no free local port for an SSH tunnel</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4064,6 +4142,105 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>not a lock (%1)</source>
         <translation>不是锁（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::WebConfig</name>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tab in the indentation (YAML indents with spaces)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lists and flow collections are not supported here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected &quot;key: value&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only plain or quoted values are supported here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quoted value is not closed, or text follows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indented, but not under a section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indentation of %1 spaces, but %2 above (only two levels are supported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; appears twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config must be a section of keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>min_version: &quot;%1&quot; is not supported (TLS12 or TLS13)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown key tls_server_config.%1 (known: cert_file, key_file, client_ca_file, client_auth_type, min_version)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config.%1 has no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tls_server_config needs both cert_file and key_file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client_auth_type RequireAndVerifyClientCert needs client_ca_file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client_auth_type &quot;%1&quot; is not supported (NoClientCert or RequireAndVerifyClientCert)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>basic_auth_users must be a section of user: bcrypt-hash lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the password of user &quot;%1&quot; is not a bcrypt hash ($2y$, $2b$ or $2a$, 60 characters; htpasswd -nBC 10 USER makes one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a user name cannot contain &quot;:&quot; in basic auth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown key &quot;%1&quot; (known: tls_server_config, basic_auth_users)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <source>this build of Qt has no TLS backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no PEM certificate in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not an unencrypted PEM RSA or EC private key</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4349,10 +4526,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>LIST</translation>
     </message>
     <message>
-        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list).</source>
-        <translation>从环境变量 VAR 读取每个节点的密码（切勿把密码作为参数传入：它会出现在进程列表中）。</translation>
-    </message>
-    <message>
         <source>VAR</source>
         <translation>VAR</translation>
     </message>
@@ -4487,10 +4660,6 @@ Commands:
         <translation>“%1”不是数字</translation>
     </message>
     <message>
-        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use --password-env).</source>
-        <translation>以逗号分隔的 Redis 主节点：host:port、[v6]:port、redis://[user@]host:port/db、rediss://...（TLS）、unix:/path。重复的节点会被拒绝，URL 中包含密码同样会被拒绝（请使用 --password-env）。</translation>
-    </message>
-    <message>
         <source>Connect to every TCP node over TLS (as rediss://).</source>
         <translation>通过 TLS 连接每个 TCP 节点（如同 rediss://）。</translation>
     </message>
@@ -4547,12 +4716,116 @@ Commands:
         <translation>redlock: 警告：--insecure：不验证节点的证书；通信路径上的任何人都可以冒充节点并看到流量</translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in an environment variable and name that with --password-env VAR</source>
-        <translation>redlock: --nodes 有误：节点 %1（%2）的 URL 中包含密码，进程列表和 shell 历史记录会显示它：请将密码放入一个环境变量，并用 --password-env VAR 指定该变量</translation>
-    </message>
-    <message>
         <source>run a command while holding a lock (flock for Redlock)</source>
         <translation>在持有锁期间运行一个命令（Redlock 版的 flock）</translation>
+    </message>
+    <message>
+        <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use REDISCLI_AUTH or --password-env). -u is redis-cli&apos;s spelling.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of --nodes: the nodes&apos; host, or a comma-separated list of hosts that all listen on -p&apos;s port (default 127.0.0.1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of --nodes: the nodes&apos; port, or a comma-separated list of ports on -h&apos;s host (default 6379).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password of every node that names none. It shows in the process list and the shell history: prefer REDISCLI_AUTH or --password-env (a warning says so).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PASSWORD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No warning for -a (as in redis-cli).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list). Without -a and this option, REDISCLI_AUTH is read when set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database number for every node that names none (default 0).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DB</source>
+        <translation type="unfinished">数据库</translation>
+    </message>
+    <message>
+        <source>Reach every TCP node through this SSH jump host, with the system&apos;s ssh client (your ~/.ssh/config, ssh-agent and known_hosts; host keys checked strictly): [user@]host[:port], or a ProxyJump chain a,b. One tunnel carries every node; node addresses are as the last host resolves them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ROUTE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh configuration file to use instead of ~/.ssh/config (ssh -F).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh-config needs --ssh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --ssh: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --ssh: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: %1 (its nodes are unreachable; restarting the tunnel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: SSH tunnel through %1 is up again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: -h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: name the nodes either with --nodes (-u) or with -h/-p, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad -h/-p: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: -a and --password-env both name a password: give one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: Using a password with &apos;-a&apos; or &apos;-u&apos; option on the command line interface may not be safe. Set REDISCLI_AUTH or use --password-env instead.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4570,20 +4843,6 @@ Commands:
         <translation>MS</translation>
     </message>
     <message>
-        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels.</source>
-        <translation>以 Prometheus 文本格式在 http://地址:端口/metrics 上提供集群状态，直到按下 Ctrl+C：按判定分类的锁数；每个节点的在线状态、延迟、时钟偏差、重启次数以及观察给它带来的开销；按规则和严重程度分类的审计发现；锁龄、剩余有效期和持有时长的直方图；锁事件计数器（争用：contested、token-changed）。它的观察方式与 `watch` 相同（节点发送键空间事件时使用事件，另有受 --budget 限制的后台重新扫描），并且每个节点每秒额外发送一次 PING 和 TIME、每 5 秒一次 INFO；每次抓取都从内存中应答，从不等待节点。标签以 host:port 命名节点，绝不包含用户名、密码或锁的值；只有使用 --key-labels 时才包含锁键。</translation>
-    </message>
-    <message>
-        <source>Exit codes:
-  0  stopped by SIGINT or SIGTERM
-  2  usage error, or --listen bad or busy: nothing was sent to any node
-</source>
-        <translation>退出码：
-  0  因 SIGINT 或 SIGTERM 而停止
-  2  用法错误，或 --listen 无效或已被占用：未向任何节点发送任何内容
-</translation>
-    </message>
-    <message>
         <source>redlock: bad --listen: %1</source>
         <translation>redlock: --listen 无效：%1</translation>
     </message>
@@ -4594,10 +4853,6 @@ Commands:
     <message>
         <source>redlock: %1</source>
         <translation>redlock: %1</translation>
-    </message>
-    <message>
-        <source>redlock: serving http://%1/metrics</source>
-        <translation>redlock: 正在 http://%1/metrics 上提供指标</translation>
     </message>
     <message>
         <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
@@ -4627,25 +4882,42 @@ Commands:
         <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
         <translation>redlock: 锁键数多于 --max-series %1：只有按键顺序排在前 %1 个的键获得按键序列，redlock_key_series_dropped 统计其余的键</translation>
     </message>
+    <message>
+        <source>TLS and basic auth for the scrapes, in the format of Prometheus&apos;s exporters (exporter-toolkit): tls_server_config (cert_file, key_file, client_ca_file, client_auth_type, min_version) serves HTTPS only; basic_auth_users (user: bcrypt hash) asks every request for a user&apos;s password. Read once at start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished">FILE</translation>
+    </message>
+    <message>
+        <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels. With --journal it also keeps the lock history (`redlock history` reads it) for as long as it runs; the journal is written on a thread of its own and never delays a scrape.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error, --listen bad or busy, or --web.config.file unreadable or refused: nothing was sent to any node
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: bad --web.config.file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: serving %1://%2/metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>redlock: basic auth for %n user(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::cli::HistoryCommand</name>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分</translation>
-    </message>
     <message>
         <source>Lock key or glob (*, ?, [a-z]); default * (every key).</source>
         <translation>锁键或通配符（*、?、[a-z]）；默认 *（所有键）。</translation>
@@ -4743,14 +5015,6 @@ Commands:
         <translation>redlock: 匹配超过 %1 个；只显示前 %1 个（--limit）</translation>
     </message>
     <message>
-        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console and `redlock watch --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown.
-
-The console&apos;s journal: %1</source>
-        <translation>谁在何时持有锁：每个持有者的持有区间（从其令牌在法定人数节点上被看到的时刻，到不再如此的时刻）、它如何结束（释放、过期、被接管、因节点重启而丢失、被强制释放、观察结束或在未监视期间结束）以及续期次数，数据来自控制台和 `redlock watch --journal FILE` 写入的锁历史日志。列出与时间范围重叠的区间；“仍被持有”表示最后一次观察时仍被持有。监视开始时已持有锁的持有者显示为“至少自”首次看到它的时刻起（JSON：&quot;atLeastSince&quot;: true）：它何时获取该锁未知。下一次监视再次看到的同一持有者保持同一个区间；届时已不再持有的持有者显示为“在未监视期间结束”，结束时间晚于所示时间。
-
-控制台的日志：%1</translation>
-    </message>
-    <message>
         <source>at least since %1</source>
         <translation>至少自 %1 起</translation>
     </message>
@@ -4773,6 +5037,20 @@ The console&apos;s journal: %1</source>
     <message>
         <source>  (not observed: between %1 and %2)</source>
         <translation>  （未观测到：在 %1 与 %2 之间）</translation>
+    </message>
+    <message>
+        <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console, `redlock watch --journal FILE` and `redlock exporter --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown. The spans when no writer watched (a console closed, a watch or exporter stopped, restarted or killed) are listed as &quot;not watched&quot; (JSON: &quot;unwatched&quot;): what happened then is not in the journal.
+
+The console&apos;s journal: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched since %1 (%2 stopped or died; no writer since)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched from %1 to %2 (%3; %4 stopped or died): what happened then is not in the journal</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4982,6 +5260,14 @@ The process that acquired the lock has exited, so this command cannot know how m
     <message>
         <source>the result line</source>
         <translation>结果行</translation>
+    </message>
+    <message>
+        <source>node-redlock&apos;s jitter: wait --retry-delay ± MS between attempts (instead of --jitter; MS at most --retry-delay).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redlock: --jitter and --retryJitter both set the jitter: give one</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5532,6 +5818,10 @@ The outcome says what became of the lock as a whole (the table says what each no
         <translation>安全地强制释放卡住的锁：先预览每个节点将执行的操作（令牌仍匹配时释放；其他令牌持有该键、键已不存在或不是字符串锁时跳过；不可达）、锁延迟持续多久以及该锁何时可用，然后在每个节点上以该令牌比较并设置，绝不直接 DEL。使用锁延迟（默认）时，令牌被替换为在锁延迟结束后过期的墓碑（rl1-released:&lt;user@host&gt;:&lt;unix-ms&gt;）：旧持有者无法再续期或释放，在旧持有者的有效期结束之前，任何客户端（node-redlock、Redsync、Redisson、本工具）都无法获取该锁（固定的 MS 会在需要时提高到该有效期；没有过期时间的锁在 MS 内保持被占用）。在此期间易主的锁留给其新持有者。每次执行都会追加到审计日志。Redisson 哈希锁会被报告并保持不动。
 
 结果说明该锁整体的去向（表格说明每个节点做了什么）；--dry-run 给出的是此刻执行释放会得到的结果。使用 --json 时，只要至少有一个节点被改动，&quot;executed&quot; 即为 true；只有当释放使锁可用时（released、released-partially）才会给出 &quot;freeAt&quot;、&quot;freeInMs&quot; 和 &quot;tombstone&quot;。</translation>
+    </message>
+    <message>
+        <source>redlock: nothing changed: the result could not be reported</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
