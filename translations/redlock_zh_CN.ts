@@ -41,7 +41,7 @@
     </message>
     <message>
         <source>node %1: the password could not be read from the keyring: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %1：无法从密钥环读取密码：%2</translation>
     </message>
 </context>
 <context>
@@ -1645,47 +1645,47 @@
     <message>
         <source>—</source>
         <extracomment>A duration or latency that is not known (not measured, no TTL).</extracomment>
-        <translation type="unfinished">—</translation>
+        <translation>—</translation>
     </message>
     <message>
         <source>%1 ms</source>
         <extracomment>Milliseconds, e.g. &quot;850 ms&quot; (a duration) or &quot;0.25 ms&quot; (a round trip).</extracomment>
-        <translation type="unfinished">%1 毫秒</translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
         <extracomment>A duration in seconds with one decimal, e.g. &quot;1.5 s&quot;.</extracomment>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min</source>
         <extracomment>Whole minutes, e.g. &quot;5 min&quot;.</extracomment>
-        <translation type="unfinished">%1 分钟</translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
         <extracomment>Minutes and seconds, e.g. &quot;3 min 20 s&quot;.</extracomment>
-        <translation type="unfinished">%1 分 %2 秒</translation>
+        <translation>%1 分钟 %2 秒</translation>
     </message>
     <message>
         <source>%1 h</source>
         <extracomment>Whole hours, e.g. &quot;2 h&quot;.</extracomment>
-        <translation type="unfinished">%1 小时</translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
         <extracomment>Hours and minutes, e.g. &quot;2 h 5 min&quot;.</extracomment>
-        <translation type="unfinished">%1 小时 %2 分</translation>
+        <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
         <source>%1 d</source>
         <extracomment>Whole days, e.g. &quot;3 d&quot;.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 天</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
         <extracomment>Days and hours, e.g. &quot;3 d 4 h&quot;.</extracomment>
-        <translation type="unfinished">%1 天 %2 小时</translation>
+        <translation>%1 天 %2 小时</translation>
     </message>
 </context>
 <context>
@@ -1788,7 +1788,7 @@
     </message>
     <message>
         <source>%1: the Qt SQLite driver gives no SQLite handle</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：Qt SQLite 驱动未提供 SQLite 句柄</translation>
     </message>
 </context>
 <context>
@@ -3143,15 +3143,15 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <name>redlock::PasswordKeyring</name>
     <message>
         <source>the keyring holds no password for this node</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环中没有此节点的密码</translation>
     </message>
     <message>
         <source>no keyring is running (Secret Service: gnome-keyring or KWallet); choose &quot;Ask at connect&quot; or an environment variable instead (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有正在运行的密钥环（Secret Service：gnome-keyring 或 KWallet）；请改为选择“连接时询问”或环境变量（%1）</translation>
     </message>
     <message>
         <source>the keyring refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环拒绝了请求：%1</translation>
     </message>
 </context>
 <context>
@@ -3415,23 +3415,23 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message>
         <source>Remember in the keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>保存在密钥环中</translation>
     </message>
     <message>
         <source>for the check; saved only in the keyring, when chosen above</source>
-        <translation type="unfinished"></translation>
+        <translation>用于检查；仅当上方选择了密钥环时才保存（且只保存在密钥环中）</translation>
     </message>
     <message>
         <source>keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥环</translation>
     </message>
     <message>
         <source>Node %1: the password could not be kept in the keyring: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %1：无法将密码保存到密钥环：%2</translation>
     </message>
     <message>
         <source>Saved &quot;%1&quot; (passwords only in the keyring, not in the profile).</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存“%1”（密码只保存在密钥环中，不写入配置）。</translation>
     </message>
 </context>
 <context>
@@ -4050,43 +4050,43 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <name>redlock::SshTunnel</name>
     <message>
         <source>SSH to %1: no tunnel within %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：%2 秒内未能建立隧道</translation>
     </message>
     <message>
         <source>bad SSH hop &quot;%1&quot;: expected [user@]host[:port], hops separated by commas</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 跳板“%1”无效：应为 [user@]host[:port]，多个跳板以逗号分隔</translation>
     </message>
     <message>
         <source>SSH to %1: cannot run %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：无法运行 %2：%3</translation>
     </message>
     <message>
         <source>SSH to %1: refused: the host key has CHANGED since it was recorded in known_hosts (someone may be intercepting the connection, or the host was reinstalled). Check the new key with the host&apos;s administrator before replacing the old one (ssh-keygen -R).</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：已拒绝：主机密钥自记录到 known_hosts 以来已经变更（可能有人在拦截连接，或该主机已重装）。替换旧密钥（ssh-keygen -R）之前，请先与该主机的管理员核对新密钥。</translation>
     </message>
     <message>
         <source>SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：已拒绝：主机密钥未知（不在 known_hosts 中）。请先核对该密钥，然后用 ssh 连接一次以记录它。</translation>
     </message>
     <message>
         <source>SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：登录被拒绝（没有密钥被接受；ssh-agent 是否在运行？该密钥是否已授权？）</translation>
     </message>
     <message>
         <source>ssh exited (status %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>ssh 已退出（状态 %1）</translation>
     </message>
     <message>
         <source>SSH to %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：%2</translation>
     </message>
     <message>
         <source>node %1 is a unix socket: it cannot be reached over SSH</source>
-        <translation type="unfinished"></translation>
+        <translation>节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
     </message>
     <message>
         <source>no free local port for an SSH tunnel</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可用于 SSH 隧道的空闲本地端口</translation>
     </message>
 </context>
 <context>
@@ -4148,99 +4148,99 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <name>redlock::WebConfig</name>
     <message>
         <source>line %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行：%2</translation>
     </message>
     <message>
         <source>a tab in the indentation (YAML indents with spaces)</source>
-        <translation type="unfinished"></translation>
+        <translation>缩进中含有制表符（YAML 使用空格缩进）</translation>
     </message>
     <message>
         <source>lists and flow collections are not supported here</source>
-        <translation type="unfinished"></translation>
+        <translation>此处不支持列表和流式集合</translation>
     </message>
     <message>
         <source>expected &quot;key: value&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 &quot;key: value&quot;</translation>
     </message>
     <message>
         <source>only plain or quoted values are supported here</source>
-        <translation type="unfinished"></translation>
+        <translation>此处只支持普通值或带引号的值</translation>
     </message>
     <message>
         <source>a quoted value is not closed, or text follows it</source>
-        <translation type="unfinished"></translation>
+        <translation>带引号的值未闭合，或其后还有文本</translation>
     </message>
     <message>
         <source>indented, but not under a section</source>
-        <translation type="unfinished"></translation>
+        <translation>有缩进，但不在任何节之下</translation>
     </message>
     <message>
         <source>indentation of %1 spaces, but %2 above (only two levels are supported)</source>
-        <translation type="unfinished"></translation>
+        <translation>缩进为 %1 个空格，但上一级为 %2 个（只支持两级）</translation>
     </message>
     <message>
         <source>&quot;%1&quot; appears twice</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;%1&quot; 出现了两次</translation>
     </message>
     <message>
         <source>tls_server_config must be a section of keys</source>
-        <translation type="unfinished"></translation>
+        <translation>tls_server_config 必须是由键组成的节</translation>
     </message>
     <message>
         <source>min_version: &quot;%1&quot; is not supported (TLS12 or TLS13)</source>
-        <translation type="unfinished"></translation>
+        <translation>min_version：不支持 &quot;%1&quot;（应为 TLS12 或 TLS13）</translation>
     </message>
     <message>
         <source>unknown key tls_server_config.%1 (known: cert_file, key_file, client_ca_file, client_auth_type, min_version)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的键 tls_server_config.%1（已知的键：cert_file、key_file、client_ca_file、client_auth_type、min_version）</translation>
     </message>
     <message>
         <source>tls_server_config.%1 has no value</source>
-        <translation type="unfinished"></translation>
+        <translation>tls_server_config.%1 没有值</translation>
     </message>
     <message>
         <source>tls_server_config needs both cert_file and key_file</source>
-        <translation type="unfinished"></translation>
+        <translation>tls_server_config 需要同时提供 cert_file 和 key_file</translation>
     </message>
     <message>
         <source>client_auth_type RequireAndVerifyClientCert needs client_ca_file</source>
-        <translation type="unfinished"></translation>
+        <translation>client_auth_type 为 RequireAndVerifyClientCert 时需要 client_ca_file</translation>
     </message>
     <message>
         <source>client_auth_type &quot;%1&quot; is not supported (NoClientCert or RequireAndVerifyClientCert)</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持 client_auth_type &quot;%1&quot;（应为 NoClientCert 或 RequireAndVerifyClientCert）</translation>
     </message>
     <message>
         <source>basic_auth_users must be a section of user: bcrypt-hash lines</source>
-        <translation type="unfinished"></translation>
+        <translation>basic_auth_users 必须是由 user: bcrypt-hash 行组成的节</translation>
     </message>
     <message>
         <source>the password of user &quot;%1&quot; is not a bcrypt hash ($2y$, $2b$ or $2a$, 60 characters; htpasswd -nBC 10 USER makes one)</source>
-        <translation type="unfinished"></translation>
+        <translation>用户“%1”的密码不是 bcrypt 哈希（$2y$、$2b$ 或 $2a$ 开头，60 个字符；可用 htpasswd -nBC 10 USER 生成）</translation>
     </message>
     <message>
         <source>a user name cannot contain &quot;:&quot; in basic auth</source>
-        <translation type="unfinished"></translation>
+        <translation>基本认证中的用户名不能包含 &quot;:&quot;</translation>
     </message>
     <message>
         <source>unknown key &quot;%1&quot; (known: tls_server_config, basic_auth_users)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的键 &quot;%1&quot;（已知的键：tls_server_config、basic_auth_users）</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>this build of Qt has no TLS backend</source>
-        <translation type="unfinished"></translation>
+        <translation>此 Qt 构建没有 TLS 后端</translation>
     </message>
     <message>
         <source>%1: no PEM certificate in it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：其中没有 PEM 证书</translation>
     </message>
     <message>
         <source>%1: not an unencrypted PEM RSA or EC private key</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不是未加密的 PEM 格式 RSA 或 EC 私钥</translation>
     </message>
 </context>
 <context>
@@ -4721,111 +4721,111 @@ Commands:
     </message>
     <message>
         <source>Comma-separated Redis masters: host:port, [v6]:port, redis://[user@]host:port/db, rediss://... (TLS), unix:/path. Duplicates are refused, and so is a password in a URL (use REDISCLI_AUTH or --password-env). -u is redis-cli&apos;s spelling.</source>
-        <translation type="unfinished"></translation>
+        <translation>以逗号分隔的 Redis 主节点：host:port、[v6]:port、redis://[user@]host:port/db、rediss://...（TLS）、unix:/path。重复的节点会被拒绝，URL 中带密码也会被拒绝（请使用 REDISCLI_AUTH 或 --password-env）。-u 是 redis-cli 的写法。</translation>
     </message>
     <message>
         <source>Instead of --nodes: the nodes&apos; host, or a comma-separated list of hosts that all listen on -p&apos;s port (default 127.0.0.1).</source>
-        <translation type="unfinished"></translation>
+        <translation>代替 --nodes：节点的主机，或以逗号分隔的主机列表，这些主机都监听 -p 给出的端口（默认 127.0.0.1）。</translation>
     </message>
     <message>
         <source>HOST</source>
-        <translation type="unfinished"></translation>
+        <translation>HOST</translation>
     </message>
     <message>
         <source>Instead of --nodes: the nodes&apos; port, or a comma-separated list of ports on -h&apos;s host (default 6379).</source>
-        <translation type="unfinished"></translation>
+        <translation>代替 --nodes：节点的端口，或 -h 所给主机上以逗号分隔的端口列表（默认 6379）。</translation>
     </message>
     <message>
         <source>PORT</source>
-        <translation type="unfinished"></translation>
+        <translation>PORT</translation>
     </message>
     <message>
         <source>Password of every node that names none. It shows in the process list and the shell history: prefer REDISCLI_AUTH or --password-env (a warning says so).</source>
-        <translation type="unfinished"></translation>
+        <translation>用于未指定密码的节点的密码。它会出现在进程列表和 shell 历史中：最好使用 REDISCLI_AUTH 或 --password-env（会输出一条警告说明这一点）。</translation>
     </message>
     <message>
         <source>PASSWORD</source>
-        <translation type="unfinished"></translation>
+        <translation>PASSWORD</translation>
     </message>
     <message>
         <source>No warning for -a (as in redis-cli).</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 -a 时不输出警告（与 redis-cli 相同）。</translation>
     </message>
     <message>
         <source>Read the password of every node from environment variable VAR (never pass a password as an argument: it would show in the process list). Without -a and this option, REDISCLI_AUTH is read when set.</source>
-        <translation type="unfinished"></translation>
+        <translation>从环境变量 VAR 读取每个节点的密码（切勿把密码作为参数传递：它会出现在进程列表中）。既没有 -a 也没有此选项时，如果设置了 REDISCLI_AUTH，则读取它。</translation>
     </message>
     <message>
         <source>Database number for every node that names none (default 0).</source>
-        <translation type="unfinished"></translation>
+        <translation>用于未指定数据库的节点的数据库编号（默认 0）。</translation>
     </message>
     <message>
         <source>DB</source>
-        <translation type="unfinished">数据库</translation>
+        <translation>DB</translation>
     </message>
     <message>
         <source>Reach every TCP node through this SSH jump host, with the system&apos;s ssh client (your ~/.ssh/config, ssh-agent and known_hosts; host keys checked strictly): [user@]host[:port], or a ProxyJump chain a,b. One tunnel carries every node; node addresses are as the last host resolves them.</source>
-        <translation type="unfinished"></translation>
+        <translation>通过此 SSH 跳板机访问每个 TCP 节点，使用系统的 ssh 客户端（沿用你的 ~/.ssh/config、ssh-agent 和 known_hosts；严格检查主机密钥）：[user@]host[:port]，或 ProxyJump 链 a,b。所有节点共用一条隧道；节点地址由最后一台主机解析。</translation>
     </message>
     <message>
         <source>ROUTE</source>
-        <translation type="unfinished"></translation>
+        <translation>ROUTE</translation>
     </message>
     <message>
         <source>ssh configuration file to use instead of ~/.ssh/config (ssh -F).</source>
-        <translation type="unfinished"></translation>
+        <translation>代替 ~/.ssh/config 使用的 ssh 配置文件（ssh -F）。</translation>
     </message>
     <message>
         <source>redlock: --ssh-config needs --ssh</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --ssh-config 需要 --ssh</translation>
     </message>
     <message>
         <source>redlock: bad --ssh: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --ssh 无效：%1</translation>
     </message>
     <message>
         <source>redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --ssh：节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
     </message>
     <message>
         <source>redlock: --ssh: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --ssh：%1</translation>
     </message>
     <message>
         <source>redlock: %1 (its nodes are unreachable; restarting the tunnel)</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: %1（经由该隧道的节点不可达；正在重启隧道）</translation>
     </message>
     <message>
         <source>redlock: SSH tunnel through %1 is up again</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: 经由 %1 的 SSH 隧道已恢复</translation>
     </message>
     <message>
         <source>redlock: -h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: -h 和 -p 都是列表：请给出多个主机加一个端口、一个主机加多个端口，或用 --nodes 给出 host:port 对</translation>
     </message>
     <message>
         <source>redlock: bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: -h/-p 无效：&quot;%1&quot; 端口 &quot;%2&quot;</translation>
     </message>
     <message>
         <source>redlock: name the nodes either with --nodes (-u) or with -h/-p, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: 请用 --nodes（-u）或 -h/-p 之一指定节点，不能同时使用两者</translation>
     </message>
     <message>
         <source>redlock: bad -h/-p: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: -h/-p 无效：%1</translation>
     </message>
     <message>
         <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --nodes 有误：节点 %1（%2）的 URL 中带有密码，它会出现在进程列表和 shell 历史中：请把密码放入 REDISCLI_AUTH，或放入用 --password-env VAR 指定的环境变量</translation>
     </message>
     <message>
         <source>redlock: -a and --password-env both name a password: give one</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: -a 和 --password-env 都指定了密码：只能给出一个</translation>
     </message>
     <message>
         <source>Warning: Using a password with &apos;-a&apos; or &apos;-u&apos; option on the command line interface may not be safe. Set REDISCLI_AUTH or use --password-env instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：在命令行界面中通过 &apos;-a&apos; 或 &apos;-u&apos; 选项使用密码可能不安全。请设置 REDISCLI_AUTH 或改用 --password-env。</translation>
     </message>
 </context>
 <context>
@@ -4884,35 +4884,38 @@ Commands:
     </message>
     <message>
         <source>TLS and basic auth for the scrapes, in the format of Prometheus&apos;s exporters (exporter-toolkit): tls_server_config (cert_file, key_file, client_ca_file, client_auth_type, min_version) serves HTTPS only; basic_auth_users (user: bcrypt hash) asks every request for a user&apos;s password. Read once at start.</source>
-        <translation type="unfinished"></translation>
+        <translation>用于抓取的 TLS 和基本认证（basic auth），格式与 Prometheus 各 exporter 相同（exporter-toolkit）：tls_server_config（cert_file、key_file、client_ca_file、client_auth_type、min_version）使其只提供 HTTPS；basic_auth_users（user: bcrypt 哈希）要求每个请求提供用户的密码。仅在启动时读取一次。</translation>
     </message>
     <message>
         <source>FILE</source>
-        <translation type="unfinished">FILE</translation>
+        <translation>FILE</translation>
     </message>
     <message>
         <source>Serve the cluster&apos;s state on http://ADDRESS:PORT/metrics in the Prometheus text format until Ctrl+C: locks by verdict; per node up, latency, clock offset, restarts and what observing costs it; audit findings by rule and severity; lock age, remaining validity and hold duration histograms; lock event counters (contention: contested, token-changed). It watches like `watch` (keyspace events where the nodes send them, a background rescan within --budget) and adds one PING and TIME per second and one INFO per 5 s per node; a scrape is answered from memory and never waits for a node. Labels name nodes as host:port, never users, passwords or lock values; lock keys only with --key-labels. With --journal it also keeps the lock history (`redlock history` reads it) for as long as it runs; the journal is written on a thread of its own and never delays a scrape.</source>
-        <translation type="unfinished"></translation>
+        <translation>以 Prometheus 文本格式在 http://地址:端口/metrics 上提供集群状态，直到按下 Ctrl+C：按判定分类的锁；每个节点的在线状态、延迟、时钟偏移、重启次数以及观测给它带来的开销；按规则和严重程度分类的审计发现；锁存在时长、剩余有效期和持有时长的直方图；锁事件计数器（争用：contested、token-changed）。它的监视方式与 `watch` 相同（在节点发送键空间事件时使用这些事件，并在 --budget 之内进行后台重新扫描），另外每个节点每秒一次 PING 和 TIME、每 5 秒一次 INFO；抓取直接从内存应答，从不等待节点。标签以 host:port 标识节点，绝不包含用户、密码或锁的值；只有使用 --key-labels 时才包含锁键。使用 --journal 时，它在运行期间还会保留锁历史（由 `redlock history` 读取）；日志在单独的线程上写入，从不拖慢抓取。</translation>
     </message>
     <message>
         <source>Exit codes:
   0  stopped by SIGINT or SIGTERM
   2  usage error, --listen bad or busy, or --web.config.file unreadable or refused: nothing was sent to any node
 </source>
-        <translation type="unfinished"></translation>
+        <translation>退出码：
+  0  被 SIGINT 或 SIGTERM 停止
+  2  用法错误、--listen 无效或已被占用，或 --web.config.file 无法读取或被拒绝：未向任何节点发送内容
+</translation>
     </message>
     <message>
         <source>redlock: bad --web.config.file: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --web.config.file 无效：%1</translation>
     </message>
     <message>
         <source>redlock: serving %1://%2/metrics</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: 正在 %1://%2/metrics 上提供服务</translation>
     </message>
     <message numerus="yes">
         <source>redlock: basic auth for %n user(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>redlock: 已为 %n 个用户启用基本认证</numerusform>
         </translation>
     </message>
 </context>
@@ -5042,15 +5045,17 @@ Commands:
         <source>Who held a lock when: every holder&apos;s interval (from the moment its token was seen on a quorum to the moment it was not), how it ended (released, expired, taken over, lost on a node restart, force-released, observation ended, or ended while not watched) and how often it was extended, from the lock history journal that the console, `redlock watch --journal FILE` and `redlock exporter --journal FILE` write. Intervals that overlap the time range are listed; &quot;still held&quot; means held when last observed. A holder that already held the lock when watching started is shown &quot;at least since&quot; the moment it was first seen (JSON: &quot;atLeastSince&quot;: true): when it acquired the lock is not known. A holder seen again by the next watch keeps one interval; one that was gone by then &quot;ended while not watched&quot;, after the time shown. The spans when no writer watched (a console closed, a watch or exporter stopped, restarted or killed) are listed as &quot;not watched&quot; (JSON: &quot;unwatched&quot;): what happened then is not in the journal.
 
 The console&apos;s journal: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>谁在何时持有锁：每个持有者的持有区间（从其令牌在法定人数的节点上被看到的时刻，到不再被看到的时刻）、结束方式（释放、过期、被接管、因节点重启而丢失、强制释放、观察结束，或在未监视期间结束）以及续期次数，数据来自控制台、`redlock watch --journal FILE` 和 `redlock exporter --journal FILE` 写入的锁历史日志。列出与时间范围有重叠的区间；“仍被持有”表示最后一次观测时仍被持有。监视开始时已持有该锁的持有者显示为“至少自 X 起”，X 为首次看到它的时刻（JSON：&quot;atLeastSince&quot;: true）：其获取锁的时间未知。下一次监视再次看到的持有者保持同一个区间；届时已不在的持有者记为“在未监视期间结束”，结束时间在所示时间之后。没有写入者在监视的时段（控制台已关闭，watch 或 exporter 已停止、重启或被杀死）列为“未监视”（JSON：&quot;unwatched&quot;）：这期间发生的事不在日志中。
+
+控制台的日志：%1</translation>
     </message>
     <message>
         <source>not watched since %1 (%2 stopped or died; no writer since)</source>
-        <translation type="unfinished"></translation>
+        <translation>自 %1 起未监视（%2 已停止或意外终止；此后没有写入者）</translation>
     </message>
     <message>
         <source>not watched from %1 to %2 (%3; %4 stopped or died): what happened then is not in the journal</source>
-        <translation type="unfinished"></translation>
+        <translation>从 %1 到 %2 未监视（%3；%4 已停止或意外终止）：这期间发生的事不在日志中</translation>
     </message>
 </context>
 <context>
@@ -5263,11 +5268,11 @@ The process that acquired the lock has exited, so this command cannot know how m
     </message>
     <message>
         <source>node-redlock&apos;s jitter: wait --retry-delay ± MS between attempts (instead of --jitter; MS at most --retry-delay).</source>
-        <translation type="unfinished"></translation>
+        <translation>node-redlock 的抖动方式：两次尝试之间等待 --retry-delay ± MS（代替 --jitter；MS 不超过 --retry-delay）。</translation>
     </message>
     <message>
         <source>redlock: --jitter and --retryJitter both set the jitter: give one</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: --jitter 和 --retryJitter 都设置了抖动：只能给出一个</translation>
     </message>
 </context>
 <context>
@@ -5821,7 +5826,7 @@ The outcome says what became of the lock as a whole (the table says what each no
     </message>
     <message>
         <source>redlock: nothing changed: the result could not be reported</source>
-        <translation type="unfinished"></translation>
+        <translation>redlock: 未做任何改动：无法报告结果</translation>
     </message>
 </context>
 <context>
