@@ -37,12 +37,12 @@ public:
     QString serverName;    ///< name to verify and send as SNI; empty = host
     bool insecure = false; ///< no verification of the server's certificate at all (only ever set explicitly)
 
-    // SSH jump host(s) the node is reached through: "[user@]host[:port]", or a ProxyJump chain "a,b" (the last
-    // one forwards); aliases of ~/.ssh/config welcome. host:port is then as the last bastion resolves it.
-    // Empty = direct. See SshTunnel.
+    /// SSH jump host(s) the node is reached through: "[user@]host[:port]", or a ProxyJump chain "a,b" (the last
+    /// one forwards); aliases of ~/.ssh/config welcome. host:port is then as the last bastion resolves it.
+    /// Empty = direct. The application starts the tunnels (SshTunnel, not a public header) and sets tunnelPort.
     QString sshRoute;
-    // Set at run time by SshTunnel: non-zero = connect to 127.0.0.1:tunnelPort (the tunnel's local end) instead
-    // of host:port. TLS still verifies host (or serverName): the certificate is the node's, not the tunnel's.
+    /// Set at run time by SshTunnel: non-zero = connect to 127.0.0.1:tunnelPort (the tunnel's local end) instead
+    /// of host:port. TLS still verifies host (or serverName): the certificate is the node's, not the tunnel's.
     quint16 tunnelPort = 0;
 
     /// True when the node is reached over a unix domain socket.
