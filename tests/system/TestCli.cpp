@@ -17,6 +17,8 @@
 #include <QtTest>
 
 #include <grp.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -850,8 +852,8 @@ private slots:
     }
 
     // Hostile N7: a journal the user may read but not write (a service account's, with its folder; written and
-    // closed, so SQLite's -wal and -shm are gone) failed with "attempt to write a readonly database". As root the
-    // reader runs as nobody (root may write anything); otherwise the file and folder are made read-only.
+    // closed, so SQLite's -wal and -shm are gone) failed with "attempt to write a readonly database". The file and its
+    // folder are made read-only; a root reader loses the capabilities that would let it write them all the same.
     void historyReadsAJournalItMayNotWrite()
     {
         QTemporaryDir dir;
@@ -876,25 +878,29 @@ private slots:
         }
         QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
         QVERIFY(!QFileInfo::exists(path + QStringLiteral("-shm")));
-        const bool root = ::geteuid() == 0;
-        // Readable by the reader, writable by nobody but the owner (root: nobody is not the owner).
+        // Readable by the reader, writable by nobody: the owner's write bits are off. Root ignores them, so as root
+        // the reader runs without the capabilities that override file permissions (dropped from its bounding set:
+        // exec does not give them back). It stays uid 0, so it still reaches a build tree under /root (0700), where
+        // another user such as nobody could not even start the program (a fresh chroot builds there).
         QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0755), 0);
-        QCOMPARE(::chmod(QFile::encodeName(folder).constData(), root ? 0755 : 0555), 0);
-        QCOMPARE(::chmod(QFile::encodeName(path).constData(), root ? 0644 : 0444), 0);
+        QCOMPARE(::chmod(QFile::encodeName(folder).constData(), 0555), 0);
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0444), 0);
         const auto writableAgain = qScopeGuard([folder] { ::chmod(QFile::encodeName(folder).constData(), 0700); });
 
         QProcess history;
         history.setProcessEnvironment(cliEnvironment());
-        if (root) {
+        if (::geteuid() == 0) {
             history.setChildProcessModifier([] {
-                if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
-                    ::_exit(127);
+                for (const int capability : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER}) {
+                    if (::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0)
+                        ::_exit(127);
+                }
             });
         }
         history.start(QStringLiteral(REDLOCK_CLI_PATH),
                       {QStringLiteral("history"), QStringLiteral("svc:*"), QStringLiteral("--journal"), path,
                        QStringLiteral("--since"), QStringLiteral("-1h"), QStringLiteral("--json")});
-        QVERIFY(history.waitForFinished(20000));
+        QVERIFY2(history.waitForFinished(20000), qPrintable(history.errorString()));
         const QByteArray out = history.readAllStandardOutput();
         const QByteArray err = history.readAllStandardError();
         QVERIFY2(history.exitStatus() == QProcess::NormalExit && history.exitCode() == 0, err.constData());
