@@ -35,6 +35,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
     for (int i = 0; i < nodeCount(); ++i) {
         NodeLink link;
         connection.clientName = applicationClientName("inspect");
+        connection.readServerIdentity = true; // noteRunId()
         link.reader = new RedisConnection(m_options.nodes[i], connection, this);
         link.keys = std::make_unique<KeyReader>(
             link.reader, i, m_options.readBatchKeys, m_options.commandTimeoutMs, m_clock, m_alive,
@@ -42,7 +43,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
                              [this](qint64 us) { noteCallUs(us); }},
             !patternNamesLocks(m_options.pattern));
         connect(link.reader, &RedisConnection::ready, this, [this, i] {
-            checkRunId(i);
+            noteRunId(i);
             checkEventsConfig(i);
         });
         connect(link.reader, &RedisConnection::connectionLost, this, [this, i](RedisErrorKind, const QString&) {

@@ -224,7 +224,10 @@ private:
                         std::function<void(GroupReads)> done);
     Outcome mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const;
     void subscribe(int node);
-    void checkRunId(int node);
+    // The reader is ready: its handshake read the server's run_id (RedisConnection::serverRunId()). Applied before
+    // any read on the new connection is answered, so no verdict ever counts a node's server as unknown when it was
+    // known: "three names, two servers" is judged as two servers from the first read on.
+    void noteRunId(int node);
     void checkRestartedNode(int node, const QByteArray& cursor, std::shared_ptr<QSet<QByteArray>> present,
                             quint64 check);
     void onKeyspaceMessage(int node, const RedisReply& reply);

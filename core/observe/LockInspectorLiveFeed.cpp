@@ -35,48 +35,32 @@ void LockInspector::subscribe(int node)
     });
 }
 
-void LockInspector::checkRunId(int node)
+void LockInspector::noteRunId(int node)
 {
-    auto alive = m_alive;
-    m_links[static_cast<size_t>(node)].reader->send(
-        {"INFO", "server"},
-        [this, alive, node](const RedisReply& reply) {
-            if (!*alive)
-                return;
-            NodeLink& link = m_links[static_cast<size_t>(node)];
-            link.restartUnchecked = false;
-            // Reads that came back before this answer were set aside: read again, whatever the answer.
-            const bool reread = std::exchange(link.readsWithheld, false);
-            // A refused or lost answer leaves the run_id unknown: a restart of this node then goes unnoticed
-            // (and a lock it lost reads "released").
-            QByteArray runId;
-            if (reply.isString()) {
-                for (const QByteArray& line : reply.bytes().split('\n')) {
-                    if (line.startsWith("run_id:"))
-                        runId = line.mid(7).trimmed();
-                }
-            }
-            const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
-            if (!runId.isEmpty())
-                link.runId = runId;
-            // The alias map of the verdicts: which names are one server. Answered before any read on this
-            // connection (one connection answers in order), so the first verdicts already count servers.
-            if (!runId.isEmpty() && m_runIds.value(node) != runId) {
-                m_runIds.resize(nodeCount());
-                m_runIds[node] = runId;
-                if (!restarted)
-                    judgeAllAgain();
-            }
-            if (restarted) {
-                m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
-                emit nodeRestarted(node);
-                checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(),
-                                   ++link.restartChecks);
-            }
-            if (restarted || reread)
-                resync(); // a restarted node's keys vanished without keyspace events
-        },
-        m_options.commandTimeoutMs);
+    NodeLink& link = m_links[static_cast<size_t>(node)];
+    link.restartUnchecked = false;
+    // Reads that came back before the connection was ready were set aside: read again, whatever the run_id.
+    const bool reread = std::exchange(link.readsWithheld, false);
+    // Unknown when the handshake's INFO was refused (ACL): a restart of this node then goes unnoticed (and a lock
+    // it lost reads "released").
+    const QByteArray runId = link.reader->serverRunId();
+    const bool restarted = !link.runId.isEmpty() && !runId.isEmpty() && runId != link.runId;
+    if (!runId.isEmpty())
+        link.runId = runId;
+    // The alias map of the verdicts: which names are one server.
+    if (!runId.isEmpty() && m_runIds.value(node) != runId) {
+        m_runIds.resize(nodeCount());
+        m_runIds[node] = runId;
+        if (!restarted)
+            judgeAllAgain();
+    }
+    if (restarted) {
+        m_events.nodeRestarted(node, link.lostAtNs > 0 ? link.lostAtNs : m_clock->nowNs());
+        emit nodeRestarted(node);
+        checkRestartedNode(node, QByteArrayLiteral("0"), std::make_shared<QSet<QByteArray>>(), ++link.restartChecks);
+    }
+    if (restarted || reread)
+        resync(); // a restarted node's keys vanished without keyspace events
 }
 
 void LockInspector::checkRestartedNode(int node, const QByteArray& cursor, std::shared_ptr<QSet<QByteArray>> present,

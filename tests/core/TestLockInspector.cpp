@@ -294,6 +294,64 @@ private slots:
         QCOMPARE(three.holders, 3);
     }
 
+    // Stress round 7 of issue 25: a name whose connection became ready late had its first reads answered before the
+    // run_id the inspector then asked for, and the first verdicts counted it as a server of its own: a lock on one
+    // server read through two names showed held, then a release, in the same millisecond. The run_id is the
+    // handshake's: known before any read on the connection is answered, whenever the connection comes up.
+    void aliasIsOneServerFromTheFirstVerdict()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(2, {}, &error), qPrintable(error));
+        setLock(cluster, "lock:one-server", "t", {0});
+        FaultProxy late(cluster.port(0));
+        late.setHoldReplies(true); // the alias's handshake waits until the others are read
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "lock:*";
+        o.keyspaceEvents = false;
+        NodeEndpoint alias;
+        alias.host = QStringLiteral("127.0.0.1");
+        alias.port = late.port();
+        o.nodes.append(alias); // server 0 under a second name: three names, two servers
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QList<LockVerdict> verdicts; // every verdict published for the key, in order
+        QObject receiver;
+        connect(inspector, &LockInspector::locksChanged, &receiver, [&verdicts](const LockChangeSet& changes) {
+            for (const QList<LockView>* views : {&changes.appeared, &changes.changed}) {
+                for (const LockView& view : *views) {
+                    if (view.key == "lock:one-server")
+                        verdicts << view.verdict;
+                }
+            }
+        });
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        const NodeActivity before = NodeActivity::of(cluster.port(1));
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        // The pass read the key on server 1: the same page's reads wait on the alias's connection, behind its
+        // handshake.
+        auto readsOnServer1 = [&] {
+            const NodeActivity now = NodeActivity::of(cluster.port(1));
+            qint64 reads = 0;
+            for (auto it = now.calls.cbegin(); it != now.calls.cend(); ++it) {
+                static const QSet<QByteArray> notReads{"info",  "ping", "client|setname", "scan",       "config|get",
+                                                       "hello", "auth", "select",         "psubscribe", "subscribe"};
+                if (!notReads.contains(it.key()))
+                    reads += it.value() - before.calls.value(it.key());
+            }
+            return reads;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readsOnServer1() > 0, 10000);
+        late.setHoldReplies(false);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        const LockView view = inspector->snapshot().value("lock:one-server");
+        QCOMPARE(view.nodes[2].presence, NodeLockState::Presence::Holding); // read through the alias too
+        QCOMPARE(view.verdict, LockVerdict::MinorityLeftover);
+        QTRY_VERIFY_WITH_TIMEOUT(!verdicts.isEmpty(), 5000); // queued to this thread
+        QVERIFY2(!verdicts.contains(LockVerdict::Held),
+                 qPrintable(QStringLiteral("published as held %1 time(s)").arg(verdicts.count(LockVerdict::Held))));
+    }
+
     void everyVerdict()
     {
         setLock(m_cluster, "lock:held", "tokenA", range(0, 5));
