@@ -163,15 +163,15 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
         view.restsOn = QList<int>(tombstoneNodes.cbegin(), tombstoneNodes.cend());
         view.token = view.nodes[tombstoneNodes.first()].token;
         view.holders = 0;
-        QList<qint64> blocked;
+        QList<qint64> blocked(view.nodes.size(), 0);
         for (int i = 0; i < view.nodes.size(); ++i) {
             const NodeLockState& s = view.nodes[i];
             if (uncounted(i))
-                blocked.append(-1);
+                blocked[i] = -1;
             else if (s.presence == Presence::Holding || s.presence == Presence::NotALock)
-                blocked.append(s.pttlMs >= 0 ? s.pttlMs : -1);
+                blocked[i] = s.pttlMs >= 0 ? s.pttlMs : -1;
         }
-        view.freeInMs = rules::quorumFreeInMs(blocked, int(view.nodes.size()));
+        view.freeInMs = rules::quorumFreeInMs(blocked, rules.runIds);
         view.holder = decodeHolder(view.key, view.token);
         return;
     } else if (countOf.size() == 1) {

@@ -346,11 +346,12 @@ void ForceRelease::run(ForceReleaseReport::Stage stage, const QByteArray& key, c
             report->elapsedUs = (nowNs() - start) / 1000;
             report->finishedAtMs = QDateTime::currentMSecsSinceEpoch();
             QList<qint64> blocked;
-            for (const ForceReleaseNode& each : std::as_const(report->nodes)) {
-                if (const qint64 ms = each.blockedForMs(); ms != 0)
-                    blocked.append(ms);
+            QList<QByteArray> runIds; // one server under two names counts once
+            for (int node = 0; node < report->nodes.size(); ++node) {
+                blocked.append(report->nodes[node].blockedForMs());
+                runIds.append(m_connections[size_t(node)]->serverRunId());
             }
-            report->freeInMs = rules::quorumFreeInMs(blocked, int(report->nodes.size()));
+            report->freeInMs = rules::quorumFreeInMs(blocked, runIds);
             if (report->stage == ForceReleaseReport::Stage::Execute)
                 writeAudit(*report);
             deliver(*report);

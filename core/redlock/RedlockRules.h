@@ -42,26 +42,6 @@ constexpr qint64 clockDriftMs(qint64 ttlMs, double driftFactor)
     return static_cast<qint64>(static_cast<double>(ttlMs) * driftFactor) + kClockDriftExtraMs;
 }
 
-/// How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum, so
-/// the lock is free once no more than nodeCount - quorum nodes still have something in the key. blockedForMs
-/// has one entry per node where the key is set now (a holder's value, a lock-delay tombstone, anything else):
-/// how long it stays there (its PTTL), or a negative value for "indefinitely" (no expiry, or a node that could
-/// not be read). The other nodes are free now. Returns 0 when a quorum is free already, the ms until it is,
-/// or -1 when that does not happen by itself.
-inline qint64 quorumFreeInMs(QList<qint64> blockedForMs, int nodeCount)
-{
-    const qsizetype mayStayBlocked = nodeCount - quorum(nodeCount);
-    const qsizetype mustClear = blockedForMs.size() - mayStayBlocked;
-    if (mustClear <= 0)
-        return 0;
-    /// Indefinite entries sort last: they never clear.
-    std::sort(blockedForMs.begin(), blockedForMs.end(), [](qint64 a, qint64 b) {
-        return (a < 0 ? std::numeric_limits<qint64>::max() : a) < (b < 0 ? std::numeric_limits<qint64>::max() : b);
-    });
-    const qint64 last = blockedForMs[mustClear - 1];
-    return last < 0 ? -1 : last;
-}
-
 // ------------------------------------------------------------------------------------ one server, one vote
 // A Redis server is what it is, not the name that reaches it: a unix socket and its TCP port, an /etc/hosts alias or
 // 0.0.0.0 reach one server under several names, and its vote counts once, in the client's acquire, the watch's nodes
@@ -97,6 +77,37 @@ template <typename Nodes> int distinctServers(const QList<QByteArray>& runIds, c
             ++servers;
     }
     return servers;
+}
+
+/// How long until a newcomer can acquire the lock again: the acquire needs SET NX to succeed on a quorum of servers,
+/// so the lock is free once no more than servers - quorum of them still have something in the key. blockedForMs has
+/// one entry per configured node: how long the key stays set there (a holder's value, a lock-delay tombstone,
+/// anything else: its PTTL), 0 for a node where it is not set, or a negative value for "indefinitely" (no expiry,
+/// or a node that could not be read). Names of one server (runIds, as for distinctServers) count once. Returns 0
+/// when a quorum is free already, the ms until it is, or -1 when that does not happen by itself.
+inline qint64 quorumFreeInMs(const QList<qint64>& blockedForMs, const QList<QByteArray>& runIds = {})
+{
+    QList<qint64> blocked; // one entry per server where the key is set
+    int servers = 0;
+    for (int i = 0; i < blockedForMs.size(); ++i) {
+        bool counted = false;
+        for (int before = 0; before < i && !counted; ++before)
+            counted = sameServer(runIds, i, before);
+        if (counted)
+            continue;
+        ++servers;
+        if (blockedForMs[i] != 0)
+            blocked.append(blockedForMs[i]);
+    }
+    const qsizetype mustClear = blocked.size() - (servers - quorum(servers));
+    if (mustClear <= 0)
+        return 0;
+    // Indefinite entries sort last: they never clear.
+    std::sort(blocked.begin(), blocked.end(), [](qint64 a, qint64 b) {
+        return (a < 0 ? std::numeric_limits<qint64>::max() : a) < (b < 0 ? std::numeric_limits<qint64>::max() : b);
+    });
+    const qint64 last = blocked[mustClear - 1];
+    return last < 0 ? -1 : last;
 }
 
 // ------------------------------------------------------------------------------------------ the deployment

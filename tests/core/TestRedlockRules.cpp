@@ -68,33 +68,42 @@ private slots:
         QCOMPARE(rules::clockDriftMs(ttlMs, driftFactor), driftMs);
     }
 
-    // A newcomer acquires once SET NX can succeed on a quorum: no more than N - quorum nodes may still have
-    // something in the key. The blocked nodes clear in PTTL order; a negative entry never clears.
+    // A newcomer acquires once SET NX can succeed on a quorum of servers: no more than servers - quorum of them may
+    // still have something in the key. The blocked ones clear in PTTL order; a negative entry never clears. One
+    // entry per node (0: free); names of one server count once.
     void quorumFreesWhenEnoughBlockedNodesClear_data()
     {
         QTest::addColumn<QList<qint64>>("blocked");
-        QTest::addColumn<int>("nodes");
+        QTest::addColumn<QList<QByteArray>>("runIds");
         QTest::addColumn<qint64>("freeInMs");
-        QTest::newRow("nothing blocked") << QList<qint64>{} << 5 << qint64(0);
-        QTest::newRow("a minority blocked") << QList<qint64>{9000, 8000} << 5 << qint64(0);
+        const QList<QByteArray> unknown;
+        QTest::newRow("nothing blocked") << QList<qint64>{0, 0, 0, 0, 0} << unknown << qint64(0);
+        QTest::newRow("a minority blocked") << QList<qint64>{9000, 0, 8000, 0, 0} << unknown << qint64(0);
         // 3 of 5 tombstones: one must go, the shortest.
-        QTest::newRow("3 of 5") << QList<qint64>{10000, 9000, 8000} << 5 << qint64(8000);
+        QTest::newRow("3 of 5") << QList<qint64>{10000, 9000, 8000, 0, 0} << unknown << qint64(8000);
         // 5 of 5: three must go; the third shortest decides.
-        QTest::newRow("5 of 5") << QList<qint64>{6000, 10000, 7000, 9000, 8000} << 5 << qint64(8000);
-        QTest::newRow("3 of 3") << QList<qint64>{3000, 1000, 2000} << 3 << qint64(2000);
+        QTest::newRow("5 of 5") << QList<qint64>{6000, 10000, 7000, 9000, 8000} << unknown << qint64(8000);
+        QTest::newRow("3 of 3") << QList<qint64>{3000, 1000, 2000} << unknown << qint64(2000);
         // An indefinite entry (no expiry, unreadable) is the last to clear, i.e. never.
-        QTest::newRow("one indefinite, not needed") << QList<qint64>{-1, 9000, 8000} << 5 << qint64(8000);
-        QTest::newRow("indefinite not needed either") << QList<qint64>{-1, -1, 8000, 7000} << 5 << qint64(8000);
-        QTest::newRow("indefinite needed") << QList<qint64>{-1, -1, -1, 7000} << 5 << qint64(-1);
-        QTest::newRow("all indefinite") << QList<qint64>{-1, -1, -1} << 3 << qint64(-1);
+        QTest::newRow("one indefinite, not needed") << QList<qint64>{-1, 9000, 8000, 0, 0} << unknown << qint64(8000);
+        QTest::newRow("indefinite not needed either")
+            << QList<qint64>{-1, -1, 8000, 7000, 0} << unknown << qint64(8000);
+        QTest::newRow("indefinite needed") << QList<qint64>{-1, -1, -1, 7000, 0} << unknown << qint64(-1);
+        QTest::newRow("all indefinite") << QList<qint64>{-1, -1, -1} << unknown << qint64(-1);
+        // Four names of three servers (a and its alias): tombstones on a (twice) and b. By servers, a quorum of 2
+        // of 3 lets one stay: free when b's clears. By names it would be 3 of 4 and wait for a's.
+        QTest::newRow("alias counted once")
+            << QList<qint64>{9000, 8000, 0, 9000} << QList<QByteArray>{"a", "b", "c", "a"} << qint64(8000);
+        // Unknown run_ids: each name is a server of its own.
+        QTest::newRow("aliases not known") << QList<qint64>{9000, 8000, 0, 9000} << unknown << qint64(9000);
     }
 
     void quorumFreesWhenEnoughBlockedNodesClear()
     {
         QFETCH(QList<qint64>, blocked);
-        QFETCH(int, nodes);
+        QFETCH(QList<QByteArray>, runIds);
         QFETCH(qint64, freeInMs);
-        QCOMPARE(rules::quorumFreeInMs(blocked, nodes), freeInMs);
+        QCOMPARE(rules::quorumFreeInMs(blocked, runIds), freeInMs);
     }
 
     // One drift-factor range for every front end: [0, 0.5). The client refused only 1 and more, the CLI took up to 1
