@@ -8,6 +8,7 @@
 #                                       # lock history dock) and alerts.png (short alert thresholds);
 #                                       # build/console-demo-zh_CN-dark.png to look at
 #   ./scripts/screenshots.sh --hidpi    # also build/console-demo-hidpi.png at QT_SCALE_FACTOR=2 (not committed)
+# The history view on a deployment's history (history-deployment*.png): ./scripts/history-screenshots.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 console=build/app/redlock-console

@@ -13,6 +13,15 @@
 
 namespace redlock {
 
+// The writer whose session journaled a row (the sessions table): who saw it. Read back by queries; a producer
+// leaves it empty (the journal that writes the row knows its own session).
+struct HistoryWriter
+{
+    QString source; // "console", "watch", "exporter"; empty: not known (a session pruned, a journal from before)
+    qint64 pid = 0;
+    bool isKnown() const { return !source.isEmpty(); }
+};
+
 // One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
 // "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held",
 // "released-or-expired", "evicted") and
@@ -34,6 +43,7 @@ struct JournalEvent
     // the holder) and by atMs (the read that found it gone). 0: at atMs. Journals from before it have none.
     qint64 lastSeenHeldMs = 0;
     bool endsUnobserved() const { return lastSeenHeldMs > 0; }
+    HistoryWriter writer; // read back: the writer that saw it
 };
 
 // One holder's tenure of one key, rebuilt from the journal: from the instant its token was seen on a quorum
@@ -68,6 +78,9 @@ struct HolderInterval
     // unknown): fromMs is that first sight, not its acquisition, which is earlier and unknown. Say "at least since
     // fromMs", never "acquired at".
     bool atLeastSince = false;
+    // Read back: the writer that saw it last (a tenure that went on across a restart belongs to the session that
+    // took it over).
+    HistoryWriter writer;
     bool isOpen() const { return toMs < 0; }
     // How long it was held, up to nowMs when still held (with atLeastSince: at least this long).
     qint64 durationMs(qint64 nowMs) const { return (toMs < 0 ? nowMs : toMs) - fromMs; }

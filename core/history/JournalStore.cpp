@@ -929,9 +929,13 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
+    // The writer of each row: its session's source and pid (a few sessions, looked up by primary key).
+    const QString writerColumns =
+        QStringLiteral(", (SELECT source FROM sessions s WHERE s.id = session), (SELECT pid FROM sessions s WHERE "
+                       "s.id = session)");
     q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
               (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
-              (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) +
+              (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
               QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
               keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
     q.bindValue(QStringLiteral(":until"), until);
@@ -959,6 +963,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         i.extensions = q.value(6).toInt();
         i.atLeastSince = q.value(7).toInt() != 0;
         i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
+        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }
@@ -968,7 +973,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
-               (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) +
+               (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) + writerColumns +
                QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") + keyFilter +
                QStringLiteral(" ORDER BY at_ms, id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
@@ -997,6 +1002,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         e.previousToken = ev.value(4).toByteArray();
         e.detail = ev.value(6).toString();
         e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
+        e.writer = {ev.value(8).toString(), ev.value(9).toLongLong()};
         result.events.append(std::move(e));
     }
     return result;

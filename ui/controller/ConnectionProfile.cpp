@@ -97,6 +97,7 @@ std::optional<ConnectionProfile> load(QSettings& settings, const QString& name, 
     p.refreshIntervalMs = settings.value(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs).toInt();
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     p.production = settings.value(QStringLiteral("production"), false).toBool();
+    p.history = settings.value(QStringLiteral("history")).toString();
     const int n = settings.beginReadArray(QStringLiteral("nodes"));
     if (n > rules::kMaxNodes) {
         settings.endArray();
@@ -137,6 +138,10 @@ void save(QSettings& settings, const ConnectionProfile& p)
     settings.setValue(QStringLiteral("refreshIntervalMs"), p.refreshIntervalMs);
     settings.setValue(QStringLiteral("readOnly"), p.readOnly);
     settings.setValue(QStringLiteral("production"), p.production);
+    if (p.history.isEmpty())
+        settings.remove(QStringLiteral("history"));
+    else
+        settings.setValue(QStringLiteral("history"), p.history);
     settings.beginWriteArray(QStringLiteral("nodes"), int(p.nodes.size()));
     for (int i = 0; i < p.nodes.size(); ++i) {
         settings.setArrayIndex(i);

@@ -48,6 +48,9 @@ struct ConnectionProfile
     int refreshIntervalMs = 5000;
     bool readOnly = false;
     bool production = false; // force release and restarts need the key or node typed in
+    // The deployment's lock history, as `--journal` takes it (a journal file; the journal reads the value): the one
+    // its always-on writer (`redlock exporter --journal`) keeps. Empty: the console shows its own journal.
+    QString history;
 
     // Problems that stop a connect: bad addresses, duplicates (double votes), a bad drift factor.
     QStringList errors() const;

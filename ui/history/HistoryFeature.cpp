@@ -116,6 +116,11 @@ HistoryFeature::HistoryFeature(ClusterController* controller, MainWindow* window
 
 HistoryFeature::~HistoryFeature() = default;
 
+void HistoryFeature::setDeploymentHistory(const QString& journal)
+{
+    m_panel->setReadOnlySource(journal);
+}
+
 QByteArray HistoryFeature::selectedKey() const
 {
     const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();

@@ -34,6 +34,12 @@ public:
     ~HistoryFeature() override;
 
     LockJournal* journal() const { return m_journal.get(); }
+
+    // The deployment's history a profile names (ConnectionProfile::history; empty: this console's own journal):
+    // the history view shows it, read only. The console's own journal is written as before: the deployment's is
+    // its always-on writer's (the exporter); a console taking its writer lock while the exporter restarts would
+    // keep the exporter out of it for as long as the console stays open.
+    void setDeploymentHistory(const QString& journal);
     HistoryPanel* panel() const { return m_panel; }
     QDockWidget* dock() const { return m_dock; }
     QAction* toggleAction() const { return m_toggle; }

@@ -4,6 +4,7 @@
 #include "runtime/HumanUnits.h"
 
 #include <QDateTime>
+#include <QFont>
 
 namespace redlock {
 
@@ -46,9 +47,83 @@ QString HistoryModel::formatTime(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
 
+QString HistoryModel::writerText(const HistoryWriter& writer)
+{
+    if (!writer.isKnown())
+        return {};
+    return writer.pid > 0 ? tr("%1 (pid %2)").arg(printableText(writer.source)).arg(writer.pid)
+                          : printableText(writer.source);
+}
+
+QString HistoryModel::unwatchedText(const UnwatchedSpan& span)
+{
+    const QString format = QStringLiteral("HH:mm");
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(span.fromMs);
+    if (span.isOpen())
+        return tr("not watched since %1").arg(from.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    const QDateTime to = QDateTime::fromMSecsSinceEpoch(span.toMs);
+    // Minutes that read the same: the seconds tell the span apart.
+    const QString f = from.toString(format) == to.toString(format) ? QStringLiteral("HH:mm:ss") : format;
+    return tr("not watched %1–%2").arg(from.toString(f), to.toString(f));
+}
+
 int HistoryModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_result.intervals.size());
+    return parent.isValid() ? 0 : int(m_result.intervals.size() + m_result.unwatched.size());
+}
+
+QVariant HistoryModel::unwatchedData(const UnwatchedSpan& span, int column, int role) const
+{
+    const qint64 toMs = span.isOpen() ? m_result.queriedAtMs : span.toMs;
+    if (role == UnwatchedRole)
+        return true;
+    if (role == KeyRole)
+        return QByteArray();
+    if (role == SortRole) {
+        switch (column) {
+        case FromColumn:
+            return span.fromMs;
+        case ToColumn:
+            return span.isOpen() ? std::numeric_limits<qint64>::max() : span.toMs;
+        case HeldColumn:
+            return toMs - span.fromMs;
+        case ExtendedColumn:
+            return -1;
+        default:
+            return unwatchedData(span, column, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case KeyColumn:
+            return unwatchedText(span);
+        case HolderColumn:
+            return tr("nobody watched");
+        case FromColumn:
+            return formatTime(span.fromMs);
+        case ToColumn:
+            return span.isOpen() ? QString() : formatTime(span.toMs);
+        case HeldColumn:
+            return HumanUnits::duration(toMs - span.fromMs);
+        case EndedColumn:
+            return tr("not watched");
+        case WriterColumn:
+            return span.before.isEmpty() ? QString() : tr("after %1 stopped").arg(printableText(span.before));
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("No writer watched the locks from %1 to %2 (the exporter, `redlock watch` or the console stopped, "
+                  "restarted or died): what happened then is not in the history. A tenure that ended in it ends "
+                  "\"while not watched\", never as a release.")
+            .arg(formatTime(span.fromMs), span.isOpen() ? tr("now") : formatTime(span.toMs));
+    if (role == Qt::FontRole) {
+        QFont italic;
+        italic.setItalic(true);
+        return italic;
+    }
+    return {};
 }
 
 int HistoryModel::columnCount(const QModelIndex& parent) const
@@ -60,6 +135,10 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (index.row() >= m_result.intervals.size())
+        return unwatchedData(m_result.unwatched[index.row() - m_result.intervals.size()], index.column(), role);
+    if (role == UnwatchedRole)
+        return false;
     const HolderInterval& i = m_result.intervals[index.row()];
     const qint64 held = i.durationMs(m_result.queriedAtMs);
     // An end nobody saw (no keyspace event): held at least until toMs, gone by goneByMs.
@@ -99,6 +178,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
             return intervalEndName(i.endedBy);
         case ExtendedColumn:
             return i.extensions;
+        case WriterColumn:
+            return writerText(i.writer);
         default:
             return {};
         }
@@ -158,6 +239,8 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Ended");
     case ExtendedColumn:
         return tr("Extended");
+    case WriterColumn:
+        return tr("Seen by");
     default:
         return {};
     }

@@ -7,17 +7,30 @@
 namespace redlock {
 
 // The history view's table: one row per holder interval of a journal query (LockJournal::query), as core
-// returns it; the model only translates it into cells. Hostile key and holder names are escaped.
+// returns it, then one row per span nobody watched (HistoryResult::unwatched: "not watched", never a release);
+// the model only translates it into cells. Hostile key and holder names are escaped. Each interval says which
+// writer saw it (the journal's session: console, watch, exporter, with its pid).
 class HistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HistoryModel)
 
 public:
-    enum Column { KeyColumn, HolderColumn, FromColumn, ToColumn, HeldColumn, EndedColumn, ExtendedColumn, ColumnCount };
+    enum Column {
+        KeyColumn,
+        HolderColumn,
+        FromColumn,
+        ToColumn,
+        HeldColumn,
+        EndedColumn,
+        ExtendedColumn,
+        WriterColumn,
+        ColumnCount
+    };
     enum Role {
-        KeyRole = Qt::UserRole + 1, // QByteArray, the raw key
+        KeyRole = Qt::UserRole + 1, // QByteArray, the raw key (empty on a span nobody watched)
         SortRole,                   // a value that sorts as the column means (times and durations as numbers)
+        UnwatchedRole,              // bool: the row is a span nobody watched, not an interval
     };
 
     explicit HistoryModel(QObject* parent = nullptr);
@@ -31,6 +44,10 @@ public:
     QList<JournalEvent> eventsOf(const QByteArray& key) const;
 
     static QString formatTime(qint64 ms);
+    // "exporter (pid 4242)"; empty when not known.
+    static QString writerText(const HistoryWriter& writer);
+    // "not watched 02:10–02:12" (with the date when the span is not within one day of now, "since" when open).
+    static QString unwatchedText(const UnwatchedSpan& span);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -38,6 +55,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant unwatchedData(const UnwatchedSpan& span, int column, int role) const;
+
     HistoryResult m_result;
 };
 

@@ -3,6 +3,7 @@
 #include "history/HistoryModel.h"
 #include "history/HistoryTimeline.h"
 #include "history/LockJournal.h"
+#include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 #include "theme/StatePalette.h"
 
@@ -130,16 +131,46 @@ HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
     connect(m_table, &QTableView::clicked, this,
             [this] { m_keepKey = m_table->currentIndex().data(HistoryModel::KeyRole).toByteArray(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &HistoryPanel::onCurrentChanged);
+    applySource();
+}
+
+// The reading thread goes first: a query in flight finishes (or is dropped) before the panel's members go.
+HistoryPanel::~HistoryPanel()
+{
+    m_readThread.reset();
+}
+
+bool HistoryPanel::hasSource() const
+{
+    return m_journal || !m_readPath.isEmpty();
+}
+
+void HistoryPanel::applySource()
+{
+    const bool has = hasSource();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_key, m_holder, m_range, m_search})
+        w->setEnabled(has);
     applyRange();
-    if (!m_journal) {
-        for (QWidget* w : std::initializer_list<QWidget*>{m_key, m_holder, m_range, m_since, m_until, m_search})
-            w->setEnabled(false);
-        m_resultText = tr("No lock history is kept (the console was started with --no-journal).");
-    }
+    m_resultText = has ? QString() : tr("No lock history is kept (the console was started with --no-journal).");
     updateStatus();
 }
 
-HistoryPanel::~HistoryPanel() = default;
+void HistoryPanel::setReadOnlySource(const QString& journal)
+{
+    if (journal == m_readPath)
+        return;
+    m_readPath = journal;
+    if (!m_readPath.isEmpty() && !m_readThread) {
+        m_readThread = std::make_unique<IoThread>(QStringLiteral("redlock-history-read"));
+        m_readContext = m_readThread->create<QObject>();
+    }
+    ++m_generation; // a result of the other journal still in flight is not shown
+    m_model->clear();
+    m_timeline->clear();
+    applySource();
+    if (isVisible())
+        search();
+}
 
 void HistoryPanel::applyRange()
 {
@@ -147,10 +178,10 @@ void HistoryPanel::applyRange()
     const bool custom = range == 0;
     if (custom || !isVisible())
         m_live->stop();
-    else if (m_journal)
+    else if (hasSource())
         m_live->start();
-    m_since->setEnabled(custom && m_journal);
-    m_until->setEnabled(custom && m_journal);
+    m_since->setEnabled(custom && hasSource());
+    m_until->setEnabled(custom && hasSource());
     if (!custom) {
         const QDateTime now = QDateTime::currentDateTime();
         m_since->setDateTime(now.addMSecs(-range));
@@ -180,7 +211,7 @@ void HistoryPanel::setJournalProblem(const QString& message)
 void HistoryPanel::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_journal) {
+    if (hasSource()) {
         applyRange();
         search();
     }
@@ -194,7 +225,7 @@ void HistoryPanel::hideEvent(QHideEvent* event)
 
 void HistoryPanel::search()
 {
-    if (!m_journal)
+    if (!hasSource())
         return;
     if (m_range->currentIndex() != int(std::size(kRanges)) - 1)
         applyRange(); // "the last hour" is the last hour from now
@@ -207,13 +238,20 @@ void HistoryPanel::search()
     const quint64 generation = ++m_generation;
     m_resultText = tr("Searching…");
     updateStatus();
-    whenFinished(this, m_journal->query(q),
-                 [this, generation, since = q.sinceMs, until = q.untilMs](const HistoryResult& result) {
-                     if (generation != m_generation)
-                         return; // a newer search is under way
-                     m_model->setResult(result);
-                     onResult(generation, since, until);
-                 });
+    // Read only: a connection of its own that takes no lock, whoever writes the journal (LockJournal::queryFile).
+    const QFuture<HistoryResult> future =
+        m_readPath.isEmpty()
+            ? m_journal->query(q)
+            : runOnOwnThread<HistoryResult>(
+                  m_readContext, [path = m_readPath, q](const std::function<void(const HistoryResult&)>& deliver) {
+                      deliver(LockJournal::queryFile(path, q, QDateTime::currentMSecsSinceEpoch()));
+                  });
+    whenFinished(this, future, [this, generation, since = q.sinceMs, until = q.untilMs](const HistoryResult& result) {
+        if (generation != m_generation)
+            return; // a newer search is under way
+        m_model->setResult(result);
+        onResult(generation, since, until);
+    });
 }
 
 void HistoryPanel::onResult(quint64, qint64 sinceMs, qint64 untilMs)
@@ -228,14 +266,25 @@ void HistoryPanel::onResult(quint64, qint64 sinceMs, qint64 untilMs)
                        tr("%n event(s)", nullptr, int(r.events.size()));
         if (r.truncated)
             m_resultText += QStringLiteral(" — ") + tr("more matched: narrow the filters");
-        m_resultText += QStringLiteral(" — ") + QDir::toNativeSeparators(m_journal->path());
+        m_resultText +=
+            QStringLiteral(" — ") + (m_readPath.isEmpty()
+                                         ? QDir::toNativeSeparators(m_journal->path())
+                                         : tr("%1, the deployment's history: reading only, its own writers keep it")
+                                               .arg(QDir::toNativeSeparators(m_readPath)));
+        if (!r.unwatched.isEmpty())
+            m_resultText += QStringLiteral(" — ") + tr("%n span(s) nobody watched: what happened then is not known",
+                                                       nullptr, int(r.unwatched.size()));
     }
     updateStatus();
     m_table->resizeColumnsToContents();
-    // The key looked at before the refresh stays selected (its newest tenure), else the first row.
-    int row = m_proxy->rowCount() > 0 ? 0 : -1;
-    for (int i = 0; !m_keepKey.isEmpty() && i < m_proxy->rowCount(); ++i) {
-        if (m_proxy->index(i, 0).data(HistoryModel::KeyRole).toByteArray() == m_keepKey) {
+    // The key looked at before the refresh stays selected (its newest tenure), else the first row of a key (a span
+    // nobody watched has no timeline of its own: it shows on every key's).
+    int row = -1;
+    for (int i = 0; i < m_proxy->rowCount(); ++i) {
+        const QByteArray key = m_proxy->index(i, 0).data(HistoryModel::KeyRole).toByteArray();
+        if (row < 0 && !key.isEmpty())
+            row = i;
+        if (!m_keepKey.isEmpty() && key == m_keepKey) {
             row = i;
             break;
         }
@@ -255,6 +304,8 @@ void HistoryPanel::onCurrentChanged()
         return;
     }
     const QByteArray key = current.data(HistoryModel::KeyRole).toByteArray();
+    if (key.isEmpty())
+        return; // a span nobody watched: the timeline shown stays
     const QList<HolderInterval> intervals = m_model->intervalsOf(key);
     const QList<JournalEvent> events = m_model->eventsOf(key);
     // The timeline spans the key's own history within the range (a day's range would shrink seconds to a dot).
@@ -272,8 +323,8 @@ void HistoryPanel::onCurrentChanged()
         to = m_shownUntilMs;
     }
     const qint64 pad = std::max<qint64>(1000, (to - from) / 20);
-    m_timeline->setKey(key, intervals, events, std::max(m_shownSinceMs, from - pad),
-                       std::min(m_shownUntilMs, to + pad));
+    m_timeline->setKey(key, intervals, events, std::max(m_shownSinceMs, from - pad), std::min(m_shownUntilMs, to + pad),
+                       m_model->result().unwatched);
 }
 
 void HistoryPanel::updateStatus()

@@ -2,6 +2,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QDateTimeEdit;
 class QLabel;
@@ -15,6 +17,7 @@ namespace redlock {
 
 class HistoryModel;
 class HistoryTimeline;
+class IoThread;
 class LockJournal;
 
 // The lock history view: filters (key glob, holder, time range), the holder intervals that match, and the
@@ -39,6 +42,10 @@ public:
     void showKey(const QByteArray& key);
     // Says on the panel that the journal cannot be written now (or is again: an empty message).
     void setJournalProblem(const QString& message);
+    // Shows another journal than the console's (a deployment's, which its always-on writer keeps), read only, on a
+    // thread of the panel's own: a writer holding its lock does not stop the reading. Empty: the console's own.
+    void setReadOnlySource(const QString& journal);
+    QString readOnlySource() const { return m_readPath; }
 
 public slots:
     void search();
@@ -55,6 +62,8 @@ private:
     void onCurrentChanged();
     void applyRange();
     void updateStatus();
+    bool hasSource() const;
+    void applySource();
 
     LockJournal* m_journal;
     HistoryModel* m_model;
@@ -75,6 +84,9 @@ private:
     qint64 m_shownUntilMs = 0;
     QString m_resultText;
     QString m_problem;
+    QString m_readPath;                     // setReadOnlySource()
+    std::unique_ptr<IoThread> m_readThread; // its queries
+    QObject* m_readContext = nullptr;
 };
 
 } // namespace redlock

@@ -1,5 +1,6 @@
 #include "history/HistoryTimeline.h"
 
+#include "history/HistoryModel.h"
 #include "observe/ObservationTypes.h"
 #include "runtime/HumanUnits.h"
 #include "theme/StatePalette.h"
@@ -70,8 +71,15 @@ HistoryTimeline::HistoryTimeline(QWidget* parent) : QWidget(parent)
 HistoryTimeline::~HistoryTimeline() = default;
 
 void HistoryTimeline::setKey(const QByteArray& key, const QList<HolderInterval>& intervals,
-                             const QList<JournalEvent>& events, qint64 sinceMs, qint64 untilMs)
+                             const QList<JournalEvent>& events, qint64 sinceMs, qint64 untilMs,
+                             const QList<UnwatchedSpan>& unwatched)
 {
+    m_unwatched.clear();
+    for (const UnwatchedSpan& span : unwatched) {
+        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
+            m_unwatched.append(span);
+    }
+    m_unwatchedBands.clear();
     m_key = key;
     m_intervals = intervals;
     m_marks.clear();
@@ -101,7 +109,29 @@ void HistoryTimeline::clear()
     m_marks.clear();
     m_holders.clear();
     m_bars.clear();
+    m_unwatched.clear();
+    m_unwatchedBands.clear();
     update();
+}
+
+QString HistoryTimeline::unwatchedLabel(int i) const
+{
+    return i >= 0 && i < m_unwatched.size() ? HistoryModel::unwatchedText(m_unwatched[i]) : QString();
+}
+
+QString HistoryTimeline::barLabel(int n) const
+{
+    if (n < 0 || n >= m_intervals.size())
+        return {};
+    const HolderInterval& i = m_intervals[n];
+    // Held when first seen: "at least" that long, never an acquisition time.
+    const QString duration = HumanUnits::duration(i.durationMs(m_untilMs));
+    const bool atLeast = i.atLeastSince || (!i.isOpen() && i.goneByMs >= 0);
+    QString label =
+        (atLeast ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") + intervalEndName(i.endedBy);
+    if (i.writer.isKnown())
+        label += QStringLiteral(" · ") + tr("seen by %1").arg(HistoryModel::writerText(i.writer));
+    return label;
 }
 
 QSize HistoryTimeline::sizeHint() const
@@ -154,6 +184,7 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     legend(tr("lost or force-released"), StatePalette::Role::Danger, Qt::BDiagPattern);
     legend(tr("end not seen"), StatePalette::Role::Neutral, Qt::Dense6Pattern);
     legend(tr("held before first seen"), StatePalette::Role::Held, Qt::SolidPattern, true);
+    legend(tr("not watched"), StatePalette::Role::Neutral, Qt::FDiagPattern);
 
     const int top = legendY + fm.height() + 6;
     p.setPen(pal.color(QPalette::Text));
@@ -208,6 +239,25 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
                    Qt::AlignHCenter | Qt::AlignTop, QDateTime::fromMSecsSinceEpoch(t).toString(format));
     }
 
+    // The spans nobody watched: grey hatched bands across every row, under the bars (a tenure that went on across
+    // one is drawn over it: the same holder was seen before and after). Labelled at the top when they fit.
+    m_unwatchedBands = QList<QRect>(m_unwatched.size());
+    for (qsizetype n = 0; n < m_unwatched.size(); ++n) {
+        const UnwatchedSpan& gap = m_unwatched[n];
+        const int x0 = xFor(gap.fromMs);
+        const int x1 = xFor(gap.isOpen() ? m_untilMs : gap.toMs);
+        const QRect band(x0, plot.top(), std::max(3, x1 - x0), plot.height());
+        m_unwatchedBands[n] = band;
+        const QColor grey = states.color(StatePalette::Role::Neutral);
+        QColor fill = grey;
+        fill.setAlpha(50);
+        p.fillRect(band, fill);
+        p.fillRect(band, QBrush(grey, Qt::FDiagPattern));
+        p.setPen(QPen(grey, 1, Qt::DashLine));
+        p.drawLine(band.left(), band.top(), band.left(), band.bottom());
+        p.drawLine(band.right(), band.top(), band.right(), band.bottom());
+    }
+
     // One row per holder, a bar per tenure.
     m_bars = QList<QRect>(m_intervals.size());
     // Rows stay tall enough for their label; the holders that do not fit are counted at the bottom.
@@ -249,12 +299,8 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
                 p.fillRect(tail, QBrush(states.color(StatePalette::Role::Neutral), Qt::Dense6Pattern));
             }
         }
-        // Inside the bar only (bars of one row never overlap their labels): how long, how it ended.
-        // Held when first seen: "at least" that long, never an acquisition time.
-        const QString duration = HumanUnits::duration(i.durationMs(m_untilMs));
-        const bool atLeast = i.atLeastSince || (!i.isOpen() && i.goneByMs >= 0);
-        const QString label =
-            (atLeast ? tr("at least %1").arg(duration) : duration) + QStringLiteral(" · ") + intervalEndName(i.endedBy);
+        // Inside the bar only (bars of one row never overlap their labels): how long, how it ended, who saw it.
+        const QString label = barLabel(int(n));
         const QRect textRect = bar.adjusted(3, 0, -2, 0);
         if (textRect.width() > fm.horizontalAdvance(QStringLiteral("0.0 s"))) {
             p.setPen(pal.color(QPalette::Text));
@@ -267,6 +313,18 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         const QRect nameRect(8, plot.top() + row * rowHeight, nameWidth - 6, rowHeight);
         p.drawText(nameRect, Qt::AlignVCenter | Qt::AlignLeft,
                    fm.elidedText(m_holders[row], Qt::ElideRight, nameRect.width()));
+    }
+    // The bands' labels over the bars, on the Base colour so that they read on any bar.
+    for (qsizetype n = 0; n < m_unwatched.size(); ++n) {
+        const QRect& band = m_unwatchedBands[n];
+        const QString text = unwatchedLabel(int(n));
+        const int w = std::min(fm.horizontalAdvance(text) + 8, std::max(band.width(), plot.right() - band.left()));
+        if (w < fm.horizontalAdvance(QStringLiteral("not w")))
+            continue;
+        const QRect r(std::min(band.left(), plot.right() - w), plot.bottom() - fm.height() - 1, w, fm.height());
+        p.fillRect(r, pal.color(QPalette::Base));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(r, Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, r.width() - 4));
     }
     // Contests, losses and force releases: marks across the rows.
     for (const JournalEvent& e : std::as_const(m_marks)) {

@@ -185,6 +185,7 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         if (!options.pattern.isEmpty())
             s->pattern = options.pattern.toUtf8();
         s->readOnly = s->readOnly || options.readOnly;
+        m_history->setDeploymentHistory(profile->history);
         return connectTo(*s, error);
     }
 
@@ -225,8 +226,11 @@ void ConsoleLauncher::openProfiles()
         &error);
     if (s && m_options.readOnly)
         s->readOnly = true;
-    if (!s || !connectTo(*s, &error))
+    if (!s || !connectTo(*s, &error)) {
         QMessageBox::warning(m_window.get(), tr("Cannot connect"), error);
+        return;
+    }
+    m_history->setDeploymentHistory(profile.history);
 }
 
 void ConsoleLauncher::takeScreenshot()

@@ -127,6 +127,13 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     settingsForm->addRow(tr("Full refresh every"), m_refresh);
     settingsForm->addRow(QString(), m_readOnly);
     settingsForm->addRow(QString(), m_production);
+    m_history = new QLineEdit(this);
+    m_history->setObjectName(QStringLiteral("profileHistory"));
+    m_history->setPlaceholderText(tr("this console's own journal"));
+    m_history->setToolTip(tr("The deployment's lock history: the journal `redlock exporter --journal` writes. The "
+                             "history view shows it, including what happened while this console was closed; the "
+                             "console reads it only."));
+    settingsForm->addRow(tr("Lock history"), m_history);
 
     m_report->setObjectName(QStringLiteral("checkReport"));
     m_report->setReadOnly(true);
@@ -237,6 +244,7 @@ void ProfilesDialog::setProfile(const ConnectionProfile& p)
     m_refresh->setValue(p.refreshIntervalMs);
     m_readOnly->setChecked(p.readOnly);
     m_production->setChecked(p.production);
+    m_history->setText(p.history);
     m_nodeData.clear();
     m_passwords.clear();
     m_nodes->setRowCount(0);
@@ -261,6 +269,7 @@ ConnectionProfile ProfilesDialog::profile() const
     p.refreshIntervalMs = m_refresh->value();
     p.readOnly = m_readOnly->isChecked();
     p.production = m_production->isChecked();
+    p.history = m_history->text().trimmed();
     return p;
 }
 

@@ -87,6 +87,7 @@ private:
     QSpinBox* m_refresh;
     QCheckBox* m_readOnly;
     QCheckBox* m_production;
+    QLineEdit* m_history = nullptr; // the deployment's lock history (ConnectionProfile::history)
     QPlainTextEdit* m_report;
 
     QList<NodeProfile> m_nodeData;
