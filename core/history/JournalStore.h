@@ -45,6 +45,9 @@ public:
         Busy,         // another process holds the lock longer than the busy timeout (SQLITE_BUSY, SQLITE_LOCKED)
         Full,         // disk full or the size limit (max_page_count) reached (SQLITE_FULL)
         Other,        // cannot open, read-only, I/O error, ...
+        // A database server that went away (PostgreSQL): the store connects again itself at its next call and goes
+        // on in the same session, so the tenures it had open continue (a new store would begin another session).
+        Unreachable,
     };
     struct Error
     {

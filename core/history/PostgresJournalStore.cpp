@@ -193,6 +193,12 @@ PostgresJournalStore::Error PostgresJournalStore::errorFrom(const QSqlError& sql
         failure = Failure::Busy;
     } else if (text.contains(QLatin1String("password"), Qt::CaseInsensitive)) {
         text = tr("%1 (the password comes from PGPASSWORD or ~/.pgpass, never from the URL)").arg(text);
+    } else if (m_open && m_db.isOpen() && !QSqlQuery(m_db).exec(QStringLiteral("SELECT 1"))) {
+        // The server went away under an open store (restarted, a network cut): the next call connects again. (A
+        // connection that is only inside a failed transaction fails this too; connecting again costs nothing then.)
+        failure = Failure::Unreachable;
+        m_lost = true;
+        text = tr("the server does not answer (%1); the journal connects again").arg(text);
     }
     return errorWith(failure, tr("%1: %2").arg(doing, text));
 }
@@ -205,12 +211,40 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
             *error = {Failure::Other, problem};
         return false;
     }
+    if (!connect(readOnly, error)) {
+        close();
+        return false;
+    }
+    m_open = true;
+    return true;
+}
+
+bool PostgresJournalStore::reconnectIfLost(Error* error)
+{
+    if (!m_lost)
+        return true;
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connectionName);
+    }
+    if (!connect(false, error)) {
+        if (error)
+            error->failure = Failure::Unreachable; // still this store's session: try again later
+        return false;
+    }
+    m_lost = false;
+    m_openIntervalsLoaded = false;
+    return true;
+}
+
+bool PostgresJournalStore::connect(bool readOnly, Error* error)
+{
     const QUrl url(m_url);
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_connectionName);
     if (!m_db.isValid()) {
         if (error)
             *error = errorWith(Failure::Other, tr("the Qt PostgreSQL driver is missing (Debian: libqt6sql6-psql)"));
-        close();
         return false;
     }
     m_db.setHostName(url.host());
@@ -231,13 +265,11 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
     if (!m_db.open()) {
         if (error)
             *error = errorFrom(m_db.lastError(), tr("cannot connect"));
-        close();
         return false;
     }
     const auto fail = [&](const QSqlQuery& q, const QString& doing) {
         if (error)
             *error = errorFrom(q.lastError(), doing);
-        close();
         return false;
     };
     QSqlQuery q(m_db);
@@ -251,7 +283,6 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
                 *error = errorWith(Failure::Other, tr("no lock history in this database yet (the console, `redlock "
                                                       "watch --journal URL` and `redlock exporter --journal URL` "
                                                       "write it)"));
-            close();
             return false;
         }
         if (!q.exec(QStringLiteral("SELECT max(version) FROM redlock_schema")) || !q.next())
@@ -262,10 +293,8 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
                                                       "Redlock Console; this one reads up to %2: upgrade it")
                                                        .arg(q.value(0).toInt())
                                                        .arg(kSchemaVersion));
-            close();
             return false;
         }
-        m_open = true;
         return true;
     }
     // A standby answers reads and refuses every write: said at once, not at the first batch.
@@ -275,15 +304,9 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
         if (error)
             *error = errorWith(Failure::Other, tr("the server is read-only (a standby replica?): the history is "
                                                   "written to the primary; point --journal at it"));
-        close();
         return false;
     }
-    if (!createOrUpgradeSchema(error)) {
-        close();
-        return false;
-    }
-    m_open = true;
-    return true;
+    return createOrUpgradeSchema(error);
 }
 
 bool PostgresJournalStore::createOrUpgradeSchema(Error* error)
@@ -299,8 +322,11 @@ bool PostgresJournalStore::createOrUpgradeSchema(Error* error)
     if (!q.exec(QStringLiteral("BEGIN")))
         return rollBack(tr("cannot create the tables"));
     if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kSchemaLockId)) ||
-        !q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS redlock_schema(version INTEGER NOT NULL)")) ||
-        !q.exec(QStringLiteral("SELECT coalesce(max(version), 0) FROM redlock_schema")) || !q.next())
+        !q.exec(QStringLiteral("SELECT to_regclass('redlock_schema') IS NULL")) || !q.next())
+        return rollBack(tr("cannot create the tables"));
+    if (q.value(0).toBool() && !q.exec(QStringLiteral("CREATE TABLE redlock_schema(version INTEGER NOT NULL)")))
+        return rollBack(tr("cannot create the tables"));
+    if (!q.exec(QStringLiteral("SELECT coalesce(max(version), 0) FROM redlock_schema")) || !q.next())
         return rollBack(tr("cannot create the tables"));
     const int version = q.value(0).toInt();
     if (version > kSchemaVersion) {
@@ -338,6 +364,8 @@ void PostgresJournalStore::setBusyTimeout(int ms)
 
 bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error)
 {
+    if (!reconnectIfLost(error))
+        return false;
     // The SQLite journal has one writer, so every other session is gone; here others may be writing now: only the
     // ended and the silent ones are.
     if (!closeAbandoned(std::min(staleBeforeMs, nowMs - kJournalSilentAfterMs), error))
@@ -363,6 +391,8 @@ bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qin
 
 bool PostgresJournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
+    if (!reconnectIfLost(error))
+        return false;
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral(
         "UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), ended = "
@@ -382,6 +412,8 @@ bool PostgresJournalStore::endSession(qint64 nowMs, Error* error)
 {
     if (m_session < 0)
         return true;
+    if (!reconnectIfLost(error))
+        return false;
     QSqlQuery q(m_db), s(m_db);
     q.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'unobserved' WHERE "
                              "to_ms IS NULL AND session = ?"));
@@ -427,7 +459,7 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
             *error = errorWith(Failure::Other, tr("no session"));
         return false;
     }
-    if (!m_openIntervalsLoaded && !loadOpenIntervals(error))
+    if (!reconnectIfLost(error) || (!m_openIntervalsLoaded && !loadOpenIntervals(error)))
         return false;
     QSqlQuery begin(m_db);
     if (!begin.exec(QStringLiteral("BEGIN"))) {
@@ -599,6 +631,8 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
 bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
 {
     Q_UNUSED(maxBytes) // the server's disk is its administrator's (the header says why)
+    if (!reconnectIfLost(error))
+        return false;
     QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
     events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
     events.addBindValue(olderThanMs);

@@ -60,6 +60,9 @@ public:
 
 private:
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
+    bool connect(bool readOnly, Error* error);
+    // After a failure that lost the connection: connects again, keeping the session.
+    bool reconnectIfLost(Error* error);
     Error errorWith(Failure failure, const QString& message) const;
     bool createOrUpgradeSchema(Error* error);
     bool loadOpenIntervals(Error* error);
@@ -70,6 +73,7 @@ private:
     int m_busyTimeoutMs;
     QSqlDatabase m_db;
     bool m_open = false;
+    mutable bool m_lost = false; // errorFrom() found the connection gone: the next call connects again
     qint64 m_session = -1;
     struct OpenInterval
     {
