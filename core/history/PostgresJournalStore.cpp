@@ -193,7 +193,7 @@ PostgresJournalStore::Error PostgresJournalStore::errorFrom(const QSqlError& sql
         failure = Failure::Busy;
     } else if (text.contains(QLatin1String("password"), Qt::CaseInsensitive)) {
         text = tr("%1 (the password comes from PGPASSWORD or ~/.pgpass, never from the URL)").arg(text);
-    } else if (m_open && m_db.isOpen() && !QSqlQuery(m_db).exec(QStringLiteral("SELECT 1"))) {
+    } else if (m_open && m_db.isValid() && (!m_db.isOpen() || !QSqlQuery(m_db).exec(QStringLiteral("SELECT 1")))) {
         // The server went away under an open store (restarted, a network cut): the next call connects again. (A
         // connection that is only inside a failed transaction fails this too; connecting again costs nothing then.)
         failure = Failure::Unreachable;
