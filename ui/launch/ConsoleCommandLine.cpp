@@ -1,6 +1,6 @@
 #include "launch/ConsoleCommandLine.h"
 
-#include "history/JournalStore.h"
+#include "history/LockJournal.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
@@ -78,7 +78,7 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
         *error = QCoreApplication::translate("main", "--journal and --no-journal exclude each other");
         return false;
     }
-    if (const QString problem = JournalStore::locationProblem(options->journal); !problem.isEmpty()) {
+    if (const QString problem = LockJournal::locationProblem(options->journal); !problem.isEmpty()) {
         *error = problem;
         return false;
     }

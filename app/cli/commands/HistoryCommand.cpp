@@ -5,7 +5,6 @@
 #include "cli/Commands.h"
 #include "runtime/HumanUnits.h"
 
-#include "history/JournalStore.h"
 #include "history/LockJournal.h"
 
 #include <QDateTime>
@@ -134,7 +133,7 @@ int runHistory(const QStringList& args)
         printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
         return ExitUsage;
     }
-    if (const QString problem = JournalStore::locationProblem(path); !problem.isEmpty()) {
+    if (const QString problem = LockJournal::locationProblem(path); !problem.isEmpty()) {
         printErr(QStringLiteral("redlock: ") + problem);
         return ExitUsage;
     }
@@ -176,7 +175,7 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("before"), printableText(span.before, -1)},
             });
         }
-        QJsonObject out{{QStringLiteral("journal"), JournalStore::displayLocation(path)},
+        QJsonObject out{{QStringLiteral("journal"), LockJournal::displayLocation(path)},
                         {QStringLiteral("key"), printableBytes(query.keyPattern, -1)},
                         {QStringLiteral("since"), isoUtc(query.sinceMs)},
                         {QStringLiteral("until"), isoUtc(query.untilMs)},

@@ -5,7 +5,6 @@
 #include "cli/commands/ObserveOptions.h"
 
 #include "alerts/AlertMonitor.h"
-#include "history/JournalStore.h"
 #include "history/LockJournal.h"
 #include "observe/LockInspector.h"
 #include "observe/NodeSession.h"
@@ -131,7 +130,7 @@ bool readJournalOptions(const QCommandLineParser& parser, const QString& source,
         printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
         return false;
     }
-    if (const QString problem = JournalStore::locationProblem(options->path); !problem.isEmpty()) {
+    if (const QString problem = LockJournal::locationProblem(options->path); !problem.isEmpty()) {
         printErr(QStringLiteral("redlock: ") + problem);
         return false;
     }
