@@ -35,7 +35,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite") # the SQLite driver is a plugin: shlibdeps cannot see it
 # Fonts with Chinese glyphs for --lang zh_CN; Qt's own dialog strings in Chinese.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-noto-cjk | fonts-wqy-microhei, qt6-translations-l10n")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server, libqt6sql6-psql") # psql: --journal postgresql://... (a plugin)
 
 set(CPACK_DEBIAN_REDLOCK-CONSOLE_PACKAGE_NAME redlock-console)
 set(CPACK_DEBIAN_REDLOCK-CONSOLE_FILE_NAME DEB-DEFAULT)
@@ -53,7 +53,7 @@ string(JOIN "\n" CPACK_DEBIAN_REDLOCK_DESCRIPTION
     "rules for them are in /usr/share/redlock/prometheus. redis-server is only needed for redlock cluster.")
 set(CPACK_DEBIAN_REDLOCK_PACKAGE_DEPENDS "libqt6sql6-sqlite") # the history journal's driver is a plugin
 set(CPACK_DEBIAN_REDLOCK_PACKAGE_RECOMMENDS "")
-set(CPACK_DEBIAN_REDLOCK_PACKAGE_SUGGESTS "redis-server, prometheus")
+set(CPACK_DEBIAN_REDLOCK_PACKAGE_SUGGESTS "redis-server, prometheus, libqt6sql6-psql")
 
 set(CPACK_DEBIAN_LIBREDLOCK-CORE0_PACKAGE_NAME libredlock-core0)
 set(CPACK_DEBIAN_LIBREDLOCK-CORE0_FILE_NAME DEB-DEFAULT)

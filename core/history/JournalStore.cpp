@@ -1,5 +1,7 @@
 #include "history/JournalStore.h"
 
+#include "history/PostgresJournalStore.h"
+
 #include "observe/KeyPattern.h"
 #include "observe/ObservationTypes.h"
 
@@ -111,11 +113,39 @@ private:
 JournalStore::JournalStore(const QString& path, int busyTimeoutMs, qint64 sizeLimitBytes)
     : m_path(path), m_connectionName(uniqueConnectionName()), m_busyTimeoutMs(busyTimeoutMs),
       m_sizeLimitBytes(sizeLimitBytes)
-{}
+{
+    if (isDatabaseUrl(path))
+        m_postgres = std::make_unique<PostgresJournalStore>(path, busyTimeoutMs);
+}
 
 JournalStore::~JournalStore()
 {
     close();
+}
+
+bool JournalStore::isDatabaseUrl(const QString& location)
+{
+    return PostgresJournalStore::isUrl(location);
+}
+
+QString JournalStore::locationProblem(const QString& location)
+{
+    return isDatabaseUrl(location) ? PostgresJournalStore::urlProblem(location) : QString();
+}
+
+QString JournalStore::displayLocation(const QString& location)
+{
+    return isDatabaseUrl(location) ? PostgresJournalStore::displayUrl(location) : QDir::toNativeSeparators(location);
+}
+
+bool JournalStore::isOpen() const
+{
+    return m_postgres ? m_postgres->isOpen() : m_open;
+}
+
+bool JournalStore::hasSession() const
+{
+    return m_postgres ? m_postgres->hasSession() : m_session >= 0;
 }
 
 bool JournalStore::prepareRaw(Error* error)
@@ -153,6 +183,10 @@ bool JournalStore::prepareRaw(Error* error)
 
 void JournalStore::close()
 {
+    if (m_postgres) {
+        m_postgres->close();
+        return;
+    }
     // Before the connection: a statement left unfinalized keeps SQLite's handle alive.
     m_insertEvent.reset();
     m_openInterval.reset();
@@ -302,6 +336,8 @@ bool JournalStore::openReadOnly(bool immutable, Error* error)
 
 void JournalStore::setBusyTimeout(int ms)
 {
+    if (m_postgres)
+        return m_postgres->setBusyTimeout(ms);
     m_busyTimeoutMs = ms;
     if (m_open)
         QSqlQuery(m_db).exec(QStringLiteral("PRAGMA busy_timeout = %1").arg(ms));
@@ -358,6 +394,8 @@ qint64 JournalStore::pragmaValue(const QString& name)
 
 bool JournalStore::open(bool readOnly, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->open(readOnly, error);
     close();
     m_warnings.clear();
     const QString nativePath = QDir::toNativeSeparators(m_path);
@@ -502,6 +540,8 @@ bool JournalStore::open(bool readOnly, Error* error)
 
 bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->beginSession(source, nowMs, staleBeforeMs, error);
     if (!closeAbandoned(staleBeforeMs, error))
         return false;
     QSqlQuery q(m_db);
@@ -552,6 +592,8 @@ bool JournalStore::loadSessionState(Error* error)
 
 bool JournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->closeAbandoned(staleBeforeMs, error);
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral(
         "UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s "
@@ -569,6 +611,8 @@ bool JournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 
 bool JournalStore::endSession(qint64 nowMs, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->endSession(nowMs, error);
     if (m_session < 0)
         return true;
     QSqlQuery q(m_db);
@@ -595,6 +639,8 @@ bool JournalStore::endSession(qint64 nowMs, Error* error)
 
 bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->write(events, nowMs, error);
     if ((!m_sessionStateLoaded && !loadSessionState(error)) || !prepareRaw(error))
         return false;
     QSqlQuery begin(m_db);
@@ -786,6 +832,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
 
 qint64 JournalStore::dataBytes()
 {
+    if (m_postgres)
+        return m_postgres->dataBytes();
     const qint64 pages = pragmaValue(QStringLiteral("page_count"));
     const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
     const qint64 pageSize = pragmaValue(QStringLiteral("page_size"));
@@ -796,6 +844,8 @@ qint64 JournalStore::dataBytes()
 
 bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
 {
+    if (m_postgres)
+        return m_postgres->prune(olderThanMs, maxBytes, removed, error);
     qint64 total = 0;
     const auto deleteBefore = [&](qint64 cutoffMs) {
         QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
@@ -864,6 +914,8 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
 
 QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
+    if (m_postgres)
+        return m_postgres->unwatchedSpans(sinceMs, untilMs, nowMs);
     // The sessions are few (one per writer start); their union is what was watched, the holes between are not.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -899,6 +951,8 @@ QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs
 
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
+    if (m_postgres)
+        return m_postgres->query(query, nowMs);
     HistoryResult result;
     result.queriedAtMs = nowMs;
     const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;

@@ -12,6 +12,8 @@
 
 namespace redlock {
 
+class PostgresJournalStore;
+
 // The journal file behind one Qt SQL connection (SQLite, WAL). Qt SQL connections belong to the thread that
 // opened them: a JournalStore is made, used and destroyed on one thread (LockJournal's writer thread, a
 // query's thread, the CLI's main thread); each has a connection of its own.
@@ -27,6 +29,9 @@ namespace redlock {
 //
 // The file holds every lock token (the capability to release a lock): created readable by its owner only, as are
 // its SQLite side files and any folder open() creates (runtime/PrivateFile.h).
+//
+// A postgresql://user@host[:port]/db location is a deployment's shared history in PostgreSQL instead: every call
+// goes to a PostgresJournalStore (PostgresJournalStore.h says what differs), and the SQLite code stays as it is.
 class JournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::JournalStore)
@@ -40,6 +45,9 @@ public:
         Busy,         // another process holds the lock longer than the busy timeout (SQLITE_BUSY, SQLITE_LOCKED)
         Full,         // disk full or the size limit (max_page_count) reached (SQLITE_FULL)
         Other,        // cannot open, read-only, I/O error, ...
+        // A database server that went away (PostgreSQL): the store connects again itself at its next call and goes
+        // on in the same session, so the tenures it had open continue (a new store would begin another session).
+        Unreachable,
     };
     struct Error
     {
@@ -52,6 +60,14 @@ public:
     JournalStore(const QString& path, int busyTimeoutMs, qint64 sizeLimitBytes = 0);
     ~JournalStore();
 
+    // A PostgreSQL URL, not a file.
+    static bool isDatabaseUrl(const QString& location);
+    // Why --journal LOCATION cannot be used (a URL holding a password, a URL without user or database), translated
+    // and never repeating the password; empty when it can (a file's problems are open()'s to tell).
+    static QString locationProblem(const QString& location);
+    // The location as shown: a URL without any password.
+    static QString displayLocation(const QString& location);
+
     const QString& path() const { return m_path; }
     // Opens the file (creating it and its folder), turns on WAL and creates the tables. readOnly: only opens
     // an existing file for queries (nothing is created). A path that is not a regular file (a FIFO, a folder, a
@@ -63,7 +79,7 @@ public:
     // The -wal file is truncated back to about this after a checkpoint, and checkpointed when it reaches it (SQLite
     // keeps its largest size otherwise). Before open(); 0 = SQLite's defaults.
     void setWalLimit(qint64 bytes) { m_walLimitBytes = bytes; }
-    bool isOpen() const { return m_open; }
+    bool isOpen() const;
     void close();
     // PRAGMA busy_timeout on the open connection (shorter at shutdown: a destructor does not wait long).
     void setBusyTimeout(int ms);
@@ -73,7 +89,7 @@ public:
     // Closes this session's open intervals as "unobserved" at nowMs; then there is no session until the next
     // beginSession() (write() needs one). Without a session: nothing to do.
     bool endSession(qint64 nowMs, Error* error);
-    bool hasSession() const { return m_session >= 0; }
+    bool hasSession() const;
     // Closes the open intervals of sessions that ended or have not written since staleBeforeMs.
     bool closeAbandoned(qint64 staleBeforeMs, Error* error);
     // Writes the events (and the intervals they open, extend or close) in one transaction: all or nothing.
@@ -96,6 +112,7 @@ private:
     bool openReadOnly(bool immutable, Error* error);
 
     QString m_path;
+    std::unique_ptr<PostgresJournalStore> m_postgres; // the location is a PostgreSQL URL
     QString m_connectionName;
     int m_busyTimeoutMs;
     qint64 m_sizeLimitBytes;

@@ -338,6 +338,16 @@ QString LockJournal::defaultPath()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history.sqlite");
 }
 
+QString LockJournal::locationProblem(const QString& location)
+{
+    return JournalStore::locationProblem(location);
+}
+
+QString LockJournal::displayLocation(const QString& location)
+{
+    return JournalStore::displayLocation(location);
+}
+
 QString LockJournal::pathForDisplay(const QString& path)
 {
     const QString home = QDir::homePath();

@@ -75,6 +75,10 @@ public:
     static QString defaultPath();
     // `path` with the home folder written as ~ (for help texts).
     static QString pathForDisplay(const QString& path);
+    // --journal LOCATION: a file, or postgresql://user@host[:port]/db (JournalStore::locationProblem: a URL that
+    // holds a password is refused, without repeating it). Empty when it can be used. displayLocation: as shown.
+    static QString locationProblem(const QString& location);
+    static QString displayLocation(const QString& location);
     QString path() const { return m_options.path; }
     const JournalOptions& options() const { return m_options; }
 

@@ -1,5 +1,6 @@
 #include "launch/ConsoleCommandLine.h"
 
+#include "history/LockJournal.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
@@ -43,8 +44,10 @@ ConsoleCommandLine::ConsoleCommandLine()
       m_journal(QStringLiteral("journal"),
                 QCoreApplication::translate("main", "The lock history journal to write and show (default: "
                                                     "history.sqlite in the application data folder; with --demo a "
-                                                    "temporary one)."),
-                QCoreApplication::translate("main", "file")),
+                                                    "temporary one), or a team's shared history in PostgreSQL: "
+                                                    "postgresql://user@host[:port]/database (the password from "
+                                                    "PGPASSWORD or ~/.pgpass, never in the URL)."),
+                QCoreApplication::translate("main", "file|URL")),
       m_noJournal(QStringLiteral("no-journal"), QCoreApplication::translate("main", "Keep no lock history.")),
       m_openDock(QStringLiteral("open-dock"),
                  QCoreApplication::translate("main", "Show this dock at start: history, alerts or testBench (may "
@@ -73,6 +76,10 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
     options->openDocks = m_parser.values(m_openDock);
     if (options->noJournal && m_parser.isSet(m_journal)) {
         *error = QCoreApplication::translate("main", "--journal and --no-journal exclude each other");
+        return false;
+    }
+    if (const QString problem = LockJournal::locationProblem(options->journal); !problem.isEmpty()) {
+        *error = problem;
         return false;
     }
     bool driftOk = false;

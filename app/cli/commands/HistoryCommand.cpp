@@ -48,8 +48,10 @@ int runHistory(const QStringList& args)
     parser.addPositionalArgument(QStringLiteral("KEY"),
                                  HistoryCommand::tr("Lock key or glob (*, ?, [a-z]); default * (every key)."));
     parser.addOption({QStringLiteral("journal"),
-                      HistoryCommand::tr("The journal to read (default: the console's, named below)."),
-                      HistoryCommand::tr("FILE")});
+                      HistoryCommand::tr("The journal to read (default: the console's, named below): a file, or "
+                                         "a shared history in PostgreSQL, postgresql://user@host[:port]/database "
+                                         "(the password from PGPASSWORD or ~/.pgpass, never in the URL)."),
+                      HistoryCommand::tr("FILE|URL")});
     parser.addOption({QStringLiteral("since"),
                       HistoryCommand::tr("From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local "
                                          "time) or 2026-11-23T14:03:00Z, or relative: -90s, -30m, -1h, -2d, -1w."),
@@ -131,6 +133,10 @@ int runHistory(const QStringList& args)
         printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
         return ExitUsage;
     }
+    if (const QString problem = LockJournal::locationProblem(path); !problem.isEmpty()) {
+        printErr(QStringLiteral("redlock: ") + problem);
+        return ExitUsage;
+    }
 
     const HistoryResult result = LockJournal::queryFile(path, query, now);
     if (!result.error.isEmpty()) {
@@ -169,7 +175,7 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("before"), printableText(span.before, -1)},
             });
         }
-        QJsonObject out{{QStringLiteral("journal"), QDir::toNativeSeparators(path)},
+        QJsonObject out{{QStringLiteral("journal"), LockJournal::displayLocation(path)},
                         {QStringLiteral("key"), printableBytes(query.keyPattern, -1)},
                         {QStringLiteral("since"), isoUtc(query.sinceMs)},
                         {QStringLiteral("until"), isoUtc(query.untilMs)},

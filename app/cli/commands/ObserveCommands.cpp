@@ -101,10 +101,12 @@ bool readRescanOptions(const QCommandLineParser& parser, InspectorOptions* optio
 void addJournalOptions(QCommandLineParser& parser)
 {
     parser.addOption({QStringLiteral("journal"),
-                      ObserveCommands::tr("Also write every event to this lock history journal (SQLite; `redlock "
-                                          "history --journal FILE` reads it; `redlock history --help` names the "
-                                          "console's)."),
-                      ObserveCommands::tr("FILE")});
+                      ObserveCommands::tr("Also write every event to this lock history journal: a file (SQLite; "
+                                          "`redlock history --journal FILE` reads it; `redlock history --help` names "
+                                          "the console's) or a team's shared history in PostgreSQL, "
+                                          "postgresql://user@host[:port]/database (the password from PGPASSWORD or "
+                                          "~/.pgpass, never in the URL)."),
+                      ObserveCommands::tr("FILE|URL")});
     parser.addOption({QStringLiteral("retain-days"),
                       ObserveCommands::tr("With --journal: prune what is older than this many days (default 30; 0 "
                                           "= keep)."),
@@ -126,6 +128,10 @@ bool readJournalOptions(const QCommandLineParser& parser, const QString& source,
         return false;
     if (parser.isSet(QStringLiteral("journal")) && options->path.isEmpty()) {
         printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
+        return false;
+    }
+    if (const QString problem = LockJournal::locationProblem(options->path); !problem.isEmpty()) {
+        printErr(QStringLiteral("redlock: ") + problem);
         return false;
     }
     options->retainMs = retainDays * 24 * 3600'000LL;

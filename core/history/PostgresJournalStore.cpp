@@ -1,0 +1,820 @@
+#include "history/PostgresJournalStore.h"
+
+#include "observe/KeyPattern.h"
+#include "observe/ObservationTypes.h"
+
+#include <QAtomicInteger>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <QUrl>
+#include <QUrlQuery>
+#include <QVariant>
+
+#include <algorithm>
+
+namespace redlock {
+
+namespace {
+
+QString uniqueConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("redlock-pg-journal-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+// Whoever opens the store first creates or upgrades the tables; the others wait on this (pg_advisory_xact_lock).
+constexpr qint64 kSchemaLockId = 0x72646c6b6a726e6c; // "rdlkjrnl"
+
+// Each step takes the schema from the version before it to its own (index + 1). Only ever append a step: a
+// deployment's writers may be of several versions, and the newest one upgrades the tables for all.
+const QList<QStringList>& schemaSteps()
+{
+    static const QList<QStringList> steps = {
+        {
+            QStringLiteral("CREATE TABLE redlock_sessions(id BIGSERIAL PRIMARY KEY, source TEXT, pid BIGINT, host "
+                           "TEXT, started_ms BIGINT NOT NULL, last_ms BIGINT NOT NULL, ended_ms BIGINT)"),
+            QStringLiteral("CREATE TABLE redlock_events(id BIGSERIAL PRIMARY KEY, at_ms BIGINT NOT NULL, key BYTEA "
+                           "NOT NULL, kind TEXT NOT NULL, token BYTEA, previous_token BYTEA, holder TEXT, detail TEXT, "
+                           "session BIGINT, last_seen_held_ms BIGINT)"),
+            QStringLiteral("CREATE INDEX redlock_events_key_at ON redlock_events(key, at_ms)"),
+            QStringLiteral("CREATE INDEX redlock_events_at ON redlock_events(at_ms)"),
+            QStringLiteral("CREATE TABLE redlock_intervals(id BIGSERIAL PRIMARY KEY, key BYTEA NOT NULL, token BYTEA "
+                           "NOT NULL, holder TEXT, from_ms BIGINT NOT NULL, to_ms BIGINT, ended TEXT, extensions "
+                           "INTEGER NOT NULL DEFAULT 0, session BIGINT NOT NULL, at_least_since INTEGER NOT NULL "
+                           "DEFAULT 0, gone_by_ms BIGINT)"),
+            QStringLiteral("CREATE INDEX redlock_intervals_key_from ON redlock_intervals(key, from_ms)"),
+            QStringLiteral("CREATE INDEX redlock_intervals_to ON redlock_intervals(to_ms)"),
+            QStringLiteral("CREATE INDEX redlock_intervals_open ON redlock_intervals(session) WHERE to_ms IS NULL"),
+        },
+    };
+    return steps;
+}
+
+// The literal start of a Redis glob and the first byte string after every string with that start (the range an
+// index narrows the glob to), as JournalStore.cpp does.
+QByteArray literalPrefix(const QByteArray& pattern)
+{
+    qsizetype i = 0;
+    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
+        ++i;
+    return pattern.left(i);
+}
+
+QByteArray prefixSuccessor(QByteArray prefix)
+{
+    while (!prefix.isEmpty()) {
+        auto last = static_cast<unsigned char>(prefix.back());
+        if (last < 0xFF) {
+            prefix.back() = static_cast<char>(last + 1);
+            return prefix;
+        }
+        prefix.chop(1);
+    }
+    return {};
+}
+
+// An end somebody saw (released, expired, force-released, ...), as opposed to a writer that stopped watching.
+bool isObservedEnd(const QString& endedBy)
+{
+    return !endedBy.isEmpty() && endedBy != u"unobserved" && endedBy != u"ended-unwatched";
+}
+
+// One timeline from several writers: their intervals of one key with one token are one tenure. It began at the
+// first sighting; it ended where a writer saw it end (the earliest such end: it had ended by then), else it is
+// open while any writer still has it open, else it ended unobserved at the last sighting.
+QList<HolderInterval> mergeTenures(const QList<HolderInterval>& intervals)
+{
+    QList<HolderInterval> merged;
+    QHash<QPair<QByteArray, QByteArray>, qsizetype> index;
+    for (const HolderInterval& i : intervals) {
+        const auto id = qMakePair(i.key, i.token);
+        const auto it = index.constFind(id);
+        if (it == index.cend()) {
+            index.insert(id, merged.size());
+            merged.append(i);
+            continue;
+        }
+        HolderInterval& m = merged[*it];
+        if (i.fromMs < m.fromMs) {
+            m.fromMs = i.fromMs;
+            m.atLeastSince = i.atLeastSince;
+        }
+        m.extensions = std::max(m.extensions, i.extensions);
+        if (m.holder.isEmpty())
+            m.holder = i.holder;
+        const bool takeEnd = isObservedEnd(i.endedBy)
+                                 ? !isObservedEnd(m.endedBy) || i.toMs < m.toMs
+                                 : !isObservedEnd(m.endedBy) && !m.isOpen() && (i.isOpen() || i.toMs > m.toMs);
+        if (takeEnd) {
+            m.toMs = i.toMs;
+            m.endedBy = i.endedBy;
+            m.goneByMs = i.goneByMs;
+        }
+    }
+    std::stable_sort(merged.begin(), merged.end(), [](const HolderInterval& a, const HolderInterval& b) {
+        return a.key != b.key ? a.key < b.key : a.fromMs < b.fromMs;
+    });
+    return merged;
+}
+
+// Two writers journal the same transition, each at the instant it saw it: within this of each other, an event of
+// one key, kind and token(s) from another writer is the same one.
+constexpr qint64 kSameEventWithinMs = 10'000;
+
+} // namespace
+
+bool PostgresJournalStore::isUrl(const QString& location)
+{
+    return location.startsWith(QLatin1String("postgresql://")) || location.startsWith(QLatin1String("postgres://"));
+}
+
+QString PostgresJournalStore::displayUrl(const QString& url)
+{
+    return QUrl(url).toString(QUrl::RemovePassword);
+}
+
+QString PostgresJournalStore::urlProblem(const QString& url)
+{
+    const QUrl parsed(url);
+    if (!parsed.isValid() || parsed.host().isEmpty())
+        return tr("%1: not a postgresql://user@host[:port]/database URL").arg(displayUrl(url));
+    // Said without the URL as given: it holds the password.
+    if (!parsed.password().isEmpty())
+        return tr("a --journal URL holds no password (the command line is visible to every user of this machine): "
+                  "remove it from the URL and give it in PGPASSWORD or ~/.pgpass");
+    if (parsed.userName().isEmpty() || parsed.path().size() < 2)
+        return tr("%1: the URL names no user or no database: postgresql://user@host[:port]/database")
+            .arg(displayUrl(url));
+    return {};
+}
+
+PostgresJournalStore::PostgresJournalStore(const QString& url, int busyTimeoutMs)
+    : m_url(url), m_display(displayUrl(url)), m_connectionName(uniqueConnectionName()), m_busyTimeoutMs(busyTimeoutMs)
+{}
+
+PostgresJournalStore::~PostgresJournalStore()
+{
+    close();
+}
+
+void PostgresJournalStore::close()
+{
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connectionName);
+    }
+    m_open = false;
+    m_session = -1;
+    m_openIntervals.clear();
+    m_openIntervalsLoaded = false;
+}
+
+PostgresJournalStore::Error PostgresJournalStore::errorWith(Failure failure, const QString& message) const
+{
+    return {failure, tr("%1: %2").arg(m_display, message)};
+}
+
+PostgresJournalStore::Error PostgresJournalStore::errorFrom(const QSqlError& sqlError, const QString& doing) const
+{
+    const QString state = sqlError.nativeErrorCode();
+    QString text = sqlError.text().trimmed();
+    if (text.isEmpty())
+        text = tr("unknown error");
+    Failure failure = Failure::Other; // the next attempt connects again
+    if (state == u"53100") {
+        failure = Failure::Full;
+        text = tr("the database server's disk is full (%1)").arg(text);
+    } else if (state == u"25006") {
+        text = tr("the server is read-only (a standby replica?): point --journal at the primary (%1)").arg(text);
+    } else if (state == u"55P03" || state == u"40001" || state == u"40P01") {
+        failure = Failure::Busy;
+    } else if (text.contains(QLatin1String("password"), Qt::CaseInsensitive)) {
+        text = tr("%1 (the password comes from PGPASSWORD or ~/.pgpass, never from the URL)").arg(text);
+    } else if (m_open && m_db.isValid() && (!m_db.isOpen() || !QSqlQuery(m_db).exec(QStringLiteral("SELECT 1")))) {
+        // The server went away under an open store (restarted, a network cut): the next call connects again. (A
+        // connection that is only inside a failed transaction fails this too; connecting again costs nothing then.)
+        failure = Failure::Unreachable;
+        m_lost = true;
+        text = tr("the server does not answer (%1); the journal connects again").arg(text);
+    }
+    return errorWith(failure, tr("%1: %2").arg(doing, text));
+}
+
+bool PostgresJournalStore::open(bool readOnly, Error* error)
+{
+    close();
+    if (const QString problem = urlProblem(m_url); !problem.isEmpty()) {
+        if (error)
+            *error = {Failure::Other, problem};
+        return false;
+    }
+    if (!connect(readOnly, error)) {
+        close();
+        return false;
+    }
+    m_open = true;
+    return true;
+}
+
+bool PostgresJournalStore::reconnectIfLost(Error* error)
+{
+    if (!m_lost)
+        return true;
+    if (m_db.isValid()) {
+        m_db.close();
+        m_db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(m_connectionName);
+    }
+    if (!connect(false, error)) {
+        if (error)
+            error->failure = Failure::Unreachable; // still this store's session: try again later
+        return false;
+    }
+    m_lost = false;
+    m_openIntervalsLoaded = false;
+    return true;
+}
+
+bool PostgresJournalStore::connect(bool readOnly, Error* error)
+{
+    const QUrl url(m_url);
+    m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_connectionName);
+    if (!m_db.isValid()) {
+        if (error)
+            *error = errorWith(Failure::Other, tr("the Qt PostgreSQL driver is missing (Debian: libqt6sql6-psql)"));
+        return false;
+    }
+    m_db.setHostName(url.host());
+    if (url.port() > 0)
+        m_db.setPort(url.port());
+    m_db.setDatabaseName(url.path().mid(1));
+    m_db.setUserName(url.userName());
+    // No password here: libpq takes PGPASSWORD or the matching ~/.pgpass line itself. A server that does not
+    // answer is a failure the journal retries, not a hang.
+    QStringList options = {QStringLiteral("connect_timeout=%1").arg(std::max(2, m_busyTimeoutMs / 1000)),
+                           QStringLiteral("application_name=redlock")};
+    const QUrlQuery params(url);
+    for (const auto& [name, value] : params.queryItems(QUrl::FullyDecoded)) {
+        if (name == u"sslmode" || name == u"sslrootcert" || name == u"sslcert" || name == u"sslkey")
+            options << name + u'=' + value;
+    }
+    m_db.setConnectOptions(options.join(u';'));
+    if (!m_db.open()) {
+        if (error)
+            *error = errorFrom(m_db.lastError(), tr("cannot connect"));
+        return false;
+    }
+    const auto fail = [&](const QSqlQuery& q, const QString& doing) {
+        if (error)
+            *error = errorFrom(q.lastError(), doing);
+        return false;
+    };
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SET lock_timeout = %1").arg(m_busyTimeoutMs)))
+        return fail(q, tr("cannot open"));
+    if (readOnly) {
+        if (!q.exec(QStringLiteral("SELECT to_regclass('redlock_schema') IS NOT NULL")) || !q.next())
+            return fail(q, tr("cannot read"));
+        if (!q.value(0).toBool()) {
+            if (error)
+                *error = errorWith(Failure::Other, tr("no lock history in this database yet (the console, `redlock "
+                                                      "watch --journal URL` and `redlock exporter --journal URL` "
+                                                      "write it)"));
+            return false;
+        }
+        if (!q.exec(QStringLiteral("SELECT max(version) FROM redlock_schema")) || !q.next())
+            return fail(q, tr("cannot read"));
+        if (q.value(0).toInt() > kSchemaVersion) {
+            if (error)
+                *error = errorWith(Failure::Other, tr("the history there has schema version %1, written by a newer "
+                                                      "Redlock Console; this one reads up to %2: upgrade it")
+                                                       .arg(q.value(0).toInt())
+                                                       .arg(kSchemaVersion));
+            return false;
+        }
+        return true;
+    }
+    // A standby answers reads and refuses every write: said at once, not at the first batch.
+    if (!q.exec(QStringLiteral("SELECT current_setting('transaction_read_only')")) || !q.next())
+        return fail(q, tr("cannot open"));
+    if (q.value(0).toString() == u"on") {
+        if (error)
+            *error = errorWith(Failure::Other, tr("the server is read-only (a standby replica?): the history is "
+                                                  "written to the primary; point --journal at it"));
+        return false;
+    }
+    return createOrUpgradeSchema(error);
+}
+
+bool PostgresJournalStore::createOrUpgradeSchema(Error* error)
+{
+    QSqlQuery q(m_db);
+    const auto rollBack = [&](const QString& doing) {
+        const Error e = errorFrom(q.lastError(), doing);
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        if (error)
+            *error = e;
+        return false;
+    };
+    if (!q.exec(QStringLiteral("BEGIN")))
+        return rollBack(tr("cannot create the tables"));
+    if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kSchemaLockId)) ||
+        !q.exec(QStringLiteral("SELECT to_regclass('redlock_schema') IS NULL")) || !q.next())
+        return rollBack(tr("cannot create the tables"));
+    if (q.value(0).toBool() && !q.exec(QStringLiteral("CREATE TABLE redlock_schema(version INTEGER NOT NULL)")))
+        return rollBack(tr("cannot create the tables"));
+    if (!q.exec(QStringLiteral("SELECT coalesce(max(version), 0) FROM redlock_schema")) || !q.next())
+        return rollBack(tr("cannot create the tables"));
+    const int version = q.value(0).toInt();
+    if (version > kSchemaVersion) {
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        if (error)
+            *error = errorWith(Failure::Other,
+                               tr("the history there has schema version %1, written by a newer Redlock Console; this "
+                                  "one writes version %2 and leaves it alone: upgrade this writer")
+                                   .arg(version)
+                                   .arg(kSchemaVersion));
+        return false;
+    }
+    for (int step = version; step < kSchemaVersion; ++step) {
+        for (const QString& sql : schemaSteps().at(step)) {
+            if (!q.exec(sql))
+                return rollBack(tr("cannot create the tables"));
+        }
+    }
+    if (version < kSchemaVersion) {
+        if (!q.exec(QStringLiteral("DELETE FROM redlock_schema")) ||
+            !q.exec(QStringLiteral("INSERT INTO redlock_schema(version) VALUES(%1)").arg(kSchemaVersion)))
+            return rollBack(tr("cannot create the tables"));
+    }
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return rollBack(tr("cannot create the tables"));
+    return true;
+}
+
+void PostgresJournalStore::setBusyTimeout(int ms)
+{
+    m_busyTimeoutMs = ms;
+    if (m_open)
+        QSqlQuery(m_db).exec(QStringLiteral("SET lock_timeout = %1").arg(ms));
+}
+
+bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error)
+{
+    if (!reconnectIfLost(error))
+        return false;
+    // The SQLite journal has one writer, so every other session is gone; here others may be writing now: only the
+    // ended and the silent ones are.
+    if (!closeAbandoned(std::min(staleBeforeMs, nowMs - kJournalSilentAfterMs), error))
+        return false;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("INSERT INTO redlock_sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, "
+                             "?) RETURNING id"));
+    q.addBindValue(source);
+    q.addBindValue(QCoreApplication::applicationPid());
+    q.addBindValue(QSysInfo::machineHostName());
+    q.addBindValue(nowMs);
+    q.addBindValue(nowMs);
+    if (!q.exec() || !q.next()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot write"));
+        return false;
+    }
+    m_session = q.value(0).toLongLong();
+    m_openIntervals.clear();
+    m_openIntervalsLoaded = true;
+    return true;
+}
+
+bool PostgresJournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
+{
+    if (!reconnectIfLost(error))
+        return false;
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral(
+        "UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), ended = "
+        "'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND s.id <> ? AND "
+        "(s.ended_ms IS NOT NULL OR s.last_ms < ?)"));
+    q.addBindValue(m_session);
+    q.addBindValue(staleBeforeMs);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot write"));
+        return false;
+    }
+    return true;
+}
+
+bool PostgresJournalStore::endSession(qint64 nowMs, Error* error)
+{
+    if (m_session < 0)
+        return true;
+    if (!reconnectIfLost(error))
+        return false;
+    QSqlQuery q(m_db), s(m_db);
+    q.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'unobserved' WHERE "
+                             "to_ms IS NULL AND session = ?"));
+    q.addBindValue(nowMs);
+    q.addBindValue(m_session);
+    s.prepare(QStringLiteral("UPDATE redlock_sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
+    s.addBindValue(nowMs);
+    s.addBindValue(nowMs);
+    s.addBindValue(m_session);
+    if (!q.exec() || !s.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+        return false;
+    }
+    m_session = -1;
+    m_openIntervals.clear();
+    m_openIntervalsLoaded = false;
+    return true;
+}
+
+bool PostgresJournalStore::loadOpenIntervals(Error* error)
+{
+    m_openIntervals.clear();
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT key, id, token FROM redlock_intervals WHERE session = ? AND to_ms IS NULL"));
+    q.addBindValue(m_session);
+    if (!q.exec()) {
+        if (error)
+            *error = errorFrom(q.lastError(), tr("cannot read"));
+        return false;
+    }
+    while (q.next())
+        m_openIntervals.insert(q.value(0).toByteArray(), {q.value(1).toLongLong(), q.value(2).toByteArray()});
+    m_openIntervalsLoaded = true;
+    return true;
+}
+
+bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
+{
+    if (m_session < 0) {
+        if (error)
+            *error = errorWith(Failure::Other, tr("no session"));
+        return false;
+    }
+    if (!reconnectIfLost(error) || (!m_openIntervalsLoaded && !loadOpenIntervals(error)))
+        return false;
+    QSqlQuery begin(m_db);
+    if (!begin.exec(QStringLiteral("BEGIN"))) {
+        if (error)
+            *error = errorFrom(begin.lastError(), tr("cannot write"));
+        return false;
+    }
+    QSqlQuery insertEvent(m_db), openInterval(m_db), closeOpen(m_db), extend(m_db), forceLate(m_db), heartbeat(m_db),
+        findLast(m_db), adopt(m_db), endUnwatched(m_db);
+    insertEvent.prepare(QStringLiteral("INSERT INTO redlock_events(at_ms, key, kind, token, previous_token, holder, "
+                                       "detail, session, last_seen_held_ms) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    openInterval.prepare(QStringLiteral("INSERT INTO redlock_intervals(key, token, holder, from_ms, session, "
+                                        "at_least_since) VALUES(?, ?, ?, ?, ?, ?) RETURNING id"));
+    closeOpen.prepare(QStringLiteral(
+        "UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?"));
+    extend.prepare(QStringLiteral("UPDATE redlock_intervals SET extensions = extensions + 1 WHERE id = ?"));
+    forceLate.prepare(QStringLiteral(
+        "UPDATE redlock_intervals SET ended = 'force-released' WHERE id = (SELECT id FROM redlock_intervals WHERE key "
+        "= ? AND token = ? AND to_ms >= ? AND session = ? ORDER BY to_ms DESC LIMIT 1)"));
+    heartbeat.prepare(QStringLiteral("UPDATE redlock_sessions SET last_ms = ? WHERE id = ?"));
+    // The key's latest interval of a session that is gone (ended, or silent) and that was still held when that
+    // session last saw it: the same tenure when the token is the same (this session takes it over), else one that
+    // ended while nobody watched. A live writer's intervals are its own: never touched here.
+    findLast.prepare(QStringLiteral(
+        "SELECT i.id, i.token, i.to_ms, i.session, coalesce(s.ended_ms, s.last_ms) FROM redlock_intervals i JOIN "
+        "redlock_sessions s ON s.id = i.session WHERE i.key = ? AND i.session <> ? AND (s.ended_ms IS NOT NULL OR "
+        "s.last_ms < ?) AND (i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
+    // Conditional: of two writers that find the same interval, one takes it over; the other keeps its own.
+    adopt.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = NULL, ended = NULL, session = ? WHERE id = ? "
+                                 "AND session = ? AND (to_ms IS NULL OR ended = 'unobserved') RETURNING id"));
+    endUnwatched.prepare(
+        QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'ended-unwatched' WHERE id "
+                       "= ? AND session = ? AND (to_ms IS NULL OR ended = 'unobserved')"));
+
+    const auto fail = [&](const QSqlQuery& q) {
+        const Error e = errorFrom(q.lastError(), tr("cannot write"));
+        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
+        m_openIntervalsLoaded = false; // what it holds may be rolled back: read again
+        if (error)
+            *error = e;
+        return false;
+    };
+    const qint64 goneBefore = nowMs - kJournalSilentAfterMs;
+    const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
+        closeOpen.addBindValue(e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
+        closeOpen.addBindValue(how);
+        closeOpen.addBindValue(e.endsUnobserved() ? QVariant(e.atMs) : QVariant(QMetaType(QMetaType::LongLong)));
+        closeOpen.addBindValue(id);
+        if (!closeOpen.exec())
+            return false;
+        m_openIntervals.remove(e.key);
+        return true;
+    };
+    // *continued: a gone session's interval of the same tenure, taken over.
+    const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
+        *continued = false;
+        findLast.addBindValue(e.key);
+        findLast.addBindValue(m_session);
+        findLast.addBindValue(goneBefore);
+        if (!findLast.exec())
+            return &findLast;
+        if (!findLast.next())
+            return nullptr;
+        const qint64 id = findLast.value(0).toLongLong();
+        const QByteArray token = findLast.value(1).toByteArray();
+        const bool stillOpen = findLast.value(2).isNull();
+        const qint64 toMs = findLast.value(2).toLongLong();
+        const qint64 owner = findLast.value(3).toLongLong();
+        const qint64 sessionLastMs = findLast.value(4).toLongLong();
+        findLast.finish();
+        if (token == e.token) {
+            adopt.addBindValue(m_session);
+            adopt.addBindValue(id);
+            adopt.addBindValue(owner);
+            if (!adopt.exec())
+                return &adopt;
+            if (adopt.next()) {
+                *continued = true;
+                m_openIntervals.insert(e.key, {id, token});
+            }
+            adopt.finish();
+            return nullptr;
+        }
+        endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
+        endUnwatched.addBindValue(id);
+        endUnwatched.addBindValue(owner);
+        return endUnwatched.exec() ? nullptr : &endUnwatched;
+    };
+    const auto openNew = [&](const JournalEvent& e) {
+        openInterval.addBindValue(e.key);
+        openInterval.addBindValue(e.token);
+        openInterval.addBindValue(e.holder);
+        openInterval.addBindValue(e.atMs);
+        openInterval.addBindValue(m_session);
+        openInterval.addBindValue(int(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved())));
+        if (!openInterval.exec() || !openInterval.next())
+            return false;
+        m_openIntervals.insert(e.key, {openInterval.value(0).toLongLong(), e.token});
+        openInterval.finish();
+        return true;
+    };
+    const QVariant noValue(QMetaType(QMetaType::QByteArray));
+    for (const JournalEvent& e : events) {
+        insertEvent.addBindValue(e.atMs);
+        insertEvent.addBindValue(e.key);
+        insertEvent.addBindValue(e.kind);
+        insertEvent.addBindValue(e.token);
+        insertEvent.addBindValue(e.previousToken.isEmpty() ? noValue : QVariant(e.previousToken));
+        insertEvent.addBindValue(e.holder);
+        insertEvent.addBindValue(e.detail.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(e.detail));
+        insertEvent.addBindValue(m_session);
+        insertEvent.addBindValue(e.endsUnobserved() ? QVariant(e.lastSeenHeldMs)
+                                                    : QVariant(QMetaType(QMetaType::LongLong)));
+        if (!insertEvent.exec())
+            return fail(insertEvent);
+
+        const auto it = m_openIntervals.constFind(e.key);
+        const qint64 openId = it == m_openIntervals.cend() ? 0 : it->id;
+        const QByteArray openToken = it == m_openIntervals.cend() ? QByteArray() : it->token;
+        const QString& kind = e.kind;
+        if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
+            if (openId > 0 && openToken == e.token)
+                continue;
+            if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
+                return fail(closeOpen);
+            if (openId == 0) {
+                bool continued = false;
+                if (QSqlQuery* failed = takeOverLast(e, &continued))
+                    return fail(*failed);
+                if (continued)
+                    continue;
+            }
+            if (!openNew(e))
+                return fail(openInterval);
+        } else if (kind == u"extended") {
+            if (openId > 0 && openToken == e.token) {
+                extend.addBindValue(openId);
+                if (!extend.exec())
+                    return fail(extend);
+            }
+        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart" ||
+                   kind == u"released-or-expired" || kind == u"evicted") {
+            if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
+                return fail(closeOpen);
+        } else if (kind == u"force-released") {
+            if (openId > 0 && openToken == e.token) {
+                if (!closeIt(openId, e, kind))
+                    return fail(closeOpen);
+            } else {
+                forceLate.addBindValue(e.key);
+                forceLate.addBindValue(e.token);
+                forceLate.addBindValue(e.atMs - 60'000);
+                forceLate.addBindValue(m_session);
+                if (!forceLate.exec())
+                    return fail(forceLate);
+            }
+        }
+    }
+    heartbeat.addBindValue(nowMs);
+    heartbeat.addBindValue(m_session);
+    if (!heartbeat.exec())
+        return fail(heartbeat);
+    QSqlQuery commit(m_db);
+    if (!commit.exec(QStringLiteral("COMMIT")))
+        return fail(commit);
+    return true;
+}
+
+bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
+{
+    Q_UNUSED(maxBytes) // the server's disk is its administrator's (the header says why)
+    if (!reconnectIfLost(error))
+        return false;
+    QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
+    events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
+    events.addBindValue(olderThanMs);
+    intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
+    intervals.addBindValue(olderThanMs);
+    sessions.prepare(QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? "
+                                    "AND NOT EXISTS (SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"));
+    sessions.addBindValue(olderThanMs);
+    qint64 total = 0;
+    for (QSqlQuery* q : {&events, &intervals, &sessions}) {
+        if (!q->exec()) {
+            if (error)
+                *error = errorFrom(q->lastError(), tr("cannot prune"));
+            return false;
+        }
+        total += std::max(0, q->numRowsAffected());
+    }
+    if (removed)
+        *removed = total;
+    return true;
+}
+
+QList<UnwatchedSpan> PostgresJournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
+{
+    // The union of every writer's sessions is what was watched; the holes between are not.
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    QList<UnwatchedSpan> spans;
+    if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
+                               "redlock_sessions ORDER BY started_ms, id")))
+        return spans;
+    bool any = false, lastEnded = false;
+    qint64 coveredTo = 0;
+    QString lastSource;
+    while (q.next()) {
+        const qint64 start = q.value(0).toLongLong();
+        const qint64 end = std::max(start, q.value(1).toLongLong());
+        if (any && start > coveredTo)
+            spans.append({coveredTo, start, lastSource});
+        if (!any || end >= coveredTo) {
+            coveredTo = end;
+            lastEnded = q.value(2).toBool();
+            lastSource = q.value(3).toString();
+        }
+        any = true;
+    }
+    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
+        spans.append({coveredTo, -1, lastSource});
+    QList<UnwatchedSpan> inRange;
+    for (const UnwatchedSpan& span : spans) {
+        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
+            inRange.append(span);
+    }
+    return inRange;
+}
+
+HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowMs)
+{
+    HistoryResult result;
+    result.queriedAtMs = nowMs;
+    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
+    const QByteArray& pattern = query.keyPattern;
+    const QByteArray prefix = literalPrefix(pattern);
+    const bool exact = !pattern.isEmpty() && prefix.size() == pattern.size();
+    const QByteArray prefixEnd = prefixSuccessor(prefix);
+    QString keyFilter;
+    if (exact)
+        keyFilter = QStringLiteral(" AND key = :key");
+    else if (!prefix.isEmpty())
+        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
+                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
+    const auto bindKey = [&](QSqlQuery& q) {
+        if (!keyFilter.isEmpty())
+            q.bindValue(QStringLiteral(":key"), prefix);
+        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
+            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
+    };
+    const auto keyMatches = [&](const QByteArray& key) {
+        return pattern.isEmpty() || exact || globMatches(pattern, key);
+    };
+    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
+        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
+               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
+    };
+
+    // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, at_least_since, "
+                             "gone_by_ms FROM redlock_intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= "
+                             ":since)") +
+              keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
+    q.bindValue(QStringLiteral(":until"), until);
+    q.bindValue(QStringLiteral(":since"), query.sinceMs);
+    bindKey(q);
+    if (!q.exec()) {
+        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
+        return result;
+    }
+    QList<HolderInterval> rows;
+    while (q.next()) {
+        HolderInterval i;
+        i.key = q.value(0).toByteArray();
+        i.token = q.value(1).toByteArray();
+        i.holder = q.value(2).toString();
+        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+            continue;
+        i.fromMs = q.value(3).toLongLong();
+        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
+        i.endedBy = q.value(5).toString();
+        i.extensions = q.value(6).toInt();
+        i.atLeastSince = q.value(7).toInt() != 0;
+        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
+        rows.append(std::move(i));
+    }
+    result.intervals = mergeTenures(rows);
+    if (result.intervals.size() > query.limit) {
+        result.intervals.resize(query.limit);
+        result.truncated = true;
+    }
+    QSet<QByteArray> keys;
+    for (const HolderInterval& i : std::as_const(result.intervals))
+        keys.insert(i.key);
+    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
+    if (!query.withEvents)
+        return result;
+    QSqlQuery ev(m_db);
+    ev.setForwardOnly(true);
+    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, last_seen_held_ms, "
+                              "session FROM redlock_events WHERE at_ms >= :since AND at_ms <= :until") +
+               keyFilter + QStringLiteral(" ORDER BY at_ms, id"));
+    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
+    ev.bindValue(QStringLiteral(":until"), until);
+    bindKey(ev);
+    if (!ev.exec()) {
+        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
+        return result;
+    }
+    // The events told so far by what they are about, with their writer and instant: another writer's report of the
+    // same one, close in time, is told once (each told event stands for at most one report of each other writer).
+    struct Told
+    {
+        qint64 atMs;
+        qint64 session;
+        QSet<qint64> matched;
+    };
+    QHash<QByteArray, QList<Told>> told;
+    while (ev.next()) {
+        JournalEvent e;
+        e.key = ev.value(1).toByteArray();
+        if (!keyMatches(e.key))
+            continue;
+        e.token = ev.value(3).toByteArray();
+        e.holder = ev.value(5).toString();
+        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+            continue;
+        e.atMs = ev.value(0).toLongLong();
+        e.kind = ev.value(2).toString();
+        e.previousToken = ev.value(4).toByteArray();
+        const qint64 session = ev.value(8).toLongLong();
+        const QByteArray what = e.key + '\0' + e.kind.toUtf8() + '\0' + e.token + '\0' + e.previousToken;
+        QList<Told>& same = told[what];
+        bool duplicate = false;
+        for (Told& t : same) {
+            if (t.session != session && !t.matched.contains(session) && e.atMs - t.atMs <= kSameEventWithinMs) {
+                t.matched.insert(session);
+                duplicate = true;
+                break;
+            }
+        }
+        if (duplicate)
+            continue;
+        same.append({e.atMs, session, {}});
+        if (result.events.size() >= query.limit) {
+            result.truncated = true;
+            break;
+        }
+        e.detail = ev.value(6).toString();
+        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
+        result.events.append(std::move(e));
+    }
+    return result;
+}
+
+} // namespace redlock

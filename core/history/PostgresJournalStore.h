@@ -1,0 +1,88 @@
+#pragma once
+
+#include "history/JournalStore.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QSqlDatabase>
+#include <QString>
+
+namespace redlock {
+
+// The lock history of a deployment in PostgreSQL (Qt SQL's QPSQL driver), behind JournalStore when --journal is a
+// postgresql://user@host[:port]/db URL: one history for a team, written by several writers at once (two exporters
+// for redundancy, consoles). Same contract as the SQLite file (JournalStore.h says what each call does); what
+// differs:
+// - The password never comes from the URL (a URL holding one is refused, and not echoed): libpq reads PGPASSWORD
+//   or ~/.pgpass (PGPASSFILE) itself.
+// - The tables (redlock_*) are created and upgraded by open() under an advisory lock, with their version in
+//   redlock_schema; a schema newer than this build knows is refused, never written.
+// - No writer lock: each writer's session owns the intervals it opens, and a writer ends, continues or closes only
+//   its own, or those of a session that is gone (ended, or silent for kJournalSilentAfterMs). Two writers that see
+//   one tenure each keep an interval of it; query() gives readers one timeline: the intervals of one key with one
+//   token are one tenure (clients draw a random token per acquisition), merged; the events two writers both
+//   journaled are told once.
+// - Retention by age, in the store (every writer prunes; deletes are idempotent). The size target is the SQLite
+//   file's: the server's disk is the database administrator's (dataBytes() is -1).
+class PostgresJournalStore final
+{
+    Q_DECLARE_TR_FUNCTIONS(redlock::PostgresJournalStore)
+    Q_DISABLE_COPY_MOVE(PostgresJournalStore)
+
+public:
+    using Error = JournalStore::Error;
+    using Failure = JournalStore::Failure;
+    // The schema version this build writes and reads (redlock_schema.version).
+    static constexpr int kSchemaVersion = 1;
+
+    static bool isUrl(const QString& location);
+    // Why `url` cannot be used (translated; never repeats a password it holds); empty when it can.
+    static QString urlProblem(const QString& url);
+    // The URL as shown in messages: no password, whatever it held.
+    static QString displayUrl(const QString& url);
+
+    PostgresJournalStore(const QString& url, int busyTimeoutMs);
+    ~PostgresJournalStore();
+
+    bool open(bool readOnly, Error* error);
+    bool isOpen() const { return m_open; }
+    void close();
+    void setBusyTimeout(int ms);
+    bool beginSession(const QString& source, qint64 nowMs, qint64 staleBeforeMs, Error* error);
+    bool endSession(qint64 nowMs, Error* error);
+    bool hasSession() const { return m_session >= 0; }
+    bool closeAbandoned(qint64 staleBeforeMs, Error* error);
+    bool write(const QList<JournalEvent>& events, qint64 nowMs, Error* error);
+    bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
+    qint64 dataBytes() const { return -1; }
+    HistoryResult query(const HistoryQuery& query, qint64 nowMs);
+    QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
+
+private:
+    Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
+    bool connect(bool readOnly, Error* error);
+    // After a failure that lost the connection: connects again, keeping the session.
+    bool reconnectIfLost(Error* error);
+    Error errorWith(Failure failure, const QString& message) const;
+    bool createOrUpgradeSchema(Error* error);
+    bool loadOpenIntervals(Error* error);
+
+    QString m_url;
+    QString m_display;
+    QString m_connectionName;
+    int m_busyTimeoutMs;
+    QSqlDatabase m_db;
+    bool m_open = false;
+    mutable bool m_lost = false; // errorFrom() found the connection gone: the next call connects again
+    qint64 m_session = -1;
+    struct OpenInterval
+    {
+        qint64 id = 0;
+        QByteArray token;
+    };
+    // This session's open interval of each key; dropped when a write fails and read again by the next.
+    QHash<QByteArray, OpenInterval> m_openIntervals;
+    bool m_openIntervalsLoaded = false;
+};
+
+} // namespace redlock

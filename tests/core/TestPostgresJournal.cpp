@@ -1,0 +1,362 @@
+// The lock history in PostgreSQL (--journal postgresql://...; core/history/PostgresJournalStore), against a real
+// server the test starts itself (support/PostgresTestSupport.h): several writers on one deployment give readers
+// one timeline; a server that goes down and comes back loses nothing that fit the queue; and the ways it fails
+// (wrong password, a password in the URL, a read-only server, a schema from a newer version) say why while the
+// events wait.
+#include "history/JournalStore.h"
+#include "history/LockJournal.h"
+#include "history/PostgresJournalStore.h"
+#include "support/PostgresTestSupport.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QtTest>
+
+using namespace redlock;
+
+namespace {
+
+class SetClock final : public WallClock
+{
+public:
+    qint64 nowMs() const override { return now.loadRelaxed(); }
+    QAtomicInteger<qint64> now = QDateTime::currentMSecsSinceEpoch();
+};
+
+template <typename T> T await(const QFuture<T>& future)
+{
+    const_cast<QFuture<T>&>(future).waitForFinished();
+    return future.result();
+}
+
+JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token)
+{
+    JournalEvent e;
+    e.atMs = atMs;
+    e.key = key;
+    e.kind = QString::fromLatin1(kind);
+    e.token = token;
+    e.holder = QString::fromLatin1(token);
+    return e;
+}
+
+// What a reader must always see, whatever the writers have written so far: per key, each tenure (token) once, and
+// tenures one after the other (a closed one ends before the next begins; only the last may be open).
+QString timelineProblem(const QList<HolderInterval>& intervals)
+{
+    QHash<QByteArray, QList<HolderInterval>> byKey;
+    for (const HolderInterval& i : intervals)
+        byKey[i.key].append(i);
+    for (auto it = byKey.cbegin(); it != byKey.cend(); ++it) {
+        QSet<QByteArray> tokens;
+        for (qsizetype n = 0; n < it->size(); ++n) {
+            const HolderInterval& i = it->at(n);
+            if (tokens.contains(i.token))
+                return QStringLiteral("%1: tenure %2 twice")
+                    .arg(QString::fromUtf8(it.key()), QString::fromUtf8(i.token));
+            tokens.insert(i.token);
+            if (n + 1 < it->size() && (i.isOpen() || i.toMs > it->at(n + 1).fromMs))
+                return QStringLiteral("%1: %2 overlaps %3")
+                    .arg(QString::fromUtf8(it.key()), QString::fromUtf8(i.token),
+                         QString::fromUtf8(it->at(n + 1).token));
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+class TestPostgresJournal : public QObject
+{
+    Q_OBJECT
+
+    test::LocalPostgres m_server;
+    QTemporaryDir m_home;
+
+    JournalOptions options(const QString& source, std::shared_ptr<SetClock> clock = nullptr) const
+    {
+        JournalOptions o;
+        o.path = m_server.url();
+        o.source = source;
+        o.flushIntervalMs = 20;
+        o.retryIntervalMs = 100;
+        o.busyTimeoutMs = 2000;
+        o.retainMs = 0;
+        o.clock = std::move(clock);
+        return o;
+    }
+
+    // A connection of the test's own, for what no writer does (a schema from the future, a read-only server).
+    bool admin(const QString& sql)
+    {
+        bool ok = false;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("admin"));
+            db.setHostName(QStringLiteral("127.0.0.1"));
+            db.setPort(m_server.port());
+            db.setDatabaseName(QStringLiteral("postgres"));
+            db.setUserName(test::LocalPostgres::user());
+            // The test's own session writes even where the database makes sessions read-only.
+            ok = db.open() && QSqlQuery(db).exec(QStringLiteral("SET default_transaction_read_only = off")) &&
+                 QSqlQuery(db).exec(sql);
+            if (!ok)
+                qWarning() << sql << db.lastError().text();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("admin"));
+        return ok;
+    }
+
+    HistoryResult read(const QByteArray& pattern = {}) const
+    {
+        HistoryQuery q;
+        q.keyPattern = pattern;
+        q.sinceMs = 0;
+        q.untilMs = std::numeric_limits<qint64>::max() / 2;
+        return LockJournal::queryFile(m_server.url(), q, QDateTime::currentMSecsSinceEpoch());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // libpq's own sources of a password: the environment, and a password file that is not the user's.
+        qputenv("PGPASSWORD", test::LocalPostgres::password().toUtf8());
+        qputenv("PGPASSFILE", m_home.filePath(QStringLiteral("no-pgpass")).toUtf8());
+        QString error;
+        QVERIFY2(m_server.start(&error), qPrintable(error));
+    }
+
+    void cleanup()
+    {
+        qputenv("PGPASSWORD", test::LocalPostgres::password().toUtf8());
+        QString error;
+        QVERIFY2(m_server.startServer(&error), qPrintable(error));
+    }
+
+    // Two writers (an exporter and a console) watch the same keys, each at its own instants, one of them stopping
+    // and starting again mid-tenure; a reader queries while they write. Every read gives one timeline: each tenure
+    // once, none overlapping the next; at the end, every tenure of every key, each ended as it was seen to end, and
+    // each transition told once.
+    void twoWritersAndAReaderGiveOneHistory()
+    {
+        auto clock = std::make_shared<SetClock>();
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 3600'000;
+        clock->now = base;
+        LockJournal exporter(options(QStringLiteral("exporter"), clock));
+        LockJournal console(options(QStringLiteral("console"), clock));
+        QSignalSpy exporterProblems(&exporter, &LockJournal::problem);
+        QSignalSpy consoleProblems(&console, &LockJournal::problem);
+        exporter.start();
+        console.start();
+        QVERIFY(await(exporter.flush()));
+        QVERIFY(await(console.flush()));
+
+        constexpr int kRounds = 16, kKeys = 6, kConsoleFrom = 2, kRestartAt = 8;
+        const auto token = [](int key, int round) -> QByteArray {
+            return "k" + QByteArray::number(key) + "-r" + QByteArray::number(round);
+        };
+        const auto keyName = [](int key) -> QByteArray { return "svc:" + QByteArray::number(key); };
+        for (int r = 0; r < kRounds; ++r) {
+            const qint64 t = base + qint64(r) * 1000;
+            clock->now = t;
+            QList<JournalEvent> a, b;
+            for (int k = 0; k < kKeys; ++k) {
+                a << journalEvent(t + k, keyName(k), "acquired", token(k, r));
+                // The console starts while the locks are held: it first sees them held.
+                if (r >= kConsoleFrom)
+                    b << journalEvent(t + k + 5, keyName(k), r == kConsoleFrom ? "seen-held" : "acquired", token(k, r));
+            }
+            for (int k = 0; k < kKeys; ++k) {
+                a << journalEvent(t + 300 + k, keyName(k), "extended", token(k, r));
+                if (r >= kConsoleFrom)
+                    b << journalEvent(t + 305 + k, keyName(k), "extended", token(k, r));
+            }
+            exporter.record(a);
+            console.record(b);
+            a.clear();
+            b.clear();
+            if (r == kRestartAt) {
+                // The exporter restarts while the keys are held: its next session sees the same tenures held.
+                clock->now = t + 350;
+                exporter.endSession();
+                for (int k = 0; k < kKeys; ++k)
+                    a << journalEvent(t + 400 + k, keyName(k), "seen-held", token(k, r));
+            }
+            if (r + 1 < kRounds) {
+                for (int k = 0; k < kKeys; ++k) {
+                    a << journalEvent(t + 600 + k, keyName(k), "released", token(k, r));
+                    if (r >= kConsoleFrom)
+                        b << journalEvent(t + 605 + k, keyName(k), "released", token(k, r));
+                }
+            }
+            exporter.record(a);
+            console.record(b);
+            // The reader, while the writers write.
+            const HistoryResult now = read("svc:*");
+            QVERIFY2(now.error.isEmpty(), qPrintable(now.error));
+            const QString problem = timelineProblem(now.intervals);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QVERIFY(await(exporter.flush()));
+        QVERIFY(await(console.flush()));
+        QCOMPARE(exporterProblems.count(), 0);
+        QCOMPARE(consoleProblems.count(), 0);
+
+        const HistoryResult all = read("svc:*");
+        QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
+        const QString problem = timelineProblem(all.intervals);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(all.intervals.size(), kRounds * kKeys);
+        for (int k = 0; k < kKeys; ++k) {
+            QList<HolderInterval> mine;
+            for (const HolderInterval& i : all.intervals) {
+                if (i.key == keyName(k))
+                    mine << i;
+            }
+            QCOMPARE(mine.size(), kRounds);
+            for (int r = 0; r < kRounds; ++r) {
+                const HolderInterval& i = mine.at(r);
+                QCOMPARE(i.token, token(k, r));
+                QCOMPARE(i.fromMs, base + qint64(r) * 1000 + k); // the first writer's sight
+                QVERIFY(!i.atLeastSince);
+                if (r + 1 < kRounds) {
+                    QCOMPARE(i.endedBy, QStringLiteral("released"));
+                    QCOMPARE(i.toMs, base + qint64(r) * 1000 + 600 + k); // the first writer to see it end
+                } else {
+                    QVERIFY(i.isOpen());
+                }
+            }
+            int acquired = 0, released = 0, extended = 0;
+            for (const JournalEvent& e : all.events) {
+                if (e.key != keyName(k))
+                    continue;
+                acquired += e.kind == u"acquired";
+                released += e.kind == u"released";
+                extended += e.kind == u"extended";
+            }
+            QCOMPARE(acquired, kRounds);
+            QCOMPARE(released, kRounds - 1);
+            QCOMPARE(extended, kRounds);
+        }
+        // Nobody closed anybody's intervals: the console ends only its own; the exporter's are still open.
+        clock->now = base + kRounds * 1000;
+        console.endSession();
+        QVERIFY(await(console.flush()));
+        const HistoryResult after = read("svc:*");
+        for (const HolderInterval& i : after.intervals) {
+            if (i.token.endsWith(QByteArray("-r" + QByteArray::number(kRounds - 1))))
+                QVERIFY2(i.isOpen(), i.token.constData());
+        }
+    }
+
+    // The server goes down while a writer writes, and comes back: what waited in the queue is written, the tenures
+    // complete; problem() said why meanwhile and recovered() that it writes again.
+    void storeStoppedAndRestartedLosesNothingThatFitTheQueue()
+    {
+        LockJournal journal(options(QStringLiteral("exporter")));
+        QSignalSpy problems(&journal, &LockJournal::problem);
+        QSignalSpy recovered(&journal, &LockJournal::recovered);
+        journal.start();
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 60'000;
+        QList<JournalEvent> before;
+        for (int k = 0; k < 5; ++k)
+            before << journalEvent(base + k, "restart:" + QByteArray::number(k), "acquired", "before");
+        journal.record(before);
+        QVERIFY(await(journal.flush()));
+
+        QString error;
+        QVERIFY2(m_server.stopServer(&error), qPrintable(error));
+        QList<JournalEvent> during;
+        for (int k = 0; k < 5; ++k) {
+            during << journalEvent(base + 1000 + k, "restart:" + QByteArray::number(k), "released", "before");
+            during << journalEvent(base + 2000 + k, "restart:" + QByteArray::number(k), "acquired", "during");
+        }
+        journal.record(during);
+        QTRY_VERIFY_WITH_TIMEOUT(problems.count() >= 1, 20000);
+        const QString message = problems.last().first().toString();
+        QVERIFY2(message.contains(QLatin1String("Monitoring goes on")), qPrintable(message));
+        QVERIFY(journal.status().failing);
+        QCOMPARE(journal.status().pending, qint64(during.size()));
+
+        QVERIFY2(m_server.startServer(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(recovered.count() >= 1, 30000);
+        QVERIFY2(recovered.last().first().toString().contains(QLatin1String("none lost")),
+                 qPrintable(recovered.last().first().toString()));
+        QVERIFY(await(journal.flush()));
+        QCOMPARE(journal.status().dropped, qint64(0));
+
+        const HistoryResult all = read("restart:*");
+        QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
+        QCOMPARE(all.intervals.size(), 10);
+        for (const HolderInterval& i : all.intervals) {
+            if (i.token == "before")
+                QCOMPARE(i.endedBy, QStringLiteral("released"));
+            else
+                QVERIFY(i.isOpen());
+        }
+        QCOMPARE(all.events.size(), 15);
+    }
+
+    // Each way the store can refuse says why, never repeats a password, and the events wait.
+    void failuresSayWhy()
+    {
+        // A password on the command line is refused before anything connects, and not echoed.
+        const QString withPassword =
+            QStringLiteral("postgresql://redlock:hunter2@127.0.0.1:%1/postgres").arg(m_server.port());
+        const QString refused = JournalStore::locationProblem(withPassword);
+        QVERIFY(refused.contains(QLatin1String("PGPASSWORD")));
+        QVERIFY(!refused.contains(QLatin1String("hunter2")));
+        {
+            JournalOptions o = options(QStringLiteral("console"));
+            o.path = withPassword;
+            LockJournal journal(o);
+            QSignalSpy problems(&journal, &LockJournal::problem);
+            journal.start();
+            QTRY_VERIFY_WITH_TIMEOUT(problems.count() >= 1, 10000);
+            QVERIFY(!problems.last().first().toString().contains(QLatin1String("hunter2")));
+        }
+
+        // A wrong password: the server's answer, and where the password comes from.
+        qputenv("PGPASSWORD", "not-the-password");
+        {
+            LockJournal journal(options(QStringLiteral("console")));
+            QSignalSpy problems(&journal, &LockJournal::problem);
+            journal.start();
+            journal.record(QList<JournalEvent>{journalEvent(1000, "pw", "acquired", "t")});
+            QTRY_VERIFY_WITH_TIMEOUT(problems.count() >= 1, 10000);
+            const QString message = problems.last().first().toString();
+            QVERIFY2(message.contains(QLatin1String("password authentication failed")), qPrintable(message));
+            QVERIFY2(message.contains(QLatin1String("PGPASSWORD or ~/.pgpass")), qPrintable(message));
+            QVERIFY(!message.contains(QLatin1String("not-the-password")));
+            QCOMPARE(journal.status().pending, qint64(1));
+        }
+        qputenv("PGPASSWORD", test::LocalPostgres::password().toUtf8());
+        const auto firstProblem = [this](const QString& expected) {
+            LockJournal journal(options(QStringLiteral("console")));
+            QSignalSpy problems(&journal, &LockJournal::problem);
+            journal.start();
+            if (!QTest::qWaitFor([&] { return problems.count() >= 1; }, 10000))
+                return QStringLiteral("no problem() reported");
+            const QString message = problems.first().first().toString();
+            return message.contains(expected) ? QString() : message;
+        };
+        // A read-only server (as a standby is): said at open.
+        QVERIFY(admin(QStringLiteral("ALTER DATABASE postgres SET default_transaction_read_only = on")));
+        QString mismatch = firstProblem(QStringLiteral("read-only"));
+        QVERIFY(admin(QStringLiteral("ALTER DATABASE postgres SET default_transaction_read_only = off")));
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        // A schema a newer build wrote: left alone, and said so.
+        QVERIFY(admin(
+            QStringLiteral("UPDATE redlock_schema SET version = %1").arg(PostgresJournalStore::kSchemaVersion + 1)));
+        mismatch = firstProblem(QStringLiteral("newer"));
+        QVERIFY(
+            admin(QStringLiteral("UPDATE redlock_schema SET version = %1").arg(PostgresJournalStore::kSchemaVersion)));
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        const HistoryResult readable = read();
+        QVERIFY2(readable.error.isEmpty(), qPrintable(readable.error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPostgresJournal)
+#include "TestPostgresJournal.moc"
