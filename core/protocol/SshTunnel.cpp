@@ -344,10 +344,18 @@ QString SshTunnel::explainFailure() const
                   "intercepting the connection, or the host was reinstalled). Check the new key with the host's "
                   "administrator before replacing the old one (ssh-keygen -R).")
             .arg(m_route);
-    if (err.contains(QLatin1String("Host key verification failed")))
+    if (err.contains(QLatin1String("Host key verification failed"))) {
+        // In a chain, which hop: ssh names it ("No ED25519 host key is known for [127.0.0.1]:2222 and ...").
+        static const QRegularExpression unknownHost(QStringLiteral(R"(host key is known for (\S+))"));
+        const QString host = unknownHost.match(err).captured(1);
+        if (!host.isEmpty())
+            return tr("SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then "
+                      "record it by connecting once with ssh.")
+                .arg(m_route, NodeEndpoint::shownText(host));
         return tr("SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it "
                   "by connecting once with ssh.")
             .arg(m_route);
+    }
     if (err.contains(QLatin1String("Permission denied")))
         return tr("SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)")
             .arg(m_route);

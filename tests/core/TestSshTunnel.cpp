@@ -264,7 +264,9 @@ private slots:
         QVERIFY(down.wait(20000));
         QCOMPARE(up.count(), 0);
         const QString reason = down.first().first().toString();
-        QVERIFY2(reason.contains(QStringLiteral("not known")) && reason.contains(QStringLiteral("outer,inner")),
+        // The message names the hop whose key is unknown.
+        QVERIFY2(reason.contains(QStringLiteral("not known")) && reason.contains(QStringLiteral("outer,inner")) &&
+                     reason.contains(QStringLiteral(":%1").arg(lab.port(QStringLiteral("outer")))),
                  qPrintable(reason));
         QVERIFY(!lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")));
         QVERIFY(!lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")));
