@@ -46,7 +46,7 @@ public:
     enum class State { Stopped, Starting, Up, Down };
     Q_ENUM(State)
 
-    // route: "[user@]host[:port]" or a ProxyJump chain "a,b,c" (ssh -J a,b c: the last hop forwards). Host
+    // route: "[user@]host[:port]" or a ProxyJump chain "a,b,c" (as ssh -J a,b c: the last hop forwards). Host
     // aliases of the ssh config are welcome.
     SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent = nullptr);
     ~SshTunnel() override;
