@@ -39,11 +39,12 @@ public:
 
     /// SSH jump host(s) the node is reached through: "[user@]host[:port]", or a ProxyJump chain "a,b" (the last
     /// one forwards); aliases of ~/.ssh/config welcome. host:port is then as the last bastion resolves it.
-    /// Empty = direct. The application starts the tunnels (SshTunnel, not a public header) and sets tunnelPort.
+    /// Empty = direct. The application starts the tunnels (SshTunnel, not a public header) and sets tunnelSocket.
     QString sshRoute;
-    /// Set at run time by SshTunnel: non-zero = connect to 127.0.0.1:tunnelPort (the tunnel's local end) instead
-    /// of host:port. TLS still verifies host (or serverName): the certificate is the node's, not the tunnel's.
-    quint16 tunnelPort = 0;
+    /// Set at run time by SshTunnel: non-empty = connect to this unix socket (the tunnel's local end, in a
+    /// directory only this user can enter) instead of host:port. TLS still runs end to end and verifies host
+    /// (or serverName): the certificate is the node's, not the tunnel's.
+    QString tunnelSocket;
 
     /// True when the node is reached over a unix domain socket.
     bool isUnix() const { return !unixSocket.isEmpty(); }

@@ -15,9 +15,14 @@
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <utility>
 #include <vector>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace redlock {
 
@@ -253,17 +258,71 @@ void RedisConnection::startConnecting()
     });
     connect(m_tcp, &QAbstractSocket::disconnected, this,
             [this] { onTransportError(RedisErrorKind::ConnectionLost, tr("server closed the connection")); });
-    // Through an SSH tunnel: its local end; the peer name stays the node's own (set above).
-    const QString host = m_endpoint.tunnelPort != 0 ? QStringLiteral("127.0.0.1") : m_endpoint.host;
-    const quint16 port = m_endpoint.tunnelPort != 0 ? m_endpoint.tunnelPort : m_endpoint.port;
+    if (!m_endpoint.tunnelSocket.isEmpty()) {
+        connectThroughTunnel();
+        return;
+    }
     if (auto* ssl = qobject_cast<QSslSocket*>(m_tcp))
-        ssl->connectToHostEncrypted(host, port,
+        ssl->connectToHostEncrypted(m_endpoint.host, m_endpoint.port,
                                     m_endpoint.serverName.isEmpty() ? m_endpoint.host : m_endpoint.serverName);
     else
         // Unbuffered: a write goes straight to the kernel. A buffered QTcpSocket switches its write notifier
         // on and off around every flush, which costs the glib dispatcher a wake-up write per toggle: two
         // extra syscalls per node and command batch, a third of the client's syscalls in a Redlock round.
-        m_tcp->connectToHost(host, port, QIODevice::ReadWrite | QIODevice::Unbuffered);
+        m_tcp->connectToHost(m_endpoint.host, m_endpoint.port, QIODevice::ReadWrite | QIODevice::Unbuffered);
+}
+
+// Through an SSH tunnel: its local end is a unix socket (SshTunnel). Connected here and handed to the TCP or TLS
+// socket, so that TLS runs end to end over it and verifies the node's own name (set above). A unix socket
+// connects at once or not at all; no event loop wait is needed.
+void RedisConnection::connectThroughTunnel()
+{
+    const QByteArray path = QFile::encodeName(m_endpoint.tunnelSocket);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    int fd = -1;
+    int error = ENAMETOOLONG;
+    if (path.size() < qsizetype(sizeof(address.sun_path))) {
+        std::memcpy(address.sun_path, path.constData(), size_t(path.size()));
+        fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        error = errno;
+        if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0) {
+            error = errno;
+            ::close(fd);
+            fd = -1;
+        }
+    }
+    QAbstractSocket* socket = m_tcp;
+    QString reason;
+    if (fd < 0) {
+        // Refused or missing: ssh is not (yet, or no longer) forwarding. The node is unreachable.
+        reason = tr("SSH tunnel down (%1)").arg(QString::fromLocal8Bit(std::strerror(error)));
+    } else if (!socket->setSocketDescriptor(fd, QAbstractSocket::ConnectedState,
+                                            QIODevice::ReadWrite | QIODevice::Unbuffered)) {
+        ::close(fd);
+        reason = socket->errorString();
+    }
+    if (!reason.isEmpty()) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, socket, reason] {
+                if (m_tcp == socket)
+                    onTransportError(RedisErrorKind::ConnectionRefused, reason);
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    if (auto* ssl = qobject_cast<QSslSocket*>(socket)) {
+        ssl->startClientEncryption(); // encrypted() follows
+        return;
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, socket] {
+            if (m_tcp == socket && m_state == State::Connecting)
+                onTransportConnected();
+        },
+        Qt::QueuedConnection);
 }
 
 void RedisConnection::onTransportConnected()

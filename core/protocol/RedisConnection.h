@@ -159,6 +159,7 @@ private:
 
     void setState(State state);
     void startConnecting();
+    void connectThroughTunnel();
     void onTransportConnected();
     void onTransportReadable();
     /// Hands out the complete replies the reader holds; false when this connection must not be touched any more

@@ -1,11 +1,18 @@
 #include "protocol/SshTunnel.h"
 
-#include <QHostAddress>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QMap>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QTcpServer>
+#include <QTemporaryDir>
 
 #include <memory>
+
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #ifdef Q_OS_LINUX
 #include <csignal>
@@ -45,12 +52,79 @@ std::optional<Hop> parseHop(const QString& text)
     return hop;
 }
 
-quint16 freeLoopbackPort()
+// Where the tunnel's private socket directory goes: the user's runtime directory (already private) when there
+// is one, else the temporary directory; /tmp when either would make a socket path longer than sun_path takes.
+QString socketBase()
 {
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
+    constexpr qsizetype kRoom = 32; // "/redlock-ssh-XXXXXX/" and a node index
+    constexpr qsizetype kMaxPath = qsizetype(sizeof(sockaddr_un::sun_path)) - 1;
+    for (const QString& base : {qEnvironmentVariable("XDG_RUNTIME_DIR"), QDir::tempPath()}) {
+        const QFileInfo info(base);
+        if (!base.isEmpty() && info.isDir() && info.isWritable() && base.toLocal8Bit().size() + kRoom <= kMaxPath)
+            return base;
+    }
+    return QStringLiteral("/tmp");
+}
+
+// True when path is a directory owned by us that nobody else may enter (mode 0700 or stricter).
+bool isPrivateDirectory(const QString& path)
+{
+    struct stat st
+    {
+    };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+        return false;
+    return S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & (S_IRWXG | S_IRWXO)) == 0;
+}
+
+// One word for the POSIX shell that ssh runs a ProxyCommand with (SHELL is /bin/sh for our ssh). Double quotes,
+// not single ones: ssh first splits every -o value itself to check its quotes, and it reads a backslash as an
+// escape inside single quotes too, so nested single-quoted words would look unbalanced to it. Inside double
+// quotes the shell and ssh agree on what \" and \\ mean.
+QString shellQuoted(const QString& word)
+{
+    QString quoted = QStringLiteral("\"");
+    for (const QChar c : word) {
+        if (c == u'"' || c == u'\\' || c == u'$' || c == u'`')
+            quoted += u'\\';
+        quoted += c;
+    }
+    return quoted + u'"';
+}
+
+// ssh expands %-tokens in a ProxyCommand before the shell reads it: literal text keeps its '%' as "%%".
+QString percentEscaped(QString text)
+{
+    return text.replace(u'%', QStringLiteral("%%"));
+}
+
+// The ssh destination for a hop: a port only fits in an ssh:// URI; "--" keeps a name from being an option.
+QStringList destination(const QString& text)
+{
+    const auto hop = parseHop(text);
+    if (hop && hop->port != 0)
+        return {QStringLiteral("ssh://%1%2:%3")
+                    .arg(hop->user.isEmpty() ? QString() : hop->user + u'@', hop->host)
+                    .arg(hop->port)};
+    return {QStringLiteral("--"), text};
+}
+
+// What every ssh of a tunnel gets, the forwarding one and each jump host's alike.
+QStringList sharedOptions(const QString& configFile)
+{
+    QStringList args{// Never a prompt (there is nobody to answer it) and never a host key taken on trust: an
+                     // unknown or changed key fails the connection, whatever the user's config says.
+                     QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
+                     QStringLiteral("StrictHostKeyChecking=yes"),
+                     // Our own connection, not a shared master whose forwards outlive or predate us.
+                     QStringLiteral("-o"), QStringLiteral("ControlMaster=no"), QStringLiteral("-o"),
+                     QStringLiteral("ControlPath=none"),
+                     // A bastion that vanishes without a reset is noticed, and the tunnel restarted.
+                     QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=10"), QStringLiteral("-o"),
+                     QStringLiteral("ServerAliveCountMax=3")};
+    if (!configFile.isEmpty())
+        args << QStringLiteral("-F") << configFile;
+    return args;
 }
 
 QString forwardHost(const QString& host)
@@ -63,8 +137,18 @@ QString forwardHost(const QString& host)
 SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent)
     : QObject(parent), m_route(std::move(route)), m_targets(std::move(targets)), m_options(std::move(options))
 {
-    for (qsizetype i = 0; i < m_targets.size(); ++i)
-        m_localPorts.append(freeLoopbackPort());
+    // The sockets live in a directory only we can enter, made before ssh ever runs and kept until the tunnel is
+    // gone: no other user can take a socket's place, not even while ssh restarts, or connect through it.
+    m_socketDir = std::make_unique<QTemporaryDir>(socketBase() + QStringLiteral("/redlock-ssh-XXXXXX"));
+    if (!m_socketDir->isValid() ||
+        !QFile::setPermissions(m_socketDir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner) ||
+        !isPrivateDirectory(m_socketDir->path())) {
+        m_setupError = tr("cannot make a private directory for the SSH tunnel's sockets in %1")
+                           .arg(QFileInfo(m_socketDir->path()).absolutePath());
+    } else {
+        for (qsizetype i = 0; i < m_targets.size(); ++i)
+            m_localSockets.append(m_socketDir->filePath(QString::number(i)));
+    }
     m_readyTimer.setSingleShot(true);
     connect(&m_readyTimer, &QTimer::timeout, this, [this] {
         fail(tr("SSH to %1: no tunnel within %2 s").arg(m_route).arg(m_options.readyTimeoutMs / 1000.0));
@@ -76,6 +160,11 @@ SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObj
 SshTunnel::~SshTunnel()
 {
     stop();
+}
+
+QString SshTunnel::socketDirectory() const
+{
+    return m_socketDir && m_socketDir->isValid() ? m_socketDir->path() : QString();
 }
 
 bool SshTunnel::validRoute(const QString& route, QString* error)
@@ -94,43 +183,52 @@ bool SshTunnel::validRoute(const QString& route, QString* error)
 
 QStringList SshTunnel::arguments() const
 {
-    QStringList args{QStringLiteral("-N"),
-                     // Never a prompt (there is nobody to answer it) and never a host key taken on trust: an
-                     // unknown or changed key fails the connection, whatever the user's config says.
-                     QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
-                     QStringLiteral("StrictHostKeyChecking=yes"),
-                     // A forward that cannot listen is a failed tunnel, not a tunnel with a node missing.
-                     QStringLiteral("-o"), QStringLiteral("ExitOnForwardFailure=yes"),
-                     // Our own connection, not a shared master whose forwards outlive or predate us.
-                     QStringLiteral("-o"), QStringLiteral("ControlMaster=no"), QStringLiteral("-o"),
-                     QStringLiteral("ControlPath=none"),
-                     // A bastion that vanishes without a reset is noticed, and the tunnel restarted.
-                     QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=10"), QStringLiteral("-o"),
-                     QStringLiteral("ServerAliveCountMax=3"),
-                     // The readiness signal: ssh runs LocalCommand after its listeners are bound.
-                     QStringLiteral("-o"), QStringLiteral("PermitLocalCommand=yes"), QStringLiteral("-o"),
-                     QStringLiteral("LocalCommand=echo ") + QLatin1String(kReadyMarker)};
-    if (!m_options.configFile.isEmpty())
-        args << QStringLiteral("-F") << m_options.configFile;
+    QStringList args{QStringLiteral("-N")};
+    args << sharedOptions(m_options.configFile)
+         << QStringList{// A forward that cannot listen is a failed tunnel, not a tunnel with a node missing.
+                        QStringLiteral("-o"), QStringLiteral("ExitOnForwardFailure=yes"),
+                        // The socket a killed ssh left behind is replaced (nobody else can have put it there).
+                        QStringLiteral("-o"), QStringLiteral("StreamLocalBindUnlink=yes"),
+                        // The readiness signal: ssh runs LocalCommand after its listeners are bound.
+                        QStringLiteral("-o"), QStringLiteral("PermitLocalCommand=yes"), QStringLiteral("-o"),
+                        QStringLiteral("LocalCommand=echo ") + QLatin1String(kReadyMarker)};
     for (qsizetype i = 0; i < m_targets.size(); ++i) {
         args << QStringLiteral("-L")
-             << QStringLiteral("127.0.0.1:%1:%2:%3")
-                    .arg(m_localPorts[i])
-                    .arg(forwardHost(m_targets[i].host))
+             << QStringLiteral("%1:%2:%3")
+                    .arg(m_localSockets.value(i), forwardHost(m_targets[i].host))
                     .arg(m_targets[i].port);
     }
     QStringList hops = m_route.split(u',');
     const QString last = hops.takeLast();
     if (!hops.isEmpty())
-        args << QStringLiteral("-J") << hops.join(u',');
-    const auto hop = parseHop(last);
-    if (hop && hop->port != 0) // ssh's destination takes a port only as a URI
-        args << QStringLiteral("ssh://%1%2:%3")
-                    .arg(hop->user.isEmpty() ? QString() : hop->user + u'@', hop->host)
-                    .arg(hop->port);
-    else
-        args << QStringLiteral("--") << last;
+        args << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + proxyCommand(hops);
+    args << destination(last);
     return args;
+}
+
+// The jump hosts as nested ProxyCommands rather than ssh -J: -J gives the jump hosts none of our -o options (an
+// unknown bastion key could be prompted for or accepted by the user's config) and pastes -F's path unquoted into
+// a shell command. Each hop's ssh gets the same options as ours, every word quoted for the shell, and its '%'
+// doubled once per level of nesting so that each ssh expands only its own %h and %p.
+QString SshTunnel::proxyCommand(const QStringList& hops) const
+{
+    QString command; // reaches the hop before the current one; empty for the first
+    for (const QString& hop : hops) {
+        QStringList words{m_options.program};
+        words << sharedOptions(m_options.configFile)
+              // A LocalCommand of the user's config would write into the stream it carries.
+              << QStringLiteral("-o") << QStringLiteral("PermitLocalCommand=no");
+        if (!command.isEmpty())
+            words << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + command;
+        QStringList quoted;
+        for (const QString& word : std::as_const(words))
+            quoted << shellQuoted(percentEscaped(word));
+        quoted << QStringLiteral("-W") << QStringLiteral("\"[%h]:%p\""); // this hop's own tokens, expanded
+        for (const QString& word : destination(hop))
+            quoted << shellQuoted(percentEscaped(word));
+        command = quoted.join(u' ');
+    }
+    return command;
 }
 
 void SshTunnel::start()
@@ -164,6 +262,10 @@ void SshTunnel::launch()
     m_process = new QProcess(this);
     m_process->setProgram(m_options.program);
     m_process->setArguments(arguments());
+    // ssh runs LocalCommand and ProxyCommand with $SHELL; the chain is quoted for a POSIX shell.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
+    m_process->setProcessEnvironment(env);
     // Nothing to read on stdin; the user's own ssh settings, agent and keys come from the environment.
     m_process->setStandardInputFile(QProcess::nullDevice());
 #ifdef Q_OS_LINUX
@@ -242,10 +344,18 @@ QString SshTunnel::explainFailure() const
                   "intercepting the connection, or the host was reinstalled). Check the new key with the host's "
                   "administrator before replacing the old one (ssh-keygen -R).")
             .arg(m_route);
-    if (err.contains(QLatin1String("Host key verification failed")))
+    if (err.contains(QLatin1String("Host key verification failed"))) {
+        // In a chain, which hop: ssh names it ("No ED25519 host key is known for [127.0.0.1]:2222 and ...").
+        static const QRegularExpression unknownHost(QStringLiteral(R"(host key is known for (\S+))"));
+        const QString host = unknownHost.match(err).captured(1);
+        if (!host.isEmpty())
+            return tr("SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then "
+                      "record it by connecting once with ssh.")
+                .arg(m_route, NodeEndpoint::shownText(host));
         return tr("SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it "
                   "by connecting once with ssh.")
             .arg(m_route);
+    }
     if (err.contains(QLatin1String("Permission denied")))
         return tr("SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)")
             .arg(m_route);
@@ -289,16 +399,15 @@ QList<SshTunnel*> SshTunnel::forNodes(QList<NodeEndpoint>* nodes, const Options&
         for (const qsizetype i : byRoute[route])
             targets.append({(*nodes)[i].host, (*nodes)[i].port});
         auto* tunnel = new SshTunnel(route, targets, options, parent);
-        for (qsizetype t = 0; t < targets.size(); ++t) {
-            if (tunnel->localPort(t) == 0) {
-                if (error)
-                    *error = tr("no free local port for an SSH tunnel");
-                qDeleteAll(tunnels);
-                delete tunnel;
-                return {};
-            }
-            (*nodes)[byRoute[route][t]].tunnelPort = tunnel->localPort(t);
+        if (!tunnel->setupError().isEmpty()) {
+            if (error)
+                *error = tunnel->setupError();
+            qDeleteAll(tunnels);
+            delete tunnel;
+            return {};
         }
+        for (qsizetype t = 0; t < targets.size(); ++t)
+            (*nodes)[byRoute[route][t]].tunnelSocket = tunnel->localSocket(t);
         tunnels.append(tunnel);
     }
     return tunnels;

@@ -9,15 +9,21 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <memory>
+
+class QTemporaryDir;
+
 namespace redlock {
 
 // Nodes behind a bastion, reached through the system's OpenSSH client: one `ssh -N -L ...` process per route
 // carries every node behind it. OpenSSH rather than libssh because it already knows the user's ~/.ssh/config
 // (Host aliases, ProxyJump, IdentityFile, User, Port), ssh-agent and known_hosts, exactly as `ssh` does.
 // Host keys are checked strictly (an unknown or changed key is refused, never accepted) and nothing prompts
-// (BatchMode). The local end of each forward is a free loopback port, kept across restarts so that the
-// endpoints handed out stay valid; while ssh is down, connecting there is refused: the nodes are unreachable,
-// never free. A tunnel that dies restarts by itself, with backoff.
+// (BatchMode), on every hop of a chain. The local end of each forward is a unix socket in a directory of our own
+// (mode 0700), never a loopback port: a port would be free for any local user to bind while ssh restarts, and
+// the client would hand its AUTH password to whoever did. The socket paths stay the same across restarts; while
+// ssh is down, connecting there is refused: the nodes are unreachable, never free. A tunnel that dies restarts
+// by itself, with backoff.
 // Lives on the thread it was created on; that thread needs an event loop.
 class SshTunnel final : public QObject
 {
@@ -40,19 +46,24 @@ public:
     enum class State { Stopped, Starting, Up, Down };
     Q_ENUM(State)
 
-    // route: "[user@]host[:port]" or a ProxyJump chain "a,b,c" (ssh -J a,b c: the last hop forwards). Host
+    // route: "[user@]host[:port]" or a ProxyJump chain "a,b,c" (as ssh -J a,b c: the last hop forwards). Host
     // aliases of the ssh config are welcome.
     SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent = nullptr);
     ~SshTunnel() override;
 
     // Checks a route ("[user@]host[:port]" hops separated by commas); the error names the bad hop.
     static bool validRoute(const QString& route, QString* error = nullptr);
-    // The ssh command line for these local ports (without the program).
+    // The ssh command line (without the program).
     QStringList arguments() const;
 
     const QString& route() const { return m_route; }
-    // The loopback port forwarded to targets[i]; fixed for the tunnel's lifetime.
-    quint16 localPort(qsizetype i) const { return m_localPorts.value(i); }
+    // The unix socket forwarded to targets[i]; fixed for the tunnel's lifetime. Empty when the tunnel could not
+    // make its private directory (see setupError()).
+    QString localSocket(qsizetype i) const { return m_localSockets.value(i); }
+    // The private directory (0700, ours) holding the sockets; removed with the tunnel.
+    QString socketDirectory() const;
+    // Why the local sockets could not be set up (translated), empty when they were.
+    QString setupError() const { return m_setupError; }
     State state() const { return m_state; }
     // Why the last attempt failed or the tunnel went down (translated; names the route), empty while up.
     QString lastError() const { return m_lastError; }
@@ -63,8 +74,8 @@ public:
     void stop();
 
     // One tunnel per distinct NodeEndpoint::sshRoute, every node behind that route carried by it: sets each such
-    // node's tunnelPort. The tunnels are children of parent, not started. On an error (a bad route, no free
-    // port) returns an empty list with *error set.
+    // node's tunnelSocket. The tunnels are children of parent, not started. On an error (a bad route, no
+    // private socket directory) returns an empty list with *error set.
     static QList<SshTunnel*> forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
                                       QString* error = nullptr);
 
@@ -80,11 +91,14 @@ private:
     void onFinished();
     void fail(const QString& reason);
     QString explainFailure() const;
+    QString proxyCommand(const QStringList& hops) const;
 
     QString m_route;
     QList<Target> m_targets;
     Options m_options;
-    QList<quint16> m_localPorts;
+    std::unique_ptr<QTemporaryDir> m_socketDir;
+    QStringList m_localSockets;
+    QString m_setupError;
     QProcess* m_process = nullptr;
     State m_state = State::Stopped;
     QString m_lastError;

@@ -13,7 +13,15 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <cerrno>
 #include <csignal>
+
+#include <grp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace redlock;
 
@@ -61,6 +69,34 @@ class TestSshTunnel : public QObject
         QVERIFY(client->releaseAndWait(r.lock).ok);
     }
 
+    // What another local user (nobody) gets when trying to put a listener at path (bind, after removing what is
+    // there) or to connect through it: 0 = it worked, else the errno. Needs root to become that user.
+    enum class Attempt { Bind, Connect };
+    static int strangerTries(Attempt attempt, const QString& path)
+    {
+        const QByteArray bytes = QFile::encodeName(path);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        std::memcpy(address.sun_path, bytes.constData(), size_t(qMin<qsizetype>(bytes.size(), 100)));
+        const pid_t child = ::fork();
+        if (child == 0) { // only async-signal-safe calls from here on
+            if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(200);
+            const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+            int rc = 0;
+            if (attempt == Attempt::Bind) {
+                ::unlink(address.sun_path);
+                rc = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address));
+            } else {
+                rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address));
+            }
+            ::_exit(rc == 0 ? 0 : (errno & 0x7f));
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+    }
+
     QList<quint16> realPorts() const
     {
         QList<quint16> ports;
@@ -91,9 +127,21 @@ private slots:
         const auto tunnels = SshTunnel::forNodes(&nodes, {}, this);
         QCOMPARE(tunnels.size(), 1);
         const QStringList args = tunnels.first()->arguments();
-        QCOMPARE(args.mid(args.indexOf(QStringLiteral("-J"))),
-                 (QStringList{QStringLiteral("-J"), QStringLiteral("a"), QStringLiteral("ssh://ops@b:2222")}));
+        QCOMPARE(args.last(), QStringLiteral("ssh://ops@b:2222"));
+        QVERIFY(!args.contains(QStringLiteral("-J")));
+        // The jump host gets the same strict options as the last hop (a ProxyCommand, not -J).
+        const QString proxy = args.filter(QStringLiteral("ProxyCommand=")).value(0);
+        QVERIFY2(proxy.contains(QStringLiteral("\"BatchMode=yes\"")) &&
+                     proxy.contains(QStringLiteral("\"StrictHostKeyChecking=yes\"")) &&
+                     proxy.endsWith(QStringLiteral(R"(-W "[%h]:%p" "--" "a")")),
+                 qPrintable(proxy));
         QCOMPARE(args.count(QStringLiteral("-L")), 3);
+        // Each forward listens on its own socket in the tunnel's directory.
+        for (qsizetype i = 0; i < 3; ++i) {
+            QCOMPARE(nodes[i].tunnelSocket, tunnels.first()->localSocket(i));
+            QVERIFY(nodes[i].tunnelSocket.startsWith(tunnels.first()->socketDirectory() + u'/'));
+            QVERIFY(args.contains(nodes[i].tunnelSocket + QStringLiteral(":127.0.0.1:%1").arg(nodes[i].port)));
+        }
         qDeleteAll(tunnels);
     }
 
@@ -106,10 +154,8 @@ private slots:
         const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
         QCOMPARE(tunnels.size(), 1); // one tunnel carries every node behind the bastion
         std::unique_ptr<SshTunnel> tunnel(tunnels.first());
-        for (const NodeEndpoint& ep : std::as_const(nodes)) {
-            QVERIFY(ep.tunnelPort != 0);
-            QVERIFY(ep.tunnelPort != ep.port);
-        }
+        for (const NodeEndpoint& ep : std::as_const(nodes))
+            QVERIFY(!ep.tunnelSocket.isEmpty());
         QSignalSpy up(tunnel.get(), &SshTunnel::up);
         QSignalSpy down(tunnel.get(), &SshTunnel::down);
         tunnel->start();
@@ -141,6 +187,112 @@ private slots:
                  qPrintable(lab.log(QStringLiteral("outer"))));
         QVERIFY2(lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")),
                  qPrintable(lab.log(QStringLiteral("inner"))));
+    }
+
+    // The tunnel's local ends are unix sockets in a directory that only we can enter, kept while ssh is down: no
+    // other local user can put a listener there (and be handed the nodes' AUTH password) or connect through it,
+    // and no two nodes share one, within a tunnel or across tunnels.
+    void localEndsCannotBeTaken()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("bastion")) + behind(QStringLiteral("outer"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QCOMPARE(tunnels.size(), 2);
+        std::unique_ptr<SshTunnel> tunnel(tunnels[0]);
+        std::unique_ptr<SshTunnel> other(tunnels[1]);
+        QSet<QString> endpoints;
+        for (const NodeEndpoint& ep : std::as_const(nodes))
+            endpoints.insert(ep.tunnelSocket);
+        QCOMPARE(endpoints.size(), nodes.size());
+        QVERIFY(!endpoints.contains(QString()));
+        QVERIFY(tunnel->socketDirectory() != other->socketDirectory());
+        for (const SshTunnel* t : {tunnel.get(), other.get()}) {
+            struct stat st
+            {
+            };
+            QCOMPARE(::lstat(QFile::encodeName(t->socketDirectory()).constData(), &st), 0);
+            QVERIFY(S_ISDIR(st.st_mode));
+            QCOMPARE(st.st_uid, ::geteuid());
+            QCOMPARE(st.st_mode & 0777, mode_t(0700));
+        }
+
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        QVERIFY(!runCommand(nodes.first(), {"PING"}).isError());
+        // ssh is down (as between a crash and its restart): the node is unreachable, and its endpoint is ours.
+        tunnel->stop();
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+        if (::geteuid() == 0) {
+            QCOMPARE(strangerTries(Attempt::Bind, nodes.first().tunnelSocket), EACCES);
+            QCOMPARE(strangerTries(Attempt::Bind, tunnel->socketDirectory() + QStringLiteral("/9")), EACCES);
+        }
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        QCOMPARE(tunnel->localSocket(0), nodes.first().tunnelSocket); // the same endpoint after a restart
+        QVERIFY(!runCommand(nodes.first(), {"PING"}).isError());
+        if (::geteuid() == 0) // nor can another user go through the tunnel while it is up
+            QCOMPARE(strangerTries(Attempt::Connect, nodes.first().tunnelSocket), EACCES);
+        // The directory goes with the tunnel.
+        const QString dir = tunnel->socketDirectory();
+        tunnel.reset();
+        QVERIFY(!QFileInfo::exists(dir));
+    }
+
+    // Every jump host of a chain is checked as strictly as the last one, whatever the user's config says: an
+    // unknown key on the FIRST hop is refused even with StrictHostKeyChecking accept-new in the config.
+    void everyHopChecksItsHostKey()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        lab.setStrictHostKeyChecking(QStringLiteral("accept-new"));
+        lab.forgetHost(QStringLiteral("outer"));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("outer,inner"));
+        SshTunnel::Options o = options(lab);
+        o.backoffInitialMs = o.backoffMaxMs = 60000; // one attempt is enough
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QCOMPARE(tunnels.size(), 1);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY(down.wait(20000));
+        QCOMPARE(up.count(), 0);
+        const QString reason = down.first().first().toString();
+        // The message names the hop whose key is unknown.
+        QVERIFY2(reason.contains(QStringLiteral("not known")) && reason.contains(QStringLiteral("outer,inner")) &&
+                     reason.contains(QStringLiteral(":%1").arg(lab.port(QStringLiteral("outer")))),
+                 qPrintable(reason));
+        QVERIFY(!lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(!lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+    }
+
+    // A config path with a space (and a quote and a '%') reaches every hop of a chain intact.
+    void chainWithAnAwkwardConfigPath()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("middle"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("outer,middle,inner"));
+        SshTunnel::Options o = options(lab);
+        o.configFile = lab.configFile(QStringLiteral("it's my ssh %h config"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QCOMPARE(tunnels.size(), 1);
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        acquireThrough(nodes, realPorts(), "through-an-awkward-config");
+        for (const QString& hop : {QStringLiteral("outer"), QStringLiteral("middle"), QStringLiteral("inner")})
+            QVERIFY2(lab.log(hop).contains(QStringLiteral("Accepted publickey")), qPrintable(lab.log(hop)));
     }
 
     void hostKeysAreCheckedStrictly_data()

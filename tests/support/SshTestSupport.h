@@ -101,9 +101,12 @@ public:
         m_known[alias] = hostLine(alias, other + QStringLiteral(".pub"));
     }
     void forgetHost(const QString& alias) { m_known.remove(alias); }
+    // The config's StrictHostKeyChecking ("yes" unless set), e.g. the lenient "accept-new" many users have.
+    void setStrictHostKeyChecking(const QString& value) { m_strict = value; }
 
-    // The ssh config for -F: each alias, with the user key and the lab's known_hosts, strictly checked.
-    QString configFile()
+    // The ssh config for -F (written under `name` in the lab's directory): each alias, with the user key and the
+    // lab's known_hosts, strictly checked unless setStrictHostKeyChecking() said otherwise.
+    QString configFile(const QString& name = QStringLiteral("ssh_config"))
     {
         QString known;
         for (auto it = m_known.cbegin(); it != m_known.cend(); ++it)
@@ -117,9 +120,9 @@ public:
                         .arg(qEnvironmentVariable("USER", QStringLiteral("root")));
         text += QStringLiteral("Host *\n  IdentityFile %1\n  IdentitiesOnly yes\n  IdentityAgent none\n"
                                "  UserKnownHostsFile %2\n  GlobalKnownHostsFile /dev/null\n  BatchMode yes\n"
-                               "  StrictHostKeyChecking yes\n  UpdateHostKeys no\n")
-                    .arg(m_userKey, knownHostsPath());
-        const QString path = m_dir.filePath(QStringLiteral("ssh_config"));
+                               "  StrictHostKeyChecking %3\n  UpdateHostKeys no\n")
+                    .arg(m_userKey, knownHostsPath(), m_strict);
+        const QString path = m_dir.filePath(name);
         writeFile(path, text);
         return path;
     }
@@ -176,4 +179,5 @@ private:
     QString m_userKey;
     std::vector<Server> m_servers;
     QMap<QString, QString> m_known;
+    QString m_strict = QStringLiteral("yes");
 };
