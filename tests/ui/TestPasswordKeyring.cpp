@@ -202,9 +202,9 @@ private slots:
         QString error;
         const auto resolved = resolveProfile(
             p,
-            [&why](int node, const QString&, const QString& reason) -> std::optional<QString> {
+            [&why](int index, const QString&, const QString& reason) -> std::optional<QString> {
                 why = reason;
-                return node == 0 ? std::optional<QString>(QStringLiteral("typed-pw")) : std::nullopt;
+                return index == 0 ? std::optional<QString>(QStringLiteral("typed-pw")) : std::nullopt;
             },
             &error, kService);
         QVERIFY2(resolved, qPrintable(error));
