@@ -4,11 +4,21 @@
 # directory: the user's ~/.ssh is never read), a console profile that reaches the nodes through it, then
 #   docs/screenshots/ssh-profile[-zh_CN].png  the profiles dialog with the SSH route (--screenshot-profiles)
 #   docs/screenshots/ssh-nodes[-zh_CN].png    the console connected through the tunnel: the nodes with their path
-# Needs openssh-server, redis-server, xvfb, pngquant, optipng (scripts/setup-deps.sh), a built console.
+# Needs openssh-server and redis-server (scripts/setup-deps.sh) and a built console; installs xvfb, pngquant and
+# optipng when missing.
 # Usage: ./scripts/ssh-screenshots.sh   (from the repository root)
 set -euo pipefail
 console=${CONSOLE:-build/app/redlock-console}
 [ -x "$console" ] || { echo "ssh-screenshots.sh: build the console first (./scripts/build.sh)" >&2; exit 1; }
+need=()
+command -v pngquant >/dev/null || need+=(pngquant)
+command -v optipng >/dev/null || need+=(optipng)
+command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+if [ ${#need[@]} -gt 0 ]; then # as scripts/screenshots.sh: only the screenshots need them
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" </dev/null
+fi
 
 tmp=$(mktemp -d)
 pids=()
