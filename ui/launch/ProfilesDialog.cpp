@@ -139,8 +139,10 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
                               "an unknown or changed host key is refused."));
     m_sshConfig->setObjectName(QStringLiteral("sshConfig"));
     m_sshConfig->setPlaceholderText(tr("~/.ssh/config"));
-    settingsForm->addRow(tr("SSH route"), m_sshRoute);
-    settingsForm->addRow(tr("ssh config file"), m_sshConfig);
+    auto* sshBox = new QGroupBox(tr("SSH jump host"), this);
+    auto* sshForm = new QFormLayout(sshBox);
+    sshForm->addRow(tr("SSH route"), m_sshRoute);
+    sshForm->addRow(tr("ssh config file"), m_sshConfig);
 
     m_report->setObjectName(QStringLiteral("checkReport"));
     m_report->setReadOnly(true);
@@ -156,7 +158,11 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     rightLayout->addLayout(nodeButtons);
     auto* middle = new QHBoxLayout;
     middle->addWidget(nodeBox, 3);
-    middle->addWidget(settingsBox, 2);
+    auto* profileColumn = new QVBoxLayout;
+    profileColumn->addWidget(settingsBox);
+    profileColumn->addWidget(sshBox);
+    profileColumn->addStretch(1);
+    middle->addLayout(profileColumn, 2);
     rightLayout->addLayout(middle);
     rightLayout->addWidget(m_report, 1);
 
