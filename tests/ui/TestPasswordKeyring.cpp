@@ -89,7 +89,7 @@ private slots:
         QString error;
         const auto resolved = resolveProfile(
             *loaded,
-            [&asked](int, const QString&) {
+            [&asked](int, const QString&, const QString&) {
                 asked = true;
                 return std::optional<QString>();
             },
@@ -139,6 +139,81 @@ private slots:
             PasswordKeyring(kService).read(PasswordKeyring::nodeKey(p.name, node.address, node.user));
         QVERIFY2(read.ok, qPrintable(read.error));
         QCOMPARE(read.password, kSecret);
+    }
+
+    // Issue 26 review: a deleted profile left its passwords in the keyring, a renamed one left them under the old
+    // name (its nodes then found none). They go with the profile now.
+    void deletingOrRenamingAProfileTakesItsKeyringEntries()
+    {
+        const QString file = QDir(m_dir.path()).filePath(QStringLiteral("lifecycle.ini"));
+        QSettings settings(file, QSettings::IniFormat);
+        ProfilesDialog dialog(&settings);
+        dialog.setKeyringService(kService);
+        ConnectionProfile p;
+        p.name = QStringLiteral("old-name");
+        NodeProfile node;
+        node.address = QStringLiteral("127.0.0.1:7301");
+        node.user = QStringLiteral("locker");
+        node.keyringPassword = true;
+        p.nodes = {node};
+        dialog.setProfile(p);
+        auto* password = dialog.findChild<QLineEdit*>(QStringLiteral("checkPassword"));
+        QVERIFY(password);
+        QTest::keyClicks(password, kSecret);
+        QVERIFY(dialog.saveProfile());
+        const PasswordKeyring keyring(kService);
+        const QString oldKey = PasswordKeyring::nodeKey(QStringLiteral("old-name"), node.address, node.user);
+        const QString newKey = PasswordKeyring::nodeKey(QStringLiteral("new-name"), node.address, node.user);
+        QVERIFY(keyring.read(oldKey).ok);
+
+        QVERIFY(dialog.renameProfile(QStringLiteral("old-name"), QStringLiteral("new-name")));
+        QCOMPARE(ProfileStore::names(settings), QStringList{QStringLiteral("new-name")});
+        const PasswordKeyring::Result moved = keyring.read(newKey);
+        QVERIFY2(moved.ok, qPrintable(moved.error));
+        QCOMPARE(moved.password, kSecret);
+        const PasswordKeyring::Result left = keyring.read(oldKey);
+        QVERIFY2(!left.ok && left.notFound, "the old name's entry stayed behind");
+        // The renamed profile still connects with the password from the keyring, nobody asked.
+        const auto renamed = ProfileStore::load(settings, QStringLiteral("new-name"));
+        QVERIFY(renamed);
+        QString error;
+        const auto resolved = resolveProfile(*renamed, {}, &error, kService);
+        QVERIFY2(resolved, qPrintable(error));
+        QCOMPARE(resolved->nodes[0].password, kSecret);
+
+        QVERIFY(dialog.deleteProfile(QStringLiteral("new-name")));
+        QVERIFY(ProfileStore::names(settings).isEmpty());
+        const PasswordKeyring::Result gone = keyring.read(newKey);
+        QVERIFY2(!gone.ok && gone.notFound, "the deleted profile's entry stayed behind");
+    }
+
+    // Issue 26 item 2: the keyring cannot give the password (here: no entry; the same path for no daemon or a locked
+    // keyring): the operator is asked, told why, and the typed password is used; cancelling is an error, never a
+    // connect without the password.
+    void aKeyringThatCannotGiveThePasswordAsksTheOperator()
+    {
+        ConnectionProfile p;
+        p.name = QStringLiteral("no-entry");
+        NodeProfile node;
+        node.address = QStringLiteral("127.0.0.1:7401");
+        node.keyringPassword = true;
+        p.nodes = {node};
+        QString why;
+        QString error;
+        const auto resolved = resolveProfile(
+            p,
+            [&why](int index, const QString&, const QString& reason) -> std::optional<QString> {
+                why = reason;
+                return index == 0 ? std::optional<QString>(QStringLiteral("typed-pw")) : std::nullopt;
+            },
+            &error, kService);
+        QVERIFY2(resolved, qPrintable(error));
+        QCOMPARE(resolved->nodes[0].password, QStringLiteral("typed-pw"));
+        QVERIFY2(why.contains(QLatin1String("keyring")), qPrintable(why));
+        const auto cancelled = resolveProfile(
+            p, [](int, const QString&, const QString&) { return std::optional<QString>(); }, &error, kService);
+        QVERIFY(!cancelled);
+        QVERIFY2(error.contains(QLatin1String("keyring")), qPrintable(error));
     }
 
     void cleanupTestCase() { QDir(qEnvironmentVariable(kSessionVariable)).removeRecursively(); }

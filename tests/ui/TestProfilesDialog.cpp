@@ -4,6 +4,7 @@
 #include "support/ObservationTestSupport.h"
 
 #include <QFile>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -47,7 +48,7 @@ private slots:
         int asked = 0;
         const auto s = resolveProfile(
             p,
-            [&](int node, const QString&) -> std::optional<QString> {
+            [&](int node, const QString&, const QString&) -> std::optional<QString> {
                 ++asked;
                 return node == 1 ? std::optional<QString>(QStringLiteral("typed")) : std::nullopt;
             },
@@ -66,6 +67,66 @@ private slots:
         QVERIFY(!ini.contains("s3cret"));
         QVERIFY(!ini.contains("typed"));
         QVERIFY(ini.contains("REDLOCK_TEST_PW"));
+    }
+
+    // Issue 26: the console's SSH route per profile, the CLI's --ssh/--ssh-config. Typed in the dialog, saved in the
+    // profile file (where the nodes are reached through, never a key or password: those stay with ssh), read back
+    // equal, and every TCP node resolves to an endpoint the controller tunnels (SshTunnel) through that route.
+    void anSshRouteRoundTripsThroughTheProfileFile()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("ssh.ini"));
+        QSettings settings(path, QSettings::IniFormat);
+        ProfilesDialog dialog(&settings);
+        ConnectionProfile p;
+        p.name = QStringLiteral("behind-bastion");
+        for (int i = 0; i < 3; ++i) {
+            NodeProfile node;
+            node.address = QStringLiteral("10.0.0.%1:6379").arg(5 + i);
+            node.passwordEnv = QStringLiteral("REDLOCK_TEST_SSH_PW");
+            p.nodes.append(node);
+        }
+        dialog.setProfile(p);
+        QTest::keyClicks(dialog.sshRouteEdit(), QStringLiteral("ops@bastion,jump2:2222"));
+        QTest::keyClicks(dialog.sshConfigEdit(), QStringLiteral("/home/ops/.ssh/lab_config"));
+        QVERIFY(dialog.saveProfile());
+        settings.sync();
+
+        p.sshRoute = QStringLiteral("ops@bastion,jump2:2222");
+        p.sshConfigFile = QStringLiteral("/home/ops/.ssh/lab_config");
+        QSettings reread(path, QSettings::IniFormat);
+        const auto loaded = ProfileStore::load(reread, p.name);
+        QVERIFY(loaded);
+        QCOMPARE(*loaded, p);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray ini = file.readAll();
+        QVERIFY2(ini.contains("sshRoute=\"ops@bastion,jump2:2222\"") || ini.contains("sshRoute=ops@bastion"),
+                 ini.constData());
+        qputenv("REDLOCK_TEST_SSH_PW", "ssh-s3cret");
+        const auto s = resolveProfile(*loaded, {}, nullptr);
+        QVERIFY(s);
+        QVERIFY(!ini.contains("s3cret"));
+        QCOMPARE(s->sshConfigFile, p.sshConfigFile);
+        for (const NodeEndpoint& ep : s->nodes) {
+            QCOMPARE(ep.sshRoute, p.sshRoute);
+            QCOMPARE(ep.password, QStringLiteral("ssh-s3cret"));
+        }
+        // Shown again when the dialog opens the profile.
+        ProfilesDialog again(&reread);
+        again.selectProfile(p.name);
+        QCOMPARE(again.profile(), p);
+
+        // Refused like the CLI's --ssh: a bad route, a unix socket behind a bastion, a config without a route.
+        ConnectionProfile bad = p;
+        bad.sshRoute = QStringLiteral("ops@bastion,,jump2");
+        QVERIFY2(bad.errors().join(u'\n').contains(QStringLiteral("SSH route")), qPrintable(bad.errors().join(u'\n')));
+        bad = p;
+        bad.nodes[1].address = QStringLiteral("unix:/run/redis.sock");
+        QVERIFY2(bad.errors().join(u'\n').contains(QStringLiteral("unix socket")),
+                 qPrintable(bad.errors().join(u'\n')));
+        bad = p;
+        bad.sshRoute.clear();
+        QVERIFY(!bad.errors().isEmpty());
     }
 
     void badProfilesAreRefused()

@@ -1,6 +1,7 @@
 #include "controller/ClusterController.h"
 
 #include "protocol/RedisConnection.h"
+#include "protocol/SshTunnel.h"
 #include "runtime/IoThread.h"
 #include "watch/ClusterWatch.h"
 
@@ -99,7 +100,28 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
         return false;
     }
 
+    // Nodes behind a bastion: the same tunnels as the CLI's --ssh (SshTunnel::forNodes, one per route), which set
+    // each node's tunnelSocket before the sessions are made. They start now and connect in the background: until a
+    // tunnel is up its nodes are refused at the local end, unreachable with the tunnel's reason beside them.
+    QList<NodeEndpoint> nodes = settings.nodes;
+    QList<SshTunnel*> tunnels;
+    if (std::any_of(nodes.cbegin(), nodes.cend(), [](const NodeEndpoint& n) { return !n.sshRoute.isEmpty(); })) {
+        SshTunnel::Options sshOptions;
+        sshOptions.configFile = settings.sshConfigFile;
+        QString why;
+        tunnels = SshTunnel::forNodes(&nodes, sshOptions, this, &why);
+        if (tunnels.isEmpty()) {
+            if (error)
+                *error = tr("SSH: %1").arg(why);
+            return false;
+        }
+        options.inspector.nodes = nodes;
+    }
+
     m_settings = settings;
+    m_settings.nodes = nodes;
+    m_tunnels = tunnels;
+    m_tunnelProblems.clear();
     const quint64 generation = ++m_generation;
     const int n = nodeCount();
     m_inspectionDone = false;
@@ -154,10 +176,18 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     });
     if (!watch->start(error)) {
         m_watch.reset();
+        qDeleteAll(std::exchange(m_tunnels, {}));
         return false;
     }
+    for (SshTunnel* tunnel : std::as_const(m_tunnels)) {
+        setTunnelProblem(tunnel->route(), tr("connecting through the SSH tunnel via %1").arg(tunnel->route()));
+        connect(tunnel, &SshTunnel::up, this, [this, tunnel] { setTunnelProblem(tunnel->route(), {}); });
+        connect(tunnel, &SshTunnel::down, this,
+                [this, tunnel](const QString& reason) { setTunnelProblem(tunnel->route(), reason); });
+        tunnel->start();
+    }
 
-    m_probe = watch->ioThread()->create<LockProbe>(settings.nodes);
+    m_probe = watch->ioThread()->create<LockProbe>(m_settings.nodes);
     connect(
         m_probe, &LockProbe::done, this,
         [this, generation](const QByteArray& key, const QList<KeyReadResult>& results) {
@@ -313,7 +343,27 @@ void ClusterController::stop()
     m_watch->disconnect(this);
     m_probe = nullptr;
     m_watch->stop();
+    // The tunnels end with the watch (ssh is killed): a later start() makes its own.
+    qDeleteAll(std::exchange(m_tunnels, {}));
     emit stopped();
+}
+
+QString ClusterController::tunnelProblem(int node) const
+{
+    return m_tunnelProblems.value(m_settings.nodes.value(node).sshRoute);
+}
+
+void ClusterController::setTunnelProblem(const QString& route, const QString& problem)
+{
+    if (m_tunnelProblems.value(route) == problem && m_tunnelProblems.contains(route) == !problem.isEmpty())
+        return;
+    if (problem.isEmpty())
+        m_tunnelProblems.remove(route);
+    else
+        m_tunnelProblems.insert(route, problem);
+    for (int i = 0; i < m_settings.nodes.size(); ++i)
+        if (m_settings.nodes[i].sshRoute == route)
+            emit tunnelProblemChanged(i, problem);
 }
 
 int ClusterController::nodesUp() const

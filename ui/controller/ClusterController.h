@@ -5,6 +5,7 @@
 #include "protocol/NodeEndpoint.h"
 #include "redlock/RedlockRules.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QTimer>
@@ -18,6 +19,7 @@ namespace redlock {
 
 class ClusterWatch;
 class LockProbe;
+class SshTunnel;
 
 // What the console watches: the nodes and how to look at them. Built from a connection profile or the
 // command line; passwords are already resolved (asked for, or read from the environment).
@@ -30,6 +32,7 @@ struct ClusterSettings
     int refreshIntervalMs = 5000; // periodic full SCAN; keyspace events fill the gaps in between
     bool readOnly = false;
     bool production = false; // destructive actions need the key (or node) typed in
+    QString sshConfigFile;   // ssh -F for the nodes with an sshRoute (SshTunnel); empty = ~/.ssh/config
 };
 
 // One node's answer when the console reads a single key (the lock detail's "last read").
@@ -70,6 +73,9 @@ public:
     int nodesUp() const; // ClusterWatch::countsAsUp: quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
     const QList<int>& quarantinedNodes() const { return m_quarantined; }
+    // Why the SSH tunnel a node is reached through is not up (starting, or down with ssh's reason); empty when it is
+    // up or the node is reached directly.
+    QString tunnelProblem(int node) const;
 
     const QList<NodeFacts>& nodeFacts() const;
     const QList<AuditFinding>& findings() const;
@@ -116,6 +122,8 @@ signals:
     // What the lock view costs each node, about once a second.
     void observerLoad(const QList<redlock::ObserverLoad>& load);
     void rescanBudgetChanged(int commandsPerSecond);
+    // The node's tunnel went down (problem says why), is starting, or came up (problem empty).
+    void tunnelProblemChanged(int node, const QString& problem);
 
 private:
     void checkFirstRefresh();
@@ -124,6 +132,7 @@ private:
     void queueLockEvents(const QList<LockEvent>& events);
     void emitNextEventSlice(); // of m_pendingEvents, which is not empty
     void applyNextSlice();
+    void setTunnelProblem(const QString& route, const QString& problem);
 
     ClusterSettings m_settings;
     // The observation; kept after stop() (not running) so that the last facts and findings stay readable.
@@ -144,6 +153,8 @@ private:
     std::deque<QList<LockEvent>> m_pendingEvents; // emitted in slices within the same budget, in order
     qsizetype m_pendingEventsFrom = 0;            // what of m_pendingEvents.front() was emitted
     QTimer m_sliceTimer;
+    QList<SshTunnel*> m_tunnels;              // children; one per SSH route of the nodes
+    QHash<QString, QString> m_tunnelProblems; // route -> why its tunnel is not up
 };
 
 } // namespace redlock

@@ -3,6 +3,7 @@
 #include "controller/PasswordKeyring.h"
 
 #include "observe/ObservationTypes.h"
+#include "protocol/SshTunnel.h"
 #include "redlock/RedlockRules.h"
 
 #include <QCoreApplication>
@@ -63,6 +64,19 @@ QStringList ConnectionProfile::errors() const
         out << QCoreApplication::translate("ConnectionProfile", "the refresh interval must be at least 200 ms");
     if (pattern.isEmpty())
         out << QCoreApplication::translate("ConnectionProfile", "the key pattern is empty (use * for every key)");
+    if (!sshRoute.isEmpty()) {
+        // The same checks as the CLI's --ssh (SshTunnel's), said before a connect rather than at it.
+        QString why;
+        if (!SshTunnel::validRoute(sshRoute, &why))
+            out << QCoreApplication::translate("ConnectionProfile", "SSH route: %1").arg(why);
+        for (qsizetype i = 0; i < endpoints.size(); ++i)
+            if (endpoints[i].isUnix())
+                out << QCoreApplication::translate("ConnectionProfile",
+                                                   "node %1 is a unix socket: it cannot be reached over SSH")
+                           .arg(rows[i]);
+    } else if (!sshConfigFile.isEmpty()) {
+        out << QCoreApplication::translate("ConnectionProfile", "an ssh config file needs an SSH route");
+    }
     return out;
 }
 
@@ -98,6 +112,8 @@ std::optional<ConnectionProfile> load(QSettings& settings, const QString& name, 
     p.readOnly = settings.value(QStringLiteral("readOnly"), false).toBool();
     p.production = settings.value(QStringLiteral("production"), false).toBool();
     p.history = settings.value(QStringLiteral("history")).toString();
+    p.sshRoute = settings.value(QStringLiteral("sshRoute")).toString();
+    p.sshConfigFile = settings.value(QStringLiteral("sshConfigFile")).toString();
     const int n = settings.beginReadArray(QStringLiteral("nodes"));
     if (n > rules::kMaxNodes) {
         settings.endArray();
@@ -142,6 +158,10 @@ void save(QSettings& settings, const ConnectionProfile& p)
         settings.remove(QStringLiteral("history"));
     else
         settings.setValue(QStringLiteral("history"), p.history);
+    if (!p.sshRoute.isEmpty()) // where the nodes are reached through; the keys stay with ssh
+        settings.setValue(QStringLiteral("sshRoute"), p.sshRoute);
+    if (!p.sshConfigFile.isEmpty())
+        settings.setValue(QStringLiteral("sshConfigFile"), p.sshConfigFile);
     settings.beginWriteArray(QStringLiteral("nodes"), int(p.nodes.size()));
     for (int i = 0; i < p.nodes.size(); ++i) {
         settings.setArrayIndex(i);
@@ -186,6 +206,8 @@ std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, 
     s.refreshIntervalMs = profile.refreshIntervalMs;
     s.readOnly = profile.readOnly;
     s.production = profile.production;
+    s.sshConfigFile = profile.sshConfigFile;
+    const PasswordKeyring keyring = keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(keyringService);
     for (int i = 0; i < profile.nodes.size(); ++i) {
         const NodeProfile& node = profile.nodes[i];
         NodeEndpoint ep = *node.endpoint();
@@ -200,21 +222,30 @@ std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, 
             }
             ep.password = qEnvironmentVariable(node.passwordEnv.toLocal8Bit().constData());
         } else if (node.keyringPassword) {
-            const PasswordKeyring keyring =
-                keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(keyringService);
             const PasswordKeyring::Result read =
                 keyring.read(PasswordKeyring::nodeKey(profile.name, node.address, node.user));
-            if (!read.ok) {
-                if (error)
-                    *error = QCoreApplication::translate("ConnectionProfile",
-                                                         "node %1: the password could not be read from the keyring: %2")
-                                 .arg(i + 1)
-                                 .arg(read.error);
-                return std::nullopt;
+            if (read.ok) {
+                ep.password = read.password;
+            } else {
+                // No keyring daemon, a locked keyring, no entry: ask the operator, saying why, rather than
+                // connect without the password (the node would refuse, or worse, accept and mislead).
+                const QString why = QCoreApplication::translate("ConnectionProfile",
+                                                                "The password could not be read from the keyring: %1")
+                                        .arg(read.error);
+                const auto password = askPassword ? askPassword(i, ep.displayName(), why) : std::nullopt;
+                if (!password) {
+                    if (error)
+                        *error =
+                            QCoreApplication::translate("ConnectionProfile",
+                                                        "node %1: the password could not be read from the keyring: %2")
+                                .arg(i + 1)
+                                .arg(read.error);
+                    return std::nullopt;
+                }
+                ep.password = *password;
             }
-            ep.password = read.password;
         } else if (node.askPassword) {
-            const auto password = askPassword ? askPassword(i, ep.displayName()) : std::nullopt;
+            const auto password = askPassword ? askPassword(i, ep.displayName(), QString()) : std::nullopt;
             if (!password) {
                 if (error)
                     *error = QCoreApplication::translate("ConnectionProfile", "node %1: no password given").arg(i + 1);
@@ -222,9 +253,51 @@ std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, 
             }
             ep.password = *password;
         }
+        if (!ep.isUnix())
+            ep.sshRoute = profile.sshRoute;
         s.nodes.append(ep);
     }
     return s;
+}
+
+QStringList forgetKeyringPasswords(const ConnectionProfile& profile, const QString& keyringService)
+{
+    const PasswordKeyring keyring = keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(keyringService);
+    QStringList problems;
+    for (const NodeProfile& node : profile.nodes) {
+        if (!node.keyringPassword)
+            continue;
+        const PasswordKeyring::Result removed =
+            keyring.remove(PasswordKeyring::nodeKey(profile.name, node.address, node.user));
+        if (!removed.ok && !removed.notFound)
+            problems << QCoreApplication::translate("ConnectionProfile", "%1: %2").arg(node.address, removed.error);
+    }
+    return problems;
+}
+
+QStringList moveKeyringPasswords(const ConnectionProfile& profile, const QString& newName,
+                                 const QString& keyringService)
+{
+    const PasswordKeyring keyring = keyringService.isEmpty() ? PasswordKeyring() : PasswordKeyring(keyringService);
+    QStringList problems;
+    for (const NodeProfile& node : profile.nodes) {
+        if (!node.keyringPassword || newName == profile.name)
+            continue;
+        const QString from = PasswordKeyring::nodeKey(profile.name, node.address, node.user);
+        const PasswordKeyring::Result read = keyring.read(from);
+        if (!read.ok) {
+            if (!read.notFound)
+                problems << QCoreApplication::translate("ConnectionProfile", "%1: %2").arg(node.address, read.error);
+            continue;
+        }
+        // Stored under the new name first: a failure leaves the old entry, never none.
+        const PasswordKeyring::Result stored =
+            keyring.store(PasswordKeyring::nodeKey(newName, node.address, node.user), read.password);
+        const PasswordKeyring::Result removed = stored.ok ? keyring.remove(from) : stored;
+        if (!removed.ok && !removed.notFound)
+            problems << QCoreApplication::translate("ConnectionProfile", "%1: %2").arg(node.address, removed.error);
+    }
+    return problems;
 }
 
 } // namespace redlock

@@ -51,6 +51,10 @@ struct ConnectionProfile
     // The deployment's lock history, as `--journal` takes it (a journal file; the journal reads the value): the one
     // its always-on writer (`redlock exporter --journal`) keeps. Empty: the console shows its own journal.
     QString history;
+    // SSH jump host(s) every TCP node is reached through, as the CLI's --ssh: "[user@]host[:port]" or a ProxyJump
+    // chain "a,b"; empty = direct. Keys and passwords stay with ssh (agent, ~/.ssh): nothing secret here.
+    QString sshRoute;
+    QString sshConfigFile; // ssh -F, as --ssh-config; empty = ~/.ssh/config
 
     // Problems that stop a connect: bad addresses, duplicates (double votes), a bad drift factor.
     QStringList errors() const;
@@ -72,9 +76,18 @@ void remove(QSettings& settings, const QString& name);
 
 // Turns a profile into what the controller watches: endpoints with passwords taken from the environment, the
 // desktop keyring (PasswordKeyring, service "redlock-console" unless keyringService names another), or from
-// askPassword(node index, endpoint display name) (returns nullopt when the operator cancels).
-using PasswordPrompt = std::function<std::optional<QString>(int node, const QString& displayName)>;
+// askPassword(node index, endpoint display name, why) (returns nullopt when the operator cancels). `why` is empty
+// for a node that asks at connect; for a keyring node whose password could not be read (no keyring daemon, locked,
+// no entry) it says so: the operator is asked instead, never connected without a password.
+using PasswordPrompt = std::function<std::optional<QString>(int node, const QString& displayName, const QString& why)>;
 std::optional<ClusterSettings> resolveProfile(const ConnectionProfile& profile, const PasswordPrompt& askPassword,
                                               QString* error, const QString& keyringService = {});
+
+// The keyring entries of a profile's "remember in the keyring" nodes follow the profile: removed with it, moved
+// when it is renamed (otherwise they stay behind, and a profile saved again under the old name would find them).
+// Returns one message per entry that could not be removed or moved (an entry that is not there is no error).
+QStringList forgetKeyringPasswords(const ConnectionProfile& profile, const QString& keyringService = {});
+QStringList moveKeyringPasswords(const ConnectionProfile& profile, const QString& newName,
+                                 const QString& keyringService = {});
 
 } // namespace redlock

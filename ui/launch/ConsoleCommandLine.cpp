@@ -52,14 +52,18 @@ ConsoleCommandLine::ConsoleCommandLine()
       m_openDock(QStringLiteral("open-dock"),
                  QCoreApplication::translate("main", "Show this dock at start: history, alerts or testBench (may "
                                                      "be given more than once)."),
-                 QCoreApplication::translate("main", "name"))
+                 QCoreApplication::translate("main", "name")),
+      m_screenshotProfiles(QStringLiteral("screenshot-profiles"),
+                           QCoreApplication::translate("main", "With --screenshot: render the connection profiles "
+                                                               "dialog (with --profile selected) instead of the "
+                                                               "window, connecting nowhere."))
 {
     m_parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Monitoring and admin console for Redlock distributed locks over N independent Redis masters."));
     m_parser.addHelpOption();
     m_parser.addVersionOption();
     m_parser.addOptions({m_nodes, m_pattern, m_profile, m_demo, m_screenshot, m_screenshotDelay, m_lang, m_readOnly,
-                         m_drift, m_dark, m_metricsListen, m_journal, m_noJournal, m_openDock});
+                         m_drift, m_dark, m_metricsListen, m_journal, m_noJournal, m_openDock, m_screenshotProfiles});
 }
 
 bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) const
@@ -74,6 +78,11 @@ bool ConsoleCommandLine::launchOptions(LaunchOptions* options, QString* error) c
     options->journal = m_parser.value(m_journal);
     options->noJournal = m_parser.isSet(m_noJournal);
     options->openDocks = m_parser.values(m_openDock);
+    options->screenshotProfiles = m_parser.isSet(m_screenshotProfiles);
+    if (options->screenshotProfiles && options->screenshot.isEmpty()) {
+        *error = QCoreApplication::translate("main", "--screenshot-profiles needs --screenshot");
+        return false;
+    }
     if (options->noJournal && m_parser.isSet(m_journal)) {
         *error = QCoreApplication::translate("main", "--journal and --no-journal exclude each other");
         return false;

@@ -43,6 +43,7 @@ private:
     QCommandLineOption m_journal;
     QCommandLineOption m_noJournal;
     QCommandLineOption m_openDock;
+    QCommandLineOption m_screenshotProfiles;
 };
 
 } // namespace redlock

@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace redlock {
 
 ConsoleLauncher::ConsoleLauncher(QSettings* settings, QObject* parent)
@@ -156,6 +158,26 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         return connectTo(s, error);
     }
 
+    if (options.screenshotProfiles) {
+        // The dialog as an operator sees it, over the window; nothing is connected.
+        auto* dialog = new ProfilesDialog(m_settings, m_window.get());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        if (!options.profile.isEmpty())
+            dialog->selectProfile(options.profile);
+        dialog->show();
+        QTimer::singleShot(std::max(500, options.screenshotDelayMs), this, [this, dialog] {
+            const QPixmap pixmap = dialog->grab();
+            const QString path = QFileInfo(m_options.screenshot).absoluteFilePath();
+            dialog->close();
+            if (pixmap.isNull() || !pixmap.save(path, "PNG")) {
+                emit finished(1, tr("cannot write the screenshot to %1").arg(path));
+                return;
+            }
+            emit finished(0, tr("screenshot saved to %1").arg(path));
+        });
+        return true;
+    }
+
     if (!options.profile.isEmpty()) {
         QString unreadable;
         const auto profile = ProfileStore::load(*m_settings, options.profile, &unreadable);
@@ -170,14 +192,10 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
         const bool interactive = options.screenshot.isEmpty();
         auto s = resolveProfile(
             *profile,
-            [this, interactive](int node, const QString& name) -> std::optional<QString> {
+            [this, interactive](int node, const QString& name, const QString& why) -> std::optional<QString> {
                 if (!interactive)
                     return std::nullopt;
-                bool ok = false;
-                const QString password = QInputDialog::getText(m_window.get(), tr("Password"),
-                                                               tr("Password for node %1 (%2):").arg(node + 1).arg(name),
-                                                               QLineEdit::Password, QString(), &ok);
-                return ok ? std::optional<QString>(password) : std::nullopt;
+                return askPassword(node, name, why);
             },
             error);
         if (!s)
@@ -203,6 +221,17 @@ bool ConsoleLauncher::connectTo(const ClusterSettings& settings, QString* error)
     return m_controller->start(settings, error);
 }
 
+std::optional<QString> ConsoleLauncher::askPassword(int node, const QString& name, const QString& why)
+{
+    // why: the keyring could not give the password; said first, so that the operator knows why they are asked.
+    const QString question = tr("Password for node %1 (%2):").arg(node + 1).arg(name);
+    bool ok = false;
+    const QString password = QInputDialog::getText(m_window.get(), tr("Password"),
+                                                   why.isEmpty() ? question : why + QStringLiteral("\n\n") + question,
+                                                   QLineEdit::Password, QString(), &ok);
+    return ok ? std::optional<QString>(password) : std::nullopt;
+}
+
 void ConsoleLauncher::openProfiles()
 {
     ProfilesDialog dialog(m_settings, m_window.get());
@@ -214,14 +243,10 @@ void ConsoleLauncher::openProfiles()
     QString error;
     auto s = resolveProfile(
         profile,
-        [&](int node, const QString& name) -> std::optional<QString> {
+        [&](int node, const QString& name, const QString& why) -> std::optional<QString> {
             if (!dialog.typedPassword(node).isEmpty())
                 return dialog.typedPassword(node);
-            bool ok = false;
-            const QString password = QInputDialog::getText(m_window.get(), tr("Password"),
-                                                           tr("Password for node %1 (%2):").arg(node + 1).arg(name),
-                                                           QLineEdit::Password, QString(), &ok);
-            return ok ? std::optional<QString>(password) : std::nullopt;
+            return askPassword(node, name, why);
         },
         &error);
     if (s && m_options.readOnly)

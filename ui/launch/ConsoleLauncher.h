@@ -46,6 +46,8 @@ struct LaunchOptions
     bool noJournal = false;
     // --open-dock NAME: docks shown at start ("history", "testBench"), e.g. for screenshots.
     QStringList openDocks;
+    // --screenshot-profiles: the screenshot is of the profiles dialog (--profile selected), for the docs.
+    bool screenshotProfiles = false;
 };
 
 // Puts the console together: the controller, the main window, and in demo mode a DemoWorkload on its own
@@ -81,6 +83,8 @@ public slots:
 
 private:
     bool connectTo(const ClusterSettings& settings, QString* error);
+    // A node's password, asked in a dialog (why, when not empty, says why it is asked); nullopt = cancelled.
+    std::optional<QString> askPassword(int node, const QString& name, const QString& why);
     void restoreRescanBudget();
     void takeScreenshot();
     void fail(const QString& message);

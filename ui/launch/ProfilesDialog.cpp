@@ -2,6 +2,7 @@
 
 #include "controller/PasswordKeyring.h"
 
+#include "protocol/SshTunnel.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/IoThread.h"
 #include "theme/Icons.h"
@@ -14,6 +15,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -44,7 +46,7 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
       m_pattern(new QLineEdit(this)), m_drift(new QDoubleSpinBox(this)), m_refresh(new QSpinBox(this)),
       m_readOnly(new QCheckBox(tr("Read-only: no action may write to the nodes"), this)),
       m_production(new QCheckBox(tr("Production: force release and restarts need the key or node typed in"), this)),
-      m_report(new QPlainTextEdit(this))
+      m_sshRoute(new QLineEdit(this)), m_sshConfig(new QLineEdit(this)), m_report(new QPlainTextEdit(this))
 {
     setWindowTitle(tr("Connection profiles"));
     resize(1000, 680);
@@ -56,9 +58,11 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     leftLayout->addWidget(new QLabel(tr("Saved profiles"), left));
     leftLayout->addWidget(m_list, 1);
     auto* newButton = new QPushButton(tr("New"), left);
+    auto* renameButton = new QPushButton(tr("Rename…"), left);
     auto* deleteButton = new QPushButton(tr("Delete"), left);
     auto* listButtons = new QHBoxLayout;
     listButtons->addWidget(newButton);
+    listButtons->addWidget(renameButton);
     listButtons->addWidget(deleteButton);
     leftLayout->addLayout(listButtons);
     m_list->addItems(ProfileStore::names(*m_settings));
@@ -134,6 +138,18 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
                              "history view shows it, including what happened while this console was closed; the "
                              "console reads it only."));
     settingsForm->addRow(tr("Lock history"), m_history);
+    // The CLI's --ssh and --ssh-config, for every TCP node of the profile. ssh keeps the keys (agent, ~/.ssh).
+    m_sshRoute->setObjectName(QStringLiteral("sshRoute"));
+    m_sshRoute->setPlaceholderText(tr("direct; or user@bastion, or jump1,jump2"));
+    m_sshRoute->setToolTip(tr("Reach every TCP node through this SSH jump host (ProxyJump chain: hops separated by "
+                              "commas), with the system's ssh client: your ~/.ssh/config, ssh-agent and known_hosts; "
+                              "an unknown or changed host key is refused."));
+    m_sshConfig->setObjectName(QStringLiteral("sshConfig"));
+    m_sshConfig->setPlaceholderText(tr("~/.ssh/config"));
+    auto* sshBox = new QGroupBox(tr("SSH jump host"), this);
+    auto* sshForm = new QFormLayout(sshBox);
+    sshForm->addRow(tr("SSH route"), m_sshRoute);
+    sshForm->addRow(tr("ssh config file"), m_sshConfig);
 
     m_report->setObjectName(QStringLiteral("checkReport"));
     m_report->setReadOnly(true);
@@ -149,7 +165,11 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
     rightLayout->addLayout(nodeButtons);
     auto* middle = new QHBoxLayout;
     middle->addWidget(nodeBox, 3);
-    middle->addWidget(settingsBox, 2);
+    auto* profileColumn = new QVBoxLayout;
+    profileColumn->addWidget(settingsBox);
+    profileColumn->addWidget(sshBox);
+    profileColumn->addStretch(1);
+    middle->addLayout(profileColumn, 2);
     rightLayout->addLayout(middle);
     rightLayout->addWidget(m_report, 1);
 
@@ -182,8 +202,18 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
         if (QMessageBox::question(this, tr("Delete profile"), tr("Delete the profile \"%1\"?").arg(item->text())) !=
             QMessageBox::Yes)
             return;
-        ProfileStore::remove(*m_settings, item->text());
-        delete item;
+        deleteProfile(item->text());
+    });
+    connect(renameButton, &QPushButton::clicked, this, [this] {
+        QListWidgetItem* item = m_list->currentItem();
+        if (!item)
+            return;
+        bool ok = false;
+        const QString to =
+            QInputDialog::getText(this, tr("Rename profile"), tr("New name:"), QLineEdit::Normal, item->text(), &ok)
+                .trimmed();
+        if (ok && !to.isEmpty() && to != item->text())
+            renameProfile(item->text(), to);
     });
     connect(addButton, &QPushButton::clicked, this, [this] { addNode(); });
     connect(removeButton, &QPushButton::clicked, this, &ProfilesDialog::removeNode);
@@ -214,7 +244,12 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
         m_list->setCurrentRow(0);
 }
 
-ProfilesDialog::~ProfilesDialog() = default;
+ProfilesDialog::~ProfilesDialog()
+{
+    // The check's connections go (with their thread) before the tunnels they go through.
+    m_io.reset();
+    qDeleteAll(std::exchange(m_checkTunnels, {}));
+}
 
 void ProfilesDialog::selectProfile(const QString& name)
 {
@@ -245,6 +280,8 @@ void ProfilesDialog::setProfile(const ConnectionProfile& p)
     m_readOnly->setChecked(p.readOnly);
     m_production->setChecked(p.production);
     m_history->setText(p.history);
+    m_sshRoute->setText(p.sshRoute);
+    m_sshConfig->setText(p.sshConfigFile);
     m_nodeData.clear();
     m_passwords.clear();
     m_nodes->setRowCount(0);
@@ -270,6 +307,8 @@ ConnectionProfile ProfilesDialog::profile() const
     p.readOnly = m_readOnly->isChecked();
     p.production = m_production->isChecked();
     p.history = m_history->text().trimmed();
+    p.sshRoute = m_sshRoute->text().trimmed();
+    p.sshConfigFile = m_sshConfig->text().trimmed();
     return p;
 }
 
@@ -405,6 +444,49 @@ bool ProfilesDialog::saveProfile()
     return true;
 }
 
+bool ProfilesDialog::deleteProfile(const QString& name)
+{
+    const auto p = ProfileStore::load(*m_settings, name);
+    if (!p)
+        return false;
+    // Entries left in the keyring would outlive the profile, and a new profile of that name would inherit them.
+    const QStringList problems = forgetKeyringPasswords(*p, m_keyringService);
+    ProfileStore::remove(*m_settings, name);
+    m_settings->sync();
+    for (QListWidgetItem* item : m_list->findItems(name, Qt::MatchExactly))
+        delete item;
+    m_report->appendPlainText(problems.isEmpty()
+                                  ? tr("Deleted \"%1\".").arg(name)
+                                  : tr("Deleted \"%1\"; these passwords could not be removed from the keyring: %2")
+                                        .arg(name, problems.join(QStringLiteral("; "))));
+    return true;
+}
+
+bool ProfilesDialog::renameProfile(const QString& from, const QString& to)
+{
+    auto p = ProfileStore::load(*m_settings, from);
+    if (!p)
+        return false;
+    if (ProfileStore::names(*m_settings).contains(to)) {
+        QMessageBox::warning(this, tr("Rename profile"), tr("A profile named \"%1\" exists already.").arg(to));
+        return false;
+    }
+    // Passwords move first: the keyring entries are named after the profile.
+    const QStringList problems = moveKeyringPasswords(*p, to, m_keyringService);
+    p->name = to;
+    ProfileStore::save(*m_settings, *p);
+    ProfileStore::remove(*m_settings, from);
+    m_settings->sync();
+    for (QListWidgetItem* item : m_list->findItems(from, Qt::MatchExactly))
+        item->setText(to);
+    if (m_name->text().trimmed() == from)
+        m_name->setText(to);
+    if (!problems.isEmpty())
+        m_report->appendPlainText(tr("Renamed \"%1\" to \"%2\"; these passwords could not be moved in the keyring: %3")
+                                      .arg(from, to, problems.join(QStringLiteral("; "))));
+    return true;
+}
+
 void ProfilesDialog::checkConnection()
 {
     const ConnectionProfile p = profile();
@@ -419,10 +501,13 @@ void ProfilesDialog::checkConnection()
     }
     // A fresh thread per check: a check still waiting on a dead node is dropped with it.
     m_io = std::make_unique<IoThread>(QStringLiteral("redlock-check"));
+    qDeleteAll(std::exchange(m_checkTunnels, {}));
     m_checksPending = int(p.nodes.size());
     m_checksOk = true;
     m_checkLines = QList<QString>(p.nodes.size());
     m_report->appendPlainText(tr("Checking %n node(s)…", nullptr, int(p.nodes.size())));
+    QList<NodeEndpoint> endpoints;
+    QList<int> rows;
     for (int i = 0; i < p.nodes.size(); ++i) {
         QString why;
         auto endpoint = p.nodes[i].endpoint(&why);
@@ -434,7 +519,50 @@ void ProfilesDialog::checkConnection()
             endpoint->password = qEnvironmentVariable(p.nodes[i].passwordEnv.toLocal8Bit().constData());
         else
             endpoint->password = m_passwords.value(i);
-        auto* check = m_io->create<ConnectionCheck>(i, *endpoint);
+        if (!endpoint->isUnix())
+            endpoint->sshRoute = p.sshRoute;
+        endpoints << *endpoint;
+        rows << i;
+    }
+    if (p.sshRoute.isEmpty() || endpoints.isEmpty()) {
+        runChecks(endpoints, rows);
+        return;
+    }
+    // Through the profile's bastion, as the console will connect: the check waits for the tunnel (the same
+    // SshTunnel as the CLI's --ssh), and a tunnel that cannot come up fails every node with ssh's reason.
+    SshTunnel::Options sshOptions;
+    sshOptions.configFile = p.sshConfigFile;
+    QString why;
+    m_checkTunnels = SshTunnel::forNodes(&endpoints, sshOptions, this, &why);
+    if (m_checkTunnels.isEmpty()) {
+        for (const int row : std::as_const(rows))
+            onCheckFinished(row, false, {{tr("SSH tunnel"), false, why}});
+        return;
+    }
+    m_report->appendPlainText(tr("Starting the SSH tunnel via %1…").arg(p.sshRoute));
+    auto pending = std::make_shared<qsizetype>(m_checkTunnels.size());
+    for (SshTunnel* tunnel : std::as_const(m_checkTunnels)) {
+        connect(tunnel, &SshTunnel::up, this, [this, tunnel, pending, endpoints, rows] {
+            tunnel->disconnect(this);
+            if (--*pending == 0)
+                runChecks(endpoints, rows);
+        });
+        connect(tunnel, &SshTunnel::down, this, [this, rows](const QString& reason) {
+            for (SshTunnel* t : std::as_const(m_checkTunnels)) {
+                t->disconnect(this);
+                t->stop(); // a check is one attempt: no restarts behind the dialog
+            }
+            for (const int row : rows)
+                onCheckFinished(row, false, {{tr("SSH tunnel"), false, reason}});
+        });
+        tunnel->start();
+    }
+}
+
+void ProfilesDialog::runChecks(const QList<NodeEndpoint>& endpoints, const QList<int>& rows)
+{
+    for (qsizetype k = 0; k < endpoints.size(); ++k) {
+        auto* check = m_io->create<ConnectionCheck>(rows[k], endpoints[k]);
         connect(check, &ConnectionCheck::finished, this, &ProfilesDialog::onCheckFinished, Qt::QueuedConnection);
         QMetaObject::invokeMethod(check, &ConnectionCheck::run, Qt::QueuedConnection);
     }

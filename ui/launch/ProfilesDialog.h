@@ -20,6 +20,7 @@ class QTableWidget;
 namespace redlock {
 
 class IoThread;
+class SshTunnel;
 
 // Add, edit, check and pick connection profiles. Saved with QSettings, without passwords: a node's password
 // is asked for at connect time, read from an environment variable the profile names, or kept in the desktop
@@ -45,12 +46,18 @@ public:
 
     // Widgets, for tests.
     QLineEdit* nameEdit() const { return m_name; }
+    QLineEdit* sshRouteEdit() const { return m_sshRoute; }
+    QLineEdit* sshConfigEdit() const { return m_sshConfig; }
     QTableWidget* nodesTable() const { return m_nodes; }
     QPlainTextEdit* checkReport() const { return m_report; }
 
 public slots:
     void checkConnection();
     bool saveProfile();
+    // A saved profile goes with the keyring entries of its nodes (no question asked here: the buttons ask).
+    bool deleteProfile(const QString& name);
+    // Renames a saved profile; the keyring entries of its nodes move with it. Refuses a name already taken.
+    bool renameProfile(const QString& from, const QString& to);
 
 signals:
     void checkFinished(bool ok);
@@ -64,6 +71,7 @@ private:
     NodeProfile nodeAt(int row) const;
     void setNodeAt(int row, const NodeProfile& node);
     void onCheckFinished(int node, bool ok, const QList<ConnectionCheck::Step>& steps);
+    void runChecks(const QList<NodeEndpoint>& endpoints, const QList<int>& rows);
 
     QSettings* m_settings;
     QListWidget* m_list;
@@ -88,6 +96,8 @@ private:
     QCheckBox* m_readOnly;
     QCheckBox* m_production;
     QLineEdit* m_history = nullptr; // the deployment's lock history (ConnectionProfile::history)
+    QLineEdit* m_sshRoute;
+    QLineEdit* m_sshConfig;
     QPlainTextEdit* m_report;
 
     QList<NodeProfile> m_nodeData;
@@ -99,6 +109,7 @@ private:
     int m_checksPending = 0;
     bool m_checksOk = true;
     QList<QString> m_checkLines;
+    QList<SshTunnel*> m_checkTunnels; // the last check's, through the profile's SSH route (children)
 };
 
 } // namespace redlock

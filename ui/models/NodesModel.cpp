@@ -31,7 +31,29 @@ void NodesModel::setNodes(const QList<NodeFacts>& facts)
     m_nodes = facts;
     m_findings.clear();
     m_load = QList<Load>(facts.size());
+    m_tunnelProblems.clear();
     endResetModel();
+}
+
+void NodesModel::setTunnelProblem(int node, const QString& problem)
+{
+    if (m_tunnelProblems.value(node) == problem)
+        return;
+    if (problem.isEmpty())
+        m_tunnelProblems.remove(node);
+    else
+        m_tunnelProblems.insert(node, problem);
+    for (int row = 0; row < m_nodes.size(); ++row)
+        if (m_nodes[row].node == node)
+            emit dataChanged(index(row, AddressColumn), index(row, StateColumn));
+}
+
+QString NodesModel::pathText(const NodeEndpoint& endpoint)
+{
+    if (endpoint.sshRoute.isEmpty())
+        return {};
+    // The chain as ssh walks it: "via a → b → host:port" for ProxyJump hops.
+    return tr("via %1 → %2").arg(endpoint.sshRoute.split(u',').join(QStringLiteral(" → ")), endpoint.displayName());
 }
 
 void NodesModel::setFacts(const NodeFacts& facts)
@@ -160,10 +182,14 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
 {
     switch (column) {
     case AddressColumn:
+        if (!facts.endpoint.sshRoute.isEmpty())
+            return tr("#%1 %2 (via %3)").arg(facts.node + 1).arg(facts.endpoint.displayName(), facts.endpoint.sshRoute);
         return tr("#%1 %2").arg(facts.node + 1).arg(facts.endpoint.displayName());
     case StateColumn: {
         if (const auto note = m_stateNotes.find(facts.node); note != m_stateNotes.end())
             return note->first;
+        if (facts.health != NodeHealth::Up && m_tunnelProblems.contains(facts.node))
+            return tr("unreachable: SSH tunnel not up");
         QString text = nodeHealthName(facts.health);
         if (facts.isDegraded())
             text += tr(" (degraded)");
@@ -259,8 +285,12 @@ QVariant NodesModel::raw(const NodeFacts& facts, int column) const
 QString NodesModel::toolTip(const NodeFacts& facts, int column) const
 {
     switch (column) {
+    case AddressColumn:
+        return pathText(facts.endpoint);
     case StateColumn: {
         QString tip = facts.reason;
+        if (facts.health != NodeHealth::Up && m_tunnelProblems.contains(facts.node))
+            tip = m_tunnelProblems.value(facts.node) + (tip.isEmpty() ? QString() : QStringLiteral("\n") + tip);
         if (!facts.refusedCommands.isEmpty())
             tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) +
                    tr("Refused by the node: %1").arg(facts.refusedCommands.join(QStringLiteral(", ")));

@@ -45,6 +45,12 @@ public:
     // clears it. A `warning` (a node back before its due time) gets a warning icon and the danger colour.
     void setStateNote(int node, const QString& note, bool warning = false);
     QString stateNote(int node) const { return m_stateNotes.value(node).first; }
+    // Why the SSH tunnel of a node reached through a bastion is not up (ClusterController::tunnelProblem); empty
+    // clears it. While the node is not up, the state column says the tunnel is down and its tooltip says why.
+    void setTunnelProblem(int node, const QString& problem);
+    QString tunnelProblem(int node) const { return m_tunnelProblems.value(node); }
+    // "via ops@bastion → 10.0.0.5:6379" for a node behind a bastion, empty for one reached directly.
+    static QString pathText(const NodeEndpoint& endpoint);
     bool stateNoteIsWarning(int node) const { return m_stateNotes.value(node).second; }
 
     const NodeFacts& facts(int row) const { return m_nodes[row]; }
@@ -68,6 +74,7 @@ private:
     QList<NodeFacts> m_nodes;
     QList<AuditFinding> m_findings;
     QHash<int, std::pair<QString, bool>> m_stateNotes;
+    QHash<int, QString> m_tunnelProblems;
     struct Load
     {
         double sessionPerSecond = -1; // -1 unknown

@@ -196,6 +196,7 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
         updateQuorum();
     });
     connect(m_controller, &ClusterController::nodeSampled, m_nodes, &NodesModel::setSample);
+    connect(m_controller, &ClusterController::tunnelProblemChanged, m_nodes, &NodesModel::setTunnelProblem);
     connect(m_controller, &ClusterController::observerLoad, m_nodes, &NodesModel::setLoad);
     connect(m_controller, &ClusterController::auditChanged, this,
             [this] { m_nodes->setFindings(m_controller->findings()); });
@@ -454,6 +455,8 @@ void MainWindow::applySavedColumnWidths()
 void MainWindow::onStarted(int nodeCount)
 {
     m_nodes->setNodes(m_controller->nodeFacts());
+    for (int i = 0; i < nodeCount; ++i) // the tunnels started before the rows were made
+        m_nodes->setTunnelProblem(i, m_controller->tunnelProblem(i));
     m_locks->reset(nodeCount);
     m_detail->showKey({});
     m_autoSelected = false;

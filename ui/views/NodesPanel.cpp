@@ -45,6 +45,15 @@ NodesPanel::NodesPanel(ClusterController* controller, NodesModel* model, QWidget
     // restart's time, "rescan only") are in the cells' tooltips too. Double-click a header edge to fit.
     m_view->setColumnWidth(NodesModel::UptimeColumn, fm.horizontalAdvance(QStringLiteral("23 h 59 min 59 s")) + 16);
     m_view->setColumnWidth(NodesModel::LoadColumn, fm.horizontalAdvance(QStringLiteral("00,000 cmd/s")) + 16);
+    // Nodes behind a bastion say so in the address ("#1 10.0.0.5:6379 (via ops@bastion)"): wide enough for that.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        for (int row = 0; row < m_model->rowCount(); ++row) {
+            if (!m_model->facts(row).endpoint.sshRoute.isEmpty()) {
+                m_view->resizeColumnToContents(NodesModel::AddressColumn);
+                return;
+            }
+        }
+    });
 
     // The operator sets what the console may cost each node: the lock view's background rescan stays within
     // it (live changes come from keyspace events; the Console load column shows the result).
