@@ -40,7 +40,12 @@ struct InspectorOptions
     int reconcileIntervalMs = 5000;
     int budgetPerNode = kDefaultBudgetPerNode;
     bool keyspaceEvents = true; // subscribe to __keyspace@<db>__:<pattern> on every node
-    int eventBatchMs = 50;      // keyspace events are coalesced for this long, then re-read
+    // With a view sink only (`redlock audit`, which wants the largest PTTL and no verdict): each node reads only
+    // the keys its own SCAN returns, and the pass keeps no set of the names read, so its memory does not grow with
+    // the number of keys. The sink then gets one view per node a key is on, with that node's read alone (the
+    // others unasked), and the summary's counts are per node.
+    bool perNodeReads = false;
+    int eventBatchMs = 50; // keyspace events are coalesced for this long, then re-read
     // How often each node's notify-keyspace-events is read (CONFIG GET), to tell live nodes from the ones
     // only the rescan can follow; and how often observerLoad() is emitted. 0 = never.
     int eventsCheckIntervalMs = 15000;
