@@ -75,6 +75,7 @@ load 1 "$small"
 watch_rss() {
     local name=$1 round=$2 db=$3 n=$4 out="$workdir/watch.out" start
     start=$(date +%s.%N)
+    : >"$out" # before the loop below counts its lines, whenever the shell opens it for watch
     "$redlock" watch --nodes "$nodes" --db "$db" --pattern 'lk:*' >"$out" 2>"$workdir/watch.err" &
     watch_pid=$!
     local deadline=$((SECONDS + 600))

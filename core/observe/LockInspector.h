@@ -131,10 +131,10 @@ public:
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
     // a full pass hands every lock's view to it as soon as the view is merged, on the inspector's thread and
     // in the order the reads complete, and keeps none of them. Memory is then bounded by the reads in flight
-    // and the names of the keys already read (so that a key several nodes' SCANs return is read once), not
-    // by the views; a slow sink slows the pass down instead of queueing views. snapshot() stays empty,
-    // locksChanged() and lockEvents() are not emitted for full passes, and the summary's `locks` counts the
-    // views handed over. Set it before the first pass, on an inspector without keyspace events.
+    // and the names of the keys already read (so that a key several nodes' SCANs return is read once; none
+    // with InspectorOptions::perNodeReads), not by the views; a slow sink slows the pass down instead of queueing
+    // views. snapshot() stays empty, locksChanged() and lockEvents() are not emitted for full passes, and the summary's
+    // `locks` counts the views handed over. Set it before the first pass, on an inspector without keyspace events.
     using ViewSink = std::function<void(LockView&& view)>;
     void setViewSink(ViewSink sink) { m_viewSink = std::move(sink); }
 
