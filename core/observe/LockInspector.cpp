@@ -376,6 +376,7 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 return;
             }
             const QByteArray next = reply.elements()[0].bytes();
+            const bool perNode = m_options.perNodeReads && m_viewSink && !m_pass->incremental;
             QList<QByteArray> keys;
             const auto& names = reply.elements()[1].elements();
             keys.reserve(names.size());
@@ -386,8 +387,8 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                 if (!globMatches(m_options.pattern, key))
                     m_pass->outsidePattern.insert(key);
                 else if (key.startsWith(kRedissonChannelPrefix) || key == fenceCountersKey())
-                    m_pass->helpers.insert(key);   // not a lock: skipped, not read (the counters can be large)
-                else if (m_pass->seen.insert(key)) // not when another node's SCAN has named it already
+                    m_pass->helpers.insert(key); // not a lock: skipped, not read (the counters can be large)
+                else if (perNode || m_pass->seen.insert(key)) // not when another node's SCAN named it already
                     keys.append(key);
             }
             if (next == "0")
@@ -397,7 +398,12 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
             if (!keys.isEmpty()) {
                 ++progress.groupsInFlight;
                 ++m_pass->groupsInFlight;
-                readOnAllNodes(keys, m_pass->reachable, m_pass->unreachableWhy, true,
+                QList<bool> ask = m_pass->reachable;
+                if (perNode) {
+                    ask.fill(false);
+                    ask[node] = true;
+                }
+                readOnAllNodes(keys, ask, m_pass->unreachableWhy, true,
                                [this, alive, generation, node](const GroupReads& group) {
                                    if (!*alive || !m_pass || m_pass->generation != generation)
                                        return;
@@ -572,6 +578,7 @@ void LockInspector::emitFinished(const Pass& pass, const SkippedKeys& skipped)
     summary.keysScanned = pass.keysScanned;
     summary.commandsSent = pass.commandsSent;
     summary.locks = m_viewSink ? pass.handedToSink : static_cast<int>(m_views.size());
+    summary.keysRemembered = pass.seen.size();
     summary.skipped = skipped;
     summary.nodeReachable = pass.reachable;
     summary.errors = pass.errors;

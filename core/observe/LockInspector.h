@@ -40,7 +40,12 @@ struct InspectorOptions
     int reconcileIntervalMs = 5000;
     int budgetPerNode = kDefaultBudgetPerNode;
     bool keyspaceEvents = true; // subscribe to __keyspace@<db>__:<pattern> on every node
-    int eventBatchMs = 50;      // keyspace events are coalesced for this long, then re-read
+    // With a view sink only (`redlock audit`, which wants the largest PTTL and no verdict): each node reads only
+    // the keys its own SCAN returns, and the pass keeps no set of the names read, so its memory does not grow with
+    // the number of keys. The sink then gets one view per node a key is on, with that node's read alone (the
+    // others unasked), and the summary's counts are per node.
+    bool perNodeReads = false;
+    int eventBatchMs = 50; // keyspace events are coalesced for this long, then re-read
     // How often each node's notify-keyspace-events is read (CONFIG GET), to tell live nodes from the ones
     // only the rescan can follow; and how often observerLoad() is emitted. 0 = never.
     int eventsCheckIntervalMs = 15000;
@@ -126,10 +131,10 @@ public:
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
     // a full pass hands every lock's view to it as soon as the view is merged, on the inspector's thread and
     // in the order the reads complete, and keeps none of them. Memory is then bounded by the reads in flight
-    // and the names of the keys already read (so that a key several nodes' SCANs return is read once), not
-    // by the views; a slow sink slows the pass down instead of queueing views. snapshot() stays empty,
-    // locksChanged() and lockEvents() are not emitted for full passes, and the summary's `locks` counts the
-    // views handed over. Set it before the first pass, on an inspector without keyspace events.
+    // and the names of the keys already read (so that a key several nodes' SCANs return is read once; none
+    // with InspectorOptions::perNodeReads), not by the views; a slow sink slows the pass down instead of queueing
+    // views. snapshot() stays empty, locksChanged() and lockEvents() are not emitted for full passes, and the summary's
+    // `locks` counts the views handed over. Set it before the first pass, on an inspector without keyspace events.
     using ViewSink = std::function<void(LockView&& view)>;
     void setViewSink(ViewSink sink) { m_viewSink = std::move(sink); }
 

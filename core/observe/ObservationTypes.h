@@ -338,6 +338,9 @@ struct InspectionSummary
     qint64 keysScanned = 0;   // names returned by SCAN over all nodes
     qint64 commandsSent = 0;
     int locks = 0; // lock views after the pass
+    // Names the pass kept so that a key several nodes' SCANs return is read once (KeySet): what its memory grows
+    // with. 0 when each node reads only what its own SCAN returns (InspectorOptions::perNodeReads).
+    qint64 keysRemembered = 0;
     SkippedKeys skipped;
     QList<bool> nodeReachable; // per node: the whole SCAN completed
     QStringList errors;        // per-node failures, "host:port: text"

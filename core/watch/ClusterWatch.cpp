@@ -83,6 +83,8 @@ bool ClusterWatch::start(QString* error)
         // One pass, nothing kept: the views go through the sink below and are dropped there.
         inspectorOptions.keyspaceEvents = false;
         inspectorOptions.reconcileIntervalMs = 0;
+        // Only the largest PTTL is wanted, and each node's own reads give it: no set of the names read either.
+        inspectorOptions.perNodeReads = true;
     }
     m_inspector = m_io->create<LockInspector>(inspectorOptions);
     // The running maximum is taken on the I/O thread, where the change sets (or the views) are, and only a larger

@@ -338,7 +338,8 @@ private slots:
     }
 
     // `redlock audit`: the max TTL is the largest PTTL of a lock value met in one pass (a tombstone's is no TTL a
-    // client uses), and no lock view is kept for it: memory does not grow with the number of locks.
+    // client uses), and neither a lock view nor a key name is kept for it: memory does not grow with the number of
+    // locks (each node reads what its own SCAN returns, so no set of the names read is needed).
     void oneShotAuditKeepsTheLargestPttlAndNoLocks()
     {
         LocalCluster cluster;
@@ -363,9 +364,19 @@ private slots:
         QVERIFY2(watch.largestPttlSeenMs() > 40000 && watch.largestPttlSeenMs() <= 45000,
                  qPrintable(QString::number(watch.largestPttlSeenMs())));
         QCOMPARE(watch.auditMaxTtlMs(), watch.largestPttlSeenMs());
-        QCOMPARE(watch.lastInspection().locks, 302); // the tombstone is a row of its own, handed over and dropped
+        // One view per node a lock is on (the tombstone is a row of its own), handed over and dropped.
+        QCOMPARE(watch.lastInspection().locks, 302 * cluster.size());
+        QCOMPARE(watch.lastInspection().keysRemembered, 0);
         QVERIFY(watch.inspector()->snapshot().isEmpty());
         QCOMPARE(locks.size(), 0);
+
+        // A watch that keeps its locks reads each key once on every node, and remembers every name for that.
+        ClusterWatch keeping(fastOptions(cluster));
+        QVERIFY(keeping.start());
+        QTRY_VERIFY_WITH_TIMEOUT(keeping.inspectionDone(), 20000);
+        QCOMPARE(keeping.lastInspection().locks, 302);
+        QCOMPARE(keeping.lastInspection().keysRemembered, 302);
+        QCOMPARE(keeping.largestPttlSeenMs() > 40000, true);
     }
 
     // The console's and `watch`'s watch: the largest PTTL seen is a running maximum over every change set, a lock

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Issue 29.4's rows: the peak RSS of `redlock watch` over a first full pass and of `redlock audit`, at two lock
+# counts, beside their targets (watch <= 50 MB at 100k; audit's memory independent of the lock count: its peak at
+# the larger count within a few MB of the smaller). Keys are written with redis-cli --pipe into a 5-node local
+# cluster (`redlock cluster`), the larger set in database 0 and the smaller in database 1 (so that both are read
+# with the same pattern and SCAN pages equally full); the two commands then alternate for ROUNDS rounds, and
+# medians and ranges are printed.
+#
+# watch runs until it has printed one "seen held" line per lock (its first full pass), plus one second; its
+# peak RSS is VmHWM from /proc/PID/status, then it is stopped with SIGINT. audit runs to its end under
+# /usr/bin/time -v.
+#
+# Usage: scripts/bench-frontends.sh [keys] [small]   (default 100000 and 10000)
+# Env:   BUILD   build directory (default build)
+#        ROUNDS  alternating rounds (default 3)
+#        OUT     also append the results, one "name round value" per line, to this file
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+keys="${1:-100000}"
+small="${2:-10000}"
+rounds="${ROUNDS:-3}"
+build="${BUILD:-$root/build}"
+redlock="$build/app/redlock"
+for tool in "$redlock" /usr/bin/time "$(command -v redis-cli || true)"; do
+    [[ -n "$tool" && -x "$tool" ]] || { echo "bench-frontends: $tool missing (build redlock; redis-cli, time)" >&2; exit 2; }
+done
+
+workdir="$(mktemp -d)"
+cluster_pid=""
+watch_pid=""
+cleanup() {
+    if [[ -n "$watch_pid" ]] && kill -0 "$watch_pid" 2>/dev/null; then
+        kill -INT "$watch_pid" 2>/dev/null || true
+        wait "$watch_pid" 2>/dev/null || true
+    fi
+    if [[ -n "$cluster_pid" ]] && kill -0 "$cluster_pid" 2>/dev/null; then
+        kill -TERM "$cluster_pid" 2>/dev/null || true
+        wait "$cluster_pid" 2>/dev/null || true
+    fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT INT TERM
+
+mkfifo "$workdir/nodes"
+"$redlock" cluster --nodes-count 5 >"$workdir/nodes" 2>"$workdir/cluster.log" &
+cluster_pid=$!
+if ! read -r nodes <"$workdir/nodes"; then
+    echo "bench-frontends: the cluster did not start:" >&2
+    cat "$workdir/cluster.log" >&2
+    exit 3
+fi
+IFS=, read -r -a node_list <<<"$nodes"
+
+# load DB N: N lock keys lk:0..lk:(N-1) in database DB of every node, in the Redis protocol for redis-cli --pipe.
+load() {
+    awk -v n="$2" -v prefix="lk:" 'BEGIN {
+        for (k = 0; k < n; ++k) {
+            key = prefix k; value = sprintf("rl1:%032x:1:bench:", k)
+            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, length(value), value
+        }
+    }' >"$workdir/keys.resp"
+    for node in "${node_list[@]}"; do
+        redis-cli -h "${node%:*}" -p "${node##*:}" -n "$1" --pipe <"$workdir/keys.resp" >/dev/null
+    done
+    rm -f "$workdir/keys.resp"
+}
+echo "nodes: $nodes; writing $keys + $small lock keys on each ..." >&2
+load 0 "$keys"
+load 1 "$small"
+
+# watch_rss NAME ROUND DB N: the peak RSS (MB) of `redlock watch` (alerts on, as by default) once it has printed
+# N "seen held" lines.
+watch_rss() {
+    local name=$1 round=$2 db=$3 n=$4 out="$workdir/watch.out" start
+    start=$(date +%s.%N)
+    : >"$out" # before the loop below counts its lines, whenever the shell opens it for watch
+    "$redlock" watch --nodes "$nodes" --db "$db" --pattern 'lk:*' >"$out" 2>"$workdir/watch.err" &
+    watch_pid=$!
+    local deadline=$((SECONDS + 600))
+    while (($(grep -c 'seen held' "$out") < n)); do
+        kill -0 "$watch_pid" 2>/dev/null || { echo "bench-frontends: watch ended:" >&2; cat "$workdir/watch.err" >&2; exit 1; }
+        ((SECONDS < deadline)) || { echo "bench-frontends: watch printed $(grep -c 'seen held' "$out") of $n locks in 600 s" >&2; exit 1; }
+        sleep 0.2
+    done
+    local wall
+    wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+    sleep 1
+    local kb
+    kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$watch_pid/status")
+    kill -INT "$watch_pid"
+    wait "$watch_pid" || true
+    watch_pid=""
+    echo "$name $round $((kb / 1024)) $wall" >>"$workdir/results"
+    echo "round $round: $name: peak RSS $((kb / 1024)) MB, first pass printed in ${wall} s" >&2
+}
+
+audit_rss() {
+    local name=$1 round=$2 db=$3
+    /usr/bin/time -v -o "$workdir/audit.time" "$redlock" audit --nodes "$nodes" --db "$db" --pattern 'lk:*' --json \
+        >"$workdir/audit.out" 2>"$workdir/audit.err" || true # a finding's exit code is no failure here
+    grep -q '"maxTtlMs"' "$workdir/audit.out" || { echo "bench-frontends: audit failed:" >&2; cat "$workdir/audit.err" >&2; exit 1; }
+    local rss wall
+    rss=$(awk -F': ' '/Maximum resident set size/ { print int($2 / 1024) }' "$workdir/audit.time")
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$workdir/audit.time")
+    echo "$name $round $rss $wall" >>"$workdir/results"
+    echo "round $round: $name: max RSS $rss MB, ${wall} s" >&2
+}
+
+for ((round = 1; round <= rounds; ++round)); do
+    echo "round $round/$rounds (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+    watch_rss watch-big "$round" 0 "$keys"
+    audit_rss audit-big "$round" 0
+    watch_rss watch-small "$round" 1 "$small"
+    audit_rss audit-small "$round" 1
+done
+[[ -z "${OUT:-}" ]] || cat "$workdir/results" >>"$OUT"
+
+awk -v keys="$keys" -v small="$small" -v rounds="$rounds" '
+function sort(a, n,   i, j, t) { for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t } }
+function med(name, f,   a, n, r) { n = 0; for (r = 1; r <= rounds; ++r) if ((name, r, f) in v) a[++n] = v[name, r, f]; sort(a, n); return a[int((n + 1) / 2)] }
+function rng(name, f,   a, n, r) { n = 0; for (r = 1; r <= rounds; ++r) if ((name, r, f) in v) a[++n] = v[name, r, f]; sort(a, n); return a[1] "-" a[n] }
+{ v[$1, $2, "rss"] = $3; v[$1, $2, "wall"] = $4 }
+END {
+    printf "5 local nodes, median of %d alternating rounds (range)\n", rounds
+    printf "redlock watch, %d locks: peak RSS %s MB (%s), first pass %s s (target <= 50 MB at 100k)\n", keys, med("watch-big", "rss"), rng("watch-big", "rss"), med("watch-big", "wall")
+    printf "redlock watch, %d locks: peak RSS %s MB (%s)\n", small, med("watch-small", "rss"), rng("watch-small", "rss")
+    printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", keys, med("audit-big", "rss"), rng("audit-big", "rss"), med("audit-big", "wall")
+    printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", small, med("audit-small", "rss"), rng("audit-small", "rss"), med("audit-small", "wall")
+    printf "audit growth: %+d MB for %dx the locks (target: independent of the lock count)\n", med("audit-big", "rss") - med("audit-small", "rss"), keys / small
+}' "$workdir/results"
