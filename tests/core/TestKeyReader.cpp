@@ -177,6 +177,8 @@ private slots:
         QCOMPARE(script->keys->readPath(), ReadPath::PageScript);
         QCOMPARE(perKey->keys->readPath(), ReadPath::PerKey);
         compareReads(byScript, byKey);
+        if (QTest::currentTestFailed())
+            return;
         // One command per page (and the reload), against a few per key.
         QVERIFY2(script->commands < m_keys.size() / 2, qPrintable(QString::number(script->commands)));
         // Both read what is there: a sample of what the set holds.
@@ -194,6 +196,8 @@ private slots:
         QCOMPARE(find(QByteArray("lk:\x00nul", 7)).state.presence, NodeLockState::Presence::Holding);
         // Read again: the script is cached now, and the observations are still the same.
         compareReads(readAll(*script, m_keys), readAll(*perKey, m_keys));
+        if (QTest::currentTestFailed())
+            return;
     }
 
     // A user with the monitoring preset but without +evalsha_ro / +eval_ro: its pages are read per key, the
@@ -212,9 +216,13 @@ private slots:
         QCOMPARE(refused->keys->readPath(), ReadPath::PerKey);
         QVERIFY2(refused->keys->readPathNote().contains(u"evalsha_ro"), qPrintable(refused->keys->readPathNote()));
         compareReads(first, readAll(*perKey, m_keys));
+        if (QTest::currentTestFailed())
+            return;
         // Remembered: the next read sends no script.
         const qint64 before = refused->commands;
         compareReads(readAll(*refused, m_keys), readAll(*perKey, m_keys));
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(refused->commands - before >= m_keys.size()); // per key: at least a PTTL each
         QCOMPARE(refused->keys->readPath(), ReadPath::PerKey);
 
@@ -225,6 +233,8 @@ private slots:
         auto allowed = reader(true, false, QStringLiteral("monitor"), QStringLiteral("monitor-pw"));
         QTRY_VERIFY(allowed->connection->isReady());
         compareReads(readAll(*allowed, m_keys), readAll(*perKey, m_keys));
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(allowed->keys->readPath(), ReadPath::PageScript);
     }
 
