@@ -205,7 +205,9 @@ void KeyReader::readPage(const QList<QByteArray>& keys, bool forPass, Done done,
     timer.start();
     const qint64 sentNs = m_clock->nowNs(); // see readPerKey
     auto alive = m_alive;
-    m_hooks.charge(1, forPass);
+    // Charged as its keys, not as one command: the rescan budget (commands per second per node) paces the node's
+    // work, and a page script costs a node about what the per-key reads of its keys do (bench-inspect), not less.
+    m_hooks.charge(keys.size(), forPass);
     m_connection->send(
         command,
         [this, alive, keys, forPass, done = std::move(done), loaded, timer, sentNs](const RedisReply& reply) mutable {
