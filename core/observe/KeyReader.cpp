@@ -1,14 +1,101 @@
 #include "observe/KeyReader.h"
 
+#include "protocol/LockScripts.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
 
 namespace redlock {
 
+namespace {
+
+// Keys per page script: the script holds the node for its whole run (measured by bench-inspect: INFO commandstats
+// usec_per_call of evalsha_ro), so a page is kept to well under a millisecond of the node's time.
+constexpr int kPageScriptKeys = 200;
+
+// A refusal that says nothing about the node's scripts: only this page is read per key.
+bool refusalOfThisPage(const RedisReply& reply)
+{
+    const QString text = reply.errorText();
+    return text.startsWith(u"BUSY") || text.startsWith(u"LOADING") || text.contains(u"keys used as arguments");
+}
+
+} // namespace
+
+void KeyReader::setPageScripts(bool enabled)
+{
+    m_path = enabled ? ReadPath::Unknown : ReadPath::PerKey;
+    m_pathNote = enabled ? QString() : tr("page scripts off");
+}
+
+void KeyReader::unreachable(KeyRead& read, const RedisReply& reply, const char* command)
+{
+    // An ACL refusal (NOPERM) is a state of its own: the node answers, but not about this key. A refusal names the
+    // refused command (the server's text names neither it nor the key).
+    const bool refused = reply.errorKind() == RedisErrorKind::NoPermission;
+    read.state.presence = refused ? NodeLockState::Presence::Refused : NodeLockState::Presence::Unreachable;
+    read.state.note = refused ? tr("%1 refused: %2").arg(QLatin1String(command), reply.errorText()) : reply.errorText();
+    read.nodeFailed = reply.type() == RedisReply::Type::Failure;
+}
+
+void KeyReader::setValue(KeyRead& read, const QByteArray& value, bool lockLike) const
+{
+    // A value without TTL is a lock that never expires when it looks like one (a format a lock library
+    // writes, a Redisson holder); any other string without TTL is application data, skipped. (mergeGroupKey
+    // also keeps a lock we were showing whose own token lost its TTL.) Under a pattern that names no lock, a value
+    // with a TTL must look like one too.
+    using Presence = NodeLockState::Presence;
+    read.state.token = value;
+    if (read.state.pttlMs == -1 && !lockLike) {
+        read.state.presence = Presence::NotALock;
+        read.state.note = tr("no TTL");
+        read.skip = KeyRead::Skip::NoTtl;
+    } else if (m_onlyLockFormats && !lockLike) {
+        read.state.presence = Presence::NotALock;
+        read.state.note = tr("not a lock format");
+        read.skip = KeyRead::Skip::NotALockFormat;
+    } else {
+        read.state.presence = Presence::Holding;
+    }
+}
+
+void KeyReader::resolveTyped(KeyRead& read, const QByteArray& type, qint64 pttlMs, const RedisReply& value) const
+{
+    using Presence = NodeLockState::Presence;
+    read.state.presence = Presence::Absent;
+    read.state.pttlMs = pttlMs;
+    if (type == "none" || pttlMs == -2)
+        return;
+    if (type == "string") {
+        if (value.isString())
+            setValue(read, value.bytes(), holderFormatOf(read.key, value.bytes()) != HolderFormat::Opaque);
+        else
+            unreachable(read, value, "GET");
+    } else if (type == "hash") {
+        if (!value.isArray()) {
+            unreachable(read, value, "HGETALL");
+            return;
+        }
+        const auto& e = value.elements();
+        QList<QByteArray> holders;
+        for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
+            read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
+            if (e[i].bytes() != "mode") // RReadWriteLock's mode field is no holder
+                holders.append(e[i].bytes());
+        }
+        std::sort(holders.begin(), holders.end());
+        setValue(read, holders.join(','), decodeRedissonHolder(read.state.hashFields).format == HolderFormat::Redisson);
+    } else {
+        read.state.presence = Presence::NotALock;
+        read.state.note = QString::fromLatin1(type);
+        read.skip = KeyRead::Skip::OtherType;
+    }
+}
+
 void KeyReader::read(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done)
 {
-    const int batch = m_batchKeys;
+    const int batch = m_path == ReadPath::PerKey ? m_batchKeys : std::min(m_batchKeys, kPageScriptKeys);
     if (keys.size() <= batch) {
         readBatch(keys, forPass, std::move(done));
         return;
@@ -97,11 +184,77 @@ void KeyReader::sendAtomic(QList<RedisConnection::Command> commands, bool forPas
 
 void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done)
 {
-    using Presence = NodeLockState::Presence;
-    if (keys.isEmpty()) {
+    if (keys.isEmpty())
         done({});
-        return;
-    }
+    else if (m_path == ReadPath::PerKey)
+        readPerKey(keys, forPass, std::move(done));
+    else
+        readPage(keys, forPass, std::move(done), false);
+}
+
+void KeyReader::readPage(const QList<QByteArray>& keys, bool forPass, Done done, bool loaded)
+{
+    // EVALSHA_RO first (the script is usually cached on the node already, by us or another console), EVAL_RO when
+    // the node answers NOSCRIPT. The order of a page's reads among other commands does not matter.
+    const LuaScript& script = scripts::readPage();
+    QList<QByteArray> command;
+    command.reserve(keys.size() + 3);
+    command << (loaded ? QByteArrayLiteral("EVAL_RO") : QByteArrayLiteral("EVALSHA_RO"))
+            << (loaded ? script.source() : script.sha()) << QByteArray::number(keys.size()) << keys;
+    QElapsedTimer timer;
+    timer.start();
+    const qint64 sentNs = m_clock->nowNs(); // see readPerKey
+    auto alive = m_alive;
+    // Charged as its keys, not as one command: the rescan budget (commands per second per node) paces the node's
+    // work, and a page script costs a node about what the per-key reads of its keys do (bench-inspect), not less.
+    m_hooks.charge(keys.size(), forPass);
+    m_connection->send(
+        command,
+        [this, alive, keys, forPass, done = std::move(done), loaded, timer, sentNs](const RedisReply& reply) mutable {
+            if (!*alive)
+                return;
+            m_hooks.roundTripUs(timer.nsecsElapsed() / 1000);
+            if (reply.errorKind() == RedisErrorKind::NoScript && !loaded) {
+                readPage(keys, forPass, std::move(done), true);
+                return;
+            }
+            QList<KeyRead> reads(keys.size());
+            for (qsizetype i = 0; i < keys.size(); ++i) {
+                reads[i].key = keys[i];
+                reads[i].node = m_node;
+                reads[i].readAtNs = sentNs;
+            }
+            if (reply.type() == RedisReply::Type::Failure) {
+                for (KeyRead& read : reads)
+                    unreachable(read, reply, "EVALSHA_RO");
+                done(std::move(reads));
+                return;
+            }
+            if (!reply.isArray() || reply.elements().size() != keys.size() * 3) {
+                // Refused (an ACL without +evalsha_ro, a Redis before 7) or an answer not ours: this page per key,
+                // and the node's later pages too unless the refusal was about this page alone.
+                if (!refusalOfThisPage(reply)) {
+                    m_path = ReadPath::PerKey;
+                    m_pathNote = reply.isError() ? reply.errorText() : tr("unexpected reply to the page script");
+                }
+                readPerKey(keys, forPass, std::move(done));
+                return;
+            }
+            m_path = ReadPath::PageScript;
+            m_pathNote.clear();
+            const auto& e = reply.elements();
+            for (qsizetype i = 0; i < keys.size(); ++i) {
+                const RedisReply& pttl = e[3 * i + 2];
+                resolveTyped(reads[i], e[3 * i].bytes(), pttl.isInteger() ? pttl.integer() : -2, e[3 * i + 1]);
+            }
+            done(std::move(reads));
+        },
+        m_timeoutMs);
+}
+
+void KeyReader::readPerKey(const QList<QByteArray>& keys, bool forPass, Done done)
+{
+    using Presence = NodeLockState::Presence;
     struct Batch
     {
         QList<KeyRead> reads;
@@ -116,42 +269,14 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
     batch->timer.start();
     auto alive = m_alive;
 
-    // Captureless and static: handlers call it without carrying it. An ACL refusal (NOPERM) is a state of
-    // its own: the node answers, but not about this key.
-    static constexpr auto unreachable = [](KeyRead& read, const RedisReply& reply, const char* command) {
-        const bool refused = reply.errorKind() == RedisErrorKind::NoPermission;
-        read.state.presence = refused ? Presence::Refused : Presence::Unreachable;
-        // A refusal names the refused command (the server's text names neither it nor the key).
-        read.state.note =
-            refused ? tr("%1 refused: %2").arg(QLatin1String(command), reply.errorText()) : reply.errorText();
-        read.nodeFailed = reply.type() == RedisReply::Type::Failure;
-    };
     static constexpr auto unanswered = [](const KeyRead& read) {
         return read.state.presence == Presence::Unreachable || read.state.presence == Presence::Refused;
-    };
-    // A value without TTL is a lock that never expires when it looks like one (a format a lock library
-    // writes, a Redisson holder); any other string without TTL is application data, skipped. (mergeGroupKey
-    // also keeps a lock we were showing whose own token lost its TTL.) Under a pattern that names no lock, a value
-    // with a TTL must look like one too.
-    auto setValue = [onlyLockFormats = m_onlyLockFormats](KeyRead& read, const QByteArray& value, bool lockLike) {
-        read.state.token = value;
-        if (read.state.pttlMs == -1 && !lockLike) {
-            read.state.presence = Presence::NotALock;
-            read.state.note = tr("no TTL");
-            read.skip = KeyRead::Skip::NoTtl;
-        } else if (onlyLockFormats && !lockLike) {
-            read.state.presence = Presence::NotALock;
-            read.state.note = tr("not a lock format");
-            read.skip = KeyRead::Skip::NotALockFormat;
-        } else {
-            read.state.presence = Presence::Holding;
-        }
     };
     const bool onlyLockFormats = m_onlyLockFormats;
 
     // Stage 2 (rare): keys that exist but MGET gave no string for (hashes, other types, MGET refused):
     // TYPE, PTTL, GET, HGETALL each, resolved by the type. The wrong-type replies are harmless.
-    auto stage2 = [this, alive, batch, setValue, forPass](const QList<int>& unresolved) {
+    auto stage2 = [this, alive, batch, forPass](const QList<int>& unresolved) {
         if (unresolved.isEmpty()) {
             batch->done(std::move(batch->reads));
             return;
@@ -173,7 +298,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
         // Stamped when sent: the server computed the PTTLs later than this, so ages taken from this instant
         // never make a lock look longer valid than it is.
         const qint64 sentNs = m_clock->nowNs();
-        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved, setValue,
+        commands.last().handler = [inner = commands.last().handler, this, alive, batch, extra, unresolved,
                                    sentNs](const RedisReply& reply) {
             inner(reply);
             if (!*alive)
@@ -189,35 +314,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
                     continue;
                 }
                 const QByteArray type = x.type.bytes();
-                read.state.pttlMs = x.pttl.isInteger() ? x.pttl.integer() : -2;
-                if (type == "none" || read.state.pttlMs == -2)
-                    continue;
-                if (type == "string") {
-                    if (x.value.isString())
-                        setValue(read, x.value.bytes(),
-                                 holderFormatOf(read.key, x.value.bytes()) != HolderFormat::Opaque);
-                    else
-                        unreachable(read, x.value, "GET");
-                } else if (type == "hash") {
-                    if (!x.hash.isArray()) {
-                        unreachable(read, x.hash, "HGETALL");
-                        continue;
-                    }
-                    const auto& e = x.hash.elements();
-                    QList<QByteArray> holders;
-                    for (qsizetype i = 0; i + 1 < e.size(); i += 2) {
-                        read.state.hashFields.append({e[i].bytes(), e[i + 1].bytes()});
-                        if (e[i].bytes() != "mode") // RReadWriteLock's mode field is no holder
-                            holders.append(e[i].bytes());
-                    }
-                    std::sort(holders.begin(), holders.end());
-                    setValue(read, holders.join(','),
-                             decodeRedissonHolder(read.state.hashFields).format == HolderFormat::Redisson);
-                } else {
-                    read.state.presence = Presence::NotALock;
-                    read.state.note = QString::fromLatin1(type);
-                    read.skip = KeyRead::Skip::OtherType;
-                }
+                resolveTyped(read, type, x.pttl.isInteger() ? x.pttl.integer() : -2, type == "hash" ? x.hash : x.value);
             }
             batch->done(std::move(batch->reads));
         };
@@ -256,7 +353,7 @@ void KeyReader::readBatch(const QList<QByteArray>& keys, bool forPass, std::func
                          }});
     }
     const qint64 sentNs = m_clock->nowNs(); // see stage 2
-    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, setValue, sentNs,
+    commands.last().handler = [inner = commands.last().handler, this, alive, batch, stage2, sentNs,
                                onlyLockFormats](const RedisReply& reply) {
         inner(reply);
         if (!*alive)

@@ -34,6 +34,13 @@ struct KeyRead
 // or it is application data (Skip::NotALockFormat: a cache entry, a session, a plain hash). An ACL refusal (NOPERM) is
 // a state of its own: the node answers, but not about this key.
 //
+// On a node that runs it, a page is read instead with one read-only script (scripts::readPage(), EVALSHA_RO, Redis 7):
+// TYPE, value or hash and PTTL of every key in one command and one instant, where the node's cost is mostly per
+// command. The same answers go through the same rules, so both paths observe alike. Where the node refuses the script
+// (an ACL without +evalsha_ro, a Redis before 7: "unknown command"), the page is read per key as above and the node
+// stays on that path (readPath(), with the refusal in readPathNote()); a refusal about the page's keys (an ACL key
+// pattern narrower than the SCAN pattern) or a busy node sends only that page per key. NOSCRIPT loads it (EVAL_RO).
+//
 // Lives on its owner's thread. Its replies come back on the connection's handlers: while `alive` (the
 // owner's token) is false, none of them calls done() or a hook, so the owner clears it before it deletes
 // the connection (which fails what is pending) and this reader.
@@ -58,7 +65,21 @@ public:
     // called once, after the last batch. forPass is handed to Hooks::charge (what the commands are for).
     void read(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
 
+    // Off: every page per key (InspectorOptions::pageScripts; the tests compare both paths).
+    void setPageScripts(bool enabled);
+    ReadPath readPath() const { return m_path; }
+    QString readPathNote() const { return m_pathNote; }
+
 private:
+    using Done = std::function<void(QList<KeyRead>)>;
+    void readPage(const QList<QByteArray>& keys, bool forPass, Done done, bool loaded);
+    void readPerKey(const QList<QByteArray>& keys, bool forPass, Done done);
+    // The rules both paths share: a value (a string, or a hash's holders) without TTL, or not in a lock format.
+    void setValue(KeyRead& read, const QByteArray& value, bool lockLike) const;
+    // A key read as TYPE + PTTL + its value: `value` is GET's reply for a string, HGETALL's for a hash.
+    void resolveTyped(KeyRead& read, const QByteArray& type, qint64 pttlMs, const RedisReply& value) const;
+    static void unreachable(KeyRead& read, const RedisReply& reply, const char* command);
+
     // Sends `commands` as one transaction, each handler getting its own command's reply (see the class comment).
     void sendAtomic(QList<RedisConnection::Command> commands, bool forPass);
     void readBatch(const QList<QByteArray>& keys, bool forPass, std::function<void(QList<KeyRead>)> done);
@@ -72,6 +93,8 @@ private:
     Hooks m_hooks;
     bool m_transactions = true; // false once the node refused MULTI
     bool m_onlyLockFormats;
+    ReadPath m_path = ReadPath::Unknown;
+    QString m_pathNote;
 };
 
 } // namespace redlock

@@ -42,6 +42,7 @@ LockInspector::LockInspector(InspectorOptions options, QObject* parent)
             KeyReader::Hooks{[this, i](qint64 commands, bool forPass) { charge(i, commands, forPass); },
                              [this](qint64 us) { noteCallUs(us); }},
             !patternNamesLocks(m_options.pattern));
+        link.keys->setPageScripts(m_options.pageScripts);
         connect(link.reader, &RedisConnection::ready, this, [this, i] {
             noteRunId(i);
             checkEventsConfig(i);
@@ -582,6 +583,8 @@ void LockInspector::emitFinished(const Pass& pass, const SkippedKeys& skipped)
     summary.skipped = skipped;
     summary.nodeReachable = pass.reachable;
     summary.errors = pass.errors;
+    for (const NodeLink& link : m_links)
+        summary.readPaths.append(link.keys->readPath());
     emit inspectionFinished(summary);
     if (m_pass)
         return; // a slot started the next one

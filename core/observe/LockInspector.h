@@ -31,6 +31,9 @@ struct InspectorOptions
     QByteArray pattern = QByteArrayLiteral("*");
     int scanCount = 1000;    // SCAN COUNT: bounds the work of one SCAN call on the server
     int readBatchKeys = 500; // keys per read pipeline (2 commands each): bounds one round trip
+    // One read-only script per page of keys (EVALSHA_RO, Redis 7) where a node runs it, else the per-key reads
+    // (observe/KeyReader.h). false: always per key.
+    bool pageScripts = true;
     double driftFactor = rules::kDefaultDriftFactor;
     qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
     // Background reconciliation after start(): a rescan (SCAN + reads) paced to at most budgetPerNode
@@ -66,7 +69,8 @@ using LockSnapshot = QHash<QByteArray, LockView>;
 // filtered by the glob on the client too. The names of a page that this pass has not read yet are read on
 // every node at once (a "group"), so one key's N reads are taken moments apart and the key is merged as
 // soon as they are in; a key that several nodes' SCANs return is read once. A read is one pipeline per
-// node: one MGET for the page (nil for missing keys and non-strings) plus one PTTL per key, so about one
+// node: one read-only script for the page (EVALSHA_RO: one command per page and node) where the node runs it,
+// else one MGET for the page (nil for missing keys and non-strings) plus one PTTL per key, so about one
 // command per key and node instead of TYPE + PTTL + GET (three). Keys that exist but have no string value
 // (Redisson hashes, other types, or an MGET the ACL refused) get TYPE + PTTL + GET + HGETALL in a second,
 // small pipeline. Pages are bounded by scanCount / readBatchKeys and at most two groups per scanning node are

@@ -198,6 +198,8 @@ void LockInspector::reportLoad()
         load.eventsNote = link.liveReported == 0 ? link.liveReportedWhy : QString();
         load.rescanPercent = percent;
         load.fullRescanMs = fullMs;
+        load.readPath = link.keys->readPath();
+        load.readPathNote = link.keys->readPathNote();
         link.reportedTotal = total;
         link.reportedRescan = link.rescanCommands;
         link.reportedEvents = link.eventCommands;

@@ -330,6 +330,11 @@ struct LockEvent
 QString lockEventKindName(LockEvent::Kind kind); // translated
 QString lockEventKindId(LockEvent::Kind kind);   // stable id
 
+// How the inspector reads a node's lock keys (observe/KeyReader.h): one read-only script per SCAN page (EVALSHA_RO,
+// Redis 7), or the per-key commands (MGET + PTTL per key) where the node refuses the script. Unknown until the
+// node answered a page.
+enum class ReadPath { Unknown, PageScript, PerKey };
+
 struct InspectionSummary
 {
     qint64 startedAtMs = 0;
@@ -344,6 +349,7 @@ struct InspectionSummary
     SkippedKeys skipped;
     QList<bool> nodeReachable; // per node: the whole SCAN completed
     QStringList errors;        // per-node failures, "host:port: text"
+    QList<ReadPath> readPaths; // per node: how its keys were read
 };
 
 // The default rescan budget of LockInspector, commands per second per node: a full rescan of 100,000 keys
@@ -363,6 +369,8 @@ struct ObserverLoad
     QString eventsNote;             // why not live
     int rescanPercent = -1;         // progress of the rescan under way (by known keys); -1 = none running
     qint64 fullRescanMs = -1;       // how long one full rescan takes at the budget; -1 unknown or unlimited
+    ReadPath readPath = ReadPath::Unknown;
+    QString readPathNote; // why the per-key path (the node's refusal), empty otherwise
 };
 
 // ---------------------------------------------------------------------------------------------- audit

@@ -16,7 +16,10 @@ namespace redlock {
 namespace AclPresets {
 
 // Watching only: node health (PING, TIME, INFO, CONFIG GET), lock discovery (SCAN) and reads (TYPE, PTTL,
-// GET, MGET, HGETALL, in MULTI/EXEC), live events (keyspace notification channels). Cannot change anything.
+// GET, MGET, HGETALL, in MULTI/EXEC, or one read-only script per page: EVALSHA_RO, EVAL_RO), live events (keyspace
+// notification channels). Cannot change anything: a read-only script that writes is refused by the server (and the
+// commands a script runs are checked against these rules too). EVALSHA_RO and EVAL_RO are Redis 7 commands: on
+// Redis 6, drop those two rules (ACL SETUSER refuses unknown commands) and the inspector reads per key.
 //
 // Redis checks a PSUBSCRIBE pattern literally against the user's channel rules (not as a glob), so the
 // rule names the exact pattern the inspector subscribes to: __keyspace@<db>__:<keyPattern>.
@@ -38,6 +41,8 @@ inline QList<QByteArray> monitoring(const QByteArray& keyPattern = "*", int db =
             "+hgetall",
             "+multi", // a key's value and PTTL read in one transaction (observe/KeyReader.h)
             "+exec",
+            "+evalsha_ro", // one read-only script per SCAN page (observe/KeyReader.h); Redis 7
+            "+eval_ro",    // loads it where the node answers NOSCRIPT
             "+subscribe",
             "+psubscribe",
             "+unsubscribe",

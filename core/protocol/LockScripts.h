@@ -64,6 +64,12 @@ const LuaScript& extend();
 // it); a counter that is not a number is an error and nothing is written.
 const LuaScript& writeFence();
 
+// Read-only (run with EVALSHA_RO / EVAL_RO, Redis 7): one SCAN page of lock keys read in one command and one
+// instant. KEYS: the page. Returns three elements per key, in KEYS order: its TYPE, its value (the string for a
+// string, HGETALL's flat field/value list for a hash, nil otherwise) and its PTTL. The inspector's page read
+// (observe/KeyReader.h): it replaces MGET + one PTTL per key, so a node runs one command per page, not per key.
+const LuaScript& readPage();
+
 } // namespace scripts
 
 // Runs the script on `connection`: EVAL the first time on that connection, EVALSHA afterwards; on NOSCRIPT

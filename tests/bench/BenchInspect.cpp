@@ -4,6 +4,11 @@
 //   bench-inspect --nodes LIST [--pattern GLOB] [--baseline raw] [--passes N]   (nodes that hold the keys already)
 // --baseline raw: each pass is followed by a pass of the raw hiredis floor (RawScanFloor.h) on the same nodes,
 // and the medians of both and their ratio are printed.
+// --per-key: the inspector reads per key (no page script: InspectorOptions::pageScripts), the path before the
+// page script and the one nodes that refuse it take.
+// Per pass, of ours and of the floor: the nodes' CPU (INFO CPU used_cpu_sys + used_cpu_user, summed over the nodes),
+// and for ours how long the nodes are held: the page script's usec_per_call (INFO commandstats), the longest command
+// (LATENCY LATEST, threshold 1 ms) and the slowest PING of a probe client pinging every node beside the pass.
 
 #include "bench/RawScanFloor.h"
 #include "localcluster/LocalCluster.h"
@@ -17,9 +22,13 @@
 #include <QFile>
 #include <QSignalSpy>
 
+#include <hiredis/hiredis.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <ctime>
+#include <thread>
 #include <vector>
 
 using namespace redlock;
@@ -60,6 +69,122 @@ QString joined(const std::vector<qint64>& values)
     return list.join(u' ');
 }
 
+// The nodes' own CPU so far, in ms: used_cpu_sys + used_cpu_user of INFO CPU, summed over the nodes.
+double nodesCpuMs(const QList<NodeEndpoint>& endpoints)
+{
+    double seconds = 0;
+    for (const NodeEndpoint& e : endpoints) {
+        for (const QByteArray& line : runCommand(e, {"INFO", "CPU"}).bytes().split('\n')) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:"))
+                seconds += line.mid(line.indexOf(':') + 1).trimmed().toDouble();
+        }
+    }
+    return seconds * 1000.0;
+}
+
+// Before a pass: command statistics and latency events start from zero.
+void resetNodeStats(const QList<NodeEndpoint>& endpoints)
+{
+    for (const NodeEndpoint& e : endpoints)
+        runCommands(e, {{"CONFIG", "RESETSTAT"}, {"LATENCY", "RESET"}});
+}
+
+struct ScriptStats
+{
+    qint64 calls = 0;
+    double usecPerCall = 0;      // over every node's calls
+    qint64 longestCommandMs = 0; // LATENCY LATEST "command" max (0: none reached the 1 ms threshold)
+};
+
+ScriptStats scriptStats(const QList<NodeEndpoint>& endpoints)
+{
+    ScriptStats stats;
+    double usec = 0;
+    for (const NodeEndpoint& e : endpoints) {
+        for (const QByteArray& line : runCommand(e, {"INFO", "commandstats"}).bytes().split('\n')) {
+            if (!line.startsWith("cmdstat_evalsha_ro:") && !line.startsWith("cmdstat_eval_ro:"))
+                continue;
+            // cmdstat_evalsha_ro:calls=200,usec=9000,usec_per_call=45.00,...
+            for (const QByteArray& field : line.mid(line.indexOf(':') + 1).split(',')) {
+                if (field.startsWith("calls="))
+                    stats.calls += field.mid(6).toLongLong();
+                else if (field.startsWith("usec="))
+                    usec += field.mid(5).toDouble();
+            }
+        }
+        const RedisReply latest = runCommand(e, {"LATENCY", "LATEST"});
+        for (const RedisReply& event : latest.elements()) {
+            // [name, unix time, latest ms, max ms]
+            if (event.elements().size() >= 4 && event.elements()[0].bytes() == "command")
+                stats.longestCommandMs = std::max(stats.longestCommandMs, event.elements()[3].integer());
+        }
+    }
+    stats.usecPerCall = stats.calls > 0 ? usec / double(stats.calls) : 0;
+    return stats;
+}
+
+// A client beside the pass: PINGs every node in turn until stopped; the slowest reply is what a client of the
+// nodes waited at worst (the round trip included, on a loaded machine its scheduling too).
+class PingProbe
+{
+public:
+    explicit PingProbe(const QList<NodeEndpoint>& endpoints)
+    {
+        for (const NodeEndpoint& e : endpoints)
+            m_ports.push_back(e.port);
+        m_thread = std::thread([this] { run(); });
+    }
+    ~PingProbe() { stop(); }
+    qint64 stop()
+    {
+        m_stop = true;
+        if (m_thread.joinable())
+            m_thread.join();
+        return m_maxUs;
+    }
+    qint64 pings() const { return m_pings; }
+
+private:
+    void run()
+    {
+        std::vector<redisContext*> contexts;
+        for (const int port : m_ports)
+            contexts.push_back(redisConnect("127.0.0.1", port));
+        while (!m_stop) {
+            for (redisContext* c : contexts) {
+                if (!c || c->err)
+                    continue;
+                QElapsedTimer timer;
+                timer.start();
+                auto* reply = static_cast<redisReply*>(redisCommand(c, "PING"));
+                m_maxUs = std::max<qint64>(m_maxUs, timer.nsecsElapsed() / 1000);
+                ++m_pings;
+                if (reply)
+                    freeReplyObject(reply);
+            }
+        }
+        for (redisContext* c : contexts) {
+            if (c)
+                redisFree(c);
+        }
+    }
+    std::vector<int> m_ports;
+    std::thread m_thread;
+    std::atomic<bool> m_stop{false};
+    qint64 m_maxUs = 0;
+    qint64 m_pings = 0;
+};
+
+QString readPaths(const QList<ReadPath>& paths)
+{
+    QStringList names;
+    for (const ReadPath p : paths)
+        names << (p == ReadPath::PageScript ? QStringLiteral("page script")
+                  : p == ReadPath::PerKey   ? QStringLiteral("per key")
+                                            : QStringLiteral("?"));
+    return names.join(u',');
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -74,6 +199,7 @@ int main(int argc, char** argv)
                       QStringLiteral("GLOB"), QStringLiteral("lock:*")});
     parser.addOption({QStringLiteral("baseline"), QStringLiteral("\"raw\": also time the raw hiredis floor."),
                       QStringLiteral("KIND")});
+    parser.addOption({QStringLiteral("per-key"), QStringLiteral("Read per key (no page script).")});
     parser.addOption({QStringLiteral("passes"), QStringLiteral("Passes of each (default 2)."), QStringLiteral("N"),
                       QStringLiteral("2")});
     parser.addHelpOption();
@@ -141,6 +267,9 @@ int main(int argc, char** argv)
     options.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
     options.keyspaceEvents = false;
     options.reconcileIntervalMs = 0;
+    options.pageScripts = !parser.isSet(QStringLiteral("per-key"));
+    for (const NodeEndpoint& e : std::as_const(endpoints))
+        runCommands(e, {{"CONFIG", "SET", "latency-monitor-threshold", "1"}});
     auto* inspector = io.create<LockInspector>(options);
     QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
     std::vector<qint64> oursMs;
@@ -148,6 +277,9 @@ int main(int argc, char** argv)
     // The client's own CPU per pass: unlike wall time, not stretched by other processes on a shared machine.
     std::vector<qint64> oursCpuMs;
     std::vector<qint64> rawCpuMs;
+    // The nodes' CPU per pass (all nodes), ours and the floor's.
+    std::vector<qint64> oursNodeCpuMs;
+    std::vector<qint64> rawNodeCpuMs;
     auto inspectorCpuMs = [inspector] {
         qint64 ms = 0;
         QMetaObject::invokeMethod(
@@ -156,7 +288,10 @@ int main(int argc, char** argv)
     };
     for (int round = 1; round <= passes; ++round) {
         finished.clear();
+        resetNodeStats(endpoints);
+        const double nodeCpuBeforeMs = nodesCpuMs(endpoints);
         const qint64 cpuBeforeMs = inspectorCpuMs();
+        auto probe = std::make_unique<PingProbe>(endpoints);
         timer.restart();
         QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
         if (!waitForCount(finished, 1, 120000)) {
@@ -164,8 +299,14 @@ int main(int argc, char** argv)
             return 1;
         }
         const qint64 wallMs = timer.elapsed();
+        const qint64 probeMaxUs = probe->stop();
+        const qint64 probePings = probe->pings();
+        probe.reset();
         oursMs.push_back(wallMs);
         oursCpuMs.push_back(inspectorCpuMs() - cpuBeforeMs);
+        // The probe's PINGs cost the nodes a little CPU too (counted: a few thousand PINGs, well under 1%).
+        oursNodeCpuMs.push_back(qint64(nodesCpuMs(endpoints) - nodeCpuBeforeMs));
+        const ScriptStats script = scriptStats(endpoints);
         const auto summary = finished.first().first().value<InspectionSummary>();
         std::printf("pass %d (%s): %lld ms to full inspection (%lld ms in the inspector), %d locks, %lld names "
                     "scanned, %lld commands, longest round trip %.1f ms, %.0f keys/s, inspector thread CPU %lld ms, "
@@ -176,10 +317,18 @@ int main(int argc, char** argv)
                     double(summary.longestCallUs) / 1000.0,
                     double(summary.locks) * 1000.0 / double(qMax<qint64>(1, wallMs)),
                     static_cast<long long>(oursCpuMs.back()), qPrintable(rss()));
+        std::printf("  nodes: CPU %lld ms (all nodes), read path %s; page script: %lld calls, %.0f us per call, "
+                    "longest command %s; probe PING (%lld pings beside the pass): slowest %.2f ms\n",
+                    static_cast<long long>(oursNodeCpuMs.back()), qPrintable(readPaths(summary.readPaths)),
+                    static_cast<long long>(script.calls), script.usecPerCall,
+                    script.longestCommandMs > 0 ? qPrintable(QStringLiteral("%1 ms").arg(script.longestCommandMs))
+                                                : "under 1 ms",
+                    static_cast<long long>(probePings), double(probeMaxUs) / 1000.0);
         if (!raw)
             continue;
         RawScanFigures floor;
         QString error;
+        const double rawNodeCpuBeforeMs = nodesCpuMs(endpoints);
         const qint64 rawCpuBeforeMs = threadCpuMs();
         if (!rawScanPass(endpoints, options.pattern, options.scanCount, options.readBatchKeys, 2, &floor, &error)) {
             std::fprintf(stderr, "raw floor failed: %s\n", qPrintable(error));
@@ -187,11 +336,13 @@ int main(int argc, char** argv)
         }
         rawMs.push_back(floor.elapsedUs / 1000);
         rawCpuMs.push_back(threadCpuMs() - rawCpuBeforeMs);
+        rawNodeCpuMs.push_back(qint64(nodesCpuMs(endpoints) - rawNodeCpuBeforeMs));
         std::printf("raw hiredis floor %d: %lld ms, %lld keys read on every node, %lld (key, node) holding, %lld names "
-                    "scanned, %lld commands, CPU %lld ms\n",
+                    "scanned, %lld commands, CPU %lld ms, nodes' CPU %lld ms\n",
                     round, static_cast<long long>(floor.elapsedUs / 1000), static_cast<long long>(floor.keysRead),
                     static_cast<long long>(floor.holding), static_cast<long long>(floor.namesScanned),
-                    static_cast<long long>(floor.commands), static_cast<long long>(rawCpuMs.back()));
+                    static_cast<long long>(floor.commands), static_cast<long long>(rawCpuMs.back()),
+                    static_cast<long long>(rawNodeCpuMs.back()));
     }
     if (raw) {
         const qint64 ours = median(oursMs);
@@ -204,9 +355,14 @@ int main(int argc, char** argv)
         std::printf("client CPU per pass (median): inspector %lld ms, raw hiredis floor %lld ms, ratio %.2f\n",
                     static_cast<long long>(median(oursCpuMs)), static_cast<long long>(median(rawCpuMs)),
                     double(median(oursCpuMs)) / double(std::max<qint64>(1, median(rawCpuMs))));
+        std::printf("node CPU per pass (median, all nodes): inspector %lld ms, raw hiredis floor %lld ms, ratio %.2f\n",
+                    static_cast<long long>(median(oursNodeCpuMs)), static_cast<long long>(median(rawNodeCpuMs)),
+                    double(median(oursNodeCpuMs)) / double(std::max<qint64>(1, median(rawNodeCpuMs))));
     } else {
         std::printf("inspector thread CPU per pass: median %lld ms (%s)\n", static_cast<long long>(median(oursCpuMs)),
                     qPrintable(joined(oursCpuMs)));
+        std::printf("node CPU per pass (all nodes): median %lld ms (%s)\n",
+                    static_cast<long long>(median(oursNodeCpuMs)), qPrintable(joined(oursNodeCpuMs)));
     }
     qint64 slow = 0;
     for (const NodeEndpoint& e : std::as_const(endpoints))

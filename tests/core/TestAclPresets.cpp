@@ -87,9 +87,11 @@ private slots:
         int finished = 0;
         int subscribed = 0;
         QStringList errors;
+        QList<ReadPath> readPaths;
         connect(inspector.get(), &LockInspector::inspectionFinished, this, [&](const InspectionSummary& s) {
             ++finished;
             errors << s.errors;
+            readPaths = s.readPaths;
         });
         connect(inspector.get(), &LockInspector::keyspaceSubscription, this,
                 [&subscribed](int, bool ok, const QString& m) {
@@ -100,6 +102,8 @@ private slots:
         m_io->runAndWait([i = inspector.get()] { i->start(); });
         QTRY_VERIFY(finished >= 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+        // The preset allows the read-only page script: one command per page, not a few per key.
+        QCOMPARE(readPaths, QList<ReadPath>(3, ReadPath::PageScript));
         const LockSnapshot snap = inspector->snapshot();
         QVERIFY(snap.contains("locks:order-42"));
         QCOMPARE(snap.value("locks:order-42").verdict, LockVerdict::Held);
@@ -121,6 +125,12 @@ private slots:
         }
         for (int i = 0; i < 3; ++i)
             QVERIFY(!DirectRedis(m_cluster.port(i)).exists("locks:new"));
+        // The read-only scripts the preset allows (the inspector's page read) cannot write either.
+        DirectRedis d(m_cluster.port(0));
+        QCOMPARE(d.command({"AUTH", "monitor", "monitor-pw"}).str, QByteArray("OK"));
+        const auto written = d.command({"EVAL_RO", "return redis.call('SET', KEYS[1], 'x')", "1", "locks:new"});
+        QCOMPARE(written.type, REDIS_REPLY_ERROR);
+        QVERIFY(!DirectRedis(m_cluster.port(0)).exists("locks:new"));
     }
 
     void operatorUserLocksExtendsReleases()

@@ -1171,6 +1171,7 @@ private slots:
             before << execCalls(ep);
         InspectorOptions o = optionsFor(m_cluster);
         o.pattern = "lock:*";
+        o.pageScripts = false; // the per-key path (a page script is atomic by itself: TestKeyReader)
         QCOMPARE(inspectOnce(o).locks.value("lock:tx").verdict, LockVerdict::Held);
         for (int i = 0; i < 5; ++i)
             QVERIFY2(execCalls(m_cluster.endpoint(i)) > before[i], qPrintable(QString::number(i)));

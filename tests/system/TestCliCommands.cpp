@@ -216,9 +216,9 @@ private:
 // Read commands a client may run in read-only mode (connection set-up, observation, force release's preview).
 const QSet<QByteArray>& readCommands()
 {
-    static const QSet<QByteArray> commands{"ping",   "hello", "auth",    "client|setname", "select", "info",
-                                           "time",   "get",   "mget",    "pttl",           "type",   "hgetall",
-                                           "exists", "scan",  "command", "config|get"};
+    static const QSet<QByteArray> commands{"ping",   "hello", "auth",    "client|setname", "select",     "info",
+                                           "time",   "get",   "mget",    "pttl",           "type",       "hgetall",
+                                           "exists", "scan",  "command", "config|get",     "evalsha_ro", "eval_ro"};
     return commands;
 }
 

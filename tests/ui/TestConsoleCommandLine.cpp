@@ -74,7 +74,9 @@ const QSet<QByteArray>& readCommands()
                                            "mget", "pttl", "type", "hgetall", "exists", "scan", "config|get",
                                            "psubscribe", "subscribe", "punsubscribe", "unsubscribe", "command",
                                            // a value and its PTTL read in one transaction (MULTI/EXEC writes nothing)
-                                           "multi", "exec"};
+                                           "multi", "exec",
+                                           // one read-only script per page of keys (a write in it is refused)
+                                           "evalsha_ro", "eval_ro"};
     return commands;
 }
 
