@@ -32,8 +32,10 @@ struct InspectorOptions
     int scanCount = 1000;    // SCAN COUNT: bounds the work of one SCAN call on the server
     int readBatchKeys = 500; // keys per read pipeline (2 commands each): bounds one round trip
     // One read-only script per page of keys (EVALSHA_RO, Redis 7) where a node runs it, else the per-key reads
-    // (observe/KeyReader.h). false: always per key.
-    bool pageScripts = true;
+    // (observe/KeyReader.h). Off by default: measured (docs/benchmarks.md, bench-inspect --page-scripts) it costs
+    // the nodes 20-25% more CPU per pass than the pipelined per-key reads (a redis.call from Lua costs a node more
+    // than a pipelined PTTL), for the same client time.
+    bool pageScripts = false;
     double driftFactor = rules::kDefaultDriftFactor;
     qint64 expiringThresholdMs = 1000; // held with less observed validity than this -> Expiring
     // Background reconciliation after start(): a rescan (SCAN + reads) paced to at most budgetPerNode

@@ -4,8 +4,8 @@
 //   bench-inspect --nodes LIST [--pattern GLOB] [--baseline raw] [--passes N]   (nodes that hold the keys already)
 // --baseline raw: each pass is followed by a pass of the raw hiredis floor (RawScanFloor.h) on the same nodes,
 // and the medians of both and their ratio are printed.
-// --per-key: the inspector reads per key (no page script: InspectorOptions::pageScripts), the path before the
-// page script and the one nodes that refuse it take.
+// --page-scripts: the inspector reads with one read-only script per page (InspectorOptions::pageScripts); --per-key
+// (the default): per key, pipelined.
 // Per pass, of ours and of the floor: the nodes' CPU (INFO CPU used_cpu_sys + used_cpu_user, summed over the nodes),
 // and for ours how long the nodes are held: the page script's usec_per_call (INFO commandstats), the longest command
 // (LATENCY LATEST, threshold 1 ms) and the slowest PING of a probe client pinging every node beside the pass.
@@ -199,7 +199,8 @@ int main(int argc, char** argv)
                       QStringLiteral("GLOB"), QStringLiteral("lock:*")});
     parser.addOption({QStringLiteral("baseline"), QStringLiteral("\"raw\": also time the raw hiredis floor."),
                       QStringLiteral("KIND")});
-    parser.addOption({QStringLiteral("per-key"), QStringLiteral("Read per key (no page script).")});
+    parser.addOption({QStringLiteral("per-key"), QStringLiteral("Read per key (no page script; the default).")});
+    parser.addOption({QStringLiteral("page-scripts"), QStringLiteral("Read with one read-only script per page.")});
     parser.addOption({QStringLiteral("passes"), QStringLiteral("Passes of each (default 2)."), QStringLiteral("N"),
                       QStringLiteral("2")});
     parser.addHelpOption();
@@ -267,7 +268,7 @@ int main(int argc, char** argv)
     options.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
     options.keyspaceEvents = false;
     options.reconcileIntervalMs = 0;
-    options.pageScripts = !parser.isSet(QStringLiteral("per-key"));
+    options.pageScripts = parser.isSet(QStringLiteral("page-scripts")) && !parser.isSet(QStringLiteral("per-key"));
     for (const NodeEndpoint& e : std::as_const(endpoints))
         runCommands(e, {{"CONFIG", "SET", "latency-monitor-threshold", "1"}});
     auto* inspector = io.create<LockInspector>(options);

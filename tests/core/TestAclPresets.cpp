@@ -83,6 +83,7 @@ private slots:
         io.nodes = nodes;
         io.pattern = "locks:*";
         io.reconcileIntervalMs = 0;
+        io.pageScripts = true; // the preset allows the page script
         auto inspector = ownedOnIoThread(*m_io, m_io->create<LockInspector>(io));
         int finished = 0;
         int subscribed = 0;

@@ -225,8 +225,10 @@ QVariant NodesModel::display(const NodeFacts& facts, int column) const
         QString text = tr("%1 cmd/s").arg(QLocale().toString(load.total(), 'f', 0));
         if (load.inspectorKnown && !load.inspector.eventsLive && !load.inspector.eventsNote.isEmpty())
             text += tr(" · rescan only");
-        // Where the node refuses the page script, its pass costs it a few commands per key instead of one per page.
-        if (load.inspectorKnown && load.inspector.readPath == ReadPath::PerKey)
+        // Where the node refuses the page script (when asked for), its pass costs it a few commands per key instead
+        // of one per page.
+        if (load.inspectorKnown && load.inspector.readPath == ReadPath::PerKey &&
+            !load.inspector.readPathNote.isEmpty())
             text += tr(" · per key");
         return text;
     }
@@ -339,7 +341,7 @@ QString NodesModel::toolTip(const NodeFacts& facts, int column) const
                     << tr("No keyspace events (%1): changes show only when the rescan reaches them.").arg(l.eventsNote);
             if (l.readPath == ReadPath::PageScript)
                 lines << tr("Lock keys are read with one read-only script per page of keys (EVALSHA_RO).");
-            else if (l.readPath == ReadPath::PerKey)
+            else if (l.readPath == ReadPath::PerKey && !l.readPathNote.isEmpty())
                 lines << tr("Lock keys are read per key (a few commands each): %1").arg(l.readPathNote);
             if (l.fullRescanMs > 0)
                 lines << tr("A full rescan takes about %1.").arg(HumanUnits::duration(l.fullRescanMs));
