@@ -111,6 +111,9 @@ QList<HolderInterval> mergeTenures(const QList<HolderInterval>& intervals)
             m.toMs = i.toMs;
             m.endedBy = i.endedBy;
             m.goneByMs = i.goneByMs;
+            m.writer = i.writer; // the writer whose end is told
+        } else if (!m.writer.isKnown()) {
+            m.writer = i.writer;
         }
     }
     std::stable_sort(merged.begin(), merged.end(), [](const HolderInterval& a, const HolderInterval& b) {
@@ -721,10 +724,12 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, at_least_since, "
-                             "gone_by_ms FROM redlock_intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= "
-                             ":since)") +
-              keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
+    q.prepare(QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
+                             "i.at_least_since, i.gone_by_ms, s.source, s.pid FROM redlock_intervals i LEFT JOIN "
+                             "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
+                             "i.to_ms >= :since)") +
+              QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" i.key ")) +
+              QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
     bindKey(q);
@@ -746,6 +751,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         i.extensions = q.value(6).toInt();
         i.atLeastSince = q.value(7).toInt() != 0;
         i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
+        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
         rows.append(std::move(i));
     }
     result.intervals = mergeTenures(rows);
@@ -761,9 +767,11 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         return result;
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, last_seen_held_ms, "
-                              "session FROM redlock_events WHERE at_ms >= :since AND at_ms <= :until") +
-               keyFilter + QStringLiteral(" ORDER BY at_ms, id"));
+    ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
+                              "e.last_seen_held_ms, e.session, s.source, s.pid FROM redlock_events e LEFT JOIN "
+                              "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
+               QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" e.key ")) +
+               QStringLiteral(" ORDER BY e.at_ms, e.id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
     bindKey(ev);
@@ -812,6 +820,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         }
         e.detail = ev.value(6).toString();
         e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
+        e.writer = {ev.value(9).toString(), ev.value(10).toLongLong()};
         result.events.append(std::move(e));
     }
     return result;

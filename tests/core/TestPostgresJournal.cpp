@@ -222,7 +222,9 @@ private slots:
                 QVERIFY(!i.atLeastSince);
                 if (r + 1 < kRounds) {
                     QCOMPARE(i.endedBy, QStringLiteral("released"));
-                    QCOMPARE(i.toMs, base + qint64(r) * 1000 + 600 + k); // the first writer to see it end
+                    QCOMPARE(i.toMs, base + qint64(r) * 1000 + 600 + k);   // the first writer to see it end
+                    QCOMPARE(i.writer.source, QStringLiteral("exporter")); // and it says who saw that
+                    QCOMPARE(i.writer.pid, QCoreApplication::applicationPid());
                 } else {
                     QVERIFY(i.isOpen());
                 }
@@ -231,6 +233,7 @@ private slots:
             for (const JournalEvent& e : all.events) {
                 if (e.key != keyName(k))
                     continue;
+                QVERIFY2(e.writer.source == u"exporter" || e.writer.source == u"console", qPrintable(e.writer.source));
                 acquired += e.kind == u"acquired";
                 released += e.kind == u"released";
                 extended += e.kind == u"extended";
