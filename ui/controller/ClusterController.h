@@ -1,6 +1,7 @@
 #pragma once
 
 #include "observe/ClusterMetrics.h"
+#include "observe/KeyProbe.h"
 #include "observe/ObservationTypes.h"
 #include "protocol/NodeEndpoint.h"
 #include "redlock/RedlockRules.h"
@@ -17,7 +18,7 @@
 namespace redlock {
 
 class ClusterWatch;
-class LockProbe;
+class KeyProbe;
 
 // What the console watches: the nodes and how to look at them. Built from a connection profile or the
 // command line; passwords are already resolved (asked for, or read from the environment).
@@ -30,16 +31,6 @@ struct ClusterSettings
     int refreshIntervalMs = 5000; // periodic full SCAN; keyspace events fill the gaps in between
     bool readOnly = false;
     bool production = false; // destructive actions need the key (or node) typed in
-};
-
-// One node's answer when the console reads a single key (the lock detail's "last read").
-struct KeyReadResult
-{
-    int node = -1;
-    bool ok = false;
-    qint64 latencyUs = -1;
-    qint64 pttlMs = -2;
-    QString error;
 };
 
 // The console's adapter of a ClusterWatch (core/watch/ClusterWatch.h), which owns the observation: the I/O
@@ -128,7 +119,7 @@ private:
     ClusterSettings m_settings;
     // The observation; kept after stop() (not running) so that the last facts and findings stay readable.
     std::unique_ptr<ClusterWatch> m_watch;
-    LockProbe* m_probe = nullptr;
+    KeyProbe* m_probe = nullptr;
     std::unique_ptr<ClusterMetrics> m_metrics;
     MetricSeries m_clientFailures{120};
     int m_failedThisSecond = 0;
@@ -147,5 +138,3 @@ private:
 };
 
 } // namespace redlock
-
-Q_DECLARE_METATYPE(redlock::KeyReadResult)

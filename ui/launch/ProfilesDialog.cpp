@@ -3,7 +3,6 @@
 #include "controller/PasswordKeyring.h"
 
 #include "redlock/RedlockRules.h"
-#include "runtime/IoThread.h"
 #include "theme/Icons.h"
 
 #include <QCheckBox>
@@ -46,6 +45,8 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
       m_production(new QCheckBox(tr("Production: force release and restarts need the key or node typed in"), this)),
       m_report(new QPlainTextEdit(this))
 {
+    m_checker = new ConnectionChecker(this);
+    connect(m_checker, &ConnectionChecker::finished, this, &ProfilesDialog::onCheckFinished);
     setWindowTitle(tr("Connection profiles"));
     resize(1000, 680);
 
@@ -408,8 +409,7 @@ void ProfilesDialog::checkConnection()
         emit checkFinished(false);
         return;
     }
-    // A fresh thread per check: a check still waiting on a dead node is dropped with it.
-    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-check"));
+    m_checker->newRound();
     m_checksPending = int(p.nodes.size());
     m_checksOk = true;
     m_checkLines = QList<QString>(p.nodes.size());
@@ -425,9 +425,7 @@ void ProfilesDialog::checkConnection()
             endpoint->password = qEnvironmentVariable(p.nodes[i].passwordEnv.toLocal8Bit().constData());
         else
             endpoint->password = m_passwords.value(i);
-        auto* check = m_io->create<ConnectionCheck>(i, *endpoint);
-        connect(check, &ConnectionCheck::finished, this, &ProfilesDialog::onCheckFinished, Qt::QueuedConnection);
-        QMetaObject::invokeMethod(check, &ConnectionCheck::run, Qt::QueuedConnection);
+        m_checker->check(i, *endpoint);
     }
 }
 

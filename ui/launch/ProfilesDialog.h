@@ -19,8 +19,6 @@ class QTableWidget;
 
 namespace redlock {
 
-class IoThread;
-
 // Add, edit, check and pick connection profiles. Saved with QSettings, without passwords: a node's password
 // is asked for at connect time, read from an environment variable the profile names, or kept in the desktop
 // keyring ("Remember in the keyring": the password typed for the check is stored there on save). "Check connection"
@@ -94,7 +92,7 @@ private:
     QString m_keyringService;
     int m_currentNode = -1;
     bool m_updating = false;
-    std::unique_ptr<IoThread> m_io;
+    ConnectionChecker* m_checker = nullptr; // the checks' thread
     int m_checksPending = 0;
     bool m_checksOk = true;
     QList<QString> m_checkLines;
