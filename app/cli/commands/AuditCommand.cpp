@@ -84,8 +84,7 @@ int runAudit(const QStringList& args)
     QObject::connect(&watch, &ClusterWatch::inspectionFinished, &loop, check);
     QString error;
     if (!watch.start(&error)) {
-        printErr(ObserveCommands::tr("redlock: %1").arg(error));
-        return ExitUsage;
+        return fail(ExitUsage, ObserveCommands::tr("redlock: %1").arg(error));
     }
     QTimer::singleShot(5000, &loop, [&] { // nodes that never answer stay unverified
         factsTimedOut = true;

@@ -151,8 +151,7 @@ int runWatch(const QStringList& args)
     QEventLoop loop;
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        printErr(ObserveCommands::tr("redlock: cannot install signal handlers"));
-        return ExitUsage;
+        return fail(ExitUsage, ObserveCommands::tr("redlock: cannot install signal handlers"));
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -304,8 +303,7 @@ int runWatch(const QStringList& args)
     }
     QString error;
     if (!watch.start(&error)) {
-        printErr(ObserveCommands::tr("redlock: %1").arg(error));
-        return ExitUsage;
+        return fail(ExitUsage, ObserveCommands::tr("redlock: %1").arg(error));
     }
     // A reader that has gone ends the watch (`watch | head -1`): like a filter on SIGPIPE, but the journal is
     // still flushed below.
