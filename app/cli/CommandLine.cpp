@@ -593,6 +593,12 @@ void printErr(const QString& text)
     std::fflush(stderr);
 }
 
+int fail(ExitCode code, const QString& message)
+{
+    printErr(message);
+    return code;
+}
+
 bool printJson(const QJsonObject& object)
 {
     return writeOut(QJsonDocument(object).toJson(QJsonDocument::Indented));

@@ -82,7 +82,11 @@ bool writeOut(QByteArrayView bytes);
 // report written into a Redis connection). A closed stdout counts as failed output (EBADF) from the start.
 void holdClosedStandardDescriptors();
 bool printOut(const QString& line);
+// One line on stderr, without terminal control characters (a key or a node's error is untrusted text).
 void printErr(const QString& line);
+// How a command fails: the message (what printErr writes) on stderr, and the exit code the command returns
+// (ExitCode: the one table of codes, documented in --help and docs/cli.md). `return fail(ExitUsage, ...);`
+[[nodiscard]] int fail(ExitCode code, const QString& message);
 bool printJson(const QJsonObject& object);
 bool printJsonLine(const QJsonObject& object); // compact, one line (JSON Lines)
 // True when stdout could not take everything written to it (a full disk, /dev/full, a reader that has gone):

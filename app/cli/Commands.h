@@ -20,7 +20,8 @@ int runCluster(const QStringList& args);
 // Acquire+release latency and throughput, optionally against a raw hiredis baseline (BenchCommand.cpp).
 int runBench(const QStringList& args);
 
-// Cluster observation (ObserveCommands.cpp): merged lock view, live lock events, safety audit.
+// Cluster observation (commands/InspectCommand.cpp, WatchCommand.cpp, AuditCommand.cpp): merged lock view,
+// live lock events, safety audit.
 int runInspect(const QStringList& args);
 int runWatch(const QStringList& args);
 int runAudit(const QStringList& args);

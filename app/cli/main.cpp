@@ -82,8 +82,7 @@ int main(int argc, char* argv[])
 
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 2) {
-        printErr(generalUsage());
-        return ExitUsage;
+        return fail(ExitUsage, generalUsage());
     }
     const QString name = arguments.at(1);
     if (name == u"--help" || name == u"-h" || name == u"help") {
@@ -97,8 +96,7 @@ int main(int argc, char* argv[])
     const auto found = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
                                     [&name](const Subcommand& c) { return name == QLatin1String(c.name); });
     if (found == std::end(kSubcommands)) {
-        printErr(CommandLine::tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
-        return ExitUsage;
+        return fail(ExitUsage, CommandLine::tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
     }
     QStringList commandArguments = arguments.mid(2);
     commandArguments.prepend(QStringLiteral("redlock ") + name);

@@ -3,7 +3,7 @@
 // clients x iterations with statistics and CSV / JSON exports that parse.
 
 #include "bench/BenchPanel.h"
-#include "bench/BenchRun.h"
+#include "controller/BenchRun.h"
 #include "localcluster/LocalCluster.h"
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"

@@ -1,12 +1,9 @@
 #include "bench/BenchPanel.h"
 
+#include "controller/BenchController.h"
 #include "observe/ObservationTypes.h"
-#include "redlock/LockKeeper.h"
-#include "redlock/RedlockClient.h"
 #include "redlock/RedlockRules.h"
 #include "runtime/HumanUnits.h"
-#include "runtime/IoThread.h"
-#include "runtime/OwnThreadFuture.h"
 #include "theme/Icons.h"
 #include "theme/StatePalette.h"
 
@@ -49,7 +46,7 @@ QSpinBox* spin(QWidget* parent, int min, int max, int value, const QString& suff
 }
 } // namespace
 
-BenchPanel::BenchPanel(QWidget* parent) : QWidget(parent)
+BenchPanel::BenchPanel(QWidget* parent) : QWidget(parent), m_bench(new BenchController(this))
 {
     setObjectName(QStringLiteral("testBench"));
     m_resource = new QLineEdit(QStringLiteral("bench:lock"), this);
@@ -161,6 +158,17 @@ BenchPanel::BenchPanel(QWidget* parent) : QWidget(parent)
     connect(m_runButton, &QPushButton::clicked, this, &BenchPanel::startRun);
     connect(m_csvButton, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
     connect(m_jsonButton, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
+    connect(m_bench, &BenchController::acquired, this, &BenchPanel::onAcquired);
+    connect(m_bench, &BenchController::extended, this, &BenchPanel::onExtended);
+    connect(m_bench, &BenchController::released, this, &BenchPanel::onReleased);
+    connect(m_bench, &BenchController::autoExtended, this, &BenchPanel::addExtension);
+    connect(m_bench, &BenchController::lost, this, &BenchPanel::onLost);
+    connect(m_bench, &BenchController::runProgress, m_progress, [this](int done, int) { m_progress->setValue(done); });
+    connect(m_bench, &BenchController::runFinished, this, [this](const BenchStats& stats) {
+        showRun(stats);
+        updateButtons();
+        emit runFinished();
+    });
     updateButtons();
 }
 
@@ -181,10 +189,7 @@ void BenchPanel::setCluster(const QList<NodeEndpoint>& nodes, bool readOnly)
 
 void BenchPanel::stop()
 {
-    m_io.reset(); // deletes the clients, keeper and run on their thread
-    m_client = nullptr;
-    m_keeper = nullptr;
-    m_run = nullptr;
+    m_bench->stop();
     m_lock = {};
     m_busy = false;
     updateButtons();
@@ -208,29 +213,6 @@ BenchConfig BenchPanel::config() const
     return c;
 }
 
-RedlockClient* BenchPanel::freshClient()
-{
-    dropClient();
-    if (!m_io)
-        m_io = std::make_unique<IoThread>(QStringLiteral("redlock-bench"));
-    m_client = m_io->create<RedlockClient>(config().redlockOptions(QStringLiteral("console-bench")));
-    return m_client;
-}
-
-void BenchPanel::dropClient()
-{
-    if (!m_io)
-        return;
-    QPointer<LockKeeper> keeper = m_keeper;
-    QPointer<RedlockClient> client = m_client;
-    m_io->runAndWait([keeper, client] {
-        delete keeper.data();
-        delete client.data();
-    });
-    m_keeper = nullptr;
-    m_client = nullptr;
-}
-
 void BenchPanel::acquire()
 {
     if (m_busy || isHolding() || m_nodes.isEmpty() || m_readOnly)
@@ -241,79 +223,72 @@ void BenchPanel::acquire()
     m_lockState->setText(tr("Acquiring…"));
     showLockStateAs(std::nullopt);
     updateButtons();
-    RedlockClient* client = freshClient();
-    const BenchConfig c = config();
-    whenFinished(this, client->acquire(c.resource, c.acquireOptions()), [this, c](const AcquireResult& result) {
-        m_busy = false;
-        if (!result.attempts.isEmpty())
-            showOutcomes(result.attempts.last().nodes);
-        if (result.ok) {
-            m_lock = result.lock;
-            if (c.autoExtend && m_client) {
-                m_keeper = m_io->create<LockKeeper>(m_client.data(), m_lock);
-                connect(m_keeper, &LockKeeper::extended, this, &BenchPanel::addExtension);
-                connect(m_keeper, &LockKeeper::lost, this, &BenchPanel::onLost);
-                QMetaObject::invokeMethod(m_keeper, &LockKeeper::start, Qt::QueuedConnection);
-            }
-            showLockState();
-        } else {
-            m_lockState->setText(
-                tr("Not acquired after %n attempt(s): %1", nullptr, int(result.attempts.size())).arg(result.error));
-            showLockStateAs(StatePalette::Role::Danger);
-        }
-        updateButtons();
-        emit acquireFinished(result.ok);
-    });
+    m_bench->acquire(config());
+}
+
+void BenchPanel::onAcquired(const AcquireResult& result)
+{
+    m_busy = false;
+    if (!result.attempts.isEmpty())
+        showOutcomes(result.attempts.last().nodes);
+    if (result.ok) {
+        m_lock = result.lock;
+        showLockState();
+    } else {
+        m_lockState->setText(
+            tr("Not acquired after %n attempt(s): %1", nullptr, int(result.attempts.size())).arg(result.error));
+        showLockStateAs(StatePalette::Role::Danger);
+    }
+    updateButtons();
+    emit acquireFinished(result.ok);
 }
 
 void BenchPanel::extend()
 {
-    if (m_busy || !isHolding() || !m_client || m_keeper)
+    if (m_busy || !isHolding() || !m_bench->hasClient() || m_bench->isAutoExtending())
         return;
     m_busy = true;
     updateButtons();
-    whenFinished(this, m_client->extend(m_lock, m_ttl->value()), [this](const ExtendResult& result) {
-        m_busy = false;
-        showOutcomes(result.nodes);
-        addExtension(result);
-        if (result.ok)
-            m_lock = result.lock;
-        else
-            onLost(result.error);
-        showLockState();
-        updateButtons();
-        emit extendFinished(result.ok);
-    });
+    m_bench->extend(m_lock, m_ttl->value());
+}
+
+void BenchPanel::onExtended(const ExtendResult& result)
+{
+    m_busy = false;
+    showOutcomes(result.nodes);
+    addExtension(result);
+    if (result.ok)
+        m_lock = result.lock;
+    else
+        onLost(result.error);
+    showLockState();
+    updateButtons();
+    emit extendFinished(result.ok);
 }
 
 void BenchPanel::release()
 {
-    if (m_busy || !isHolding() || !m_client)
+    if (m_busy || !isHolding() || !m_bench->hasClient())
         return;
     m_busy = true;
     updateButtons();
-    if (m_keeper) {
-        // The keeper stops extending before the release goes out.
-        QPointer<LockKeeper> keeper = m_keeper;
-        m_io->runAndWait([keeper] {
-            if (keeper)
-                keeper->stop();
-        });
-    }
-    whenFinished(this, m_client->release(m_lock), [this](const ReleaseResult& result) {
-        m_busy = false;
-        showOutcomes(result.nodes);
-        m_lock = {};
-        m_lockState->setText(result.ok
-                                 ? tr("Released on %1 of %2 nodes.").arg(result.succeededCount).arg(result.nodes.size())
-                                 : tr("Release incomplete (%1 of %2 nodes): %3")
-                                       .arg(result.succeededCount)
-                                       .arg(result.nodes.size())
-                                       .arg(result.error));
-        showLockStateAs(std::nullopt);
-        updateButtons();
-        emit releaseFinished(result.ok);
-    });
+    m_bench->release(m_lock);
+}
+
+void BenchPanel::onReleased(const ReleaseResult& result)
+{
+    m_busy = false;
+    showOutcomes(result.nodes);
+    m_lock = {};
+    m_lockState->setText(result.ok
+                             ? tr("Released on %1 of %2 nodes.").arg(result.succeededCount).arg(result.nodes.size())
+                             : tr("Release incomplete (%1 of %2 nodes): %3")
+                                   .arg(result.succeededCount)
+                                   .arg(result.nodes.size())
+                                   .arg(result.error));
+    showLockStateAs(std::nullopt);
+    updateButtons();
+    emit releaseFinished(result.ok);
 }
 
 void BenchPanel::showOutcomes(const QList<NodeOutcome>& nodes)
@@ -358,7 +333,7 @@ void BenchPanel::showLockState()
                        .arg(printableBytes(m_lock.token, 60));
     if (m_lock.fencingToken >= 0)
         text += tr("; fencing token %1").arg(m_lock.fencingToken);
-    if (m_keeper)
+    if (m_bench->isAutoExtending())
         text += tr("; auto-extended");
     m_lockState->setText(text);
     showLockStateAs(StatePalette::Role::Success, true);
@@ -413,25 +388,13 @@ void BenchPanel::onLost(const QString& reason)
 
 void BenchPanel::startRun()
 {
-    if (m_run || m_nodes.isEmpty() || m_readOnly)
+    if (m_bench->isRunning() || m_nodes.isEmpty() || m_readOnly)
         return;
-    if (!m_io)
-        m_io = std::make_unique<IoThread>(QStringLiteral("redlock-bench"));
     const BenchConfig c = config();
     m_progress->setRange(0, c.clients * c.iterations);
     m_progress->setValue(0);
     m_statsLabel->setText(tr("Running %1 clients × %2 iterations…").arg(c.clients).arg(c.iterations));
-    m_run = m_io->create<BenchRun>(c);
-    connect(m_run, &BenchRun::progress, m_progress, [this](int done, int) { m_progress->setValue(done); });
-    connect(m_run, &BenchRun::finished, this, [this](const BenchStats& stats) {
-        if (BenchRun* run = m_run)
-            m_io->runAndWait([run] { delete run; });
-        m_run = nullptr;
-        showRun(stats);
-        updateButtons();
-        emit runFinished();
-    });
-    QMetaObject::invokeMethod(m_run, &BenchRun::start, Qt::QueuedConnection);
+    m_bench->startRun(c);
     updateButtons();
 }
 
@@ -514,9 +477,9 @@ void BenchPanel::updateButtons()
 {
     const bool connected = !m_nodes.isEmpty() && !m_readOnly;
     m_acquireButton->setEnabled(connected && !m_busy && !isHolding());
-    m_extendButton->setEnabled(connected && !m_busy && isHolding() && !m_keeper);
+    m_extendButton->setEnabled(connected && !m_busy && isHolding() && !m_bench->isAutoExtending());
     m_releaseButton->setEnabled(connected && !m_busy && isHolding());
-    m_runButton->setEnabled(connected && !m_run);
+    m_runButton->setEnabled(connected && !m_bench->isRunning());
     m_csvButton->setEnabled(m_haveRun);
     m_jsonButton->setEnabled(m_haveRun);
 }

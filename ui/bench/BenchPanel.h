@@ -1,13 +1,10 @@
 #pragma once
 
-#include "bench/BenchRun.h"
+#include "controller/BenchRun.h"
 #include "redlock/RedlockTypes.h"
 #include "theme/StatePalette.h"
 
-#include <QPointer>
 #include <QWidget>
-
-#include <memory>
 
 class QCheckBox;
 class QChartView;
@@ -22,11 +19,10 @@ class QTableWidget;
 
 namespace redlock {
 
-class IoThread;
-class LockKeeper;
-class RedlockClient;
+class BenchController;
 
-// Acquire / extend / release test bench over the core RedlockClient, on an I/O thread of its own: a single
+// Acquire / extend / release test bench over the core RedlockClient, through a BenchController (its thread and
+// clients): a single
 // lock (per-node outcome and latency, validity, fencing token, extend, release, auto-extension with a clear
 // "lost"), and runs of K clients x iterations with statistics, a latency histogram and CSV / JSON export.
 class BenchPanel final : public QWidget
@@ -79,8 +75,9 @@ signals:
     void runFinished();
 
 private:
-    RedlockClient* freshClient();
-    void dropClient();
+    void onAcquired(const AcquireResult& result);
+    void onExtended(const ExtendResult& result);
+    void onReleased(const ReleaseResult& result);
     void showOutcomes(const QList<NodeOutcome>& nodes);
     void showLockState();
     void showLockStateAs(std::optional<StatePalette::Role> role, bool bold = false, double scale = 1.0);
@@ -90,12 +87,9 @@ private:
     void updateButtons();
     void exportWithDialog(bool json);
 
-    std::unique_ptr<IoThread> m_io;
+    BenchController* m_bench;
     QList<NodeEndpoint> m_nodes;
     bool m_readOnly = false;
-    QPointer<RedlockClient> m_client;
-    QPointer<LockKeeper> m_keeper;
-    QPointer<BenchRun> m_run;
     Lock m_lock;
     QString m_lostReason;
     bool m_busy = false;

@@ -1,73 +1,16 @@
 #include "controller/ClusterController.h"
 
-#include "protocol/RedisConnection.h"
+#include "observe/KeyProbe.h"
 #include "protocol/SshTunnel.h"
 #include "runtime/IoThread.h"
 #include "watch/ClusterWatch.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 
 #include <algorithm>
 #include <numeric>
 
 namespace redlock {
-
-// Reads one key on every node over its own connections, timing each node: the lock detail's matrix shows
-// what a client would see right now, next to what the last inspection saw.
-class LockProbe final : public QObject
-{
-    Q_OBJECT
-    Q_DISABLE_COPY_MOVE(LockProbe)
-
-public:
-    explicit LockProbe(const QList<NodeEndpoint>& nodes)
-    {
-        ConnectionOptions options;
-        options.commandTimeoutMs = 1000;
-        options.clientName = "redlock-console:detail";
-        for (const NodeEndpoint& endpoint : nodes)
-            m_connections.append(new RedisConnection(endpoint, options, this));
-    }
-    ~LockProbe() override
-    {
-        // The connections answer their pending reads with failures as they go: while this is still a
-        // LockProbe, and without reporting them (nobody waits for a read of a console that is closing).
-        m_closing = true;
-        qDeleteAll(std::exchange(m_connections, {}));
-    }
-
-    void read(const QByteArray& key)
-    {
-        auto results = std::make_shared<QList<KeyReadResult>>(m_connections.size());
-        auto remaining = std::make_shared<int>(static_cast<int>(m_connections.size()));
-        for (int i = 0; i < m_connections.size(); ++i) {
-            auto timer = std::make_shared<QElapsedTimer>();
-            timer->start();
-            m_connections[i]->send({"PTTL", key}, [this, i, key, timer, results, remaining](const RedisReply& reply) {
-                if (m_closing)
-                    return;
-                KeyReadResult& r = (*results)[i];
-                r.node = i;
-                r.latencyUs = timer->nsecsElapsed() / 1000;
-                r.ok = reply.isInteger();
-                if (r.ok)
-                    r.pttlMs = reply.integer();
-                else
-                    r.error = reply.errorText();
-                if (--*remaining == 0)
-                    emit done(key, *results);
-            });
-        }
-    }
-
-signals:
-    void done(const QByteArray& key, const QList<redlock::KeyReadResult>& results);
-
-private:
-    QList<RedisConnection*> m_connections;
-    bool m_closing = false;
-};
 
 ClusterController::ClusterController(QObject* parent) : QObject(parent)
 {
@@ -187,9 +130,10 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
         tunnel->start();
     }
 
-    m_probe = watch->ioThread()->create<LockProbe>(m_settings.nodes);
+    // m_settings.nodes: through the SSH tunnels' local ends where a node has a route.
+    m_probe = watch->ioThread()->create<KeyProbe>(m_settings.nodes, QByteArrayLiteral("redlock-console:detail"));
     connect(
-        m_probe, &LockProbe::done, this,
+        m_probe, &KeyProbe::done, this,
         [this, generation](const QByteArray& key, const QList<KeyReadResult>& results) {
             if (generation == m_generation)
                 emit keyRead(key, results);
@@ -426,5 +370,3 @@ void ClusterController::checkFirstRefresh()
 }
 
 } // namespace redlock
-
-#include "ClusterController.moc"

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "observe/ClusterMetrics.h"
+#include "observe/KeyProbe.h"
 #include "observe/ObservationTypes.h"
 #include "protocol/NodeEndpoint.h"
 #include "redlock/RedlockRules.h"
@@ -18,7 +19,7 @@
 namespace redlock {
 
 class ClusterWatch;
-class LockProbe;
+class KeyProbe;
 class SshTunnel;
 
 // What the console watches: the nodes and how to look at them. Built from a connection profile or the
@@ -33,16 +34,6 @@ struct ClusterSettings
     bool readOnly = false;
     bool production = false; // destructive actions need the key (or node) typed in
     QString sshConfigFile;   // ssh -F for the nodes with an sshRoute (SshTunnel); empty = ~/.ssh/config
-};
-
-// One node's answer when the console reads a single key (the lock detail's "last read").
-struct KeyReadResult
-{
-    int node = -1;
-    bool ok = false;
-    qint64 latencyUs = -1;
-    qint64 pttlMs = -2;
-    QString error;
 };
 
 // The console's adapter of a ClusterWatch (core/watch/ClusterWatch.h), which owns the observation: the I/O
@@ -137,7 +128,7 @@ private:
     ClusterSettings m_settings;
     // The observation; kept after stop() (not running) so that the last facts and findings stay readable.
     std::unique_ptr<ClusterWatch> m_watch;
-    LockProbe* m_probe = nullptr;
+    KeyProbe* m_probe = nullptr;
     std::unique_ptr<ClusterMetrics> m_metrics;
     MetricSeries m_clientFailures{120};
     int m_failedThisSecond = 0;
@@ -158,5 +149,3 @@ private:
 };
 
 } // namespace redlock
-
-Q_DECLARE_METATYPE(redlock::KeyReadResult)

@@ -1,6 +1,7 @@
 #include "controller/ConnectionCheck.h"
 
 #include "protocol/RedisConnection.h"
+#include "runtime/IoThread.h"
 
 namespace redlock {
 
@@ -96,6 +97,31 @@ void ConnectionCheck::succeed()
     for (const Step& s : std::as_const(m_steps))
         ok = ok && (s.ok || s.name == QLatin1String("INFO"));
     emit finished(m_node, ok, m_steps);
+}
+
+ConnectionChecker::ConnectionChecker(QObject* parent) : QObject(parent) {}
+
+ConnectionChecker::~ConnectionChecker() = default;
+
+void ConnectionChecker::newRound()
+{
+    ++m_round;
+    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-check"));
+}
+
+void ConnectionChecker::check(int node, const NodeEndpoint& endpoint)
+{
+    if (!m_io)
+        newRound();
+    auto* check = m_io->create<ConnectionCheck>(node, endpoint);
+    connect(
+        check, &ConnectionCheck::finished, this,
+        [this, round = m_round](int n, bool ok, const QList<ConnectionCheck::Step>& steps) {
+            if (round == m_round)
+                emit finished(n, ok, steps);
+        },
+        Qt::QueuedConnection);
+    QMetaObject::invokeMethod(check, &ConnectionCheck::run, Qt::QueuedConnection);
 }
 
 } // namespace redlock

@@ -6,6 +6,7 @@
 #include "redlock/LockKeeper.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockClient.h"
+#include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 
 #include <QUuid>
@@ -264,6 +265,24 @@ void DemoWorkload::redisson()
         rawOnNodes(all, {{"PEXPIRE", key, "30000"}});
     else
         rawOnNodes(all, {{"HINCRBY", key, field, "-1"}, {"HINCRBY", key, field, "-1"}, {"DEL", key}});
+}
+
+DemoController::DemoController(QObject* parent)
+    : QObject(parent), m_io(std::make_unique<IoThread>(QStringLiteral("redlock-demo"))),
+      m_workload(m_io->create<DemoWorkload>())
+{
+    // Signal to signal, queued: the workload's reports reach this object's listeners on the GUI thread.
+    connect(m_workload, &DemoWorkload::clusterReady, this, &DemoController::clusterReady, Qt::QueuedConnection);
+    connect(m_workload, &DemoWorkload::failed, this, &DemoController::failed, Qt::QueuedConnection);
+    connect(m_workload, &DemoWorkload::clientActivity, this, &DemoController::clientActivity, Qt::QueuedConnection);
+}
+
+DemoController::~DemoController() = default; // m_io deletes the workload on its thread
+
+void DemoController::start(int nodeCount)
+{
+    QMetaObject::invokeMethod(
+        m_workload, [workload = m_workload, nodeCount] { workload->start(nodeCount); }, Qt::QueuedConnection);
 }
 
 } // namespace redlock

@@ -9,8 +9,11 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
+#include <memory>
+
 namespace redlock {
 
+class IoThread;
 class LocalCluster;
 class LockKeeper;
 class RedisConnection;
@@ -77,6 +80,32 @@ private:
     int m_acquired = 0;
     int m_failed = 0;
     bool m_stopping = false;
+};
+
+// Owns the demo's I/O thread and its workload: the launcher asks it to start and hears back on the GUI thread.
+// Destroying it deletes the workload on that thread (the clients stop, then the servers), then ends the thread.
+class DemoController final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DemoController)
+
+public:
+    explicit DemoController(QObject* parent = nullptr);
+    ~DemoController() override;
+
+    void start(int nodeCount = 5);
+    // The thread the local cluster lives on, and the cluster (null until clusterReady()).
+    IoThread* ioThread() const { return m_io.get(); }
+    LocalCluster* cluster() const { return m_workload->cluster(); }
+
+signals:
+    void clusterReady(const QList<redlock::NodeEndpoint>& endpoints);
+    void failed(const QString& error);
+    void clientActivity(int acquired, int failed);
+
+private:
+    std::unique_ptr<IoThread> m_io;
+    DemoWorkload* m_workload = nullptr;
 };
 
 } // namespace redlock

@@ -8,7 +8,6 @@
 #include "observe/ObservationTypes.h"
 #include "operate/OperatorFeature.h"
 #include "redlock/RedlockRules.h"
-#include "runtime/IoThread.h"
 #include "views/MainWindow.h"
 
 #include <QApplication>
@@ -44,8 +43,7 @@ ConsoleLauncher::~ConsoleLauncher()
     m_controller->stop();
     m_operator.reset(); // its restart scheduler may live on the demo thread
     m_alerts.reset();
-    m_demo = nullptr;
-    m_demoThread.reset();
+    m_demo.reset();
     m_window.reset();
     m_history.reset(); // after the window: its panel uses the journal until it goes
 }
@@ -117,28 +115,23 @@ bool ConsoleLauncher::start(const LaunchOptions& options, QString* error)
 
     if (options.demo) {
         m_window->setModeText(tr("Demo: local 5-node cluster with contending clients"));
-        m_demoThread = std::make_unique<IoThread>(QStringLiteral("redlock-demo"));
-        m_demo = m_demoThread->create<DemoWorkload>();
-        connect(
-            m_demo, &DemoWorkload::clusterReady, this,
-            [this](const QList<NodeEndpoint>& endpoints) {
-                m_operator->setLocalCluster(m_demoThread.get(), m_demo->cluster());
-                ClusterSettings s;
-                s.nodes = endpoints;
-                s.pattern = m_options.pattern.isEmpty() ? QByteArrayLiteral("*") : m_options.pattern.toUtf8();
-                s.refreshIntervalMs = 3000;
-                s.readOnly = m_options.readOnly;
-                s.driftFactor = m_options.driftFactor;
-                QString why;
-                if (!connectTo(s, &why))
-                    fail(why);
-            },
-            Qt::QueuedConnection);
-        connect(m_demo, &DemoWorkload::failed, this, &ConsoleLauncher::fail, Qt::QueuedConnection);
-        connect(m_demo, &DemoWorkload::clientActivity, m_controller.get(), &ClusterController::noteClientAcquires,
-                Qt::QueuedConnection);
-        QMetaObject::invokeMethod(
-            m_demo, [demo = m_demo] { demo->start(5); }, Qt::QueuedConnection);
+        m_demo = std::make_unique<DemoController>();
+        connect(m_demo.get(), &DemoController::clusterReady, this, [this](const QList<NodeEndpoint>& endpoints) {
+            m_operator->setLocalCluster(m_demo->ioThread(), m_demo->cluster());
+            ClusterSettings s;
+            s.nodes = endpoints;
+            s.pattern = m_options.pattern.isEmpty() ? QByteArrayLiteral("*") : m_options.pattern.toUtf8();
+            s.refreshIntervalMs = 3000;
+            s.readOnly = m_options.readOnly;
+            s.driftFactor = m_options.driftFactor;
+            QString why;
+            if (!connectTo(s, &why))
+                fail(why);
+        });
+        connect(m_demo.get(), &DemoController::failed, this, &ConsoleLauncher::fail);
+        connect(m_demo.get(), &DemoController::clientActivity, m_controller.get(),
+                &ClusterController::noteClientAcquires);
+        m_demo->start(5);
         return true;
     }
 

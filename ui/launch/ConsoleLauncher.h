@@ -16,9 +16,8 @@ class QTemporaryDir;
 namespace redlock {
 
 class AlertsFeature;
-class DemoWorkload;
+class DemoController;
 class HistoryFeature;
-class IoThread;
 class MetricsEndpoint;
 class MainWindow;
 class OperatorFeature;
@@ -67,7 +66,7 @@ public:
 
     ClusterController* controller() const { return m_controller.get(); }
     MainWindow* window() const { return m_window.get(); }
-    DemoWorkload* demo() const { return m_demo; }
+    DemoController* demo() const { return m_demo.get(); }
     OperatorFeature* operatorFeature() const { return m_operator.get(); }
     // With --metrics-listen; null otherwise.
     MetricsEndpoint* metricsEndpoint() const { return m_metricsEndpoint.get(); }
@@ -98,8 +97,7 @@ private:
     std::unique_ptr<AlertsFeature> m_alerts;
     std::unique_ptr<HistoryFeature> m_history;
     std::unique_ptr<QTemporaryDir> m_demoJournalDir;
-    std::unique_ptr<IoThread> m_demoThread;
-    DemoWorkload* m_demo = nullptr;
+    std::unique_ptr<DemoController> m_demo; // the demo's thread, its cluster and clients
     bool m_refreshed = false;
     bool m_metricsTicked = false;
     bool m_screenshotTaken = false;

@@ -4,7 +4,6 @@
 
 #include "protocol/SshTunnel.h"
 #include "redlock/RedlockRules.h"
-#include "runtime/IoThread.h"
 #include "theme/Icons.h"
 
 #include <QCheckBox>
@@ -48,6 +47,8 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
       m_production(new QCheckBox(tr("Production: force release and restarts need the key or node typed in"), this)),
       m_sshRoute(new QLineEdit(this)), m_sshConfig(new QLineEdit(this)), m_report(new QPlainTextEdit(this))
 {
+    m_checker = new ConnectionChecker(this);
+    connect(m_checker, &ConnectionChecker::finished, this, &ProfilesDialog::onCheckFinished);
     setWindowTitle(tr("Connection profiles"));
     resize(1000, 680);
 
@@ -247,7 +248,7 @@ ProfilesDialog::ProfilesDialog(QSettings* settings, QWidget* parent)
 ProfilesDialog::~ProfilesDialog()
 {
     // The check's connections go (with their thread) before the tunnels they go through.
-    m_io.reset();
+    delete std::exchange(m_checker, nullptr);
     qDeleteAll(std::exchange(m_checkTunnels, {}));
 }
 
@@ -499,8 +500,7 @@ void ProfilesDialog::checkConnection()
         emit checkFinished(false);
         return;
     }
-    // A fresh thread per check: a check still waiting on a dead node is dropped with it.
-    m_io = std::make_unique<IoThread>(QStringLiteral("redlock-check"));
+    m_checker->newRound();
     qDeleteAll(std::exchange(m_checkTunnels, {}));
     m_checksPending = int(p.nodes.size());
     m_checksOk = true;
@@ -562,9 +562,7 @@ void ProfilesDialog::checkConnection()
 void ProfilesDialog::runChecks(const QList<NodeEndpoint>& endpoints, const QList<int>& rows)
 {
     for (qsizetype k = 0; k < endpoints.size(); ++k) {
-        auto* check = m_io->create<ConnectionCheck>(rows[k], endpoints[k]);
-        connect(check, &ConnectionCheck::finished, this, &ProfilesDialog::onCheckFinished, Qt::QueuedConnection);
-        QMetaObject::invokeMethod(check, &ConnectionCheck::run, Qt::QueuedConnection);
+        m_checker->check(rows[k], endpoints[k]);
     }
 }
 

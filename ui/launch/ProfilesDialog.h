@@ -19,7 +19,6 @@ class QTableWidget;
 
 namespace redlock {
 
-class IoThread;
 class SshTunnel;
 
 // Add, edit, check and pick connection profiles. Saved with QSettings, without passwords: a node's password
@@ -105,7 +104,7 @@ private:
     QString m_keyringService;
     int m_currentNode = -1;
     bool m_updating = false;
-    std::unique_ptr<IoThread> m_io;
+    ConnectionChecker* m_checker = nullptr; // the checks' thread
     int m_checksPending = 0;
     bool m_checksOk = true;
     QList<QString> m_checkLines;

@@ -236,8 +236,7 @@ int runBench(const QStringList& args)
         return exitCode;
 
     if (parser.isSet(QStringLiteral("read-only"))) {
-        printErr(BenchCommand::tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
-        return ExitUsage;
+        return fail(ExitUsage, BenchCommand::tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
     }
     qint64 localCount = 0;
     qint64 iterations = 20000;
@@ -256,23 +255,21 @@ int runBench(const QStringList& args)
         return ExitUsage;
     const QString baseline = parser.value(QStringLiteral("baseline"));
     if (!baseline.isEmpty() && baseline != u"raw") {
-        printErr(BenchCommand::tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
-        return ExitUsage;
+        return fail(ExitUsage, BenchCommand::tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
     }
     if (!baseline.isEmpty() && concurrency > 1) {
-        printErr(BenchCommand::tr("redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1"));
-        return ExitUsage;
+        return fail(ExitUsage, BenchCommand::tr(
+                                   "redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1"));
     }
     if (baseline.isEmpty() || blocks > iterations)
         blocks = 1;
     if (parser.isSet(QStringLiteral("local")) == parser.isSet(QStringLiteral("nodes"))) {
-        printErr(BenchCommand::tr("redlock: give either --nodes LIST or --local N"));
-        return ExitUsage;
+        return fail(ExitUsage, BenchCommand::tr("redlock: give either --nodes LIST or --local N"));
     }
     if (parser.isSet(QStringLiteral("unix-socket")) && !parser.isSet(QStringLiteral("local"))) {
-        printErr(BenchCommand::tr(
-            "redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
-        return ExitUsage;
+        return fail(ExitUsage,
+                    BenchCommand::tr(
+                        "redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
     }
     const bool json = parser.isSet(QStringLiteral("json"));
     const QByteArray key = parser.isSet(QStringLiteral("key"))
@@ -286,8 +283,8 @@ int runBench(const QStringList& args)
         nodeOptions.unixSocket = parser.isSet(QStringLiteral("unix-socket"));
         QString error;
         if (!cluster.start(static_cast<int>(localCount), nodeOptions, &error)) {
-            printErr(BenchCommand::tr("redlock: cannot start the local cluster: %1").arg(error));
-            return ExitNoQuorumReachable;
+            return fail(ExitNoQuorumReachable,
+                        BenchCommand::tr("redlock: cannot start the local cluster: %1").arg(error));
         }
         options.nodes = cluster.endpoints();
         if (nodeOptions.unixSocket) {
@@ -336,8 +333,7 @@ int runBench(const QStringList& args)
     if (baseline == u"raw") {
         raw.emplace(options.nodes);
         if (!raw->connect(&error)) {
-            printErr(BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
-            return ExitNoQuorumReachable;
+            return fail(ExitNoQuorumReachable, BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
         }
     }
     for (qint64 block = 0; block < blocks; ++block) {
@@ -346,19 +342,18 @@ int runBench(const QStringList& args)
         const int blockWarmup = block == 0 ? static_cast<int>(warmup) : 0;
         if (!runRedlockCore(client, key, static_cast<int>(concurrency), ttlMs, blockWarmup, blockIterations, &ours,
                             &error)) {
-            printErr(BenchCommand::tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
-            return ExitNoQuorumReachable;
+            return fail(ExitNoQuorumReachable,
+                        BenchCommand::tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
         }
         if (raw && !raw->run(key + ":raw", ttlMs, blockWarmup, blockIterations, &rawSamples, &error)) {
-            printErr(BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
-            return ExitNoQuorumReachable;
+            return fail(ExitNoQuorumReachable, BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
         }
     }
     if (ours.acquireNs.empty()) {
         // Fewer failures than the stop-after count, but not one measured pair: no figures to show.
-        printErr(
+        return fail(
+            ExitNoQuorumReachable,
             BenchCommand::tr("redlock: no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
-        return ExitNoQuorumReachable;
     }
     const qint64 rssKb = procStatusKb("VmRSS");
     const qint64 peakRssKb = procStatusKb("VmHWM");

@@ -39,15 +39,15 @@ int runCluster(const QStringList& args)
     if (!intOption(parser, QStringLiteral("nodes-count"), 1, 99, &count))
         return ExitUsage;
     if (LocalCluster::redisServerPath().isEmpty()) {
-        printErr(ClusterCommand::tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
-        return ExitUsage;
+        return fail(ExitUsage,
+                    ClusterCommand::tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
     }
     // Installed before the cluster starts, so that a stop during the start is not lost: the event loop quits
     // as soon as it runs, and the cluster is torn down on the main thread, not in a signal handler.
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        printErr(ClusterCommand::tr("redlock: cannot install signal handlers: %1").arg(stopSignals.errorString()));
-        return ExitUsage;
+        return fail(ExitUsage,
+                    ClusterCommand::tr("redlock: cannot install signal handlers: %1").arg(stopSignals.errorString()));
     }
     QObject::connect(
         &stopSignals, &StopSignals::received, qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
@@ -58,8 +58,7 @@ int runCluster(const QStringList& args)
     LocalCluster cluster;
     QString error;
     if (!cluster.start(static_cast<int>(count), nodeOptions, &error)) {
-        printErr(ClusterCommand::tr("redlock: cannot start the cluster: %1").arg(error));
-        return ExitNoQuorumReachable;
+        return fail(ExitNoQuorumReachable, ClusterCommand::tr("redlock: cannot start the cluster: %1").arg(error));
     }
     QStringList names;
     QJsonArray nodes;

@@ -104,8 +104,7 @@ int runExporter(const QStringList& args)
     QString error;
     const auto listen = ListenAddress::parse(parser.value(QStringLiteral("listen")), &error);
     if (!listen) {
-        printErr(ExporterCommand::tr("redlock: bad --listen: %1").arg(error));
-        return ExitUsage;
+        return fail(ExitUsage, ExporterCommand::tr("redlock: bad --listen: %1").arg(error));
     }
 
     std::optional<WebConfig> webConfig;
@@ -115,16 +114,14 @@ int runExporter(const QStringList& args)
         if (webConfig && webConfig->tls)
             tls = webConfig->sslConfiguration(&error);
         if (!webConfig || (webConfig->tls && !tls)) {
-            printErr(ExporterCommand::tr("redlock: bad --web.config.file: %1").arg(error));
-            return ExitUsage;
+            return fail(ExitUsage, ExporterCommand::tr("redlock: bad --web.config.file: %1").arg(error));
         }
     }
 
     QEventLoop loop;
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        printErr(ExporterCommand::tr("redlock: cannot install signal handlers"));
-        return ExitUsage;
+        return fail(ExitUsage, ExporterCommand::tr("redlock: cannot install signal handlers"));
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -146,8 +143,7 @@ int runExporter(const QStringList& args)
     if (withAuth)
         server.setBasicAuth(webConfig->basicAuthUsers);
     if (!server.listen(*listen, &error)) {
-        printErr(ExporterCommand::tr("redlock: %1").arg(error));
-        return ExitUsage;
+        return fail(ExitUsage, ExporterCommand::tr("redlock: %1").arg(error));
     }
     const ListenAddress bound = server.serverAddress();
     printErr(ExporterCommand::tr("redlock: serving %1://%2/metrics")
@@ -200,8 +196,7 @@ int runExporter(const QStringList& args)
     QObject::connect(&watch, &ClusterWatch::observerLoad, context,
                      [&exporter](const QList<ObserverLoad>& load) { exporter.addObserverLoad(load); });
     if (!watch.start(&error)) {
-        printErr(ExporterCommand::tr("redlock: %1").arg(error));
-        return ExitUsage;
+        return fail(ExitUsage, ExporterCommand::tr("redlock: %1").arg(error));
     }
     loop.exec();
     finishJournal(journal.get(), &watch);

@@ -89,8 +89,7 @@ int runHistory(const QStringList& args)
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
-        printErr(HistoryCommand::tr("redlock: history takes one KEY (a glob matches several)"));
-        return ExitUsage;
+        return fail(ExitUsage, HistoryCommand::tr("redlock: history takes one KEY (a glob matches several)"));
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     HistoryQuery query;
@@ -123,15 +122,13 @@ int runHistory(const QStringList& args)
         !intOption(parser, QStringLiteral("limit"), 1, 10'000'000, &limit))
         return ExitUsage;
     if (query.untilMs < query.sinceMs) {
-        printErr(HistoryCommand::tr("redlock: --until is before --since"));
-        return ExitUsage;
+        return fail(ExitUsage, HistoryCommand::tr("redlock: --until is before --since"));
     }
     query.limit = int(limit);
     const QString path =
         parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : consoleJournalPath();
     if (path.isEmpty()) {
-        printErr(HistoryCommand::tr("redlock: --journal needs a file name"));
-        return ExitUsage;
+        return fail(ExitUsage, HistoryCommand::tr("redlock: --journal needs a file name"));
     }
     if (const QString problem = LockJournal::locationProblem(path); !problem.isEmpty()) {
         printErr(QStringLiteral("redlock: ") + problem);
@@ -140,8 +137,7 @@ int runHistory(const QStringList& args)
 
     const HistoryResult result = LockJournal::queryFile(path, query, now);
     if (!result.error.isEmpty()) {
-        printErr(QStringLiteral("redlock: ") + result.error);
-        return ExitUsage;
+        return fail(ExitUsage, QStringLiteral("redlock: ") + result.error);
     }
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray intervals;

@@ -311,8 +311,8 @@ int runAcquire(const QStringList& args)
     if (parser.isSet(QStringLiteral("retryJitter"))) {
         // ±J around the delay D is a wait of D-J plus 0..2J: the same uniform spread.
         if (parser.isSet(QStringLiteral("jitter"))) {
-            printErr(LockCommands::tr("redlock: --jitter and --retryJitter both set the jitter: give one"));
-            return ExitUsage;
+            return fail(ExitUsage,
+                        LockCommands::tr("redlock: --jitter and --retryJitter both set the jitter: give one"));
         }
         qint64 plusMinus = 0;
         if (!intOption(parser, QStringLiteral("retryJitter"), 0, retryDelay, &plusMinus))
@@ -406,8 +406,7 @@ int runRound(const QStringList& args, Operation operation)
     if (!readClientOptions(parser, &command))
         return ExitUsage;
     if (parser.value(QStringLiteral("token")).isEmpty()) {
-        printErr(LockCommands::tr("redlock: --token is required"));
-        return ExitUsage;
+        return fail(ExitUsage, LockCommands::tr("redlock: --token is required"));
     }
     qint64 validUntilEpochMs = -1;
     if (extend && !intOption(parser, QStringLiteral("valid-until"), 0, std::numeric_limits<qint64>::max() / 2,

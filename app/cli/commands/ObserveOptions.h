@@ -1,13 +1,14 @@
 #pragma once
 
-// What the observation commands (inspect, watch, audit in ObserveCommands.cpp; exporter in ExporterCommand.cpp)
-// share: the options that say which nodes and keys to watch and how hard.
+// What the observation commands (InspectCommand.cpp, WatchCommand.cpp, AuditCommand.cpp, ExporterCommand.cpp)
+// share: the options that say which nodes and keys to watch and how hard (ObserveOptions.cpp).
 
 #include "history/LockJournal.h"
 #include "observe/LockInspector.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QJsonObject>
 
 #include <memory>
 
@@ -17,7 +18,8 @@ class ClusterWatch;
 
 namespace redlock::cli {
 
-// The translation context of ObserveCommands.cpp's messages, the shared options' among them.
+// The translation context of the messages of inspect, watch and audit, the shared options' among them (one
+// context for the four files, as when they were one: the translations keep their place).
 class ObserveCommands
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::cli::ObserveCommands)
@@ -51,5 +53,10 @@ std::unique_ptr<LockJournal> startJournal(const JournalOptions& options, Cluster
 // When the command ends: stops the watch (no event reaches the journal after it), writes what waits, and says what
 // the journal could not take.
 void finishJournal(LockJournal* journal, ClusterWatch* watch);
+
+// The keys an inspection passed over, by reason (InspectionSummary::skipped), for --json (inspect, watch).
+QJsonObject skippedKeysJson(const SkippedKeys& skipped);
+// Keys with a TTL passed over under the default pattern: why, and how to have them counted.
+QString notALockFormatText(qint64 count);
 
 } // namespace redlock::cli

@@ -413,27 +413,24 @@ int runForceRelease(const QStringList& args)
         return ExitUsage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
-        printErr(OperatorCommands::tr("redlock: name exactly one lock key"));
-        return ExitUsage;
+        return fail(ExitUsage, OperatorCommands::tr("redlock: name exactly one lock key"));
     }
     const QByteArray key = positional.first().toUtf8();
     if (key.isEmpty()) {
-        printErr(OperatorCommands::tr("redlock: the lock key cannot be empty"));
-        return ExitUsage;
+        return fail(ExitUsage, OperatorCommands::tr("redlock: the lock key cannot be empty"));
     }
     const QByteArray token = parser.value(QStringLiteral("token")).toUtf8();
     if (token.isEmpty()) {
-        printErr(OperatorCommands::tr("redlock: --token is required: force release deletes only the token you saw"));
-        return ExitUsage;
+        return fail(ExitUsage,
+                    OperatorCommands::tr("redlock: --token is required: force release deletes only the token you saw"));
     }
     qint64 nodeTimeout = 2000;
     if (!intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout))
         return ExitUsage;
     const std::optional<LockDelay> lockDelay = LockDelay::parse(parser.value(QStringLiteral("lock-delay")));
     if (!lockDelay) {
-        printErr(OperatorCommands::tr("redlock: --lock-delay takes \"auto\" or milliseconds from 0 to %1")
-                     .arg(LockDelay::kMaxFixedMs));
-        return ExitUsage;
+        return fail(ExitUsage, OperatorCommands::tr("redlock: --lock-delay takes \"auto\" or milliseconds from 0 to %1")
+                                   .arg(LockDelay::kMaxFixedMs));
     }
     double driftFactor = rules::kDefaultDriftFactor;
     if (!driftFactorOption(parser, &driftFactor))
@@ -500,8 +497,9 @@ int runForceRelease(const QStringList& args)
     // The result of a release must reach whoever asked for it: with stdout already gone (closed, its reader
     // gone, or the text preview above not written), nothing is changed.
     if (outputCannotReachAnyone()) {
-        printErr(OperatorCommands::tr("redlock: nothing changed: the result could not be reported"));
-        return ExitOutputFailed; // main() says why stdout failed
+        return fail(ExitOutputFailed,
+                    OperatorCommands::tr(
+                        "redlock: nothing changed: the result could not be reported")); // main() says why stdout failed
     }
     const ForceReleaseReport result =
         awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason")), *lockDelay))

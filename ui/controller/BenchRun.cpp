@@ -1,4 +1,4 @@
-#include "bench/BenchRun.h"
+#include "controller/BenchRun.h"
 
 #include "redlock/RedlockClient.h"
 #include "runtime/OwnThreadFuture.h"

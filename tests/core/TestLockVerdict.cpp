@@ -1,0 +1,278 @@
+#include "observe/LockVerdict.h"
+#include "redlock/LockToken.h"
+#include "redlock/RedlockRules.h"
+
+#include <QtTest>
+
+using namespace redlock;
+
+// core/observe/LockVerdict: judgeLock, pure (no nodes, no clock but the instants given).
+namespace {
+
+using Presence = NodeLockState::Presence;
+
+QList<int> range(int from, int to)
+{
+    QList<int> out;
+    for (int i = from; i < to; ++i)
+        out << i;
+    return out;
+}
+
+// One node of a table row: "-" absent, "!" unreachable, anything else the token held, with its PTTL.
+struct Node
+{
+    const char* token;
+    qint64 pttlMs = -2;
+};
+
+LockView viewOf(const QList<Node>& nodes)
+{
+    LockView view;
+    view.key = "k";
+    for (const Node& n : nodes) {
+        NodeLockState s;
+        const QByteArray token(n.token);
+        if (token == "-") {
+            s.presence = Presence::Absent;
+        } else if (token == "!") {
+            s.presence = Presence::Unreachable;
+        } else {
+            s.presence = Presence::Holding;
+            s.token = token;
+            s.pttlMs = n.pttlMs;
+        }
+        view.nodes.append(s);
+    }
+    return view;
+}
+
+} // namespace
+
+class TestLockVerdict : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The verdict of five nodes at quorum 3, what it rests on and the observed validity: the quorum-th largest PTTL
+    // among the holders, minus the drift on that PTTL.
+    void judgeIsPure_data()
+    {
+        QTest::addColumn<QList<Node>>("nodes");
+        QTest::addColumn<LockVerdict>("verdict");
+        QTest::addColumn<QList<int>>("restsOn");
+        QTest::addColumn<qint64>("validityMs");
+        const QList<Node> absent5{{"-"}, {"-"}, {"-"}, {"-"}, {"-"}};
+        QTest::newRow("all absent: free") << absent5 << LockVerdict::Free << range(0, 5) << qint64(-1);
+        // Two unreachable nodes cannot hide a quorum of 3: still free, resting on the three that answered.
+        QTest::newRow("two unreachable: free")
+            << QList<Node>{{"!"}, {"!"}, {"-"}, {"-"}, {"-"}} << LockVerdict::Free << range(2, 5) << qint64(-1);
+        // Three unreachable could: unknown, never free.
+        QTest::newRow("three unreachable: unknown")
+            << QList<Node>{{"!"}, {"!"}, {"!"}, {"-"}, {"-"}} << LockVerdict::Unknown << range(0, 3) << qint64(-1);
+        QTest::newRow("held on all five")
+            << QList<Node>{{"t", 10000}, {"t", 9000}, {"t", 8000}, {"t", 7000}, {"t", 6000}} << LockVerdict::Held
+            << range(0, 5) << qint64(8000 - 80 - 2);
+        QTest::newRow("held on a bare quorum") << QList<Node>{{"t", 10000}, {"t", 9000}, {"t", 8000}, {"-"}, {"-"}}
+                                               << LockVerdict::Held << range(0, 3) << qint64(8000 - 80 - 2);
+        QTest::newRow("held with less than the threshold left: expiring")
+            << QList<Node>{{"t", 900}, {"t", 900}, {"t", 900}, {"-"}, {"-"}} << LockVerdict::Expiring << range(0, 3)
+            << qint64(900 - rules::clockDriftMs(900, 0.01));
+        QTest::newRow("one token on a minority: leftover")
+            << QList<Node>{{"t", 10000}, {"t", 10000}, {"-"}, {"-"}, {"-"}} << LockVerdict::MinorityLeftover
+            << range(0, 2) << qint64(-1);
+        QTest::newRow("two tokens, neither a quorum: contested")
+            << QList<Node>{{"a", 10000}, {"a", 10000}, {"b", 10000}, {"b", 10000}, {"-"}} << LockVerdict::Contested
+            << range(0, 4) << qint64(-1);
+    }
+    void judgeIsPure()
+    {
+        QFETCH(QList<Node>, nodes);
+        QFETCH(LockVerdict, verdict);
+        QFETCH(QList<int>, restsOn);
+        QFETCH(qint64, validityMs);
+        LockView view = viewOf(nodes);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, verdict);
+        QCOMPARE(view.restsOn, restsOn);
+        if (validityMs >= 0)
+            QCOMPARE(view.observedValidityMs, validityMs);
+    }
+
+    // Judged at a later instant than it was read, a quorum whose observed validity has run out by then is no longer
+    // held: expiring first, then unknown (its holder may have extended it unseen), never held.
+    void validityEndsBetweenReads_data()
+    {
+        QTest::addColumn<qint64>("laterMs");
+        QTest::addColumn<LockVerdict>("verdict");
+        QTest::addColumn<bool>("validityEnded");
+        QTest::newRow("just read") << qint64(0) << LockVerdict::Held << false;
+        QTest::newRow("less than the threshold left") << qint64(2500) << LockVerdict::Expiring << false;
+        QTest::newRow("validity over") << qint64(3000) << LockVerdict::Unknown << true;
+    }
+    void validityEndsBetweenReads()
+    {
+        QFETCH(qint64, laterMs);
+        QFETCH(LockVerdict, verdict);
+        QFETCH(bool, validityEnded);
+        LockView view = viewOf({{"t", 3000}, {"t", 3000}, {"t", 3000}});
+        view.observedAtNs = 1'000'000'000;
+        judgeLock(view, {2, 0.01, 1000}, view.observedAtNs + laterMs * 1'000'000);
+        QCOMPARE(view.verdict, verdict);
+        QCOMPARE(view.validityEnded, validityEnded);
+        QCOMPARE(view.isHeld(), verdict == LockVerdict::Held || verdict == LockVerdict::Expiring);
+    }
+
+    // A force release's tombstone is nobody's token: on a quorum it is not held, beside a leftover it is not a
+    // contest; it is its own verdict, free once SET NX can succeed on a quorum again.
+    void tombstoneIsItsOwnVerdict()
+    {
+        using Presence = NodeLockState::Presence;
+        LockTombstone t;
+        t.releasedBy = QStringLiteral("alice@ops");
+        t.releasedAtMs = 1795000000000;
+        const QByteArray tombstone = t.encode();
+        LockView view;
+        view.key = "orders:12";
+        view.nodes.resize(5);
+        auto set = [&](int i, Presence p, const QByteArray& value = {}, qint64 pttl = -2) {
+            view.nodes[i].presence = p;
+            view.nodes[i].token = value;
+            view.nodes[i].pttlMs = pttl;
+        };
+        // Tombstones on 3 of 5 (a quorum's worth): released, free when the first of them goes.
+        set(0, Presence::Holding, tombstone, 10000);
+        set(1, Presence::Holding, tombstone, 9000);
+        set(2, Presence::Holding, tombstone, 8000);
+        set(3, Presence::Absent);
+        set(4, Presence::Absent);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QVERIFY(!view.isHeld());
+        QVERIFY(!view.hasQuorum());
+        QCOMPARE(view.holders, 0);
+        QCOMPARE(view.tokenCount, 0);
+        QCOMPARE(view.token, tombstone);
+        QCOMPARE(view.restsOn, range(0, 3));
+        QCOMPARE(view.freeInMs, 8000);
+        QCOMPARE(view.observedValidityMs, -1);
+        QCOMPARE(view.holder->format, HolderFormat::Tombstone);
+        QVERIFY(view.holder->summary.contains(QStringLiteral("alice@ops")));
+        QCOMPARE(lockVerdictId(view.verdict), QStringLiteral("released-by-operator"));
+
+        // The old token left on a node the release could not reach: still released, not a minority leftover.
+        set(2, Presence::Holding, "old-token", 7000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QCOMPARE(view.tokenCount, 1);
+        QCOMPARE(view.restsOn, (QList<int>{0, 1}));
+        QCOMPARE(view.freeInMs, 7000);
+        // An unreachable node may hold anything: it never clears by itself in this count.
+        set(3, Presence::Unreachable);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::ReleasedByOperator);
+        QCOMPARE(view.freeInMs, 9000);
+        set(4, Presence::Unreachable);
+        judgeLock(view, {3, 0.01, 1000}); // old token 1 + 2 unreachable could be a quorum: unknown
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+
+        // Two real tokens beside the tombstones: a contest of those two, the tombstone not counted.
+        set(3, Presence::Holding, "newcomer-a", 5000);
+        set(4, Presence::Holding, "newcomer-b", 5000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Contested);
+        QCOMPARE(view.tokenCount, 3);
+        // It rests on the nodes holding a token; the tombstones on 0 and 1 are nobody's.
+        QCOMPARE(view.restsOn, (QList<int>{2, 3, 4}));
+        // A newcomer on a quorum after the tombstones went on some nodes: held by it.
+        set(2, Presence::Holding, "newcomer-a", 5000);
+        set(4, Presence::Holding, "newcomer-a", 5000);
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.token, QByteArray("newcomer-a"));
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.tokenCount, 1);
+    }
+
+    // A quarantined node (out for a delayed restart) is judged as if unreachable, whatever it answers: a lock
+    // whose quorum rests on it is not held, and the view names the nodes it did not count.
+    void quarantinedNodesAreNotCounted()
+    {
+        using Presence = NodeLockState::Presence;
+        LockView view;
+        view.key = "k";
+        view.nodes.resize(5);
+        for (int i = 0; i < 5; ++i) {
+            view.nodes[i].presence = i < 3 ? Presence::Holding : Presence::Absent;
+            view.nodes[i].token = i < 3 ? QByteArray("t") : QByteArray();
+            view.nodes[i].pttlMs = i < 3 ? 10000 : -2;
+        }
+        judgeLock(view, {3, 0.01, 1000});
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QVERIFY(view.uncounted.isEmpty());
+
+        VerdictRules rules{3, 0.01, 1000, {1}};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+        QCOMPARE(view.uncounted, QList<int>{1});
+        QCOMPARE(view.restsOn, QList<int>{1});
+        QCOMPARE(view.holders, 2);
+        QCOMPARE(view.observedValidityMs, -1);
+
+        // Four holders with one of them quarantined: still a quorum without it.
+        view.nodes[3] = view.nodes[0];
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.restsOn, (QList<int>{0, 2, 3}));
+        QCOMPARE(view.uncounted, QList<int>{1});
+        // An absent quarantined node is not taken as free either.
+        for (int i = 0; i < 5; ++i)
+            view.nodes[i] = NodeLockState{Presence::Absent, {}, {}, -2, {}};
+        judgeLock(view, {3, 0.01, 1000, {0, 1, 2}});
+        QCOMPARE(view.verdict, LockVerdict::Unknown);
+    }
+
+    // One server, one vote (issue 24 item 6): names that are one server (the alias map: one run_id) count one
+    // holder, and an unreachable name of a server that answered under another name hides nothing.
+    void namesOfOneServerAreOneHolder()
+    {
+        using Presence = NodeLockState::Presence;
+        LockView view;
+        view.key = "k";
+        view.nodes.resize(4);
+        for (int i = 0; i < 4; ++i) // nodes 0 and 3 are one server: the token on three names, two servers
+            view.nodes[i] = i == 2 ? NodeLockState{Presence::Absent, {}, {}, -2, {}}
+                                   : NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        VerdictRules rules{3, 0.01, 1000};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held); // run_ids not known: four servers
+        rules.runIds = {"server-a", "server-b", "server-c", "server-a"};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::MinorityLeftover);
+        QCOMPARE(view.holders, 2);
+        QCOMPARE(view.restsOn, (QList<int>{0, 1, 3}));
+        QCOMPARE(view.observedValidityMs, -1);
+
+        // The other name of server a unreachable: its state is what node 0 read, not one more unknown vote.
+        view.nodes[3] = NodeLockState{Presence::Unreachable, {}, {}, -2, {}};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::MinorityLeftover);
+        rules.runIds = {};
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Unknown); // four servers: the unreachable one could be the third
+
+        // All three servers: held, the validity taken from the servers, not from a name counted twice.
+        rules.runIds = {"server-a", "server-b", "server-c", "server-a"};
+        view.nodes[2] = NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        view.nodes[3] = NodeLockState{Presence::Holding, "t", {}, 10000, {}};
+        view.nodes[1].pttlMs = 4000;
+        judgeLock(view, rules);
+        QCOMPARE(view.verdict, LockVerdict::Held);
+        QCOMPARE(view.holders, 3);
+        QCOMPARE(view.observedValidityMs, 4000 - rules::clockDriftMs(4000, 0.01)); // third largest of a, b, c
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLockVerdict)
+#include "TestLockVerdict.moc"
