@@ -30,7 +30,7 @@ struct Entry
     QList<Entry> children;
 };
 
-// A scalar as YAML writes it: plain (up to a " #" comment), 'single' ('' is a quote) or "double" quoted (\" \\).
+// A scalar as YAML writes it: plain (up to a comment), 'single' ('' is a quote) or "double" quoted (\" \\).
 // nullopt when a quote is not closed or text follows it.
 std::optional<QString> scalar(QStringView text)
 {
@@ -66,8 +66,13 @@ std::optional<QString> scalar(QStringView text)
             return std::nullopt;
         return out;
     }
-    const qsizetype comment = text.indexOf(QLatin1String(" #"));
-    return (comment < 0 ? text : text.left(comment)).trimmed().toString();
+    // A comment starts at a '#' that opens the value or follows white space ("key: # note" has no value); a '#'
+    // inside a word ("a#b") is part of it.
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == u'#' && (i == 0 || text[i - 1] == u' ' || text[i - 1] == u'\t'))
+            return text.left(i).trimmed().toString();
+    }
+    return text.toString();
 }
 
 std::optional<QList<Entry>> parseEntries(const QByteArray& yaml, QString* error)

@@ -990,6 +990,34 @@ private slots:
         }
     }
 
+    // YAML comments are no part of a value: after a value, after a section's key, and in place of a value (then
+    // there is none: "cert_file: # later" must not become the path "# later"). A '#' inside a word stays.
+    void webConfigCommentsAreStripped()
+    {
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:   # TLS for scrapes across the network\n"
+                                             "  # the certificate and its key\n"
+                                             "  cert_file: certs/server#1.crt\t# a '#' in a word is kept\n"
+                                             "  key_file: 'server.key' # quoted, then a comment\n"
+                                             "basic_auth_users: # user: bcrypt hash\n"
+                                             "  prometheus: " +
+                                                 kHash2y + " # htpasswd -nBC 5 prometheus\n",
+                                             QStringLiteral("/etc/redlock"), &error);
+        QVERIFY2(config, qPrintable(error));
+        QCOMPARE(config->certFile, QStringLiteral("/etc/redlock/certs/server#1.crt"));
+        QCOMPARE(config->keyFile, QStringLiteral("/etc/redlock/server.key"));
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("prometheus")), kHash2y);
+
+        const auto noValue =
+            WebConfig::parse("tls_server_config:\n  cert_file: # comment\n  key_file: server.key\n", {}, &error);
+        QVERIFY2(!noValue, qPrintable(noValue ? noValue->certFile : QString()));
+        QVERIFY2(error.contains(QLatin1String("line 2: tls_server_config.cert_file has no value")), qPrintable(error));
+        const auto noHash = WebConfig::parse("basic_auth_users:\n  u: # set later\n", {}, &error);
+        QVERIFY(!noHash);
+        QVERIFY2(error.contains(QLatin1String("line 2: the password of user \"u\" is not a bcrypt")),
+                 qPrintable(error));
+    }
+
     void bcryptHashesAreChecked()
     {
         QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2y));
