@@ -11,7 +11,8 @@
 #   sudo ./scripts/check-fresh-install.sh --deb      # the .deb instead: scripts/package.sh on this machine,
 #        `apt-get install ./redlock-console_*.deb` in the chroot, then the INSTALLED redlock and
 #        redlock-console (--demo without and with redis-server, English and zh_CN screenshots under Xvfb,
-#        copied to build/fresh-install-deb*.png)
+#        copied to build/fresh-install-deb*.png); then libredlock-core-dev: examples/worker, copied out of the
+#        tree, is built with only find_package(RedlockCore) and run against redis-server in the chroot
 #
 # Needs root and debootstrap (installed if missing). The pristine base system is cached under
 # /var/cache/redlock-fresh-install (delete it to start from the mirror again); every run works on a fresh copy.
@@ -175,6 +176,33 @@ if [ "$deb" -eq 1 ]; then
     run_in_chroot "cat /tmp/demo.log; grep -q 'redis-server not found' /tmp/demo.log"
     echo "== redlock-console --demo with redis-server (English, then zh_CN)"
     run_in_chroot "$apt_get install --no-install-recommends redis-server >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    # The -dev package proven out of tree: examples/worker copied away from the source tree, built with nothing but
+    # the installed packages (find_package(RedlockCore)), run against three redis-server processes in the chroot.
+    echo "== libredlock-core-dev: examples/worker built out of tree with find_package(RedlockCore)"
+    dev_packages="$(ls -t libredlock-core0_*.deb | head -1) $(ls -t libredlock-core-dev_*.deb | head -1)"
+    cp $dev_packages "$root/root/redlock-console/"
+    rm -rf "$root/tmp/worker-src"
+    cp -r examples/worker "$root/tmp/worker-src"
+    run_in_chroot "$apt_get install $(printf './%s ' $dev_packages) g++ make >/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }"
+    run_in_chroot "dpkg -s libredlock-core0 libredlock-core-dev | grep -E '^(Package|Version|Depends|Recommends):'"
+    run_in_chroot "cmake -S /tmp/worker-src -B /tmp/worker-build >/tmp/worker-configure.log 2>&1 &&
+        grep '^RedlockCore_DIR:PATH=/usr/lib/' /tmp/worker-build/CMakeCache.txt &&
+        cmake --build /tmp/worker-build >/tmp/worker-build.log 2>&1 || { cat /tmp/worker-configure.log /tmp/worker-build.log; exit 1; }"
+    run_in_chroot "set -e; for port in 7101 7102 7103; do
+            redis-server --port \$port --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \\
+                --logfile /tmp/redis-\$port.log --pidfile /tmp/redis-\$port.pid
+        done
+        for port in 7101 7102 7103; do
+            for i in \$(seq 1 100); do redis-cli -p \$port ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+        done
+        status=0
+        /tmp/worker-build/redlock-example-worker --nodes 127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103 --order 42 \\
+            --steps 3 --step-ms 20 >/tmp/worker.out 2>&1 || status=\$?
+        for port in 7101 7102 7103; do redis-cli -p \$port shutdown nosave >/dev/null 2>&1 || true; done
+        cat /tmp/worker.out
+        [ \$status -eq 0 ] && grep -q '^step 3/3 of orders:42' /tmp/worker.out &&
+            grep -q '^released orders:42 on 3 nodes' /tmp/worker.out"
+    echo "== the installed -dev package builds and runs examples/worker out of tree"
     # A crash leaves its core dump and a backtrace (the unstripped binary is build-package/app/redlock-console).
     console_run() {
         run_in_chroot "ulimit -c unlimited; cd /tmp && rm -f core*; xvfb-run -a redlock-console --demo $1 || {

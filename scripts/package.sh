@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 ./scripts/setup-deps.sh
 
 # Packaging and validation tools, not needed to build: dpkg-shlibdeps (dpkg-dev) and file for CPack's
-# dependency scan, the two validators.
-tools=(dpkg-dev file desktop-file-utils appstream)
+# dependency scan, the two validators, lintian for the packages.
+tools=(dpkg-dev file desktop-file-utils appstream lintian)
 missing=()
 for p in "${tools[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -56,3 +56,15 @@ check_package libredlock-core0 "$libdir/libredlock-core.so.0"
 check_package libredlock-core-dev "$libdir/libredlock-core.so" usr/include/redlock/redlock/RedlockClient.h \
     "$libdir/cmake/RedlockCore/RedlockCoreConfig.cmake" "$libdir/pkgconfig/redlock-core.pc" \
     usr/share/doc/libredlock-core-dev/api/index.html
+
+# Debian's checks on every package: an error or a warning fails; what remains is overridden with its reason in
+# resources/debian/<package>.lintian-overrides (installed with the package, so lintian reads it).
+for package in redlock-console redlock libredlock-core0 libredlock-core-dev; do
+    deb=$(ls -t "${package}"_*.deb | head -1)
+    if ! findings=$(lintian --fail-on error,warning --tag-display-limit 0 "$deb" 2>&1); then
+        grep -v 'running with root privileges' <<<"$findings" >&2 || true
+        echo "package.sh: lintian finds errors or warnings in $deb (above)" >&2
+        exit 1
+    fi
+    echo "$deb: lintian clean (overrides: resources/debian/$package.lintian-overrides)"
+done

@@ -7,6 +7,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace redlock {
 
 std::optional<ListenAddress> ListenAddress::parse(const QString& rawText, QString* error)
@@ -89,13 +91,22 @@ MetricsHttpServer::MetricsHttpServer(Provider provider, QObject* parent)
 {}
 
 MetricsHttpServer::MetricsHttpServer(Provider provider, const Limits& limits, QObject* parent)
-    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new Listener(this))
+    : QObject(parent), m_provider(std::move(provider)), m_limits(limits), m_server(new Listener(this)),
+      m_authPool(new QThreadPool(this))
 {
     m_server->setMaxPendingConnections(m_limits.maxConnections);
     connect(m_server, &QTcpServer::newConnection, this, &MetricsHttpServer::onNewConnection);
+    m_authPool->setMaxThreadCount(std::max(1, m_limits.maxAuthChecks));
+    m_failureTokens = m_limits.authFailureBurst;
+    m_failureClock.start();
 }
 
-MetricsHttpServer::~MetricsHttpServer() = default;
+MetricsHttpServer::~MetricsHttpServer()
+{
+    // A check still running posts its answer to this object: it must be over first (at most one bcrypt each).
+    m_authPool->clear();
+    m_authPool->waitForDone();
+}
 
 void MetricsHttpServer::setTls(const QSslConfiguration& configuration)
 {
@@ -170,6 +181,7 @@ void MetricsHttpServer::forget(QTcpSocket* socket)
     m_open.remove(socket);
     m_answered.removeOne(socket);
     m_waiting.removeOne(socket);
+    m_checking.remove(socket);
     socket->deleteLater();
 }
 
@@ -184,6 +196,8 @@ void MetricsHttpServer::drop(QTcpSocket* socket)
 
 void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
 {
+    if (m_checking.contains(socket))
+        return; // its credentials are being checked; what it sends more is read with its answer
     if (!m_waiting.contains(socket)) {
         // What comes after the answered head (a body, a pipelined request) is read and dropped: data left
         // unread when the socket closes would make the kernel reset the connection, and the client could lose
@@ -209,13 +223,86 @@ void MetricsHttpServer::onReadyRead(QTcpSocket* socket)
         respond(socket, "400 Bad Request", "text/plain; charset=utf-8", "bad request\n", true);
         return;
     }
-    if (m_auth && !authorized(head.left(end))) {
-        respond(socket, "401 Unauthorized", "text/plain; charset=utf-8", "unauthorized\n", true,
-                "WWW-Authenticate: Basic realm=\"redlock exporter\", charset=\"UTF-8\"\r\n");
-        return;
-    }
     const QByteArray& method = parts[0];
     const QByteArray path = parts[1].split('?').first();
+    if (m_auth) {
+        QByteArray authorization;
+        for (const QByteArray& line : head.left(end).split('\n')) {
+            const qsizetype colon = line.indexOf(':');
+            if (colon > 0 && line.left(colon).trimmed().compare("Authorization", Qt::CaseInsensitive) == 0) {
+                authorization = line.mid(colon + 1);
+                break;
+            }
+        }
+        auto step = m_auth->begin(authorization);
+        if (auto* check = std::get_if<BasicAuthenticator::Check>(&step))
+            startAuthCheck(socket, std::move(*check), method, path);
+        else if (std::get<bool>(step))
+            serve(socket, method, path);
+        else
+            unauthorized(socket);
+        return;
+    }
+    serve(socket, method, path);
+}
+
+void MetricsHttpServer::unauthorized(QTcpSocket* socket)
+{
+    respond(socket, "401 Unauthorized", "text/plain; charset=utf-8", "unauthorized\n", true,
+            "WWW-Authenticate: Basic realm=\"redlock exporter\", charset=\"UTF-8\"\r\n");
+}
+
+bool MetricsHttpServer::takeFailureToken()
+{
+    const double elapsed = static_cast<double>(m_failureClock.restart()) / 1000.0;
+    m_failureTokens =
+        std::min<double>(m_limits.authFailureBurst, m_failureTokens + elapsed * m_limits.authFailuresPerSecond);
+    if (m_failureTokens < 1)
+        return false;
+    m_failureTokens -= 1;
+    return true;
+}
+
+void MetricsHttpServer::startAuthCheck(QTcpSocket* socket, BasicAuthenticator::Check check, const QByteArray& method,
+                                       const QByteArray& path)
+{
+    // Every check may fail, so it takes a failure's token before it runs; a success gives it back.
+    if (m_authInFlight >= m_limits.maxAuthChecks || !takeFailureToken()) {
+        ++m_authRefused;
+        respond(socket, "429 Too Many Requests", "text/plain; charset=utf-8", "too many login attempts\n", true,
+                "Retry-After: 1\r\n");
+        return;
+    }
+    ++m_authInFlight;
+    m_authPeak = std::max(m_authPeak, m_authInFlight);
+    const quint64 serial = ++m_checkSerial;
+    m_checking.insert(socket, serial);
+    m_authPool->start([this, check = std::move(check), socket, serial, method, path] {
+        const bool ok = check.run();
+        // Back on this object's thread; the socket pointer is only compared until its serial says it is the same.
+        QMetaObject::invokeMethod(
+            this,
+            [this, ok, digest = check.digest, socket, serial, method, path] {
+                --m_authInFlight;
+                if (ok) {
+                    m_auth->remember(digest);
+                    m_failureTokens = std::min<double>(m_limits.authFailureBurst, m_failureTokens + 1);
+                }
+                const auto it = m_checking.constFind(socket);
+                if (it == m_checking.cend() || *it != serial)
+                    return; // closed meanwhile (timed out, made room for another)
+                m_checking.remove(socket);
+                if (ok)
+                    serve(socket, method, path);
+                else
+                    unauthorized(socket);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MetricsHttpServer::serve(QTcpSocket* socket, const QByteArray& method, const QByteArray& path)
+{
     const bool isHead = method == "HEAD";
     if (path != "/metrics" && path != "/") {
         respond(socket, "404 Not Found", "text/plain; charset=utf-8", "not found: the metrics are at /metrics\n",
@@ -269,16 +356,6 @@ void MetricsHttpServer::respond(QTcpSocket* socket, const QByteArray& status, co
     connect(stall, &QTimer::timeout, this, [this, socket] { drop(socket); });
     stall->start();
     socket->disconnectFromHost(); // after the answer is written; disconnected() then deletes the socket
-}
-
-bool MetricsHttpServer::authorized(const QByteArray& head) const
-{
-    for (const QByteArray& line : head.split('\n')) {
-        const qsizetype colon = line.indexOf(':');
-        if (colon > 0 && line.left(colon).trimmed().compare("Authorization", Qt::CaseInsensitive) == 0)
-            return m_auth->check(line.mid(colon + 1));
-    }
-    return false;
 }
 
 } // namespace redlock

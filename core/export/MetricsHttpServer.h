@@ -2,12 +2,17 @@
 
 #include <QByteArray>
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QMap>
 #include <QObject>
 #include <QSet>
 #include <QSslConfiguration>
+#include <QThreadPool>
+
+#include "export/WebConfig.h"
 
 #include <functional>
 #include <memory>
@@ -17,8 +22,6 @@ class QTcpServer;
 class QTcpSocket;
 
 namespace redlock {
-
-class BasicAuthenticator;
 
 // Where to listen: an IP address literal and a port ("127.0.0.1:9721", "[::1]:9721", "0.0.0.0:9721", port 0 = any
 // free port). Host names are refused: no resolver is consulted, and "localhost" is the loopback address.
@@ -52,6 +55,10 @@ public:
 // With setTls() it speaks HTTPS only (a client that does not complete a TLS handshake is dropped like one that
 // sends no request: the same bounds hold while it handshakes). With setBasicAuth() every path asks for HTTP basic
 // auth: 401 with `WWW-Authenticate: Basic` without valid credentials (WebConfig.h: exporter-toolkit's format).
+// bcrypt never runs on this object's thread, so a flood of bad logins cannot stall a scrape: credentials already
+// verified are recognised at once; others are checked on a worker thread, at most maxAuthChecks at a time, and
+// checks that fail spend a budget (authFailureBurst, refilled at authFailuresPerSecond). A request whose check
+// finds the bound reached or the budget spent is answered 429 with Retry-After, without a bcrypt.
 //
 // The provider runs on this object's thread and must not wait for I/O (the exporter renders what it holds).
 // Core, not the CLI: a service that embeds the core's observation can serve its own /metrics, as the console can.
@@ -67,6 +74,9 @@ public:
     static constexpr int kConnectionTimeoutMs = 10000;
     static constexpr int kMaxConnections = 32;
     static constexpr qint64 kMaxPendingBytes = 64 * 1024 * 1024;
+    static constexpr int kMaxAuthChecks = 2;
+    static constexpr int kAuthFailureBurst = 10;
+    static constexpr int kAuthFailuresPerSecond = 5;
 
     struct Limits
     {
@@ -75,6 +85,9 @@ public:
         int writeStallTimeoutMs = kWriteStallTimeoutMs;
         int connectionTimeoutMs = kConnectionTimeoutMs;
         qint64 maxPendingBytes = kMaxPendingBytes;
+        int maxAuthChecks = kMaxAuthChecks;                 // bcrypt checks in flight (worker threads)
+        int authFailureBurst = kAuthFailureBurst;           // failed checks allowed at once, then ...
+        int authFailuresPerSecond = kAuthFailuresPerSecond; // ... this many a second
     };
 
     using Provider = std::function<QByteArray()>;
@@ -98,6 +111,10 @@ public:
     qint64 pendingBytes() const;
     // Connections the server closed because of a bound (full, stalled, too old, too much pending output).
     quint64 droppedConnections() const { return m_dropped; }
+    // Basic auth: bcrypt checks running now, the most that ever ran at once, and requests answered 429.
+    int authChecksInFlight() const { return m_authInFlight; }
+    int peakAuthChecksInFlight() const { return m_authPeak; }
+    quint64 authChecksRefused() const { return m_authRefused; }
 
 signals:
     void scraped();
@@ -105,9 +122,14 @@ signals:
 private:
     void onNewConnection();
     void onReadyRead(QTcpSocket* socket);
-    bool authorized(const QByteArray& head) const; // the request head carries a valid Authorization
-    void forget(QTcpSocket* socket);               // no longer open (disconnected or dropped); deleted later
-    void drop(QTcpSocket* socket);                 // closed by the server: forgotten, then aborted
+    // The request, once its credentials (if any are asked for) are good.
+    void serve(QTcpSocket* socket, const QByteArray& method, const QByteArray& path);
+    void unauthorized(QTcpSocket* socket);
+    void startAuthCheck(QTcpSocket* socket, BasicAuthenticator::Check check, const QByteArray& method,
+                        const QByteArray& path);
+    bool takeFailureToken();
+    void forget(QTcpSocket* socket); // no longer open (disconnected or dropped); deleted later
+    void drop(QTcpSocket* socket);   // closed by the server: forgotten, then aborted
     void respond(QTcpSocket* socket, const QByteArray& status, const QByteArray& contentType, const QByteArray& body,
                  bool withBody, const QByteArray& extraHeaders = {});
 
@@ -123,6 +145,14 @@ private:
     QList<QTcpSocket*> m_waiting;  // open, no complete request head yet; oldest first
     quint64 m_scrapes = 0;
     quint64 m_dropped = 0;
+    QThreadPool* m_authPool = nullptr;      // bcrypt, off this thread
+    QHash<QTcpSocket*, quint64> m_checking; // open, credentials being checked: the check's serial
+    quint64 m_checkSerial = 0;
+    int m_authInFlight = 0;
+    int m_authPeak = 0;
+    quint64 m_authRefused = 0;
+    double m_failureTokens = 0;
+    QElapsedTimer m_failureClock; // refills m_failureTokens
 };
 
 } // namespace redlock

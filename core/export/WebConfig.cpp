@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
 #include <QSslCertificate>
 #include <QSslKey>
@@ -13,6 +14,7 @@
 #include <crypt.h>
 
 #include <cctype>
+#include <cstring>
 
 #include <memory>
 
@@ -30,7 +32,7 @@ struct Entry
     QList<Entry> children;
 };
 
-// A scalar as YAML writes it: plain (up to a " #" comment), 'single' ('' is a quote) or "double" quoted (\" \\).
+// A scalar as YAML writes it: plain (up to a comment), 'single' ('' is a quote) or "double" quoted (\" \\).
 // nullopt when a quote is not closed or text follows it.
 std::optional<QString> scalar(QStringView text)
 {
@@ -66,8 +68,13 @@ std::optional<QString> scalar(QStringView text)
             return std::nullopt;
         return out;
     }
-    const qsizetype comment = text.indexOf(QLatin1String(" #"));
-    return (comment < 0 ? text : text.left(comment)).trimmed().toString();
+    // A comment starts at a '#' that opens the value or follows white space ("key: # note" has no value); a '#'
+    // inside a word ("a#b") is part of it.
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == u'#' && (i == 0 || text[i - 1] == u' ' || text[i - 1] == u'\t'))
+            return text.left(i).trimmed().toString();
+    }
+    return text.toString();
 }
 
 std::optional<QList<Entry>> parseEntries(const QByteArray& yaml, QString* error)
@@ -287,8 +294,66 @@ std::optional<QSslConfiguration> WebConfig::sslConfiguration(QString* error) con
 
 BasicAuthenticator::BasicAuthenticator(QMap<QString, QByteArray> users) : m_users(std::move(users))
 {
-    m_salt.resize(16);
-    QRandomGenerator::system()->generate(m_salt.begin(), m_salt.end());
+    m_key.resize(32);
+    QRandomGenerator::system()->generate(m_key.begin(), m_key.end());
+    if (m_users.isEmpty())
+        return;
+    // The dummy costs what a user's check costs: a bcrypt setting of the first user's cost with a random salt,
+    // padded to a hash's length with a checksum no password gives.
+    const QByteArray& first = m_users.cbegin().value();
+    const unsigned long cost = isBcryptHash(first) ? first.mid(4, 2).toULong() : 10;
+    QByteArray random(16, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(random.begin(), random.end());
+    char setting[CRYPT_GENSALT_OUTPUT_SIZE] = {};
+    if (crypt_gensalt_rn("$2b$", cost, random.constData(), static_cast<int>(random.size()), setting, sizeof setting) &&
+        std::strlen(setting) == 29)
+        m_dummyHash = QByteArray(setting) + QByteArray(31, '.');
+    else
+        m_dummyHash = first; // the same cost all the same; its answer is ignored
+}
+
+std::variant<bool, BasicAuthenticator::Check> BasicAuthenticator::begin(QByteArrayView authorization) const
+{
+    authorization = authorization.trimmed();
+    if (m_users.isEmpty() || (!authorization.startsWith("Basic ") && !authorization.startsWith("basic ")))
+        return false;
+    const auto result = QByteArray::fromBase64Encoding(authorization.sliced(6).trimmed().toByteArray(),
+                                                       QByteArray::AbortOnBase64DecodingErrors);
+    if (!result)
+        return false;
+    const QByteArray& decoded = *result;
+    const qsizetype colon = decoded.indexOf(':');
+    if (colon < 0)
+        return false;
+    Check check;
+    check.password = decoded.mid(colon + 1);
+    check.digest = QMessageAuthenticationCode::hash(decoded.left(colon) + '\0' + check.password, m_key,
+                                                    QCryptographicHash::Sha256);
+    if (m_accepted.contains(check.digest))
+        return true;
+    const auto known = m_users.constFind(QString::fromUtf8(decoded.left(colon)));
+    check.isUser = known != m_users.cend();
+    check.hash = check.isUser ? *known : m_dummyHash;
+    return check;
+}
+
+void BasicAuthenticator::remember(const QByteArray& digest)
+{
+    if (m_accepted.size() >= 64) // a bound, not a policy: a handful of scrapers use it
+        m_accepted.clear();
+    m_accepted.insert(digest);
+}
+
+bool BasicAuthenticator::check(QByteArrayView authorization)
+{
+    const auto step = begin(authorization);
+    if (const bool* decided = std::get_if<bool>(&step))
+        return *decided;
+    const Check& check = std::get<Check>(step);
+    const bool ok = check.run();
+    if (ok)
+        remember(check.digest);
+    return ok;
 }
 
 bool BasicAuthenticator::isBcryptHash(const QByteArray& hash)
@@ -320,40 +385,6 @@ bool BasicAuthenticator::bcryptMatches(const QByteArray& password, const QByteAr
     for (qsizetype i = 0; i < hash.size(); ++i)
         diff |= static_cast<unsigned char>(computed[i] ^ hash[i]);
     return diff == 0;
-}
-
-bool BasicAuthenticator::check(QByteArrayView authorization)
-{
-    authorization = authorization.trimmed();
-    if (!authorization.startsWith("Basic ") && !authorization.startsWith("basic "))
-        return false;
-    const auto result = QByteArray::fromBase64Encoding(authorization.sliced(6).trimmed().toByteArray(),
-                                                       QByteArray::AbortOnBase64DecodingErrors);
-    if (!result)
-        return false;
-    const QByteArray& decoded = *result;
-    const qsizetype colon = decoded.indexOf(':');
-    if (colon < 0)
-        return false;
-    const QString user = QString::fromUtf8(decoded.left(colon));
-    const QByteArray password = decoded.mid(colon + 1);
-    const QByteArray digest = QCryptographicHash::hash(QByteArray(m_salt + decoded.left(colon) + '\0' + password),
-                                                       QCryptographicHash::Sha256);
-    if (m_accepted.contains(digest))
-        return true;
-    if (m_users.isEmpty())
-        return false;
-    const auto known = m_users.constFind(user);
-    const bool isUser = known != m_users.cend();
-    // An unknown user costs a bcrypt too (against another user's hash, whose answer is then ignored).
-    const QByteArray& hash = isUser ? *known : m_users.cbegin().value();
-    const bool ok = bcryptMatches(password, hash) && isUser;
-    if (ok) {
-        if (m_accepted.size() >= 64) // a bound, not a policy: a handful of scrapers use it
-            m_accepted.clear();
-        m_accepted.insert(digest, true);
-    }
-    return ok;
 }
 
 } // namespace redlock

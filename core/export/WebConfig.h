@@ -4,10 +4,12 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QMap>
+#include <QSet>
 #include <QSslConfiguration>
 #include <QString>
 
 #include <optional>
+#include <variant>
 
 namespace redlock {
 
@@ -52,17 +54,34 @@ public:
 };
 
 // HTTP basic auth against bcrypt hashes (libxcrypt's crypt_r). bcrypt is slow by design (tens of ms per check at
-// cost 10), so a success is remembered, as exporter-toolkit does, under a salted SHA-256 of user and password: a
-// scraper that comes back every few seconds costs one bcrypt, not one per scrape. A wrong password or an unknown
-// user always costs a full bcrypt, so the answer's time does not tell which users exist.
+// cost 10), so it must not run where requests are served, and a success is remembered, as exporter-toolkit does,
+// under a keyed hash (HMAC-SHA256, a random key per process) of user and password: a scraper that comes back every
+// few seconds costs one bcrypt, not one per scrape. A wrong password or an unknown user always costs a full bcrypt
+// (an unknown user's against a dummy hash of the same cost), so the answer's time does not tell which users exist.
+//
+// begin() is cheap and decides what needs no bcrypt (a remembered success, a malformed header); the Check it
+// returns otherwise runs anywhere (MetricsHttpServer runs it on a worker thread), and remember() takes its
+// success back on the authenticator's thread.
 class BasicAuthenticator
 {
 public:
+    struct Check
+    {
+        QByteArray digest; // the keyed hash of user and password, to remember() when run() says yes
+        QByteArray password;
+        QByteArray hash; // the user's, or the dummy one for an unknown user
+        bool isUser = false;
+        bool run() const { return bcryptMatches(password, hash) && isUser; } // slow; any thread
+    };
+
     explicit BasicAuthenticator(QMap<QString, QByteArray> users);
 
     bool isEnabled() const { return !m_users.isEmpty(); }
-    // The value of an Authorization header ("Basic base64(user:password)"): true when it names a user whose hash
-    // the password matches.
+    // The value of an Authorization header ("Basic base64(user:password)"): a bool when decided without bcrypt,
+    // else the check to run.
+    std::variant<bool, Check> begin(QByteArrayView authorization) const;
+    void remember(const QByteArray& digest);
+    // begin(), run() and remember() at once, on this thread: for callers that may wait for a bcrypt.
     bool check(QByteArrayView authorization);
 
     // bcrypt(password) == hash, compared in constant time. False for anything that is not a bcrypt hash.
@@ -71,8 +90,9 @@ public:
 
 private:
     QMap<QString, QByteArray> m_users;
-    QByteArray m_salt;
-    QHash<QByteArray, bool> m_accepted; // salted digests of user:password that matched
+    QByteArray m_key;       // of the HMAC that names remembered successes
+    QByteArray m_dummyHash; // a bcrypt setting of the first user's cost with a random salt: unknown users
+    QSet<QByteArray> m_accepted;
 };
 
 } // namespace redlock

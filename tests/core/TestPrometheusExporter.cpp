@@ -20,9 +20,11 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -78,14 +80,14 @@ double sampleValue(const QByteArray& exposition, const QByteArray& series)
 }
 
 // One HTTP exchange with a server on this thread: the whole answer, once the server has closed the connection.
-QByteArray exchange(quint16 port, const QByteArray& request)
+QByteArray exchange(quint16 port, const QByteArray& request, int timeoutMs = 10000)
 {
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, port);
     QByteArray answer;
     QObject::connect(&socket, &QTcpSocket::readyRead, [&] { answer += socket.readAll(); });
     QObject::connect(&socket, &QTcpSocket::connected, [&] { socket.write(request); });
-    QDeadlineTimer deadline(10000);
+    QDeadlineTimer deadline(timeoutMs);
     while (socket.state() != QAbstractSocket::UnconnectedState && !deadline.hasExpired())
         QTest::qWait(10);
     answer += socket.readAll();
@@ -129,6 +131,9 @@ QByteArray tlsExchange(quint16 port, const QByteArray& request, const QList<QSsl
 // The bcrypt hashes of "scrape-pw-Q4" (cost 5: fast tests), as htpasswd ($2y$) and Python's bcrypt ($2b$) write them.
 const QByteArray kHash2y = "$2y$05$ehZGpWk9bDGiNuUZjqH5QOhwAEcNfGbWrKg2Xj0HLIquwVcNeaCuG";
 const QByteArray kHash2b = "$2b$05$HAKjclSu.yx6Nj240a3vPOOOeQbqsI4yz8ctzeuzuX6mjRcvxp2R2";
+
+// "scrape-pw-Q4" at cost 11 (about half a second per check here): slow enough that bad logins pile up.
+const QByteArray kHashCost11 = "$2b$11$UqJc0Cc3VWxK4TITV1glFewt1sap6K3wysEfVLynyQZPoT422V1s2";
 
 QByteArray basic(const QByteArray& user, const QByteArray& password)
 {
@@ -990,6 +995,34 @@ private slots:
         }
     }
 
+    // YAML comments are no part of a value: after a value, after a section's key, and in place of a value (then
+    // there is none: "cert_file: # later" must not become the path "# later"). A '#' inside a word stays.
+    void webConfigCommentsAreStripped()
+    {
+        QString error;
+        const auto config = WebConfig::parse("tls_server_config:   # TLS for scrapes across the network\n"
+                                             "  # the certificate and its key\n"
+                                             "  cert_file: certs/server#1.crt\t# a '#' in a word is kept\n"
+                                             "  key_file: 'server.key' # quoted, then a comment\n"
+                                             "basic_auth_users: # user: bcrypt hash\n"
+                                             "  prometheus: " +
+                                                 kHash2y + " # htpasswd -nBC 5 prometheus\n",
+                                             QStringLiteral("/etc/redlock"), &error);
+        QVERIFY2(config, qPrintable(error));
+        QCOMPARE(config->certFile, QStringLiteral("/etc/redlock/certs/server#1.crt"));
+        QCOMPARE(config->keyFile, QStringLiteral("/etc/redlock/server.key"));
+        QCOMPARE(config->basicAuthUsers.value(QStringLiteral("prometheus")), kHash2y);
+
+        const auto noValue =
+            WebConfig::parse("tls_server_config:\n  cert_file: # comment\n  key_file: server.key\n", {}, &error);
+        QVERIFY2(!noValue, qPrintable(noValue ? noValue->certFile : QString()));
+        QVERIFY2(error.contains(QLatin1String("line 2: tls_server_config.cert_file has no value")), qPrintable(error));
+        const auto noHash = WebConfig::parse("basic_auth_users:\n  u: # set later\n", {}, &error);
+        QVERIFY(!noHash);
+        QVERIFY2(error.contains(QLatin1String("line 2: the password of user \"u\" is not a bcrypt")),
+                 qPrintable(error));
+    }
+
     void bcryptHashesAreChecked()
     {
         QVERIFY(BasicAuthenticator::bcryptMatches("scrape-pw-Q4", kHash2y));
@@ -1010,6 +1043,97 @@ private slots:
         QVERIFY(!auth.check(QByteArray("Basic " + QByteArray("prometheusscrape-pw-Q4").toBase64())));
         QVERIFY(!auth.check("Basic !!not-base64!!"));
         QVERIFY(!auth.check(QByteArray("Bearer " + QByteArray("prometheus:scrape-pw-Q4").toBase64())));
+    }
+
+    // A flood of bad logins (hostile: bcrypt on the event loop made each one stall every scrape for its length):
+    // clients with wrong passwords keep coming, each replaced as soon as it is answered, so bcrypt checks are
+    // always in flight. A scraper whose credentials were verified before still gets its metrics (within a bounded
+    // wait), no more than maxAuthChecks checks ever run at once, and the requests beyond the bound get 429.
+    void badLoginFloodDoesNotStallAScrape()
+    {
+        MetricsHttpServer::Limits limits;
+        limits.authFailureBurst = 1000000; // only the bound on checks in flight acts here
+        limits.authFailuresPerSecond = 1000000;
+        MetricsHttpServer server([] { return QByteArray("x 1\n"); }, limits);
+        server.setBasicAuth({{QStringLiteral("prometheus"), kHashCost11}});
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QByteArray good = "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n";
+        QByteArray answer = exchange(port, good);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData()); // verified once, remembered
+
+        bool flooding = true;
+        int sent = 0;
+        QMap<QByteArray, int> statuses; // of the bad logins' answers
+        std::vector<std::unique_ptr<QTcpSocket>> clients;
+        std::function<void()> launch = [&] {
+            clients.push_back(std::make_unique<QTcpSocket>());
+            QTcpSocket* client = clients.back().get();
+            auto received = std::make_shared<QByteArray>();
+            const QByteArray request =
+                "GET /metrics HTTP/1.1\r\n" + basic("nobody", "guess-" + QByteArray::number(++sent)) + "\r\n";
+            QObject::connect(client, &QTcpSocket::connected, client, [client, request] { client->write(request); });
+            QObject::connect(client, &QTcpSocket::readyRead, client,
+                             [client, received] { *received += client->readAll(); });
+            QObject::connect(client, &QTcpSocket::disconnected, client, [&, received] {
+                ++statuses[received->left(received->indexOf("\r\n"))];
+                if (flooding)
+                    QTimer::singleShot(0, &server, launch);
+            });
+            client->connectToHost(QHostAddress::LocalHost, port);
+        };
+        for (int i = 0; i < 24; ++i)
+            launch();
+        QTRY_COMPARE_WITH_TIMEOUT(server.authChecksInFlight(), limits.maxAuthChecks, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(server.authChecksRefused() > 0, 10000);
+
+        answer = exchange(port, good, 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n") && answer.endsWith("\r\n\r\nx 1\n"), answer.constData());
+        // The same with the landing page, and again: the flood never gets in the way.
+        answer = exchange(port, "GET / HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n", 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer.constData());
+        flooding = false;
+        QTRY_COMPARE_WITH_TIMEOUT(server.authChecksInFlight(), 0, 10000);
+
+        QCOMPARE(server.peakAuthChecksInFlight(), limits.maxAuthChecks);
+        QVERIFY(statuses.value("HTTP/1.1 401 Unauthorized") > 0); // checks ran, and said no
+        QVERIFY(statuses.value("HTTP/1.1 429 Too Many Requests") > 0);
+        QCOMPARE(statuses.value("HTTP/1.1 200 OK"), 0);
+        QCOMPARE(server.scrapes(), 2u);
+    }
+
+    // Failed checks spend a budget: once it is spent, a login that would need a bcrypt is answered 429 without one
+    // (here the budget is never refilled), while credentials verified before still get in.
+    void failedLoginsAreRateLimited()
+    {
+        MetricsHttpServer::Limits limits;
+        limits.authFailureBurst = 3;
+        limits.authFailuresPerSecond = 0;
+        MetricsHttpServer server([] { return QByteArray("x 1\n"); }, limits);
+        server.setBasicAuth({{QStringLiteral("prometheus"), kHash2y}});
+        QString error;
+        QVERIFY2(server.listen(*ListenAddress::parse(QStringLiteral("127.0.0.1:0"), nullptr), &error),
+                 qPrintable(error));
+        const quint16 port = server.serverAddress().port;
+        const QByteArray good = "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "scrape-pw-Q4") + "\r\n";
+        QVERIFY(exchange(port, good).startsWith("HTTP/1.1 200 OK\r\n")); // a success spends nothing
+        for (int i = 0; i < limits.authFailureBurst; ++i) {
+            const QByteArray answer =
+                exchange(port, "GET /metrics HTTP/1.1\r\n" + basic("prometheus", "wrong") + "\r\n");
+            QVERIFY2(answer.startsWith("HTTP/1.1 401 Unauthorized\r\n"), answer.constData());
+        }
+        for (const QByteArray& credentials : {basic("prometheus", "wrong"), basic("nobody", "scrape-pw-Q4")}) {
+            const QByteArray answer = exchange(port, "GET /metrics HTTP/1.1\r\n" + credentials + "\r\n");
+            QVERIFY2(answer.startsWith("HTTP/1.1 429 Too Many Requests\r\n"), answer.constData());
+            QVERIFY(answer.contains("\r\nRetry-After: 1\r\n"));
+        }
+        QCOMPARE(server.authChecksRefused(), 2u);
+        QVERIFY(exchange(port, good).startsWith("HTTP/1.1 200 OK\r\n"));
+        // No credentials at all need no bcrypt: still a plain 401.
+        QVERIFY(exchange(port, "GET /metrics HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 401 Unauthorized\r\n"));
+        QCOMPARE(server.scrapes(), 2u);
     }
 
     // HTTPS with a private CA and basic auth: the right password gets the metrics, a wrong or missing one 401 with
