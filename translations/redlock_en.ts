@@ -43,6 +43,26 @@
         <source>node %1: the password could not be read from the keyring: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>SSH route: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>node %1 is a unix socket: it cannot be reached over SSH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an ssh config file needs an SSH route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The password could not be read from the keyring: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -135,10 +155,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Keep no lock history.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -152,6 +168,22 @@
     </message>
     <message>
         <source>&quot;%1&quot; is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file|URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --screenshot: render the connection profiles dialog (with --profile selected) instead of the window, connecting nowhere.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--screenshot-profiles needs --screenshot</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -790,6 +822,17 @@
     </message>
     <message>
         <source>failed (own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::ClusterController</name>
+    <message>
+        <source>SSH: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting through the SSH tunnel via %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1472,6 +1515,42 @@
         <source>Nobody saw it end (no keyspace event: notify-keyspace-events is off, or the rescan found it gone first): still held when last seen at %1, gone when read again at %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nobody watched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1 stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No writer watched the locks from %1 to %2 (the exporter, `redlock watch` or the console stopped, restarted or died): what happened then is not in the history. A tenure that ended in it ends &quot;while not watched&quot;, never as a release.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seen by</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryPanel</name>
@@ -1541,6 +1620,17 @@
         <source>more matched: narrow the filters</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1, the deployment&apos;s history: reading only, its own writers keep it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n span(s) nobody watched: what happened then is not known</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryTimeline</name>
@@ -1581,6 +1671,14 @@
     </message>
     <message>
         <source>at least %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>seen by %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not watched</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1812,6 +1910,14 @@
     </message>
     <message>
         <source>not a lock format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>page scripts off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected reply to the page script</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3005,6 +3111,30 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>%1 ms ± %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>via %1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 %2 (via %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable: SSH tunnel not up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · per key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock keys are read with one read-only script per page of keys (EVALSHA_RO).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock keys are read per key (a few commands each): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodesPanel</name>
@@ -3172,6 +3302,93 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>the keyring refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::PostgresJournalStore</name>
+    <message>
+        <source>%1: not a postgresql://user@host[:port]/database URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a --journal URL holds no password (the command line is visible to every user of this machine): remove it from the URL and give it in PGPASSWORD or ~/.pgpass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the URL names no user or no database: postgresql://user@host[:port]/database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the database server&apos;s disk is full (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is read-only (a standby replica?): point --journal at the primary (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the password comes from PGPASSWORD or ~/.pgpass, never from the URL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not answer (%1); the journal connects again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Qt PostgreSQL driver is missing (Debian: libqt6sql6-psql)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no lock history in this database yet (the console, `redlock watch --journal URL` and `redlock exporter --journal URL` write it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history there has schema version %1, written by a newer Redlock Console; this one reads up to %2: upgrade it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server is read-only (a standby replica?): the history is written to the primary; point --journal at it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the tables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the history there has schema version %1, written by a newer Redlock Console; this one writes version %2 and leaves it alone: upgrade this writer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot prune</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3455,6 +3672,78 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Saved &quot;%1&quot; (passwords only in the keyring, not in the profile).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rename…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this console&apos;s own journal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The deployment&apos;s lock history: the journal `redlock exporter --journal` writes. The history view shows it, including what happened while this console was closed; the console reads it only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>direct; or user@bastion, or jump1,jump2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reach every TCP node through this SSH jump host (ProxyJump chain: hops separated by commas), with the system&apos;s ssh client: your ~/.ssh/config, ssh-agent and known_hosts; an unknown or changed host key is refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>~/.ssh/config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH jump host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh config file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted &quot;%1&quot;; these passwords could not be removed from the keyring: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A profile named &quot;%1&quot; exists already.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Renamed &quot;%1&quot; to &quot;%2&quot;; these passwords could not be moved in the keyring: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH tunnel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the SSH tunnel via %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RedisConnection</name>
@@ -3540,6 +3829,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     </message>
     <message>
         <source>no reply within %1 ms after a command timed out: connection dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH tunnel down (%1)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4108,7 +4401,11 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no free local port for an SSH tunnel</source>
+        <source>cannot make a private directory for the SSH tunnel&apos;s sockets in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4931,14 +5228,6 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The journal to read (default: the console&apos;s, named below).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FILE</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>From this time (default -24h): ISO 8601 such as 2026-11-23T14:03 (local time) or 2026-11-23T14:03:00Z, or relative: -90s, -30m, -1h, -2d, -1w.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5058,6 +5347,14 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>not watched from %1 to %2 (%3; %4 stopped or died): what happened then is not in the journal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The journal to read (default: the console&apos;s, named below): a file, or a shared history in PostgreSQL, postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE|URL</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5485,14 +5782,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Also write every event to this lock history journal (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>FILE</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>With --journal: prune what is older than this many days (default 30; 0 = keep).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5549,6 +5838,14 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     </message>
     <message>
         <source>(not observed: between %1 and %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also write every event to this lock history journal: a file (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s) or a team&apos;s shared history in PostgreSQL, postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE|URL</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
