@@ -45,23 +45,23 @@
     </message>
     <message>
         <source>SSH route: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 路由：%1</translation>
     </message>
     <message>
         <source>node %1 is a unix socket: it cannot be reached over SSH</source>
-        <translation type="unfinished">节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
+        <translation>节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
     </message>
     <message>
         <source>an ssh config file needs an SSH route</source>
-        <translation type="unfinished"></translation>
+        <translation>指定 ssh 配置文件时需要同时指定 SSH 路由</translation>
     </message>
     <message>
         <source>The password could not be read from the keyring: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法从密钥环读取密码：%1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -172,19 +172,19 @@
     </message>
     <message>
         <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
-        <translation type="unfinished"></translation>
+        <translation>要写入并显示的锁历史日志（默认：应用数据文件夹中的 history.sqlite；使用 --demo 时为临时日志），或 PostgreSQL 中团队共享的历史：postgresql://user@host[:port]/database（密码来自 PGPASSWORD 或 ~/.pgpass，绝不写在 URL 中）。</translation>
     </message>
     <message>
         <source>file|URL</source>
-        <translation type="unfinished"></translation>
+        <translation>文件|URL</translation>
     </message>
     <message>
         <source>With --screenshot: render the connection profiles dialog (with --profile selected) instead of the window, connecting nowhere.</source>
-        <translation type="unfinished"></translation>
+        <translation>与 --screenshot 一起使用：渲染连接配置对话框（选中 --profile 指定的配置）而不是主窗口，不进行任何连接。</translation>
     </message>
     <message>
         <source>--screenshot-profiles needs --screenshot</source>
-        <translation type="unfinished"></translation>
+        <translation>--screenshot-profiles 需要 --screenshot</translation>
     </message>
 </context>
 <context>
@@ -824,11 +824,11 @@
     <name>redlock::ClusterController</name>
     <message>
         <source>SSH: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH：%1</translation>
     </message>
     <message>
         <source>connecting through the SSH tunnel via %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在通过经由 %1 的 SSH 隧道连接</translation>
     </message>
 </context>
 <context>
@@ -1512,39 +1512,39 @@
     </message>
     <message>
         <source>%1 (pid %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（进程 %2）</translation>
     </message>
     <message>
         <source>not watched since %1</source>
-        <translation type="unfinished"></translation>
+        <translation>自 %1 起未监视</translation>
     </message>
     <message>
         <source>not watched %1–%2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1–%2 未监视</translation>
     </message>
     <message>
         <source>nobody watched</source>
-        <translation type="unfinished"></translation>
+        <translation>无人监视</translation>
     </message>
     <message>
         <source>not watched</source>
-        <translation type="unfinished"></translation>
+        <translation>未监视</translation>
     </message>
     <message>
         <source>after %1 stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 停止之后</translation>
     </message>
     <message>
         <source>No writer watched the locks from %1 to %2 (the exporter, `redlock watch` or the console stopped, restarted or died): what happened then is not in the history. A tenure that ended in it ends &quot;while not watched&quot;, never as a release.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 %1 到 %2 没有写入者在监视锁（exporter、`redlock watch` 或控制台已停止、重启或意外终止）：这期间发生的事不在历史中。在此期间结束的持有期记为“在未监视期间结束”，绝不记为释放。</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished">现在</translation>
+        <translation>现在</translation>
     </message>
     <message>
         <source>Seen by</source>
-        <translation type="unfinished"></translation>
+        <translation>观察者</translation>
     </message>
 </context>
 <context>
@@ -1615,12 +1615,12 @@
     </message>
     <message>
         <source>%1, the deployment&apos;s history: reading only, its own writers keep it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，部署的历史：只读，由其自身的写入者维护</translation>
     </message>
     <message numerus="yes">
         <source>%n span(s) nobody watched: what happened then is not known</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个时段无人监视：这期间发生了什么无从得知</numerusform>
         </translation>
     </message>
 </context>
@@ -1666,11 +1666,11 @@
     </message>
     <message>
         <source>seen by %1</source>
-        <translation type="unfinished"></translation>
+        <translation>由 %1 观察</translation>
     </message>
     <message>
         <source>not watched</source>
-        <translation type="unfinished"></translation>
+        <translation>未监视</translation>
     </message>
 </context>
 <context>
@@ -1904,11 +1904,11 @@
     </message>
     <message>
         <source>page scripts off</source>
-        <translation type="unfinished"></translation>
+        <translation>分页脚本已关闭</translation>
     </message>
     <message>
         <source>unexpected reply to the page script</source>
-        <translation type="unfinished"></translation>
+        <translation>分页脚本返回了意外的回复</translation>
     </message>
 </context>
 <context>
@@ -3091,27 +3091,27 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message>
         <source>via %1 → %2</source>
-        <translation type="unfinished"></translation>
+        <translation>经由 %1 → %2</translation>
     </message>
     <message>
         <source>#%1 %2 (via %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>#%1 %2（经由 %3）</translation>
     </message>
     <message>
         <source>unreachable: SSH tunnel not up</source>
-        <translation type="unfinished"></translation>
+        <translation>不可达：SSH 隧道未建立</translation>
     </message>
     <message>
         <source> · per key</source>
-        <translation type="unfinished"></translation>
+        <translation> · 逐键读取</translation>
     </message>
     <message>
         <source>Lock keys are read with one read-only script per page of keys (EVALSHA_RO).</source>
-        <translation type="unfinished"></translation>
+        <translation>锁键按页读取，每页键只用一次只读脚本（EVALSHA_RO）。</translation>
     </message>
     <message>
         <source>Lock keys are read per key (a few commands each): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>锁键逐个读取（每个键几条命令）：%1</translation>
     </message>
 </context>
 <context>
@@ -3287,87 +3287,87 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <name>redlock::PostgresJournalStore</name>
     <message>
         <source>%1: not a postgresql://user@host[:port]/database URL</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不是 postgresql://user@host[:port]/database 形式的 URL</translation>
     </message>
     <message>
         <source>a --journal URL holds no password (the command line is visible to every user of this machine): remove it from the URL and give it in PGPASSWORD or ~/.pgpass</source>
-        <translation type="unfinished"></translation>
+        <translation>--journal 的 URL 中不能包含密码（本机的每个用户都能看到命令行）：请将其从 URL 中删除，改为通过 PGPASSWORD 或 ~/.pgpass 提供</translation>
     </message>
     <message>
         <source>%1: the URL names no user or no database: postgresql://user@host[:port]/database</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：URL 中没有指定用户或数据库：postgresql://user@host[:port]/database</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>unknown error</source>
-        <translation type="unfinished">未知错误</translation>
+        <translation>未知错误</translation>
     </message>
     <message>
         <source>the database server&apos;s disk is full (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库服务器的磁盘已满（%1）</translation>
     </message>
     <message>
         <source>the server is read-only (a standby replica?): point --journal at the primary (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器是只读的（可能是备用副本？）：请将 --journal 指向主服务器（%1）</translation>
     </message>
     <message>
         <source>%1 (the password comes from PGPASSWORD or ~/.pgpass, never from the URL)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（密码来自 PGPASSWORD 或 ~/.pgpass，绝不来自 URL）</translation>
     </message>
     <message>
         <source>the server does not answer (%1); the journal connects again</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器无应答（%1）；日志将重新连接</translation>
     </message>
     <message>
         <source>the Qt PostgreSQL driver is missing (Debian: libqt6sql6-psql)</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少 Qt PostgreSQL 驱动（Debian：libqt6sql6-psql）</translation>
     </message>
     <message>
         <source>cannot connect</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接</translation>
     </message>
     <message>
         <source>cannot open</source>
-        <translation type="unfinished">无法打开</translation>
+        <translation>无法打开</translation>
     </message>
     <message>
         <source>cannot read</source>
-        <translation type="unfinished">无法读取</translation>
+        <translation>无法读取</translation>
     </message>
     <message>
         <source>no lock history in this database yet (the console, `redlock watch --journal URL` and `redlock exporter --journal URL` write it)</source>
-        <translation type="unfinished"></translation>
+        <translation>此数据库中还没有锁历史（由控制台、`redlock watch --journal URL` 和 `redlock exporter --journal URL` 写入）</translation>
     </message>
     <message>
         <source>the history there has schema version %1, written by a newer Redlock Console; this one reads up to %2: upgrade it</source>
-        <translation type="unfinished"></translation>
+        <translation>该处的历史的架构版本为 %1，由更新版本的 Redlock Console 写入；此版本最多只能读取版本 %2：请升级此程序</translation>
     </message>
     <message>
         <source>the server is read-only (a standby replica?): the history is written to the primary; point --journal at it</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器是只读的（可能是备用副本？）：历史要写入主服务器；请将 --journal 指向主服务器</translation>
     </message>
     <message>
         <source>cannot create the tables</source>
-        <translation type="unfinished">无法创建数据表</translation>
+        <translation>无法创建数据表</translation>
     </message>
     <message>
         <source>the history there has schema version %1, written by a newer Redlock Console; this one writes version %2 and leaves it alone: upgrade this writer</source>
-        <translation type="unfinished"></translation>
+        <translation>该处的历史的架构版本为 %1，由更新版本的 Redlock Console 写入；此版本写入的是版本 %2，因此不会改动它：请升级此写入者</translation>
     </message>
     <message>
         <source>cannot write</source>
-        <translation type="unfinished">无法写入</translation>
+        <translation>无法写入</translation>
     </message>
     <message>
         <source>no session</source>
-        <translation type="unfinished"></translation>
+        <translation>没有会话</translation>
     </message>
     <message>
         <source>cannot prune</source>
-        <translation type="unfinished">无法清理</translation>
+        <translation>无法清理</translation>
     </message>
 </context>
 <context>
@@ -3651,75 +3651,75 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message>
         <source>Rename…</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名…</translation>
     </message>
     <message>
         <source>this console&apos;s own journal</source>
-        <translation type="unfinished"></translation>
+        <translation>本控制台自己的日志</translation>
     </message>
     <message>
         <source>The deployment&apos;s lock history: the journal `redlock exporter --journal` writes. The history view shows it, including what happened while this console was closed; the console reads it only.</source>
-        <translation type="unfinished"></translation>
+        <translation>部署的锁历史：即 `redlock exporter --journal` 写入的日志。历史视图会显示它，包括本控制台关闭期间发生的事；控制台只读取它。</translation>
     </message>
     <message>
         <source>Lock history</source>
-        <translation type="unfinished">锁历史</translation>
+        <translation>锁历史</translation>
     </message>
     <message>
         <source>direct; or user@bastion, or jump1,jump2</source>
-        <translation type="unfinished"></translation>
+        <translation>直连；或 user@bastion，或 jump1,jump2</translation>
     </message>
     <message>
         <source>Reach every TCP node through this SSH jump host (ProxyJump chain: hops separated by commas), with the system&apos;s ssh client: your ~/.ssh/config, ssh-agent and known_hosts; an unknown or changed host key is refused.</source>
-        <translation type="unfinished"></translation>
+        <translation>通过此 SSH 跳板机访问每个 TCP 节点（ProxyJump 链：多个跳板以逗号分隔），使用系统的 ssh 客户端：沿用你的 ~/.ssh/config、ssh-agent 和 known_hosts；主机密钥未知或已变更时拒绝连接。</translation>
     </message>
     <message>
         <source>~/.ssh/config</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.ssh/config</translation>
     </message>
     <message>
         <source>SSH jump host</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 跳板机</translation>
     </message>
     <message>
         <source>SSH route</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 路由</translation>
     </message>
     <message>
         <source>ssh config file</source>
-        <translation type="unfinished"></translation>
+        <translation>ssh 配置文件</translation>
     </message>
     <message>
         <source>Rename profile</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名配置</translation>
     </message>
     <message>
         <source>New name:</source>
-        <translation type="unfinished"></translation>
+        <translation>新名称：</translation>
     </message>
     <message>
         <source>Deleted &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除“%1”。</translation>
     </message>
     <message>
         <source>Deleted &quot;%1&quot;; these passwords could not be removed from the keyring: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除“%1”；以下密码无法从密钥环中移除：%2</translation>
     </message>
     <message>
         <source>A profile named &quot;%1&quot; exists already.</source>
-        <translation type="unfinished"></translation>
+        <translation>已存在名为“%1”的配置。</translation>
     </message>
     <message>
         <source>Renamed &quot;%1&quot; to &quot;%2&quot;; these passwords could not be moved in the keyring: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>已将“%1”重命名为“%2”；以下密码无法在密钥环中迁移：%3</translation>
     </message>
     <message>
         <source>SSH tunnel</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 隧道</translation>
     </message>
     <message>
         <source>Starting the SSH tunnel via %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动经由 %1 的 SSH 隧道…</translation>
     </message>
 </context>
 <context>
@@ -3810,7 +3810,7 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message>
         <source>SSH tunnel down (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 隧道已断开（%1）</translation>
     </message>
 </context>
 <context>
@@ -4378,11 +4378,11 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     </message>
     <message>
         <source>cannot make a private directory for the SSH tunnel&apos;s sockets in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在 %1 中为 SSH 隧道的套接字创建私有目录</translation>
     </message>
     <message>
         <source>SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH 到 %1：已拒绝：%2 的主机密钥未知（不在 known_hosts 中）。请先核对该密钥，然后用 ssh 连接一次以记录它。</translation>
     </message>
 </context>
 <context>
@@ -5347,11 +5347,11 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>The journal to read (default: the console&apos;s, named below): a file, or a shared history in PostgreSQL, postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
-        <translation type="unfinished"></translation>
+        <translation>要读取的日志（默认：控制台的日志，见下文）：一个文件，或 PostgreSQL 中的共享历史 postgresql://user@host[:port]/database（密码来自 PGPASSWORD 或 ~/.pgpass，绝不写在 URL 中）。</translation>
     </message>
     <message>
         <source>FILE|URL</source>
-        <translation type="unfinished"></translation>
+        <translation>FILE|URL</translation>
     </message>
 </context>
 <context>
@@ -5839,11 +5839,11 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     </message>
     <message>
         <source>Also write every event to this lock history journal: a file (SQLite; `redlock history --journal FILE` reads it; `redlock history --help` names the console&apos;s) or a team&apos;s shared history in PostgreSQL, postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
-        <translation type="unfinished"></translation>
+        <translation>同时将每个事件写入此锁历史日志：一个文件（SQLite；由 `redlock history --journal FILE` 读取；`redlock history --help` 会给出控制台日志的位置），或 PostgreSQL 中团队共享的历史 postgresql://user@host[:port]/database（密码来自 PGPASSWORD 或 ~/.pgpass，绝不写在 URL 中）。</translation>
     </message>
     <message>
         <source>FILE|URL</source>
-        <translation type="unfinished"></translation>
+        <translation>FILE|URL</translation>
     </message>
 </context>
 <context>
