@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace redlock {
 
@@ -154,12 +155,20 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
 void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
                                  const EventNames* told)
 {
+    // Endings no event has named yet wait for one more read after the next batch of events (deferUntoldEndings).
+    std::optional<QSet<QByteArray>> remaining;
+    if (const QList<QByteArray> later = deferUntoldEndings(told, updated, touched); !later.isEmpty()) {
+        remaining = touched;
+        for (const QByteArray& key : later)
+            remaining->remove(key);
+    }
+    const QSet<QByteArray>& apply = remaining ? *remaining : touched;
     LockChangeSet changes;
     changes.fullRefresh = how == Apply::ScanPart;
     changes.atMs = wallNowMs();
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(false);
-    for (const QByteArray& key : touched) {
+    for (const QByteArray& key : apply) {
         const auto before = m_views.constFind(key);
         const auto after = updated.constFind(key);
         const bool had = before != m_views.cend();
@@ -175,7 +184,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events,
                    evidence);
     }
-    for (const QByteArray& key : touched) {
+    for (const QByteArray& key : apply) {
         const auto after = updated.constFind(key);
         auto it = m_views.find(key);
         if (it != m_views.end())

@@ -126,6 +126,9 @@ void LockInspector::checkEventsConfig(int node)
             if (reply.isArray() && reply.elements().size() >= 2) {
                 const QString flags = QString::fromUtf8(reply.elements()[1].bytes());
                 const bool enough = keyspaceEventsSufficient(flags);
+                // del (g) and expired (x): enough to tell how a lock ended (deferUntoldEndings), hashes or not.
+                l.endingsTold =
+                    flags.contains(u'K') && (flags.contains(u'A') || (flags.contains(u'g') && flags.contains(u'x')));
                 l.eventsConfig = enough ? NodeLink::EventsConfig::On : NodeLink::EventsConfig::Off;
                 l.eventsNote = enough            ? QString()
                                : flags.isEmpty() ? tr("notify-keyspace-events is off")
@@ -261,6 +264,41 @@ void LockInspector::flushTouched()
                        if (!m_touched.isEmpty())
                            m_eventTimer.start();
                    });
+}
+
+bool LockInspector::eventsTellEveryEnding() const
+{
+    return std::all_of(m_links.cbegin(), m_links.cend(),
+                       [](const NodeLink& link) { return link.subscribed && link.endingsTold; });
+}
+
+QList<QByteArray> LockInspector::deferUntoldEndings(const EventNames* told, const QHash<QByteArray, LockView>& updated,
+                                                    const QSet<QByteArray>& touched)
+{
+    // A lock found gone by a read no keyspace event asked for (its validity ran out, a rescan): the read itself may
+    // have made the node expire the key (Redis expires lazily, on access, between its sampling cycles; SCAN too), and
+    // the node's "expired" event for it is then on its way on the subscriber connection while the read's answer is
+    // already here. Judged now it would be "released or expired" although the events will say which. So, where
+    // every node sends the events that tell an ending, such a key is read once more, after the next batch of events:
+    // by then its event (or none, when there is none) has arrived. Asked once per ending: the second read stands.
+    QList<QByteArray> later;
+    if (!eventsTellEveryEnding()) {
+        m_awaitingEventName.clear();
+        return later;
+    }
+    for (const QByteArray& key : touched) {
+        if (updated.contains(key) || !m_views.contains(key))
+            continue; // not an ending
+        const quint8 names = told ? told->value(key, 0) : 0;
+        if (m_awaitingEventName.remove(key) || names != 0)
+            continue; // read again already, or an event named it
+        m_awaitingEventName.insert(key);
+        m_touched[key] |= 0;
+        later.append(key);
+    }
+    if (!later.isEmpty() && !m_flushInFlight && !m_eventTimer.isActive())
+        m_eventTimer.start();
+    return later;
 }
 
 } // namespace redlock

@@ -437,6 +437,51 @@ private slots:
         QVERIFY(!r.locks.contains("lock:on-three"));
     }
 
+    // A lock's validity runs out and the inspector reads it again: the read itself makes the node expire the key (Redis
+    // expires lazily, on access, between its sampling cycles; here only on access), so the node's `expired` event is
+    // sent after the read and arrives with or after its answer. It was "released or expired" although the events
+    // name it (TestCliCommands::watchPrintsLockEventsUntilSigterm, mostly failing after the merges of 27 Nov): the
+    // key is read once more after the next batch of events, which then names it.
+    void expiryTheReadItselfCausesIsNamedByItsEvent()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QStringLiteral("Kg$x"); // what ends a plain lock: del and expired
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        for (int i = 0; i < 3; ++i) {
+            const RedisReply r = runCommand(cluster.endpoint(i), {"DEBUG", "SET-ACTIVE-EXPIRE", "0"});
+            QVERIFY2(r.isString(), qPrintable(r.errorText()));
+        }
+        IoThread io;
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "job:*";
+        o.reconcileIntervalMs = 0; // events and the validity timer only
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 5000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        auto kinds = [&] {
+            QList<LockEvent::Kind> all;
+            for (const auto& args : events) {
+                for (const LockEvent& e : args.first().value<QList<LockEvent>>())
+                    all << e.kind;
+            }
+            return all;
+        };
+        for (int round = 0; round < 3; ++round) {
+            const QByteArray key = "job:" + QByteArray::number(round);
+            const qsizetype before = kinds().size();
+            setLock(cluster, key, "tok", {0, 1, 2}, 600);
+            QTRY_COMPARE_WITH_TIMEOUT(kinds().size(), before + 2, 10000);
+            QCOMPARE(kinds().mid(before),
+                     (QList<LockEvent::Kind>{LockEvent::Kind::Acquired, LockEvent::Kind::Expired}));
+        }
+    }
+
     void liveKeyspaceEvents()
     {
         LocalCluster cluster;
