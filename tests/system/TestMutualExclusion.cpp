@@ -354,6 +354,10 @@ private:
             return;
         Scenario sc;
         sc.splitPaths = true;
+        // The contenders go on while the faults wait (up to 5 s) for a thread's acquisition inside the partition: a
+        // thread needs node 2 free of the processes, and under two busy loops that took longer than the 2.5 s the
+        // other scenarios contend (stress round 2 of 27 Nov: none within the contention, "waitForCount" failed).
+        sc.durationMs = 7000;
         sc.faults = [&] {
             QTest::qWait(300);
             for (int i : {3, 4})
