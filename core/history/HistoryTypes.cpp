@@ -112,4 +112,18 @@ std::optional<qint64> parseHistoryTime(const QString& input, qint64 nowMs, QStri
     return at.toMSecsSinceEpoch();
 }
 
+TenureStep tenureStepOf(const QString& kindId)
+{
+    if (kindId == u"acquired" || kindId == u"token-changed" || kindId == u"seen-held")
+        return TenureStep::Begin;
+    if (kindId == u"extended")
+        return TenureStep::Extend;
+    if (kindId == u"released" || kindId == u"expired" || kindId == u"lost-on-restart" ||
+        kindId == u"released-or-expired" || kindId == u"evicted")
+        return TenureStep::End;
+    if (kindId == u"force-released")
+        return TenureStep::ForceEnd;
+    return TenureStep::None;
+}
+
 } // namespace redlock

@@ -123,6 +123,14 @@ struct HistoryResult
 };
 
 // Translated names of the stored ids, for display.
+// What a journaled event does to its key's tenure (HolderInterval), the same in every store (JournalStore,
+// PostgresJournalStore): Begin (acquired, token-changed, seen-held: a tenure of the event's token begins, or goes on
+// when it is the open one), Extend, End (the holder's own end: released, expired, lost-on-restart,
+// released-or-expired, evicted; an event of another token ends no one else's), ForceEnd (force-released: ends the
+// token's tenure, even one that is no longer the open one), None (contested: no token has a quorum, the one that had
+// it was closed already; force-released-minority: the holder kept its quorum, its tenure goes on).
+enum class TenureStep { None, Begin, Extend, End, ForceEnd };
+TenureStep tenureStepOf(const QString& kindId);
 QString journalKindName(const QString& kindId);
 QString intervalEndName(const QString& endedBy);
 

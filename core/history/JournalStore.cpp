@@ -780,7 +780,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         QByteArray openToken;
         const qint64 openId = open(e.key, &openToken);
         const QString& kind = e.kind;
-        if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
+        const TenureStep step = tenureStepOf(kind);
+        if (step == TenureStep::Begin) {
             if (openId > 0 && openToken == e.token)
                 continue; // seen again (a restarted inspector): the same tenure
             if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
@@ -794,18 +795,17 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
             }
             if (!openNew(e))
                 return fail(openInterval);
-        } else if (kind == u"extended") {
+        } else if (step == TenureStep::Extend) {
             if (openId > 0 && openToken == e.token) {
                 extend.addBindValue(openId);
                 if (!extend.exec())
                     return fail(extend);
             }
-        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart" ||
-                   kind == u"released-or-expired" || kind == u"evicted") {
+        } else if (step == TenureStep::End) {
             // Only the holder's own end closes its tenure: an event of another token ends no one else's.
             if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
                 return fail(closeOpen);
-        } else if (kind == u"force-released") {
+        } else if (step == TenureStep::ForceEnd) {
             if (openId > 0 && openToken == e.token) {
                 if (!closeIt(openId, e, kind))
                     return fail(closeOpen);

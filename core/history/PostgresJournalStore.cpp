@@ -583,7 +583,8 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
         const qint64 openId = it == m_openIntervals.cend() ? 0 : it->id;
         const QByteArray openToken = it == m_openIntervals.cend() ? QByteArray() : it->token;
         const QString& kind = e.kind;
-        if (kind == u"acquired" || kind == u"token-changed" || kind == u"seen-held") {
+        const TenureStep step = tenureStepOf(kind);
+        if (step == TenureStep::Begin) {
             if (openId > 0 && openToken == e.token)
                 continue;
             if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
@@ -597,17 +598,16 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
             }
             if (!openNew(e))
                 return fail(openInterval);
-        } else if (kind == u"extended") {
+        } else if (step == TenureStep::Extend) {
             if (openId > 0 && openToken == e.token) {
                 extend.addBindValue(openId);
                 if (!extend.exec())
                     return fail(extend);
             }
-        } else if (kind == u"released" || kind == u"expired" || kind == u"lost-on-restart" ||
-                   kind == u"released-or-expired" || kind == u"evicted") {
+        } else if (step == TenureStep::End) {
             if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
                 return fail(closeOpen);
-        } else if (kind == u"force-released") {
+        } else if (step == TenureStep::ForceEnd) {
             if (openId > 0 && openToken == e.token) {
                 if (!closeIt(openId, e, kind))
                     return fail(closeOpen);
