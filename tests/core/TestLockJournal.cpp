@@ -6,6 +6,7 @@
 #include "observe/LockInspector.h"
 #include "redlock/RedlockClient.h"
 #include "runtime/IoThread.h"
+#include "support/JournalTestSupport.h"
 #include "support/LockExpiry.h"
 #include "support/ObservationTestSupport.h"
 
@@ -27,20 +28,6 @@
 using namespace redlock;
 
 namespace {
-
-// A wall clock the test sets.
-class SetClock final : public WallClock
-{
-public:
-    qint64 nowMs() const override { return now.loadRelaxed(); }
-    QAtomicInteger<qint64> now = QDateTime::currentMSecsSinceEpoch();
-};
-
-template <typename T> T await(const QFuture<T>& future)
-{
-    const_cast<QFuture<T>&>(future).waitForFinished();
-    return future.result();
-}
 
 JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token,
                           const QString& holder = {})

@@ -6,6 +6,7 @@
 #include "history/JournalStore.h"
 #include "history/LockJournal.h"
 #include "history/PostgresJournalStore.h"
+#include "support/JournalTestSupport.h"
 #include "support/PostgresTestSupport.h"
 
 #include <QSqlDatabase>
@@ -16,19 +17,6 @@
 using namespace redlock;
 
 namespace {
-
-class SetClock final : public WallClock
-{
-public:
-    qint64 nowMs() const override { return now.loadRelaxed(); }
-    QAtomicInteger<qint64> now = QDateTime::currentMSecsSinceEpoch();
-};
-
-template <typename T> T await(const QFuture<T>& future)
-{
-    const_cast<QFuture<T>&>(future).waitForFinished();
-    return future.result();
-}
 
 JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token)
 {
