@@ -42,68 +42,10 @@ for arg in "$@"; do
 done
 
 [ "$(id -u)" -eq 0 ] || { echo "check-fresh-install: needs root (chroot, mounts)" >&2; exit 1; }
-if ! command -v debootstrap >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap </dev/null
-fi
 
-# The Debian mirror this machine's apt already uses for bookworm's main component (one-line sources.list
-# entries and deb822 *.sources files, as apt reads them); DEBIAN_MIRROR overrides it. No host is written here.
-apt_mirror() {
-    local files=()
-    [ -f /etc/apt/sources.list ] && files+=(/etc/apt/sources.list)
-    for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] && files+=("$f")
-    done
-    [ ${#files[@]} -gt 0 ] || return 0
-    awk '
-        function flush() {
-            if (types ~ /(^| )deb( |$)/ && suites ~ /(^| )bookworm( |$)/ && comps ~ /(^| )main( |$)/ &&
-                enabled !~ /^[Nn]o$/ && uris != "" && found == "") {
-                split(uris, u, " "); found = u[1]
-            }
-            types = uris = suites = comps = enabled = ""
-        }
-        FNR == 1 { flush() }
-        FILENAME ~ /\.sources$/ {
-            if ($0 ~ /^[ \t]*$/) { flush(); next }
-            if ($0 ~ /^#/) next
-            field = tolower($1); sub(/:$/, "", field); $1 = ""; sub(/^ +/, "")
-            if (field == "types") types = $0
-            else if (field == "uris") uris = $0
-            else if (field == "suites") suites = $0
-            else if (field == "components") comps = $0
-            else if (field == "enabled") enabled = $0
-            next
-        }
-        $1 == "deb" {
-            i = 2
-            if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-            if ($(i + 1) == "bookworm") {
-                comps = ""
-                for (j = i + 2; j <= NF && $j !~ /^#/; j++) comps = comps " " $j
-                if (comps ~ / main( |$)/ && found == "") found = $i
-            }
-        }
-        END { flush(); if (found != "") print found }
-    ' "${files[@]}"
-}
-mirror=${DEBIAN_MIRROR:-$(apt_mirror)}
-if [ -z "$mirror" ]; then
-    echo "check-fresh-install: no Debian bookworm main mirror in /etc/apt/sources.list or" \
-        "/etc/apt/sources.list.d/*.sources: set DEBIAN_MIRROR=<mirror URL>" >&2
-    exit 1
-fi
-echo "== Debian mirror: $mirror"
-cache=/var/cache/redlock-fresh-install
-base=$cache/bookworm-minbase
-if [ ! -e "$base/.complete" ]; then
-    echo "== debootstrap --variant=minbase bookworm (cached in $base)"
-    rm -rf "$base"
-    mkdir -p "$cache"
-    debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
-        { tail -20 "$cache/debootstrap.log" >&2; exit 1; }
-    touch "$base/.complete"
-fi
+# The mirror and the cached pristine base system (scripts/lib/debian-base.sh, shared with check-systemd-exporter.sh).
+. scripts/lib/debian-base.sh
+debian_base check-fresh-install # sets $base
 
 root=$(mktemp -d /var/tmp/redlock-fresh.XXXXXX)
 mounts=()
