@@ -45,26 +45,9 @@ if [[ ! -d "$node_dir/node_modules/redlock" ]]; then
     (cd "$node_dir" && npm install --no-audit --no-fund --loglevel=error >&2)
 fi
 
-workdir="$(mktemp -d)"
-cluster_pid=""
-cleanup() {
-    if [[ -n "$cluster_pid" ]] && kill -0 "$cluster_pid" 2>/dev/null; then
-        kill -TERM "$cluster_pid" 2>/dev/null || true
-        wait "$cluster_pid" 2>/dev/null || true
-    fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT INT TERM
-
-# The cluster prints its node list (host:port or unix:/path) as its first line and runs until SIGTERM.
-mkfifo "$workdir/nodes"
-"$redlock" cluster --nodes-count 5 "${cluster_args[@]}" >"$workdir/nodes" 2>"$workdir/cluster.log" &
-cluster_pid=$!
-if ! read -r nodes <"$workdir/nodes"; then
-    echo "bench-compare: the cluster did not start:" >&2
-    cat "$workdir/cluster.log" >&2
-    exit 3
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+start_local_cluster bench-compare "$redlock" "${cluster_args[@]}"
 echo "nodes: $nodes" >&2
 
 for ((round = 1; round <= rounds; ++round)); do

@@ -27,30 +27,17 @@ for tool in "$redlock" /usr/bin/time "$(command -v redis-cli || true)"; do
     [[ -n "$tool" && -x "$tool" ]] || { echo "bench-frontends: $tool missing (build redlock; redis-cli, time)" >&2; exit 2; }
 done
 
-workdir="$(mktemp -d)"
-cluster_pid=""
 watch_pid=""
-cleanup() {
+# Called by lib/cluster.sh before it stops the cluster: a watch still running is stopped first.
+before_cluster_stop() {
     if [[ -n "$watch_pid" ]] && kill -0 "$watch_pid" 2>/dev/null; then
         kill -INT "$watch_pid" 2>/dev/null || true
         wait "$watch_pid" 2>/dev/null || true
     fi
-    if [[ -n "$cluster_pid" ]] && kill -0 "$cluster_pid" 2>/dev/null; then
-        kill -TERM "$cluster_pid" 2>/dev/null || true
-        wait "$cluster_pid" 2>/dev/null || true
-    fi
-    rm -rf "$workdir"
 }
-trap cleanup EXIT INT TERM
-
-mkfifo "$workdir/nodes"
-"$redlock" cluster --nodes-count 5 >"$workdir/nodes" 2>"$workdir/cluster.log" &
-cluster_pid=$!
-if ! read -r nodes <"$workdir/nodes"; then
-    echo "bench-frontends: the cluster did not start:" >&2
-    cat "$workdir/cluster.log" >&2
-    exit 3
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+start_local_cluster bench-frontends "$redlock"
 IFS=, read -r -a node_list <<<"$nodes"
 
 # load DB N: N lock keys lk:0..lk:(N-1) in database DB of every node, in the Redis protocol for redis-cli --pipe.

@@ -21,25 +21,9 @@ for tool in "$redlock" "$bench" /usr/bin/time "$(command -v redis-cli || true)";
     [[ -n "$tool" && -x "$tool" ]] || { echo "bench-inspect: $tool missing (build redlock and bench-inspect; redis-cli)" >&2; exit 2; }
 done
 
-workdir="$(mktemp -d)"
-cluster_pid=""
-cleanup() {
-    if [[ -n "$cluster_pid" ]] && kill -0 "$cluster_pid" 2>/dev/null; then
-        kill -TERM "$cluster_pid" 2>/dev/null || true
-        wait "$cluster_pid" 2>/dev/null || true
-    fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT INT TERM
-
-mkfifo "$workdir/nodes"
-"$redlock" cluster --nodes-count 5 >"$workdir/nodes" 2>"$workdir/cluster.log" &
-cluster_pid=$!
-if ! read -r nodes <"$workdir/nodes"; then
-    echo "bench-inspect: the cluster did not start:" >&2
-    cat "$workdir/cluster.log" >&2
-    exit 3
-fi
+# shellcheck source-path=SCRIPTDIR source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+start_local_cluster bench-inspect "$redlock"
 echo "nodes: $nodes; writing $keys lock keys on each ..." >&2
 # The same keys and values as bench-inspect writes, in the Redis protocol for redis-cli --pipe.
 awk -v n="$keys" 'BEGIN {

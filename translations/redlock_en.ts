@@ -4630,31 +4630,31 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: read-only mode: bench writes lock keys; nothing was sent</source>
+        <source>read-only mode: bench writes lock keys; nothing was sent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: unknown --baseline &quot;%1&quot; (known: raw)</source>
+        <source>unknown --baseline &quot;%1&quot; (known: raw)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: give either --nodes LIST or --local N</source>
+        <source>give either --nodes LIST or --local N</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
+        <source>--unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot start the local cluster: %1</source>
+        <source>cannot start the local cluster: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
+        <source>warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
+        <source>configuration error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4662,15 +4662,11 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1</source>
+        <source>benchmark stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: benchmark stopped: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock: no acquire succeeded (%1 failures): nothing to measure</source>
+        <source>no acquire succeeded (%1 failures): nothing to measure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4726,7 +4722,7 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
+        <source>the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4769,27 +4765,27 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
+        <source>redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers: %1</source>
+        <source>cannot install signal handlers: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot start the cluster: %1</source>
+        <source>cannot start the cluster: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
+        <source>%1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: node %1 (%2) exited</source>
+        <source>node %1 (%2) exited</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: stopping the cluster</source>
+        <source>stopping the cluster</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4811,10 +4807,6 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Try &apos;%1 --help&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4823,15 +4815,15 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
+        <source>--%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <source>--%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
+        <source>--%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4851,15 +4843,15 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
+        <source>--nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: %1</source>
+        <source>bad --nodes: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: environment variable %1 (from --password-env) is not set</source>
+        <source>environment variable %1 (from --password-env) is not set</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4939,12 +4931,12 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: unknown command &quot;%1&quot;
+        <source>unknown command &quot;%1&quot;
 </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot write the output: %1</source>
+        <source>cannot write the output: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4956,7 +4948,7 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --drift-factor: %1</source>
+        <source>--drift-factor: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5000,23 +4992,23 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1 needs TLS: add --tls or use rediss:// node URLs</source>
+        <source>--%1 needs TLS: add --tls or use rediss:// node URLs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --key needs --cert</source>
+        <source>--key needs --cert</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1 is not a directory</source>
+        <source>%1 is not a directory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot read %1</source>
+        <source>cannot read %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
+        <source>warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5080,51 +5072,51 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --ssh-config needs --ssh</source>
+        <source>--ssh-config needs --ssh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --ssh: %1</source>
+        <source>bad --ssh: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
+        <source>--ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --ssh: %1</source>
+        <source>--ssh: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1 (its nodes are unreachable; restarting the tunnel)</source>
+        <source>%1 (its nodes are unreachable; restarting the tunnel)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: SSH tunnel through %1 is up again</source>
+        <source>SSH tunnel through %1 is up again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: -h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
+        <source>-h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
+        <source>bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: name the nodes either with --nodes (-u) or with -h/-p, not both</source>
+        <source>name the nodes either with --nodes (-u) or with -h/-p, not both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad -h/-p: %1</source>
+        <source>bad -h/-p: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
+        <source>bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: -a and --password-env both name a password: give one</source>
+        <source>-a and --password-env both name a password: give one</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5147,19 +5139,15 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --listen: %1</source>
+        <source>bad --listen: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers</source>
+        <source>cannot install signal handlers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
+        <source>%1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5183,7 +5171,7 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
+        <source>more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5206,15 +5194,15 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: bad --web.config.file: %1</source>
+        <source>bad --web.config.file: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: serving %1://%2/metrics</source>
+        <source>serving %1://%2/metrics</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>redlock: basic auth for %n user(s)</source>
+        <source>basic auth for %n user(s)</source>
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>
@@ -5264,15 +5252,15 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: history takes one KEY (a glob matches several)</source>
+        <source>history takes one KEY (a glob matches several)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
+        <source>--%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --until is before --since</source>
+        <source>--until is before --since</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5308,7 +5296,7 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
+        <source>more than %1 matched; the first %1 are shown (--limit)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5320,11 +5308,11 @@ Commands:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --%1: %2</source>
+        <source>--%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --journal needs a file name</source>
+        <source>--journal needs a file name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5401,19 +5389,19 @@ The console&apos;s journal: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: name at least one resource (the lock key)</source>
+        <source>name at least one resource (the lock key)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: a resource name cannot be empty</source>
+        <source>a resource name cannot be empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
+        <source>warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
+        <source>configuration error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5481,7 +5469,7 @@ The console&apos;s journal: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
+        <source>the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5519,7 +5507,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --token is required</source>
+        <source>--token is required</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5542,7 +5530,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>redlock: warning: the output after %1 could not be written: %2</source>
+        <source>warning: the output after %1 could not be written: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5570,7 +5558,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --jitter and --retryJitter both set the jitter: give one</source>
+        <source>--jitter and --retryJitter both set the jitter: give one</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5609,7 +5597,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --pattern cannot be empty (it would match no key; * matches every key)</source>
+        <source>--pattern cannot be empty (it would match no key; * matches every key)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5656,19 +5644,15 @@ The process that acquired the lock has exited, so this command cannot know how m
         <source>other %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>redlock: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
-        <source>redlock: %1: %n key(s) not read: %2</source>
+        <source>%1: %n key(s) not read: %2</source>
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers</source>
+        <source>cannot install signal handlers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5676,31 +5660,31 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
+        <source>%1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: reachable again</source>
+        <source>%1: reachable again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: unreachable</source>
+        <source>%1: unreachable</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: unreachable (%2)</source>
+        <source>%1: unreachable (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: no node reachable: no lock events can be seen</source>
+        <source>no node reachable: no lock events can be seen</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
+        <source>only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: a quorum of nodes is reachable again (%1 of %2)</source>
+        <source>a quorum of nodes is reachable again (%1 of %2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5715,7 +5699,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
+        <source>only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5735,11 +5719,11 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: keyspace events: changes show live</source>
+        <source>%1: keyspace events: changes show live</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
+        <source>%1: no keyspace events (%2): changes show only through %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -5758,7 +5742,7 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
+        <source>--alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5798,11 +5782,11 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --journal needs a file name</source>
+        <source>--journal needs a file name</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
+        <source>the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5936,19 +5920,19 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: name exactly one lock key</source>
+        <source>name exactly one lock key</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the lock key cannot be empty</source>
+        <source>the lock key cannot be empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --token is required: force release deletes only the token you saw</source>
+        <source>--token is required: force release deletes only the token you saw</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
+        <source>configuration error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5956,11 +5940,7 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
+        <source>not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6028,11 +6008,11 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
+        <source>--lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: read-only mode: nothing changed</source>
+        <source>read-only mode: nothing changed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6040,7 +6020,7 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
+        <source>error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6124,7 +6104,7 @@ The outcome says what became of the lock as a whole (the table says what each no
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: nothing changed: the result could not be reported</source>
+        <source>nothing changed: the result could not be reported</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6171,11 +6151,11 @@ An acquired lock is released when the command ends, whatever the exit code.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: command not found</source>
+        <source>%1: command not found</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: %1: not an executable file</source>
+        <source>%1: not an executable file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6257,39 +6237,39 @@ If an extension fails (the nodes lost the key, or too many cannot be reached) th
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
+        <source>give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: name exactly one lock key before &quot;--&quot;</source>
+        <source>name exactly one lock key before &quot;--&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: a resource name cannot be empty</source>
+        <source>a resource name cannot be empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: no command given after &quot;--&quot;</source>
+        <source>no command given after &quot;--&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: --on-lost takes term, kill or none, not &quot;%1&quot;</source>
+        <source>--on-lost takes term, kill or none, not &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
+        <source>warning: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
+        <source>configuration error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: stopped by signal %1 before the command started</source>
+        <source>stopped by signal %1 before the command started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: not acquired %1: %2</source>
+        <source>not acquired %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -6309,19 +6289,19 @@ If an extension fails (the nodes lost the key, or too many cannot be reached) th
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the lock on %1 is lost (%2): %3</source>
+        <source>the lock on %1 is lost (%2): %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: the lock on %1 was acquired with too little validity left to run the command</source>
+        <source>the lock on %1 was acquired with too little validity left to run the command</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: cannot start %1: %2</source>
+        <source>cannot start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>redlock: warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
+        <source>warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

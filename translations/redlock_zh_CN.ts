@@ -4606,48 +4606,44 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>bench [选项] (--nodes LIST | --local N)</translation>
     </message>
     <message>
-        <source>redlock: read-only mode: bench writes lock keys; nothing was sent</source>
-        <translation>redlock: 只读模式：bench 会写入锁键；未发送任何内容</translation>
+        <source>read-only mode: bench writes lock keys; nothing was sent</source>
+        <translation>只读模式：bench 会写入锁键；未发送任何内容</translation>
     </message>
     <message>
-        <source>redlock: unknown --baseline &quot;%1&quot; (known: raw)</source>
-        <translation>redlock: 未知的 --baseline &quot;%1&quot;（已知：raw）</translation>
+        <source>unknown --baseline &quot;%1&quot; (known: raw)</source>
+        <translation>未知的 --baseline &quot;%1&quot;（已知：raw）</translation>
     </message>
     <message>
-        <source>redlock: give either --nodes LIST or --local N</source>
-        <translation>redlock: 请给出 --nodes LIST 或 --local N 之一</translation>
+        <source>give either --nodes LIST or --local N</source>
+        <translation>请给出 --nodes LIST 或 --local N 之一</translation>
     </message>
     <message>
-        <source>redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
-        <translation>redlock: --unix-socket 需与 --local 一起使用；使用 --nodes 时请直接写出套接字（unix:/path,...）</translation>
+        <source>--unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)</source>
+        <translation>--unix-socket 需与 --local 一起使用；使用 --nodes 时请直接写出套接字（unix:/path,...）</translation>
     </message>
     <message>
-        <source>redlock: cannot start the local cluster: %1</source>
-        <translation>redlock: 无法启动本地集群：%1</translation>
+        <source>cannot start the local cluster: %1</source>
+        <translation>无法启动本地集群：%1</translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
-        <translation>redlock: 警告：%1</translation>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
-        <translation>redlock: 配置错误：%1</translation>
+        <source>configuration error: %1</source>
+        <translation>配置错误：%1</translation>
     </message>
     <message>
         <source>, %1 alternating blocks</source>
         <translation>，%1 个交替区段</translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation>redlock: %1</translation>
+        <source>benchmark stopped: %1</source>
+        <translation>基准测试已停止：%1</translation>
     </message>
     <message>
-        <source>redlock: benchmark stopped: %1</source>
-        <translation>redlock: 基准测试已停止：%1</translation>
-    </message>
-    <message>
-        <source>redlock: no acquire succeeded (%1 failures): nothing to measure</source>
-        <translation>redlock: 没有一次获取成功（%1 次失败）：无可测量</translation>
+        <source>no acquire succeeded (%1 failures): nothing to measure</source>
+        <translation>没有一次获取成功（%1 次失败）：无可测量</translation>
     </message>
     <message>
         <source>acquire p50 µs</source>
@@ -4702,8 +4698,8 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>测量 Redlock 客户端：一个客户端在闭环中获取一个锁（一个资源，不重试）并释放它，预热之后执行 --iterations 次（使用 --concurrency K 时，K 个这样的闭环在不同的键上共享该客户端和这些次数）。输出获取与释放延迟的 p50/p99（微秒）、每秒获取+释放次数以及进程的常驻内存。延迟在 API 调用前后测量，与库的使用者看到的一致。</translation>
     </message>
     <message>
-        <source>redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
-        <translation>redlock: 原生基准只运行一个加锁者：--baseline 只能与 --concurrency 1 一起使用</translation>
+        <source>the raw baseline runs one locker: --baseline goes with --concurrency 1</source>
+        <translation>原生基准只运行一个加锁者：--baseline 只能与 --concurrency 1 一起使用</translation>
     </message>
     <message>
         <source>redlock bench: %1 nodes, %2 acquire+release pairs after %3 warm-up pairs, %4 locker(s) on distinct keys, closed loops, TTL %5 ms%6</source>
@@ -4745,28 +4741,28 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>在临时目录中于空闲的回环端口上启动 N 个 redis-server 进程，输出节点列表（host:port,... 在一行内，可直接用于 --nodes），并保持运行直到收到 SIGINT 或 SIGTERM；然后停止它们并删除该目录。若本进程被杀死，这些服务器也会退出。持久化已关闭：这是演示，不是部署。</translation>
     </message>
     <message>
-        <source>redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
-        <translation>redlock: 在 PATH 中找不到 redis-server（或设置 REDLOCK_REDIS_SERVER）</translation>
+        <source>redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)</source>
+        <translation>在 PATH 中找不到 redis-server（或设置 REDLOCK_REDIS_SERVER）</translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers: %1</source>
-        <translation>redlock: 无法安装信号处理程序：%1</translation>
+        <source>cannot install signal handlers: %1</source>
+        <translation>无法安装信号处理程序：%1</translation>
     </message>
     <message>
-        <source>redlock: cannot start the cluster: %1</source>
-        <translation>redlock: 无法启动集群：%1</translation>
+        <source>cannot start the cluster: %1</source>
+        <translation>无法启动集群：%1</translation>
     </message>
     <message>
-        <source>redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
-        <translation>redlock: %1 个 redis-server 节点运行于 %2；按 Ctrl+C（SIGINT）或发送 SIGTERM 可停止它们</translation>
+        <source>%1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them</source>
+        <translation>%1 个 redis-server 节点运行于 %2；按 Ctrl+C（SIGINT）或发送 SIGTERM 可停止它们</translation>
     </message>
     <message>
-        <source>redlock: node %1 (%2) exited</source>
-        <translation>redlock: 节点 %1（%2）已退出</translation>
+        <source>node %1 (%2) exited</source>
+        <translation>节点 %1（%2）已退出</translation>
     </message>
     <message>
-        <source>redlock: stopping the cluster</source>
-        <translation>redlock: 正在停止集群</translation>
+        <source>stopping the cluster</source>
+        <translation>正在停止集群</translation>
     </message>
 </context>
 <context>
@@ -4794,10 +4790,6 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>显示此帮助。</translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation>redlock: %1</translation>
-    </message>
-    <message>
         <source>Try &apos;%1 --help&apos;.</source>
         <translation>请尝试 &apos;%1 --help&apos;。</translation>
     </message>
@@ -4806,16 +4798,16 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>用法：redlock %1</translation>
     </message>
     <message>
-        <source>redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
-        <translation>redlock: --%1 给出了 %2 次：只能给出一次（--nodes 接受一个以逗号分隔的列表）</translation>
+        <source>--%1 is given %2 times: give it once (--nodes takes one comma-separated list)</source>
+        <translation>--%1 给出了 %2 次：只能给出一次（--nodes 接受一个以逗号分隔的列表）</translation>
     </message>
     <message>
-        <source>redlock: --%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
-        <translation>redlock: --%1 需要 %2 到 %3 之间的整数，而不是 &quot;%4&quot;</translation>
+        <source>--%1 expects a whole number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>--%1 需要 %2 到 %3 之间的整数，而不是 &quot;%4&quot;</translation>
     </message>
     <message>
-        <source>redlock: --%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
-        <translation>redlock: --%1 需要 %2 到 %3 之间的数字，而不是 &quot;%4&quot;</translation>
+        <source>--%1 expects a number from %2 to %3, not &quot;%4&quot;</source>
+        <translation>--%1 需要 %2 到 %3 之间的数字，而不是 &quot;%4&quot;</translation>
     </message>
     <message>
         <source>LIST</source>
@@ -4834,16 +4826,16 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <translation>NAME</translation>
     </message>
     <message>
-        <source>redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
-        <translation>redlock: 必须给出 --nodes（例如 --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003）</translation>
+        <source>--nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)</source>
+        <translation>必须给出 --nodes（例如 --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003）</translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: %1</source>
-        <translation>redlock: --nodes 有误：%1</translation>
+        <source>bad --nodes: %1</source>
+        <translation>--nodes 有误：%1</translation>
     </message>
     <message>
-        <source>redlock: environment variable %1 (from --password-env) is not set</source>
-        <translation>redlock: 环境变量 %1（来自 --password-env）未设置</translation>
+        <source>environment variable %1 (from --password-env) is not set</source>
+        <translation>环境变量 %1（来自 --password-env）未设置</translation>
     </message>
     <message>
         <source>node</source>
@@ -4930,14 +4922,14 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>redlock: unknown command &quot;%1&quot;
+        <source>unknown command &quot;%1&quot;
 </source>
-        <translation>redlock: 未知命令 &quot;%1&quot;
+        <translation>未知命令 &quot;%1&quot;
 </translation>
     </message>
     <message>
-        <source>redlock: cannot write the output: %1</source>
-        <translation>redlock: 无法写入输出：%1</translation>
+        <source>cannot write the output: %1</source>
+        <translation>无法写入输出：%1</translation>
     </message>
     <message>
         <source>serve the cluster&apos;s state to Prometheus (/metrics) until Ctrl+C</source>
@@ -4948,8 +4940,8 @@ Commands:
         <translation>从锁历史日志查询谁在何时持有锁</translation>
     </message>
     <message>
-        <source>redlock: --drift-factor: %1</source>
-        <translation>redlock: --drift-factor：%1</translation>
+        <source>--drift-factor: %1</source>
+        <translation>--drift-factor：%1</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a number</source>
@@ -4992,24 +4984,24 @@ Commands:
         <translation>完全不验证节点的证书：连接仍加密，但通信路径上的任何人都可以冒充节点。仅用于测试；会输出一条警告说明这一点。</translation>
     </message>
     <message>
-        <source>redlock: --%1 needs TLS: add --tls or use rediss:// node URLs</source>
-        <translation>redlock: --%1 需要 TLS：请添加 --tls 或使用 rediss:// 节点 URL</translation>
+        <source>--%1 needs TLS: add --tls or use rediss:// node URLs</source>
+        <translation>--%1 需要 TLS：请添加 --tls 或使用 rediss:// 节点 URL</translation>
     </message>
     <message>
-        <source>redlock: --key needs --cert</source>
-        <translation>redlock: --key 需要 --cert</translation>
+        <source>--key needs --cert</source>
+        <translation>--key 需要 --cert</translation>
     </message>
     <message>
-        <source>redlock: %1 is not a directory</source>
-        <translation>redlock: %1 不是目录</translation>
+        <source>%1 is not a directory</source>
+        <translation>%1 不是目录</translation>
     </message>
     <message>
-        <source>redlock: cannot read %1</source>
-        <translation>redlock: 无法读取 %1</translation>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
     </message>
     <message>
-        <source>redlock: warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
-        <translation>redlock: 警告：--insecure：不验证节点的证书；通信路径上的任何人都可以冒充节点并看到流量</translation>
+        <source>warning: --insecure: the nodes&apos; certificates are not verified; anyone in the path can pose as a node and see the traffic</source>
+        <translation>警告：--insecure：不验证节点的证书；通信路径上的任何人都可以冒充节点并看到流量</translation>
     </message>
     <message>
         <source>run a command while holding a lock (flock for Redlock)</source>
@@ -5072,52 +5064,52 @@ Commands:
         <translation>代替 ~/.ssh/config 使用的 ssh 配置文件（ssh -F）。</translation>
     </message>
     <message>
-        <source>redlock: --ssh-config needs --ssh</source>
-        <translation>redlock: --ssh-config 需要 --ssh</translation>
+        <source>--ssh-config needs --ssh</source>
+        <translation>--ssh-config 需要 --ssh</translation>
     </message>
     <message>
-        <source>redlock: bad --ssh: %1</source>
-        <translation>redlock: --ssh 无效：%1</translation>
+        <source>bad --ssh: %1</source>
+        <translation>--ssh 无效：%1</translation>
     </message>
     <message>
-        <source>redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
-        <translation>redlock: --ssh：节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
+        <source>--ssh: node %1 is a unix socket: it cannot be reached over SSH</source>
+        <translation>--ssh：节点 %1 是 unix 套接字：无法通过 SSH 访问</translation>
     </message>
     <message>
-        <source>redlock: --ssh: %1</source>
-        <translation>redlock: --ssh：%1</translation>
+        <source>--ssh: %1</source>
+        <translation>--ssh：%1</translation>
     </message>
     <message>
-        <source>redlock: %1 (its nodes are unreachable; restarting the tunnel)</source>
-        <translation>redlock: %1（经由该隧道的节点不可达；正在重启隧道）</translation>
+        <source>%1 (its nodes are unreachable; restarting the tunnel)</source>
+        <translation>%1（经由该隧道的节点不可达；正在重启隧道）</translation>
     </message>
     <message>
-        <source>redlock: SSH tunnel through %1 is up again</source>
-        <translation>redlock: 经由 %1 的 SSH 隧道已恢复</translation>
+        <source>SSH tunnel through %1 is up again</source>
+        <translation>经由 %1 的 SSH 隧道已恢复</translation>
     </message>
     <message>
-        <source>redlock: -h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
-        <translation>redlock: -h 和 -p 都是列表：请给出多个主机加一个端口、一个主机加多个端口，或用 --nodes 给出 host:port 对</translation>
+        <source>-h and -p are both lists: give a list of hosts with one port, one host with a list of ports, or host:port pairs with --nodes</source>
+        <translation>-h 和 -p 都是列表：请给出多个主机加一个端口、一个主机加多个端口，或用 --nodes 给出 host:port 对</translation>
     </message>
     <message>
-        <source>redlock: bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
-        <translation>redlock: -h/-p 无效：&quot;%1&quot; 端口 &quot;%2&quot;</translation>
+        <source>bad -h/-p: &quot;%1&quot; port &quot;%2&quot;</source>
+        <translation>-h/-p 无效：&quot;%1&quot; 端口 &quot;%2&quot;</translation>
     </message>
     <message>
-        <source>redlock: name the nodes either with --nodes (-u) or with -h/-p, not both</source>
-        <translation>redlock: 请用 --nodes（-u）或 -h/-p 之一指定节点，不能同时使用两者</translation>
+        <source>name the nodes either with --nodes (-u) or with -h/-p, not both</source>
+        <translation>请用 --nodes（-u）或 -h/-p 之一指定节点，不能同时使用两者</translation>
     </message>
     <message>
-        <source>redlock: bad -h/-p: %1</source>
-        <translation>redlock: -h/-p 无效：%1</translation>
+        <source>bad -h/-p: %1</source>
+        <translation>-h/-p 无效：%1</translation>
     </message>
     <message>
-        <source>redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
-        <translation>redlock: --nodes 有误：节点 %1（%2）的 URL 中带有密码，它会出现在进程列表和 shell 历史中：请把密码放入 REDISCLI_AUTH，或放入用 --password-env VAR 指定的环境变量</translation>
+        <source>bad --nodes: node %1 (%2) has a password in its URL, where the process list and the shell history show it: put it in REDISCLI_AUTH, or in an environment variable named with --password-env VAR</source>
+        <translation>--nodes 有误：节点 %1（%2）的 URL 中带有密码，它会出现在进程列表和 shell 历史中：请把密码放入 REDISCLI_AUTH，或放入用 --password-env VAR 指定的环境变量</translation>
     </message>
     <message>
-        <source>redlock: -a and --password-env both name a password: give one</source>
-        <translation>redlock: -a 和 --password-env 都指定了密码：只能给出一个</translation>
+        <source>-a and --password-env both name a password: give one</source>
+        <translation>-a 和 --password-env 都指定了密码：只能给出一个</translation>
     </message>
     <message>
         <source>Warning: Using a password with &apos;-a&apos; or &apos;-u&apos; option on the command line interface may not be safe. Set REDISCLI_AUTH or use --password-env instead.</source>
@@ -5139,20 +5131,16 @@ Commands:
         <translation>MS</translation>
     </message>
     <message>
-        <source>redlock: bad --listen: %1</source>
-        <translation>redlock: --listen 无效：%1</translation>
+        <source>bad --listen: %1</source>
+        <translation>--listen 无效：%1</translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers</source>
-        <translation>redlock: 无法安装信号处理程序</translation>
+        <source>cannot install signal handlers</source>
+        <translation>无法安装信号处理程序</translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation>redlock: %1</translation>
-    </message>
-    <message>
-        <source>redlock: %1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
-        <translation>redlock: %1 不是回环地址：任何能访问它的人都可以读取这些指标（锁数量、节点名称）</translation>
+        <source>%1 is not a loopback address: whoever reaches it can read the metrics (lock counts, node names)</source>
+        <translation>%1 不是回环地址：任何能访问它的人都可以读取这些指标（锁数量、节点名称）</translation>
     </message>
     <message>
         <source>Largest lock TTL in use, in ms, for the audit&apos;s restart rule (default %1); a larger PTTL seen on the nodes raises it.</source>
@@ -5175,8 +5163,8 @@ Commands:
         <translation>N</translation>
     </message>
     <message>
-        <source>redlock: more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
-        <translation>redlock: 锁键数多于 --max-series %1：只有按键顺序排在前 %1 个的键获得按键序列，redlock_key_series_dropped 统计其余的键</translation>
+        <source>more lock keys than --max-series %1: only the first %1 in key order get a per-key series, redlock_key_series_dropped counts the others</source>
+        <translation>锁键数多于 --max-series %1：只有按键顺序排在前 %1 个的键获得按键序列，redlock_key_series_dropped 统计其余的键</translation>
     </message>
     <message>
         <source>TLS and basic auth for the scrapes, in the format of Prometheus&apos;s exporters (exporter-toolkit): tls_server_config (cert_file, key_file, client_ca_file, client_auth_type, min_version) serves HTTPS only; basic_auth_users (user: bcrypt hash) asks every request for a user&apos;s password. Read once at start.</source>
@@ -5201,17 +5189,17 @@ Commands:
 </translation>
     </message>
     <message>
-        <source>redlock: bad --web.config.file: %1</source>
-        <translation>redlock: --web.config.file 无效：%1</translation>
+        <source>bad --web.config.file: %1</source>
+        <translation>--web.config.file 无效：%1</translation>
     </message>
     <message>
-        <source>redlock: serving %1://%2/metrics</source>
-        <translation>redlock: 正在 %1://%2/metrics 上提供服务</translation>
+        <source>serving %1://%2/metrics</source>
+        <translation>正在 %1://%2/metrics 上提供服务</translation>
     </message>
     <message numerus="yes">
-        <source>redlock: basic auth for %n user(s)</source>
+        <source>basic auth for %n user(s)</source>
         <translation>
-            <numerusform>redlock: 已为 %n 个用户启用基本认证</numerusform>
+            <numerusform>已为 %n 个用户启用基本认证</numerusform>
         </translation>
     </message>
 </context>
@@ -5258,16 +5246,16 @@ Commands:
         <translation>输出 JSON 而不是文本。</translation>
     </message>
     <message>
-        <source>redlock: history takes one KEY (a glob matches several)</source>
-        <translation>redlock: history 只接受一个 KEY（通配符可匹配多个）</translation>
+        <source>history takes one KEY (a glob matches several)</source>
+        <translation>history 只接受一个 KEY（通配符可匹配多个）</translation>
     </message>
     <message>
-        <source>redlock: --%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
-        <translation>redlock: --%1：&quot;%2&quot; 不是时间：请写 ISO 8601（2026-11-23T14:03、2026-11-23T14:03:00Z）或相对时间（-30m、-1h、-2d）</translation>
+        <source>--%1: &quot;%2&quot; is no time: write ISO 8601 (2026-11-23T14:03, 2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)</source>
+        <translation>--%1：&quot;%2&quot; 不是时间：请写 ISO 8601（2026-11-23T14:03、2026-11-23T14:03:00Z）或相对时间（-30m、-1h、-2d）</translation>
     </message>
     <message>
-        <source>redlock: --until is before --since</source>
-        <translation>redlock: --until 早于 --since</translation>
+        <source>--until is before --since</source>
+        <translation>--until 早于 --since</translation>
     </message>
     <message>
         <source>No holder of %1 between %2 and %3 in %4.</source>
@@ -5302,8 +5290,8 @@ Commands:
         <translation>续期次数</translation>
     </message>
     <message>
-        <source>redlock: more than %1 matched; the first %1 are shown (--limit)</source>
-        <translation>redlock: 匹配超过 %1 个；只显示前 %1 个（--limit）</translation>
+        <source>more than %1 matched; the first %1 are shown (--limit)</source>
+        <translation>匹配超过 %1 个；只显示前 %1 个（--limit）</translation>
     </message>
     <message>
         <source>at least since %1</source>
@@ -5314,12 +5302,12 @@ Commands:
         <translation>至少 %1</translation>
     </message>
     <message>
-        <source>redlock: --%1: %2</source>
-        <translation>redlock: --%1：%2</translation>
+        <source>--%1: %2</source>
+        <translation>--%1：%2</translation>
     </message>
     <message>
-        <source>redlock: --journal needs a file name</source>
-        <translation>redlock: --journal 需要一个文件名</translation>
+        <source>--journal needs a file name</source>
+        <translation>--journal 需要一个文件名</translation>
     </message>
     <message>
         <source>between %1 and %2</source>
@@ -5397,20 +5385,20 @@ The console&apos;s journal: %1</source>
         <translation>只读模式：客户端拒绝写入，不向节点发送任何内容（退出码 2）。</translation>
     </message>
     <message>
-        <source>redlock: name at least one resource (the lock key)</source>
-        <translation>redlock: 请至少指定一个资源（锁键）</translation>
+        <source>name at least one resource (the lock key)</source>
+        <translation>请至少指定一个资源（锁键）</translation>
     </message>
     <message>
-        <source>redlock: a resource name cannot be empty</source>
-        <translation>redlock: 资源名不能为空</translation>
+        <source>a resource name cannot be empty</source>
+        <translation>资源名不能为空</translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
-        <translation>redlock: 警告：%1</translation>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
-        <translation>redlock: 配置错误：%1</translation>
+        <source>configuration error: %1</source>
+        <translation>配置错误：%1</translation>
     </message>
     <message>
         <source>The lock&apos;s token, as printed by &apos;redlock acquire&apos; (the whole value stored in the keys).</source>
@@ -5477,8 +5465,8 @@ The console&apos;s journal: %1</source>
         <translation>客户端在得出结果之前已停止</translation>
     </message>
     <message>
-        <source>redlock: the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
-        <translation>redlock: 令牌无法写入标准输出（%1）：锁已在 %3 个节点中的 %2 个上重新释放</translation>
+        <source>the token could not be written to stdout (%1): the lock was released again on %2 of %3 nodes</source>
+        <translation>令牌无法写入标准输出（%1）：锁已在 %3 个节点中的 %2 个上重新释放</translation>
     </message>
     <message>
         <source>TOKEN</source>
@@ -5517,8 +5505,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>release [选项] --nodes LIST --token TOKEN RESOURCE...</translation>
     </message>
     <message>
-        <source>redlock: --token is required</source>
-        <translation>redlock: 必须给出 --token</translation>
+        <source>--token is required</source>
+        <translation>必须给出 --token</translation>
     </message>
     <message>
         <source>released %1 on %2 of %3 nodes (quorum %4)</source>
@@ -5539,8 +5527,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>redlock: warning: the output after %1 could not be written: %2</source>
-        <translation>redlock: 警告：%1 之后的输出无法写入：%2</translation>
+        <source>warning: the output after %1 could not be written: %2</source>
+        <translation>警告：%1 之后的输出无法写入：%2</translation>
     </message>
     <message>
         <source>acquired %1 on %2 of %3 nodes (quorum %4%5): validity %6 ms</source>
@@ -5567,8 +5555,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>node-redlock 的抖动方式：两次尝试之间等待 --retry-delay ± MS（代替 --jitter；MS 不超过 --retry-delay）。</translation>
     </message>
     <message>
-        <source>redlock: --jitter and --retryJitter both set the jitter: give one</source>
-        <translation>redlock: --jitter 和 --retryJitter 都设置了抖动：只能给出一个</translation>
+        <source>--jitter and --retryJitter both set the jitter: give one</source>
+        <translation>--jitter 和 --retryJitter 都设置了抖动：只能给出一个</translation>
     </message>
 </context>
 <context>
@@ -5606,8 +5594,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>输出 JSON 而不是文本。</translation>
     </message>
     <message>
-        <source>redlock: --pattern cannot be empty (it would match no key; * matches every key)</source>
-        <translation>redlock: --pattern 不能为空（它不会匹配任何键；* 匹配所有键）</translation>
+        <source>--pattern cannot be empty (it would match no key; * matches every key)</source>
+        <translation>--pattern 不能为空（它不会匹配任何键；* 匹配所有键）</translation>
     </message>
     <message>
         <source>KEY</source>
@@ -5653,51 +5641,47 @@ The process that acquired the lock has exited, so this command cannot know how m
         <source>other %1</source>
         <translation>其他令牌 %1</translation>
     </message>
-    <message>
-        <source>redlock: %1</source>
-        <translation>redlock: %1</translation>
-    </message>
     <message numerus="yes">
-        <source>redlock: %1: %n key(s) not read: %2</source>
+        <source>%1: %n key(s) not read: %2</source>
         <translation>
-            <numerusform>redlock: %1：%n 个键未读取：%2</numerusform>
+            <numerusform>%1：%n 个键未读取：%2</numerusform>
         </translation>
     </message>
     <message>
-        <source>redlock: cannot install signal handlers</source>
-        <translation>redlock: 无法安装信号处理程序</translation>
+        <source>cannot install signal handlers</source>
+        <translation>无法安装信号处理程序</translation>
     </message>
     <message>
         <source>(restarted without it: %1)</source>
         <translation>（重启后未启用：%1）</translation>
     </message>
     <message>
-        <source>redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
-        <translation>redlock: %1：已重启（新的 run_id）：它持有的锁已丢失，除非它持久化了这些锁</translation>
+        <source>%1: restarted (new run_id): the locks it held are gone unless it persisted them</source>
+        <translation>%1：已重启（新的 run_id）：它持有的锁已丢失，除非它持久化了这些锁</translation>
     </message>
     <message>
-        <source>redlock: %1: reachable again</source>
-        <translation>redlock: %1：已恢复可达</translation>
+        <source>%1: reachable again</source>
+        <translation>%1：已恢复可达</translation>
     </message>
     <message>
-        <source>redlock: %1: unreachable</source>
-        <translation>redlock: %1：不可达</translation>
+        <source>%1: unreachable</source>
+        <translation>%1：不可达</translation>
     </message>
     <message>
-        <source>redlock: %1: unreachable (%2)</source>
-        <translation>redlock: %1：不可达（%2）</translation>
+        <source>%1: unreachable (%2)</source>
+        <translation>%1：不可达（%2）</translation>
     </message>
     <message>
-        <source>redlock: no node reachable: no lock events can be seen</source>
-        <translation>redlock: 没有可达的节点：无法看到任何锁事件</translation>
+        <source>no node reachable: no lock events can be seen</source>
+        <translation>没有可达的节点：无法看到任何锁事件</translation>
     </message>
     <message>
-        <source>redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
-        <translation>redlock: %2 个节点中只有 %1 个可达（法定人数 %3）：锁显示为未知</translation>
+        <source>only %1 of %2 nodes reachable (quorum %3): locks read as unknown</source>
+        <translation>%2 个节点中只有 %1 个可达（法定人数 %3）：锁显示为未知</translation>
     </message>
     <message>
-        <source>redlock: a quorum of nodes is reachable again (%1 of %2)</source>
-        <translation>redlock: 法定人数的节点已恢复可达（%2 个中的 %1 个）</translation>
+        <source>a quorum of nodes is reachable again (%1 of %2)</source>
+        <translation>法定人数的节点已恢复可达（%2 个中的 %1 个）</translation>
     </message>
     <message>
         <source>Check the nodes against what breaks Redlock: replicas, persistence and early restarts, eviction, clock offset, the same server listed twice, N even or below 3. Exit code %1 when a finding is severe.</source>
@@ -5710,8 +5694,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         </translation>
     </message>
     <message>
-        <source>redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
-        <translation>redlock: %2 个节点中只有 %1 个可达，法定人数 %3：集群无法授予锁</translation>
+        <source>only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks</source>
+        <translation>%2 个节点中只有 %1 个可达，法定人数 %3：集群无法授予锁</translation>
     </message>
     <message>
         <source>Pause between two background rescans, in ms (default 5000).</source>
@@ -5730,12 +5714,12 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>后台重新扫描（无预算限制）</translation>
     </message>
     <message>
-        <source>redlock: %1: keyspace events: changes show live</source>
-        <translation>redlock: %1：键空间事件：变化实时显示</translation>
+        <source>%1: keyspace events: changes show live</source>
+        <translation>%1：键空间事件：变化实时显示</translation>
     </message>
     <message>
-        <source>redlock: %1: no keyspace events (%2): changes show only through %3</source>
-        <translation>redlock: %1：没有键空间事件（%2）：变化只能通过%3显示</translation>
+        <source>%1: no keyspace events (%2): changes show only through %3</source>
+        <translation>%1：没有键空间事件（%2）：变化只能通过%3显示</translation>
     </message>
     <message numerus="yes">
         <source>%n lock(s) on %1 of %2 nodes in %3 ms; %4 key(s) skipped (no TTL, other type, helpers).</source>
@@ -5752,8 +5736,8 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>%1 毫秒后可用</translation>
     </message>
     <message>
-        <source>redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
-        <translation>redlock: --alert %1：应为 RULE=MS、RULE=off 或 clear=MS，RULE 为以下之一：%2</translation>
+        <source>--alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2</source>
+        <translation>--alert %1：应为 RULE=MS、RULE=off 或 clear=MS，RULE 为以下之一：%2</translation>
     </message>
     <message>
         <source>ALERT</source>
@@ -5792,12 +5776,12 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>MB</translation>
     </message>
     <message>
-        <source>redlock: --journal needs a file name</source>
-        <translation>redlock: --journal 需要一个文件名</translation>
+        <source>--journal needs a file name</source>
+        <translation>--journal 需要一个文件名</translation>
     </message>
     <message>
-        <source>redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
-        <translation>redlock: 日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
+        <source>the journal %1 did not take %2 event(s) (%3 dropped earlier): %4</source>
+        <translation>日志 %1 未能接收 %2 个事件（此前已丢弃 %3 个）：%4</translation>
     </message>
     <message>
         <source>Largest lock TTL in use, in ms, for the drift budget of the clock-offset alert and the audit (default %1); a larger PTTL seen on the nodes raises it.</source>
@@ -5933,32 +5917,28 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation>force-release [选项] --nodes LIST --token TOKEN KEY</translation>
     </message>
     <message>
-        <source>redlock: name exactly one lock key</source>
-        <translation>redlock: 请只指定一个锁键</translation>
+        <source>name exactly one lock key</source>
+        <translation>请只指定一个锁键</translation>
     </message>
     <message>
-        <source>redlock: the lock key cannot be empty</source>
-        <translation>redlock: 锁键不能为空</translation>
+        <source>the lock key cannot be empty</source>
+        <translation>锁键不能为空</translation>
     </message>
     <message>
-        <source>redlock: --token is required: force release deletes only the token you saw</source>
-        <translation>redlock: 必须给出 --token：强制释放只删除你看到的令牌</translation>
+        <source>--token is required: force release deletes only the token you saw</source>
+        <translation>必须给出 --token：强制释放只删除你看到的令牌</translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
-        <translation>redlock: 配置错误：%1</translation>
+        <source>configuration error: %1</source>
+        <translation>配置错误：%1</translation>
     </message>
     <message>
         <source>preview of force release of &quot;%1&quot; with token %2:</source>
         <translation>以令牌 %2 强制释放 &quot;%1&quot; 的预览：</translation>
     </message>
     <message>
-        <source>redlock: %1</source>
-        <translation>redlock: %1</translation>
-    </message>
-    <message>
-        <source>redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
-        <translation>redlock: 未确认：传入 --yes 以执行（或 --dry-run 仅预览）</translation>
+        <source>not confirmed: pass --yes to execute (or --dry-run for the preview only)</source>
+        <translation>未确认：传入 --yes 以执行（或 --dry-run 仅预览）</translation>
     </message>
     <message>
         <source>deleted on %1 of %2 nodes:</source>
@@ -6025,20 +6005,20 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
         <translation>拒绝做任何改动（预览仍会执行）。</translation>
     </message>
     <message>
-        <source>redlock: --lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
-        <translation>redlock: --lock-delay 接受 &quot;auto&quot; 或 0 到 %1 之间的毫秒数</translation>
+        <source>--lock-delay takes &quot;auto&quot; or milliseconds from 0 to %1</source>
+        <translation>--lock-delay 接受 &quot;auto&quot; 或 0 到 %1 之间的毫秒数</translation>
     </message>
     <message>
-        <source>redlock: read-only mode: nothing changed</source>
-        <translation>redlock: 只读模式：未做任何改动</translation>
+        <source>read-only mode: nothing changed</source>
+        <translation>只读模式：未做任何改动</translation>
     </message>
     <message>
         <source>released with lock-delay on %1 of %2 nodes:</source>
         <translation>已在 %2 个节点中的 %1 个上以锁延迟释放：</translation>
     </message>
     <message>
-        <source>redlock: error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
-        <translation>redlock: 错误：释放已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
+        <source>error: the release ran, but its result could not be written to the audit log (the intent line is there): %1</source>
+        <translation>错误：释放已执行，但其结果无法写入审计日志（意图记录已写入）：%1</translation>
     </message>
     <message>
         <source>lock-delay %1 ms, raised to up to %2 ms on %3 node(s) to cover the holder&apos;s remaining validity plus drift</source>
@@ -6121,8 +6101,8 @@ The outcome says what became of the lock as a whole (the table says what each no
 结果说明该锁整体的去向（表格说明每个节点做了什么）；--dry-run 给出的是此刻执行释放会得到的结果。使用 --json 时，只要至少有一个节点被改动，&quot;executed&quot; 即为 true；只有当释放使锁可用时（released、released-partially）才会给出 &quot;freeAt&quot;、&quot;freeInMs&quot; 和 &quot;tombstone&quot;。</translation>
     </message>
     <message>
-        <source>redlock: nothing changed: the result could not be reported</source>
-        <translation>redlock: 未做任何改动：无法报告结果</translation>
+        <source>nothing changed: the result could not be reported</source>
+        <translation>未做任何改动：无法报告结果</translation>
     </message>
 </context>
 <context>
@@ -6177,12 +6157,12 @@ An acquired lock is released when the command ends, whatever the exit code.
 </translation>
     </message>
     <message>
-        <source>redlock: %1: command not found</source>
-        <translation>redlock: %1：找不到命令</translation>
+        <source>%1: command not found</source>
+        <translation>%1：找不到命令</translation>
     </message>
     <message>
-        <source>redlock: %1: not an executable file</source>
-        <translation>redlock: %1：不是可执行文件</translation>
+        <source>%1: not an executable file</source>
+        <translation>%1：不是可执行文件</translation>
     </message>
     <message>
         <source>Time to live in milliseconds (default 10000). The lock is extended by this much each time a third of it is left, for as long as the command runs.</source>
@@ -6265,40 +6245,40 @@ If an extension fails (the nodes lost the key, or too many cannot be reached) th
 如果续期失败（节点丢失了该键，或过多节点无法访问），锁会在其有效期结束前一个安全余量（TTL 的十分之一）时被视为丢失：命令会收到 --on-lost 指定的信号，以便在其他持有者可能拿到锁之前停止访问该资源，命令结束后 redlock 以退出码 8 退出。发送给 redlock 的 SIGINT、SIGTERM 和 SIGHUP 会转发给命令（在终端按 Ctrl+C 会直接到达命令）。stdin、stdout 和 stderr 归命令使用；redlock 自身的消息写到 stderr。</translation>
     </message>
     <message>
-        <source>redlock: give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
-        <translation>redlock: 请在“--”之后给出命令：redlock run [选项] KEY -- COMMAND</translation>
+        <source>give the command after &quot;--&quot;: redlock run [options] KEY -- COMMAND</source>
+        <translation>请在“--”之后给出命令：redlock run [选项] KEY -- COMMAND</translation>
     </message>
     <message>
-        <source>redlock: name exactly one lock key before &quot;--&quot;</source>
-        <translation>redlock: 请在“--”之前只指定一个锁键</translation>
+        <source>name exactly one lock key before &quot;--&quot;</source>
+        <translation>请在“--”之前只指定一个锁键</translation>
     </message>
     <message>
-        <source>redlock: a resource name cannot be empty</source>
-        <translation>redlock: 资源名不能为空</translation>
+        <source>a resource name cannot be empty</source>
+        <translation>资源名不能为空</translation>
     </message>
     <message>
-        <source>redlock: no command given after &quot;--&quot;</source>
-        <translation>redlock: “--”之后没有给出命令</translation>
+        <source>no command given after &quot;--&quot;</source>
+        <translation>“--”之后没有给出命令</translation>
     </message>
     <message>
-        <source>redlock: --on-lost takes term, kill or none, not &quot;%1&quot;</source>
-        <translation>redlock: --on-lost 只接受 term、kill 或 none，而不是“%1”</translation>
+        <source>--on-lost takes term, kill or none, not &quot;%1&quot;</source>
+        <translation>--on-lost 只接受 term、kill 或 none，而不是“%1”</translation>
     </message>
     <message>
-        <source>redlock: warning: %1</source>
-        <translation>redlock: 警告：%1</translation>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
     <message>
-        <source>redlock: configuration error: %1</source>
-        <translation>redlock: 配置错误：%1</translation>
+        <source>configuration error: %1</source>
+        <translation>配置错误：%1</translation>
     </message>
     <message>
-        <source>redlock: stopped by signal %1 before the command started</source>
-        <translation>redlock: 在命令启动之前被信号 %1 停止</translation>
+        <source>stopped by signal %1 before the command started</source>
+        <translation>在命令启动之前被信号 %1 停止</translation>
     </message>
     <message>
-        <source>redlock: not acquired %1: %2</source>
-        <translation>redlock: 未获取 %1：%2</translation>
+        <source>not acquired %1: %2</source>
+        <translation>未获取 %1：%2</translation>
     </message>
     <message>
         <source>the client stopped</source>
@@ -6317,20 +6297,20 @@ If an extension fails (the nodes lost the key, or too many cannot be reached) th
         <translation>命令继续运行（--on-lost none）</translation>
     </message>
     <message>
-        <source>redlock: the lock on %1 is lost (%2): %3</source>
-        <translation>redlock: %1 上的锁已丢失（%2）：%3</translation>
+        <source>the lock on %1 is lost (%2): %3</source>
+        <translation>%1 上的锁已丢失（%2）：%3</translation>
     </message>
     <message>
-        <source>redlock: the lock on %1 was acquired with too little validity left to run the command</source>
-        <translation>redlock: 获取 %1 上的锁时剩余有效期太短，无法运行命令</translation>
+        <source>the lock on %1 was acquired with too little validity left to run the command</source>
+        <translation>获取 %1 上的锁时剩余有效期太短，无法运行命令</translation>
     </message>
     <message>
-        <source>redlock: cannot start %1: %2</source>
-        <translation>redlock: 无法启动 %1：%2</translation>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <source>redlock: warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
-        <translation>redlock: 警告：%1 上的锁未在法定人数的节点上释放（%2）；它将随其 TTL 过期</translation>
+        <source>warning: the lock on %1 was not released on a quorum (%2); it expires with its TTL</source>
+        <translation>警告：%1 上的锁未在法定人数的节点上释放（%2）；它将随其 TTL 过期</translation>
     </message>
 </context>
 <context>

@@ -60,7 +60,7 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
         }
     }
     if (!parser.parse(arguments)) {
-        printErr(CommandLine::tr("redlock: %1").arg(parser.errorText()));
+        printDiagnostic(parser.errorText());
         printErr(CommandLine::tr("Try '%1 --help'.").arg(args.value(0)));
         *exitCode = ExitUsage;
         return false;
@@ -81,10 +81,10 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     const QStringList given = parser.optionNames();
     for (const QString& name : given) {
         if (parser.values(name).size() > 1) {
-            printErr(CommandLine::tr(
-                         "redlock: --%1 is given %2 times: give it once (--nodes takes one comma-separated list)")
-                         .arg(name)
-                         .arg(parser.values(name).size()));
+            printDiagnostic(
+                CommandLine::tr("--%1 is given %2 times: give it once (--nodes takes one comma-separated list)")
+                    .arg(name)
+                    .arg(parser.values(name).size()));
             *exitCode = ExitUsage;
             return false;
         }
@@ -99,11 +99,11 @@ bool intOption(const QCommandLineParser& parser, const QString& name, qint64 min
     bool ok = false;
     const qint64 parsed = parser.value(name).toLongLong(&ok);
     if (!ok || parsed < min || parsed > max) {
-        printErr(CommandLine::tr("redlock: --%1 expects a whole number from %2 to %3, not \"%4\"")
-                     .arg(name)
-                     .arg(min)
-                     .arg(max)
-                     .arg(parser.value(name)));
+        printDiagnostic(CommandLine::tr("--%1 expects a whole number from %2 to %3, not \"%4\"")
+                            .arg(name)
+                            .arg(min)
+                            .arg(max)
+                            .arg(parser.value(name)));
         return false;
     }
     *value = parsed;
@@ -117,11 +117,11 @@ bool doubleOption(const QCommandLineParser& parser, const QString& name, double 
     bool ok = false;
     const double parsed = parser.value(name).toDouble(&ok);
     if (!ok || !(parsed >= min && parsed <= max)) {
-        printErr(CommandLine::tr("redlock: --%1 expects a number from %2 to %3, not \"%4\"")
-                     .arg(name)
-                     .arg(min)
-                     .arg(max)
-                     .arg(parser.value(name)));
+        printDiagnostic(CommandLine::tr("--%1 expects a number from %2 to %3, not \"%4\"")
+                            .arg(name)
+                            .arg(min)
+                            .arg(max)
+                            .arg(parser.value(name)));
         return false;
     }
     *value = parsed;
@@ -136,9 +136,10 @@ bool driftFactorOption(const QCommandLineParser& parser, double* value)
     bool ok = false;
     const double parsed = parser.value(name).toDouble(&ok);
     if (!ok || !rules::driftFactorValid(parsed)) {
-        printErr(CommandLine::tr("redlock: --drift-factor: %1")
-                     .arg(ok ? rules::driftFactorError(parsed)
-                             : CommandLine::tr("\"%1\" is not a number").arg(printableText(parser.value(name), 100))));
+        printDiagnostic(
+            CommandLine::tr("--drift-factor: %1")
+                .arg(ok ? rules::driftFactorError(parsed)
+                        : CommandLine::tr("\"%1\" is not a number").arg(printableText(parser.value(name), 100))));
         return false;
     }
     *value = parsed;
@@ -232,8 +233,8 @@ bool applyTlsOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     for (const char* name : kTlsOptions) {
         // Never fall back to plain text for someone who asked for certificates.
         if (parser.isSet(QLatin1String(name)) && !anyTls) {
-            printErr(CommandLine::tr("redlock: --%1 needs TLS: add --tls or use rediss:// node URLs")
-                         .arg(QLatin1String(name)));
+            printDiagnostic(
+                CommandLine::tr("--%1 needs TLS: add --tls or use rediss:// node URLs").arg(QLatin1String(name)));
             return false;
         }
     }
@@ -248,7 +249,7 @@ bool applyTlsOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     const QString certFile = parser.value(QStringLiteral("cert"));
     const QString keyFile = parser.value(QStringLiteral("tls-key"));
     if (!keyFile.isEmpty() && certFile.isEmpty()) {
-        printErr(CommandLine::tr("redlock: --key needs --cert"));
+        printDiagnostic(CommandLine::tr("--key needs --cert"));
         return false;
     }
     // Checked before anything is sent: a typo must not read as "the node refused the handshake".
@@ -256,16 +257,15 @@ bool applyTlsOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     for (const auto& [path, directory] : paths) {
         const QFileInfo info(path);
         if (!path.isEmpty() && (directory ? !info.isDir() : !info.isFile() || !info.isReadable())) {
-            printErr((directory ? CommandLine::tr("redlock: %1 is not a directory")
-                                : CommandLine::tr("redlock: cannot read %1"))
-                         .arg(printableText(path, 300)));
+            printDiagnostic((directory ? CommandLine::tr("%1 is not a directory") : CommandLine::tr("cannot read %1"))
+                                .arg(printableText(path, 300)));
             return false;
         }
     }
     const bool insecure = parser.isSet(QStringLiteral("insecure"));
     if (insecure) {
-        printErr(CommandLine::tr("redlock: warning: --insecure: the nodes' certificates are not verified; anyone in "
-                                 "the path can pose as a node and see the traffic"));
+        printDiagnostic(CommandLine::tr("warning: --insecure: the nodes' certificates are not verified; anyone in "
+                                        "the path can pose as a node and see the traffic"));
     }
     for (NodeEndpoint& node : *nodes) {
         if (!node.tls)
@@ -292,7 +292,7 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
 {
     if (!parser.isSet(QStringLiteral("ssh"))) {
         if (parser.isSet(QStringLiteral("ssh-config"))) {
-            printErr(CommandLine::tr("redlock: --ssh-config needs --ssh"));
+            printDiagnostic(CommandLine::tr("--ssh-config needs --ssh"));
             return false;
         }
         return true;
@@ -300,13 +300,13 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     const QString route = parser.value(QStringLiteral("ssh"));
     QString error;
     if (!SshTunnel::validRoute(route, &error)) {
-        printErr(CommandLine::tr("redlock: bad --ssh: %1").arg(error));
+        printDiagnostic(CommandLine::tr("bad --ssh: %1").arg(error));
         return false;
     }
     for (NodeEndpoint& node : *nodes) {
         if (node.isUnix()) {
-            printErr(CommandLine::tr("redlock: --ssh: node %1 is a unix socket: it cannot be reached over SSH")
-                         .arg(node.displayName()));
+            printDiagnostic(CommandLine::tr("--ssh: node %1 is a unix socket: it cannot be reached over SSH")
+                                .arg(node.displayName()));
             return false;
         }
         node.sshRoute = route;
@@ -315,13 +315,13 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     if (parser.isSet(QStringLiteral("ssh-config"))) {
         options.configFile = parser.value(QStringLiteral("ssh-config"));
         if (!QFileInfo(options.configFile).isReadable()) {
-            printErr(CommandLine::tr("redlock: cannot read %1").arg(printableText(options.configFile, 300)));
+            printDiagnostic(CommandLine::tr("cannot read %1").arg(printableText(options.configFile, 300)));
             return false;
         }
     }
     const QList<SshTunnel*> tunnels = SshTunnel::forNodes(nodes, options, QCoreApplication::instance(), &error);
     if (tunnels.isEmpty()) {
-        printErr(CommandLine::tr("redlock: --ssh: %1").arg(error));
+        printDiagnostic(CommandLine::tr("--ssh: %1").arg(error));
         return false;
     }
     QEventLoop loop;
@@ -340,16 +340,16 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
     }
     loop.exec(); // bounded: every attempt ends in up() or down() within the tunnel's ready timeout
     if (!failure.isEmpty()) {
-        printErr(QStringLiteral("redlock: ") + failure);
+        printDiagnostic(failure);
         qDeleteAll(tunnels);
         return false;
     }
     for (SshTunnel* tunnel : tunnels) {
         QObject::connect(tunnel, &SshTunnel::down, tunnel, [](const QString& reason) {
-            printErr(CommandLine::tr("redlock: %1 (its nodes are unreachable; restarting the tunnel)").arg(reason));
+            printDiagnostic(CommandLine::tr("%1 (its nodes are unreachable; restarting the tunnel)").arg(reason));
         });
         QObject::connect(tunnel, &SshTunnel::up, tunnel, [tunnel] {
-            printErr(CommandLine::tr("redlock: SSH tunnel through %1 is up again").arg(tunnel->route()));
+            printDiagnostic(CommandLine::tr("SSH tunnel through %1 is up again").arg(tunnel->route()));
         });
     }
     return true;
@@ -368,8 +368,8 @@ std::optional<QString> nodesFromHostAndPort(const QCommandLineParser& parser)
     const QStringList ports = parser.isSet(QStringLiteral("port")) ? parser.value(QStringLiteral("port")).split(u',')
                                                                    : QStringList{QStringLiteral("6379")};
     if (hosts.size() > 1 && ports.size() > 1) {
-        printErr(CommandLine::tr("redlock: -h and -p are both lists: give a list of hosts with one port, one host "
-                                 "with a list of ports, or host:port pairs with --nodes"));
+        printDiagnostic(CommandLine::tr("-h and -p are both lists: give a list of hosts with one port, one host "
+                                        "with a list of ports, or host:port pairs with --nodes"));
         return std::nullopt;
     }
     QStringList nodes;
@@ -379,8 +379,8 @@ std::optional<QString> nodesFromHostAndPort(const QCommandLineParser& parser)
             bool numeric = false;
             port.toUInt(&numeric);
             if (!numeric || host.contains(u'/') || host.contains(u'@') || host.contains(u',')) {
-                printErr(CommandLine::tr("redlock: bad -h/-p: \"%1\" port \"%2\"")
-                             .arg(printableText(host, 200), printableText(port, 50)));
+                printDiagnostic(CommandLine::tr("bad -h/-p: \"%1\" port \"%2\"")
+                                    .arg(printableText(host, 200), printableText(port, 50)));
                 return std::nullopt;
             }
             const bool v6 = host.contains(u':') && !host.startsWith(u'[');
@@ -396,12 +396,12 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
 {
     const bool hostPort = parser.isSet(QStringLiteral("host")) || parser.isSet(QStringLiteral("port"));
     if (parser.isSet(QStringLiteral("nodes")) && hostPort) {
-        printErr(CommandLine::tr("redlock: name the nodes either with --nodes (-u) or with -h/-p, not both"));
+        printDiagnostic(CommandLine::tr("name the nodes either with --nodes (-u) or with -h/-p, not both"));
         return std::nullopt;
     }
     if (!parser.isSet(QStringLiteral("nodes")) && !hostPort) {
-        printErr(CommandLine::tr(
-            "redlock: --nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
+        printDiagnostic(
+            CommandLine::tr("--nodes is required (e.g. --nodes 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003)"));
         return std::nullopt;
     }
     QString text;
@@ -416,34 +416,33 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
     QString error;
     auto nodes = NodeEndpoint::parseList(text, &error);
     if (!nodes) {
-        printErr((hostPort ? CommandLine::tr("redlock: bad -h/-p: %1") : CommandLine::tr("redlock: bad --nodes: %1"))
-                     .arg(error));
+        printDiagnostic((hostPort ? CommandLine::tr("bad -h/-p: %1") : CommandLine::tr("bad --nodes: %1")).arg(error));
         return std::nullopt;
     }
     if (nodes->size() > rules::kMaxNodes) {
-        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(rules::tooManyNodesError(nodes->size())));
+        printDiagnostic(CommandLine::tr("bad --nodes: %1").arg(rules::tooManyNodesError(nodes->size())));
         return std::nullopt;
     }
     // A password in a URL shows in the process list and the shell's history, and lands in CI logs with the
     // command line: --password-env is the way that shows none. Refused, the password named by nothing but "***".
     for (qsizetype i = 0; i < nodes->size(); ++i) {
         if (!nodes->at(i).password.isEmpty()) {
-            printErr(CommandLine::tr("redlock: bad --nodes: node %1 (%2) has a password in its URL, where the process "
-                                     "list and the shell history show it: put it in REDISCLI_AUTH, or in an "
-                                     "environment variable named with --password-env VAR")
-                         .arg(i + 1)
-                         .arg(nodes->at(i).displayName()));
+            printDiagnostic(CommandLine::tr("bad --nodes: node %1 (%2) has a password in its URL, where the process "
+                                            "list and the shell history show it: put it in REDISCLI_AUTH, or in an "
+                                            "environment variable named with --password-env VAR")
+                                .arg(i + 1)
+                                .arg(nodes->at(i).displayName()));
             return std::nullopt;
         }
     }
     if (const QStringList duplicates = NodeEndpoint::duplicateErrors(*nodes); !duplicates.isEmpty()) {
-        printErr(CommandLine::tr("redlock: bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
+        printDiagnostic(CommandLine::tr("bad --nodes: %1").arg(duplicates.join(QStringLiteral("; "))));
         return std::nullopt;
     }
     // The password: -a, else --password-env's variable, else REDISCLI_AUTH (as redis-cli reads it).
     QString password;
     if (parser.isSet(QStringLiteral("pass")) && parser.isSet(QStringLiteral("password-env"))) {
-        printErr(CommandLine::tr("redlock: -a and --password-env both name a password: give one"));
+        printDiagnostic(CommandLine::tr("-a and --password-env both name a password: give one"));
         return std::nullopt;
     }
     if (parser.isSet(QStringLiteral("pass"))) {
@@ -456,8 +455,7 @@ std::optional<QList<NodeEndpoint>> nodesFromOptions(const QCommandLineParser& pa
     } else if (parser.isSet(QStringLiteral("password-env"))) {
         const QString variable = parser.value(QStringLiteral("password-env"));
         if (!qEnvironmentVariableIsSet(variable.toLocal8Bit().constData())) {
-            printErr(
-                CommandLine::tr("redlock: environment variable %1 (from --password-env) is not set").arg(variable));
+            printDiagnostic(CommandLine::tr("environment variable %1 (from --password-env) is not set").arg(variable));
             return std::nullopt;
         }
         password = qEnvironmentVariable(variable.toLocal8Bit().constData());
@@ -593,9 +591,14 @@ void printErr(const QString& text)
     std::fflush(stderr);
 }
 
+void printDiagnostic(const QString& message)
+{
+    printErr(kDiagnosticPrefix + message);
+}
+
 int fail(ExitCode code, const QString& message)
 {
-    printErr(message);
+    printDiagnostic(message);
     return code;
 }
 

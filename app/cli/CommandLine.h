@@ -84,7 +84,12 @@ void holdClosedStandardDescriptors();
 bool printOut(const QString& line);
 // One line on stderr, without terminal control characters (a key or a node's error is untrusted text).
 void printErr(const QString& line);
-// How a command fails: the message (what printErr writes) on stderr, and the exit code the command returns
+// What every message of redlock's own on stderr starts with ("redlock: --ttl expects ..."). Added here, in one
+// place, so that no translated message carries it (and no translation can lose or alter it).
+inline constexpr QLatin1StringView kDiagnosticPrefix("redlock: ");
+// One message of redlock's own on stderr: the prefix, then `message` (printErr writes it).
+void printDiagnostic(const QString& message);
+// How a command fails: the message (as printDiagnostic writes it) on stderr, and the exit code the command returns
 // (ExitCode: the one table of codes, documented in --help and docs/cli.md). `return fail(ExitUsage, ...);`
 [[nodiscard]] int fail(ExitCode code, const QString& message);
 bool printJson(const QJsonObject& object);

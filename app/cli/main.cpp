@@ -82,7 +82,8 @@ int main(int argc, char* argv[])
 
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 2) {
-        return fail(ExitUsage, generalUsage());
+        printErr(generalUsage());
+        return ExitUsage;
     }
     const QString name = arguments.at(1);
     if (name == u"--help" || name == u"-h" || name == u"help") {
@@ -96,7 +97,7 @@ int main(int argc, char* argv[])
     const auto found = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
                                     [&name](const Subcommand& c) { return name == QLatin1String(c.name); });
     if (found == std::end(kSubcommands)) {
-        return fail(ExitUsage, CommandLine::tr("redlock: unknown command \"%1\"\n").arg(name) + generalUsage());
+        return fail(ExitUsage, CommandLine::tr("unknown command \"%1\"\n").arg(name) + generalUsage());
     }
     QStringList commandArguments = arguments.mid(2);
     commandArguments.prepend(QStringLiteral("redlock ") + name);
@@ -108,7 +109,7 @@ int main(int argc, char* argv[])
     if (exitCode == ExitUsage && jsonAsked && !outputWritten()) {
         QStringList messages;
         for (const QString& line : errorLines()) {
-            const QString message = line.startsWith(QLatin1String("redlock: ")) ? line.mid(9) : line;
+            const QString message = line.startsWith(kDiagnosticPrefix) ? line.mid(kDiagnosticPrefix.size()) : line;
             if (!message.trimmed().isEmpty())
                 messages << message.trimmed();
         }
@@ -119,7 +120,7 @@ int main(int argc, char* argv[])
     }
     // Success is only success if someone got to read it (`redlock inspect > /dev/full` exited 0).
     if (outputFailed() && !outputFailureExcused()) {
-        printErr(CommandLine::tr("redlock: cannot write the output: %1").arg(outputError()));
+        printDiagnostic(CommandLine::tr("cannot write the output: %1").arg(outputError()));
         return exitCode == ExitOk ? int(ExitOutputFailed) : exitCode;
     }
     return exitCode;

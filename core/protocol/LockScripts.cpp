@@ -4,6 +4,8 @@
 
 #include <QCryptographicHash>
 
+#include <climits>
+
 namespace redlock {
 
 LuaScript::LuaScript(const char* source)
@@ -79,6 +81,29 @@ end
 return {1, fence}
 )lua");
     return script;
+}
+
+std::optional<AcquireReply> decodeAcquireReply(const RedisReply& reply)
+{
+    const QList<RedisReply>& e = reply.elements();
+    if (!reply.isArray() || e.isEmpty() || !e[0].isInteger())
+        return std::nullopt;
+    AcquireReply decoded;
+    if (e[0].integer() == 1 && e.size() == 2 && e[1].isInteger()) {
+        decoded.acquired = true;
+        decoded.fence = e[1].integer();
+        return decoded;
+    }
+    // The holder's value is a bulk string (GET of a string key); a status reply is not what GET answers.
+    if (e[0].integer() == 0 && e.size() == 5 && e[1].isInteger() && e[2].type() == RedisReply::Type::String &&
+        e[3].isInteger() && e[4].isInteger() && e[1].integer() >= 1 && e[1].integer() <= INT_MAX) {
+        decoded.conflictIndex = static_cast<int>(e[1].integer());
+        decoded.holderToken = e[2].bytes();
+        decoded.holderPttlMs = e[3].integer();
+        decoded.fence = e[4].integer();
+        return decoded;
+    }
+    return std::nullopt;
 }
 
 const LuaScript& extend()

@@ -6,6 +6,7 @@
 #include <QList>
 
 #include <functional>
+#include <optional>
 
 namespace redlock {
 
@@ -55,6 +56,21 @@ const LuaScript& compareAndTombstone();
 // here (any node's counter may be the largest issued). A counter in the hash that is not a number is an
 // error, and everything is read before anything is written.
 const LuaScript& acquire();
+
+// scripts::acquire()'s reply, typed: the one place that knows its layout.
+struct AcquireReply
+{
+    bool acquired = false;    // every key was set to the token
+    qint64 fence = 0;         // the largest fencing counter of the resources on this node (0 without fencing)
+    int conflictIndex = 0;    // not acquired: the conflicting resource, 1-based, in KEYS order
+    QByteArray holderToken;   // not acquired: the value that resource holds
+    qint64 holderPttlMs = -1; // not acquired: its PTTL (-1: no expiry)
+};
+
+// {1, fence} or {0, index, holder, PTTL, fence}, each element of the type the script returns; std::nullopt for
+// anything else (a server error, a transport failure, another length or element type): the caller reports that
+// reply as it is, never a half-read one.
+std::optional<AcquireReply> decodeAcquireReply(const RedisReply& reply);
 
 // Compare-and-pexpire, all or nothing per node: 1 if every key held the token and was renewed.
 const LuaScript& extend();

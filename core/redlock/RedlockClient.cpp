@@ -552,20 +552,19 @@ void RedlockClient::acquireOnNode(int node, const std::shared_ptr<AcquireOperati
         NodeOutcome o;
         o.node = node;
         o.latencyUs = latencyUs;
-        const auto& e = reply.elements();
-        if (reply.isArray() && e.size() == 2 && e[0].isInteger() && e[0].integer() == 1) {
-            o.kind = NodeOutcome::Kind::Acquired;
-            o.fenceValue = e[1].integer();
-        } else if (reply.isArray() && e.size() == 5 && e[0].isInteger() && e[0].integer() == 0) {
-            o.kind = NodeOutcome::Kind::HeldByOther;
-            o.holderToken = e[2].bytes();
-            o.holderPttlMs = e[3].isInteger() ? e[3].integer() : -3;
-            o.fenceValue = e[4].isInteger() ? e[4].integer() : -1;
-            const qint64 index = e[1].integer() - 1;
-            if (resources.size() > 1 && index >= 0 && index < resources.size())
-                o.error = tr("conflict on resource #%1").arg(index + 1);
-        } else {
+        const std::optional<scripts::AcquireReply> decoded = scripts::decodeAcquireReply(reply);
+        if (!decoded) {
             o = failureOutcome(node, reply, latencyUs);
+        } else if (decoded->acquired) {
+            o.kind = NodeOutcome::Kind::Acquired;
+            o.fenceValue = decoded->fence;
+        } else {
+            o.kind = NodeOutcome::Kind::HeldByOther;
+            o.holderToken = decoded->holderToken;
+            o.holderPttlMs = decoded->holderPttlMs;
+            o.fenceValue = decoded->fence;
+            if (resources.size() > 1 && decoded->conflictIndex <= resources.size())
+                o.error = tr("conflict on resource #%1").arg(decoded->conflictIndex);
         }
         done(o);
     };

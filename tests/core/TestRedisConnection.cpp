@@ -1,6 +1,7 @@
 // The node connection: Qt socket transport + hiredis protocol against real redis-server processes,
 // plus a raw TCP peer for replies no healthy server sends (cut mid-reply, malformed).
 
+#include "protocol/LockScripts.h"
 #include "protocol/RedisConnection.h"
 #include "support/DirectRedis.h"
 #include "support/TestSupport.h"
@@ -577,6 +578,70 @@ private slots:
         const RedisReply r = replyFromRawPeer(wire, close);
         QCOMPARE(r.type(), RedisReply::Type::Failure);
         QCOMPARE(int(r.errorKind()), kind);
+    }
+
+    // The acquire script's reply as a raw peer sends it: the well-formed shapes are read field by field, anything
+    // else (an old or broken node, another script behind the same SHA) is refused whole, never half read.
+    void acquireReplyIsDecodedOrRefusedWhole_data()
+    {
+        QTest::addColumn<QByteArray>("wire");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("acquired");
+        QTest::addColumn<qint64>("fence");
+        QTest::addColumn<int>("conflictIndex");
+        QTest::addColumn<QByteArray>("holder");
+        QTest::addColumn<qint64>("pttl");
+        const QByteArray none;
+        QTest::newRow("acquired, no fencing")
+            << QByteArray("*2\r\n:1\r\n:0\r\n") << true << true << qint64(0) << 0 << none << qint64(-1);
+        QTest::newRow("acquired, fence 41")
+            << QByteArray("*2\r\n:1\r\n:41\r\n") << true << true << qint64(41) << 0 << none << qint64(-1);
+        QTest::newRow("conflict on #2") << QByteArray("*5\r\n:0\r\n:2\r\n$3\r\ntok\r\n:1500\r\n:7\r\n") << true << false
+                                        << qint64(7) << 2 << QByteArray("tok") << qint64(1500);
+        QTest::newRow("conflict, no expiry, binary holder")
+            << (QByteArray("*5\r\n:0\r\n:1\r\n$3\r\na") + '\0' + "c\r\n:-1\r\n:0\r\n") << true << false << qint64(0)
+            << 1 << QByteArray("a\0c", 3) << qint64(-1);
+        const auto malformed = [&](const char* name, const QByteArray& wire) {
+            QTest::newRow(name) << wire << false << false << qint64(0) << 0 << none << qint64(-1);
+        };
+        malformed("nil", "$-1\r\n");
+        malformed("integer", ":1\r\n");
+        malformed("status", "+OK\r\n");
+        malformed("bulk string", "$2\r\n{}\r\n");
+        malformed("server error", "-ERR the fencing counter of r is not a number\r\n");
+        malformed("empty array", "*0\r\n");
+        malformed("acquired, too short", "*1\r\n:1\r\n");
+        malformed("acquired, too long", "*3\r\n:1\r\n:0\r\n:0\r\n");
+        malformed("acquired, fence as string", "*2\r\n:1\r\n$1\r\n7\r\n");
+        malformed("unknown verdict", "*2\r\n:2\r\n:0\r\n");
+        malformed("verdict as string", "*2\r\n$1\r\n1\r\n:0\r\n");
+        malformed("conflict, too short", "*4\r\n:0\r\n:1\r\n$3\r\ntok\r\n:1500\r\n");
+        malformed("conflict, too long", "*6\r\n:0\r\n:1\r\n$3\r\ntok\r\n:1500\r\n:0\r\n:0\r\n");
+        malformed("conflict, holder nil", "*5\r\n:0\r\n:1\r\n$-1\r\n:1500\r\n:0\r\n");
+        malformed("conflict, holder integer", "*5\r\n:0\r\n:1\r\n:5\r\n:1500\r\n:0\r\n");
+        malformed("conflict, holder status", "*5\r\n:0\r\n:1\r\n+tok\r\n:1500\r\n:0\r\n");
+        malformed("conflict, PTTL as string", "*5\r\n:0\r\n:1\r\n$3\r\ntok\r\n$4\r\n1500\r\n:0\r\n");
+        malformed("conflict, fence nil", "*5\r\n:0\r\n:1\r\n$3\r\ntok\r\n:1500\r\n$-1\r\n");
+        malformed("conflict, index 0", "*5\r\n:0\r\n:0\r\n$3\r\ntok\r\n:1500\r\n:0\r\n");
+        malformed("conflict, index beyond int", "*5\r\n:0\r\n:4294967296\r\n$3\r\ntok\r\n:1500\r\n:0\r\n");
+        malformed("conflict, nested array", "*5\r\n:0\r\n:1\r\n*1\r\n$3\r\ntok\r\n:1500\r\n:0\r\n");
+    }
+
+    void acquireReplyIsDecodedOrRefusedWhole()
+    {
+        QFETCH(QByteArray, wire);
+        QFETCH(bool, valid);
+        const RedisReply reply = replyFromRawPeer(wire, false);
+        QVERIFY2(reply.type() != RedisReply::Type::Failure, qPrintable(reply.errorText()));
+        const std::optional<scripts::AcquireReply> decoded = scripts::decodeAcquireReply(reply);
+        QCOMPARE(decoded.has_value(), valid);
+        if (!valid)
+            return;
+        QTEST(decoded->acquired, "acquired");
+        QTEST(decoded->fence, "fence");
+        QTEST(decoded->conflictIndex, "conflictIndex");
+        QTEST(decoded->holderToken, "holder");
+        QTEST(decoded->holderPttlMs, "pttl");
     }
 
     // Every RESP2 shape, nested, decoded byte for byte (hiredis parses, RedisReply is built as it goes).

@@ -147,6 +147,21 @@ private slots:
         QCOMPARE(updated.size(), m_committed.size());
     }
 
+    // The CLI's "redlock: " before its messages is added by printDiagnostic() and fail(), once: a message (or its
+    // translation) that types it again prints it twice, or a translation drops or alters it.
+    void noMessageTypesTheDiagnosticPrefix()
+    {
+        const auto prefixed = [](const QString& text) {
+            return text.startsWith(QLatin1String("redlock: ")) || text.startsWith(QStringLiteral("redlock\uFF1A"));
+        };
+        QStringList wrong;
+        for (const TsMessage& m : std::as_const(m_committed)) {
+            if (prefixed(m.source) || std::any_of(m.translations.cbegin(), m.translations.cend(), prefixed))
+                wrong << m.describe();
+        }
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
+    }
+
     void theExecutablesLoadEveryTranslation()
     {
         QTranslator translator;

@@ -84,7 +84,7 @@ int runAudit(const QStringList& args)
     QObject::connect(&watch, &ClusterWatch::inspectionFinished, &loop, check);
     QString error;
     if (!watch.start(&error)) {
-        return fail(ExitUsage, ObserveCommands::tr("redlock: %1").arg(error));
+        return fail(ExitUsage, error);
     }
     QTimer::singleShot(5000, &loop, [&] { // nodes that never answer stay unverified
         factsTimedOut = true;
@@ -132,11 +132,10 @@ int runAudit(const QStringList& args)
         }
     }
     if (reachable < quorum)
-        printErr(
-            ObserveCommands::tr("redlock: only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks")
-                .arg(reachable)
-                .arg(nodes.size())
-                .arg(quorum));
+        printDiagnostic(ObserveCommands::tr("only %1 of %2 nodes reachable, quorum %3: the cluster cannot grant locks")
+                            .arg(reachable)
+                            .arg(nodes.size())
+                            .arg(quorum));
     return auditExit;
 }
 

@@ -236,7 +236,7 @@ int runBench(const QStringList& args)
         return exitCode;
 
     if (parser.isSet(QStringLiteral("read-only"))) {
-        return fail(ExitUsage, BenchCommand::tr("redlock: read-only mode: bench writes lock keys; nothing was sent"));
+        return fail(ExitUsage, BenchCommand::tr("read-only mode: bench writes lock keys; nothing was sent"));
     }
     qint64 localCount = 0;
     qint64 iterations = 20000;
@@ -255,21 +255,20 @@ int runBench(const QStringList& args)
         return ExitUsage;
     const QString baseline = parser.value(QStringLiteral("baseline"));
     if (!baseline.isEmpty() && baseline != u"raw") {
-        return fail(ExitUsage, BenchCommand::tr("redlock: unknown --baseline \"%1\" (known: raw)").arg(baseline));
+        return fail(ExitUsage, BenchCommand::tr("unknown --baseline \"%1\" (known: raw)").arg(baseline));
     }
     if (!baseline.isEmpty() && concurrency > 1) {
-        return fail(ExitUsage, BenchCommand::tr(
-                                   "redlock: the raw baseline runs one locker: --baseline goes with --concurrency 1"));
+        return fail(ExitUsage,
+                    BenchCommand::tr("the raw baseline runs one locker: --baseline goes with --concurrency 1"));
     }
     if (baseline.isEmpty() || blocks > iterations)
         blocks = 1;
     if (parser.isSet(QStringLiteral("local")) == parser.isSet(QStringLiteral("nodes"))) {
-        return fail(ExitUsage, BenchCommand::tr("redlock: give either --nodes LIST or --local N"));
+        return fail(ExitUsage, BenchCommand::tr("give either --nodes LIST or --local N"));
     }
     if (parser.isSet(QStringLiteral("unix-socket")) && !parser.isSet(QStringLiteral("local"))) {
-        return fail(ExitUsage,
-                    BenchCommand::tr(
-                        "redlock: --unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
+        return fail(ExitUsage, BenchCommand::tr(
+                                   "--unix-socket goes with --local; with --nodes, name the sockets (unix:/path,...)"));
     }
     const bool json = parser.isSet(QStringLiteral("json"));
     const QByteArray key = parser.isSet(QStringLiteral("key"))
@@ -283,8 +282,7 @@ int runBench(const QStringList& args)
         nodeOptions.unixSocket = parser.isSet(QStringLiteral("unix-socket"));
         QString error;
         if (!cluster.start(static_cast<int>(localCount), nodeOptions, &error)) {
-            return fail(ExitNoQuorumReachable,
-                        BenchCommand::tr("redlock: cannot start the local cluster: %1").arg(error));
+            return fail(ExitNoQuorumReachable, BenchCommand::tr("cannot start the local cluster: %1").arg(error));
         }
         options.nodes = cluster.endpoints();
         if (nodeOptions.unixSocket) {
@@ -304,9 +302,9 @@ int runBench(const QStringList& args)
     options.retryCount = 0;
     const ConfigCheck check = RedlockClient::validate(options, ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(BenchCommand::tr("redlock: warning: %1").arg(warning));
+        printDiagnostic(BenchCommand::tr("warning: %1").arg(warning));
     for (const QString& e : check.errors)
-        printErr(BenchCommand::tr("redlock: configuration error: %1").arg(e));
+        printDiagnostic(BenchCommand::tr("configuration error: %1").arg(e));
     if (!check.ok())
         return ExitUsage;
 
@@ -333,7 +331,7 @@ int runBench(const QStringList& args)
     if (baseline == u"raw") {
         raw.emplace(options.nodes);
         if (!raw->connect(&error)) {
-            return fail(ExitNoQuorumReachable, BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
+            return fail(ExitNoQuorumReachable, printableText(error, 500));
         }
     }
     for (qint64 block = 0; block < blocks; ++block) {
@@ -343,17 +341,16 @@ int runBench(const QStringList& args)
         if (!runRedlockCore(client, key, static_cast<int>(concurrency), ttlMs, blockWarmup, blockIterations, &ours,
                             &error)) {
             return fail(ExitNoQuorumReachable,
-                        BenchCommand::tr("redlock: benchmark stopped: %1").arg(printableText(error, 500)));
+                        BenchCommand::tr("benchmark stopped: %1").arg(printableText(error, 500)));
         }
         if (raw && !raw->run(key + ":raw", ttlMs, blockWarmup, blockIterations, &rawSamples, &error)) {
-            return fail(ExitNoQuorumReachable, BenchCommand::tr("redlock: %1").arg(printableText(error, 500)));
+            return fail(ExitNoQuorumReachable, printableText(error, 500));
         }
     }
     if (ours.acquireNs.empty()) {
         // Fewer failures than the stop-after count, but not one measured pair: no figures to show.
-        return fail(
-            ExitNoQuorumReachable,
-            BenchCommand::tr("redlock: no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
+        return fail(ExitNoQuorumReachable,
+                    BenchCommand::tr("no acquire succeeded (%1 failures): nothing to measure").arg(ours.failures));
     }
     const qint64 rssKb = procStatusKb("VmRSS");
     const qint64 peakRssKb = procStatusKb("VmHWM");

@@ -39,15 +39,13 @@ int runCluster(const QStringList& args)
     if (!intOption(parser, QStringLiteral("nodes-count"), 1, 99, &count))
         return ExitUsage;
     if (LocalCluster::redisServerPath().isEmpty()) {
-        return fail(ExitUsage,
-                    ClusterCommand::tr("redlock: redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
+        return fail(ExitUsage, ClusterCommand::tr("redis-server not found on PATH (or set REDLOCK_REDIS_SERVER)"));
     }
     // Installed before the cluster starts, so that a stop during the start is not lost: the event loop quits
     // as soon as it runs, and the cluster is torn down on the main thread, not in a signal handler.
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        return fail(ExitUsage,
-                    ClusterCommand::tr("redlock: cannot install signal handlers: %1").arg(stopSignals.errorString()));
+        return fail(ExitUsage, ClusterCommand::tr("cannot install signal handlers: %1").arg(stopSignals.errorString()));
     }
     QObject::connect(
         &stopSignals, &StopSignals::received, qApp, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
@@ -58,7 +56,7 @@ int runCluster(const QStringList& args)
     LocalCluster cluster;
     QString error;
     if (!cluster.start(static_cast<int>(count), nodeOptions, &error)) {
-        return fail(ExitNoQuorumReachable, ClusterCommand::tr("redlock: cannot start the cluster: %1").arg(error));
+        return fail(ExitNoQuorumReachable, ClusterCommand::tr("cannot start the cluster: %1").arg(error));
     }
     QStringList names;
     QJsonArray nodes;
@@ -82,18 +80,17 @@ int runCluster(const QStringList& args)
     } else {
         printOut(names.join(u','));
     }
-    printErr(ClusterCommand::tr("redlock: %1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them")
-                 .arg(cluster.size())
-                 .arg(cluster.baseDir()));
+    printDiagnostic(ClusterCommand::tr("%1 redis-server node(s) running in %2; Ctrl+C (SIGINT) or SIGTERM stops them")
+                        .arg(cluster.size())
+                        .arg(cluster.baseDir()));
 
     QObject::connect(&cluster, &LocalCluster::nodeExited, qApp, [&cluster](int index) {
-        printErr(ClusterCommand::tr("redlock: node %1 (%2) exited")
-                     .arg(index + 1)
-                     .arg(cluster.endpoint(index).displayName()));
+        printDiagnostic(
+            ClusterCommand::tr("node %1 (%2) exited").arg(index + 1).arg(cluster.endpoint(index).displayName()));
     });
     QCoreApplication::exec();
     QObject::disconnect(&cluster, nullptr, qApp, nullptr);
-    printErr(ClusterCommand::tr("redlock: stopping the cluster"));
+    printDiagnostic(ClusterCommand::tr("stopping the cluster"));
     cluster.stopAll();
     return ExitOk;
 }

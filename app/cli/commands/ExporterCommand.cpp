@@ -104,7 +104,7 @@ int runExporter(const QStringList& args)
     QString error;
     const auto listen = ListenAddress::parse(parser.value(QStringLiteral("listen")), &error);
     if (!listen) {
-        return fail(ExitUsage, ExporterCommand::tr("redlock: bad --listen: %1").arg(error));
+        return fail(ExitUsage, ExporterCommand::tr("bad --listen: %1").arg(error));
     }
 
     std::optional<WebConfig> webConfig;
@@ -114,14 +114,14 @@ int runExporter(const QStringList& args)
         if (webConfig && webConfig->tls)
             tls = webConfig->sslConfiguration(&error);
         if (!webConfig || (webConfig->tls && !tls)) {
-            return fail(ExitUsage, ExporterCommand::tr("redlock: bad --web.config.file: %1").arg(error));
+            return fail(ExitUsage, ExporterCommand::tr("bad --web.config.file: %1").arg(error));
         }
     }
 
     QEventLoop loop;
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        return fail(ExitUsage, ExporterCommand::tr("redlock: cannot install signal handlers"));
+        return fail(ExitUsage, ExporterCommand::tr("cannot install signal handlers"));
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -143,18 +143,18 @@ int runExporter(const QStringList& args)
     if (withAuth)
         server.setBasicAuth(webConfig->basicAuthUsers);
     if (!server.listen(*listen, &error)) {
-        return fail(ExitUsage, ExporterCommand::tr("redlock: %1").arg(error));
+        return fail(ExitUsage, error);
     }
     const ListenAddress bound = server.serverAddress();
-    printErr(ExporterCommand::tr("redlock: serving %1://%2/metrics")
-                 .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), bound.toString()));
+    printDiagnostic(ExporterCommand::tr("serving %1://%2/metrics")
+                        .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), bound.toString()));
     if (withAuth)
-        printErr(ExporterCommand::tr("redlock: basic auth for %n user(s)", nullptr,
-                                     static_cast<int>(webConfig->basicAuthUsers.size())));
+        printDiagnostic(ExporterCommand::tr("basic auth for %n user(s)", nullptr,
+                                            static_cast<int>(webConfig->basicAuthUsers.size())));
     if (!bound.address.isLoopback() && !withAuth)
-        printErr(ExporterCommand::tr("redlock: %1 is not a loopback address: whoever reaches it can read the "
-                                     "metrics (lock counts, node names)")
-                     .arg(bound.address.toString()));
+        printDiagnostic(ExporterCommand::tr("%1 is not a loopback address: whoever reaches it can read the "
+                                            "metrics (lock counts, node names)")
+                            .arg(bound.address.toString()));
 
     // The observation, as the console's and `watch`'s (core/watch/ClusterWatch.h): node health, the audit and its
     // max TTL come from it. It lives on this thread, as the exporter does, so a scrape reads a consistent state
@@ -184,10 +184,10 @@ int runExporter(const QStringList& args)
                          if (warnedSeriesLimit || exporter.keysOverSeriesLimit() == 0)
                              return;
                          warnedSeriesLimit = true;
-                         printErr(ExporterCommand::tr("redlock: more lock keys than --max-series %1: only the first "
-                                                      "%1 in key order get a per-key series, "
-                                                      "redlock_key_series_dropped counts the others")
-                                      .arg(maxSeries));
+                         printDiagnostic(ExporterCommand::tr("more lock keys than --max-series %1: only the first "
+                                                             "%1 in key order get a per-key series, "
+                                                             "redlock_key_series_dropped counts the others")
+                                             .arg(maxSeries));
                      });
     QObject::connect(&watch, &ClusterWatch::lockEvents, context,
                      [&exporter](const QList<LockEvent>& events) { exporter.addEvents(events); });
@@ -196,7 +196,7 @@ int runExporter(const QStringList& args)
     QObject::connect(&watch, &ClusterWatch::observerLoad, context,
                      [&exporter](const QList<ObserverLoad>& load) { exporter.addObserverLoad(load); });
     if (!watch.start(&error)) {
-        return fail(ExitUsage, ExporterCommand::tr("redlock: %1").arg(error));
+        return fail(ExitUsage, error);
     }
     loop.exec();
     finishJournal(journal.get(), &watch);

@@ -89,7 +89,7 @@ int runHistory(const QStringList& args)
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
-        return fail(ExitUsage, HistoryCommand::tr("redlock: history takes one KEY (a glob matches several)"));
+        return fail(ExitUsage, HistoryCommand::tr("history takes one KEY (a glob matches several)"));
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     HistoryQuery query;
@@ -104,13 +104,13 @@ int runHistory(const QStringList& args)
         QString outOfRange;
         const auto parsed = parseHistoryTime(parser.value(name), now, &outOfRange);
         if (!parsed && !outOfRange.isEmpty()) {
-            printErr(HistoryCommand::tr("redlock: --%1: %2").arg(name, outOfRange));
+            printDiagnostic(HistoryCommand::tr("--%1: %2").arg(name, outOfRange));
             return false;
         }
         if (!parsed) {
-            printErr(HistoryCommand::tr("redlock: --%1: \"%2\" is no time: write ISO 8601 (2026-11-23T14:03, "
-                                        "2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)")
-                         .arg(name, printableText(parser.value(name))));
+            printDiagnostic(HistoryCommand::tr("--%1: \"%2\" is no time: write ISO 8601 (2026-11-23T14:03, "
+                                               "2026-11-23T14:03:00Z) or relative (-30m, -1h, -2d)")
+                                .arg(name, printableText(parser.value(name))));
             return false;
         }
         *out = *parsed;
@@ -122,22 +122,22 @@ int runHistory(const QStringList& args)
         !intOption(parser, QStringLiteral("limit"), 1, 10'000'000, &limit))
         return ExitUsage;
     if (query.untilMs < query.sinceMs) {
-        return fail(ExitUsage, HistoryCommand::tr("redlock: --until is before --since"));
+        return fail(ExitUsage, HistoryCommand::tr("--until is before --since"));
     }
     query.limit = int(limit);
     const QString path =
         parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : consoleJournalPath();
     if (path.isEmpty()) {
-        return fail(ExitUsage, HistoryCommand::tr("redlock: --journal needs a file name"));
+        return fail(ExitUsage, HistoryCommand::tr("--journal needs a file name"));
     }
     if (const QString problem = LockJournal::locationProblem(path); !problem.isEmpty()) {
-        printErr(QStringLiteral("redlock: ") + problem);
+        printDiagnostic(problem);
         return ExitUsage;
     }
 
     const HistoryResult result = LockJournal::queryFile(path, query, now);
     if (!result.error.isEmpty()) {
-        return fail(ExitUsage, QStringLiteral("redlock: ") + result.error);
+        return fail(ExitUsage, result.error);
     }
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray intervals;
@@ -255,8 +255,7 @@ int runHistory(const QStringList& args)
         }
     }
     if (result.truncated)
-        printErr(
-            HistoryCommand::tr("redlock: more than %1 matched; the first %1 are shown (--limit)").arg(query.limit));
+        printDiagnostic(HistoryCommand::tr("more than %1 matched; the first %1 are shown (--limit)").arg(query.limit));
     return ExitOk;
 }
 

@@ -298,14 +298,14 @@ public:
             printOut(
                 ObserveCommands::tr("(more than %1 locks: listed in the order found, not sorted)").arg(kSortedLocks));
         for (const QString& e : summary.errors)
-            printErr(ObserveCommands::tr("redlock: %1").arg(printableText(e, 500)));
+            printDiagnostic(printableText(e, 500));
         // A key a reachable node did not give (an ACL refusal, NOPERM) shows in its cell without the reason:
         // the reason goes here, once per node and reason (D11: it read as "unreachable", with no reason).
         for (auto it = m_notRead.cbegin(); it != m_notRead.cend(); ++it) {
             if (!summary.nodeReachable.value(it.key().first))
                 continue;
-            printErr(ObserveCommands::tr("redlock: %1: %n key(s) not read: %2", nullptr, it.value())
-                         .arg(m_nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
+            printDiagnostic(ObserveCommands::tr("%1: %n key(s) not read: %2", nullptr, it.value())
+                                .arg(m_nodes.value(it.key().first).displayName(), printableText(it.key().second, 500)));
         }
     }
 

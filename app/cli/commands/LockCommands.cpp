@@ -77,13 +77,13 @@ bool readClientOptions(const QCommandLineParser& parser, LockCommand* command)
     command->json = parser.isSet(QStringLiteral("json"));
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
-        printErr(LockCommands::tr("redlock: name at least one resource (the lock key)"));
+        printDiagnostic(LockCommands::tr("name at least one resource (the lock key)"));
         return false;
     }
     for (const QString& resource : positional) {
         // An unset shell variable must not lock the key "".
         if (resource.isEmpty()) {
-            printErr(LockCommands::tr("redlock: a resource name cannot be empty"));
+            printDiagnostic(LockCommands::tr("a resource name cannot be empty"));
             return false;
         }
         command->resources.append(resource.toUtf8());
@@ -96,9 +96,9 @@ bool checkConfiguration(LockCommand* command)
 {
     const ConfigCheck check = RedlockClient::validate(command->options, command->ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(LockCommands::tr("redlock: warning: %1").arg(printableText(warning, -1)));
+        printDiagnostic(LockCommands::tr("warning: %1").arg(printableText(warning, -1)));
     for (const QString& error : check.errors)
-        printErr(LockCommands::tr("redlock: configuration error: %1").arg(printableText(error, -1)));
+        printDiagnostic(LockCommands::tr("configuration error: %1").arg(printableText(error, -1)));
     command->warnings = check.warnings;
     return check.ok();
 }
@@ -181,8 +181,8 @@ QString tokenHelp()
 void excuseLaterOutputFailure(const QString& whatWasWritten)
 {
     if (outputErrno() != EPIPE)
-        printErr(LockCommands::tr("redlock: warning: the output after %1 could not be written: %2")
-                     .arg(whatWasWritten, outputError()));
+        printDiagnostic(LockCommands::tr("warning: the output after %1 could not be written: %2")
+                            .arg(whatWasWritten, outputError()));
     excuseOutputFailure();
 }
 
@@ -311,8 +311,7 @@ int runAcquire(const QStringList& args)
     if (parser.isSet(QStringLiteral("retryJitter"))) {
         // ±J around the delay D is a wait of D-J plus 0..2J: the same uniform spread.
         if (parser.isSet(QStringLiteral("jitter"))) {
-            return fail(ExitUsage,
-                        LockCommands::tr("redlock: --jitter and --retryJitter both set the jitter: give one"));
+            return fail(ExitUsage, LockCommands::tr("--jitter and --retryJitter both set the jitter: give one"));
         }
         qint64 plusMinus = 0;
         if (!intOption(parser, QStringLiteral("retryJitter"), 0, retryDelay, &plusMinus))
@@ -350,10 +349,10 @@ int runAcquire(const QStringList& args)
         // it expires. Undo it (behind the SETs on each connection) and say so.
         const QString why = outputError();
         const RoundResult undone = awaitOnThisThread(client.release(result.lock)).value_or(RoundResult{});
-        printErr(LockCommands::tr(
-                     "redlock: the token could not be written to stdout (%1): the lock was released again on %2 "
-                     "of %3 nodes")
-                     .arg(why, QString::number(undone.succeededCount), QString::number(command.options.nodes.size())));
+        printDiagnostic(
+            LockCommands::tr("the token could not be written to stdout (%1): the lock was released again on %2 "
+                             "of %3 nodes")
+                .arg(why, QString::number(undone.succeededCount), QString::number(command.options.nodes.size())));
         awaitOnThisThread(client.whenIdle());
         return ExitOutputFailed;
     }
@@ -406,7 +405,7 @@ int runRound(const QStringList& args, Operation operation)
     if (!readClientOptions(parser, &command))
         return ExitUsage;
     if (parser.value(QStringLiteral("token")).isEmpty()) {
-        return fail(ExitUsage, LockCommands::tr("redlock: --token is required"));
+        return fail(ExitUsage, LockCommands::tr("--token is required"));
     }
     qint64 validUntilEpochMs = -1;
     if (extend && !intOption(parser, QStringLiteral("valid-until"), 0, std::numeric_limits<qint64>::max() / 2,

@@ -59,8 +59,7 @@ bool readInspectOptions(const QCommandLineParser& parser, InspectCommand* comman
     o.nodes = *nodes;
     o.pattern = parser.value(QStringLiteral("pattern")).toUtf8();
     if (o.pattern.isEmpty()) {
-        printErr(
-            ObserveCommands::tr("redlock: --pattern cannot be empty (it would match no key; * matches every key)"));
+        printDiagnostic(ObserveCommands::tr("--pattern cannot be empty (it would match no key; * matches every key)"));
         return false;
     }
     qint64 scanCount = o.scanCount;
@@ -128,11 +127,11 @@ bool readJournalOptions(const QCommandLineParser& parser, const QString& source,
         !intOption(parser, QStringLiteral("retain-mb"), 0, 1024 * 1024, &retainMb))
         return false;
     if (parser.isSet(QStringLiteral("journal")) && options->path.isEmpty()) {
-        printErr(ObserveCommands::tr("redlock: --journal needs a file name"));
+        printDiagnostic(ObserveCommands::tr("--journal needs a file name"));
         return false;
     }
     if (const QString problem = LockJournal::locationProblem(options->path); !problem.isEmpty()) {
-        printErr(QStringLiteral("redlock: ") + problem);
+        printDiagnostic(problem);
         return false;
     }
     options->retainMs = retainDays * 24 * 3600'000LL;
@@ -147,14 +146,14 @@ std::unique_ptr<LockJournal> startJournal(const JournalOptions& options, Cluster
     auto journal = std::make_unique<LockJournal>(options);
     // Emitted on the journal's thread, printed on this one.
     QObject::connect(
-        journal.get(), &LockJournal::problem, journal.get(),
-        [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        journal.get(), &LockJournal::problem, journal.get(), [](const QString& message) { printDiagnostic(message); },
+        Qt::QueuedConnection);
     QObject::connect(
-        journal.get(), &LockJournal::recovered, journal.get(),
-        [](const QString& message) { printErr(QStringLiteral("redlock: ") + message); }, Qt::QueuedConnection);
+        journal.get(), &LockJournal::recovered, journal.get(), [](const QString& message) { printDiagnostic(message); },
+        Qt::QueuedConnection);
     QObject::connect(
         journal.get(), &LockJournal::warning, journal.get(),
-        [](const QString& message) { printErr(QStringLiteral("redlock: warning: ") + message); }, Qt::QueuedConnection);
+        [](const QString& message) { printDiagnostic(QStringLiteral("warning: ") + message); }, Qt::QueuedConnection);
     journal->start();
     // On the inspector's thread: record() only appends to the journal's batch, it never waits for the file.
     watch->setLockEventTap([j = journal.get()](const QList<LockEvent>& events) { j->record(events); });
@@ -169,11 +168,11 @@ void finishJournal(LockJournal* journal, ClusterWatch* watch)
     journal->flush().waitForFinished();
     const JournalStatus status = journal->status();
     if (status.pending > 0 || status.dropped > 0)
-        printErr(ObserveCommands::tr("redlock: the journal %1 did not take %2 event(s) (%3 dropped earlier): %4")
-                     .arg(QDir::toNativeSeparators(journal->path()))
-                     .arg(status.pending)
-                     .arg(status.dropped)
-                     .arg(status.error));
+        printDiagnostic(ObserveCommands::tr("the journal %1 did not take %2 event(s) (%3 dropped earlier): %4")
+                            .arg(QDir::toNativeSeparators(journal->path()))
+                            .arg(status.pending)
+                            .arg(status.dropped)
+                            .arg(status.error));
 }
 
 QJsonObject skippedKeysJson(const SkippedKeys& skipped)

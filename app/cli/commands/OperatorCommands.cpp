@@ -413,23 +413,23 @@ int runForceRelease(const QStringList& args)
         return ExitUsage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
-        return fail(ExitUsage, OperatorCommands::tr("redlock: name exactly one lock key"));
+        return fail(ExitUsage, OperatorCommands::tr("name exactly one lock key"));
     }
     const QByteArray key = positional.first().toUtf8();
     if (key.isEmpty()) {
-        return fail(ExitUsage, OperatorCommands::tr("redlock: the lock key cannot be empty"));
+        return fail(ExitUsage, OperatorCommands::tr("the lock key cannot be empty"));
     }
     const QByteArray token = parser.value(QStringLiteral("token")).toUtf8();
     if (token.isEmpty()) {
         return fail(ExitUsage,
-                    OperatorCommands::tr("redlock: --token is required: force release deletes only the token you saw"));
+                    OperatorCommands::tr("--token is required: force release deletes only the token you saw"));
     }
     qint64 nodeTimeout = 2000;
     if (!intOption(parser, QStringLiteral("node-timeout"), 1, 600000, &nodeTimeout))
         return ExitUsage;
     const std::optional<LockDelay> lockDelay = LockDelay::parse(parser.value(QStringLiteral("lock-delay")));
     if (!lockDelay) {
-        return fail(ExitUsage, OperatorCommands::tr("redlock: --lock-delay takes \"auto\" or milliseconds from 0 to %1")
+        return fail(ExitUsage, OperatorCommands::tr("--lock-delay takes \"auto\" or milliseconds from 0 to %1")
                                    .arg(LockDelay::kMaxFixedMs));
     }
     double driftFactor = rules::kDefaultDriftFactor;
@@ -447,7 +447,7 @@ int runForceRelease(const QStringList& args)
     ForceRelease release(options);
     if (!release.configErrors().isEmpty()) {
         for (const QString& e : release.configErrors())
-            printErr(OperatorCommands::tr("redlock: configuration error: %1").arg(e));
+            printDiagnostic(OperatorCommands::tr("configuration error: %1").arg(e));
         return ExitUsage;
     }
     QJsonObject out{{QStringLiteral("command"), QStringLiteral("force-release")},
@@ -479,27 +479,27 @@ int runForceRelease(const QStringList& args)
             printOut(outcomeLine(preview));
     }
     if (preview.refused) {
-        printErr(OperatorCommands::tr("redlock: %1").arg(printableText(preview.error, 500)));
+        printDiagnostic(printableText(preview.error, 500));
         return finish(Outcome::Refused, false);
     }
     if (parser.isSet(QStringLiteral("dry-run")))
         return finish(verdictOf(preview).outcome, false);
     if (options.readOnly) {
-        printErr(OperatorCommands::tr("redlock: read-only mode: nothing changed"));
+        printDiagnostic(OperatorCommands::tr("read-only mode: nothing changed"));
         return finish(Outcome::Refused, false);
     }
     if (!parser.isSet(QStringLiteral("yes")) && (json || !confirmOnTerminal(key, *lockDelay))) {
-        printErr(
-            OperatorCommands::tr("redlock: not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
+        printDiagnostic(
+            OperatorCommands::tr("not confirmed: pass --yes to execute (or --dry-run for the preview only)"));
         return finish(Outcome::Refused, false);
     }
 
     // The result of a release must reach whoever asked for it: with stdout already gone (closed, its reader
     // gone, or the text preview above not written), nothing is changed.
     if (outputCannotReachAnyone()) {
-        return fail(ExitOutputFailed,
-                    OperatorCommands::tr(
-                        "redlock: nothing changed: the result could not be reported")); // main() says why stdout failed
+        return fail(
+            ExitOutputFailed,
+            OperatorCommands::tr("nothing changed: the result could not be reported")); // main() says why stdout failed
     }
     const ForceReleaseReport result =
         awaitOnThisThread(release.execute(key, token, parser.value(QStringLiteral("reason")), *lockDelay))
@@ -509,7 +509,7 @@ int runForceRelease(const QStringList& args)
     out.insert(QStringLiteral("auditLog"), AuditLog(options.auditLogPath).path());
     if (!json) {
         if (result.refused) {
-            printErr(OperatorCommands::tr("redlock: %1").arg(printableText(result.error, 500)));
+            printDiagnostic(printableText(result.error, 500));
         } else {
             printOut(lockDelay->mode == LockDelay::Mode::Delete
                          ? OperatorCommands::tr("deleted on %1 of %2 nodes:").arg(result.matched()).arg(nodes->size())
@@ -519,10 +519,10 @@ int runForceRelease(const QStringList& args)
             printReport(result, *nodes);
             printOut(outcomeLine(result));
             if (!result.audited)
-                printErr(OperatorCommands::tr(
-                             "redlock: error: the release ran, but its result could not be written to the audit "
-                             "log (the intent line is there): %1")
-                             .arg(printableText(result.auditError, 500)));
+                printDiagnostic(
+                    OperatorCommands::tr("error: the release ran, but its result could not be written to the audit "
+                                         "log (the intent line is there): %1")
+                        .arg(printableText(result.auditError, 500)));
         }
     }
     return finish(verdict.outcome, !result.refused && result.matched() > 0);

@@ -65,12 +65,12 @@ bool resolveProgram(const QString& name, QString* path, int* exitCode)
     const QString found = name.contains(u'/') ? name : QStandardPaths::findExecutable(name);
     const QFileInfo info(found);
     if (found.isEmpty() || !info.exists()) {
-        printErr(RunCommand::tr("redlock: %1: command not found").arg(printableText(name, 200)));
+        printDiagnostic(RunCommand::tr("%1: command not found").arg(printableText(name, 200)));
         *exitCode = kExitCommandNotFound;
         return false;
     }
     if (info.isDir() || !info.isExecutable()) {
-        printErr(RunCommand::tr("redlock: %1: not an executable file").arg(printableText(name, 200)));
+        printDiagnostic(RunCommand::tr("%1: not an executable file").arg(printableText(name, 200)));
         *exitCode = kExitCommandNotExecutable;
         return false;
     }
@@ -136,22 +136,22 @@ bool readSettings(const QStringList& args, RunSettings* settings, int* exitCode)
         return false;
     *exitCode = ExitUsage;
     if (separator < 0) {
-        printErr(RunCommand::tr("redlock: give the command after \"--\": redlock run [options] KEY -- COMMAND"));
+        printDiagnostic(RunCommand::tr("give the command after \"--\": redlock run [options] KEY -- COMMAND"));
         return false;
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
-        printErr(RunCommand::tr("redlock: name exactly one lock key before \"--\""));
+        printDiagnostic(RunCommand::tr("name exactly one lock key before \"--\""));
         return false;
     }
     if (positional.first().isEmpty()) {
-        printErr(RunCommand::tr("redlock: a resource name cannot be empty"));
+        printDiagnostic(RunCommand::tr("a resource name cannot be empty"));
         return false;
     }
     settings->key = positional.first().toUtf8();
     const QStringList command = args.mid(separator + 1);
     if (command.isEmpty() || command.first().isEmpty()) {
-        printErr(RunCommand::tr("redlock: no command given after \"--\""));
+        printDiagnostic(RunCommand::tr("no command given after \"--\""));
         return false;
     }
 
@@ -183,16 +183,16 @@ bool readSettings(const QStringList& args, RunSettings* settings, int* exitCode)
     } else if (onLost == u"none") {
         settings->onLost = OnLost::None;
     } else {
-        printErr(
-            RunCommand::tr("redlock: --on-lost takes term, kill or none, not \"%1\"").arg(printableText(onLost, 50)));
+        printDiagnostic(
+            RunCommand::tr("--on-lost takes term, kill or none, not \"%1\"").arg(printableText(onLost, 50)));
         return false;
     }
 
     const ConfigCheck check = RedlockClient::validate(o, settings->ttlMs);
     for (const QString& warning : check.warnings)
-        printErr(RunCommand::tr("redlock: warning: %1").arg(printableText(warning, -1)));
+        printDiagnostic(RunCommand::tr("warning: %1").arg(printableText(warning, -1)));
     for (const QString& error : check.errors)
-        printErr(RunCommand::tr("redlock: configuration error: %1").arg(printableText(error, -1)));
+        printDiagnostic(RunCommand::tr("configuration error: %1").arg(printableText(error, -1)));
     if (!check.ok())
         return false;
 
@@ -258,16 +258,16 @@ int runRun(const QStringList& args)
         if (acquired.ok)
             awaitOnThisThread(client.release(acquired.lock));
         awaitOnThisThread(client.whenIdle());
-        printErr(RunCommand::tr("redlock: stopped by signal %1 before the command started").arg(stopSignal));
+        printDiagnostic(RunCommand::tr("stopped by signal %1 before the command started").arg(stopSignal));
         return 128 + stopSignal;
     }
     if (!acquired.ok) {
         const QList<NodeOutcome> lastNodes =
             acquired.attempts.isEmpty() ? QList<NodeOutcome>{} : acquired.attempts.last().nodes;
-        printErr(RunCommand::tr("redlock: not acquired %1: %2")
-                     .arg(keyText,
-                          printableText(
-                              acquired.error.isEmpty() ? RunCommand::tr("the client stopped") : acquired.error, 500)));
+        printDiagnostic(RunCommand::tr("not acquired %1: %2")
+                            .arg(keyText, printableText(acquired.error.isEmpty() ? RunCommand::tr("the client stopped")
+                                                                                 : acquired.error,
+                                                        500)));
         awaitOnThisThread(client.whenIdle());
         return quorumUnreachable(lastNodes, client.quorum()) ? ExitNoQuorumReachable : ExitNotAcquired;
     }
@@ -299,8 +299,8 @@ int runRun(const QStringList& args)
             : settings.onLost == OnLost::Kill
                 ? QT_TRANSLATE_NOOP("redlock::cli::RunCommand", "sending SIGKILL to the command")
                 : QT_TRANSLATE_NOOP("redlock::cli::RunCommand", "the command goes on (--on-lost none)");
-        printErr(RunCommand::tr("redlock: the lock on %1 is lost (%2): %3")
-                     .arg(keyText, printableText(reason, 500), RunCommand::tr(action)));
+        printDiagnostic(RunCommand::tr("the lock on %1 is lost (%2): %3")
+                            .arg(keyText, printableText(reason, 500), RunCommand::tr(action)));
         if (settings.onLost == OnLost::Term)
             signalChild(SIGTERM);
         else if (settings.onLost == OnLost::Kill)
@@ -319,8 +319,8 @@ int runRun(const QStringList& args)
     // The acquire may have taken so long that little validity is left: the command must not start on a lock
     // that is about to lapse.
     if (!keeper.isHeld()) {
-        printErr(RunCommand::tr("redlock: the lock on %1 was acquired with too little validity left to run the command")
-                     .arg(keyText));
+        printDiagnostic(RunCommand::tr("the lock on %1 was acquired with too little validity left to run the command")
+                            .arg(keyText));
         awaitOnThisThread(client.release(acquired.lock));
         awaitOnThisThread(client.whenIdle());
         return ExitLockLost;
@@ -328,8 +328,8 @@ int runRun(const QStringList& args)
     keeper.start();
     child.start();
     if (!child.waitForStarted(-1)) {
-        printErr(RunCommand::tr("redlock: cannot start %1: %2")
-                     .arg(printableText(settings.program, 200), printableText(child.errorString(), 500)));
+        printDiagnostic(RunCommand::tr("cannot start %1: %2")
+                            .arg(printableText(settings.program, 200), printableText(child.errorString(), 500)));
         keeper.stop();
         awaitOnThisThread(client.release(acquired.lock));
         awaitOnThisThread(client.whenIdle());
@@ -344,9 +344,9 @@ int runRun(const QStringList& args)
     // After a loss too: compare-and-delete removes only our own leftovers from the nodes that still have them.
     const std::optional<ReleaseResult> released = awaitOnThisThread(client.release(lastLock));
     if (!lost && (!released || !released->ok)) {
-        printErr(RunCommand::tr("redlock: warning: the lock on %1 was not released on a quorum (%2); it expires "
-                                "with its TTL")
-                     .arg(keyText, printableText(released ? released->error : QString(), 500)));
+        printDiagnostic(RunCommand::tr("warning: the lock on %1 was not released on a quorum (%2); it expires "
+                                       "with its TTL")
+                            .arg(keyText, printableText(released ? released->error : QString(), 500)));
     }
     awaitOnThisThread(client.whenIdle());
     return lost ? int(ExitLockLost) : shellStatus(child);

@@ -50,8 +50,8 @@ bool readAlertOptions(const QCommandLineParser& parser, AlertThresholds* thresho
             QStringList ids;
             for (int i = 0; i < kAlertRuleCount; ++i)
                 ids << alertRuleId(static_cast<AlertRule>(i));
-            printErr(ObserveCommands::tr("redlock: --alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2")
-                         .arg(printableText(value), ids.join(QLatin1String(", "))));
+            printDiagnostic(ObserveCommands::tr("--alert %1: expected RULE=MS, RULE=off or clear=MS, RULE one of %2")
+                                .arg(printableText(value), ids.join(QLatin1String(", "))));
             return false;
         }
         if (setting == QLatin1String("off"))
@@ -151,7 +151,7 @@ int runWatch(const QStringList& args)
     QEventLoop loop;
     StopSignals stopSignals;
     if (!stopSignals.isActive()) {
-        return fail(ExitUsage, ObserveCommands::tr("redlock: cannot install signal handlers"));
+        return fail(ExitUsage, ObserveCommands::tr("cannot install signal handlers"));
     }
     // Queued: a stop before the loop runs quits it as soon as it does.
     QObject::connect(&stopSignals, &StopSignals::received, &loop, &QEventLoop::quit, Qt::QueuedConnection);
@@ -209,9 +209,9 @@ int runWatch(const QStringList& args)
     // Nodes: a restart, and reachability by the watch's one rule (a node is up when its session is; only changes
     // are printed, once every node has reported).
     QObject::connect(&watch, &ClusterWatch::nodeRestarted, &loop, [nodes](const NodeFacts& facts) {
-        printErr(ObserveCommands::tr(
-                     "redlock: %1: restarted (new run_id): the locks it held are gone unless it persisted them")
-                     .arg(nodes.value(facts.node).displayName()));
+        printDiagnostic(
+            ObserveCommands::tr("%1: restarted (new run_id): the locks it held are gone unless it persisted them")
+                .arg(nodes.value(facts.node).displayName()));
     });
     auto reachable = std::make_shared<QList<bool>>(nodes.size(), true);
     QObject::connect(&watch, &ClusterWatch::nodeFactsChanged, &loop, [nodes, reachable, w = &watch](int) {
@@ -228,27 +228,27 @@ int runWatch(const QStringList& args)
             if (nodeReachable[i] == reachable->value(i))
                 continue;
             if (nodeReachable[i]) {
-                printErr(ObserveCommands::tr("redlock: %1: reachable again").arg(nodes[i].displayName()));
+                printDiagnostic(ObserveCommands::tr("%1: reachable again").arg(nodes[i].displayName()));
             } else {
                 const QString why = w->nodeFacts()[i].reason;
-                printErr(why.isEmpty() ? ObserveCommands::tr("redlock: %1: unreachable").arg(nodes[i].displayName())
-                                       : ObserveCommands::tr("redlock: %1: unreachable (%2)")
-                                             .arg(nodes[i].displayName(), printableText(why)));
+                printDiagnostic(
+                    why.isEmpty()
+                        ? ObserveCommands::tr("%1: unreachable").arg(nodes[i].displayName())
+                        : ObserveCommands::tr("%1: unreachable (%2)").arg(nodes[i].displayName(), printableText(why)));
             }
         }
         *reachable = nodeReachable;
         const int up = static_cast<int>(reachable->count(true));
         if (up == 0)
-            printErr(ObserveCommands::tr("redlock: no node reachable: no lock events can be seen"));
+            printDiagnostic(ObserveCommands::tr("no node reachable: no lock events can be seen"));
         else if (up < quorum)
-            printErr(ObserveCommands::tr("redlock: only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
-                         .arg(up)
-                         .arg(nodes.size())
-                         .arg(quorum));
+            printDiagnostic(ObserveCommands::tr("only %1 of %2 nodes reachable (quorum %3): locks read as unknown")
+                                .arg(up)
+                                .arg(nodes.size())
+                                .arg(quorum));
         else if (!hadQuorum)
-            printErr(ObserveCommands::tr("redlock: a quorum of nodes is reachable again (%1 of %2)")
-                         .arg(up)
-                         .arg(nodes.size()));
+            printDiagnostic(
+                ObserveCommands::tr("a quorum of nodes is reachable again (%1 of %2)").arg(up).arg(nodes.size()));
     });
     // Keys passed over as no lock format (the default pattern): said after the first inspection, and again when
     // their number changes.
@@ -266,7 +266,7 @@ int runWatch(const QStringList& args)
                                 {QStringLiteral("event"), QStringLiteral("keys-passed-over")},
                                 {QStringLiteral("skipped"), skippedKeysJson(summary.skipped)}});
             else
-                printErr(QStringLiteral("redlock: ") + notALockFormatText(count));
+                printDiagnostic(notALockFormatText(count));
         },
         Qt::QueuedConnection);
     // Per node, where changes come from: said once, and again when it changes.
@@ -276,11 +276,11 @@ int runWatch(const QStringList& args)
         &watch, &ClusterWatch::liveSourceChanged, &loop,
         [nodes, pace](int node, bool eventsLive, const QString& why) {
             if (eventsLive)
-                printErr(ObserveCommands::tr("redlock: %1: keyspace events: changes show live")
-                             .arg(nodes.value(node).displayName()));
+                printDiagnostic(
+                    ObserveCommands::tr("%1: keyspace events: changes show live").arg(nodes.value(node).displayName()));
             else
-                printErr(ObserveCommands::tr("redlock: %1: no keyspace events (%2): changes show only through %3")
-                             .arg(nodes.value(node).displayName(), printableText(why), pace));
+                printDiagnostic(ObserveCommands::tr("%1: no keyspace events (%2): changes show only through %3")
+                                    .arg(nodes.value(node).displayName(), printableText(why), pace));
         },
         Qt::QueuedConnection);
 
@@ -303,7 +303,7 @@ int runWatch(const QStringList& args)
     }
     QString error;
     if (!watch.start(&error)) {
-        return fail(ExitUsage, ObserveCommands::tr("redlock: %1").arg(error));
+        return fail(ExitUsage, error);
     }
     // A reader that has gone ends the watch (`watch | head -1`): like a filter on SIGPIPE, but the journal is
     // still flushed below.
