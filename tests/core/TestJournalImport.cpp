@@ -8,6 +8,7 @@
 #include "history/JournalStore.h"
 #include "history/LockJournal.h"
 #include "history/PostgresJournalStore.h"
+#include "support/CliTestSupport.h"
 #include "support/PostgresTestSupport.h"
 
 #include <QSqlDatabase>
@@ -232,6 +233,32 @@ private slots:
         QCOMPARE(count(QStringLiteral("redlock_intervals")), intervals);
         QCOMPARE(count(QStringLiteral("redlock_events")), events);
         QCOMPARE(describe(read(m_server.url())), describe(local));
+    }
+
+    // `redlock history --import FILE --journal URL`: what it added, then (again) that nothing was new; a usage error
+    // without a database to import into.
+    void cliImports()
+    {
+        const QString path = writeJournal(QStringLiteral("cli.sqlite"));
+        QVERIFY(!path.isEmpty());
+        CliRun run = runCli({QStringLiteral("history"), QStringLiteral("--import"), path});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--journal postgresql://"), qPrintable(run.describe()));
+        run = runCli({QStringLiteral("history"), QStringLiteral("--import"), path, QStringLiteral("--journal"),
+                      m_dir.filePath(QStringLiteral("other.sqlite"))});
+        QCOMPARE(run.exitCode, 2);
+        // Its sessions are those the test before imported (the same writer pid and starts, no host): found there
+        // already. Either way each of its tenures is in the history once.
+        run = runCli({QStringLiteral("history"), QStringLiteral("--import"), path, QStringLiteral("--journal"),
+                      m_server.url(), QStringLiteral("--json")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        const qint64 added = run.json.value(QStringLiteral("intervals")).toInteger() +
+                             run.json.value(QStringLiteral("intervalsPresent")).toInteger();
+        QCOMPARE(added, 6);
+        run = runCli(
+            {QStringLiteral("history"), QStringLiteral("--import"), path, QStringLiteral("--journal"), m_server.url()});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.describe()));
+        QVERIFY2(run.out.contains("0 holder intervals, 0 events, 0 writer sessions"), qPrintable(run.describe()));
     }
 
     // The console's keyring password: without PGPASSWORD or ~/.pgpass the server refuses, with the one the caller
