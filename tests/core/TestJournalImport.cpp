@@ -261,28 +261,38 @@ private slots:
         QVERIFY2(run.out.contains("0 holder intervals, 0 events, 0 writer sessions"), qPrintable(run.describe()));
     }
 
-    // The console's keyring password: without PGPASSWORD or ~/.pgpass the server refuses, with the one the caller
-    // gives it connects; a wrong one is refused.
-    void storeTakesThePasswordTheCallerGives()
+    // The console's keyring password: without PGPASSWORD or ~/.pgpass the server refuses, and says it is the password
+    // (the console asks); with the one the caller gives it reads; a wrong one is a refused password again.
+    void readsWithThePasswordTheCallerGives()
     {
         qunsetenv("PGPASSWORD");
-        {
-            PostgresJournalStore store(m_server.url(), 2000);
-            PostgresJournalStore::Error error;
-            QVERIFY(!store.open(true, &error));
-            QVERIFY2(error.message.contains(QLatin1String("password")), qPrintable(error.message));
-        }
-        {
-            PostgresJournalStore store(m_server.url(), 2000);
-            store.setPassword(QStringLiteral("wrong"));
-            PostgresJournalStore::Error error;
-            QVERIFY(!store.open(true, &error));
-            QVERIFY2(error.message.contains(QLatin1String("password")), qPrintable(error.message));
-        }
-        PostgresJournalStore store(m_server.url(), 2000);
-        store.setPassword(test::LocalPostgres::password());
-        PostgresJournalStore::Error error;
-        QVERIFY2(store.open(true, &error), qPrintable(error.message));
+        HistoryQuery q;
+        q.sinceMs = 0;
+        q.untilMs = 10'000'000;
+        bool refused = false;
+        HistoryResult r = PostgresJournalStore::queryWithPassword(m_server.url(), {}, q, 10'000'000, &refused);
+        QVERIFY2(refused && !r.error.isEmpty(), qPrintable(r.error));
+        r = PostgresJournalStore::queryWithPassword(m_server.url(), QStringLiteral("wrong"), q, 10'000'000, &refused);
+        QVERIFY2(refused && !r.error.isEmpty(), qPrintable(r.error));
+        r = PostgresJournalStore::queryWithPassword(m_server.url(), test::LocalPostgres::password(), q, 10'000'000,
+                                                    &refused);
+        QVERIFY2(!refused && r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.intervals.size(), 6); // what the tests before imported
+
+        // A password in the URL is refused before the server is asked: not a password to ask for.
+        QString url = m_server.url();
+        url.replace(QStringLiteral("redlock@"), QStringLiteral("redlock:x@"));
+        r = PostgresJournalStore::queryWithPassword(url, {}, q, 10'000'000, &refused);
+        QVERIFY(!r.error.isEmpty());
+        QVERIFY(!refused);
+
+        // The import takes the caller's password as well.
+        const QString path = writeJournal(QStringLiteral("keyring.sqlite"));
+        QVERIFY(!path.isEmpty());
+        QVERIFY(!JournalImport::importSqlite(path, m_server.url()).error.isEmpty());
+        const JournalImportResult imported =
+            JournalImport::importSqlite(path, m_server.url(), test::LocalPostgres::password());
+        QVERIFY2(imported.error.isEmpty(), qPrintable(imported.error));
     }
 };
 
