@@ -1,18 +1,21 @@
-// The PostgreSQL history read with a password the caller supplies (the console's keyring): apart from
-// PostgresJournalStore.cpp, whose connection code it only calls.
 
+#include "history/PostgresJournalPassword.h"
 #include "history/PostgresJournalStore.h"
 
 namespace redlock {
 
-HistoryResult PostgresJournalStore::queryWithPassword(const QString& url, const QString& password,
-                                                      const HistoryQuery& query, qint64 nowMs, bool* passwordRefused,
-                                                      int busyTimeoutMs)
+bool isDatabaseJournal(const QString& location)
+{
+    return PostgresJournalStore::isUrl(location);
+}
+
+HistoryResult queryDatabaseJournal(const QString& url, const QString& password, const HistoryQuery& query, qint64 nowMs,
+                                   bool* passwordRefused, int busyTimeoutMs)
 {
     *passwordRefused = false;
     PostgresJournalStore store(url, busyTimeoutMs);
     store.setPassword(password);
-    Error error;
+    PostgresJournalStore::Error error;
     if (!store.open(true, &error)) {
         HistoryResult result;
         result.queriedAtMs = nowMs;
@@ -20,8 +23,8 @@ HistoryResult PostgresJournalStore::queryWithPassword(const QString& url, const 
         // libpq says "fe_sendauth: no password supplied" or "password authentication failed for user ..." (errorFrom()
         // goes by the same word). A libpq that speaks another language is not recognised: the error is shown as it is.
         // A URL holding a password is refused before any server is asked: no prompt for that.
-        *passwordRefused =
-            urlProblem(url).isEmpty() && error.message.contains(QLatin1String("password"), Qt::CaseInsensitive);
+        *passwordRefused = PostgresJournalStore::urlProblem(url).isEmpty() &&
+                           error.message.contains(QLatin1String("password"), Qt::CaseInsensitive);
         return result;
     }
     return store.query(query, nowMs);

@@ -42,12 +42,6 @@ public:
     // The URL as shown in messages: no password, whatever it held.
     static QString displayUrl(const QString& url);
 
-    // A read-only query of the history at `url` (LockJournal::queryFile's) with the password the caller has (the
-    // console's keyring; empty: libpq's own sources only). *passwordRefused: the server asked for a password that
-    // none of them gave, or refused the one given: the caller may ask the operator. PostgresJournalPassword.cpp.
-    static HistoryResult queryWithPassword(const QString& url, const QString& password, const HistoryQuery& query,
-                                           qint64 nowMs, bool* passwordRefused, int busyTimeoutMs = 5000);
-
     PostgresJournalStore(const QString& url, int busyTimeoutMs);
     ~PostgresJournalStore();
 

@@ -7,6 +7,7 @@
 #include "history/JournalImport.h"
 #include "history/JournalStore.h"
 #include "history/LockJournal.h"
+#include "history/PostgresJournalPassword.h"
 #include "history/PostgresJournalStore.h"
 #include "support/CliTestSupport.h"
 #include "support/PostgresTestSupport.h"
@@ -270,19 +271,18 @@ private slots:
         q.sinceMs = 0;
         q.untilMs = 10'000'000;
         bool refused = false;
-        HistoryResult r = PostgresJournalStore::queryWithPassword(m_server.url(), {}, q, 10'000'000, &refused);
+        HistoryResult r = queryDatabaseJournal(m_server.url(), {}, q, 10'000'000, &refused);
         QVERIFY2(refused && !r.error.isEmpty(), qPrintable(r.error));
-        r = PostgresJournalStore::queryWithPassword(m_server.url(), QStringLiteral("wrong"), q, 10'000'000, &refused);
+        r = queryDatabaseJournal(m_server.url(), QStringLiteral("wrong"), q, 10'000'000, &refused);
         QVERIFY2(refused && !r.error.isEmpty(), qPrintable(r.error));
-        r = PostgresJournalStore::queryWithPassword(m_server.url(), test::LocalPostgres::password(), q, 10'000'000,
-                                                    &refused);
+        r = queryDatabaseJournal(m_server.url(), test::LocalPostgres::password(), q, 10'000'000, &refused);
         QVERIFY2(!refused && r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.intervals.size(), 6); // what the tests before imported
 
         // A password in the URL is refused before the server is asked: not a password to ask for.
         QString url = m_server.url();
         url.replace(QStringLiteral("redlock@"), QStringLiteral("redlock:x@"));
-        r = PostgresJournalStore::queryWithPassword(url, {}, q, 10'000'000, &refused);
+        r = queryDatabaseJournal(url, {}, q, 10'000'000, &refused);
         QVERIFY(!r.error.isEmpty());
         QVERIFY(!refused);
 
