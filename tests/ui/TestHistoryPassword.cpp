@@ -2,7 +2,7 @@
 // wants a password that neither PGPASSWORD nor ~/.pgpass gives. The history panel asks for it ("Remember in
 // keyring"), reads the history with it, and the next time takes it from the keyring without asking. A real
 // PostgreSQL with password auth (support/PostgresTestSupport.h) and a real gnome-keyring-daemon in a private D-Bus
-// session: main() re-executes the binary as TestPasswordKeyring does.
+// session (support/KeyringTestSupport.h).
 #include "controller/PasswordKeyring.h"
 #include "history/DatabasePasswordDialog.h"
 #include "history/HistoryModel.h"
@@ -11,20 +11,14 @@
 #include "history/LockJournal.h"
 #include "support/PostgresTestSupport.h"
 
+#include "support/KeyringTestSupport.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QLineEdit>
 #include <QtTest>
 
-#include <cstdlib>
-
 using namespace redlock;
-
-namespace {
-
-const char* const kSessionVariable = "REDLOCK_TEST_KEYRING_HOME"; // set inside the private session
-
-} // namespace
 
 class TestHistoryPassword : public QObject
 {
@@ -91,6 +85,8 @@ private slots:
         QVERIFY(PasswordKeyring().remove(keyringKey()).ok);
     }
 
+    void cleanupTestCase() { QDir(test::keyringHome()).removeRecursively(); }
+
     // Not remembered: used for this panel, not in the keyring.
     void notRememberedStaysOutOfTheKeyring()
     {
@@ -111,32 +107,8 @@ private slots:
 
 int main(int argc, char** argv)
 {
-    if (!qEnvironmentVariableIsSet(kSessionVariable)) {
-        // A HOME of its own: the keyring files gnome-keyring writes go there, and it is removed at the end.
-        QByteArray home = QDir::tempPath().toLocal8Bit() + "/redlock-keyring-XXXXXX";
-        if (!::mkdtemp(home.data())) {
-            std::perror("mkdtemp");
-            return 1;
-        }
-        ::setenv(kSessionVariable, home.constData(), 1);
-        ::setenv("HOME", home.constData(), 1);
-        ::setenv("XDG_DATA_HOME", QByteArray(home + "/data").constData(), 1);
-        ::setenv("XDG_CONFIG_HOME", QByteArray(home + "/config").constData(), 1);
-        ::unsetenv("XDG_RUNTIME_DIR"); // the user's: its keyring sockets are not ours
-        ::unsetenv("DBUS_SESSION_BUS_ADDRESS");
-        // The daemon's output goes nowhere: it would keep a pipe reading our output open after we end.
-        const char* script = "echo -n test-keyring-pw | gnome-keyring-daemon --unlock --components=secrets "
-                             ">/dev/null 2>&1 || { echo 'gnome-keyring-daemon did not start' >&2; exit 1; }; "
-                             "exec \"$0\" \"$@\"";
-        QList<char*> args{const_cast<char*>("dbus-run-session"), const_cast<char*>("--"), const_cast<char*>("sh"),
-                          const_cast<char*>("-c"), const_cast<char*>(script)};
-        for (int i = 0; i < argc; ++i)
-            args.append(argv[i]);
-        args.append(nullptr);
-        ::execvp("dbus-run-session", args.data());
-        std::perror("dbus-run-session (Debian package dbus-daemon)");
-        return 1;
-    }
+    if (const int code = test::enterPrivateKeyringSession(argc, argv); code != 0)
+        return code;
     QApplication app(argc, argv);
     TestHistoryPassword test;
     return QTest::qExec(&test, argc, argv);
