@@ -255,15 +255,9 @@ void HistoryPanel::search()
     const quint64 generation = ++m_generation;
     m_resultText = tr("Searching…");
     updateStatus();
-    // A shared history in PostgreSQL: the password the keyring keeps for it, when libpq's own sources have none
-    // (D-Bus, not Redis I/O; once per source).
+    // A shared history in PostgreSQL: with the password the keyring or the operator gave, once libpq's own sources
+    // (PGPASSWORD, ~/.pgpass) turned out to have none.
     const bool database = isDatabaseJournal(m_readPath);
-    if (database && !m_keyringRead) {
-        m_keyringRead = true;
-        const PasswordKeyring::Result stored = PasswordKeyring().read(databasePasswordKey(m_readPath));
-        if (stored.ok)
-            m_readPassword = stored.password;
-    }
     // Read only: a connection of its own that takes no lock, whoever writes the journal (LockJournal::queryFile).
     auto refused = std::make_shared<std::atomic<bool>>(false);
     const QFuture<HistoryResult> future =
@@ -296,6 +290,17 @@ void HistoryPanel::askDatabasePassword(const QString& problem)
 {
     if (m_passwordDialog || m_passwordDeclined)
         return;
+    // The keyring first, once per source, and only now: a locked keyring may prompt to be unlocked, which a server
+    // that takes PGPASSWORD or ~/.pgpass must never cause (D-Bus, not Redis I/O).
+    if (!m_keyringRead) {
+        m_keyringRead = true;
+        const PasswordKeyring::Result stored = PasswordKeyring().read(databasePasswordKey(m_readPath));
+        if (stored.ok && stored.password != m_readPassword) {
+            m_readPassword = stored.password;
+            search();
+            return;
+        }
+    }
     m_passwordDialog = new DatabasePasswordDialog(LockJournal::displayLocation(m_readPath), problem, this);
     m_passwordDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_passwordDialog, &QDialog::finished, this, [this, dialog = m_passwordDialog, path = m_readPath](int code) {
