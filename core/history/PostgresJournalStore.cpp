@@ -255,8 +255,10 @@ bool PostgresJournalStore::connect(bool readOnly, Error* error)
         m_db.setPort(url.port());
     m_db.setDatabaseName(url.path().mid(1));
     m_db.setUserName(url.userName());
-    // No password here: libpq takes PGPASSWORD or the matching ~/.pgpass line itself. A server that does not
-    // answer is a failure the journal retries, not a hang.
+    // No password from the URL: libpq takes PGPASSWORD or the matching ~/.pgpass line itself, or the one the caller
+    // set (the console's keyring). A server that does not answer is a failure the journal retries, not a hang.
+    if (!m_password.isEmpty())
+        m_db.setPassword(m_password);
     QStringList options = {QStringLiteral("connect_timeout=%1").arg(std::max(2, m_busyTimeoutMs / 1000)),
                            QStringLiteral("application_name=redlock")};
     const QUrlQuery params(url);

@@ -28,6 +28,7 @@ class PostgresJournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::PostgresJournalStore)
     Q_DISABLE_COPY_MOVE(PostgresJournalStore)
+    friend class JournalImport; // writes the rows of a SQLite journal as they are, on this store's connection
 
 public:
     using Error = JournalStore::Error;
@@ -44,6 +45,9 @@ public:
     PostgresJournalStore(const QString& url, int busyTimeoutMs);
     ~PostgresJournalStore();
 
+    // The password when libpq's own sources (PGPASSWORD, ~/.pgpass) give none: one the caller has (the console's
+    // keyring, the operator asked). Before open(); never from the URL or the command line.
+    void setPassword(const QString& password) { m_password = password; }
     bool open(bool readOnly, Error* error);
     bool isOpen() const { return m_open; }
     void close();
@@ -70,6 +74,7 @@ private:
     QString m_url;
     QString m_display;
     QString m_connectionName;
+    QString m_password;
     int m_busyTimeoutMs;
     QSqlDatabase m_db;
     bool m_open = false;

@@ -7,6 +7,8 @@
 #include "controller/PasswordKeyring.h"
 #include "launch/ProfilesDialog.h"
 
+#include "support/KeyringTestSupport.h"
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -17,14 +19,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <cstdlib>
 #include <unistd.h>
 
 using namespace redlock;
 
 namespace {
 
-const char* const kSessionVariable = "REDLOCK_TEST_KEYRING_HOME"; // set inside the private session
 const QString kService = QStringLiteral("redlock-console-test");
 const QString kSecret = QStringLiteral("kr-s3cret-Pw");
 
@@ -216,7 +216,7 @@ private slots:
         QVERIFY2(error.contains(QLatin1String("keyring")), qPrintable(error));
     }
 
-    void cleanupTestCase() { QDir(qEnvironmentVariable(kSessionVariable)).removeRecursively(); }
+    void cleanupTestCase() { QDir(test::keyringHome()).removeRecursively(); }
 
 private:
     QTemporaryDir m_dir;
@@ -224,32 +224,8 @@ private:
 
 int main(int argc, char** argv)
 {
-    if (!qEnvironmentVariableIsSet(kSessionVariable)) {
-        // A HOME of its own: the keyring files gnome-keyring writes go there, and it is removed at the end.
-        QByteArray home = QDir::tempPath().toLocal8Bit() + "/redlock-keyring-XXXXXX";
-        if (!::mkdtemp(home.data())) {
-            std::perror("mkdtemp");
-            return 1;
-        }
-        ::setenv(kSessionVariable, home.constData(), 1);
-        ::setenv("HOME", home.constData(), 1);
-        ::setenv("XDG_DATA_HOME", QByteArray(home + "/data").constData(), 1);
-        ::setenv("XDG_CONFIG_HOME", QByteArray(home + "/config").constData(), 1);
-        ::unsetenv("XDG_RUNTIME_DIR"); // the user's: its keyring sockets are not ours
-        ::unsetenv("DBUS_SESSION_BUS_ADDRESS");
-        // The daemon's output goes nowhere: it would keep a pipe reading our output open after we end.
-        const char* script = "echo -n test-keyring-pw | gnome-keyring-daemon --unlock --components=secrets "
-                             ">/dev/null 2>&1 || { echo 'gnome-keyring-daemon did not start' >&2; exit 1; }; "
-                             "exec \"$0\" \"$@\"";
-        QList<char*> args{const_cast<char*>("dbus-run-session"), const_cast<char*>("--"), const_cast<char*>("sh"),
-                          const_cast<char*>("-c"), const_cast<char*>(script)};
-        for (int i = 0; i < argc; ++i)
-            args.append(argv[i]);
-        args.append(nullptr);
-        ::execvp("dbus-run-session", args.data());
-        std::perror("dbus-run-session (Debian package dbus-daemon)");
-        return 1;
-    }
+    if (const int code = test::enterPrivateKeyringSession(argc, argv); code != 0)
+        return code;
     QApplication app(argc, argv);
     TestPasswordKeyring test;
     return QTest::qExec(&test, argc, argv);

@@ -1,4 +1,7 @@
 #include "history/HistoryPanel.h"
+#include "controller/PasswordKeyring.h"
+#include "history/DatabasePasswordDialog.h"
+#include "history/PostgresJournalPassword.h"
 
 #include "history/HistoryModel.h"
 #include "history/HistoryTimeline.h"
@@ -24,11 +27,20 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <atomic>
+#include <memory>
+
 namespace redlock {
 
 namespace {
 // The range presets, in ms; 0 = the dates typed in.
 constexpr qint64 kRanges[] = {15 * 60'000, 3600'000, 24 * 3600'000, 7 * 24 * 3600'000LL, 0};
+
+// The keyring entry of a deployment history's password: its server, user and database (the URL as shown).
+QString databasePasswordKey(const QString& url)
+{
+    return QStringLiteral("history ") + LockJournal::displayLocation(url);
+}
 } // namespace
 
 HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
@@ -160,6 +172,11 @@ void HistoryPanel::setReadOnlySource(const QString& journal)
     if (journal == m_readPath)
         return;
     m_readPath = journal;
+    m_readPassword.clear();
+    m_keyringRead = false;
+    m_passwordDeclined = false;
+    if (m_passwordDialog)
+        m_passwordDialog->reject();
     if (!m_readPath.isEmpty() && !m_readThread) {
         m_readThread = std::make_unique<IoThread>(QStringLiteral("redlock-history-read"));
         m_readContext = m_readThread->create<QObject>();
@@ -238,20 +255,72 @@ void HistoryPanel::search()
     const quint64 generation = ++m_generation;
     m_resultText = tr("Searching…");
     updateStatus();
+    // A shared history in PostgreSQL: with the password the keyring or the operator gave, once libpq's own sources
+    // (PGPASSWORD, ~/.pgpass) turned out to have none.
+    const bool database = isDatabaseJournal(m_readPath);
     // Read only: a connection of its own that takes no lock, whoever writes the journal (LockJournal::queryFile).
+    auto refused = std::make_shared<std::atomic<bool>>(false);
     const QFuture<HistoryResult> future =
-        m_readPath.isEmpty()
-            ? m_journal->query(q)
-            : runOnOwnThread<HistoryResult>(
-                  m_readContext, [path = m_readPath, q](const std::function<void(const HistoryResult&)>& deliver) {
-                      deliver(LockJournal::queryFile(path, q, QDateTime::currentMSecsSinceEpoch()));
-                  });
-    whenFinished(this, future, [this, generation, since = q.sinceMs, until = q.untilMs](const HistoryResult& result) {
-        if (generation != m_generation)
-            return; // a newer search is under way
-        m_model->setResult(result);
-        onResult(generation, since, until);
+        m_readPath.isEmpty() ? m_journal->query(q)
+                             : runOnOwnThread<HistoryResult>(
+                                   m_readContext, [path = m_readPath, password = m_readPassword, database, refused,
+                                                   q](const std::function<void(const HistoryResult&)>& deliver) {
+                                       const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                                       if (!database) {
+                                           deliver(LockJournal::queryFile(path, q, now));
+                                           return;
+                                       }
+                                       bool passwordRefused = false;
+                                       HistoryResult r = queryDatabaseJournal(path, password, q, now, &passwordRefused);
+                                       refused->store(passwordRefused);
+                                       deliver(r);
+                                   });
+    whenFinished(this, future,
+                 [this, generation, since = q.sinceMs, until = q.untilMs, refused](const HistoryResult& result) {
+                     if (generation != m_generation)
+                         return; // a newer search is under way
+                     m_model->setResult(result);
+                     onResult(generation, since, until);
+                     if (refused->load())
+                         askDatabasePassword(result.error);
+                 });
+}
+
+void HistoryPanel::askDatabasePassword(const QString& problem)
+{
+    if (m_passwordDialog || m_passwordDeclined)
+        return;
+    // The keyring first, once per source, and only now: a locked keyring may prompt to be unlocked, which a server
+    // that takes PGPASSWORD or ~/.pgpass must never cause (D-Bus, not Redis I/O).
+    if (!m_keyringRead) {
+        m_keyringRead = true;
+        const PasswordKeyring::Result stored = PasswordKeyring().read(databasePasswordKey(m_readPath));
+        if (stored.ok && stored.password != m_readPassword) {
+            m_readPassword = stored.password;
+            search();
+            return;
+        }
+    }
+    m_passwordDialog = new DatabasePasswordDialog(LockJournal::displayLocation(m_readPath), problem, this);
+    m_passwordDialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_passwordDialog, &QDialog::finished, this, [this, dialog = m_passwordDialog, path = m_readPath](int code) {
+        if (m_passwordDialog == dialog)
+            m_passwordDialog = nullptr;
+        if (path != m_readPath)
+            return; // another source meanwhile
+        if (code != QDialog::Accepted) {
+            m_passwordDeclined = true;
+            return;
+        }
+        m_readPassword = dialog->password();
+        if (dialog->remember()) {
+            const PasswordKeyring::Result stored = PasswordKeyring().store(databasePasswordKey(path), m_readPassword);
+            if (!stored.ok)
+                setJournalProblem(tr("The password was not remembered: %1").arg(stored.error));
+        }
+        search();
     });
+    m_passwordDialog->open();
 }
 
 void HistoryPanel::onResult(quint64, qint64 sinceMs, qint64 untilMs)

@@ -84,7 +84,14 @@ private:
     qint64 m_shownUntilMs = 0;
     QString m_resultText;
     QString m_problem;
-    QString m_readPath;                     // setReadOnlySource()
+    QString m_readPath; // setReadOnlySource()
+    // A deployment history in PostgreSQL whose server wants a password PGPASSWORD and ~/.pgpass do not give: the
+    // one from the keyring (read once per source) or asked (DatabasePasswordDialog); in memory only.
+    void askDatabasePassword(const QString& problem);
+    QString m_readPassword;
+    bool m_keyringRead = false;
+    bool m_passwordDeclined = false; // the operator cancelled: not asked again until the source changes
+    class DatabasePasswordDialog* m_passwordDialog = nullptr;
     std::unique_ptr<IoThread> m_readThread; // its queries
     QObject* m_readContext = nullptr;
 };

@@ -5,6 +5,7 @@
 #include "cli/Commands.h"
 #include "runtime/HumanUnits.h"
 
+#include "history/JournalImport.h"
 #include "history/LockJournal.h"
 
 #include <QDateTime>
@@ -40,6 +41,43 @@ QString localTime(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }
 
+// redlock history --import FILE --journal URL: a team's embedded history moved into its shared one.
+int runHistoryImport(const QCommandLineParser& parser)
+{
+    const QString file = parser.value(QStringLiteral("import"));
+    const QString url = parser.value(QStringLiteral("journal"));
+    if (!parser.positionalArguments().isEmpty() || !parser.isSet(QStringLiteral("journal")))
+        return fail(ExitUsage, HistoryCommand::tr("redlock: --import FILE goes into a shared history: --journal "
+                                                  "postgresql://user@host[:port]/database, and no KEY"));
+    if (const QString problem = LockJournal::locationProblem(url); !problem.isEmpty())
+        return fail(ExitUsage, QStringLiteral("redlock: ") + problem);
+    // A file as --journal is refused there too (the import goes into PostgreSQL), before anything is read.
+    const JournalImportResult r = JournalImport::importSqlite(file, url);
+    if (!r.error.isEmpty())
+        return fail(ExitUsage, QStringLiteral("redlock: ") + r.error);
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(QJsonObject{{QStringLiteral("imported"), QDir::toNativeSeparators(file)},
+                              {QStringLiteral("journal"), LockJournal::displayLocation(url)},
+                              {QStringLiteral("sessions"), r.sessions},
+                              {QStringLiteral("intervals"), r.intervals},
+                              {QStringLiteral("events"), r.events},
+                              {QStringLiteral("sessionsPresent"), r.sessionsPresent},
+                              {QStringLiteral("intervalsPresent"), r.intervalsPresent},
+                              {QStringLiteral("eventsPresent"), r.eventsPresent}});
+        return ExitOk;
+    }
+    printOut(HistoryCommand::tr("Imported %1 into %2: %3 holder intervals, %4 events, %5 writer sessions; already "
+                                "there: %6 intervals, %7 events, %8 sessions.")
+                 .arg(QDir::toNativeSeparators(file), LockJournal::displayLocation(url))
+                 .arg(r.intervals)
+                 .arg(r.events)
+                 .arg(r.sessions)
+                 .arg(r.intervalsPresent)
+                 .arg(r.eventsPresent)
+                 .arg(r.sessionsPresent));
+    return ExitOk;
+}
+
 } // namespace
 
 int runHistory(const QStringList& args)
@@ -67,6 +105,13 @@ int runHistory(const QStringList& args)
                       HistoryCommand::tr("N")});
     parser.addOption({QStringLiteral("events"), HistoryCommand::tr("Also list every journaled event in the range.")});
     parser.addOption({QStringLiteral("json"), HistoryCommand::tr("Print JSON instead of text.")});
+    parser.addOption({QStringLiteral("import"),
+                      HistoryCommand::tr("Instead of reading: copy this SQLite journal (the console's, or one `redlock "
+                                         "watch` or `redlock exporter` wrote) into the shared history that --journal "
+                                         "postgresql://... names, every holder, event, writer and span nobody "
+                                         "watched at its own time. Importing it again adds only what is new; a file "
+                                         "that is no journal writes nothing. Stop the journal's writer first."),
+                      HistoryCommand::tr("FILE")});
     int exitCode = ExitOk;
     if (!parseArguments(
             parser, args, QStringLiteral("history [options] [KEY]"),
@@ -88,6 +133,8 @@ int runHistory(const QStringList& args)
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
+    if (parser.isSet(QStringLiteral("import")))
+        return runHistoryImport(parser);
     if (positional.size() > 1) {
         return fail(ExitUsage, HistoryCommand::tr("history takes one KEY (a glob matches several)"));
     }

@@ -1,0 +1,33 @@
+
+#include "history/PostgresJournalPassword.h"
+#include "history/PostgresJournalStore.h"
+
+namespace redlock {
+
+bool isDatabaseJournal(const QString& location)
+{
+    return PostgresJournalStore::isUrl(location);
+}
+
+HistoryResult queryDatabaseJournal(const QString& url, const QString& password, const HistoryQuery& query, qint64 nowMs,
+                                   bool* passwordRefused, int busyTimeoutMs)
+{
+    *passwordRefused = false;
+    PostgresJournalStore store(url, busyTimeoutMs);
+    store.setPassword(password);
+    PostgresJournalStore::Error error;
+    if (!store.open(true, &error)) {
+        HistoryResult result;
+        result.queriedAtMs = nowMs;
+        result.error = error.message;
+        // libpq says "fe_sendauth: no password supplied" or "password authentication failed for user ..." (errorFrom()
+        // goes by the same word). A libpq that speaks another language is not recognised: the error is shown as it is.
+        // A URL holding a password is refused before any server is asked: no prompt for that.
+        *passwordRefused = PostgresJournalStore::urlProblem(url).isEmpty() &&
+                           error.message.contains(QLatin1String("password"), Qt::CaseInsensitive);
+        return result;
+    }
+    return store.query(query, nowMs);
+}
+
+} // namespace redlock

@@ -1,0 +1,50 @@
+#include "history/DatabasePasswordDialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+namespace redlock {
+
+DatabasePasswordDialog::DatabasePasswordDialog(const QString& location, const QString& problem, QWidget* parent)
+    : QDialog(parent), m_password(new QLineEdit(this)), m_remember(new QCheckBox(tr("Remember in keyring"), this))
+{
+    setObjectName(QStringLiteral("databasePasswordDialog"));
+    setWindowTitle(tr("Lock history password"));
+    auto* text = new QLabel(
+        tr("The lock history at %1 needs a password (none in PGPASSWORD or ~/.pgpass).").arg(location.toHtmlEscaped()),
+        this);
+    text->setWordWrap(true);
+    auto* detail = new QLabel(problem.toHtmlEscaped(), this);
+    detail->setObjectName(QStringLiteral("serverAnswer"));
+    detail->setWordWrap(true);
+    detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_password->setObjectName(QStringLiteral("password"));
+    m_password->setEchoMode(QLineEdit::Password);
+    m_remember->setObjectName(QStringLiteral("rememberPassword"));
+    m_remember->setToolTip(tr("Kept in the desktop keyring (Secret Service), never in the profile file."));
+    m_remember->setChecked(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(text);
+    layout->addWidget(detail);
+    layout->addWidget(m_password);
+    layout->addWidget(m_remember);
+    layout->addWidget(buttons);
+}
+
+QString DatabasePasswordDialog::password() const
+{
+    return m_password->text();
+}
+
+bool DatabasePasswordDialog::remember() const
+{
+    return m_remember->isChecked();
+}
+
+} // namespace redlock
