@@ -11,6 +11,13 @@ namespace redlock {
 using inspector::kNsPerMs;
 using inspector::wallNowMs;
 
+namespace {
+// m_validityDue is a min-heap on the instant.
+constexpr auto kLaterFirst = [](const std::pair<qint64, QByteArray>& a, const std::pair<qint64, QByteArray>& b) {
+    return a.first > b.first;
+};
+} // namespace
+
 void LockInspector::judgeAllAgain()
 {
     const VerdictRules rules = verdictRules();
@@ -35,9 +42,13 @@ void LockInspector::noteValidity(const LockView& view)
         return;
     const qint64 endNs = view.observedAtNs + view.observedValidityMs * kNsPerMs;
     const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
+    auto add = [this](qint64 atNs, const QByteArray& key) {
+        m_validityDue.emplace_back(atNs, key);
+        std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
+    };
     if (view.verdict == LockVerdict::Held && expiringNs > view.observedAtNs)
-        m_validityDue.emplace(expiringNs, view.key);
-    m_validityDue.emplace(endNs, view.key);
+        add(expiringNs, view.key);
+    add(endNs, view.key);
 }
 
 void LockInspector::armValidityTimer()
@@ -46,7 +57,7 @@ void LockInspector::armValidityTimer()
         m_validityTimer.stop();
         return;
     }
-    const qint64 waitNs = m_validityDue.begin()->first - m_clock->nowNs();
+    const qint64 waitNs = m_validityDue.front().first - m_clock->nowNs();
     // +1 ms: the timer's millisecond must not fire a hair before the instant it waits for.
     const qint64 waitMs = waitNs <= 0 ? 0 : waitNs / kNsPerMs + 1;
     m_validityTimer.start(int(std::min<qint64>(waitMs, std::numeric_limits<int>::max())));
@@ -58,9 +69,10 @@ void LockInspector::onValidityTimer()
     const qint64 now = m_clock->nowNs();
     QHash<QByteArray, LockView> updated;
     QSet<QByteArray> touched;
-    while (!m_validityDue.empty() && m_validityDue.begin()->first <= now) {
-        const QByteArray key = m_validityDue.begin()->second;
-        m_validityDue.erase(m_validityDue.begin());
+    while (!m_validityDue.empty() && m_validityDue.front().first <= now) {
+        std::pop_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
+        const QByteArray key = std::move(m_validityDue.back().second);
+        m_validityDue.pop_back();
         const auto it = m_views.constFind(key);
         if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
             continue;
@@ -118,30 +130,11 @@ void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
 void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep)
 {
     // Every key of the new views and of the old ones, but those in `keep` (their views are the same in both).
-    LockChangeSet changes;
-    changes.fullRefresh = true;
-    changes.atMs = wallNowMs();
-    QList<LockEvent> events;
-    const LockEventTracker::Phase phase = eventPhase(true);
-    // The first pass makes every lock appear, and tells every holder as seen held: one allocation each, not a
-    // doubling series of 100,000 views.
-    if (m_views.isEmpty()) {
-        changes.appeared.reserve(updated.size());
-        events.reserve(updated.size());
-        m_events.reserve(updated.size());
-    }
-    for (auto after = updated.cbegin(); after != updated.cend(); ++after) {
-        if (keep.contains(after.key()))
-            continue;
-        const auto before = m_views.constFind(after.key());
-        noteChange(after.key(), before != m_views.cend() ? &before.value() : nullptr, &after.value(), phase, changes,
-                   events);
-    }
-    for (auto before = m_views.cbegin(); before != m_views.cend(); ++before) {
-        if (!keep.contains(before.key()) && !updated.contains(before.key()))
-            noteChange(before.key(), &before.value(), nullptr, phase, changes, events);
-    }
-    m_views = std::move(updated);
+    // The views are replaced first, then the changes go out, in chunks of InspectorOptions::fullPassChunk when set:
+    // a first pass over 100,000 locks otherwise builds one change set and one event list of 100,000 each on top of
+    // the views, 40 MB at once (docs/benchmarks.md). Every chunk is a full refresh's part, in order, and carries the
+    // counts after the whole pass.
+    const QHash<QByteArray, LockView> before = std::exchange(m_views, std::move(updated));
     m_locksPerNode.fill(0);
     m_validityDue.clear();
     for (const LockView& view : std::as_const(m_views)) {
@@ -149,7 +142,50 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
         noteValidity(view);
     }
     armValidityTimer();
-    publish(changes, events);
+
+    const LockEventTracker::Phase phase = eventPhase(true);
+    LockChangeSet changes;
+    QList<LockEvent> events;
+    auto startChunk = [&] {
+        changes = LockChangeSet();
+        changes.fullRefresh = true;
+        changes.atMs = wallNowMs();
+        events = QList<LockEvent>(); // not clear(): a list shared with a receiver would keep its capacity
+    };
+    startChunk();
+    // The first pass makes every lock appear and tells every holder as seen held: one allocation each, not a
+    // doubling series of 100,000.
+    if (before.isEmpty()) {
+        m_events.reserve(m_views.size());
+        if (m_options.fullPassChunk <= 0) {
+            changes.appeared.reserve(m_views.size());
+            events.reserve(m_views.size());
+        }
+    }
+    auto endChunk = [&](bool last) {
+        const qsizetype chunk = m_options.fullPassChunk;
+        if (last ||
+            (chunk > 0 && (changes.appeared.size() + changes.changed.size() + changes.disappeared.size() >= chunk ||
+                           events.size() >= chunk))) {
+            publish(changes, events);
+            if (!last)
+                startChunk();
+        }
+    };
+    for (auto after = m_views.cbegin(); after != m_views.cend(); ++after) {
+        if (keep.contains(after.key()))
+            continue;
+        const auto was = before.constFind(after.key());
+        noteChange(after.key(), was != before.cend() ? &was.value() : nullptr, &after.value(), phase, changes, events);
+        endChunk(false);
+    }
+    for (auto was = before.cbegin(); was != before.cend(); ++was) {
+        if (!keep.contains(was.key()) && !m_views.contains(was.key())) {
+            noteChange(was.key(), &was.value(), nullptr, phase, changes, events);
+            endChunk(false);
+        }
+    }
+    endChunk(true);
 }
 
 void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,

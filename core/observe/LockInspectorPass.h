@@ -44,6 +44,7 @@ struct LockInspector::Pass
     };
     std::vector<NodeProgress> progress;
     KeySet seen;                         // keys this pass has read (or is reading) on every node
+    qint64 keysRemembered = -1;          // seen's size once finishPass() let it go before the changes; -1: kept
     QHash<QByteArray, LockView> updated; // merged as the groups come in
     SkippedKeys skipped;
     QList<bool> reachable; // per node: no SCAN or read of this pass failed on it

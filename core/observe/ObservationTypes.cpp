@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <limits>
@@ -333,6 +334,23 @@ QString printableText(const QString& text, int maxChars)
     return printableBytes(text.toUtf8(), maxChars);
 }
 
+namespace {
+
+// The locks of one client carry the same host, client name and so summary: one copy of each among the holders
+// decoded recently on this thread, not one per lock (100,000 locks of a few clients kept 10 MB of copies).
+QString interned(const QString& text)
+{
+    thread_local QSet<QString> recent;
+    if (const auto it = recent.constFind(text); it != recent.cend())
+        return *it;
+    if (recent.size() >= 4096) // many distinct holders: a bound, not a cache of everything ever seen
+        recent.clear();
+    recent.insert(text);
+    return text;
+}
+
+} // namespace
+
 HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
 {
     HolderInfo info;
@@ -355,6 +373,9 @@ HolderInfo decodeHolder(const QByteArray& key, const QByteArray& value)
                            ? QCoreApplication::translate("redlock::HolderInfo", "%1 pid %2").arg(host, pid)
                            : QCoreApplication::translate("redlock::HolderInfo", "%1 pid %2 (%3)")
                                  .arg(host, pid, printableText(token->client, 64));
+        info.summary = interned(info.summary);
+        token->host = interned(token->host);
+        token->client = interned(token->client);
         info.token = std::move(token);
         return info;
     }

@@ -161,6 +161,8 @@ int runWatch(const QStringList& args)
     // from it (core/watch/ClusterWatch.h).
     ClusterWatchOptions watchOptions;
     watchOptions.inspector = command.options;
+    // Each lock is printed (and alerted on) by itself: the first pass goes out in parts, never 100,000 at once.
+    watchOptions.inspector.fullPassChunk = 2048;
     watchOptions.configuredMaxTtlMs = maxTtl;
     ClusterWatch watch(watchOptions);
     journal = startJournal(journalOptions, &watch);
