@@ -47,14 +47,14 @@ int runHistoryImport(const QCommandLineParser& parser)
     const QString file = parser.value(QStringLiteral("import"));
     const QString url = parser.value(QStringLiteral("journal"));
     if (!parser.positionalArguments().isEmpty() || !parser.isSet(QStringLiteral("journal")))
-        return fail(ExitUsage, HistoryCommand::tr("redlock: --import FILE goes into a shared history: --journal "
+        return fail(ExitUsage, HistoryCommand::tr("--import FILE goes into a shared history: --journal "
                                                   "postgresql://user@host[:port]/database, and no KEY"));
     if (const QString problem = LockJournal::locationProblem(url); !problem.isEmpty())
-        return fail(ExitUsage, QStringLiteral("redlock: ") + problem);
+        return fail(ExitUsage, problem);
     // A file as --journal is refused there too (the import goes into PostgreSQL), before anything is read.
     const JournalImportResult r = JournalImport::importSqlite(file, url);
     if (!r.error.isEmpty())
-        return fail(ExitUsage, QStringLiteral("redlock: ") + r.error);
+        return fail(ExitUsage, r.error);
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(QJsonObject{{QStringLiteral("imported"), QDir::toNativeSeparators(file)},
                               {QStringLiteral("journal"), LockJournal::displayLocation(url)},
