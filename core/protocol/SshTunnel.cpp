@@ -26,6 +26,9 @@ namespace {
 // Printed by ssh (LocalCommand) once it is authenticated and its -L listeners are bound: the forwards accept.
 constexpr char kReadyMarker[] = "redlock-ssh-tunnel-ready";
 constexpr qsizetype kMaxStderr = 16 * 1024;
+// Jump hosts of jump hosts (ProxyJump in the config of a ProxyJump's first host ...): deeper is refused.
+constexpr qsizetype kMaxJumpDepth = 8;
+constexpr int kSshGTimeoutMs = 10000;
 
 struct Hop
 {
@@ -98,14 +101,22 @@ QString percentEscaped(QString text)
     return text.replace(u'%', QStringLiteral("%%"));
 }
 
-// The ssh destination for a hop: a port only fits in an ssh:// URI; "--" keeps a name from being an option.
+// The ssh destination for a hop: a port fits in an ssh:// URI; "--" keeps a name from being an option. ssh takes
+// neither a bracketed IPv6 address as a name nor inside an ssh:// URI: that one goes bare, its port as -p.
 QStringList destination(const QString& text)
 {
     const auto hop = parseHop(text);
-    if (hop && hop->port != 0)
-        return {QStringLiteral("ssh://%1%2:%3")
-                    .arg(hop->user.isEmpty() ? QString() : hop->user + u'@', hop->host)
-                    .arg(hop->port)};
+    if (!hop)
+        return {QStringLiteral("--"), text};
+    const QString user = hop->user.isEmpty() ? QString() : hop->user + u'@';
+    if (hop->host.startsWith(u'[')) {
+        QStringList args;
+        if (hop->port != 0)
+            args << QStringLiteral("-p") << QString::number(hop->port);
+        return args << QStringLiteral("--") << user + hop->host.mid(1, hop->host.size() - 2);
+    }
+    if (hop->port != 0)
+        return {QStringLiteral("ssh://%1%2:%3").arg(user, hop->host).arg(hop->port)};
     return {QStringLiteral("--"), text};
 }
 
@@ -135,7 +146,8 @@ QString forwardHost(const QString& host)
 } // namespace
 
 SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObject* parent)
-    : QObject(parent), m_route(std::move(route)), m_targets(std::move(targets)), m_options(std::move(options))
+    : QObject(parent), m_route(std::move(route)), m_hops(m_route.split(u',')), m_targets(std::move(targets)),
+      m_options(std::move(options))
 {
     // The sockets live in a directory only we can enter, made before ssh ever runs and kept until the tunnel is
     // gone: no other user can take a socket's place, not even while ssh restarts, or connect through it.
@@ -151,7 +163,7 @@ SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObj
     }
     m_readyTimer.setSingleShot(true);
     connect(&m_readyTimer, &QTimer::timeout, this, [this] {
-        fail(tr("SSH to %1: no tunnel within %2 s").arg(m_route).arg(m_options.readyTimeoutMs / 1000.0));
+        fail(tr("SSH to %1: no tunnel within %2 s").arg(shownRoute()).arg(m_options.readyTimeoutMs / 1000.0));
     });
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, &SshTunnel::launch);
@@ -198,7 +210,7 @@ QStringList SshTunnel::arguments() const
                     .arg(m_localSockets.value(i), forwardHost(m_targets[i].host))
                     .arg(m_targets[i].port);
     }
-    QStringList hops = m_route.split(u',');
+    QStringList hops = m_hops;
     const QString last = hops.takeLast();
     if (!hops.isEmpty())
         args << QStringLiteral("-o") << QStringLiteral("ProxyCommand=") + proxyCommand(hops);
@@ -229,6 +241,120 @@ QString SshTunnel::proxyCommand(const QStringList& hops) const
         command = quoted.join(u' ');
     }
     return command;
+}
+
+std::optional<QStringList> SshTunnel::expandRoute(const QString& route, const Options& options, QString* error)
+{
+    QString why;
+    if (!validRoute(route, &why)) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    QStringList hops = route.split(u',');
+    QStringList chain;
+    QStringList stack;
+    if (!expandFirstHop(route, hops.takeFirst(), options, &stack, &chain, &why)) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    return chain + hops;
+}
+
+// Appends to *chain the jump hosts that ssh itself would put before hop (its effective ProxyJump, the first of
+// them expanded in turn), then hop. Only the first jump host's own config counts: ssh reaches each later one
+// through the one before it with -J, which overrides that host's ProxyJump and ProxyCommand.
+bool SshTunnel::expandFirstHop(const QString& route, const QString& hop, const Options& options, QStringList* stack,
+                               QStringList* chain, QString* error)
+{
+    const QString shownRoute = NodeEndpoint::shownText(route);
+    if (stack->contains(hop)) {
+        *error =
+            tr("SSH route %1: the ProxyJump settings of the ssh config make a loop: %2")
+                .arg(shownRoute, NodeEndpoint::shownText((*stack + QStringList{hop}).join(QStringLiteral(" -> "))));
+        return false;
+    }
+    if (stack->size() >= kMaxJumpDepth) {
+        *error = tr("SSH route %1: the ProxyJump settings of the ssh config nest deeper than %2 jump hosts: %3")
+                     .arg(shownRoute)
+                     .arg(kMaxJumpDepth)
+                     .arg(NodeEndpoint::shownText((*stack + QStringList{hop}).join(QStringLiteral(" -> "))));
+        return false;
+    }
+    // The host's effective settings, as ssh would use them to connect there (Host and Match blocks applied).
+    QProcess ssh;
+    QStringList args{QStringLiteral("-G")};
+    if (!options.configFile.isEmpty())
+        args << QStringLiteral("-F") << options.configFile;
+    ssh.setStandardInputFile(QProcess::nullDevice());
+    ssh.start(options.program, args + destination(hop));
+    if (!ssh.waitForStarted(kSshGTimeoutMs)) {
+        *error = tr("SSH route %1: cannot run %2: %3").arg(shownRoute, options.program, ssh.errorString());
+        return false;
+    }
+    if (!ssh.waitForFinished(kSshGTimeoutMs)) {
+        ssh.kill();
+        ssh.waitForFinished(5000);
+        *error = tr("SSH route %1: ssh -G %2 did not finish within %3 s")
+                     .arg(shownRoute, NodeEndpoint::shownText(hop))
+                     .arg(kSshGTimeoutMs / 1000);
+        return false;
+    }
+    if (ssh.exitStatus() != QProcess::NormalExit || ssh.exitCode() != 0) {
+        const QStringList lines = QString::fromLocal8Bit(ssh.readAllStandardError()).split(u'\n', Qt::SkipEmptyParts);
+        *error = tr("SSH route %1: ssh cannot read its settings for %2: %3")
+                     .arg(shownRoute, NodeEndpoint::shownText(hop),
+                          NodeEndpoint::shownText(lines.isEmpty() ? tr("ssh -G failed") : lines.last().trimmed()));
+        return false;
+    }
+    QString proxyJump;
+    QString proxyCommand;
+    const QStringList lines = QString::fromLocal8Bit(ssh.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    for (const QString& line : lines) {
+        const qsizetype space = line.indexOf(u' ');
+        const QString key = line.left(space).toLower();
+        const QString value = space < 0 ? QString() : line.mid(space + 1).trimmed();
+        if (value.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0)
+            continue;
+        if (key == QLatin1String("proxyjump"))
+            proxyJump = value;
+        else if (key == QLatin1String("proxycommand"))
+            proxyCommand = value;
+    }
+    if (!proxyCommand.isEmpty()) {
+        // An arbitrary shell command: even a plain `ssh -W %h:%p bastion` in it would reach the bastion with the
+        // user's own options (perhaps StrictHostKeyChecking accept-new), which we cannot see from here.
+        *error = tr("SSH route %1: the ssh config gives %2 a ProxyCommand (%3); redlock cannot make that command "
+                    "check host keys strictly, so it does not run it. Use ProxyJump in the config, or name the "
+                    "jump hosts in the route (jump,%2).")
+                     .arg(shownRoute, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyCommand));
+        return false;
+    }
+    if (!proxyJump.isEmpty()) {
+        QStringList jumps = proxyJump.split(u',');
+        for (const QString& jump : std::as_const(jumps)) {
+            if (!parseHop(jump)) {
+                *error = tr("SSH route %1: the ssh config gives %2 a ProxyJump redlock cannot use: %3")
+                             .arg(shownRoute, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyJump));
+                return false;
+            }
+        }
+        stack->append(hop);
+        if (!expandFirstHop(route, jumps.takeFirst(), options, stack, chain, error))
+            return false;
+        stack->removeLast();
+        chain->append(jumps);
+    }
+    chain->append(hop);
+    return true;
+}
+
+QString SshTunnel::shownRoute() const
+{
+    if (m_hops.join(u',') == m_route)
+        return m_route;
+    return tr("%1 (through %2)").arg(m_route, m_hops.mid(0, m_hops.size() - 1).join(u','));
 }
 
 void SshTunnel::start()
@@ -282,7 +408,7 @@ void SshTunnel::launch()
     connect(m_process, &QProcess::finished, this, &SshTunnel::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            fail(tr("SSH to %1: cannot run %2: %3").arg(m_route, m_options.program, m_process->errorString()));
+            fail(tr("SSH to %1: cannot run %2: %3").arg(shownRoute(), m_options.program, m_process->errorString()));
     });
     m_state = State::Starting;
     m_readyTimer.start(m_options.readyTimeoutMs);
@@ -343,7 +469,7 @@ QString SshTunnel::explainFailure() const
         return tr("SSH to %1: refused: the host key has CHANGED since it was recorded in known_hosts (someone may be "
                   "intercepting the connection, or the host was reinstalled). Check the new key with the host's "
                   "administrator before replacing the old one (ssh-keygen -R).")
-            .arg(m_route);
+            .arg(shownRoute());
     if (err.contains(QLatin1String("Host key verification failed"))) {
         // In a chain, which hop: ssh names it ("No ED25519 host key is known for [127.0.0.1]:2222 and ...").
         static const QRegularExpression unknownHost(QStringLiteral(R"(host key is known for (\S+))"));
@@ -351,14 +477,14 @@ QString SshTunnel::explainFailure() const
         if (!host.isEmpty())
             return tr("SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then "
                       "record it by connecting once with ssh.")
-                .arg(m_route, NodeEndpoint::shownText(host));
+                .arg(shownRoute(), NodeEndpoint::shownText(host));
         return tr("SSH to %1: refused: the host key is not known (not in known_hosts). Check it, then record it "
                   "by connecting once with ssh.")
-            .arg(m_route);
+            .arg(shownRoute());
     }
     if (err.contains(QLatin1String("Permission denied")))
         return tr("SSH to %1: login refused (no key accepted; is ssh-agent running, is the key authorised?)")
-            .arg(m_route);
+            .arg(shownRoute());
     // Otherwise ssh's own last words ("Connection refused", "Could not resolve hostname", ...).
     QString last;
     const QStringList lines = err.split(u'\n', Qt::SkipEmptyParts);
@@ -370,7 +496,7 @@ QString SshTunnel::explainFailure() const
     }
     if (last.isEmpty())
         last = tr("ssh exited (status %1)").arg(m_process ? m_process->exitCode() : -1);
-    return tr("SSH to %1: %2").arg(m_route, NodeEndpoint::shownText(last));
+    return tr("SSH to %1: %2").arg(shownRoute(), NodeEndpoint::shownText(last));
 }
 
 QList<SshTunnel*> SshTunnel::forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
@@ -393,12 +519,20 @@ QList<SshTunnel*> SshTunnel::forNodes(QList<NodeEndpoint>* nodes, const Options&
             routes << route;
         byRoute[route].append(i);
     }
-    QList<SshTunnel*> tunnels;
+    QList<std::pair<QString, QStringList>> expanded; // route, its hops; all checked before any tunnel is made
     for (const QString& route : std::as_const(routes)) {
+        const auto hops = expandRoute(route, options, error);
+        if (!hops)
+            return {};
+        expanded.append({route, *hops});
+    }
+    QList<SshTunnel*> tunnels;
+    for (const auto& [route, hops] : std::as_const(expanded)) {
         QList<Target> targets;
         for (const qsizetype i : byRoute[route])
             targets.append({(*nodes)[i].host, (*nodes)[i].port});
         auto* tunnel = new SshTunnel(route, targets, options, parent);
+        tunnel->m_hops = hops;
         if (!tunnel->setupError().isEmpty()) {
             if (error)
                 *error = tunnel->setupError();

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 class QTemporaryDir;
 
@@ -19,12 +20,12 @@ namespace redlock {
 // carries every node behind it. OpenSSH rather than libssh because it already knows the user's ~/.ssh/config
 // (Host aliases, ProxyJump, IdentityFile, User, Port), ssh-agent and known_hosts, exactly as `ssh` does.
 // Host keys are checked strictly (an unknown or changed key is refused, never accepted) and nothing prompts
-// (BatchMode), on every hop of a chain. The local end of each forward is a unix socket in a directory of our own
-// (mode 0700), never a loopback port: a port would be free for any local user to bind while ssh restarts, and
-// the client would hand its AUTH password to whoever did. The socket paths stay the same across restarts; while
-// ssh is down, connecting there is refused: the nodes are unreachable, never free. A tunnel that dies restarts
-// by itself, with backoff.
-// Lives on the thread it was created on; that thread needs an event loop.
+// (BatchMode), on every hop of a chain, including the jump hosts the user's ssh config adds (ProxyJump): those
+// are found with `ssh -G` and made hops of our own chain (expandRoute). The local end of each forward is a unix socket
+// in a directory of our own (mode 0700), never a loopback port: a port would be free for any local user to bind while
+// ssh restarts, and the client would hand its AUTH password to whoever did. The socket paths stay the same across
+// restarts; while ssh is down, connecting there is refused: the nodes are unreachable, never free. A tunnel that dies
+// restarts by itself, with backoff. Lives on the thread it was created on; that thread needs an event loop.
 class SshTunnel final : public QObject
 {
     Q_OBJECT
@@ -53,8 +54,18 @@ public:
 
     // Checks a route ("[user@]host[:port]" hops separated by commas); the error names the bad hop.
     static bool validRoute(const QString& route, QString* error = nullptr);
+    // The route as the hops we connect through, each with our strict options: the route's first hop preceded by
+    // the jump hosts its effective ssh config (`ssh -G`) gives it through ProxyJump, recursively, as ssh itself
+    // would reach it. Later hops are reached through the hop before them, as with ssh -J (their own ProxyJump is
+    // not used by ssh either). A first hop with a ProxyCommand of the user's config is refused: that command
+    // cannot be made to check host keys strictly. Also refused: a ProxyJump loop, a chain deeper than 8 jumps, an
+    // `ssh -G` that fails. Runs ssh -G once per expanded hop, briefly blocking (a local config read).
+    static std::optional<QStringList> expandRoute(const QString& route, const Options& options,
+                                                  QString* error = nullptr);
     // The ssh command line (without the program).
     QStringList arguments() const;
+    // The hops the tunnel goes through (the route, expanded by forNodes()).
+    const QStringList& hops() const { return m_hops; }
 
     const QString& route() const { return m_route; }
     // The unix socket forwarded to targets[i]; fixed for the tunnel's lifetime. Empty when the tunnel could not
@@ -74,8 +85,9 @@ public:
     void stop();
 
     // One tunnel per distinct NodeEndpoint::sshRoute, every node behind that route carried by it: sets each such
-    // node's tunnelSocket. The tunnels are children of parent, not started. On an error (a bad route, no
-    // private socket directory) returns an empty list with *error set.
+    // node's tunnelSocket. Each route is expanded (expandRoute()). The tunnels are children of parent, not
+    // started. On an error (a bad or refused route, no private socket directory) returns an empty list with
+    // *error set.
     static QList<SshTunnel*> forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
                                       QString* error = nullptr);
 
@@ -92,8 +104,12 @@ private:
     void fail(const QString& reason);
     QString explainFailure() const;
     QString proxyCommand(const QStringList& hops) const;
+    QString shownRoute() const;
+    static bool expandFirstHop(const QString& route, const QString& hop, const Options& options, QStringList* stack,
+                               QStringList* chain, QString* error);
 
     QString m_route;
+    QStringList m_hops; // m_route's, expanded
     QList<Target> m_targets;
     Options m_options;
     std::unique_ptr<QTemporaryDir> m_socketDir;

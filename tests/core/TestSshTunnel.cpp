@@ -143,6 +143,14 @@ private slots:
             QVERIFY(args.contains(nodes[i].tunnelSocket + QStringLiteral(":127.0.0.1:%1").arg(nodes[i].port)));
         }
         qDeleteAll(tunnels);
+        // ssh takes an IPv6 address bare (not bracketed, not in an ssh:// URI), its port as -p.
+        QList<NodeEndpoint> v6 = behind(QStringLiteral("ops@[::1]:2222"));
+        const auto v6Tunnels = SshTunnel::forNodes(&v6, {}, this, &error);
+        QVERIFY2(v6Tunnels.size() == 1, qPrintable(error));
+        const QStringList v6Args = v6Tunnels.first()->arguments();
+        QCOMPARE(v6Args.mid(v6Args.size() - 4), QStringList({QStringLiteral("-p"), QStringLiteral("2222"),
+                                                             QStringLiteral("--"), QStringLiteral("ops@::1")}));
+        qDeleteAll(v6Tunnels);
     }
 
     void directJump()
@@ -271,6 +279,109 @@ private slots:
         QVERIFY(!lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")));
         QVERIFY(!lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")));
         QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+    }
+
+    // A jump host that the user's ssh config adds (inner has "ProxyJump outer"; the route names only inner) is a hop
+    // of our own chain, checked as strictly: its unknown key is refused even with accept-new in the config, where
+    // ssh's own ProxyJump would have accepted it.
+    void configProxyJumpHopChecksItsHostKey()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        lab.addHostOption(QStringLiteral("inner"), QStringLiteral("ProxyJump outer"));
+        lab.setStrictHostKeyChecking(QStringLiteral("accept-new"));
+        lab.forgetHost(QStringLiteral("outer"));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
+        SshTunnel::Options o = options(lab);
+        o.backoffInitialMs = o.backoffMaxMs = 60000; // one attempt is enough
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QVERIFY2(tunnels.size() == 1, qPrintable(error));
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(up.count() + down.count() > 0, 20000);
+        QCOMPARE(up.count(), 0);
+        const QString reason = down.first().first().toString();
+        // The message names the route, the jump host the config added, and the hop whose key is unknown.
+        QVERIFY2(reason.contains(QStringLiteral("not known")) &&
+                     reason.contains(QStringLiteral("inner (through outer)")) &&
+                     reason.contains(QStringLiteral(":%1").arg(lab.port(QStringLiteral("outer")))),
+                 qPrintable(reason));
+        QVERIFY(!lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(!lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+    }
+
+    // With known keys, the config's jump host carries the tunnel; each hop is named by its alias, so the config's
+    // HostName, Port and User of each still apply (the lab's sshds are only known by their alias's Port).
+    void configProxyJumpIsFollowed()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        lab.addHostOption(QStringLiteral("inner"), QStringLiteral("ProxyJump outer"));
+        const SshTunnel::Options o = options(lab);
+        // As with ssh -J, a later hop of a route is reached through the hop before it: its own ProxyJump is unused.
+        QCOMPARE(SshTunnel::expandRoute(QStringLiteral("outer,inner"), o, &error).value_or(QStringList()),
+                 QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QVERIFY2(tunnels.size() == 1, qPrintable(error));
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        tunnel->start();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        acquireThrough(nodes, realPorts(), "through-a-config-proxyjump");
+        for (const QString& hop : {QStringLiteral("outer"), QStringLiteral("inner")})
+            QVERIFY2(lab.log(hop).contains(QStringLiteral("Accepted publickey")), qPrintable(lab.log(hop)));
+    }
+
+    // What the config makes of a route that cannot be checked strictly is refused before any ssh connects: a
+    // ProxyJump loop, and a user's ProxyCommand (an opaque command we cannot give our options to). The CLI says so.
+    void configProxyLoopsAndCommandsAreRefused_data()
+    {
+        QTest::addColumn<QString>("innerOption");
+        QTest::addColumn<QString>("outerOption");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("loop") << QStringLiteral("ProxyJump outer") << QStringLiteral("ProxyJump inner")
+                              << QStringLiteral("loop: inner -> outer -> inner");
+        QTest::newRow("self") << QStringLiteral("ProxyJump inner") << QString()
+                              << QStringLiteral("loop: inner -> inner");
+        QTest::newRow("ProxyCommand") << QStringLiteral("ProxyCommand ssh -W %h:%p outer") << QString()
+                                      << QStringLiteral("gives inner a ProxyCommand");
+        QTest::newRow("jump host's ProxyCommand")
+            << QStringLiteral("ProxyJump outer") << QStringLiteral("ProxyCommand nc %h %p")
+            << QStringLiteral("gives outer a ProxyCommand");
+    }
+
+    void configProxyLoopsAndCommandsAreRefused()
+    {
+        QFETCH(QString, innerOption);
+        QFETCH(QString, outerOption);
+        QFETCH(QString, expected);
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        lab.addHostOption(QStringLiteral("inner"), innerOption);
+        if (!outerOption.isEmpty())
+            lab.addHostOption(QStringLiteral("outer"), outerOption);
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        const std::unique_ptr<SshTunnel> tunnel(tunnels.value(0));
+        QVERIFY(tunnels.isEmpty());
+        QVERIFY2(error.contains(expected) && error.contains(QStringLiteral("SSH route inner")), qPrintable(error));
+        const CliRun run =
+            runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodeList(m_cluster), QStringLiteral("--ssh"),
+                    QStringLiteral("inner"), QStringLiteral("--ssh-config"), lab.configFile()});
+        QVERIFY2(run.exitCode != 0 && run.err.contains(expected.toUtf8()), qPrintable(run.describe()));
+        QVERIFY(!lab.log(QStringLiteral("outer")).contains(QStringLiteral("Accepted publickey")));
+        QVERIFY(!lab.log(QStringLiteral("inner")).contains(QStringLiteral("Accepted publickey")));
     }
 
     // A config path with a space (and a quote and a '%') reaches every hop of a chain intact.

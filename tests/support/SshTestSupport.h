@@ -101,6 +101,11 @@ public:
         m_known[alias] = hostLine(alias, other + QStringLiteral(".pub"));
     }
     void forgetHost(const QString& alias) { m_known.remove(alias); }
+    // An extra line in the config's Host block of `alias`, e.g. "ProxyJump outer" (the user's own jump host).
+    void addHostOption(const QString& alias, const QString& line)
+    {
+        m_hostOptions[alias] += QStringLiteral("  ") + line + u'\n';
+    }
     // The config's StrictHostKeyChecking ("yes" unless set), e.g. the lenient "accept-new" many users have.
     void setStrictHostKeyChecking(const QString& value) { m_strict = value; }
 
@@ -114,10 +119,10 @@ public:
         writeFile(knownHostsPath(), known);
         QString text;
         for (const auto& server : m_servers)
-            text += QStringLiteral("Host %1\n  HostName 127.0.0.1\n  Port %2\n  User %3\n\n")
+            text += QStringLiteral("Host %1\n  HostName 127.0.0.1\n  Port %2\n  User %3\n%4\n")
                         .arg(server.alias)
                         .arg(server.port)
-                        .arg(qEnvironmentVariable("USER", QStringLiteral("root")));
+                        .arg(qEnvironmentVariable("USER", QStringLiteral("root")), m_hostOptions.value(server.alias));
         text += QStringLiteral("Host *\n  IdentityFile %1\n  IdentitiesOnly yes\n  IdentityAgent none\n"
                                "  UserKnownHostsFile %2\n  GlobalKnownHostsFile /dev/null\n  BatchMode yes\n"
                                "  StrictHostKeyChecking %3\n  UpdateHostKeys no\n")
@@ -179,5 +184,6 @@ private:
     QString m_userKey;
     std::vector<Server> m_servers;
     QMap<QString, QString> m_known;
+    QMap<QString, QString> m_hostOptions;
     QString m_strict = QStringLiteral("yes");
 };
