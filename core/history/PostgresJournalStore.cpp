@@ -631,27 +631,99 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
     return true;
 }
 
+qint64 PostgresJournalStore::dataBytes()
+{
+    if (!m_open || m_lost)
+        return -1;
+    // What the tables take on the server's disk, their indexes and TOAST included.
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT pg_total_relation_size('redlock_events') + "
+                               "pg_total_relation_size('redlock_intervals') + "
+                               "pg_total_relation_size('redlock_sessions')")) ||
+        !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
 bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
 {
-    Q_UNUSED(maxBytes) // the server's disk is its administrator's (the header says why)
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
-    events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
-    events.addBindValue(olderThanMs);
-    intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
-    intervals.addBindValue(olderThanMs);
-    sessions.prepare(QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? "
-                                    "AND NOT EXISTS (SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"));
-    sessions.addBindValue(olderThanMs);
     qint64 total = 0;
-    for (QSqlQuery* q : {&events, &intervals, &sessions}) {
-        if (!q->exec()) {
-            if (error)
-                *error = errorFrom(q->lastError(), tr("cannot prune"));
-            return false;
+    const auto deleteBefore = [&](qint64 cutoffMs) {
+        QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
+        events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
+        events.addBindValue(cutoffMs);
+        intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
+        intervals.addBindValue(cutoffMs);
+        sessions.prepare(QStringLiteral(
+            "DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS (SELECT 1 "
+            "FROM redlock_intervals i WHERE i.session = s.id)"));
+        sessions.addBindValue(cutoffMs);
+        for (QSqlQuery* q : {&events, &intervals, &sessions}) {
+            if (!q->exec()) {
+                if (error)
+                    *error = errorFrom(q->lastError(), tr("cannot prune"));
+                return false;
+            }
+            total += std::max(0, q->numRowsAffected());
         }
-        total += std::max(0, q->numRowsAffected());
+        return true;
+    };
+    if (!deleteBefore(olderThanMs))
+        return false;
+    // By size, as the SQLite file does: the oldest events and closed tenures (never an open one), a share of them as
+    // large as the data is over the target and a tenth more, until the tables fit. A DELETE leaves the space in the
+    // tables (for later rows): VACUUM FULL gives it back, so that the size measured is what the rows take. It
+    // rewrites the tables under an exclusive lock, so it runs only when the tables are over the target; the other
+    // writers' statements wait for it (up to their lock_timeout, then their batch is retried).
+    bool compacted = false;
+    const auto compact = [&] {
+        compacted = true;
+        QSqlQuery vacuum(m_db);
+        return vacuum.exec(QStringLiteral("VACUUM FULL redlock_events, redlock_intervals, redlock_sessions"));
+    };
+    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
+        const qint64 bytes = dataBytes();
+        if (bytes < 0 || bytes <= maxBytes)
+            break;
+        // The open tenures alone were beyond the target last time, and little has been written since: no rewrite
+        // after every batch for nothing to delete.
+        if (!compacted && m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10)
+            break;
+        // Measured after dead rows went: what is over the target is then what live rows take.
+        if (!compacted) {
+            if (!compact())
+                break; // not the tables' owner, or another writer holds them: the next retention tries again
+            continue;
+        }
+        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
+        QSqlQuery q(m_db);
+        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM redlock_events), (SELECT count(*) FROM "
+                                   "redlock_intervals WHERE to_ms IS NOT NULL)")) ||
+            !q.next())
+            break;
+        const qint64 events = q.value(0).toLongLong();
+        const qint64 closed = q.value(1).toLongLong();
+        if (events + closed == 0)
+            break;
+        q.prepare(QStringLiteral(
+            "SELECT greatest(coalesce((SELECT at_ms FROM redlock_events ORDER BY at_ms LIMIT 1 OFFSET ?), -1), "
+            "coalesce((SELECT to_ms FROM redlock_intervals WHERE to_ms IS NOT NULL ORDER BY to_ms LIMIT 1 OFFSET ?), "
+            "-1))"));
+        q.addBindValue(std::min(events - 1, qint64(double(events) * share)));
+        q.addBindValue(std::min(closed - 1, qint64(double(closed) * share)));
+        if (!q.exec() || !q.next())
+            break;
+        const qint64 before = total;
+        if (!deleteBefore(q.value(0).toLongLong() + 1))
+            return false;
+        if (total == before || !compact())
+            break;
+    }
+    if (compacted) {
+        const qint64 left = dataBytes();
+        m_overTargetBytes = left > maxBytes ? left : 0;
     }
     if (removed)
         *removed = total;
