@@ -1,5 +1,6 @@
 #include "history/JournalStore.h"
 
+#include "history/JournalStoreCommon.h"
 #include "history/PostgresJournalStore.h"
 
 #include "observe/KeyPattern.h"
@@ -309,6 +310,14 @@ bool JournalStore::openReadOnly(bool immutable, Error* error)
             else
                 m_hasUnobservedEnds = q.value(0).toInt() > 0;
         }
+        // And for writers' hosts: not known.
+        if (!failed.isValid() && isJournal) {
+            if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'host'")) ||
+                !q.next())
+                failed = q.lastError();
+            else
+                m_hasSessionHost = q.value(0).toInt() > 0;
+        }
     }
     if (failed.isValid()) {
         // A WAL journal whose writer is gone has no -wal or -shm file, and a reader that may not create them in
@@ -483,7 +492,7 @@ bool JournalStore::open(bool readOnly, Error* error)
     }
     const QStringList schema = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS sessions(id INTEGER PRIMARY KEY, source TEXT, pid INTEGER, "
-                       "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER)"),
+                       "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER, host TEXT)"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, "
                        "key BLOB NOT NULL, kind TEXT NOT NULL, token BLOB, previous_token BLOB, holder TEXT, "
                        "detail TEXT, session INTEGER, last_seen_held_ms INTEGER)"),
@@ -532,6 +541,12 @@ bool JournalStore::open(bool readOnly, Error* error)
                                     !q.exec(QStringLiteral("ALTER TABLE events ADD COLUMN last_seen_held_ms INTEGER"))))
         return rollBack(q);
     m_hasUnobservedEnds = true;
+    // A journal from before writers' hosts were recorded: the column is added (NULL: the host is not known).
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'host'")) || !q.next())
+        return rollBack(q);
+    if (q.value(0).toInt() == 0 && !q.exec(QStringLiteral("ALTER TABLE sessions ADD COLUMN host TEXT")))
+        return rollBack(q);
+    m_hasSessionHost = true;
     if (!q.exec(QStringLiteral("COMMIT")))
         return fail(q, tr("cannot create the tables"));
     m_open = true;
@@ -545,9 +560,11 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
     if (!closeAbandoned(staleBeforeMs, error))
         return false;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, started_ms, last_ms) VALUES(?, ?, ?, ?)"));
-    q.addBindValue(source);
-    q.addBindValue(QCoreApplication::applicationPid());
+    const HistoryWriter me = journal::thisWriter(source);
+    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, ?)"));
+    q.addBindValue(me.source);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.host);
     q.addBindValue(nowMs);
     q.addBindValue(nowMs);
     if (!q.exec()) {
@@ -983,10 +1000,12 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    // The writer of each row: its session's source and pid (a few sessions, looked up by primary key).
+    // The writer of each row: its session's source, pid and host (a few sessions, looked up by primary key).
     const QString writerColumns =
         QStringLiteral(", (SELECT source FROM sessions s WHERE s.id = session), (SELECT pid FROM sessions s WHERE "
-                       "s.id = session)");
+                       "s.id = session), ") +
+        (m_hasSessionHost ? QStringLiteral("(SELECT host FROM sessions s WHERE s.id = session)")
+                          : QStringLiteral("NULL"));
     q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
               (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
               (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
@@ -1017,7 +1036,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         i.extensions = q.value(6).toInt();
         i.atLeastSince = q.value(7).toInt() != 0;
         i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
+        i.writer = {q.value(9).toString(), q.value(10).toLongLong(), q.value(11).toString()};
         keys.insert(i.key);
         result.intervals.append(std::move(i));
     }
@@ -1056,7 +1075,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         e.previousToken = ev.value(4).toByteArray();
         e.detail = ev.value(6).toString();
         e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(8).toString(), ev.value(9).toLongLong()};
+        e.writer = {ev.value(8).toString(), ev.value(9).toLongLong(), ev.value(10).toString()};
         result.events.append(std::move(e));
     }
     return result;

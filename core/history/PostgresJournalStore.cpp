@@ -1,5 +1,7 @@
 #include "history/PostgresJournalStore.h"
 
+#include "history/JournalStoreCommon.h"
+
 #include "observe/KeyPattern.h"
 #include "observe/ObservationTypes.h"
 
@@ -7,7 +9,6 @@
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QSysInfo>
 #include <QUrl>
 #include <QUrlQuery>
 #include <QVariant>
@@ -376,9 +377,10 @@ bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qin
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO redlock_sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, "
                              "?) RETURNING id"));
-    q.addBindValue(source);
-    q.addBindValue(QCoreApplication::applicationPid());
-    q.addBindValue(QSysInfo::machineHostName());
+    const HistoryWriter me = journal::thisWriter(source);
+    q.addBindValue(me.source);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.host);
     q.addBindValue(nowMs);
     q.addBindValue(nowMs);
     if (!q.exec() || !q.next()) {
@@ -796,12 +798,13 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
-                             "i.at_least_since, i.gone_by_ms, s.source, s.pid FROM redlock_intervals i LEFT JOIN "
-                             "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
-                             "i.to_ms >= :since)") +
-              QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" i.key ")) +
-              QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
+    q.prepare(
+        QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
+                       "i.at_least_since, i.gone_by_ms, s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN "
+                       "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
+                       "i.to_ms >= :since)") +
+        QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" i.key ")) +
+        QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
     bindKey(q);
@@ -823,7 +826,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         i.extensions = q.value(6).toInt();
         i.atLeastSince = q.value(7).toInt() != 0;
         i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
+        i.writer = {q.value(9).toString(), q.value(10).toLongLong(), q.value(11).toString()};
         rows.append(std::move(i));
     }
     result.intervals = mergeTenures(rows);
@@ -840,7 +843,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
-                              "e.last_seen_held_ms, e.session, s.source, s.pid FROM redlock_events e LEFT JOIN "
+                              "e.last_seen_held_ms, e.session, s.source, s.pid, s.host FROM redlock_events e LEFT JOIN "
                               "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
                QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" e.key ")) +
                QStringLiteral(" ORDER BY e.at_ms, e.id"));
@@ -892,7 +895,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         }
         e.detail = ev.value(6).toString();
         e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(9).toString(), ev.value(10).toLongLong()};
+        e.writer = {ev.value(9).toString(), ev.value(10).toLongLong(), ev.value(11).toString()};
         result.events.append(std::move(e));
     }
     return result;
