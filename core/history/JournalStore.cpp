@@ -40,34 +40,6 @@ QString uniqueConnectionName()
     return QStringLiteral("redlock-journal-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
-// The literal start of a Redis glob (up to its first wildcard or escape) and the first byte string after every
-// string with that start: the key range an index can narrow the glob to.
-QByteArray literalPrefix(const QByteArray& pattern)
-{
-    qsizetype i = 0;
-    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
-        ++i;
-    return pattern.left(i);
-}
-
-QByteArray prefixSuccessor(QByteArray prefix)
-{
-    while (!prefix.isEmpty()) {
-        auto last = static_cast<unsigned char>(prefix.back());
-        if (last < 0xFF) {
-            prefix.back() = static_cast<char>(last + 1);
-            return prefix;
-        }
-        prefix.chop(1);
-    }
-    return {};
-}
-
-bool isPlainKey(const QByteArray& pattern)
-{
-    return literalPrefix(pattern).size() == pattern.size();
-}
-
 } // namespace
 
 // A statement of write()'s hot path (a row or two per event: 100,000 of them on a first pass), prepared once per
@@ -933,37 +905,15 @@ QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs
 {
     if (m_postgres)
         return m_postgres->unwatchedSpans(sinceMs, untilMs, nowMs);
-    // The sessions are few (one per writer start); their union is what was watched, the holes between are not.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    QList<UnwatchedSpan> spans;
     if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
                                "sessions ORDER BY started_ms, id")))
-        return spans; // a journal from before sessions: nothing known about them
-    bool any = false, lastEnded = false;
-    qint64 coveredTo = 0;
-    QString lastSource;
-    while (q.next()) {
-        const qint64 start = q.value(0).toLongLong();
-        const qint64 end = std::max(start, q.value(1).toLongLong());
-        if (any && start > coveredTo)
-            spans.append({coveredTo, start, lastSource});
-        if (!any || end >= coveredTo) {
-            coveredTo = end;
-            lastEnded = q.value(2).toBool();
-            lastSource = q.value(3).toString();
-        }
-        any = true;
-    }
-    // The last writer stopped, or has been silent for longer than a live one is.
-    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
-        spans.append({coveredTo, -1, lastSource});
-    QList<UnwatchedSpan> inRange;
-    for (const UnwatchedSpan& span : spans) {
-        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
-            inRange.append(span);
-    }
-    return inRange;
+        return {}; // a journal from before sessions: nothing known about them
+    QList<journal::SessionSpan> sessions;
+    while (q.next())
+        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
+    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
 }
 
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
@@ -973,30 +923,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     HistoryResult result;
     result.queriedAtMs = nowMs;
     const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const QByteArray& pattern = query.keyPattern;
-    const bool exact = !pattern.isEmpty() && isPlainKey(pattern);
-    const QByteArray prefix = exact ? pattern : literalPrefix(pattern);
-    const QByteArray prefixEnd = prefixSuccessor(prefix);
-    // The index narrows to the key (or to the glob's literal prefix); the glob and holder filters run here.
-    QString keyFilter;
-    if (exact)
-        keyFilter = QStringLiteral(" AND key = :key");
-    else if (!prefix.isEmpty())
-        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
-                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
-    const auto bindKey = [&](QSqlQuery& q) {
-        if (!keyFilter.isEmpty())
-            q.bindValue(QStringLiteral(":key"), prefix);
-        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
-            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
-    };
-    const auto keyMatches = [&](const QByteArray& key) {
-        return pattern.isEmpty() || exact || globMatches(pattern, key);
-    };
-    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
-        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
-               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
-    };
+    const journal::KeyFilter keys(query.keyPattern);
 
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
@@ -1010,21 +937,21 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
               (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
               (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
               QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
-              keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
+              keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY key, from_ms, id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    bindKey(q);
+    keys.bind(q);
     if (!q.exec()) {
         result.error = errorFrom(q.lastError(), tr("cannot read")).message;
         return result;
     }
-    QSet<QByteArray> keys;
+    QSet<QByteArray> heldKeys;
     while (q.next()) {
         HolderInterval i;
         i.key = q.value(0).toByteArray();
         i.token = q.value(1).toByteArray();
         i.holder = q.value(2).toString();
-        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
         if (result.intervals.size() >= query.limit) {
             result.truncated = true;
@@ -1037,7 +964,7 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         i.atLeastSince = q.value(7).toInt() != 0;
         i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
         i.writer = {q.value(9).toString(), q.value(10).toLongLong(), q.value(11).toString()};
-        keys.insert(i.key);
+        heldKeys.insert(i.key);
         result.intervals.append(std::move(i));
     }
     result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
@@ -1047,11 +974,11 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
                (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) + writerColumns +
-               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") + keyFilter +
-               QStringLiteral(" ORDER BY at_ms, id"));
+               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") +
+               keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY at_ms, id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
-    bindKey(ev);
+    keys.bind(ev);
     if (!ev.exec()) {
         result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
         return result;
@@ -1059,12 +986,13 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     while (ev.next()) {
         JournalEvent e;
         e.key = ev.value(1).toByteArray();
-        if (!keyMatches(e.key))
+        if (!keys.matches(e.key))
             continue;
         e.token = ev.value(3).toByteArray();
         e.holder = ev.value(5).toString();
         // With a holder filter: that holder's events, and the contests of the keys it held.
-        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) &&
+            !(heldKeys.contains(e.key) && ev.value(2).toString() == u"contested"))
             continue;
         if (result.events.size() >= query.limit) {
             result.truncated = true;

@@ -1,13 +1,110 @@
 #include "history/JournalStoreCommon.h"
 
+#include "observe/KeyPattern.h"
+#include "observe/ObservationTypes.h"
+
 #include <QCoreApplication>
+#include <QSqlQuery>
 #include <QSysInfo>
+#include <QVariant>
+
+#include <algorithm>
 
 namespace redlock::journal {
+
+namespace {
+
+// The literal start of a Redis glob (up to its first wildcard or escape).
+QByteArray literalPrefix(const QByteArray& pattern)
+{
+    qsizetype i = 0;
+    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
+        ++i;
+    return pattern.left(i);
+}
+
+// The first byte string after every string that starts with prefix; empty: none (all 0xFF).
+QByteArray prefixSuccessor(QByteArray prefix)
+{
+    while (!prefix.isEmpty()) {
+        auto last = static_cast<unsigned char>(prefix.back());
+        if (last < 0xFF) {
+            prefix.back() = static_cast<char>(last + 1);
+            return prefix;
+        }
+        prefix.chop(1);
+    }
+    return {};
+}
+
+} // namespace
 
 HistoryWriter thisWriter(const QString& source)
 {
     return {source, QCoreApplication::applicationPid(), QSysInfo::machineHostName()};
+}
+
+KeyFilter::KeyFilter(const QByteArray& pattern)
+    : m_pattern(pattern), m_prefix(literalPrefix(pattern)), m_prefixEnd(prefixSuccessor(m_prefix)),
+      m_exact(!pattern.isEmpty() && m_prefix.size() == pattern.size())
+{}
+
+QString KeyFilter::sql(const QString& column) const
+{
+    if (m_exact)
+        return QStringLiteral(" AND %1 = :key").arg(column);
+    if (m_prefix.isEmpty())
+        return {};
+    return m_prefixEnd.isEmpty() ? QStringLiteral(" AND %1 >= :key").arg(column)
+                                 : QStringLiteral(" AND %1 >= :key AND %1 < :keyEnd").arg(column);
+}
+
+void KeyFilter::bind(QSqlQuery& query) const
+{
+    if (m_exact || !m_prefix.isEmpty())
+        query.bindValue(QStringLiteral(":key"), m_prefix);
+    if (!m_exact && !m_prefix.isEmpty() && !m_prefixEnd.isEmpty())
+        query.bindValue(QStringLiteral(":keyEnd"), m_prefixEnd);
+}
+
+bool KeyFilter::matches(const QByteArray& key) const
+{
+    return m_pattern.isEmpty() || m_exact || globMatches(m_pattern, key);
+}
+
+bool holderMatches(const HistoryQuery& query, const QString& holder, const QByteArray& token)
+{
+    return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
+           printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
+}
+
+QList<UnwatchedSpan> unwatchedSpans(const QList<SessionSpan>& sessions, qint64 sinceMs, qint64 untilMs, qint64 nowMs)
+{
+    // The union of the sessions is what was watched; the holes between are not.
+    QList<UnwatchedSpan> spans;
+    bool any = false, lastEnded = false;
+    qint64 coveredTo = 0;
+    QString lastSource;
+    for (const SessionSpan& session : sessions) {
+        const qint64 end = std::max(session.startedMs, session.lastMs);
+        if (any && session.startedMs > coveredTo)
+            spans.append({coveredTo, session.startedMs, lastSource});
+        if (!any || end >= coveredTo) {
+            coveredTo = end;
+            lastEnded = session.ended;
+            lastSource = session.source;
+        }
+        any = true;
+    }
+    // The last writer stopped, or has been silent for longer than a live one is.
+    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
+        spans.append({coveredTo, -1, lastSource});
+    QList<UnwatchedSpan> inRange;
+    for (const UnwatchedSpan& span : spans) {
+        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
+            inRange.append(span);
+    }
+    return inRange;
 }
 
 } // namespace redlock::journal

@@ -5,9 +5,45 @@
 
 #include "history/HistoryTypes.h"
 
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+class QSqlQuery;
+
 namespace redlock::journal {
 
 // This process as a writer of the journal (its sessions row): the source given, its pid, and the machine's host name.
 HistoryWriter thisWriter(const QString& source);
+
+// What a query's key glob narrows the rows to: an index range (the glob's literal prefix, or the key itself) in SQL,
+// then the glob itself on each row read.
+class KeyFilter
+{
+public:
+    explicit KeyFilter(const QByteArray& pattern);
+    // " AND <column> = :key", a range on the prefix, or nothing (a glob that begins with a wildcard).
+    QString sql(const QString& column) const;
+    void bind(QSqlQuery& query) const;
+    bool matches(const QByteArray& key) const;
+
+private:
+    QByteArray m_pattern, m_prefix, m_prefixEnd;
+    bool m_exact = false;
+};
+
+// The query's holder filter: a substring of the holder summary or of the printable token, case-insensitive.
+bool holderMatches(const HistoryQuery& query, const QString& holder, const QByteArray& token);
+
+// One writer's session, as the sessions tables keep it.
+struct SessionSpan
+{
+    qint64 startedMs = 0;
+    qint64 lastMs = 0; // ended_ms, or the last write of a session without an end
+    bool ended = false;
+    QString source;
+};
+// The spans no session covers (sessions in order of their start), those that meet [sinceMs, untilMs].
+QList<UnwatchedSpan> unwatchedSpans(const QList<SessionSpan>& sessions, qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
 } // namespace redlock::journal

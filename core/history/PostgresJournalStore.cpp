@@ -53,29 +53,6 @@ const QList<QStringList>& schemaSteps()
     return steps;
 }
 
-// The literal start of a Redis glob and the first byte string after every string with that start (the range an
-// index narrows the glob to), as JournalStore.cpp does.
-QByteArray literalPrefix(const QByteArray& pattern)
-{
-    qsizetype i = 0;
-    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
-        ++i;
-    return pattern.left(i);
-}
-
-QByteArray prefixSuccessor(QByteArray prefix)
-{
-    while (!prefix.isEmpty()) {
-        auto last = static_cast<unsigned char>(prefix.back());
-        if (last < 0xFF) {
-            prefix.back() = static_cast<char>(last + 1);
-            return prefix;
-        }
-        prefix.chop(1);
-    }
-    return {};
-}
-
 // An end somebody saw (released, expired, force-released, ...), as opposed to a writer that stopped watching.
 bool isObservedEnd(const QString& endedBy)
 {
@@ -734,36 +711,15 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
 
 QList<UnwatchedSpan> PostgresJournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
-    // The union of every writer's sessions is what was watched; the holes between are not.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    QList<UnwatchedSpan> spans;
     if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
                                "redlock_sessions ORDER BY started_ms, id")))
-        return spans;
-    bool any = false, lastEnded = false;
-    qint64 coveredTo = 0;
-    QString lastSource;
-    while (q.next()) {
-        const qint64 start = q.value(0).toLongLong();
-        const qint64 end = std::max(start, q.value(1).toLongLong());
-        if (any && start > coveredTo)
-            spans.append({coveredTo, start, lastSource});
-        if (!any || end >= coveredTo) {
-            coveredTo = end;
-            lastEnded = q.value(2).toBool();
-            lastSource = q.value(3).toString();
-        }
-        any = true;
-    }
-    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
-        spans.append({coveredTo, -1, lastSource});
-    QList<UnwatchedSpan> inRange;
-    for (const UnwatchedSpan& span : spans) {
-        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
-            inRange.append(span);
-    }
-    return inRange;
+        return {}; // a journal from before sessions: nothing known about them
+    QList<journal::SessionSpan> sessions;
+    while (q.next())
+        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
+    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
 }
 
 HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowMs)
@@ -771,29 +727,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     HistoryResult result;
     result.queriedAtMs = nowMs;
     const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const QByteArray& pattern = query.keyPattern;
-    const QByteArray prefix = literalPrefix(pattern);
-    const bool exact = !pattern.isEmpty() && prefix.size() == pattern.size();
-    const QByteArray prefixEnd = prefixSuccessor(prefix);
-    QString keyFilter;
-    if (exact)
-        keyFilter = QStringLiteral(" AND key = :key");
-    else if (!prefix.isEmpty())
-        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
-                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
-    const auto bindKey = [&](QSqlQuery& q) {
-        if (!keyFilter.isEmpty())
-            q.bindValue(QStringLiteral(":key"), prefix);
-        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
-            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
-    };
-    const auto keyMatches = [&](const QByteArray& key) {
-        return pattern.isEmpty() || exact || globMatches(pattern, key);
-    };
-    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
-        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
-               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
-    };
+    const journal::KeyFilter keys(query.keyPattern);
 
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
     QSqlQuery q(m_db);
@@ -803,11 +737,10 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
                        "i.at_least_since, i.gone_by_ms, s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN "
                        "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
                        "i.to_ms >= :since)") +
-        QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" i.key ")) +
-        QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
+        keys.sql(QStringLiteral("i.key")) + QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    bindKey(q);
+    keys.bind(q);
     if (!q.exec()) {
         result.error = errorFrom(q.lastError(), tr("cannot read")).message;
         return result;
@@ -818,7 +751,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         i.key = q.value(0).toByteArray();
         i.token = q.value(1).toByteArray();
         i.holder = q.value(2).toString();
-        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
         i.fromMs = q.value(3).toLongLong();
         i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
@@ -834,9 +767,9 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         result.intervals.resize(query.limit);
         result.truncated = true;
     }
-    QSet<QByteArray> keys;
+    QSet<QByteArray> heldKeys;
     for (const HolderInterval& i : std::as_const(result.intervals))
-        keys.insert(i.key);
+        heldKeys.insert(i.key);
     result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
     if (!query.withEvents)
         return result;
@@ -845,11 +778,10 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
                               "e.last_seen_held_ms, e.session, s.source, s.pid, s.host FROM redlock_events e LEFT JOIN "
                               "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
-               QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" e.key ")) +
-               QStringLiteral(" ORDER BY e.at_ms, e.id"));
+               keys.sql(QStringLiteral("e.key")) + QStringLiteral(" ORDER BY e.at_ms, e.id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
-    bindKey(ev);
+    keys.bind(ev);
     if (!ev.exec()) {
         result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
         return result;
@@ -866,11 +798,12 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     while (ev.next()) {
         JournalEvent e;
         e.key = ev.value(1).toByteArray();
-        if (!keyMatches(e.key))
+        if (!keys.matches(e.key))
             continue;
         e.token = ev.value(3).toByteArray();
         e.holder = ev.value(5).toString();
-        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) &&
+            !(heldKeys.contains(e.key) && ev.value(2).toString() == u"contested"))
             continue;
         e.atMs = ev.value(0).toLongLong();
         e.kind = ev.value(2).toString();
