@@ -947,23 +947,13 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     }
     QSet<QByteArray> heldKeys;
     while (q.next()) {
-        HolderInterval i;
-        i.key = q.value(0).toByteArray();
-        i.token = q.value(1).toByteArray();
-        i.holder = q.value(2).toString();
+        HolderInterval i = journal::intervalFromRow(q);
         if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
         if (result.intervals.size() >= query.limit) {
             result.truncated = true;
             break;
         }
-        i.fromMs = q.value(3).toLongLong();
-        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
-        i.endedBy = q.value(5).toString();
-        i.extensions = q.value(6).toInt();
-        i.atLeastSince = q.value(7).toInt() != 0;
-        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong(), q.value(11).toString()};
         heldKeys.insert(i.key);
         result.intervals.append(std::move(i));
     }
@@ -984,26 +974,16 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
         return result;
     }
     while (ev.next()) {
-        JournalEvent e;
-        e.key = ev.value(1).toByteArray();
+        JournalEvent e = journal::eventFromRow(ev);
         if (!keys.matches(e.key))
             continue;
-        e.token = ev.value(3).toByteArray();
-        e.holder = ev.value(5).toString();
         // With a holder filter: that holder's events, and the contests of the keys it held.
-        if (!journal::holderMatches(query, e.holder, e.token) &&
-            !(heldKeys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
             continue;
         if (result.events.size() >= query.limit) {
             result.truncated = true;
             break;
         }
-        e.atMs = ev.value(0).toLongLong();
-        e.kind = ev.value(2).toString();
-        e.previousToken = ev.value(4).toByteArray();
-        e.detail = ev.value(6).toString();
-        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(8).toString(), ev.value(9).toLongLong(), ev.value(10).toString()};
         result.events.append(std::move(e));
     }
     return result;

@@ -78,6 +78,37 @@ bool holderMatches(const HistoryQuery& query, const QString& holder, const QByte
            printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
 }
 
+HolderInterval intervalFromRow(const QSqlQuery& row)
+{
+    HolderInterval i;
+    i.key = row.value(0).toByteArray();
+    i.token = row.value(1).toByteArray();
+    i.holder = row.value(2).toString();
+    i.fromMs = row.value(3).toLongLong();
+    i.toMs = row.value(4).isNull() ? -1 : row.value(4).toLongLong();
+    i.endedBy = row.value(5).toString();
+    i.extensions = row.value(6).toInt();
+    i.atLeastSince = row.value(7).toInt() != 0;
+    i.goneByMs = row.value(8).isNull() ? -1 : row.value(8).toLongLong();
+    i.writer = {row.value(9).toString(), row.value(10).toLongLong(), row.value(11).toString()};
+    return i;
+}
+
+JournalEvent eventFromRow(const QSqlQuery& row)
+{
+    JournalEvent e;
+    e.atMs = row.value(0).toLongLong();
+    e.key = row.value(1).toByteArray();
+    e.kind = row.value(2).toString();
+    e.token = row.value(3).toByteArray();
+    e.previousToken = row.value(4).toByteArray();
+    e.holder = row.value(5).toString();
+    e.detail = row.value(6).toString();
+    e.lastSeenHeldMs = row.value(7).isNull() ? 0 : row.value(7).toLongLong();
+    e.writer = {row.value(8).toString(), row.value(9).toLongLong(), row.value(10).toString()};
+    return e;
+}
+
 QList<UnwatchedSpan> unwatchedSpans(const QList<SessionSpan>& sessions, qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
     // The union of the sessions is what was watched; the holes between are not.

@@ -35,6 +35,13 @@ private:
 // The query's holder filter: a substring of the holder summary or of the printable token, case-insensitive.
 bool holderMatches(const HistoryQuery& query, const QString& holder, const QByteArray& token);
 
+// A row of either store's interval query: key, token, holder, from_ms, to_ms, ended, extensions, at_least_since,
+// gone_by_ms, then the writer's source, pid, host.
+HolderInterval intervalFromRow(const QSqlQuery& row);
+// A row of either store's event query: at_ms, key, kind, token, previous_token, holder, detail, last_seen_held_ms,
+// then the writer's source, pid, host (further columns are the store's own).
+JournalEvent eventFromRow(const QSqlQuery& row);
+
 // One writer's session, as the sessions tables keep it.
 struct SessionSpan
 {

@@ -747,19 +747,9 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     }
     QList<HolderInterval> rows;
     while (q.next()) {
-        HolderInterval i;
-        i.key = q.value(0).toByteArray();
-        i.token = q.value(1).toByteArray();
-        i.holder = q.value(2).toString();
+        HolderInterval i = journal::intervalFromRow(q);
         if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
-        i.fromMs = q.value(3).toLongLong();
-        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
-        i.endedBy = q.value(5).toString();
-        i.extensions = q.value(6).toInt();
-        i.atLeastSince = q.value(7).toInt() != 0;
-        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong(), q.value(11).toString()};
         rows.append(std::move(i));
     }
     result.intervals = mergeTenures(rows);
@@ -776,7 +766,7 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
-                              "e.last_seen_held_ms, e.session, s.source, s.pid, s.host FROM redlock_events e LEFT JOIN "
+                              "e.last_seen_held_ms, s.source, s.pid, s.host, e.session FROM redlock_events e LEFT JOIN "
                               "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
                keys.sql(QStringLiteral("e.key")) + QStringLiteral(" ORDER BY e.at_ms, e.id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
@@ -796,19 +786,12 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     };
     QHash<QByteArray, QList<Told>> told;
     while (ev.next()) {
-        JournalEvent e;
-        e.key = ev.value(1).toByteArray();
+        JournalEvent e = journal::eventFromRow(ev);
         if (!keys.matches(e.key))
             continue;
-        e.token = ev.value(3).toByteArray();
-        e.holder = ev.value(5).toString();
-        if (!journal::holderMatches(query, e.holder, e.token) &&
-            !(heldKeys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
             continue;
-        e.atMs = ev.value(0).toLongLong();
-        e.kind = ev.value(2).toString();
-        e.previousToken = ev.value(4).toByteArray();
-        const qint64 session = ev.value(8).toLongLong();
+        const qint64 session = ev.value(11).toLongLong();
         const QByteArray what = e.key + '\0' + e.kind.toUtf8() + '\0' + e.token + '\0' + e.previousToken;
         QList<Told>& same = told[what];
         bool duplicate = false;
@@ -826,9 +809,6 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
             result.truncated = true;
             break;
         }
-        e.detail = ev.value(6).toString();
-        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(9).toString(), ev.value(10).toLongLong(), ev.value(11).toString()};
         result.events.append(std::move(e));
     }
     return result;
