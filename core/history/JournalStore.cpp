@@ -857,33 +857,37 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     };
     if (!deleteBefore(olderThanMs))
         return false;
-    // By size: the oldest rows, as large a share of them as the data is over the target and a tenth of it more (so
-    // that the next writes, which run this again once beyond the target, do not start over at once), until the
-    // data fits.
-    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
-        const qint64 bytes = dataBytes();
-        if (bytes < 0 || bytes <= maxBytes)
-            break;
-        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
+    // By size: freed pages are counted out of what the data takes (freelist_count), nothing to compact first.
+    journal::SizeRetention steps;
+    steps.dataBytes = [this] { return dataBytes(); };
+    steps.countRows = [this](qint64* events, qint64* closed) {
         QSqlQuery q(m_db);
-        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals WHERE to_ms "
-                                   "IS NOT NULL)")) ||
+        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals "
+                                   "WHERE to_ms IS NOT NULL)")) ||
             !q.next())
-            break;
-        const qint64 events = q.value(0).toLongLong();
-        const qint64 closed = q.value(1).toLongLong();
-        if (events + closed == 0)
-            break;
-        q.prepare(QStringLiteral(
-            "SELECT max(coalesce((SELECT at_ms FROM events ORDER BY at_ms LIMIT 1 OFFSET ?), -1), coalesce((SELECT "
-            "to_ms FROM intervals WHERE to_ms IS NOT NULL ORDER BY to_ms LIMIT 1 OFFSET ?), -1))"));
-        q.addBindValue(std::min(events - 1, qint64(double(events) * share)));
-        q.addBindValue(std::min(closed - 1, qint64(double(closed) * share)));
-        if (!q.exec() || !q.next())
-            break;
-        if (!deleteBefore(q.value(0).toLongLong() + 1))
             return false;
-    }
+        *events = q.value(0).toLongLong();
+        *closed = q.value(1).toLongLong();
+        return true;
+    };
+    steps.cutoff = [this](qint64 eventOffset, qint64 closedOffset, qint64* cutoffMs) {
+        QSqlQuery q(m_db);
+        q.prepare(QStringLiteral("SELECT max(coalesce((SELECT at_ms FROM events ORDER BY at_ms LIMIT 1 OFFSET ?), "
+                                 "-1), coalesce((SELECT to_ms FROM intervals WHERE to_ms IS NOT NULL ORDER BY to_ms "
+                                 "LIMIT 1 OFFSET ?), -1))"));
+        q.addBindValue(eventOffset);
+        q.addBindValue(closedOffset);
+        if (!q.exec() || !q.next())
+            return false;
+        *cutoffMs = q.value(0).toLongLong();
+        return true;
+    };
+    steps.deleteBefore = [&](qint64 cutoffMs) {
+        const qint64 before = total;
+        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
+    };
+    if (!journal::pruneToSize(maxBytes, steps))
+        return false;
     // Gives the freed pages back to the file system. Each step of the pragma frees one page and yields an empty
     // row, and Qt SQL steps a statement without columns once per exec(): one exec() per page, in one transaction.
     const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));

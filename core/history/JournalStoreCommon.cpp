@@ -109,6 +109,36 @@ JournalEvent eventFromRow(const QSqlQuery& row)
     return e;
 }
 
+bool pruneToSize(qint64 maxBytes, const SizeRetention& store)
+{
+    bool compacted = false;
+    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
+        const qint64 bytes = store.dataBytes();
+        if (bytes < 0 || bytes <= maxBytes)
+            break;
+        if (store.compact && !compacted) {
+            compacted = true;
+            if (!store.compact())
+                break;
+            continue; // measured again: what is over the target is then what live rows take
+        }
+        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
+        qint64 events = 0, closed = 0;
+        if (!store.countRows(&events, &closed) || events + closed == 0)
+            break;
+        qint64 cutoffMs = 0;
+        if (!store.cutoff(std::min(events - 1, qint64(double(events) * share)),
+                          std::min(closed - 1, qint64(double(closed) * share)), &cutoffMs))
+            break;
+        const qint64 removed = store.deleteBefore(cutoffMs + 1);
+        if (removed < 0)
+            return false;
+        if (store.compact && (removed == 0 || !store.compact()))
+            break;
+    }
+    return true;
+}
+
 QList<UnwatchedSpan> unwatchedSpans(const QList<SessionSpan>& sessions, qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
     // The union of the sessions is what was watched; the holes between are not.

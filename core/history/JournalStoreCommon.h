@@ -9,6 +9,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 class QSqlQuery;
 
 namespace redlock::journal {
@@ -41,6 +43,21 @@ HolderInterval intervalFromRow(const QSqlQuery& row);
 // A row of either store's event query: at_ms, key, kind, token, previous_token, holder, detail, last_seen_held_ms,
 // then the writer's source, pid, host (further columns are the store's own).
 JournalEvent eventFromRow(const QSqlQuery& row);
+
+// Retention by size, with the store's statements: rounds that remove the oldest events and closed tenures (never an
+// open one), as large a share of them as the data is over the target and a tenth more (so that the next writes do
+// not start over at once), until the data takes at most maxBytes. False: a delete failed (the store said why).
+struct SizeRetention
+{
+    std::function<qint64()> dataBytes;                   // -1: unknown
+    std::function<bool(qint64*, qint64*)> countRows;     // events, closed intervals
+    std::function<bool(qint64, qint64, qint64*)> cutoff; // the instant at these offsets (events, closed intervals)
+    std::function<qint64(qint64)> deleteBefore;          // rows removed before this instant; -1: failed
+    // Where deleted rows keep their space until the store gives it back (PostgreSQL): before the first measure and
+    // after each round; false: it could not (the rounds stop). Null: the size measured is what the rows take.
+    std::function<bool()> compact;
+};
+bool pruneToSize(qint64 maxBytes, const SizeRetention& store);
 
 // One writer's session, as the sessions tables keep it.
 struct SessionSpan

@@ -656,50 +656,47 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
     // tables (for later rows): VACUUM FULL gives it back, so that the size measured is what the rows take. It
     // rewrites the tables under an exclusive lock, so it runs only when the tables are over the target; the other
     // writers' statements wait for it (up to their lock_timeout, then their batch is retried).
-    bool compacted = false;
-    const auto compact = [&] {
-        compacted = true;
-        QSqlQuery vacuum(m_db);
-        return vacuum.exec(QStringLiteral("VACUUM FULL redlock_events, redlock_intervals, redlock_sessions"));
-    };
-    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
-        const qint64 bytes = dataBytes();
-        if (bytes < 0 || bytes <= maxBytes)
-            break;
-        // The open tenures alone were beyond the target last time, and little has been written since: no rewrite
-        // after every batch for nothing to delete.
-        if (!compacted && m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10)
-            break;
-        // Measured after dead rows went: what is over the target is then what live rows take.
-        if (!compacted) {
-            if (!compact())
-                break; // not the tables' owner, or another writer holds them: the next retention tries again
-            continue;
-        }
-        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
+    journal::SizeRetention steps;
+    steps.dataBytes = [this] { return dataBytes(); };
+    steps.countRows = [this](qint64* events, qint64* closed) {
         QSqlQuery q(m_db);
-        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM redlock_events), (SELECT count(*) FROM "
-                                   "redlock_intervals WHERE to_ms IS NOT NULL)")) ||
+        if (!q.exec(
+                QStringLiteral("SELECT (SELECT count(*) FROM redlock_events), (SELECT count(*) FROM redlock_intervals "
+                               "WHERE to_ms IS NOT NULL)")) ||
             !q.next())
-            break;
-        const qint64 events = q.value(0).toLongLong();
-        const qint64 closed = q.value(1).toLongLong();
-        if (events + closed == 0)
-            break;
-        q.prepare(QStringLiteral(
-            "SELECT greatest(coalesce((SELECT at_ms FROM redlock_events ORDER BY at_ms LIMIT 1 OFFSET ?), -1), "
-            "coalesce((SELECT to_ms FROM redlock_intervals WHERE to_ms IS NOT NULL ORDER BY to_ms LIMIT 1 OFFSET ?), "
-            "-1))"));
-        q.addBindValue(std::min(events - 1, qint64(double(events) * share)));
-        q.addBindValue(std::min(closed - 1, qint64(double(closed) * share)));
-        if (!q.exec() || !q.next())
-            break;
-        const qint64 before = total;
-        if (!deleteBefore(q.value(0).toLongLong() + 1))
             return false;
-        if (total == before || !compact())
-            break;
-    }
+        *events = q.value(0).toLongLong();
+        *closed = q.value(1).toLongLong();
+        return true;
+    };
+    steps.cutoff = [this](qint64 eventOffset, qint64 closedOffset, qint64* cutoffMs) {
+        QSqlQuery q(m_db);
+        q.prepare(QStringLiteral(
+            "SELECT greatest(coalesce((SELECT at_ms FROM redlock_events ORDER BY at_ms LIMIT 1 OFFSET ?), "
+            "-1), coalesce((SELECT to_ms FROM redlock_intervals WHERE to_ms IS NOT NULL ORDER BY to_ms "
+            "LIMIT 1 OFFSET ?), -1))"));
+        q.addBindValue(eventOffset);
+        q.addBindValue(closedOffset);
+        if (!q.exec() || !q.next())
+            return false;
+        *cutoffMs = q.value(0).toLongLong();
+        return true;
+    };
+    steps.deleteBefore = [&](qint64 cutoffMs) {
+        const qint64 before = total;
+        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
+    };
+    bool compacted = false;
+    steps.compact = [&] {
+        compacted = true;
+        return QSqlQuery(m_db).exec(QStringLiteral("VACUUM FULL redlock_events, redlock_intervals, redlock_sessions"));
+    };
+    // The open tenures alone were beyond the target last time, and little has been written since: no rewrite after
+    // every batch for nothing to delete.
+    const qint64 bytes = maxBytes > 0 ? dataBytes() : -1;
+    if (bytes > maxBytes && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10) &&
+        !journal::pruneToSize(maxBytes, steps))
+        return false;
     if (compacted) {
         const qint64 left = dataBytes();
         m_overTargetBytes = left > maxBytes ? left : 0;
