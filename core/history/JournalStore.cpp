@@ -860,28 +860,7 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     // By size: freed pages are counted out of what the data takes (freelist_count), nothing to compact first.
     journal::SizeRetention steps;
     steps.dataBytes = [this] { return dataBytes(); };
-    steps.countRows = [this](qint64* events, qint64* closed) {
-        QSqlQuery q(m_db);
-        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals "
-                                   "WHERE to_ms IS NOT NULL)")) ||
-            !q.next())
-            return false;
-        *events = q.value(0).toLongLong();
-        *closed = q.value(1).toLongLong();
-        return true;
-    };
-    steps.cutoff = [this](qint64 eventOffset, qint64 closedOffset, qint64* cutoffMs) {
-        QSqlQuery q(m_db);
-        q.prepare(QStringLiteral("SELECT max(coalesce((SELECT at_ms FROM events ORDER BY at_ms LIMIT 1 OFFSET ?), "
-                                 "-1), coalesce((SELECT to_ms FROM intervals WHERE to_ms IS NOT NULL ORDER BY to_ms "
-                                 "LIMIT 1 OFFSET ?), -1))"));
-        q.addBindValue(eventOffset);
-        q.addBindValue(closedOffset);
-        if (!q.exec() || !q.next())
-            return false;
-        *cutoffMs = q.value(0).toLongLong();
-        return true;
-    };
+    journal::addRowQueries(&steps, m_db, QStringLiteral(""), QStringLiteral("max"));
     steps.deleteBefore = [&](qint64 cutoffMs) {
         const qint64 before = total;
         return deleteBefore(cutoffMs) ? total - before : qint64(-1);

@@ -4,6 +4,7 @@
 #include "observe/ObservationTypes.h"
 
 #include <QCoreApplication>
+#include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QSysInfo>
 #include <QVariant>
@@ -137,6 +138,36 @@ bool pruneToSize(qint64 maxBytes, const SizeRetention& store)
             break;
     }
     return true;
+}
+
+void addRowQueries(SizeRetention* store, const QSqlDatabase& db, const QString& tablePrefix, const QString& greatest)
+{
+    const QString count = QStringLiteral("SELECT (SELECT count(*) FROM %1events), (SELECT count(*) FROM %1intervals "
+                                         "WHERE to_ms IS NOT NULL)")
+                              .arg(tablePrefix);
+    store->countRows = [db, count](qint64* events, qint64* closed) {
+        QSqlQuery q(db);
+        if (!q.exec(count) || !q.next())
+            return false;
+        *events = q.value(0).toLongLong();
+        *closed = q.value(1).toLongLong();
+        return true;
+    };
+    const QString cutoff =
+        QStringLiteral("SELECT %2(coalesce((SELECT at_ms FROM %1events ORDER BY at_ms LIMIT 1 OFFSET "
+                       "?), -1), coalesce((SELECT to_ms FROM %1intervals WHERE to_ms IS NOT NULL "
+                       "ORDER BY to_ms LIMIT 1 OFFSET ?), -1))")
+            .arg(tablePrefix, greatest);
+    store->cutoff = [db, cutoff](qint64 eventOffset, qint64 closedOffset, qint64* cutoffMs) {
+        QSqlQuery q(db);
+        q.prepare(cutoff);
+        q.addBindValue(eventOffset);
+        q.addBindValue(closedOffset);
+        if (!q.exec() || !q.next())
+            return false;
+        *cutoffMs = q.value(0).toLongLong();
+        return true;
+    };
 }
 
 QList<UnwatchedSpan> unwatchedSpans(const QList<SessionSpan>& sessions, qint64 sinceMs, qint64 untilMs, qint64 nowMs)

@@ -11,6 +11,7 @@
 
 #include <functional>
 
+class QSqlDatabase;
 class QSqlQuery;
 
 namespace redlock::journal {
@@ -58,6 +59,9 @@ struct SizeRetention
     std::function<bool()> compact;
 };
 bool pruneToSize(qint64 maxBytes, const SizeRetention& store);
+// countRows and cutoff as SQL on db's <tablePrefix>events and <tablePrefix>intervals; greatest: the dialect's scalar
+// maximum (SQLite's max, PostgreSQL's greatest).
+void addRowQueries(SizeRetention* store, const QSqlDatabase& db, const QString& tablePrefix, const QString& greatest);
 
 // One writer's session, as the sessions tables keep it.
 struct SessionSpan

@@ -658,30 +658,7 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
     // writers' statements wait for it (up to their lock_timeout, then their batch is retried).
     journal::SizeRetention steps;
     steps.dataBytes = [this] { return dataBytes(); };
-    steps.countRows = [this](qint64* events, qint64* closed) {
-        QSqlQuery q(m_db);
-        if (!q.exec(
-                QStringLiteral("SELECT (SELECT count(*) FROM redlock_events), (SELECT count(*) FROM redlock_intervals "
-                               "WHERE to_ms IS NOT NULL)")) ||
-            !q.next())
-            return false;
-        *events = q.value(0).toLongLong();
-        *closed = q.value(1).toLongLong();
-        return true;
-    };
-    steps.cutoff = [this](qint64 eventOffset, qint64 closedOffset, qint64* cutoffMs) {
-        QSqlQuery q(m_db);
-        q.prepare(QStringLiteral(
-            "SELECT greatest(coalesce((SELECT at_ms FROM redlock_events ORDER BY at_ms LIMIT 1 OFFSET ?), "
-            "-1), coalesce((SELECT to_ms FROM redlock_intervals WHERE to_ms IS NOT NULL ORDER BY to_ms "
-            "LIMIT 1 OFFSET ?), -1))"));
-        q.addBindValue(eventOffset);
-        q.addBindValue(closedOffset);
-        if (!q.exec() || !q.next())
-            return false;
-        *cutoffMs = q.value(0).toLongLong();
-        return true;
-    };
+    journal::addRowQueries(&steps, m_db, QStringLiteral("redlock_"), QStringLiteral("greatest"));
     steps.deleteBefore = [&](qint64 cutoffMs) {
         const qint64 before = total;
         return deleteBefore(cutoffMs) ? total - before : qint64(-1);
