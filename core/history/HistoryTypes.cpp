@@ -37,6 +37,21 @@ QString journalKindName(const QString& kindId)
     return kindId;
 }
 
+QString historyWriterText(const HistoryWriter& writer)
+{
+    if (!writer.isKnown())
+        return {};
+    const QString source = printableText(writer.source);
+    if (writer.pid <= 0)
+        return source;
+    if (writer.host.isEmpty())
+        return QCoreApplication::translate("redlock::HistoryWriter", "%1 (pid %2)").arg(source).arg(writer.pid);
+    return QCoreApplication::translate("redlock::HistoryWriter", "%1 (pid %2 on %3)")
+        .arg(source)
+        .arg(writer.pid)
+        .arg(printableText(writer.host));
+}
+
 QString intervalEndName(const QString& endedBy)
 {
     if (endedBy.isEmpty())

@@ -19,8 +19,12 @@ struct HistoryWriter
 {
     QString source; // "console", "watch", "exporter"; empty: not known (a session pruned, a journal from before)
     qint64 pid = 0;
+    QString host; // the machine it ran on; empty: not known (a journal from before hosts were recorded)
     bool isKnown() const { return !source.isEmpty(); }
 };
+// The writer as `redlock history` shows it: "exporter (pid 4242 on db1)"; empty when not known. Escaped for a
+// terminal.
+QString historyWriterText(const HistoryWriter& writer);
 
 // One observed transition, as journaled. `kind` is a stable id: the LockEvent ids (lockEventKindId:
 // "acquired", "released", "expired", "token-changed", "contested", "lost-on-restart", "extended", "seen-held",

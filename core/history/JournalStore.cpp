@@ -1,5 +1,6 @@
 #include "history/JournalStore.h"
 
+#include "history/JournalStoreCommon.h"
 #include "history/PostgresJournalStore.h"
 
 #include "observe/KeyPattern.h"
@@ -37,34 +38,6 @@ QString uniqueConnectionName()
 {
     static QAtomicInteger<quint64> counter;
     return QStringLiteral("redlock-journal-%1").arg(counter.fetchAndAddRelaxed(1));
-}
-
-// The literal start of a Redis glob (up to its first wildcard or escape) and the first byte string after every
-// string with that start: the key range an index can narrow the glob to.
-QByteArray literalPrefix(const QByteArray& pattern)
-{
-    qsizetype i = 0;
-    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
-        ++i;
-    return pattern.left(i);
-}
-
-QByteArray prefixSuccessor(QByteArray prefix)
-{
-    while (!prefix.isEmpty()) {
-        auto last = static_cast<unsigned char>(prefix.back());
-        if (last < 0xFF) {
-            prefix.back() = static_cast<char>(last + 1);
-            return prefix;
-        }
-        prefix.chop(1);
-    }
-    return {};
-}
-
-bool isPlainKey(const QByteArray& pattern)
-{
-    return literalPrefix(pattern).size() == pattern.size();
 }
 
 } // namespace
@@ -309,6 +282,14 @@ bool JournalStore::openReadOnly(bool immutable, Error* error)
             else
                 m_hasUnobservedEnds = q.value(0).toInt() > 0;
         }
+        // And for writers' hosts: not known.
+        if (!failed.isValid() && isJournal) {
+            if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'host'")) ||
+                !q.next())
+                failed = q.lastError();
+            else
+                m_hasSessionHost = q.value(0).toInt() > 0;
+        }
     }
     if (failed.isValid()) {
         // A WAL journal whose writer is gone has no -wal or -shm file, and a reader that may not create them in
@@ -483,7 +464,7 @@ bool JournalStore::open(bool readOnly, Error* error)
     }
     const QStringList schema = {
         QStringLiteral("CREATE TABLE IF NOT EXISTS sessions(id INTEGER PRIMARY KEY, source TEXT, pid INTEGER, "
-                       "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER)"),
+                       "started_ms INTEGER NOT NULL, last_ms INTEGER NOT NULL, ended_ms INTEGER, host TEXT)"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS events(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, "
                        "key BLOB NOT NULL, kind TEXT NOT NULL, token BLOB, previous_token BLOB, holder TEXT, "
                        "detail TEXT, session INTEGER, last_seen_held_ms INTEGER)"),
@@ -532,6 +513,12 @@ bool JournalStore::open(bool readOnly, Error* error)
                                     !q.exec(QStringLiteral("ALTER TABLE events ADD COLUMN last_seen_held_ms INTEGER"))))
         return rollBack(q);
     m_hasUnobservedEnds = true;
+    // A journal from before writers' hosts were recorded: the column is added (NULL: the host is not known).
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'host'")) || !q.next())
+        return rollBack(q);
+    if (q.value(0).toInt() == 0 && !q.exec(QStringLiteral("ALTER TABLE sessions ADD COLUMN host TEXT")))
+        return rollBack(q);
+    m_hasSessionHost = true;
     if (!q.exec(QStringLiteral("COMMIT")))
         return fail(q, tr("cannot create the tables"));
     m_open = true;
@@ -545,9 +532,11 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
     if (!closeAbandoned(staleBeforeMs, error))
         return false;
     QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, started_ms, last_ms) VALUES(?, ?, ?, ?)"));
-    q.addBindValue(source);
-    q.addBindValue(QCoreApplication::applicationPid());
+    const HistoryWriter me = journal::thisWriter(source);
+    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, ?)"));
+    q.addBindValue(me.source);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.host);
     q.addBindValue(nowMs);
     q.addBindValue(nowMs);
     if (!q.exec()) {
@@ -868,33 +857,16 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
     };
     if (!deleteBefore(olderThanMs))
         return false;
-    // By size: the oldest rows, as large a share of them as the data is over the target and a tenth of it more (so
-    // that the next writes, which run this again once beyond the target, do not start over at once), until the
-    // data fits.
-    for (int round = 0; maxBytes > 0 && round < 20; ++round) {
-        const qint64 bytes = dataBytes();
-        if (bytes < 0 || bytes <= maxBytes)
-            break;
-        const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
-        QSqlQuery q(m_db);
-        if (!q.exec(QStringLiteral("SELECT (SELECT count(*) FROM events), (SELECT count(*) FROM intervals WHERE to_ms "
-                                   "IS NOT NULL)")) ||
-            !q.next())
-            break;
-        const qint64 events = q.value(0).toLongLong();
-        const qint64 closed = q.value(1).toLongLong();
-        if (events + closed == 0)
-            break;
-        q.prepare(QStringLiteral(
-            "SELECT max(coalesce((SELECT at_ms FROM events ORDER BY at_ms LIMIT 1 OFFSET ?), -1), coalesce((SELECT "
-            "to_ms FROM intervals WHERE to_ms IS NOT NULL ORDER BY to_ms LIMIT 1 OFFSET ?), -1))"));
-        q.addBindValue(std::min(events - 1, qint64(double(events) * share)));
-        q.addBindValue(std::min(closed - 1, qint64(double(closed) * share)));
-        if (!q.exec() || !q.next())
-            break;
-        if (!deleteBefore(q.value(0).toLongLong() + 1))
-            return false;
-    }
+    // By size: freed pages are counted out of what the data takes (freelist_count), nothing to compact first.
+    journal::SizeRetention steps;
+    steps.dataBytes = [this] { return dataBytes(); };
+    journal::addRowQueries(&steps, m_db, QStringLiteral(""), QStringLiteral("max"));
+    steps.deleteBefore = [&](qint64 cutoffMs) {
+        const qint64 before = total;
+        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
+    };
+    if (!journal::pruneToSize(maxBytes, steps))
+        return false;
     // Gives the freed pages back to the file system. Each step of the pragma frees one page and yields an empty
     // row, and Qt SQL steps a statement without columns once per exec(): one exec() per page, in one transaction.
     const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
@@ -916,37 +888,15 @@ QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs
 {
     if (m_postgres)
         return m_postgres->unwatchedSpans(sinceMs, untilMs, nowMs);
-    // The sessions are few (one per writer start); their union is what was watched, the holes between are not.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    QList<UnwatchedSpan> spans;
     if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
                                "sessions ORDER BY started_ms, id")))
-        return spans; // a journal from before sessions: nothing known about them
-    bool any = false, lastEnded = false;
-    qint64 coveredTo = 0;
-    QString lastSource;
-    while (q.next()) {
-        const qint64 start = q.value(0).toLongLong();
-        const qint64 end = std::max(start, q.value(1).toLongLong());
-        if (any && start > coveredTo)
-            spans.append({coveredTo, start, lastSource});
-        if (!any || end >= coveredTo) {
-            coveredTo = end;
-            lastEnded = q.value(2).toBool();
-            lastSource = q.value(3).toString();
-        }
-        any = true;
-    }
-    // The last writer stopped, or has been silent for longer than a live one is.
-    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
-        spans.append({coveredTo, -1, lastSource});
-    QList<UnwatchedSpan> inRange;
-    for (const UnwatchedSpan& span : spans) {
-        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
-            inRange.append(span);
-    }
-    return inRange;
+        return {}; // a journal from before sessions: nothing known about them
+    QList<journal::SessionSpan> sessions;
+    while (q.next())
+        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
+    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
 }
 
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
@@ -956,69 +906,38 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     HistoryResult result;
     result.queriedAtMs = nowMs;
     const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const QByteArray& pattern = query.keyPattern;
-    const bool exact = !pattern.isEmpty() && isPlainKey(pattern);
-    const QByteArray prefix = exact ? pattern : literalPrefix(pattern);
-    const QByteArray prefixEnd = prefixSuccessor(prefix);
-    // The index narrows to the key (or to the glob's literal prefix); the glob and holder filters run here.
-    QString keyFilter;
-    if (exact)
-        keyFilter = QStringLiteral(" AND key = :key");
-    else if (!prefix.isEmpty())
-        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
-                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
-    const auto bindKey = [&](QSqlQuery& q) {
-        if (!keyFilter.isEmpty())
-            q.bindValue(QStringLiteral(":key"), prefix);
-        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
-            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
-    };
-    const auto keyMatches = [&](const QByteArray& key) {
-        return pattern.isEmpty() || exact || globMatches(pattern, key);
-    };
-    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
-        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
-               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
-    };
+    const journal::KeyFilter keys(query.keyPattern);
 
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    // The writer of each row: its session's source and pid (a few sessions, looked up by primary key).
+    // The writer of each row: its session's source, pid and host (a few sessions, looked up by primary key).
     const QString writerColumns =
         QStringLiteral(", (SELECT source FROM sessions s WHERE s.id = session), (SELECT pid FROM sessions s WHERE "
-                       "s.id = session)");
+                       "s.id = session), ") +
+        (m_hasSessionHost ? QStringLiteral("(SELECT host FROM sessions s WHERE s.id = session)")
+                          : QStringLiteral("NULL"));
     q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
               (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
               (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
               QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
-              keyFilter + QStringLiteral(" ORDER BY key, from_ms, id"));
+              keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY key, from_ms, id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    bindKey(q);
+    keys.bind(q);
     if (!q.exec()) {
         result.error = errorFrom(q.lastError(), tr("cannot read")).message;
         return result;
     }
-    QSet<QByteArray> keys;
+    QSet<QByteArray> heldKeys;
     while (q.next()) {
-        HolderInterval i;
-        i.key = q.value(0).toByteArray();
-        i.token = q.value(1).toByteArray();
-        i.holder = q.value(2).toString();
-        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+        HolderInterval i = journal::intervalFromRow(q);
+        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
         if (result.intervals.size() >= query.limit) {
             result.truncated = true;
             break;
         }
-        i.fromMs = q.value(3).toLongLong();
-        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
-        i.endedBy = q.value(5).toString();
-        i.extensions = q.value(6).toInt();
-        i.atLeastSince = q.value(7).toInt() != 0;
-        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
-        keys.insert(i.key);
+        heldKeys.insert(i.key);
         result.intervals.append(std::move(i));
     }
     result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
@@ -1028,35 +947,26 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
                (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) + writerColumns +
-               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") + keyFilter +
-               QStringLiteral(" ORDER BY at_ms, id"));
+               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") +
+               keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY at_ms, id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
-    bindKey(ev);
+    keys.bind(ev);
     if (!ev.exec()) {
         result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
         return result;
     }
     while (ev.next()) {
-        JournalEvent e;
-        e.key = ev.value(1).toByteArray();
-        if (!keyMatches(e.key))
+        JournalEvent e = journal::eventFromRow(ev);
+        if (!keys.matches(e.key))
             continue;
-        e.token = ev.value(3).toByteArray();
-        e.holder = ev.value(5).toString();
         // With a holder filter: that holder's events, and the contests of the keys it held.
-        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
             continue;
         if (result.events.size() >= query.limit) {
             result.truncated = true;
             break;
         }
-        e.atMs = ev.value(0).toLongLong();
-        e.kind = ev.value(2).toString();
-        e.previousToken = ev.value(4).toByteArray();
-        e.detail = ev.value(6).toString();
-        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(8).toString(), ev.value(9).toLongLong()};
         result.events.append(std::move(e));
     }
     return result;

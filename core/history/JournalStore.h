@@ -124,6 +124,7 @@ private:
     // Columns that journals written before them do not have (a read-only query reads them as absent).
     bool m_hasAtLeastSince = false;   // intervals.at_least_since
     bool m_hasUnobservedEnds = false; // events.last_seen_held_ms, intervals.gone_by_ms
+    bool m_hasSessionHost = false;    // sessions.host
     qint64 m_session = -1;
     // What write() would otherwise ask the file for every event (a first pass writes 100,000 of them): this
     // session's open interval of each key (row id, token), and the keys an earlier session left held (open or

@@ -1,5 +1,7 @@
 #include "history/PostgresJournalStore.h"
 
+#include "history/JournalStoreCommon.h"
+
 #include "observe/KeyPattern.h"
 #include "observe/ObservationTypes.h"
 
@@ -7,7 +9,6 @@
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QSysInfo>
 #include <QUrl>
 #include <QUrlQuery>
 #include <QVariant>
@@ -50,29 +51,6 @@ const QList<QStringList>& schemaSteps()
         },
     };
     return steps;
-}
-
-// The literal start of a Redis glob and the first byte string after every string with that start (the range an
-// index narrows the glob to), as JournalStore.cpp does.
-QByteArray literalPrefix(const QByteArray& pattern)
-{
-    qsizetype i = 0;
-    while (i < pattern.size() && !QByteArrayView("*?[\\").contains(pattern.at(i)))
-        ++i;
-    return pattern.left(i);
-}
-
-QByteArray prefixSuccessor(QByteArray prefix)
-{
-    while (!prefix.isEmpty()) {
-        auto last = static_cast<unsigned char>(prefix.back());
-        if (last < 0xFF) {
-            prefix.back() = static_cast<char>(last + 1);
-            return prefix;
-        }
-        prefix.chop(1);
-    }
-    return {};
 }
 
 // An end somebody saw (released, expired, force-released, ...), as opposed to a writer that stopped watching.
@@ -378,9 +356,10 @@ bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qin
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("INSERT INTO redlock_sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, "
                              "?) RETURNING id"));
-    q.addBindValue(source);
-    q.addBindValue(QCoreApplication::applicationPid());
-    q.addBindValue(QSysInfo::machineHostName());
+    const HistoryWriter me = journal::thisWriter(source);
+    q.addBindValue(me.source);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.host);
     q.addBindValue(nowMs);
     q.addBindValue(nowMs);
     if (!q.exec() || !q.next()) {
@@ -633,27 +612,73 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
     return true;
 }
 
+qint64 PostgresJournalStore::dataBytes()
+{
+    if (!m_open || m_lost)
+        return -1;
+    // What the tables take on the server's disk, their indexes and TOAST included.
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT pg_total_relation_size('redlock_events') + "
+                               "pg_total_relation_size('redlock_intervals') + "
+                               "pg_total_relation_size('redlock_sessions')")) ||
+        !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
 bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
 {
-    Q_UNUSED(maxBytes) // the server's disk is its administrator's (the header says why)
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
-    events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
-    events.addBindValue(olderThanMs);
-    intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
-    intervals.addBindValue(olderThanMs);
-    sessions.prepare(QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? "
-                                    "AND NOT EXISTS (SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"));
-    sessions.addBindValue(olderThanMs);
     qint64 total = 0;
-    for (QSqlQuery* q : {&events, &intervals, &sessions}) {
-        if (!q->exec()) {
-            if (error)
-                *error = errorFrom(q->lastError(), tr("cannot prune"));
-            return false;
+    const auto deleteBefore = [&](qint64 cutoffMs) {
+        QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
+        events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
+        events.addBindValue(cutoffMs);
+        intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
+        intervals.addBindValue(cutoffMs);
+        sessions.prepare(QStringLiteral(
+            "DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS (SELECT 1 "
+            "FROM redlock_intervals i WHERE i.session = s.id)"));
+        sessions.addBindValue(cutoffMs);
+        for (QSqlQuery* q : {&events, &intervals, &sessions}) {
+            if (!q->exec()) {
+                if (error)
+                    *error = errorFrom(q->lastError(), tr("cannot prune"));
+                return false;
+            }
+            total += std::max(0, q->numRowsAffected());
         }
-        total += std::max(0, q->numRowsAffected());
+        return true;
+    };
+    if (!deleteBefore(olderThanMs))
+        return false;
+    // By size, as the SQLite file does: the oldest events and closed tenures (never an open one), a share of them as
+    // large as the data is over the target and a tenth more, until the tables fit. A DELETE leaves the space in the
+    // tables (for later rows): VACUUM FULL gives it back, so that the size measured is what the rows take. It
+    // rewrites the tables under an exclusive lock, so it runs only when the tables are over the target; the other
+    // writers' statements wait for it (up to their lock_timeout, then their batch is retried).
+    journal::SizeRetention steps;
+    steps.dataBytes = [this] { return dataBytes(); };
+    journal::addRowQueries(&steps, m_db, QStringLiteral("redlock_"), QStringLiteral("greatest"));
+    steps.deleteBefore = [&](qint64 cutoffMs) {
+        const qint64 before = total;
+        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
+    };
+    bool compacted = false;
+    steps.compact = [&] {
+        compacted = true;
+        return QSqlQuery(m_db).exec(QStringLiteral("VACUUM FULL redlock_events, redlock_intervals, redlock_sessions"));
+    };
+    // The open tenures alone were beyond the target last time, and little has been written since: no rewrite after
+    // every batch for nothing to delete.
+    const qint64 bytes = maxBytes > 0 ? dataBytes() : -1;
+    if (bytes > maxBytes && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10) &&
+        !journal::pruneToSize(maxBytes, steps))
+        return false;
+    if (compacted) {
+        const qint64 left = dataBytes();
+        m_overTargetBytes = left > maxBytes ? left : 0;
     }
     if (removed)
         *removed = total;
@@ -662,36 +687,15 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
 
 QList<UnwatchedSpan> PostgresJournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
-    // The union of every writer's sessions is what was watched; the holes between are not.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    QList<UnwatchedSpan> spans;
     if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
                                "redlock_sessions ORDER BY started_ms, id")))
-        return spans;
-    bool any = false, lastEnded = false;
-    qint64 coveredTo = 0;
-    QString lastSource;
-    while (q.next()) {
-        const qint64 start = q.value(0).toLongLong();
-        const qint64 end = std::max(start, q.value(1).toLongLong());
-        if (any && start > coveredTo)
-            spans.append({coveredTo, start, lastSource});
-        if (!any || end >= coveredTo) {
-            coveredTo = end;
-            lastEnded = q.value(2).toBool();
-            lastSource = q.value(3).toString();
-        }
-        any = true;
-    }
-    if (any && (lastEnded || coveredTo < nowMs - kJournalSilentAfterMs))
-        spans.append({coveredTo, -1, lastSource});
-    QList<UnwatchedSpan> inRange;
-    for (const UnwatchedSpan& span : spans) {
-        if (span.fromMs <= untilMs && (span.isOpen() || span.toMs >= sinceMs))
-            inRange.append(span);
-    }
-    return inRange;
+        return {}; // a journal from before sessions: nothing known about them
+    QList<journal::SessionSpan> sessions;
+    while (q.next())
+        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
+    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
 }
 
 HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowMs)
@@ -699,61 +703,29 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     HistoryResult result;
     result.queriedAtMs = nowMs;
     const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const QByteArray& pattern = query.keyPattern;
-    const QByteArray prefix = literalPrefix(pattern);
-    const bool exact = !pattern.isEmpty() && prefix.size() == pattern.size();
-    const QByteArray prefixEnd = prefixSuccessor(prefix);
-    QString keyFilter;
-    if (exact)
-        keyFilter = QStringLiteral(" AND key = :key");
-    else if (!prefix.isEmpty())
-        keyFilter = prefixEnd.isEmpty() ? QStringLiteral(" AND key >= :key")
-                                        : QStringLiteral(" AND key >= :key AND key < :keyEnd");
-    const auto bindKey = [&](QSqlQuery& q) {
-        if (!keyFilter.isEmpty())
-            q.bindValue(QStringLiteral(":key"), prefix);
-        if (!exact && !prefix.isEmpty() && !prefixEnd.isEmpty())
-            q.bindValue(QStringLiteral(":keyEnd"), prefixEnd);
-    };
-    const auto keyMatches = [&](const QByteArray& key) {
-        return pattern.isEmpty() || exact || globMatches(pattern, key);
-    };
-    const auto holderMatches = [&](const QString& holder, const QByteArray& token) {
-        return query.holder.isEmpty() || holder.contains(query.holder, Qt::CaseInsensitive) ||
-               printableBytes(token, -1).contains(query.holder, Qt::CaseInsensitive);
-    };
+    const journal::KeyFilter keys(query.keyPattern);
 
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
-                             "i.at_least_since, i.gone_by_ms, s.source, s.pid FROM redlock_intervals i LEFT JOIN "
-                             "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
-                             "i.to_ms >= :since)") +
-              QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" i.key ")) +
-              QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
+    q.prepare(
+        QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
+                       "i.at_least_since, i.gone_by_ms, s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN "
+                       "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
+                       "i.to_ms >= :since)") +
+        keys.sql(QStringLiteral("i.key")) + QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
     q.bindValue(QStringLiteral(":until"), until);
     q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    bindKey(q);
+    keys.bind(q);
     if (!q.exec()) {
         result.error = errorFrom(q.lastError(), tr("cannot read")).message;
         return result;
     }
     QList<HolderInterval> rows;
     while (q.next()) {
-        HolderInterval i;
-        i.key = q.value(0).toByteArray();
-        i.token = q.value(1).toByteArray();
-        i.holder = q.value(2).toString();
-        if (!keyMatches(i.key) || !holderMatches(i.holder, i.token))
+        HolderInterval i = journal::intervalFromRow(q);
+        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
             continue;
-        i.fromMs = q.value(3).toLongLong();
-        i.toMs = q.value(4).isNull() ? -1 : q.value(4).toLongLong();
-        i.endedBy = q.value(5).toString();
-        i.extensions = q.value(6).toInt();
-        i.atLeastSince = q.value(7).toInt() != 0;
-        i.goneByMs = q.value(8).isNull() ? -1 : q.value(8).toLongLong();
-        i.writer = {q.value(9).toString(), q.value(10).toLongLong()};
         rows.append(std::move(i));
     }
     result.intervals = mergeTenures(rows);
@@ -761,22 +733,21 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         result.intervals.resize(query.limit);
         result.truncated = true;
     }
-    QSet<QByteArray> keys;
+    QSet<QByteArray> heldKeys;
     for (const HolderInterval& i : std::as_const(result.intervals))
-        keys.insert(i.key);
+        heldKeys.insert(i.key);
     result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
     if (!query.withEvents)
         return result;
     QSqlQuery ev(m_db);
     ev.setForwardOnly(true);
     ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
-                              "e.last_seen_held_ms, e.session, s.source, s.pid FROM redlock_events e LEFT JOIN "
+                              "e.last_seen_held_ms, s.source, s.pid, s.host, e.session FROM redlock_events e LEFT JOIN "
                               "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
-               QString(keyFilter).replace(QStringLiteral(" key "), QStringLiteral(" e.key ")) +
-               QStringLiteral(" ORDER BY e.at_ms, e.id"));
+               keys.sql(QStringLiteral("e.key")) + QStringLiteral(" ORDER BY e.at_ms, e.id"));
     ev.bindValue(QStringLiteral(":since"), query.sinceMs);
     ev.bindValue(QStringLiteral(":until"), until);
-    bindKey(ev);
+    keys.bind(ev);
     if (!ev.exec()) {
         result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
         return result;
@@ -791,18 +762,12 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
     };
     QHash<QByteArray, QList<Told>> told;
     while (ev.next()) {
-        JournalEvent e;
-        e.key = ev.value(1).toByteArray();
-        if (!keyMatches(e.key))
+        JournalEvent e = journal::eventFromRow(ev);
+        if (!keys.matches(e.key))
             continue;
-        e.token = ev.value(3).toByteArray();
-        e.holder = ev.value(5).toString();
-        if (!holderMatches(e.holder, e.token) && !(keys.contains(e.key) && ev.value(2).toString() == u"contested"))
+        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
             continue;
-        e.atMs = ev.value(0).toLongLong();
-        e.kind = ev.value(2).toString();
-        e.previousToken = ev.value(4).toByteArray();
-        const qint64 session = ev.value(8).toLongLong();
+        const qint64 session = ev.value(11).toLongLong();
         const QByteArray what = e.key + '\0' + e.kind.toUtf8() + '\0' + e.token + '\0' + e.previousToken;
         QList<Told>& same = told[what];
         bool duplicate = false;
@@ -820,9 +785,6 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
             result.truncated = true;
             break;
         }
-        e.detail = ev.value(6).toString();
-        e.lastSeenHeldMs = ev.value(7).isNull() ? 0 : ev.value(7).toLongLong();
-        e.writer = {ev.value(9).toString(), ev.value(10).toLongLong()};
         result.events.append(std::move(e));
     }
     return result;

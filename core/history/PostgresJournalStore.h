@@ -22,8 +22,9 @@ namespace redlock {
 //   one tenure each keep an interval of it; query() gives readers one timeline: the intervals of one key with one
 //   token are one tenure (clients draw a random token per acquisition), merged; the events two writers both
 //   journaled are told once.
-// - Retention by age, in the store (every writer prunes; deletes are idempotent). The size target is the SQLite
-//   file's: the server's disk is the database administrator's (dataBytes() is -1).
+// - Retention by age and size, in the store (every writer prunes; deletes are idempotent). dataBytes() is what the
+//   tables take on the server (pg_total_relation_size); over the target, prune() compacts them (VACUUM FULL: the
+//   writer's database user must own the tables) and deletes the oldest events and closed tenures until they fit.
 class PostgresJournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::PostgresJournalStore)
@@ -58,7 +59,7 @@ public:
     bool closeAbandoned(qint64 staleBeforeMs, Error* error);
     bool write(const QList<JournalEvent>& events, qint64 nowMs, Error* error);
     bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
-    qint64 dataBytes() const { return -1; }
+    qint64 dataBytes();
     HistoryResult query(const HistoryQuery& query, qint64 nowMs);
     QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
@@ -88,6 +89,9 @@ private:
     // This session's open interval of each key; dropped when a write fails and read again by the next.
     QHash<QByteArray, OpenInterval> m_openIntervals;
     bool m_openIntervalsLoaded = false;
+    // What the tables still took after the last prune() that compacted them and could not get under the target (the
+    // open tenures take that much); 0: it got under.
+    qint64 m_overTargetBytes = 0;
 };
 
 } // namespace redlock

@@ -290,6 +290,66 @@ private slots:
     }
 
     // Each way the store can refuse says why, never repeats a password, and the events wait.
+    // Retention by size in the server's tables (--retain-mb): written past a small target, prune() brings what the
+    // tables take under it by removing the oldest history; the newest tenures and the open one (a lock held now,
+    // however old) stay.
+    void retentionBySizeKeepsTheNewestAndTheOpen()
+    {
+        JournalStore store(m_server.url(), 2000);
+        JournalStore::Error error;
+        QVERIFY2(store.open(false, &error), qPrintable(error.message));
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 600'000;
+        QVERIFY2(store.beginSession(QStringLiteral("exporter"), base, base, &error), qPrintable(error.message));
+        QVERIFY2(store.write({journalEvent(base, "size:open", "acquired", "held-throughout")}, base, &error),
+                 qPrintable(error.message));
+        constexpr int kTenures = 1500;
+        const QString detail(1200, u'x'); // rows of about 1.3 KB, below PostgreSQL's TOAST threshold
+        QList<JournalEvent> batch;
+        for (int n = 0; n < kTenures; ++n) {
+            const QByteArray key = "size:" + QByteArray::number(n);
+            const QByteArray token = "t" + QByteArray::number(n);
+            JournalEvent acquired = journalEvent(base + 1000 + n * 10, key, "acquired", token);
+            JournalEvent released = journalEvent(base + 1005 + n * 10, key, "released", token);
+            acquired.detail = released.detail = detail;
+            batch << acquired << released;
+            if (batch.size() >= 500 || n + 1 == kTenures) {
+                QVERIFY2(store.write(batch, batch.last().atMs, &error), qPrintable(error.message));
+                batch.clear();
+            }
+        }
+        constexpr qint64 kTarget = 1024 * 1024;
+        const qint64 before = store.dataBytes();
+        QVERIFY2(before > 3 * kTarget, qPrintable(QString::number(before)));
+
+        qint64 removed = 0;
+        QVERIFY2(store.prune(std::numeric_limits<qint64>::min(), kTarget, &removed, &error), qPrintable(error.message));
+        const qint64 after = store.dataBytes();
+        QVERIFY2(after > 0 && after <= kTarget, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+        QVERIFY(removed > 0);
+
+        HistoryQuery q;
+        q.keyPattern = "size:*";
+        q.untilMs = base + 1000 + kTenures * 10;
+        const HistoryResult result = store.query(q, q.untilMs);
+        QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+        const auto tenureOf = [&](const QByteArray& key) -> const HolderInterval* {
+            for (const HolderInterval& i : result.intervals) {
+                if (i.key == key)
+                    return &i;
+            }
+            return nullptr;
+        };
+        const HolderInterval* open = tenureOf("size:open");
+        QVERIFY(open && open->isOpen() && open->fromMs == base);
+        const QByteArray newest = "size:" + QByteArray::number(kTenures - 1);
+        QVERIFY(tenureOf(newest) && tenureOf(newest)->endedBy == u"released");
+        QVERIFY(!tenureOf("size:0")); // the oldest went
+        QVERIFY(std::any_of(result.events.cbegin(), result.events.cend(),
+                            [&](const JournalEvent& e) { return e.key == newest && e.kind == u"released"; }));
+        QVERIFY(result.intervals.size() < kTenures);
+        QVERIFY2(store.endSession(q.untilMs, &error), qPrintable(error.message));
+    }
+
     void failuresSayWhy()
     {
         // A password on the command line is refused before anything connects, and not echoed.

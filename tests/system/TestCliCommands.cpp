@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QSet>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -638,6 +639,7 @@ private slots:
                             QStringLiteral("--pattern"), QStringLiteral("locks:*"), QStringLiteral("--journal"),
                             journal, QStringLiteral("--json")});
         QVERIFY(watch.process().waitForStarted());
+        const qint64 watchPid = watch.process().processId();
         QVERIFY2(watch.makeLive(cluster), qPrintable(watch.seen()));
 
         setOn(cluster, {0, 1, 2}, "locks:job", "rl1:0123456789abcdef0123456789abcdef:42:host:worker");
@@ -675,6 +677,11 @@ private slots:
         }
         QCOMPARE(job.value(QStringLiteral("endedBy")).toString(), QStringLiteral("released"));
         QVERIFY(job.value(QStringLiteral("holder")).toString().contains(QLatin1String("worker")));
+        // Who saw it: the watch process, on this machine.
+        const QJsonObject seenBy = job.value(QStringLiteral("seenBy")).toObject();
+        QCOMPARE(seenBy.value(QStringLiteral("source")).toString(), QStringLiteral("watch"));
+        QCOMPARE(seenBy.value(QStringLiteral("pid")).toInteger(), watchPid);
+        QCOMPARE(seenBy.value(QStringLiteral("host")).toString(), QSysInfo::machineHostName());
         const qint64 fromMs = job.value(QStringLiteral("fromMs")).toInteger();
         QCOMPARE(fromMs, QDateTime::fromString(acquired.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs)
                              .toMSecsSinceEpoch());
@@ -711,6 +718,11 @@ private slots:
                      text.out.contains("locks:\\x1b]0;pwned\\x07\\x0ax"),
                  qPrintable(text.describe()));
         QVERIFY(!text.out.contains('\x1b') && !text.out.contains('\x07'));
+        // Each tenure says which writer saw it.
+        const QString seenByText =
+            QStringLiteral("watch (pid %1 on %2)").arg(watchPid).arg(QSysInfo::machineHostName());
+        QVERIFY2(text.out.contains("SEEN BY") && QString::fromUtf8(text.out).contains(seenByText),
+                 qPrintable(text.describe()));
         // The hostile holder (its lock value) escaped once: "\x1b", never the escape escaped again ("\x5cx1b").
         QVERIFY2(text.out.contains("evil\\x1b[2J") && !text.out.contains("\\x5c"), qPrintable(text.describe()));
         QStringList holders;
@@ -725,6 +737,9 @@ private slots:
         for (const QJsonValue& v : events.json.value(QStringLiteral("events")).toArray())
             eventHolders << v.toObject().value(QStringLiteral("holder")).toString();
         QVERIFY2(eventHolders.contains(QStringLiteral("evil\\x1b[2J")), qPrintable(eventHolders.join(u'|')));
+        for (const QJsonValue& v : events.json.value(QStringLiteral("events")).toArray())
+            QCOMPARE(v.toObject().value(QStringLiteral("seenBy")).toObject().value(QStringLiteral("pid")).toInteger(),
+                     watchPid);
 
         // Bad input: a clear error, exit 2.
         const CliRun badTime = runCli({QStringLiteral("history"), QStringLiteral("--journal"), journal,

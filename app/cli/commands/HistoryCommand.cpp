@@ -78,6 +78,18 @@ int runHistoryImport(const QCommandLineParser& parser)
     return ExitOk;
 }
 
+// The writer that saw a tenure or an event (its session: "exporter", "watch", "console"), null when the journal does
+// not know it (a session pruned, a journal from before).
+QJsonValue writerJson(const HistoryWriter& writer)
+{
+    if (!writer.isKnown())
+        return QJsonValue();
+    return QJsonObject{
+        {QStringLiteral("source"), printableText(writer.source, -1)},
+        {QStringLiteral("pid"), writer.pid > 0 ? QJsonValue(writer.pid) : QJsonValue()},
+        {QStringLiteral("host"), writer.host.isEmpty() ? QJsonValue() : QJsonValue(printableText(writer.host, -1))}};
+}
+
 } // namespace
 
 int runHistory(const QStringList& args)
@@ -205,6 +217,7 @@ int runHistory(const QStringList& args)
                 {QStringLiteral("goneBy"), i.goneByMs < 0 ? QJsonValue() : QJsonValue(isoUtc(i.goneByMs))},
                 {QStringLiteral("goneByMs"), i.goneByMs < 0 ? QJsonValue() : QJsonValue(i.goneByMs)},
                 {QStringLiteral("extensions"), i.extensions},
+                {QStringLiteral("seenBy"), writerJson(i.writer)},
             });
         }
         // Nobody watched then: an end in such a span is never a release (to null: not watched since from).
@@ -241,6 +254,7 @@ int runHistory(const QStringList& args)
                     o.insert(QStringLiteral("lastSeenHeld"), isoUtc(e.lastSeenHeldMs));
                     o.insert(QStringLiteral("lastSeenHeldMs"), e.lastSeenHeldMs);
                 }
+                o.insert(QStringLiteral("seenBy"), writerJson(e.writer));
                 events.append(o);
             }
             out.insert(QStringLiteral("events"), events);
@@ -255,7 +269,7 @@ int runHistory(const QStringList& args)
     } else {
         QList<QStringList> rows{{HistoryCommand::tr("KEY"), HistoryCommand::tr("HOLDER"), HistoryCommand::tr("FROM"),
                                  HistoryCommand::tr("TO"), HistoryCommand::tr("HELD"), HistoryCommand::tr("ENDED"),
-                                 HistoryCommand::tr("EXTENDED")}};
+                                 HistoryCommand::tr("EXTENDED"), HistoryCommand::tr("SEEN BY")}};
         for (const HolderInterval& i : result.intervals) {
             // Held when first seen: since then at least; when it was acquired is not known.
             const QString from =
@@ -270,7 +284,8 @@ int runHistory(const QStringList& args)
                 : unseenEnd ? HistoryCommand::tr("between %1 and %2").arg(localTime(i.toMs), localTime(i.goneByMs))
                             : localTime(i.toMs);
             rows.append({printableBytes(i.key, 60), elide(holderDisplayText(i.holder, i.token), 60), from, to, held,
-                         intervalEndName(i.endedBy), QString::number(i.extensions)});
+                         intervalEndName(i.endedBy), QString::number(i.extensions),
+                         i.writer.isKnown() ? elide(historyWriterText(i.writer), 60) : QStringLiteral("-")});
         }
         printOut(formatTable(rows, QString()));
     }
