@@ -989,6 +989,25 @@
     </message>
 </context>
 <context>
+    <name>redlock::DatabasePasswordDialog</name>
+    <message>
+        <source>Remember in keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lock history password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock history at %1 needs a password (none in PGPASSWORD or ~/.pgpass).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept in the desktop keyring (Secret Service), never in the profile file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>redlock::DemoWorkload</name>
     <message>
         <source>cannot start the demo cluster: %1</source>
@@ -1631,6 +1650,10 @@
             <numerusform></numerusform>
         </translation>
     </message>
+    <message>
+        <source>The password was not remembered: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryTimeline</name>
@@ -1679,6 +1702,17 @@
     </message>
     <message>
         <source>not watched</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryWriter</name>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (pid %2 on %3)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1792,6 +1826,45 @@
     <message>
         <source>%1 d %2 h</source>
         <extracomment>Days and hours, e.g. &quot;3 d 4 h&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalImport</name>
+    <message>
+        <source>%1: no such file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a file: a SQLite lock history journal is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a lock history journal (the file the console, `redlock watch --journal FILE` and `redlock exporter --journal FILE` write)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot open (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the journal has schema version %2, written by a newer Redlock Console; this one reads up to %3: import it with the newer one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a postgresql://user@host[:port]/database URL: the import goes into a shared history in PostgreSQL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot import</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4408,6 +4481,42 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>SSH route %1: the ProxyJump settings of the ssh config make a loop: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ProxyJump settings of the ssh config nest deeper than %2 jump hosts: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: cannot run %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: ssh -G %2 did not finish within %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: ssh cannot read its settings for %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh -G failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ssh config gives %2 a ProxyCommand (%3); redlock cannot make that command check host keys strictly, so it does not run it. Use ProxyJump in the config, or name the jump hosts in the route (jump,%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ssh config gives %2 a ProxyJump redlock cannot use: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (through %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::ValidityTimeline</name>
@@ -5343,6 +5452,26 @@ The console&apos;s journal: %1</source>
     </message>
     <message>
         <source>FILE|URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--import FILE goes into a shared history: --journal postgresql://user@host[:port]/database, and no KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 into %2: %3 holder intervals, %4 events, %5 writer sessions; already there: %6 intervals, %7 events, %8 sessions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal writes nothing. Stop the journal&apos;s writer first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SEEN BY</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -984,6 +984,25 @@
     </message>
 </context>
 <context>
+    <name>redlock::DatabasePasswordDialog</name>
+    <message>
+        <source>Remember in keyring</source>
+        <translation>记住在密钥环中</translation>
+    </message>
+    <message>
+        <source>Lock history password</source>
+        <translation>锁历史密码</translation>
+    </message>
+    <message>
+        <source>The lock history at %1 needs a password (none in PGPASSWORD or ~/.pgpass).</source>
+        <translation>%1 的锁历史需要密码（PGPASSWORD 和 ~/.pgpass 中都没有）。</translation>
+    </message>
+    <message>
+        <source>Kept in the desktop keyring (Secret Service), never in the profile file.</source>
+        <translation>保存在桌面密钥环（Secret Service）中，绝不写入配置文件。</translation>
+    </message>
+</context>
+<context>
     <name>redlock::DemoWorkload</name>
     <message>
         <source>cannot start the demo cluster: %1</source>
@@ -1623,6 +1642,10 @@
             <numerusform>%n 个时段无人监视：这期间发生了什么无从得知</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The password was not remembered: %1</source>
+        <translation>未能记住密码：%1</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryTimeline</name>
@@ -1671,6 +1694,17 @@
     <message>
         <source>not watched</source>
         <translation>未监视</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::HistoryWriter</name>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation>%1（进程 %2）</translation>
+    </message>
+    <message>
+        <source>%1 (pid %2 on %3)</source>
+        <translation>%1（%3 上的进程 %2）</translation>
     </message>
 </context>
 <context>
@@ -1783,6 +1817,45 @@
         <source>%1 d %2 h</source>
         <extracomment>Days and hours, e.g. &quot;3 d 4 h&quot;.</extracomment>
         <translation>%1 天 %2 小时</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalImport</name>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1: not a file: a SQLite lock history journal is</source>
+        <translation>%1：不是文件：SQLite 锁历史日志应是一个文件</translation>
+    </message>
+    <message>
+        <source>the Qt SQLite driver is missing (Debian: libqt6sql6-sqlite)</source>
+        <translation>缺少 Qt SQLite 驱动（Debian：libqt6sql6-sqlite）</translation>
+    </message>
+    <message>
+        <source>%1: not a lock history journal (the file the console, `redlock watch --journal FILE` and `redlock exporter --journal FILE` write)</source>
+        <translation>%1：不是锁历史日志（即控制台、`redlock watch --journal FILE` 和 `redlock exporter --journal FILE` 写入的文件）</translation>
+    </message>
+    <message>
+        <source>%1: cannot open (%2)</source>
+        <translation>%1：无法打开（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the journal has schema version %2, written by a newer Redlock Console; this one reads up to %3: import it with the newer one</source>
+        <translation>%1：该日志的结构版本为 %2，由更新的 Redlock Console 写入；本版本最多读取到 %3：请用较新的版本导入</translation>
+    </message>
+    <message>
+        <source>%1: not a postgresql://user@host[:port]/database URL: the import goes into a shared history in PostgreSQL</source>
+        <translation>%1：不是 postgresql://user@host[:port]/database 形式的 URL：导入的目标是 PostgreSQL 中的共享历史</translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>cannot import</source>
+        <translation>无法导入</translation>
     </message>
 </context>
 <context>
@@ -4384,6 +4457,42 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>SSH to %1: refused: the host key of %2 is not known (not in known_hosts). Check it, then record it by connecting once with ssh.</source>
         <translation>SSH 到 %1：已拒绝：%2 的主机密钥未知（不在 known_hosts 中）。请先核对该密钥，然后用 ssh 连接一次以记录它。</translation>
     </message>
+    <message>
+        <source>SSH route %1: the ProxyJump settings of the ssh config make a loop: %2</source>
+        <translation>SSH 路由 %1：ssh 配置中的 ProxyJump 设置构成了循环：%2</translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ProxyJump settings of the ssh config nest deeper than %2 jump hosts: %3</source>
+        <translation>SSH 路由 %1：ssh 配置中的 ProxyJump 设置嵌套超过 %2 个跳板机：%3</translation>
+    </message>
+    <message>
+        <source>SSH route %1: cannot run %2: %3</source>
+        <translation>SSH 路由 %1：无法运行 %2：%3</translation>
+    </message>
+    <message>
+        <source>SSH route %1: ssh -G %2 did not finish within %3 s</source>
+        <translation>SSH 路由 %1：ssh -G %2 未在 %3 秒内完成</translation>
+    </message>
+    <message>
+        <source>SSH route %1: ssh cannot read its settings for %2: %3</source>
+        <translation>SSH 路由 %1：ssh 无法读取 %2 的设置：%3</translation>
+    </message>
+    <message>
+        <source>ssh -G failed</source>
+        <translation>ssh -G 失败</translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ssh config gives %2 a ProxyCommand (%3); redlock cannot make that command check host keys strictly, so it does not run it. Use ProxyJump in the config, or name the jump hosts in the route (jump,%2).</source>
+        <translation>SSH 路由 %1：ssh 配置为 %2 指定了 ProxyCommand（%3）；redlock 无法让该命令严格检查主机密钥，因此不会运行它。请在配置中使用 ProxyJump，或在路由中写出跳板机（jump,%2）。</translation>
+    </message>
+    <message>
+        <source>SSH route %1: the ssh config gives %2 a ProxyJump redlock cannot use: %3</source>
+        <translation>SSH 路由 %1：ssh 配置为 %2 指定的 ProxyJump 无法被 redlock 使用：%3</translation>
+    </message>
+    <message>
+        <source>%1 (through %2)</source>
+        <translation>%1（经由 %2）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::ValidityTimeline</name>
@@ -5340,6 +5449,26 @@ The console&apos;s journal: %1</source>
     <message>
         <source>FILE|URL</source>
         <translation>FILE|URL</translation>
+    </message>
+    <message>
+        <source>--import FILE goes into a shared history: --journal postgresql://user@host[:port]/database, and no KEY</source>
+        <translation>--import FILE 的目标是共享历史：需要 --journal postgresql://user@host[:port]/database，且不带 KEY</translation>
+    </message>
+    <message>
+        <source>Imported %1 into %2: %3 holder intervals, %4 events, %5 writer sessions; already there: %6 intervals, %7 events, %8 sessions.</source>
+        <translation>已将 %1 导入 %2：%3 个持有区间、%4 个事件、%5 个写入会话；已存在：%6 个区间、%7 个事件、%8 个会话。</translation>
+    </message>
+    <message>
+        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal writes nothing. Stop the journal&apos;s writer first.</source>
+        <translation>不读取，而是把这个 SQLite 日志（控制台的，或 `redlock watch`、`redlock exporter` 写的）复制到 --journal postgresql://... 指定的共享历史中：每个持有者、事件、写入者和无人观察的时段都保留原来的时间。再次导入只会添加新内容；不是日志的文件不会写入任何东西。请先停止该日志的写入者。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>SEEN BY</source>
+        <translation>观察者</translation>
     </message>
 </context>
 <context>
