@@ -12,6 +12,7 @@
 #include "support/PostgresTestSupport.h"
 
 #include "support/KeyringTestSupport.h"
+#include "support/OperatorTestSupport.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -68,6 +69,7 @@ private slots:
             QVERIFY(password && remember);
             QVERIFY(remember->isChecked());
             QTest::keyClicks(password, test::LocalPostgres::password());
+            screenshot(dialog, QStringLiteral("history-password"));
             dialog->accept();
             QTRY_COMPARE_WITH_TIMEOUT(panel.model()->result().intervals.size(), 1, 20000);
             QCOMPARE(panel.model()->result().intervals.first().token, QByteArray("tokA"));

@@ -13,12 +13,14 @@ DatabasePasswordDialog::DatabasePasswordDialog(const QString& location, const QS
 {
     setObjectName(QStringLiteral("databasePasswordDialog"));
     setWindowTitle(tr("Lock history password"));
+    // Plain text: the location and the server's answer are shown as they are, never read as markup.
     auto* text = new QLabel(
-        tr("The lock history at %1 needs a password (none in PGPASSWORD or ~/.pgpass).").arg(location.toHtmlEscaped()),
-        this);
+        tr("The lock history at %1 needs a password (none in PGPASSWORD or ~/.pgpass).").arg(location), this);
+    text->setTextFormat(Qt::PlainText);
     text->setWordWrap(true);
-    auto* detail = new QLabel(problem.toHtmlEscaped(), this);
+    auto* detail = new QLabel(problem, this);
     detail->setObjectName(QStringLiteral("serverAnswer"));
+    detail->setTextFormat(Qt::PlainText);
     detail->setWordWrap(true);
     detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_password->setObjectName(QStringLiteral("password"));
@@ -29,6 +31,8 @@ DatabasePasswordDialog::DatabasePasswordDialog(const QString& location, const QS
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Wide enough for a postgresql:// URL and libpq's answer to wrap into a few lines, not a column.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 70);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(text);
     layout->addWidget(detail);
