@@ -45,6 +45,8 @@ public:
     ~SqliteSource()
     {
         if (m_db.isValid()) {
+            if (m_db.isOpen())
+                m_db.rollback(); // the read snapshot (nothing was written)
             m_db.close();
             m_db = QSqlDatabase();
         }
@@ -122,6 +124,12 @@ public:
                      {QStringLiteral("id"), QStringLiteral("source"), QStringLiteral("pid"),
                       QStringLiteral("started_ms"), QStringLiteral("last_ms"), QStringLiteral("ended_ms")}))) {
             *error = notJournal;
+            return false;
+        }
+        // One read transaction: the sessions, events and tenures read below are one snapshot of the file, even
+        // while a writer goes on (a session it starts in between would otherwise come without its rows' writer).
+        if (!m_db.transaction()) {
+            *error = JournalImport::tr("%1: cannot open (%2)").arg(shown, m_db.lastError().text());
             return false;
         }
         return true;
