@@ -831,6 +831,11 @@ qint64 JournalStore::dataBytes()
     return (pages - freePages) * pageSize;
 }
 
+qint64 JournalStore::retainedBytes()
+{
+    return m_postgres ? m_postgres->rowBytes() : dataBytes();
+}
+
 bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)
 {
     if (m_postgres)

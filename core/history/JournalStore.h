@@ -98,8 +98,10 @@ public:
     // data takes at most maxBytes (0 = no size target); gives the space back to the file system. *removed:
     // rows deleted.
     bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
-    // Pages in use times the page size (what retention measures); -1 when unknown.
+    // Pages in use times the page size; PostgreSQL: what the tables take on the server. -1 when unknown.
     qint64 dataBytes();
+    // What retention by size keeps under its target: dataBytes() for a file, what the rows take in PostgreSQL.
+    qint64 retainedBytes();
     HistoryResult query(const HistoryQuery& query, qint64 nowMs);
     // The spans between sinceMs and untilMs that no writer's session covers (HistoryResult::unwatched).
     QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);

@@ -112,29 +112,27 @@ JournalEvent eventFromRow(const QSqlQuery& row)
 
 bool pruneToSize(qint64 maxBytes, const SizeRetention& store)
 {
-    bool compacted = false;
+    qint64 previous = -1;
     for (int round = 0; maxBytes > 0 && round < 20; ++round) {
         const qint64 bytes = store.dataBytes();
-        if (bytes < 0 || bytes <= maxBytes)
+        if (bytes < 0 || bytes <= maxBytes || (previous >= 0 && bytes >= previous))
             break;
-        if (store.compact && !compacted) {
-            compacted = true;
-            if (!store.compact())
-                break;
-            continue; // measured again: what is over the target is then what live rows take
-        }
+        previous = bytes;
         const double share = std::min(0.99, 1.0 - double(maxBytes) / double(bytes) + 0.1);
         qint64 events = 0, closed = 0;
         if (!store.countRows(&events, &closed) || events + closed == 0)
             break;
+        // An offset into an empty table is 0 (no row: the cutoff ignores it), never -1 (PostgreSQL refuses that).
+        const auto offset = [share](qint64 rows) {
+            return std::max<qint64>(0, std::min(rows - 1, qint64(double(rows) * share)));
+        };
         qint64 cutoffMs = 0;
-        if (!store.cutoff(std::min(events - 1, qint64(double(events) * share)),
-                          std::min(closed - 1, qint64(double(closed) * share)), &cutoffMs))
+        if (!store.cutoff(offset(events), offset(closed), &cutoffMs))
             break;
         const qint64 removed = store.deleteBefore(cutoffMs + 1);
         if (removed < 0)
             return false;
-        if (store.compact && (removed == 0 || !store.compact()))
+        if (removed == 0)
             break;
     }
     return true;

@@ -50,13 +50,12 @@ JournalEvent eventFromRow(const QSqlQuery& row);
 // not start over at once), until the data takes at most maxBytes. False: a delete failed (the store said why).
 struct SizeRetention
 {
-    std::function<qint64()> dataBytes;                   // -1: unknown
+    // What the rows take (not space a store keeps for later rows); -1: unknown. A measure that does not go down
+    // after rows were removed ends the rounds: each would otherwise take another share of what is left.
+    std::function<qint64()> dataBytes;
     std::function<bool(qint64*, qint64*)> countRows;     // events, closed intervals
     std::function<bool(qint64, qint64, qint64*)> cutoff; // the instant at these offsets (events, closed intervals)
     std::function<qint64(qint64)> deleteBefore;          // rows removed before this instant; -1: failed
-    // Where deleted rows keep their space until the store gives it back (PostgreSQL): before the first measure and
-    // after each round; false: it could not (the rounds stop). Null: the size measured is what the rows take.
-    std::function<bool()> compact;
 };
 bool pruneToSize(qint64 maxBytes, const SizeRetention& store);
 // countRows and cutoff as SQL on db's <tablePrefix>events and <tablePrefix>intervals; greatest: the dialect's scalar

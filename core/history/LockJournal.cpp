@@ -161,8 +161,10 @@ public:
             return;
         notePruned(removed);
         // What is left is the tenures still open (the locks held now), which retention never removes: said once.
-        const qint64 left = m_store->dataBytes();
-        if (!m_warnedOverTarget && left > m_options.retainBytes + m_options.retainBytes / 4) {
+        if (m_warnedOverTarget)
+            return;
+        const qint64 left = m_store->retainedBytes();
+        if (left > m_options.retainBytes + m_options.retainBytes / 4) {
             m_warnedOverTarget = true;
             emit m_journal->warning(
                 LockJournal::tr("%1 still takes %2 MiB after pruning, beyond its size target of %3 MiB: the locks "
@@ -313,6 +315,8 @@ LockJournal::LockJournal(JournalOptions options, QObject* parent) : QObject(pare
 {
     if (m_options.path.isEmpty())
         m_options.path = defaultPath();
+    if (m_options.retainBytes < 0)
+        m_options.retainBytes = JournalStore::isDatabaseUrl(m_options.path) ? 0 : kDefaultRetainBytes;
     if (!m_options.clock)
         m_options.clock = WallClock::system();
     if (!m_options.steadyClock)

@@ -17,6 +17,9 @@ namespace redlock {
 class IoThread;
 class JournalWriter;
 
+// What a journal file keeps by default (JournalOptions::retainBytes).
+inline constexpr qint64 kDefaultRetainBytes = qint64(256) * 1024 * 1024;
+
 struct JournalOptions
 {
     QString path;                                 // empty = LockJournal::defaultPath()
@@ -24,7 +27,9 @@ struct JournalOptions
     qint64 retainMs = qint64(30) * 24 * 3600'000; // events and tenures older than this are pruned (0 = keep)
     // Then the oldest, until the data takes at most this (0 = no limit): at start, on the retention timer, and
     // after every batch written that took the data beyond it. The -wal file is kept to an eighth of it.
-    qint64 retainBytes = qint64(256) * 1024 * 1024;
+    // -1 = the store's default: 256 MiB for a file; none for PostgreSQL, whose history is the team's: only a size
+    // given on purpose (the always-on exporter's --retain-mb) trims it, never a console left on its defaults.
+    qint64 retainBytes = -1;
     qint64 sizeLimitBytes = 0;     // hard cap of the file: a write beyond it fails like on a full disk (0 = none)
     int flushIntervalMs = 250;     // events are written in one transaction per interval
     int retryIntervalMs = 5000;    // after a failure, the next attempt (reopen or write)

@@ -612,6 +612,19 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
     return true;
 }
 
+qint64 PostgresJournalStore::rowBytes()
+{
+    if (!m_open || m_lost)
+        return -1;
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT (SELECT coalesce(sum(pg_column_size(e.*)), 0) FROM redlock_events e) + "
+                               "(SELECT coalesce(sum(pg_column_size(i.*)), 0) FROM redlock_intervals i) + "
+                               "(SELECT coalesce(sum(pg_column_size(s.*)), 0) FROM redlock_sessions s)")) ||
+        !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
 qint64 PostgresJournalStore::dataBytes()
 {
     if (!m_open || m_lost)
@@ -654,29 +667,28 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
     if (!deleteBefore(olderThanMs))
         return false;
     // By size, as the SQLite file does: the oldest events and closed tenures (never an open one), a share of them as
-    // large as the data is over the target and a tenth more, until the tables fit. A DELETE leaves the space in the
-    // tables (for later rows): VACUUM FULL gives it back, so that the size measured is what the rows take. It
-    // rewrites the tables under an exclusive lock, so it runs only when the tables are over the target; the other
-    // writers' statements wait for it (up to their lock_timeout, then their batch is retried).
+    // large as the rows are over the target and a tenth more, until they fit. Measured is what the rows take
+    // (rowBytes(), a scan), not the tables' files: a DELETE leaves its space in them for later rows, and what
+    // VACUUM can give back depends on the table's owner and on every other open transaction, so a file size could
+    // stay over the target however much was deleted. The cheap file size only says when to measure.
     journal::SizeRetention steps;
-    steps.dataBytes = [this] { return dataBytes(); };
+    steps.dataBytes = [this] { return rowBytes(); };
     journal::addRowQueries(&steps, m_db, QStringLiteral("redlock_"), QStringLiteral("greatest"));
     steps.deleteBefore = [&](qint64 cutoffMs) {
         const qint64 before = total;
         return deleteBefore(cutoffMs) ? total - before : qint64(-1);
     };
-    bool compacted = false;
-    steps.compact = [&] {
-        compacted = true;
-        return QSqlQuery(m_db).exec(QStringLiteral("VACUUM FULL redlock_events, redlock_intervals, redlock_sessions"));
-    };
-    // The open tenures alone were beyond the target last time, and little has been written since: no rewrite after
-    // every batch for nothing to delete.
+    // Files over the target with the rows under it (indexes, space kept for later rows): measured again only once
+    // the files grew by a tenth of the target, not after every batch.
     const qint64 bytes = maxBytes > 0 ? dataBytes() : -1;
-    if (bytes > maxBytes && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10) &&
-        !journal::pruneToSize(maxBytes, steps))
-        return false;
-    if (compacted) {
+    if (bytes > maxBytes && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10)) {
+        const qint64 before = total;
+        if (!journal::pruneToSize(maxBytes, steps))
+            return false;
+        // Plain VACUUM: the space of the deleted rows is reused by the next ones (the files stop growing) without
+        // locking out the other writers; where this user may not (not the owner), autovacuum does it.
+        if (total > before)
+            QSqlQuery(m_db).exec(QStringLiteral("VACUUM redlock_events, redlock_intervals, redlock_sessions"));
         const qint64 left = dataBytes();
         m_overTargetBytes = left > maxBytes ? left : 0;
     }

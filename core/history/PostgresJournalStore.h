@@ -23,8 +23,9 @@ namespace redlock {
 //   token are one tenure (clients draw a random token per acquisition), merged; the events two writers both
 //   journaled are told once.
 // - Retention by age and size, in the store (every writer prunes; deletes are idempotent). dataBytes() is what the
-//   tables take on the server (pg_total_relation_size); over the target, prune() compacts them (VACUUM FULL: the
-//   writer's database user must own the tables) and deletes the oldest events and closed tenures until they fit.
+//   tables take on the server (pg_total_relation_size); when that is over the target, prune() measures what the
+//   rows take (rowBytes()) and deletes the oldest events and closed tenures until the rows fit, then a plain VACUUM
+//   lets later rows reuse the space. Only a writer given a size trims by size (JournalOptions::retainBytes).
 class PostgresJournalStore final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::PostgresJournalStore)
@@ -60,6 +61,9 @@ public:
     bool write(const QList<JournalEvent>& events, qint64 nowMs, Error* error);
     bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
     qint64 dataBytes();
+    // What the rows take (a scan of the tables; no indexes, no space kept for later rows): what retention keeps
+    // under its size target.
+    qint64 rowBytes();
     HistoryResult query(const HistoryQuery& query, qint64 nowMs);
     QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
@@ -89,8 +93,8 @@ private:
     // This session's open interval of each key; dropped when a write fails and read again by the next.
     QHash<QByteArray, OpenInterval> m_openIntervals;
     bool m_openIntervalsLoaded = false;
-    // What the tables still took after the last prune() that compacted them and could not get under the target (the
-    // open tenures take that much); 0: it got under.
+    // What the tables' files still took after the last prune() by size, when that was over the target (indexes,
+    // space kept for later rows, open tenures); 0: under it.
     qint64 m_overTargetBytes = 0;
 };
 

@@ -113,7 +113,9 @@ void addJournalOptions(QCommandLineParser& parser)
                       ObserveCommands::tr("DAYS")});
     parser.addOption({QStringLiteral("retain-mb"),
                       ObserveCommands::tr("With --journal: then prune the oldest until the journal holds at most "
-                                          "this many MiB (default 256; 0 = no limit)."),
+                                          "this many MiB (default 256 for a file, no limit for PostgreSQL: a "
+                                          "shared history is trimmed by size only where this is given; 0 = no "
+                                          "limit)."),
                       ObserveCommands::tr("MB")});
 }
 
@@ -122,7 +124,7 @@ bool readJournalOptions(const QCommandLineParser& parser, const QString& source,
     options->source = source;
     options->path = parser.value(QStringLiteral("journal"));
     qint64 retainDays = options->retainMs / (24 * 3600'000LL);
-    qint64 retainMb = options->retainBytes / (1024 * 1024);
+    qint64 retainMb = 0;
     if (!intOption(parser, QStringLiteral("retain-days"), 0, 100 * 365, &retainDays) ||
         !intOption(parser, QStringLiteral("retain-mb"), 0, 1024 * 1024, &retainMb))
         return false;
@@ -135,7 +137,8 @@ bool readJournalOptions(const QCommandLineParser& parser, const QString& source,
         return false;
     }
     options->retainMs = retainDays * 24 * 3600'000LL;
-    options->retainBytes = retainMb * 1024 * 1024;
+    if (parser.isSet(QStringLiteral("retain-mb")))
+        options->retainBytes = retainMb * 1024 * 1024; // else the store's default (JournalOptions::retainBytes)
     return true;
 }
 
