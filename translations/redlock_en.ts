@@ -5903,10 +5903,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256; 0 = no limit).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>MB</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5959,6 +5955,10 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     </message>
     <message>
         <source>FILE|URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256 for a file, no limit for PostgreSQL: a shared history is trimmed by size only where this is given; 0 = no limit).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

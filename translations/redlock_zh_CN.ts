@@ -5897,10 +5897,6 @@ The process that acquired the lock has exited, so this command cannot know how m
         <translation>DAYS</translation>
     </message>
     <message>
-        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256; 0 = no limit).</source>
-        <translation>与 --journal 一起使用：然后清理最旧的记录，直到日志最多占用这么多 MiB（默认 256；0 = 不限制）。</translation>
-    </message>
-    <message>
         <source>MB</source>
         <translation>MB</translation>
     </message>
@@ -5957,6 +5953,10 @@ A reader that has gone (`inspect | head -3`) stops the scan at once: exit code 5
     <message>
         <source>FILE|URL</source>
         <translation>FILE|URL</translation>
+    </message>
+    <message>
+        <source>With --journal: then prune the oldest until the journal holds at most this many MiB (default 256 for a file, no limit for PostgreSQL: a shared history is trimmed by size only where this is given; 0 = no limit).</source>
+        <translation>配合 --journal：随后删除最旧的记录，直到日志最多占用这么多 MiB（文件默认 256；PostgreSQL 默认不限：共享历史只在给出此选项时按大小裁剪；0 = 不限）。</translation>
     </message>
 </context>
 <context>
