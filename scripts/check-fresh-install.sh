@@ -61,13 +61,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "== fresh copy of the base system in $root"
-cp -a "$base/." "$root/"
-rm -f "$root/.complete"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# debootstrap writes no /etc/hosts; every installed Debian has one (the installer's netcfg writes it), and
-# without it "localhost" does not resolve (tests reach nodes as localhost and check TLS names against it).
-[ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+fresh_copy "$root"
 for m in proc sys dev dev/pts dev/shm; do
     mkdir -p "$root/$m"
     case "$m" in

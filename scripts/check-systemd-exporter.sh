@@ -81,11 +81,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-echo "== fresh copy of the base system in $root"
-cp -a "$base/." "$root/"
-rm -f "$root/.complete"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-[ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+fresh_copy "$root"
 mkdir -p "$root/root/debs"
 cp "${packages[@]}" "$root/root/debs/"
 
