@@ -10,6 +10,7 @@
 #include "history/PostgresJournalPassword.h"
 #include "history/PostgresJournalStore.h"
 #include "support/CliTestSupport.h"
+#include "support/JournalTestSupport.h"
 #include "support/PostgresTestSupport.h"
 
 #include <QSqlDatabase>
@@ -20,18 +21,6 @@
 using namespace redlock;
 
 namespace {
-
-JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token)
-{
-    JournalEvent e;
-    e.atMs = atMs;
-    e.key = key;
-    e.kind = QString::fromLatin1(kind);
-    e.token = token;
-    // Display text, as decodeHolder makes it (a summary never holds a control character).
-    e.holder = QStringLiteral("holder of ") + QString::fromLatin1(token.toPercentEncoding());
-    return e;
-}
 
 // An interval, event and span as text, writer included: what must be the same on both sides.
 QStringList describe(const HistoryResult& r)

@@ -29,18 +29,6 @@ using namespace redlock;
 
 namespace {
 
-JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token,
-                          const QString& holder = {})
-{
-    JournalEvent e;
-    e.atMs = atMs;
-    e.key = key;
-    e.kind = QString::fromLatin1(kind);
-    e.token = token;
-    e.holder = holder.isEmpty() ? QString::fromLatin1(token) : holder;
-    return e;
-}
-
 // The permission bits of a file or folder; -1 when it is missing.
 int modeOf(const QString& path)
 {

@@ -18,17 +18,6 @@ using namespace redlock;
 
 namespace {
 
-JournalEvent journalEvent(qint64 atMs, const QByteArray& key, const char* kind, const QByteArray& token)
-{
-    JournalEvent e;
-    e.atMs = atMs;
-    e.key = key;
-    e.kind = QString::fromLatin1(kind);
-    e.token = token;
-    e.holder = QString::fromLatin1(token);
-    return e;
-}
-
 // What a reader must always see, whatever the writers have written so far: per key, each tenure (token) once, and
 // tenures one after the other (a closed one ends before the next begins; only the last may be open).
 QString timelineProblem(const QList<HolderInterval>& intervals)
