@@ -612,31 +612,29 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
     return true;
 }
 
-qint64 PostgresJournalStore::rowBytes()
+qint64 PostgresJournalStore::bytesQuery(const QString& sql)
 {
     if (!m_open || m_lost)
         return -1;
     QSqlQuery q(m_db);
-    if (!q.exec(QStringLiteral("SELECT (SELECT coalesce(sum(pg_column_size(e.*)), 0) FROM redlock_events e) + "
-                               "(SELECT coalesce(sum(pg_column_size(i.*)), 0) FROM redlock_intervals i) + "
-                               "(SELECT coalesce(sum(pg_column_size(s.*)), 0) FROM redlock_sessions s)")) ||
-        !q.next())
+    if (!q.exec(sql) || !q.next())
         return -1;
     return q.value(0).toLongLong();
 }
 
+qint64 PostgresJournalStore::rowBytes()
+{
+    return bytesQuery(QStringLiteral("SELECT (SELECT coalesce(sum(pg_column_size(e.*)), 0) FROM redlock_events e) + "
+                                     "(SELECT coalesce(sum(pg_column_size(i.*)), 0) FROM redlock_intervals i) + "
+                                     "(SELECT coalesce(sum(pg_column_size(s.*)), 0) FROM redlock_sessions s)"));
+}
+
 qint64 PostgresJournalStore::dataBytes()
 {
-    if (!m_open || m_lost)
-        return -1;
     // What the tables take on the server's disk, their indexes and TOAST included.
-    QSqlQuery q(m_db);
-    if (!q.exec(QStringLiteral("SELECT pg_total_relation_size('redlock_events') + "
-                               "pg_total_relation_size('redlock_intervals') + "
-                               "pg_total_relation_size('redlock_sessions')")) ||
-        !q.next())
-        return -1;
-    return q.value(0).toLongLong();
+    return bytesQuery(QStringLiteral("SELECT pg_total_relation_size('redlock_events') + "
+                                     "pg_total_relation_size('redlock_intervals') + "
+                                     "pg_total_relation_size('redlock_sessions')"));
 }
 
 bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error)

@@ -68,6 +68,8 @@ public:
     QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
 private:
+    // The one number a size query returns; -1 when the store is not open or the query fails.
+    qint64 bytesQuery(const QString& sql);
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
     bool connect(bool readOnly, Error* error);
     // After a failure that lost the connection: connects again, keeping the session.
