@@ -338,7 +338,10 @@ bool applySshOptions(const QCommandLineParser& parser, QList<NodeEndpoint>* node
         });
         tunnel->start();
     }
-    loop.exec(); // bounded: every attempt ends in up() or down() within the tunnel's ready timeout
+    // Bounded: every attempt ends in up() or down(), its route lookup and ssh each within their timeouts. A tunnel
+    // that could not even start has said so already.
+    if (failure.isEmpty() && pending > 0)
+        loop.exec();
     if (!failure.isEmpty()) {
         printDiagnostic(failure);
         qDeleteAll(tunnels);

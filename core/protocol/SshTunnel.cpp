@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
 
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -28,7 +29,6 @@ constexpr char kReadyMarker[] = "redlock-ssh-tunnel-ready";
 constexpr qsizetype kMaxStderr = 16 * 1024;
 // Jump hosts of jump hosts (ProxyJump in the config of a ProxyJump's first host ...): deeper is refused.
 constexpr qsizetype kMaxJumpDepth = 8;
-constexpr int kSshGTimeoutMs = 10000;
 
 struct Hop
 {
@@ -167,6 +167,12 @@ SshTunnel::SshTunnel(QString route, QList<Target> targets, Options options, QObj
     });
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, &SshTunnel::launch);
+    m_lookupTimer.setSingleShot(true);
+    connect(&m_lookupTimer, &QTimer::timeout, this, [this] {
+        fail(tr("SSH route %1: ssh -G %2 did not finish within %3 s")
+                 .arg(NodeEndpoint::shownText(m_route), NodeEndpoint::shownText(m_lookupHop))
+                 .arg(m_options.routeLookupTimeoutMs / 1000.0));
+    });
 }
 
 SshTunnel::~SshTunnel()
@@ -243,74 +249,51 @@ QString SshTunnel::proxyCommand(const QStringList& hops) const
     return command;
 }
 
-std::optional<QStringList> SshTunnel::expandRoute(const QString& route, const Options& options, QString* error)
+// Asks ssh for hop's effective settings (Host and Match blocks applied), as it would use them to connect there;
+// onLookupFinished() follows. In the background: a slow config (Match exec, a hung lookup) must not hold up our
+// thread, which may be the GUI's.
+void SshTunnel::lookUp(const QString& hop)
 {
-    QString why;
-    if (!validRoute(route, &why)) {
-        if (error)
-            *error = why;
-        return std::nullopt;
-    }
-    QStringList hops = route.split(u',');
-    QStringList chain;
-    QStringList stack;
-    if (!expandFirstHop(route, hops.takeFirst(), options, &stack, &chain, &why)) {
-        if (error)
-            *error = why;
-        return std::nullopt;
-    }
-    return chain + hops;
+    m_lookupHop = hop;
+    QStringList args{QStringLiteral("-G")};
+    if (!m_options.configFile.isEmpty())
+        args << QStringLiteral("-F") << m_options.configFile;
+    m_lookup = new QProcess(this);
+    m_lookup->setStandardInputFile(QProcess::nullDevice());
+    connect(m_lookup, &QProcess::finished, this, &SshTunnel::onLookupFinished);
+    connect(m_lookup, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && m_lookup)
+            fail(tr("SSH route %1: cannot run %2: %3")
+                     .arg(NodeEndpoint::shownText(m_route), m_options.program, m_lookup->errorString()));
+    });
+    m_lookupTimer.start(m_options.routeLookupTimeoutMs);
+    m_lookup->start(m_options.program, args + destination(hop));
 }
 
-// Appends to *chain the jump hosts that ssh itself would put before hop (its effective ProxyJump, the first of
-// them expanded in turn), then hop. Only the first jump host's own config counts: ssh reaches each later one
+// The jump hosts that ssh itself would put before the hop just looked up (its effective ProxyJump, the first of
+// them looked up in turn), then that hop. Only the first jump host's own config counts: ssh reaches each later one
 // through the one before it with -J, which overrides that host's ProxyJump and ProxyCommand.
-bool SshTunnel::expandFirstHop(const QString& route, const QString& hop, const Options& options, QStringList* stack,
-                               QStringList* chain, QString* error)
+void SshTunnel::onLookupFinished()
 {
-    const QString shownRoute = NodeEndpoint::shownText(route);
-    if (stack->contains(hop)) {
-        *error =
-            tr("SSH route %1: the ProxyJump settings of the ssh config make a loop: %2")
-                .arg(shownRoute, NodeEndpoint::shownText((*stack + QStringList{hop}).join(QStringLiteral(" -> "))));
-        return false;
-    }
-    if (stack->size() >= kMaxJumpDepth) {
-        *error = tr("SSH route %1: the ProxyJump settings of the ssh config nest deeper than %2 jump hosts: %3")
-                     .arg(shownRoute)
-                     .arg(kMaxJumpDepth)
-                     .arg(NodeEndpoint::shownText((*stack + QStringList{hop}).join(QStringLiteral(" -> "))));
-        return false;
-    }
-    // The host's effective settings, as ssh would use them to connect there (Host and Match blocks applied).
-    QProcess ssh;
-    QStringList args{QStringLiteral("-G")};
-    if (!options.configFile.isEmpty())
-        args << QStringLiteral("-F") << options.configFile;
-    ssh.setStandardInputFile(QProcess::nullDevice());
-    ssh.start(options.program, args + destination(hop));
-    if (!ssh.waitForStarted(kSshGTimeoutMs)) {
-        *error = tr("SSH route %1: cannot run %2: %3").arg(shownRoute, options.program, ssh.errorString());
-        return false;
-    }
-    if (!ssh.waitForFinished(kSshGTimeoutMs)) {
-        ssh.kill();
-        ssh.waitForFinished(5000);
-        *error = tr("SSH route %1: ssh -G %2 did not finish within %3 s")
-                     .arg(shownRoute, NodeEndpoint::shownText(hop))
-                     .arg(kSshGTimeoutMs / 1000);
-        return false;
-    }
-    if (ssh.exitStatus() != QProcess::NormalExit || ssh.exitCode() != 0) {
-        const QStringList lines = QString::fromLocal8Bit(ssh.readAllStandardError()).split(u'\n', Qt::SkipEmptyParts);
-        *error = tr("SSH route %1: ssh cannot read its settings for %2: %3")
-                     .arg(shownRoute, NodeEndpoint::shownText(hop),
-                          NodeEndpoint::shownText(lines.isEmpty() ? tr("ssh -G failed") : lines.last().trimmed()));
-        return false;
+    QProcess* lookup = std::exchange(m_lookup, nullptr);
+    if (!lookup)
+        return;
+    m_lookupTimer.stop();
+    lookup->disconnect(this);
+    lookup->deleteLater();
+    const QString route = NodeEndpoint::shownText(m_route);
+    const QString hop = m_lookupHop;
+    if (lookup->exitStatus() != QProcess::NormalExit || lookup->exitCode() != 0) {
+        const QStringList lines =
+            QString::fromLocal8Bit(lookup->readAllStandardError()).split(u'\n', Qt::SkipEmptyParts);
+        fail(tr("SSH route %1: ssh cannot read its settings for %2: %3")
+                 .arg(route, NodeEndpoint::shownText(hop),
+                      NodeEndpoint::shownText(lines.isEmpty() ? tr("ssh -G failed") : lines.last().trimmed())));
+        return;
     }
     QString proxyJump;
     QString proxyCommand;
-    const QStringList lines = QString::fromLocal8Bit(ssh.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    const QStringList lines = QString::fromLocal8Bit(lookup->readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     for (const QString& line : lines) {
         const qsizetype space = line.indexOf(u' ');
         const QString key = line.left(space).toLower();
@@ -325,29 +308,65 @@ bool SshTunnel::expandFirstHop(const QString& route, const QString& hop, const O
     if (!proxyCommand.isEmpty()) {
         // An arbitrary shell command: even a plain `ssh -W %h:%p bastion` in it would reach the bastion with the
         // user's own options (perhaps StrictHostKeyChecking accept-new), which we cannot see from here.
-        *error = tr("SSH route %1: the ssh config gives %2 a ProxyCommand (%3); redlock cannot make that command "
-                    "check host keys strictly, so it does not run it. Use ProxyJump in the config, or name the "
-                    "jump hosts in the route (jump,%2).")
-                     .arg(shownRoute, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyCommand));
-        return false;
+        fail(tr("SSH route %1: the ssh config gives %2 a ProxyCommand (%3); redlock cannot make that command "
+                "check host keys strictly, so it does not run it. Use ProxyJump in the config, or name the "
+                "jump hosts in the route (jump,%2).")
+                 .arg(route, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyCommand)));
+        return;
     }
     if (!proxyJump.isEmpty()) {
-        QStringList jumps = proxyJump.split(u',');
-        for (const QString& jump : std::as_const(jumps)) {
+        const QStringList jumps = proxyJump.split(u',');
+        for (const QString& jump : jumps) {
             if (!parseHop(jump)) {
-                *error = tr("SSH route %1: the ssh config gives %2 a ProxyJump redlock cannot use: %3")
-                             .arg(shownRoute, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyJump));
-                return false;
+                fail(tr("SSH route %1: the ssh config gives %2 a ProxyJump redlock cannot use: %3")
+                         .arg(route, NodeEndpoint::shownText(hop), NodeEndpoint::shownText(proxyJump)));
+                return;
             }
         }
-        stack->append(hop);
-        if (!expandFirstHop(route, jumps.takeFirst(), options, stack, chain, error))
-            return false;
-        stack->removeLast();
-        chain->append(jumps);
+        m_lookupStack.append({hop, jumps.mid(1)});
+        QStringList path;
+        for (const JumpFrame& frame : std::as_const(m_lookupStack))
+            path << frame.hop;
+        const QString next = jumps.first();
+        if (path.contains(next)) {
+            fail(tr("SSH route %1: the ProxyJump settings of the ssh config make a loop: %2")
+                     .arg(route, NodeEndpoint::shownText((path + QStringList{next}).join(QStringLiteral(" -> ")))));
+            return;
+        }
+        if (path.size() >= kMaxJumpDepth) {
+            fail(tr("SSH route %1: the ProxyJump settings of the ssh config nest deeper than %2 jump hosts: %3")
+                     .arg(route)
+                     .arg(kMaxJumpDepth)
+                     .arg(NodeEndpoint::shownText((path + QStringList{next}).join(QStringLiteral(" -> ")))));
+            return;
+        }
+        lookUp(next);
+        return;
     }
-    chain->append(hop);
-    return true;
+    // A hop without a jump host of its own: the chain is complete, from it back out to the route's first hop.
+    QStringList chain{hop};
+    for (auto frame = m_lookupStack.crbegin(); frame != m_lookupStack.crend(); ++frame)
+        chain << frame->laterJumps << frame->hop;
+    m_lookupStack.clear();
+    m_hops = chain + m_route.split(u',').mid(1);
+    startSsh();
+}
+
+// Ends the route's lookup, if one runs, without waiting for its ssh -G: a killed one is reaped when it is gone.
+void SshTunnel::endLookup()
+{
+    m_lookupTimer.stop();
+    m_lookupStack.clear();
+    QProcess* lookup = std::exchange(m_lookup, nullptr);
+    if (!lookup)
+        return;
+    lookup->disconnect(this);
+    if (lookup->state() == QProcess::NotRunning) {
+        lookup->deleteLater();
+        return;
+    }
+    connect(lookup, &QProcess::finished, lookup, &QObject::deleteLater);
+    lookup->kill();
 }
 
 QString SshTunnel::shownRoute() const
@@ -368,6 +387,7 @@ void SshTunnel::stop()
 {
     m_restartTimer.stop();
     m_readyTimer.stop();
+    endLookup();
     if (m_process) {
         QProcess* process = m_process;
         m_process = nullptr;
@@ -381,8 +401,15 @@ void SshTunnel::stop()
 
 void SshTunnel::launch()
 {
-    if (m_process)
+    if (m_process || m_lookup)
         return;
+    m_state = State::Starting;
+    m_lookupStack.clear();
+    lookUp(m_route.section(u',', 0, 0));
+}
+
+void SshTunnel::startSsh()
+{
     m_stdout.clear();
     m_stderr.clear();
     m_process = new QProcess(this);
@@ -410,7 +437,6 @@ void SshTunnel::launch()
         if (error == QProcess::FailedToStart)
             fail(tr("SSH to %1: cannot run %2: %3").arg(shownRoute(), m_options.program, m_process->errorString()));
     });
-    m_state = State::Starting;
     m_readyTimer.start(m_options.readyTimeoutMs);
     m_process->start();
 }
@@ -443,6 +469,7 @@ void SshTunnel::onFinished()
 void SshTunnel::fail(const QString& reason)
 {
     m_readyTimer.stop();
+    endLookup();
     if (m_process) {
         QProcess* process = m_process;
         m_process = nullptr;
@@ -519,20 +546,12 @@ QList<SshTunnel*> SshTunnel::forNodes(QList<NodeEndpoint>* nodes, const Options&
             routes << route;
         byRoute[route].append(i);
     }
-    QList<std::pair<QString, QStringList>> expanded; // route, its hops; all checked before any tunnel is made
-    for (const QString& route : std::as_const(routes)) {
-        const auto hops = expandRoute(route, options, error);
-        if (!hops)
-            return {};
-        expanded.append({route, *hops});
-    }
     QList<SshTunnel*> tunnels;
-    for (const auto& [route, hops] : std::as_const(expanded)) {
+    for (const QString& route : std::as_const(routes)) {
         QList<Target> targets;
         for (const qsizetype i : byRoute[route])
             targets.append({(*nodes)[i].host, (*nodes)[i].port});
         auto* tunnel = new SshTunnel(route, targets, options, parent);
-        tunnel->m_hops = hops;
         if (!tunnel->setupError().isEmpty()) {
             if (error)
                 *error = tunnel->setupError();

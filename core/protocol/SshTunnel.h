@@ -10,7 +10,6 @@
 #include <QTimer>
 
 #include <memory>
-#include <optional>
 
 class QTemporaryDir;
 
@@ -21,7 +20,7 @@ namespace redlock {
 // (Host aliases, ProxyJump, IdentityFile, User, Port), ssh-agent and known_hosts, exactly as `ssh` does.
 // Host keys are checked strictly (an unknown or changed key is refused, never accepted) and nothing prompts
 // (BatchMode), on every hop of a chain, including the jump hosts the user's ssh config adds (ProxyJump): those
-// are found with `ssh -G` and made hops of our own chain (expandRoute). The local end of each forward is a unix socket
+// are found with `ssh -G` and made hops of our own chain (see start()). The local end of each forward is a unix socket
 // in a directory of our own (mode 0700), never a loopback port: a port would be free for any local user to bind while
 // ssh restarts, and the client would hand its AUTH password to whoever did. The socket paths stay the same across
 // restarts; while ssh is down, connecting there is refused: the nodes are unreachable, never free. A tunnel that dies
@@ -35,7 +34,10 @@ public:
     {
         QString program = QStringLiteral("ssh");
         QString configFile;         // ssh -F; empty = the user's ~/.ssh/config
-        int readyTimeoutMs = 20000; // from start to all forwards listening; longer = that attempt failed
+        int readyTimeoutMs = 20000; // from ssh's start to all forwards listening; longer = that attempt failed
+        // Each hop's `ssh -G` (the ssh config read, its Match exec commands, a canonicalising DNS lookup ...);
+        // longer = that attempt failed, the process killed.
+        int routeLookupTimeoutMs = 10000;
         int backoffInitialMs = 250; // restart delays after a failure: doubled up to backoffMaxMs
         int backoffMaxMs = 15000;
     };
@@ -54,17 +56,10 @@ public:
 
     // Checks a route ("[user@]host[:port]" hops separated by commas); the error names the bad hop.
     static bool validRoute(const QString& route, QString* error = nullptr);
-    // The route as the hops we connect through, each with our strict options: the route's first hop preceded by
-    // the jump hosts its effective ssh config (`ssh -G`) gives it through ProxyJump, recursively, as ssh itself
-    // would reach it. Later hops are reached through the hop before them, as with ssh -J (their own ProxyJump is
-    // not used by ssh either). A first hop with a ProxyCommand of the user's config is refused: that command
-    // cannot be made to check host keys strictly. Also refused: a ProxyJump loop, a chain deeper than 8 jumps, an
-    // `ssh -G` that fails. Runs ssh -G once per expanded hop, briefly blocking (a local config read).
-    static std::optional<QStringList> expandRoute(const QString& route, const Options& options,
-                                                  QString* error = nullptr);
     // The ssh command line (without the program).
     QStringList arguments() const;
-    // The hops the tunnel goes through (the route, expanded by forNodes()).
+    // The hops the tunnel goes through: the route until an attempt has looked it up, then the route expanded as
+    // described at start().
     const QStringList& hops() const { return m_hops; }
 
     const QString& route() const { return m_route; }
@@ -79,15 +74,25 @@ public:
     // Why the last attempt failed or the tunnel went down (translated; names the route), empty while up.
     QString lastError() const { return m_lastError; }
     qint64 processId() const { return m_process ? m_process->processId() : 0; }
+    // True while an attempt is still asking `ssh -G` how to reach the route (state() is Starting meanwhile).
+    bool isLookingUpRoute() const { return m_lookup != nullptr; }
 
-    // Starts ssh (again after stop()); up() or down() follows.
+    // Starts an attempt (again after stop()) and returns at once; up() or down() follows. Each attempt first
+    // expands the route into the hops we connect through, each with our strict options: the route's first hop
+    // preceded by the jump hosts its effective ssh config (`ssh -G`, one process per hop, each given
+    // routeLookupTimeoutMs) gives it through ProxyJump, recursively, as ssh itself would reach it. Later hops are
+    // reached through the hop before them, as with ssh -J (their own ProxyJump is not used by ssh either). A
+    // first hop with a ProxyCommand of the user's config is refused: that command cannot be made to check host
+    // keys strictly. Also refused: a ProxyJump loop, a chain deeper than 8 jumps, an `ssh -G` that fails or
+    // hangs. A refused route is a failed attempt like any other (down(), then a restart after the backoff, with
+    // the config read again). Then ssh itself starts.
     void start();
     void stop();
 
     // One tunnel per distinct NodeEndpoint::sshRoute, every node behind that route carried by it: sets each such
-    // node's tunnelSocket. Each route is expanded (expandRoute()). The tunnels are children of parent, not
-    // started. On an error (a bad or refused route, no private socket directory) returns an empty list with
-    // *error set.
+    // node's tunnelSocket. The tunnels are children of parent, not started; nothing here runs ssh (what the ssh
+    // config makes of a route is found, and maybe refused, by each start()). On an error (a malformed route, a unix
+    // socket node, no private socket directory) returns an empty list with *error set.
     static QList<SshTunnel*> forNodes(QList<NodeEndpoint>* nodes, const Options& options, QObject* parent,
                                       QString* error = nullptr);
 
@@ -99,14 +104,16 @@ signals:
 
 private:
     void launch();
+    void lookUp(const QString& hop);
+    void onLookupFinished();
+    void endLookup();
+    void startSsh();
     void onReadyRead();
     void onFinished();
     void fail(const QString& reason);
     QString explainFailure() const;
     QString proxyCommand(const QStringList& hops) const;
     QString shownRoute() const;
-    static bool expandFirstHop(const QString& route, const QString& hop, const Options& options, QStringList* stack,
-                               QStringList* chain, QString* error);
 
     QString m_route;
     QStringList m_hops; // m_route's, expanded
@@ -116,6 +123,17 @@ private:
     QStringList m_localSockets;
     QString m_setupError;
     QProcess* m_process = nullptr;
+    // The route's lookup (`ssh -G`): the process for m_lookupHop, and the hops whose ProxyJump is being followed,
+    // outermost first, each with the later jump hosts of its ProxyJump.
+    struct JumpFrame
+    {
+        QString hop;
+        QStringList laterJumps;
+    };
+    QProcess* m_lookup = nullptr;
+    QString m_lookupHop;
+    QList<JumpFrame> m_lookupStack;
+    QTimer m_lookupTimer;
     State m_state = State::Stopped;
     QString m_lastError;
     QByteArray m_stdout;

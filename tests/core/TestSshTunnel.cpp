@@ -325,24 +325,105 @@ private slots:
         QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
         lab.addHostOption(QStringLiteral("inner"), QStringLiteral("ProxyJump outer"));
         const SshTunnel::Options o = options(lab);
-        // As with ssh -J, a later hop of a route is reached through the hop before it: its own ProxyJump is unused.
-        QCOMPARE(SshTunnel::expandRoute(QStringLiteral("outer,inner"), o, &error).value_or(QStringList()),
-                 QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
         QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
-        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
-        QVERIFY2(tunnels.size() == 1, qPrintable(error));
-        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
-        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
+        // As with ssh -J, a later hop of a route is reached through the hop before it: its own ProxyJump is unused.
+        QList<NodeEndpoint> chained = behind(QStringLiteral("outer,inner"));
+        QList<NodeEndpoint> both = nodes + chained;
+        const auto tunnels = SshTunnel::forNodes(&both, o, nullptr, &error);
+        QVERIFY2(tunnels.size() == 2, qPrintable(error));
+        std::unique_ptr<SshTunnel> tunnel(tunnels[0]);
+        std::unique_ptr<SshTunnel> chain(tunnels[1]);
+        nodes = both.mid(0, nodes.size());
+        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("inner")})); // looked up when started
         QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy chainUp(chain.get(), &SshTunnel::up);
         tunnel->start();
+        chain->start();
         QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
         acquireThrough(nodes, realPorts(), "through-a-config-proxyjump");
         for (const QString& hop : {QStringLiteral("outer"), QStringLiteral("inner")})
             QVERIFY2(lab.log(hop).contains(QStringLiteral("Accepted publickey")), qPrintable(lab.log(hop)));
+        QTRY_VERIFY2_WITH_TIMEOUT(chainUp.count() == 1, qPrintable(chain->lastError()), 20000);
+        QCOMPARE(chain->hops(), QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
+    }
+
+    // Reading the ssh config can be slow (a Match exec, a hung lookup, a canonicalising DNS query): the route's
+    // lookup (ssh -G, per hop) runs in the tunnel's start, in the background. forNodes() and start() return while
+    // it is still waiting (here, for a Match exec the test holds), and the tunnel comes up once it ends.
+    void aSlowRouteLookupDoesNotBlockTheCaller()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("outer"), &error), qPrintable(error));
+        QVERIFY2(lab.addServer(QStringLiteral("inner"), &error), qPrintable(error));
+        lab.addHostOption(QStringLiteral("inner"), QStringLiteral("ProxyJump outer"));
+        SshConfigGate gate;
+        QVERIFY(gate.isValid());
+        lab.addMatchExec(gate.command());
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
+        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
+        QVERIFY2(tunnels.size() == 1, qPrintable(error));
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        for (const NodeEndpoint& ep : std::as_const(nodes))
+            QVERIFY(!ep.tunnelSocket.isEmpty()); // the nodes know their local ends at once
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        // Returned while ssh -G still waits for the gate: nothing decided yet, the nodes unreachable meanwhile.
+        QCOMPARE(tunnel->state(), SshTunnel::State::Starting);
+        QVERIFY(tunnel->isLookingUpRoute());
+        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("inner")}));
+        QTRY_COMPARE_WITH_TIMEOUT(ourSshChildren("-G").size(), 1, 10000); // once it is ssh (after its exec)
+        QVERIFY(tunnel->isLookingUpRoute());
+        QCOMPARE(up.count() + down.count(), 0);
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+        gate.open();
+        QVERIFY2(up.wait(20000), qPrintable(tunnel->lastError()));
+        QCOMPARE(down.count(), 0);
+        QVERIFY(!tunnel->isLookingUpRoute());
+        QCOMPARE(tunnel->hops(), QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
+        acquireThrough(nodes, realPorts(), "after-a-slow-route-lookup");
+    }
+
+    // An ssh -G that does not end (here, a Match exec waiting for a gate that stays shut) is killed at the lookup's
+    // time limit: the attempt fails with a clear reason, like a tunnel that dies, and the nodes stay unreachable.
+    void aHungRouteLookupFailsTheAttempt()
+    {
+        SshLab lab;
+        QString error;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        SshConfigGate gate;
+        QVERIFY(gate.isValid());
+        lab.addMatchExec(gate.command());
+        QList<NodeEndpoint> nodes = behind(QStringLiteral("bastion"));
+        SshTunnel::Options o = options(lab);
+        o.routeLookupTimeoutMs = 500;
+        o.backoffInitialMs = o.backoffMaxMs = 60000; // one attempt is enough
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QVERIFY2(tunnels.size() == 1, qPrintable(error));
+        std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY(tunnel->isLookingUpRoute());
+        QVERIFY(down.wait(20000));
+        QCOMPARE(up.count(), 0);
+        const QString reason = down.first().first().toString();
+        QVERIFY2(reason.contains(QStringLiteral("SSH route bastion: ssh -G bastion did not finish within 0.5 s")),
+                 qPrintable(reason));
+        QCOMPARE(tunnel->lastError(), reason);
+        QCOMPARE(tunnel->state(), SshTunnel::State::Down);
+        QVERIFY(!tunnel->isLookingUpRoute());
+        QTRY_VERIFY_WITH_TIMEOUT(ourSshChildren().isEmpty(), 10000); // killed, and no ssh started
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
+        QVERIFY(!lab.log(QStringLiteral("bastion")).contains(QStringLiteral("Accepted publickey")));
     }
 
     // What the config makes of a route that cannot be checked strictly is refused before any ssh connects: a
-    // ProxyJump loop, and a user's ProxyCommand (an opaque command we cannot give our options to). The CLI says so.
+    // ProxyJump loop, and a user's ProxyCommand (an opaque command we cannot give our options to). Found by the
+    // tunnel's start (its route lookup), it is the tunnel's failure, with the reason, like a tunnel that dies: the
+    // nodes stay unreachable. The CLI says so and fails.
     void configProxyLoopsAndCommandsAreRefused_data()
     {
         QTest::addColumn<QString>("innerOption");
@@ -372,10 +453,22 @@ private slots:
         if (!outerOption.isEmpty())
             lab.addHostOption(QStringLiteral("outer"), outerOption);
         QList<NodeEndpoint> nodes = behind(QStringLiteral("inner"));
-        const auto tunnels = SshTunnel::forNodes(&nodes, options(lab), nullptr, &error);
-        const std::unique_ptr<SshTunnel> tunnel(tunnels.value(0));
-        QVERIFY(tunnels.isEmpty());
-        QVERIFY2(error.contains(expected) && error.contains(QStringLiteral("SSH route inner")), qPrintable(error));
+        SshTunnel::Options o = options(lab);
+        o.backoffInitialMs = o.backoffMaxMs = 60000; // one attempt is enough
+        const auto tunnels = SshTunnel::forNodes(&nodes, o, nullptr, &error);
+        QVERIFY2(tunnels.size() == 1, qPrintable(error));
+        const std::unique_ptr<SshTunnel> tunnel(tunnels.first());
+        QSignalSpy up(tunnel.get(), &SshTunnel::up);
+        QSignalSpy down(tunnel.get(), &SshTunnel::down);
+        tunnel->start();
+        QVERIFY(down.wait(20000));
+        QCOMPARE(up.count(), 0);
+        const QString reason = down.first().first().toString();
+        QVERIFY2(reason.contains(expected) && reason.contains(QStringLiteral("SSH route inner")), qPrintable(reason));
+        QCOMPARE(tunnel->state(), SshTunnel::State::Down);
+        QVERIFY(!tunnel->isLookingUpRoute());
+        QVERIFY(ourSshChildren().isEmpty()); // no ssh ran but the lookups
+        QVERIFY(runCommand(nodes.first(), {"PING"}).isError());
         const CliRun run =
             runCli({QStringLiteral("inspect"), QStringLiteral("--nodes"), nodeList(m_cluster), QStringLiteral("--ssh"),
                     QStringLiteral("inner"), QStringLiteral("--ssh-config"), lab.configFile()});

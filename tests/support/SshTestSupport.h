@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMap>
@@ -11,6 +12,9 @@
 #include <QTextStream>
 
 #include <memory>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 // Real OpenSSH servers on loopback for the SSH tunnel tests: throwaway host keys, a throwaway user key, and an ssh
@@ -108,6 +112,9 @@ public:
     }
     // The config's StrictHostKeyChecking ("yes" unless set), e.g. the lenient "accept-new" many users have.
     void setStrictHostKeyChecking(const QString& value) { m_strict = value; }
+    // A Match block at the end of the config that changes nothing but runs command (through the shell) each time
+    // ssh reads the config, ssh -G included: a slow config, as with a user's own Match exec (see SshConfigGate).
+    void addMatchExec(const QString& command) { m_trailer += QStringLiteral("Match exec \"%1\"\n").arg(command); }
 
     // The ssh config for -F (written under `name` in the lab's directory): each alias, with the user key and the
     // lab's known_hosts, strictly checked unless setStrictHostKeyChecking() said otherwise.
@@ -127,6 +134,7 @@ public:
                                "  UserKnownHostsFile %2\n  GlobalKnownHostsFile /dev/null\n  BatchMode yes\n"
                                "  StrictHostKeyChecking %3\n  UpdateHostKeys no\n")
                     .arg(m_userKey, knownHostsPath(), m_strict);
+        text += m_trailer;
         const QString path = m_dir.filePath(name);
         writeFile(path, text);
         return path;
@@ -186,4 +194,66 @@ private:
     QMap<QString, QString> m_known;
     QMap<QString, QString> m_hostOptions;
     QString m_strict = QStringLiteral("yes");
+    QString m_trailer;
 };
+
+// A lock (flock) the test holds while a config's `Match exec` waits for it (SshLab::addMatchExec(command())):
+// every read of that config, ssh -G's included, takes until the test calls open(), with no sleep or timing.
+class SshConfigGate
+{
+public:
+    SshConfigGate()
+    {
+        const QByteArray path = QFile::encodeName(m_dir.filePath(QStringLiteral("gate")));
+        m_fd = ::open(path.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (m_fd >= 0 && ::flock(m_fd, LOCK_EX) != 0)
+            open();
+    }
+    ~SshConfigGate() { open(); }
+    SshConfigGate(const SshConfigGate&) = delete;
+    SshConfigGate& operator=(const SshConfigGate&) = delete;
+
+    bool isValid() const { return m_fd >= 0; }
+    // The shell command that returns once the gate is open (flock(1) waits for our lock).
+    QString command() const { return QStringLiteral("flock %1 true").arg(m_dir.filePath(QStringLiteral("gate"))); }
+    void open()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+
+private:
+    QTemporaryDir m_dir;
+    int m_fd = -1;
+};
+
+// The ssh clients this test process started (tunnels', route lookups'): children of ours named "ssh", only those
+// whose arguments include `argument` when it is given (e.g. "-G").
+inline QList<qint64> ourSshChildren(const QByteArray& argument = {})
+{
+    QList<qint64> out;
+    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+    while (it.hasNext()) {
+        const QString dir = it.next();
+        bool isPid = false;
+        const qint64 pid = QFileInfo(dir).fileName().toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(dir + QStringLiteral("/stat"));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        const qsizetype close = line.lastIndexOf(')');
+        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+        if (line.mid(line.indexOf('(') + 1, close - line.indexOf('(') - 1) != "ssh" ||
+            fields.value(1).toLongLong() != ::getpid())
+            continue;
+        QFile cmdline(dir + QStringLiteral("/cmdline"));
+        if (!argument.isEmpty() &&
+            (!cmdline.open(QIODevice::ReadOnly) || !cmdline.readAll().split('\0').contains(argument)))
+            continue;
+        out << pid;
+    }
+    return out;
+}

@@ -12,41 +12,12 @@
 #include "support/SshTestSupport.h"
 
 #include <QApplication>
-#include <QDirIterator>
 #include <QtTest>
 
 #include <csignal>
 #include <unistd.h>
 
 using namespace redlock;
-
-namespace {
-
-// The ssh clients this test process started (the tunnel's): children of ours named "ssh".
-QList<qint64> ourSshChildren()
-{
-    QList<qint64> out;
-    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
-    while (it.hasNext()) {
-        const QString dir = it.next();
-        bool isPid = false;
-        const qint64 pid = QFileInfo(dir).fileName().toLongLong(&isPid);
-        if (!isPid)
-            continue;
-        QFile stat(dir + QStringLiteral("/stat"));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray line = stat.readAll();
-        const qsizetype close = line.lastIndexOf(')');
-        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-        if (line.mid(line.indexOf('(') + 1, close - line.indexOf('(') - 1) == "ssh" &&
-            fields.value(1).toLongLong() == ::getpid())
-            out << pid;
-    }
-    return out;
-}
-
-} // namespace
 
 class TestConsoleSsh : public QObject
 {
@@ -120,6 +91,74 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(nodes->tunnelProblem(0).isEmpty(), 15000);
         controller.stop();
         QTRY_VERIFY_WITH_TIMEOUT(ourSshChildren().isEmpty(), 10000); // the tunnel ends with the watch
+    }
+
+    // Reading the ssh config can be slow (here a Match exec waits for a gate the test holds): the controller's start
+    // returns while the tunnel still looks up its route (ssh -G runs meanwhile), the GUI thread free, the nodes shown
+    // as connecting through the tunnel. Once the lookup ends the nodes come up.
+    void aSlowSshConfigDoesNotHoldUpTheConsole()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        SshLab lab;
+        QVERIFY2(lab.addServer(QStringLiteral("bastion"), &error), qPrintable(error));
+        SshConfigGate gate;
+        QVERIFY(gate.isValid());
+        lab.addMatchExec(gate.command());
+        ClusterSettings settings;
+        settings.nodes = cluster.endpoints();
+        for (NodeEndpoint& ep : settings.nodes)
+            ep.sshRoute = QStringLiteral("bastion");
+        settings.sshConfigFile = lab.configFile();
+        settings.refreshIntervalMs = 500;
+        ClusterController controller;
+        MainWindow window(&controller);
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        QVERIFY(controller.isRunning());
+        QVERIFY2(controller.tunnelProblem(0).contains(QStringLiteral("connecting through the SSH tunnel")),
+                 qPrintable(controller.tunnelProblem(0)));
+        QTRY_COMPARE_WITH_TIMEOUT(ourSshChildren("-G").size(), 1, 10000); // still waiting for the gate
+        QCOMPARE(controller.nodesUp(), 0);
+        gate.open();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.nodesUp(), 3, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(controller.tunnelProblem(0).isEmpty(), 10000);
+        controller.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(ourSshChildren().isEmpty(), 10000);
+    }
+
+    // A route the ssh config makes unusable (a ProxyCommand redlock cannot make check host keys) is found by the
+    // tunnel's start: the console runs, and the nodes panel shows its nodes unreachable with that reason, as for a
+    // tunnel that dies.
+    void aRouteTheSshConfigRefusesShowsOnItsNodes()
+    {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("ssh_config"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("Host bastion\n  HostName 127.0.0.1\n  ProxyCommand nc %h %p\n");
+        file.close();
+        ClusterSettings settings;
+        for (const quint16 port : {1, 2}) {
+            NodeEndpoint node = *NodeEndpoint::parse(QStringLiteral("127.0.0.1:%1").arg(port));
+            node.sshRoute = QStringLiteral("bastion");
+            settings.nodes << node;
+        }
+        settings.sshConfigFile = config;
+        ClusterController controller;
+        MainWindow window(&controller);
+        NodesModel* nodes = window.nodesModel();
+        QString error;
+        QVERIFY2(controller.start(settings, &error), qPrintable(error));
+        for (int row = 0; row < 2; ++row) {
+            QTRY_VERIFY_WITH_TIMEOUT(nodes->tunnelProblem(row).contains(QStringLiteral("ProxyCommand")), 20000);
+            QVERIFY2(nodes->tunnelProblem(row).contains(QStringLiteral("SSH route bastion")),
+                     qPrintable(nodes->tunnelProblem(row)));
+            const QModelIndex state = nodes->index(row, NodesModel::StateColumn);
+            QTRY_COMPARE_WITH_TIMEOUT(state.data().toString(), QStringLiteral("unreachable: SSH tunnel not up"), 10000);
+        }
+        QCOMPARE(controller.nodesUp(), 0);
+        controller.stop();
     }
 
     // A route SshTunnel refuses stops the connect with its reason, as --ssh does on the CLI.

@@ -219,6 +219,40 @@ private slots:
                      report.contains(QStringLiteral("failing step: connect")),
                  qPrintable(report));
     }
+
+    // The check through a profile's SSH route: what the ssh config makes of the route (here a ProxyCommand redlock
+    // refuses to run) is looked up by the tunnel's start, in the background, not while checkConnection() runs; the
+    // refusal still reaches the report, on every node, as the failing "SSH tunnel" step.
+    void checkThroughARouteTheSshConfigRefuses()
+    {
+        const QString config = m_dir.filePath(QStringLiteral("refusing_ssh_config"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("Host bastion\n  HostName 127.0.0.1\n  ProxyCommand nc %h %p\n");
+        file.close();
+        QSettings settings(iniPath(), QSettings::IniFormat);
+        ProfilesDialog dialog(&settings);
+        ConnectionProfile p;
+        p.name = QStringLiteral("ssh-check");
+        for (const char* address : {"127.0.0.1:1", "127.0.0.1:2"}) {
+            NodeProfile node;
+            node.address = QString::fromLatin1(address);
+            p.nodes << node;
+        }
+        p.sshRoute = QStringLiteral("bastion");
+        p.sshConfigFile = config;
+        dialog.setProfile(p);
+        QSignalSpy finished(&dialog, &ProfilesDialog::checkFinished);
+        dialog.checkConnection();
+        QCOMPARE(finished.count(), 0); // returned before ssh -G answered
+        QVERIFY(waitForCount(finished, 1, 20000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        const QString report = dialog.checkReport()->toPlainText();
+        QVERIFY2(report.contains(QStringLiteral("✖ node 1")) && report.contains(QStringLiteral("✖ node 2")) &&
+                     report.count(QStringLiteral("failing step: SSH tunnel")) == 2 &&
+                     report.contains(QStringLiteral("gives bastion a ProxyCommand")),
+                 qPrintable(report));
+    }
 };
 
 QTEST_MAIN(TestProfilesDialog)

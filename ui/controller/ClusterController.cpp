@@ -44,8 +44,9 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     }
 
     // Nodes behind a bastion: the same tunnels as the CLI's --ssh (SshTunnel::forNodes, one per route), which set
-    // each node's tunnelSocket before the sessions are made. They start now and connect in the background: until a
-    // tunnel is up its nodes are refused at the local end, unreachable with the tunnel's reason beside them.
+    // each node's tunnelSocket before the sessions are made. They start now and look up their route (ssh -G) and
+    // connect in the background: until a tunnel is up its nodes are refused at the local end, unreachable with the
+    // tunnel's reason beside them, a route the ssh config makes unusable included.
     QList<NodeEndpoint> nodes = settings.nodes;
     QList<SshTunnel*> tunnels;
     if (std::any_of(nodes.cbegin(), nodes.cend(), [](const NodeEndpoint& n) { return !n.sshRoute.isEmpty(); })) {

@@ -529,7 +529,8 @@ void ProfilesDialog::checkConnection()
         return;
     }
     // Through the profile's bastion, as the console will connect: the check waits for the tunnel (the same
-    // SshTunnel as the CLI's --ssh), and a tunnel that cannot come up fails every node with ssh's reason.
+    // SshTunnel as the CLI's --ssh), and a tunnel that cannot come up fails every node with its reason (ssh's, or
+    // why the ssh config's route for it is refused: that lookup runs in the tunnel's start, not here).
     SshTunnel::Options sshOptions;
     sshOptions.configFile = p.sshConfigFile;
     QString why;
