@@ -265,19 +265,15 @@ QByteArray PrometheusExporter::exposition() const
                u"ACL refused).");
     for (qsizetype i = 0; i < n; ++i)
         out.sample(node(i), m_facts[i].health == NodeHealth::Up ? 1 : 0);
+    out.family("redlock_node_quarantined", Type::Gauge,
+               u"1 while a delayed restart keeps the node out (it may answer, but is not counted in "
+               u"redlock_servers_up), else 0. Only a console schedules delayed restarts.");
+    for (qsizetype i = 0; i < n; ++i)
+        out.sample(node(i), m_quarantined.contains(int(i)) ? 1 : 0);
     out.family("redlock_servers_up", Type::Gauge,
-               u"Distinct Redis servers up: nodes that answer with the same run_id (one server under two names) count "
-               u"once. What a quorum is counted from.");
-    {
-        QList<QByteArray> runIds;
-        QList<int> up;
-        for (qsizetype i = 0; i < n; ++i) {
-            if (m_facts[i].health == NodeHealth::Up)
-                up.append(int(i));
-            runIds.append(m_facts[i].runId);
-        }
-        out.sample({}, rules::distinctServers(runIds, up));
-    }
+               u"Distinct Redis servers up: nodes that answer and that no delayed restart keeps out, those with the "
+               u"same run_id (one server under two names) counted once. What a quorum is counted from.");
+    out.sample({}, distinctServersUp(m_facts, m_quarantined));
     out.family("redlock_node_latency_seconds", Type::Gauge,
                u"Round trip of the observer's last PING to the node; absent while unmeasured, failing or the node "
                u"is not up.");

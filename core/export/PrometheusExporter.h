@@ -60,6 +60,9 @@ public:
 
     // The rescan budget changed (exported as is).
     void setBudgetPerNode(int commandsPerSecond) { m_options.budgetPerNode = commandsPerSecond; }
+    // Nodes a delayed restart keeps out (the console's NodeRestartScheduler): not counted in redlock_servers_up,
+    // by the same rule as every front end (nodeCountsAsUp). A standalone exporter schedules none.
+    void setQuarantinedNodes(const QList<int>& nodes) { m_quarantined = nodes; }
     // Findings from an audit run elsewhere (the console's, against its configured max TTL): from now on they
     // replace the exporter's own audit.
     void setFindings(const QList<AuditFinding>& findings);
@@ -102,6 +105,7 @@ private:
     std::shared_ptr<SteadyClock> m_clock;
     QList<QString> m_nodeNames; // printable
     QList<NodeFacts> m_facts;
+    QList<int> m_quarantined;
     QList<CommandCounter> m_sessionCommands;
     QList<CommandCounter> m_inspectorCommands;
     QList<quint64> m_restarts;

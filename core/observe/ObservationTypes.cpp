@@ -1,5 +1,7 @@
 #include "observe/ObservationTypes.h"
 
+#include "redlock/RedlockRules.h"
+
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QSet>
@@ -51,6 +53,24 @@ bool isBase64Of16Bytes(const QByteArray& s)
 }
 
 } // namespace
+
+bool nodeCountsAsUp(const NodeFacts& facts, const QList<int>& quarantined)
+{
+    return facts.health == NodeHealth::Up && !quarantined.contains(facts.node);
+}
+
+int distinctServersUp(const QList<NodeFacts>& facts, const QList<int>& quarantined)
+{
+    QList<QByteArray> runIds;
+    QList<int> up;
+    runIds.reserve(facts.size());
+    for (const NodeFacts& f : facts) {
+        if (nodeCountsAsUp(f, quarantined))
+            up.append(int(runIds.size()));
+        runIds.append(f.runId);
+    }
+    return rules::distinctServers(runIds, up);
+}
 
 QString nodeHealthName(NodeHealth health)
 {

@@ -98,6 +98,13 @@ struct NodeFacts
     }
 };
 
+// The one node-up rule of every front end (the console, `watch`, the exporters): a node whose session says Up (it
+// answers commands) and that no delayed restart keeps out (quarantined). Nothing else counts.
+bool nodeCountsAsUp(const NodeFacts& facts, const QList<int>& quarantined);
+// Distinct servers up by that rule: nodes that answer with the same run_id (one server under two names) count once
+// (rules::distinctServers). What a quorum is counted from.
+int distinctServersUp(const QList<NodeFacts>& facts, const QList<int>& quarantined);
+
 // One PING/TIME sample, for charts.
 struct NodeSample
 {

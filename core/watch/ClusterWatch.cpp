@@ -52,11 +52,6 @@ QStringList ClusterWatch::configErrors(const ClusterWatchOptions& options)
     return errors;
 }
 
-bool ClusterWatch::countsAsUp(const NodeFacts& facts, const QList<int>& quarantined)
-{
-    return facts.health == NodeHealth::Up && !quarantined.contains(facts.node);
-}
-
 bool ClusterWatch::start(QString* error)
 {
     if (m_io)
@@ -171,22 +166,13 @@ void ClusterWatch::setAlertMonitor(AlertMonitor* monitor)
 
 bool ClusterWatch::isNodeUp(int node) const
 {
-    return node >= 0 && node < m_facts.size() && countsAsUp(m_facts[node], m_quarantined);
+    return node >= 0 && node < m_facts.size() && nodeCountsAsUp(m_facts[node], m_quarantined);
 }
 
 int ClusterWatch::nodesUp() const
 {
-    // One server, one vote (rules::distinctServers, as in RedlockClient and every verdict): nodes that answer with
-    // the same run_id (one server under two names, which the audit reports as "same-server") count once.
-    QList<QByteArray> runIds;
-    QList<int> up;
-    runIds.reserve(m_facts.size());
-    for (const NodeFacts& f : m_facts) {
-        if (countsAsUp(f, m_quarantined))
-            up.append(int(runIds.size()));
-        runIds.append(f.runId);
-    }
-    return rules::distinctServers(runIds, up);
+    // One server, one vote, as in RedlockClient and every verdict.
+    return distinctServersUp(m_facts, m_quarantined);
 }
 
 void ClusterWatch::setQuarantinedNodes(const QList<int>& nodes)

@@ -60,8 +60,6 @@ public:
 
     // What the core refuses to watch: no node, the same server listed twice, a drift factor out of range.
     static QStringList configErrors(const ClusterWatchOptions& options);
-    // The one node-up rule (see the class comment).
-    static bool countsAsUp(const NodeFacts& facts, const QList<int>& quarantined);
 
     // Opens the sessions and starts the inspector. False (with *error) on a configuration configErrors() refuses.
     bool start(QString* error = nullptr);
@@ -120,7 +118,7 @@ signals:
     void nodeFactsChanged(int node);
     void nodeSampled(const redlock::NodeSample& sample);
     void nodeRestarted(const redlock::NodeFacts& facts);
-    // A node's up state (countsAsUp) changed; not emitted while it is on its first connect.
+    // A node's up state (nodeCountsAsUp) changed; not emitted while it is on its first connect.
     void nodeUpChanged(int node, bool up);
     // The number of nodes up changed (the first time on the first report).
     void quorumStateChanged(int up, int total, bool hasQuorum);

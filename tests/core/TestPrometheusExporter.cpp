@@ -309,6 +309,18 @@ private slots:
         const QByteArray out = exporter.exposition();
         QCOMPARE(sampleValue(out, "redlock_servers_up"), 2.0);
         QCOMPARE(sampleValue(out, "redlock_node_up{node=\"127.0.0.1:7004\"}"), 1.0); // each name still answers
+        QCOMPARE(sampleValue(out, "redlock_node_quarantined{node=\"127.0.0.1:7002\"}"), 0.0);
+
+        // A delayed restart keeps node 2 out: it still answers, but a quorum is not counted from it (the console's
+        // endpoint, as its window and ClusterWatch::nodesUp).
+        exporter.setQuarantinedNodes({1});
+        const QByteArray held = exporter.exposition();
+        QCOMPARE(sampleValue(held, "redlock_servers_up"), 1.0);
+        QCOMPARE(sampleValue(held, "redlock_node_up{node=\"127.0.0.1:7002\"}"), 1.0);
+        QCOMPARE(sampleValue(held, "redlock_node_quarantined{node=\"127.0.0.1:7002\"}"), 1.0);
+        // Quarantining the alias's other name leaves the server counted once through the name still in.
+        exporter.setQuarantinedNodes({3});
+        QCOMPARE(sampleValue(exporter.exposition(), "redlock_servers_up"), 2.0);
     }
 
     void locksByVerdictAndHoldTimes()

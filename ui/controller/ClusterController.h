@@ -61,7 +61,7 @@ public:
     const ClusterSettings& settings() const { return m_settings; }
     int nodeCount() const { return static_cast<int>(m_settings.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
-    int nodesUp() const; // ClusterWatch::countsAsUp: quarantined nodes (a delayed restart) are not counted
+    int nodesUp() const; // nodeCountsAsUp: quarantined nodes (a delayed restart) are not counted
     bool hasQuorum() const { return nodeCount() > 0 && nodesUp() >= quorum(); }
     const QList<int>& quarantinedNodes() const { return m_quarantined; }
     // Why the SSH tunnel a node is reached through is not up (starting, or down with ssh's reason); empty when it is

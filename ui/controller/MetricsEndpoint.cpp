@@ -64,6 +64,7 @@ QByteArray MetricsEndpoint::exposition() const
     if (!m_exporter)
         return {};
     m_exporter->setBudgetPerNode(m_controller->rescanBudget());
+    m_exporter->setQuarantinedNodes(m_controller->quarantinedNodes());
     return m_exporter->exposition();
 }
 
