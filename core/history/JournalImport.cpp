@@ -166,11 +166,12 @@ JournalImportResult JournalImport::importSqlite(const QString& sqlitePath, const
     PostgresJournalStore store(postgresUrl, busyTimeoutMs);
     store.setPassword(password);
     PostgresJournalStore::Error openError;
-    if (!store.open(false, &openError)) {
+    // The tables, if they are new, are made in the import's transaction: a failure leaves none behind, empty.
+    if (!store.openInTransaction(&openError)) {
         result.error = openError.message;
         return result;
     }
-    // The store's own connection (friend): opened, with the tables made or checked.
+    // The store's own connection (friend): opened, with the tables made or checked, in a transaction.
     QSqlDatabase& db = store.m_db;
     const QString shown = QDir::toNativeSeparators(sqlitePath);
     QSqlQuery pg(db);
@@ -178,12 +179,11 @@ JournalImportResult JournalImport::importSqlite(const QString& sqlitePath, const
         result = {};
         // Rolled back first: errorFrom() tells a lost server by a statement that fails inside a failed transaction.
         QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
-        result.error = fromFile ? tr("%1: cannot read (%2)").arg(shown, e.text())
-                                : store.errorFrom(e, tr("cannot import")).message;
+        result.error = (fromFile ? tr("%1: cannot read (%2)").arg(shown, e.text())
+                                 : store.errorFrom(e, tr("cannot import")).message) +
+                       tr(" Nothing was imported: the shared history is as it was.");
         return result;
     };
-    if (!pg.exec(QStringLiteral("BEGIN")))
-        return fail(pg.lastError(), false);
 
     // Sessions: the journal's id -> the history's; those that were there already (their rows are checked one by one).
     QHash<qint64, qint64> sessionIds;

@@ -96,6 +96,12 @@ JournalStore::~JournalStore()
     close();
 }
 
+void JournalStore::setPassword(const QString& password)
+{
+    if (m_postgres)
+        m_postgres->setPassword(password);
+}
+
 bool JournalStore::isDatabaseUrl(const QString& location)
 {
     return PostgresJournalStore::isUrl(location);

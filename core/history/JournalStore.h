@@ -73,6 +73,9 @@ public:
     // an existing file for queries (nothing is created). A path that is not a regular file (a FIFO, a folder, a
     // device) is refused before SQLite touches it: opening a FIFO would wait for a writer forever.
     bool open(bool readOnly, Error* error);
+    // A PostgreSQL location's password when libpq's own sources (PGPASSWORD, ~/.pgpass) give none (the console's
+    // keyring, or asked); before open(). A file has none: ignored.
+    void setPassword(const QString& password);
     // What open() for writing found but could not fix (a file others may read that cannot be made private); the
     // journal is written all the same. Translated.
     const QStringList& warnings() const { return m_warnings; }

@@ -1,6 +1,7 @@
 #include "history/LockJournal.h"
 
 #include "history/JournalStore.h"
+#include "history/PostgresJournalPassword.h"
 #include "runtime/IoThread.h"
 #include "runtime/OwnThreadFuture.h"
 
@@ -175,6 +176,13 @@ public:
         }
     }
 
+    // A password was given: the next attempt is now, not at the retry instant.
+    void retryNow()
+    {
+        m_retryAtSteadyMs = 0;
+        flushNow(true);
+    }
+
     void shutdown()
     {
         m_flushTimer.stop();
@@ -210,6 +218,10 @@ private:
         if (m_failing && steadyMs() < m_retryAtSteadyMs)
             return false;
         m_store = std::make_unique<JournalStore>(m_options.path, m_options.busyTimeoutMs, m_options.sizeLimitBytes);
+        {
+            QMutexLocker lock(&m_journal->m_mutex);
+            m_store->setPassword(m_journal->m_databasePassword);
+        }
         // The -wal file counts against the size target too: an eighth of it (SQLite's 4 MiB at most).
         if (m_options.retainBytes > 0)
             m_store->setWalLimit(std::clamp<qint64>(m_options.retainBytes / 8, 64 * 1024, 4 * 1024 * 1024));
@@ -217,6 +229,8 @@ private:
         if (!m_store->open(false, &error) ||
             !m_store->beginSession(m_options.source, nowMs(), kEveryOtherSession, &error)) {
             m_store.reset();
+            if (isPasswordRefusal(m_options.path, error.message))
+                emit m_journal->passwordNeeded(error.message);
             fail(error);
             return false;
         }
@@ -472,6 +486,16 @@ void LockJournal::putBack(QList<JournalEvent> batch)
     m_status.pending = qint64(m_pending.size()) - qint64(m_pendingSessionEnds);
 }
 
+void LockJournal::setDatabasePassword(const QString& password)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_databasePassword = password;
+    }
+    QMetaObject::invokeMethod(
+        m_writer, [writer = m_writer] { writer->retryNow(); }, Qt::QueuedConnection);
+}
+
 QFuture<bool> LockJournal::flush()
 {
     return runOnOwnThread<bool>(m_writer, [writer = m_writer](const std::function<void(const bool&)>& deliver) {
@@ -488,9 +512,19 @@ QFuture<qint64> LockJournal::prune()
 
 QFuture<HistoryResult> LockJournal::query(const HistoryQuery& query)
 {
+    QString password;
+    {
+        QMutexLocker lock(&m_mutex);
+        password = m_databasePassword;
+    }
     return runOnOwnThread<HistoryResult>(
-        m_queryContext, [path = m_options.path, query, clock = m_options.clock,
+        m_queryContext, [path = m_options.path, password, query, clock = m_options.clock,
                          busy = m_options.busyTimeoutMs](const std::function<void(const HistoryResult&)>& deliver) {
+            if (isDatabaseJournal(path)) {
+                bool refused = false;
+                deliver(queryDatabaseJournal(path, password, query, clock->nowMs(), &refused, busy));
+                return;
+            }
             deliver(queryFile(path, query, clock->nowMs(), busy));
         });
 }

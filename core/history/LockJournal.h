@@ -104,6 +104,11 @@ public:
     void recordForceRelease(const QByteArray& key, const QByteArray& token, const QString& detail, qint64 atMs,
                             bool endedTenure);
 
+    // The password of a PostgreSQL location when libpq's own sources (PGPASSWORD, ~/.pgpass) give none: one the
+    // console has (its keyring, or asked after passwordNeeded()). In memory only. The writer tries again at once;
+    // the panel's queries take it too. Any thread.
+    void setDatabasePassword(const QString& password);
+
     // Writes what is pending now; true when everything was written.
     QFuture<bool> flush();
     // Retention now; the rows removed (-1 on failure).
@@ -124,6 +129,10 @@ signals:
     // Written, but the operator should know (a journal others may read that cannot be made private). Once per
     // message, on the writer thread.
     void warning(const QString& message);
+    // The PostgreSQL server wants a password that none of libpq's sources nor setDatabasePassword() gave, or refused
+    // the one given (problem: what it said). The writer goes on retrying; setDatabasePassword() gives it one. On
+    // the writer thread, at each refused attempt, before the problem() that says the history is not written.
+    void passwordNeeded(const QString& problem);
 
 private:
     friend class JournalWriter;
@@ -141,6 +150,7 @@ private:
     std::deque<JournalEvent> m_pending; // events, and the session ends (endSession()) between them
     qsizetype m_pendingSessionEnds = 0;
     JournalStatus m_status;
+    QString m_databasePassword;
     qint64 m_firstDroppedMs = 0, m_lastDroppedMs = 0;
     std::unique_ptr<IoThread> m_writerThread;
     std::unique_ptr<IoThread> m_queryThread;

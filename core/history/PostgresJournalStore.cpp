@@ -200,6 +200,22 @@ bool PostgresJournalStore::open(bool readOnly, Error* error)
     return true;
 }
 
+bool PostgresJournalStore::openInTransaction(Error* error)
+{
+    close();
+    if (const QString problem = urlProblem(m_url); !problem.isEmpty()) {
+        if (error)
+            *error = {Failure::Other, problem};
+        return false;
+    }
+    if (!connect(false, error, false)) {
+        close();
+        return false;
+    }
+    m_open = true;
+    return true;
+}
+
 bool PostgresJournalStore::reconnectIfLost(Error* error)
 {
     if (!m_lost)
@@ -219,7 +235,7 @@ bool PostgresJournalStore::reconnectIfLost(Error* error)
     return true;
 }
 
-bool PostgresJournalStore::connect(bool readOnly, Error* error)
+bool PostgresJournalStore::connect(bool readOnly, Error* error, bool commitSchema)
 {
     const QUrl url(m_url);
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_connectionName);
@@ -289,10 +305,10 @@ bool PostgresJournalStore::connect(bool readOnly, Error* error)
                                                   "written to the primary; point --journal at it"));
         return false;
     }
-    return createOrUpgradeSchema(error);
+    return createOrUpgradeSchema(error, commitSchema);
 }
 
-bool PostgresJournalStore::createOrUpgradeSchema(Error* error)
+bool PostgresJournalStore::createOrUpgradeSchema(Error* error, bool commit)
 {
     QSqlQuery q(m_db);
     const auto rollBack = [&](const QString& doing) {
@@ -332,9 +348,15 @@ bool PostgresJournalStore::createOrUpgradeSchema(Error* error)
         if (!q.exec(QStringLiteral("DELETE FROM redlock_schema")) ||
             !q.exec(QStringLiteral("INSERT INTO redlock_schema(version) VALUES(%1)").arg(kSchemaVersion)))
             return rollBack(tr("cannot create the tables"));
+        // The caller's rows go in with the new tables, or neither does.
+        if (!commit)
+            return true;
     }
     if (!q.exec(QStringLiteral("COMMIT")))
         return rollBack(tr("cannot create the tables"));
+    // Tables that were there already: the schema lock is let go, and the caller's transaction is a new one.
+    if (!commit && !q.exec(QStringLiteral("BEGIN")))
+        return rollBack(tr("cannot open"));
     return true;
 }
 

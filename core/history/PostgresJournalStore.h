@@ -51,6 +51,11 @@ public:
     // keyring, the operator asked). Before open(); never from the URL or the command line.
     void setPassword(const QString& password) { m_password = password; }
     bool open(bool readOnly, Error* error);
+    // open(false) for a writer that puts many rows in at once (JournalImport): returns with a transaction begun on
+    // this store's connection. When the tables had to be created or upgraded that transaction did it and is still
+    // open (holding the schema lock: other writers' open() waits): the caller's COMMIT makes the tables and its rows
+    // appear together, a ROLLBACK or a lost connection leaves the database as it was, with no empty tables.
+    bool openInTransaction(Error* error);
     bool isOpen() const { return m_open; }
     void close();
     void setBusyTimeout(int ms);
@@ -71,11 +76,12 @@ private:
     // The one number a size query returns; -1 when the store is not open or the query fails.
     qint64 bytesQuery(const QString& sql);
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;
-    bool connect(bool readOnly, Error* error);
+    bool connect(bool readOnly, Error* error, bool commitSchema = true);
     // After a failure that lost the connection: connects again, keeping the session.
     bool reconnectIfLost(Error* error);
     Error errorWith(Failure failure, const QString& message) const;
-    bool createOrUpgradeSchema(Error* error);
+    // commit false: returns inside a transaction (openInTransaction()).
+    bool createOrUpgradeSchema(Error* error, bool commit = true);
     bool loadOpenIntervals(Error* error);
 
     QString m_url;

@@ -130,6 +130,34 @@ class TestJournalImport : public QObject
         return path;
     }
 
+    // A real journal, then a row PostgreSQL refuses (no key: a file edited by hand, or damaged) after one it takes:
+    // an import of it fails part-way, after it wrote sessions and events.
+    QString writeBadJournal(const QString& name)
+    {
+        const QString path = writeJournal(name);
+        if (path.isEmpty())
+            return {};
+        bool ok = false;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+            db.setDatabaseName(path);
+            QSqlQuery q(db);
+            // The journal's own table says NOT NULL: one without the constraint, with the same rows.
+            ok = db.open() && q.exec(QStringLiteral("ALTER TABLE events RENAME TO events_before")) &&
+                 q.exec(QStringLiteral("CREATE TABLE events AS SELECT * FROM events_before")) &&
+                 q.exec(QStringLiteral("DROP TABLE events_before")) &&
+                 q.exec(QStringLiteral("INSERT INTO events(id, at_ms, key, kind, session) VALUES(999998, 4500, "
+                                       "x'6e6577', 'acquired', 1)")) &&
+                 q.exec(QStringLiteral("INSERT INTO events(id, at_ms, key, kind, session) VALUES(999999, 4600, NULL, "
+                                       "'acquired', 1)"));
+            if (!ok)
+                qWarning() << q.lastError().text() << db.lastError().text();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+        return ok ? path : QString();
+    }
+
 private slots:
     void initTestCase()
     {
@@ -190,6 +218,44 @@ private slots:
         QCOMPARE(count(QStringLiteral("pg_tables WHERE tablename LIKE 'redlock%'")), 0);
     }
 
+    // An import copies the whole journal: a query option would be ignored, so it is refused (a usage error), and
+    // nothing is read or written.
+    void cliRefusesQueryOptions()
+    {
+        const QString path = writeJournal(QStringLiteral("options.sqlite"));
+        QVERIFY(!path.isEmpty());
+        const QList<QStringList> queries = {{QStringLiteral("--since"), QStringLiteral("-1h")},
+                                            {QStringLiteral("--until"), QStringLiteral("-1h")},
+                                            {QStringLiteral("--holder"), QStringLiteral("alice")},
+                                            {QStringLiteral("--limit"), QStringLiteral("5")},
+                                            {QStringLiteral("--events")}};
+        for (const QStringList& query : queries) {
+            const CliRun run = runCli(QStringList{QStringLiteral("history"), QStringLiteral("--import"), path,
+                                                  QStringLiteral("--journal"), m_server.url()} +
+                                      query);
+            QCOMPARE(run.exitCode, 2);
+            const QByteArray expected =
+                query.first().toUtf8() + QByteArrayLiteral(" selects what history reads; --import copies the whole");
+            QVERIFY2(run.err.contains(expected), qPrintable(run.describe()));
+        }
+        QCOMPARE(count(QStringLiteral("pg_tables WHERE tablename LIKE 'redlock%'")), 0);
+    }
+
+    // A failure part-way (a row the server refuses, after sessions and events it took) into a database with no
+    // history yet: a clear error, a failing exit code, and no tables left behind, empty or half-filled.
+    void failedImportLeavesNoTables()
+    {
+        const QString bad = writeBadJournal(QStringLiteral("bad-first.sqlite"));
+        QVERIFY(!bad.isEmpty());
+        const CliRun run = runCli(
+            {QStringLiteral("history"), QStringLiteral("--import"), bad, QStringLiteral("--journal"), m_server.url()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("cannot import") && run.err.contains("\"key\"") &&
+                     run.err.contains("Nothing was imported: the shared history is as it was."),
+                 qPrintable(run.describe()));
+        QCOMPARE(count(QStringLiteral("pg_tables WHERE tablename LIKE 'redlock%'")), 0);
+    }
+
     void importKeepsEverythingAndTwiceAddsNothing()
     {
         const QString path = writeJournal(QStringLiteral("history.sqlite"));
@@ -223,6 +289,16 @@ private slots:
         QCOMPARE(count(QStringLiteral("redlock_intervals")), intervals);
         QCOMPARE(count(QStringLiteral("redlock_events")), events);
         QCOMPARE(describe(read(m_server.url())), describe(local));
+
+        // Into a history that has rows: a failure part-way (after a new event went in) keeps the rows as they were.
+        const QString bad = writeBadJournal(QStringLiteral("bad-later.sqlite"));
+        QVERIFY(!bad.isEmpty());
+        r = JournalImport::importSqlite(bad, m_server.url());
+        QVERIFY2(r.error.contains(QLatin1String("Nothing was imported")), qPrintable(r.error));
+        QCOMPARE(r.events + r.intervals + r.sessions, 0);
+        QCOMPARE(count(QStringLiteral("redlock_sessions")), sessions);
+        QCOMPARE(count(QStringLiteral("redlock_intervals")), intervals);
+        QCOMPARE(count(QStringLiteral("redlock_events")), events);
     }
 
     // `redlock history --import FILE --journal URL`: what it added, then (again) that nothing was new; a usage error

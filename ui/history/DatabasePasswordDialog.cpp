@@ -1,5 +1,7 @@
 #include "history/DatabasePasswordDialog.h"
 
+#include "history/LockJournal.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -7,6 +9,11 @@
 #include <QVBoxLayout>
 
 namespace redlock {
+
+QString DatabasePasswordDialog::keyringKey(const QString& url)
+{
+    return QStringLiteral("history ") + LockJournal::displayLocation(url);
+}
 
 DatabasePasswordDialog::DatabasePasswordDialog(const QString& location, const QString& problem, QWidget* parent)
     : QDialog(parent), m_password(new QLineEdit(this)), m_remember(new QCheckBox(tr("Remember in keyring"), this))

@@ -3,6 +3,8 @@
 #include "controller/ClusterController.h"
 #include "controller/OperatorActions.h"
 #include "history/HistoryPanel.h"
+#include "history/JournalWriterPassword.h"
+#include "history/PostgresJournalPassword.h"
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "redlock/RedlockRules.h"
@@ -84,15 +86,14 @@ HistoryFeature::HistoryFeature(ClusterController* controller, MainWindow* window
             [this](const QString& message) { logProblem(message, false); });
     connect(m_journal.get(), &LockJournal::recovered, this,
             [this](const QString& message) { logProblem(message, true); });
-    connect(m_journal.get(), &LockJournal::warning, this, [this](const QString& message) {
-        EventLogModel::Entry e;
-        e.atMs = QDateTime::currentMSecsSinceEpoch();
-        e.source = EventLogModel::Source::Console;
-        e.texts.kind = tr("history warning");
-        e.kindId = QStringLiteral("history-warning");
-        e.texts.detail = message;
-        m_window->eventLog()->addEntries({e});
-    });
+    connect(m_journal.get(), &LockJournal::warning, this, [this](const QString& message) { logWarning(message); });
+    // A shared history in PostgreSQL whose server wants a password libpq's own sources do not give: the keyring's,
+    // or asked once. Until then the journal says it is not written (problem()) and retries.
+    if (isDatabaseJournal(m_journal->path())) {
+        auto* password = new JournalWriterPassword(m_journal.get(), window);
+        connect(password, &JournalWriterPassword::notRemembered, this,
+                [this](const QString& message) { logWarning(message); });
+    }
     if (operatorActions) {
         // Each configure() makes a new ForceRelease; its executions are journaled as force releases (one that
         // leaves the token its quorum as a force release on a minority, which ends no tenure).
@@ -125,6 +126,17 @@ QByteArray HistoryFeature::selectedKey() const
 {
     const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
     return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+}
+
+void HistoryFeature::logWarning(const QString& message)
+{
+    EventLogModel::Entry e;
+    e.atMs = QDateTime::currentMSecsSinceEpoch();
+    e.source = EventLogModel::Source::Console;
+    e.texts.kind = tr("history warning");
+    e.kindId = QStringLiteral("history-warning");
+    e.texts.detail = message;
+    m_window->eventLog()->addEntries({e});
 }
 
 void HistoryFeature::logProblem(const QString& message, bool recovered)

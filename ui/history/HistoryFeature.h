@@ -47,6 +47,7 @@ public:
 
 private:
     void logProblem(const QString& message, bool recovered);
+    void logWarning(const QString& message);
     QByteArray selectedKey() const;
 
     MainWindow* m_window;

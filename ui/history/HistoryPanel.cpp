@@ -35,12 +35,6 @@ namespace redlock {
 namespace {
 // The range presets, in ms; 0 = the dates typed in.
 constexpr qint64 kRanges[] = {15 * 60'000, 3600'000, 24 * 3600'000, 7 * 24 * 3600'000LL, 0};
-
-// The keyring entry of a deployment history's password: its server, user and database (the URL as shown).
-QString databasePasswordKey(const QString& url)
-{
-    return QStringLiteral("history ") + LockJournal::displayLocation(url);
-}
 } // namespace
 
 HistoryPanel::HistoryPanel(LockJournal* journal, QWidget* parent)
@@ -294,7 +288,7 @@ void HistoryPanel::askDatabasePassword(const QString& problem)
     // that takes PGPASSWORD or ~/.pgpass must never cause (D-Bus, not Redis I/O).
     if (!m_keyringRead) {
         m_keyringRead = true;
-        const PasswordKeyring::Result stored = PasswordKeyring().read(databasePasswordKey(m_readPath));
+        const PasswordKeyring::Result stored = PasswordKeyring().read(DatabasePasswordDialog::keyringKey(m_readPath));
         if (stored.ok && stored.password != m_readPassword) {
             m_readPassword = stored.password;
             search();
@@ -314,7 +308,8 @@ void HistoryPanel::askDatabasePassword(const QString& problem)
         }
         m_readPassword = dialog->password();
         if (dialog->remember()) {
-            const PasswordKeyring::Result stored = PasswordKeyring().store(databasePasswordKey(path), m_readPassword);
+            const PasswordKeyring::Result stored =
+                PasswordKeyring().store(DatabasePasswordDialog::keyringKey(path), m_readPassword);
             if (!stored.ok)
                 setJournalProblem(tr("The password was not remembered: %1").arg(stored.error));
         }

@@ -46,7 +46,8 @@ ConsoleCommandLine::ConsoleCommandLine()
                                                     "history.sqlite in the application data folder; with --demo a "
                                                     "temporary one), or a team's shared history in PostgreSQL: "
                                                     "postgresql://user@host[:port]/database (the password from "
-                                                    "PGPASSWORD or ~/.pgpass, never in the URL)."),
+                                                    "PGPASSWORD or ~/.pgpass, else from the desktop keyring or "
+                                                    "asked once; never in the URL or the profile)."),
                 QCoreApplication::translate("main", "file|URL")),
       m_noJournal(QStringLiteral("no-journal"), QCoreApplication::translate("main", "Keep no lock history.")),
       m_openDock(QStringLiteral("open-dock"),

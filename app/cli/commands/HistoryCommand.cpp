@@ -49,6 +49,15 @@ int runHistoryImport(const QCommandLineParser& parser)
     if (!parser.positionalArguments().isEmpty() || !parser.isSet(QStringLiteral("journal")))
         return fail(ExitUsage, HistoryCommand::tr("--import FILE goes into a shared history: --journal "
                                                   "postgresql://user@host[:port]/database, and no KEY"));
+    // An import copies the whole journal: a query option would be silently ignored, and the operator would believe
+    // only the matching part was copied.
+    for (const QString& query : {QStringLiteral("since"), QStringLiteral("until"), QStringLiteral("holder"),
+                                 QStringLiteral("limit"), QStringLiteral("events")}) {
+        if (parser.isSet(query))
+            return fail(ExitUsage, HistoryCommand::tr("--%1 selects what history reads; --import copies the whole "
+                                                      "journal and takes no query options")
+                                       .arg(query));
+    }
     if (const QString problem = LockJournal::locationProblem(url); !problem.isEmpty())
         return fail(ExitUsage, problem);
     // A file as --journal is refused there too (the import goes into PostgreSQL), before anything is read.
@@ -122,7 +131,9 @@ int runHistory(const QStringList& args)
                                          "watch` or `redlock exporter` wrote) into the shared history that --journal "
                                          "postgresql://... names, every holder, event, writer and span nobody "
                                          "watched at its own time. Importing it again adds only what is new; a file "
-                                         "that is no journal writes nothing. Stop the journal's writer first."),
+                                         "that is no journal, or a failure part-way, writes nothing. Takes none of "
+                                         "the query options (KEY, --since, --until, --holder, --limit, --events). "
+                                         "Stop the journal's writer first."),
                       HistoryCommand::tr("FILE")});
     int exitCode = ExitOk;
     if (!parseArguments(
