@@ -252,13 +252,17 @@ void AlertMonitor::recomputeNodeConditions()
     QHash<QByteArray, Condition> next;
     const qint64 budgetMs = clockBudgetMs();
     // Out: known down (reported as something other than Up after its first connect) or kept down by a delayed
-    // restart. A node still on its first connect is not known down yet.
-    int out = 0;
+    // restart. A node still on its first connect is not known down yet. Names of one server (one run_id) count once,
+    // as in ClusterWatch::nodesUp and redlock_servers_up.
+    QList<QByteArray> runIds;
+    QList<int> notOut;
+    runIds.reserve(m_facts.size());
     for (int n = 0; n < m_facts.size(); ++n) {
         const NodeFacts& f = m_facts[n];
         const bool quarantined = m_quarantined.contains(n);
-        if (quarantined || (m_seen[n] && f.health != NodeHealth::Up))
-            ++out;
+        runIds.append(f.runId);
+        if (!quarantined && (!m_seen[n] || f.health == NodeHealth::Up))
+            notOut.append(n);
         // A node kept down by a delayed restart is planned, not an alert (it still counts against the quorum).
         if (m_seen[n] && f.health != NodeHealth::Up && !quarantined) {
             Condition c;
@@ -284,7 +288,7 @@ void AlertMonitor::recomputeNodeConditions()
         }
     }
     const int quorum = rules::quorum(static_cast<int>(m_facts.size()));
-    const int up = static_cast<int>(m_facts.size()) - out;
+    const int up = rules::distinctServers(runIds, notOut);
     if (up < quorum) {
         Condition c;
         c.rule = AlertRule::QuorumLost;

@@ -249,6 +249,15 @@ QString SshTunnel::proxyCommand(const QStringList& hops) const
     return command;
 }
 
+// ssh runs LocalCommand, ProxyCommand and Match exec with $SHELL; the chain is quoted for a POSIX shell. The same for
+// the route's lookup and the tunnel, so that the config reads alike in both.
+static QProcessEnvironment sshEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
+    return env;
+}
+
 // Asks ssh for hop's effective settings (Host and Match blocks applied), as it would use them to connect there;
 // onLookupFinished() follows. In the background: a slow config (Match exec, a hung lookup) must not hold up our
 // thread, which may be the GUI's.
@@ -260,6 +269,15 @@ void SshTunnel::lookUp(const QString& hop)
         args << QStringLiteral("-F") << m_options.configFile;
     m_lookup = new QProcess(this);
     m_lookup->setStandardInputFile(QProcess::nullDevice());
+    // The environment the tunnel's ssh gets (Match exec runs under the same $SHELL as it will), in a process group
+    // of its own: a lookup that hangs is killed with what its Match exec started, not only ssh itself.
+    m_lookup->setProcessEnvironment(sshEnvironment());
+#ifdef Q_OS_LINUX
+    m_lookup->setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
+#endif
     connect(m_lookup, &QProcess::finished, this, &SshTunnel::onLookupFinished);
     connect(m_lookup, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && m_lookup)
@@ -366,6 +384,11 @@ void SshTunnel::endLookup()
         return;
     }
     connect(lookup, &QProcess::finished, lookup, &QObject::deleteLater);
+    connect(lookup, &QProcess::errorOccurred, lookup, &QObject::deleteLater); // killed before its exec failed
+#ifdef Q_OS_LINUX
+    if (const qint64 pid = lookup->processId(); pid > 0)
+        ::kill(-static_cast<pid_t>(pid), SIGKILL); // its group: ssh and whatever its Match exec runs
+#endif
     lookup->kill();
 }
 
@@ -415,10 +438,7 @@ void SshTunnel::startSsh()
     m_process = new QProcess(this);
     m_process->setProgram(m_options.program);
     m_process->setArguments(arguments());
-    // ssh runs LocalCommand and ProxyCommand with $SHELL; the chain is quoted for a POSIX shell.
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SHELL"), QStringLiteral("/bin/sh"));
-    m_process->setProcessEnvironment(env);
+    m_process->setProcessEnvironment(sshEnvironment());
     // Nothing to read on stdin; the user's own ssh settings, agent and keys come from the environment.
     m_process->setStandardInputFile(QProcess::nullDevice());
 #ifdef Q_OS_LINUX

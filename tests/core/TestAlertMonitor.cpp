@@ -300,6 +300,39 @@ private slots:
 
     // A node stopped: node down after its threshold; a second one: quorum lost. Started again, both clear
     // after the hysteresis; a node that is down for less than the threshold raises nothing.
+    // Two names of one server (one run_id) and a third node down: one server answers, the quorum of 2 is lost,
+    // as ClusterWatch::nodesUp and redlock_servers_up count it. Counted by names it would look kept.
+    void quorumLostCountsOneServerUnderTwoNamesOnce()
+    {
+        AlertMonitor monitor(options(3));
+        const QList<QByteArray> runIds{"run-a", "run-a", "run-b"};
+        for (int n = 0; n < 3; ++n) {
+            NodeFacts f;
+            f.node = n;
+            f.endpoint.host = QStringLiteral("127.0.0.1");
+            f.endpoint.port = quint16(7001 + n);
+            f.health = n == 2 ? NodeHealth::Down : NodeHealth::Up;
+            f.runId = runIds[n];
+            monitor.setNodeFacts(f);
+        }
+        monitor.evaluate();
+        m_clock->advanceMs(2500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, kQuorumLost));
+
+        // The third server back: two servers, the quorum is kept (the alert clears after the hysteresis).
+        NodeFacts back;
+        back.node = 2;
+        back.endpoint.host = QStringLiteral("127.0.0.1");
+        back.endpoint.port = 7003;
+        back.health = NodeHealth::Up;
+        back.runId = "run-b";
+        monitor.setNodeFacts(back);
+        m_clock->advanceMs(6000);
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, kQuorumLost));
+    }
+
     void nodeDownAndQuorumLost()
     {
         // Durable nodes: a restart of a node without AOF within the TTL is a severe finding of its own.

@@ -215,7 +215,8 @@ public:
 
     bool isValid() const { return m_fd >= 0; }
     // The shell command that returns once the gate is open (flock(1) waits for our lock).
-    QString command() const { return QStringLiteral("flock %1 true").arg(m_dir.filePath(QStringLiteral("gate"))); }
+    QString command() const { return QStringLiteral("flock %1 true").arg(path()); }
+    QString path() const { return m_dir.filePath(QStringLiteral("gate")); }
     void open()
     {
         if (m_fd >= 0)
@@ -227,6 +228,22 @@ private:
     QTemporaryDir m_dir;
     int m_fd = -1;
 };
+
+// Processes (anyone's) with `argument` among their arguments: what a killed lookup's Match exec left running.
+inline QList<qint64> processesWithArgument(const QByteArray& argument)
+{
+    QList<qint64> out;
+    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
+    while (it.hasNext()) {
+        const QString dir = it.next();
+        bool isPid = false;
+        const qint64 pid = QFileInfo(dir).fileName().toLongLong(&isPid);
+        QFile cmdline(dir + QStringLiteral("/cmdline"));
+        if (isPid && cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().split('\0').contains(argument))
+            out << pid;
+    }
+    return out;
+}
 
 // The ssh clients this test process started (tunnels', route lookups'): children of ours named "ssh", only those
 // whose arguments include `argument` when it is given (e.g. "-G").
