@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace redlock {
@@ -55,6 +56,12 @@ struct InspectorOptions
     // consumer that takes them one by one (`redlock watch`): the first pass over 100,000 locks is then never one
     // change set and one event list of 100,000 on top of the views. The console wants one sorted first load.
     int fullPassChunk = 0;
+    // With fullPassChunk: at most this many of a full pass's chunks handed over and not yet taken (0: no bound, all at
+    // once). The I/O thread otherwise builds them faster than a consumer that prints them takes them, and they wait in
+    // its event queue (43 MB of `redlock watch`'s peak at 100,000 locks). After each chunk fullPassChunkSent() is
+    // emitted; the next one is built when the consumer calls fullPassChunkTaken(). The reads, probes and live changes
+    // go on meanwhile: a live change to a lock not told yet tells it first, in a chunk of its own.
+    int fullPassChunksAhead = 0;
     // How often each node's notify-keyspace-events is read (CONFIG GET), to tell live nodes from the ones
     // only the rescan can follow; and how often observerLoad() is emitted. 0 = never.
     int eventsCheckIntervalMs = 15000;
@@ -137,6 +144,9 @@ public:
     // so. The keys a node that comes back was not read for are read again at once.
     void setDownNodes(QList<int> nodes);
     bool isInspecting() const { return m_pass != nullptr; }
+    // The consumer has handled one of a full pass's chunks (InspectorOptions::fullPassChunksAhead): the next one may be
+    // built. Any thread; acted on from the inspector's event loop.
+    void fullPassChunkTaken();
 
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
     // a full pass hands every lock's view to it as soon as the view is merged, on the inspector's thread and
@@ -161,6 +171,9 @@ signals:
     // The locks the first full inspection finds held come as SeenHeld (found, not seen acquired), and nothing
     // else of that inspection (it is the baseline, not news).
     void lockEvents(const QList<redlock::LockEvent>& events);
+    // After each chunk of a bounded hand-off (InspectorOptions::fullPassChunksAhead), once its locksChanged() and
+    // lockEvents() were emitted: the consumer answers fullPassChunkTaken() when it has handled them.
+    void fullPassChunkSent();
     // Per node: subscribed to keyspace events or not (and why not).
     void keyspaceSubscription(int node, bool subscribed, const QString& message);
     // The node's run_id changed across a reconnect: it restarted, and lost every lock it did not persist.
@@ -267,6 +280,19 @@ private:
     void noteChange(const QByteArray& key, const LockView* before, const LockView* after, LockEventTracker::Phase phase,
                     LockChangeSet& changes, QList<LockEvent>& events, LockEventTracker::Evidence evidence = {});
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
+    // The bounded hand-off of a full pass (InspectorOptions::fullPassChunksAhead): the keys whose change and events
+    // are not told yet, told from the views when the consumer has room (or at once: `drain`), or ahead of a change
+    // that is about to replace their view (tellEarly).
+    struct HandOff
+    {
+        QHash<QByteArray, LockView> before; // the views the pass replaced
+        QSet<QByteArray> untold;
+        LockEventTracker::Phase phase = LockEventTracker::Phase::Watching;
+    };
+    void continueHandOff(bool drain);
+    void tellEarly(const QSet<QByteArray>& keys);
+    void tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events);
+    void sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events);
     void countHolding(const LockView& view, int delta);
     // Every known lock judged again now (the rules changed); the ones whose state changes are applied.
     void judgeAllAgain();
@@ -313,6 +339,8 @@ private:
     std::vector<ValidityDue> m_validityDue;
     QTimer m_validityTimer; // single shot, precise: the earliest of m_validityDue
     ViewSink m_viewSink;
+    std::optional<HandOff> m_handOff;
+    int m_chunksOut = 0; // chunks of a bounded hand-off sent and not yet taken
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };
 

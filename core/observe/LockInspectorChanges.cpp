@@ -134,7 +134,9 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     // a first pass over 100,000 locks otherwise builds one change set and one event list of 100,000 each on top of
     // the views, 40 MB at once (docs/benchmarks.md). Every chunk is a full refresh's part, in order, and carries the
     // counts after the whole pass.
-    const QHash<QByteArray, LockView> before = std::exchange(m_views, std::move(updated));
+    // A hand-off still under way ends first: its locks are told before this pass replaces their views.
+    continueHandOff(true);
+    QHash<QByteArray, LockView> before = std::exchange(m_views, std::move(updated));
     m_locksPerNode.fill(0);
     m_validityDue.clear();
     for (const LockView& view : std::as_const(m_views)) {
@@ -144,6 +146,27 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     armValidityTimer();
 
     const LockEventTracker::Phase phase = eventPhase(true);
+    if (m_options.fullPassChunk > 0 && m_options.fullPassChunksAhead > 0) {
+        // Bounded: only the names of the keys to tell are kept (one shared copy each), their chunks built as the
+        // consumer takes the previous ones.
+        if (before.isEmpty())
+            m_events.reserve(m_views.size());
+        HandOff handOff;
+        handOff.phase = phase;
+        handOff.untold.reserve(m_views.size());
+        for (auto after = m_views.cbegin(); after != m_views.cend(); ++after) {
+            if (!keep.contains(after.key()))
+                handOff.untold.insert(after.key());
+        }
+        for (auto was = before.cbegin(); was != before.cend(); ++was) {
+            if (!keep.contains(was.key()) && !m_views.contains(was.key()))
+                handOff.untold.insert(was.key());
+        }
+        handOff.before = std::move(before);
+        m_handOff = std::move(handOff);
+        continueHandOff(false);
+        return;
+    }
     LockChangeSet changes;
     QList<LockEvent> events;
     auto startChunk = [&] {
@@ -188,9 +211,83 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     endChunk(true);
 }
 
+void LockInspector::fullPassChunkTaken()
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_chunksOut = std::max(0, m_chunksOut - 1);
+            continueHandOff(false);
+        },
+        Qt::QueuedConnection);
+}
+
+void LockInspector::continueHandOff(bool drain)
+{
+    while (m_handOff && (drain || m_chunksOut < m_options.fullPassChunksAhead)) {
+        LockChangeSet changes;
+        changes.fullRefresh = true;
+        changes.atMs = wallNowMs();
+        QList<LockEvent> events;
+        const qsizetype chunk = m_options.fullPassChunk;
+        QSet<QByteArray>& untold = m_handOff->untold;
+        // From the first key each time: a key told early since was taken out of the set, which moves its entries.
+        auto it = untold.begin();
+        while (it != untold.end() &&
+               changes.appeared.size() + changes.changed.size() + changes.disappeared.size() < chunk &&
+               events.size() < chunk) {
+            const QByteArray key = *it;
+            it = untold.erase(it);
+            tellUntold(key, changes, events);
+        }
+        if (untold.isEmpty())
+            m_handOff.reset();
+        sendHandOffChunk(changes, events);
+    }
+}
+
+void LockInspector::tellEarly(const QSet<QByteArray>& keys)
+{
+    if (!m_handOff)
+        return;
+    LockChangeSet changes;
+    changes.fullRefresh = true;
+    changes.atMs = wallNowMs();
+    QList<LockEvent> events;
+    for (const QByteArray& key : keys) {
+        if (m_handOff->untold.remove(key))
+            tellUntold(key, changes, events);
+    }
+    if (m_handOff->untold.isEmpty())
+        m_handOff.reset();
+    sendHandOffChunk(changes, events);
+}
+
+void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events)
+{
+    // The view is still the pass's own: a change to it tells it first (tellEarly), a new pass ends the hand-off first.
+    const auto was = m_handOff->before.constFind(key);
+    const auto after = m_views.constFind(key);
+    if (was == m_handOff->before.cend() && after == m_views.cend())
+        return;
+    noteChange(key, was != m_handOff->before.cend() ? &was.value() : nullptr,
+               after != m_views.cend() ? &after.value() : nullptr, m_handOff->phase, changes, events);
+}
+
+void LockInspector::sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events)
+{
+    if (changes.isEmpty() && events.isEmpty())
+        return;
+    publish(changes, events);
+    ++m_chunksOut;
+    emit fullPassChunkSent();
+}
+
 void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
                                  const EventNames* told)
 {
+    // Locks of a full pass not told yet are told before their views change (a bounded hand-off under way).
+    tellEarly(touched);
     // Endings no event has named yet wait for one more read after the next batch of events (deferUntoldEndings).
     std::optional<QSet<QByteArray>> remaining;
     if (const QList<QByteArray> later = deferUntoldEndings(told, updated, touched); !later.isEmpty()) {

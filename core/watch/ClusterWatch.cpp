@@ -117,6 +117,15 @@ bool ClusterWatch::start(QString* error)
     if (m_eventTap)
         connect(m_inspector, &LockInspector::lockEvents, m_inspector, m_eventTap, Qt::DirectConnection);
     connect(m_inspector, &LockInspector::lockEvents, this, &ClusterWatch::lockEvents, Qt::QueuedConnection);
+    // A bounded first pass (InspectorOptions::fullPassChunksAhead): a chunk is taken once its change set and events
+    // were delivered here, which were queued ahead of this.
+    connect(
+        m_inspector, &LockInspector::fullPassChunkSent, this,
+        [this] {
+            if (m_inspector)
+                m_inspector->fullPassChunkTaken();
+        },
+        Qt::QueuedConnection);
     connect(
         m_inspector, &LockInspector::inspectionFinished, this,
         [this](const InspectionSummary& summary) {

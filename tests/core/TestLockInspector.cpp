@@ -411,6 +411,116 @@ private slots:
         QCOMPARE(changed.size(), 0);
     }
 
+    // `redlock watch`'s first pass: a chunk is built only when the consumer took one, so at most
+    // fullPassChunksAhead wait for it, however slowly it takes them; live changes are not held back meanwhile, and a
+    // lock changed before it was told is told first (seen held, then released).
+    void firstPassHandOffIsBounded()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        constexpr int held = 1000;
+        for (int n = 0; n < 2; ++n) {
+            QList<QList<QByteArray>> batch;
+            for (int k = 0; k < held; ++k)
+                batch.append({"SET", "hand:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
+            for (const RedisReply& r : runCommands(cluster.endpoint(n), batch, 30000))
+                QVERIFY2(r.isString(), qPrintable(r.errorText()));
+        }
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "hand:*";
+        o.reconcileIntervalMs = 0;
+        o.fullPassChunk = 100;
+        o.fullPassChunksAhead = 2;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QSignalSpy sent(inspector, &LockInspector::fullPassChunkSent);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        io.runAndWait([] {}); // anything the pass still had to do on its thread is done
+        // Nothing taken yet: two chunks out, not the ten of the pass.
+        QCOMPARE(sent.size(), 2);
+        QCOMPARE(changes.size(), 2);
+
+        auto allEvents = [&] {
+            QList<LockEvent> all;
+            for (const auto& args : events)
+                all << args.first().value<QList<LockEvent>>();
+            return all;
+        };
+        QSet<QByteArray> told;
+        for (const LockEvent& e : allEvents())
+            told.insert(e.key);
+        QCOMPARE(told.size(), 200);
+        QByteArray untold;
+        for (int k = 0; k < held && untold.isEmpty(); ++k) {
+            if (!told.contains("hand:" + QByteArray::number(k)))
+                untold = "hand:" + QByteArray::number(k);
+        }
+        // A live change to a lock the consumer has not been told of yet goes out at once, after the lock itself.
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"DEL", untold});
+        auto eventsOf = [&](const QByteArray& key) {
+            QList<LockEvent::Kind> kinds;
+            for (const LockEvent& e : allEvents()) {
+                if (e.key == key)
+                    kinds << e.kind;
+            }
+            return kinds;
+        };
+        QTRY_COMPARE(eventsOf(untold), (QList<LockEvent::Kind>{LockEvent::Kind::SeenHeld, LockEvent::Kind::Released}));
+        QCOMPARE(sent.size(), 3); // the chunk that told it, beside the two not taken
+
+        // The consumer takes the chunks one by one: each one taken lets exactly one more be built.
+        int taken = 0;
+        auto takeOne = [&] {
+            inspector->fullPassChunkTaken();
+            ++taken;
+            io.runAndWait([] {}); // after the queued take
+        };
+        takeOne(); // the early one: still two out, nothing more built
+        QCOMPARE(sent.size(), 3);
+        int maxOut = 0;
+        while (allEvents().size() < held + 1) {
+            const int before = int(sent.size());
+            takeOne();
+            QCOMPARE(sent.size(), before + 1);
+            maxOut = std::max(maxOut, int(sent.size()) - taken);
+        }
+        QCOMPARE(maxOut, 2);
+        const int last = int(sent.size());
+        takeOne();
+        takeOne();
+        QCOMPARE(sent.size(), last); // all told: nothing more
+
+        // Every lock told once, as seen held, in full-refresh change sets.
+        QSet<QByteArray> appeared;
+        for (const auto& args : changes) {
+            const LockChangeSet set = args.first().value<LockChangeSet>();
+            if (!set.fullRefresh)
+                continue;
+            QVERIFY(set.appeared.size() <= 100);
+            for (const LockView& v : set.appeared) {
+                QVERIFY(!appeared.contains(v.key));
+                appeared.insert(v.key);
+                QCOMPARE(v.verdict, LockVerdict::Held);
+            }
+        }
+        QCOMPARE(appeared.size(), held);
+        int seenHeld = 0;
+        for (const LockEvent& e : allEvents())
+            seenHeld += e.kind == LockEvent::Kind::SeenHeld ? 1 : 0;
+        QCOMPARE(seenHeld, held);
+        QCOMPARE(inspector->snapshot().size(), held - 1);
+    }
+
     void unreachableNodeIsNeverFree()
     {
         LocalCluster cluster;

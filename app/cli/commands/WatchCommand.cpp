@@ -163,6 +163,8 @@ int runWatch(const QStringList& args)
     watchOptions.inspector = command.options;
     // Each lock is printed (and alerted on) by itself: the first pass goes out in parts, never 100,000 at once.
     watchOptions.inspector.fullPassChunk = 2048;
+    // ... and each part is built once the previous one was taken (printed), not queued ahead of the printing.
+    watchOptions.inspector.fullPassChunksAhead = 2;
     watchOptions.configuredMaxTtlMs = maxTtl;
     ClusterWatch watch(watchOptions);
     journal = startJournal(journalOptions, &watch);
