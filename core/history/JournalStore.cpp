@@ -51,6 +51,10 @@ const journal::Dialect& sqlite()
         false,
         QStringLiteral("DELETE FROM sessions WHERE ended_ms IS NOT NULL AND ended_ms < ? AND id NOT IN (SELECT "
                        "DISTINCT session FROM intervals)"),
+        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) "
+                       "FROM sessions s WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms "
+                       "IS NULL AND session <> ? AND session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR "
+                       "last_ms < ?)"),
     };
     return dialect;
 }
@@ -551,20 +555,12 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
         return m_postgres->beginSession(source, nowMs, staleBeforeMs, error);
     if (!closeAbandoned(staleBeforeMs, error))
         return false;
-    QSqlQuery q(m_db);
-    const HistoryWriter me = journal::thisWriter(source);
-    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, ?)"));
-    q.addBindValue(me.source);
-    q.addBindValue(me.pid);
-    q.addBindValue(me.host);
-    q.addBindValue(nowMs);
-    q.addBindValue(nowMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::insertSession(m_db, sqlite(), source, nowMs, &m_session, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
-    m_session = q.lastInsertId().toLongLong();
     m_sessionStateLoaded = false;
     return true;
 }
@@ -598,16 +594,10 @@ bool JournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
     if (m_postgres)
         return m_postgres->closeAbandoned(staleBeforeMs, error);
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral(
-        "UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s "
-        "WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms IS NULL AND session <> ? AND "
-        "session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR last_ms < ?)"));
-    q.addBindValue(m_session);
-    q.addBindValue(staleBeforeMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::closeAbandoned(m_db, sqlite(), m_session, staleBeforeMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     return true;
@@ -619,19 +609,10 @@ bool JournalStore::endSession(qint64 nowMs, Error* error)
         return m_postgres->endSession(nowMs, error);
     if (m_session < 0)
         return true;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = 'unobserved' "
-                             "WHERE to_ms IS NULL AND session = ?"));
-    q.addBindValue(nowMs);
-    q.addBindValue(m_session);
-    QSqlQuery s(m_db);
-    s.prepare(QStringLiteral("UPDATE sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
-    s.addBindValue(nowMs);
-    s.addBindValue(nowMs);
-    s.addBindValue(m_session);
-    if (!q.exec() || !s.exec()) {
+    QSqlError failed;
+    if (!journal::endSession(m_db, sqlite(), m_session, nowMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     m_session = -1;

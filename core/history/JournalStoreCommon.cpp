@@ -166,6 +166,59 @@ void addRowQueries(SizeRetention* store, const QSqlDatabase& db, const QString& 
     };
 }
 
+bool insertSession(const QSqlDatabase& db, const Dialect& dialect, const QString& source, qint64 nowMs, qint64* session,
+                   QSqlError* failed)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO %1sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, ?)%2")
+                  .arg(dialect.tablePrefix, dialect.returningId));
+    const HistoryWriter me = thisWriter(source);
+    q.addBindValue(me.source);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.host);
+    q.addBindValue(nowMs);
+    q.addBindValue(nowMs);
+    if (!q.exec() || (!dialect.returningId.isEmpty() && !q.next())) {
+        *failed = q.lastError();
+        return false;
+    }
+    *session = dialect.returningId.isEmpty() ? q.lastInsertId().toLongLong() : q.value(0).toLongLong();
+    return true;
+}
+
+bool endSession(const QSqlDatabase& db, const Dialect& dialect, qint64 session, qint64 nowMs, QSqlError* failed)
+{
+    QSqlQuery q(db), s(db);
+    q.prepare(QStringLiteral("UPDATE %1intervals SET to_ms = %2(from_ms, ?), ended = 'unobserved' WHERE to_ms IS NULL "
+                             "AND session = ?")
+                  .arg(dialect.tablePrefix, dialect.greatest));
+    q.addBindValue(nowMs);
+    q.addBindValue(session);
+    s.prepare(QStringLiteral("UPDATE %1sessions SET last_ms = ?, ended_ms = ? WHERE id = ?").arg(dialect.tablePrefix));
+    s.addBindValue(nowMs);
+    s.addBindValue(nowMs);
+    s.addBindValue(session);
+    if (!q.exec() || !s.exec()) {
+        *failed = q.lastError().isValid() ? q.lastError() : s.lastError();
+        return false;
+    }
+    return true;
+}
+
+bool closeAbandoned(const QSqlDatabase& db, const Dialect& dialect, qint64 session, qint64 staleBeforeMs,
+                    QSqlError* failed)
+{
+    QSqlQuery q(db);
+    q.prepare(dialect.closeAbandoned);
+    q.addBindValue(session);
+    q.addBindValue(staleBeforeMs);
+    if (!q.exec()) {
+        *failed = q.lastError();
+        return false;
+    }
+    return true;
+}
+
 bool loadOpenIntervals(const QSqlDatabase& db, const Dialect& dialect, qint64 session, OpenIntervals* open,
                        QSqlError* failed)
 {

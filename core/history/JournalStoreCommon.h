@@ -61,7 +61,19 @@ struct Dialect
     bool severalWriters = false;
     // Retention's delete of ended sessions before ? that no interval names any more.
     QString deleteEndedSessions;
+    // Closes the open intervals of the sessions other than ? that ended or have not written since ?, as "unobserved"
+    // at the session's last write.
+    QString closeAbandoned;
 };
+
+// A writer's session rows, in the dialect's SQL; false: a statement failed (*failed).
+// Registers this process as a writer: *session, the new session's id.
+bool insertSession(const QSqlDatabase& db, const Dialect& dialect, const QString& source, qint64 nowMs, qint64* session,
+                   QSqlError* failed);
+// Closes the session's open intervals as "unobserved" at nowMs, and ends it.
+bool endSession(const QSqlDatabase& db, const Dialect& dialect, qint64 session, qint64 nowMs, QSqlError* failed);
+bool closeAbandoned(const QSqlDatabase& db, const Dialect& dialect, qint64 session, qint64 staleBeforeMs,
+                    QSqlError* failed);
 
 // This session's open interval of each key, kept in memory by a writer (write() would otherwise ask for it per event).
 struct OpenInterval

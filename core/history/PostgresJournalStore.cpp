@@ -111,6 +111,9 @@ const journal::Dialect& postgres()
         true,
         QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS "
                        "(SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"),
+        QStringLiteral("UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), "
+                       "ended = 'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND "
+                       "s.id <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?)"),
     };
     return dialect;
 }
@@ -368,21 +371,12 @@ bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qin
     // ended and the silent ones are.
     if (!closeAbandoned(std::min(staleBeforeMs, nowMs - kJournalSilentAfterMs), error))
         return false;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO redlock_sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, "
-                             "?) RETURNING id"));
-    const HistoryWriter me = journal::thisWriter(source);
-    q.addBindValue(me.source);
-    q.addBindValue(me.pid);
-    q.addBindValue(me.host);
-    q.addBindValue(nowMs);
-    q.addBindValue(nowMs);
-    if (!q.exec() || !q.next()) {
+    QSqlError failed;
+    if (!journal::insertSession(m_db, postgres(), source, nowMs, &m_session, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
-    m_session = q.value(0).toLongLong();
     m_openIntervals.clear();
     m_openIntervalsLoaded = true;
     return true;
@@ -392,16 +386,10 @@ bool PostgresJournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral(
-        "UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), ended = "
-        "'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND s.id <> ? AND "
-        "(s.ended_ms IS NOT NULL OR s.last_ms < ?)"));
-    q.addBindValue(m_session);
-    q.addBindValue(staleBeforeMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::closeAbandoned(m_db, postgres(), m_session, staleBeforeMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     return true;
@@ -413,18 +401,10 @@ bool PostgresJournalStore::endSession(qint64 nowMs, Error* error)
         return true;
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery q(m_db), s(m_db);
-    q.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'unobserved' WHERE "
-                             "to_ms IS NULL AND session = ?"));
-    q.addBindValue(nowMs);
-    q.addBindValue(m_session);
-    s.prepare(QStringLiteral("UPDATE redlock_sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
-    s.addBindValue(nowMs);
-    s.addBindValue(nowMs);
-    s.addBindValue(m_session);
-    if (!q.exec() || !s.exec()) {
+    QSqlError failed;
+    if (!journal::endSession(m_db, postgres(), m_session, nowMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     m_session = -1;
