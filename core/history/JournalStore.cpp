@@ -739,73 +739,29 @@ HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
     if (m_postgres)
         return m_postgres->query(query, nowMs);
-    HistoryResult result;
-    result.queriedAtMs = nowMs;
-    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const journal::KeyFilter keys(query.keyPattern);
-
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
     // The writer of each row: its session's source, pid and host (a few sessions, looked up by primary key).
     const QString writerColumns =
         QStringLiteral(", (SELECT source FROM sessions s WHERE s.id = session), (SELECT pid FROM sessions s WHERE "
                        "s.id = session), ") +
         (m_hasSessionHost ? QStringLiteral("(SELECT host FROM sessions s WHERE s.id = session)")
                           : QStringLiteral("NULL"));
-    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
-              (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
-              (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
-              QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
-              keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY key, from_ms, id"));
-    q.bindValue(QStringLiteral(":until"), until);
-    q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    keys.bind(q);
-    if (!q.exec()) {
-        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    QSet<QByteArray> heldKeys;
-    while (q.next()) {
-        HolderInterval i = journal::intervalFromRow(q);
-        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
-            continue;
-        if (result.intervals.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        heldKeys.insert(i.key);
-        result.intervals.append(std::move(i));
-    }
-    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
-    if (!query.withEvents)
-        return result;
-    QSqlQuery ev(m_db);
-    ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
-               (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) + writerColumns +
-               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") +
-               keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY at_ms, id"));
-    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
-    ev.bindValue(QStringLiteral(":until"), until);
-    keys.bind(ev);
-    if (!ev.exec()) {
-        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    while (ev.next()) {
-        JournalEvent e = journal::eventFromRow(ev);
-        if (!keys.matches(e.key))
-            continue;
-        // With a holder filter: that holder's events, and the contests of the keys it held.
-        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
-            continue;
-        if (result.events.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        result.events.append(std::move(e));
-    }
-    return result;
+    journal::HistoryReading reading;
+    reading.db = m_db;
+    reading.dialect = &sqlite();
+    reading.intervalsSql =
+        QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
+        (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
+        (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
+        QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)%1 ORDER BY key, "
+                       "from_ms, id");
+    reading.intervalKey = QStringLiteral("key");
+    reading.eventsSql = QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
+                        (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) +
+                        writerColumns +
+                        QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until%1 ORDER BY at_ms, id");
+    reading.eventKey = QStringLiteral("key");
+    reading.failed = [this](const QSqlError& failure) { return errorFrom(failure, tr("cannot read")).message; };
+    return journal::readHistory(query, nowMs, reading);
 }
 
 } // namespace redlock

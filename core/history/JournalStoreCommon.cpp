@@ -4,6 +4,7 @@
 #include "observe/ObservationTypes.h"
 
 #include <QCoreApplication>
+#include <QSet>
 #include <QSysInfo>
 #include <QVariant>
 
@@ -311,7 +312,9 @@ bool writeEvents(const QList<JournalEvent>& events, qint64 nowMs, const EventWri
     // still that session's and still held, as the lookup found it.
     const QString stillTheirs =
         d.severalWriters ? QStringLiteral(" AND session = ? AND (to_ms IS NULL OR ended = 'unobserved')") : QString();
-    const HotStatementsSql hot = hotStatementsSql(d);
+    // The store's own hot statements, else QSqlQuerys of this SQL (not made when the store has its own).
+    const HotStatementsSql hot =
+        w.insertEvent && w.openInterval && w.closeOpen ? HotStatementsSql() : hotStatementsSql(d);
     std::optional<QueryStatement> ownInsertEvent, ownOpenInterval, ownCloseOpen;
     const auto hotStatement = [&](Statement* given, std::optional<QueryStatement>& own, const QString& sql) {
         return given ? given : &own.emplace(w.db, sql);
@@ -522,6 +525,74 @@ bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, const Retention
     if (removed)
         *removed = total;
     return true;
+}
+
+HistoryResult readHistory(const HistoryQuery& query, qint64 nowMs, const HistoryReading& r)
+{
+    HistoryResult result;
+    result.queriedAtMs = nowMs;
+    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
+    const KeyFilter keys(query.keyPattern);
+
+    QSqlQuery q(r.db);
+    q.setForwardOnly(true);
+    q.prepare(r.intervalsSql.arg(keys.sql(r.intervalKey)));
+    q.bindValue(QStringLiteral(":until"), until);
+    q.bindValue(QStringLiteral(":since"), query.sinceMs);
+    keys.bind(q);
+    if (!q.exec()) {
+        result.error = r.failed(q.lastError());
+        return result;
+    }
+    // Rows merged afterwards are all read: the limit counts what the merge gives.
+    QList<HolderInterval> rows;
+    while (q.next()) {
+        HolderInterval i = intervalFromRow(q);
+        if (!keys.matches(i.key) || !holderMatches(query, i.holder, i.token))
+            continue;
+        if (!r.mergeTenures && rows.size() >= query.limit) {
+            result.truncated = true;
+            break;
+        }
+        rows.append(std::move(i));
+    }
+    result.intervals = r.mergeTenures ? r.mergeTenures(rows) : std::move(rows);
+    if (result.intervals.size() > query.limit) {
+        result.intervals.resize(query.limit);
+        result.truncated = true;
+    }
+    QSet<QByteArray> heldKeys;
+    for (const HolderInterval& i : std::as_const(result.intervals))
+        heldKeys.insert(i.key);
+    result.unwatched = unwatchedSpans(r.db, *r.dialect, query.sinceMs, until, nowMs);
+    if (!query.withEvents)
+        return result;
+    QSqlQuery ev(r.db);
+    ev.setForwardOnly(true);
+    ev.prepare(r.eventsSql.arg(keys.sql(r.eventKey)));
+    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
+    ev.bindValue(QStringLiteral(":until"), until);
+    keys.bind(ev);
+    if (!ev.exec()) {
+        result.error = r.failed(ev.lastError());
+        return result;
+    }
+    while (ev.next()) {
+        JournalEvent e = eventFromRow(ev);
+        if (!keys.matches(e.key))
+            continue;
+        // With a holder filter: that holder's events, and the contests of the keys it held.
+        if (!holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
+            continue;
+        if (r.toldAlready && r.toldAlready(e, ev))
+            continue;
+        if (result.events.size() >= query.limit) {
+            result.truncated = true;
+            break;
+        }
+        result.events.append(std::move(e));
+    }
+    return result;
 }
 
 QList<UnwatchedSpan> unwatchedSpans(const QSqlDatabase& db, const Dialect& dialect, qint64 sinceMs, qint64 untilMs,

@@ -175,6 +175,23 @@ struct Retention
 };
 bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, const Retention& store);
 
+// Both stores' query(): the intervals in the range (intervalFromRow's columns), the spans nobody watched, and with
+// events the events in the range (eventFromRow's), filtered by key glob and holder and cut at the query's limit. The
+// SQL is the store's, with %1 where the key filter's condition on its key column goes.
+struct HistoryReading
+{
+    QSqlDatabase db;
+    const Dialect* dialect = nullptr;
+    QString intervalsSql, intervalKey; // binds :until and :since
+    QString eventsSql, eventKey;       // binds :since and :until
+    // Several writers' intervals of one tenure made one (PostgreSQL; the limit counts what it gives); null: the rows.
+    std::function<QList<HolderInterval>(const QList<HolderInterval>&)> mergeTenures;
+    // An event another writer's report of which was told already (PostgreSQL); null: none is.
+    std::function<bool(const JournalEvent& e, const QSqlQuery& row)> toldAlready;
+    std::function<QString(const QSqlError& failure)> failed; // why a query failed, translated
+};
+HistoryResult readHistory(const HistoryQuery& query, qint64 nowMs, const HistoryReading& reading);
+
 // The sessions of the store's sessions table as spans, and those that no session covers (unwatchedSpans below).
 QList<UnwatchedSpan> unwatchedSpans(const QSqlDatabase& db, const Dialect& dialect, qint64 sinceMs, qint64 untilMs,
                                     qint64 nowMs);

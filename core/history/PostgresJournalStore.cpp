@@ -549,58 +549,21 @@ QList<UnwatchedSpan> PostgresJournalStore::unwatchedSpans(qint64 sinceMs, qint64
 
 HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
-    HistoryResult result;
-    result.queriedAtMs = nowMs;
-    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const journal::KeyFilter keys(query.keyPattern);
-
+    journal::HistoryReading reading;
+    reading.db = m_db;
+    reading.dialect = &postgres();
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(
-        QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
-                       "i.at_least_since, i.gone_by_ms, s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN "
-                       "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
-                       "i.to_ms >= :since)") +
-        keys.sql(QStringLiteral("i.key")) + QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
-    q.bindValue(QStringLiteral(":until"), until);
-    q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    keys.bind(q);
-    if (!q.exec()) {
-        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    QList<HolderInterval> rows;
-    while (q.next()) {
-        HolderInterval i = journal::intervalFromRow(q);
-        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
-            continue;
-        rows.append(std::move(i));
-    }
-    result.intervals = mergeTenures(rows);
-    if (result.intervals.size() > query.limit) {
-        result.intervals.resize(query.limit);
-        result.truncated = true;
-    }
-    QSet<QByteArray> heldKeys;
-    for (const HolderInterval& i : std::as_const(result.intervals))
-        heldKeys.insert(i.key);
-    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
-    if (!query.withEvents)
-        return result;
-    QSqlQuery ev(m_db);
-    ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
-                              "e.last_seen_held_ms, s.source, s.pid, s.host, e.session FROM redlock_events e LEFT JOIN "
-                              "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
-               keys.sql(QStringLiteral("e.key")) + QStringLiteral(" ORDER BY e.at_ms, e.id"));
-    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
-    ev.bindValue(QStringLiteral(":until"), until);
-    keys.bind(ev);
-    if (!ev.exec()) {
-        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
-        return result;
-    }
+    reading.intervalsSql = QStringLiteral(
+        "SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, i.at_least_since, i.gone_by_ms, "
+        "s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN redlock_sessions s ON s.id = i.session WHERE "
+        "i.from_ms <= :until AND (i.to_ms IS NULL OR i.to_ms >= :since)%1 ORDER BY i.key, i.from_ms, i.id");
+    reading.intervalKey = QStringLiteral("i.key");
+    reading.mergeTenures = mergeTenures;
+    reading.eventsSql = QStringLiteral(
+        "SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, e.last_seen_held_ms, s.source, "
+        "s.pid, s.host, e.session FROM redlock_events e LEFT JOIN redlock_sessions s ON s.id = e.session WHERE e.at_ms "
+        ">= :since AND e.at_ms <= :until%1 ORDER BY e.at_ms, e.id");
+    reading.eventKey = QStringLiteral("e.key");
     // The events told so far by what they are about, with their writer and instant: another writer's report of the
     // same one, close in time, is told once (each told event stands for at most one report of each other writer).
     struct Told
@@ -610,33 +573,21 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         QSet<qint64> matched;
     };
     QHash<QByteArray, QList<Told>> told;
-    while (ev.next()) {
-        JournalEvent e = journal::eventFromRow(ev);
-        if (!keys.matches(e.key))
-            continue;
-        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
-            continue;
-        const qint64 session = ev.value(11).toLongLong();
+    reading.toldAlready = [&told](const JournalEvent& e, const QSqlQuery& row) {
+        const qint64 session = row.value(11).toLongLong();
         const QByteArray what = e.key + '\0' + e.kind.toUtf8() + '\0' + e.token + '\0' + e.previousToken;
         QList<Told>& same = told[what];
-        bool duplicate = false;
         for (Told& t : same) {
             if (t.session != session && !t.matched.contains(session) && e.atMs - t.atMs <= kSameEventWithinMs) {
                 t.matched.insert(session);
-                duplicate = true;
-                break;
+                return true;
             }
         }
-        if (duplicate)
-            continue;
         same.append({e.atMs, session, {}});
-        if (result.events.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        result.events.append(std::move(e));
-    }
-    return result;
+        return false;
+    };
+    reading.failed = [this](const QSqlError& failure) { return errorFrom(failure, tr("cannot read")).message; };
+    return journal::readHistory(query, nowMs, reading);
 }
 
 } // namespace redlock
