@@ -647,8 +647,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         if (!m_heldBefore.remove(e.key))
             return true;
         if (findLast.lastQuery().isEmpty())
-            findLast.prepare(QStringLiteral("SELECT i.id, i.token, i.to_ms, i.ended, (SELECT coalesce(s.ended_ms, "
-                                            "s.last_ms) FROM sessions s WHERE s.id = i.session) FROM intervals i WHERE "
+            findLast.prepare(QStringLiteral("SELECT i.id, i.token, i.to_ms, (SELECT coalesce(s.ended_ms, s.last_ms) "
+                                            "FROM sessions s WHERE s.id = i.session), i.ended FROM intervals i WHERE "
                                             "i.key = ? AND i.session <> ? ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
         findLast.addBindValue(e.key);
         findLast.addBindValue(m_session);
@@ -660,13 +660,8 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
             findLast.finish();
             return true;
         }
-        journal::EarlierInterval earlier;
-        earlier.id = findLast.value(0).toLongLong();
-        earlier.token = findLast.value(1).toByteArray();
-        earlier.open = findLast.value(2).isNull();
-        earlier.toMs = findLast.value(2).toLongLong();
-        const bool unobserved = findLast.value(3).toString() == u"unobserved";
-        earlier.sessionLastMs = findLast.value(4).isNull() ? -1 : findLast.value(4).toLongLong();
+        const journal::EarlierInterval earlier = journal::earlierFromRow(findLast);
+        const bool unobserved = findLast.value(4).toString() == u"unobserved";
         findLast.finish();
         if (earlier.open || unobserved) // else it ended as observed
             *found = earlier;

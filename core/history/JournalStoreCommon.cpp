@@ -282,6 +282,17 @@ QSqlError QueryStatement::lastError() const
     return m_query.lastError();
 }
 
+EarlierInterval earlierFromRow(const QSqlQuery& row)
+{
+    EarlierInterval earlier;
+    earlier.id = row.value(0).toLongLong();
+    earlier.token = row.value(1).toByteArray();
+    earlier.open = row.value(2).isNull();
+    earlier.toMs = row.value(2).toLongLong();
+    earlier.sessionLastMs = row.value(3).isNull() ? -1 : row.value(3).toLongLong();
+    return earlier;
+}
+
 HotStatementsSql hotStatementsSql(const Dialect& dialect)
 {
     const QString& p = dialect.tablePrefix;

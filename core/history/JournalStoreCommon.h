@@ -138,6 +138,9 @@ struct EarlierInterval
     qint64 session = 0;        // whose it is
     qint64 sessionLastMs = -1; // until when that session watched (-1: unknown)
 };
+// A row of a store's lookup of such an interval: id, token, to_ms, until when its session watched (then the store's
+// own columns).
+EarlierInterval earlierFromRow(const QSqlQuery& row);
 
 // Both stores' write(): the events' rows, and the tenures they begin, extend and end (TenureStep), in one transaction,
 // with this session's open intervals in memory. What is the store's: its dialect, its hot statements if it prepares

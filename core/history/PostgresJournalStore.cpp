@@ -449,7 +449,7 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
                               QSqlError* failed) {
         if (findLast.lastQuery().isEmpty())
             findLast.prepare(QStringLiteral(
-                "SELECT i.id, i.token, i.to_ms, i.session, coalesce(s.ended_ms, s.last_ms) FROM redlock_intervals i "
+                "SELECT i.id, i.token, i.to_ms, coalesce(s.ended_ms, s.last_ms), i.session FROM redlock_intervals i "
                 "JOIN redlock_sessions s ON s.id = i.session WHERE i.key = ? AND i.session <> ? AND (s.ended_ms IS NOT "
                 "NULL OR s.last_ms < ?) AND (i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.from_ms DESC, i.id "
                 "DESC LIMIT 1"));
@@ -462,13 +462,8 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
         }
         if (!findLast.next())
             return true;
-        journal::EarlierInterval earlier;
-        earlier.id = findLast.value(0).toLongLong();
-        earlier.token = findLast.value(1).toByteArray();
-        earlier.open = findLast.value(2).isNull();
-        earlier.toMs = findLast.value(2).toLongLong();
-        earlier.session = findLast.value(3).toLongLong();
-        earlier.sessionLastMs = findLast.value(4).toLongLong();
+        journal::EarlierInterval earlier = journal::earlierFromRow(findLast);
+        earlier.session = findLast.value(4).toLongLong();
         findLast.finish();
         *found = earlier;
         return true;
