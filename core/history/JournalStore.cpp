@@ -40,43 +40,70 @@ QString uniqueConnectionName()
     return QStringLiteral("redlock-journal-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
+// One writer per file (the writer lock): every other session is gone, nothing guards against another writer.
+const journal::Dialect& sqlite()
+{
+    static const journal::Dialect dialect{
+        QString(),
+        QStringLiteral("max"),
+        QStringLiteral("BEGIN IMMEDIATE"),
+        QString(),
+        false,
+        QStringLiteral("DELETE FROM sessions WHERE ended_ms IS NOT NULL AND ended_ms < ? AND id NOT IN (SELECT "
+                       "DISTINCT session FROM intervals)"),
+        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) "
+                       "FROM sessions s WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms "
+                       "IS NULL AND session <> ? AND session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR "
+                       "last_ms < ?)"),
+    };
+    return dialect;
+}
+
 } // namespace
 
 // A statement of write()'s hot path (a row or two per event: 100,000 of them on a first pass), prepared once per
 // connection on the Qt driver's own sqlite3 handle and bound directly: Qt SQL spends more per bound value (a QVariant
 // and a placeholder name each) than SQLite spends on the row. The values bound are the ones Qt SQL would bind (a
 // QByteArray as a blob, a QString as UTF-16 text), so the rows read back the same.
-class JournalStore::RawStatement
+class JournalStore::RawStatement final : public journal::Statement
 {
 public:
-    RawStatement(sqlite3* db, const char* sql) : m_db(db)
+    RawStatement(sqlite3* db, const QString& sql) : m_db(db)
     {
-        if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr) != SQLITE_OK)
+        if (sqlite3_prepare_v3(db, sql.toUtf8().constData(), -1, SQLITE_PREPARE_PERSISTENT, &m_stmt, nullptr) !=
+            SQLITE_OK)
             m_stmt = nullptr;
     }
-    ~RawStatement() { sqlite3_finalize(m_stmt); }
+    ~RawStatement() override { sqlite3_finalize(m_stmt); }
     Q_DISABLE_COPY_MOVE(RawStatement)
     bool isValid() const { return m_stmt != nullptr; }
     // The values are not copied: they must live until exec().
-    void bind(int i, qint64 v) { sqlite3_bind_int64(m_stmt, i, v); }
-    void bind(int i, const QByteArray& v) { sqlite3_bind_blob64(m_stmt, i, v.constData(), quint64(v.size()), nullptr); }
-    void bind(int i, const QString& v)
+    void bind(int i, qint64 v) override { sqlite3_bind_int64(m_stmt, i, v); }
+    void bind(int i, const QByteArray& v) override
+    {
+        sqlite3_bind_blob64(m_stmt, i, v.constData(), quint64(v.size()), nullptr);
+    }
+    void bind(int i, const QString& v) override
     {
         sqlite3_bind_text16(m_stmt, i, v.utf16(), int(v.size() * qsizetype(sizeof(char16_t))), nullptr);
     }
-    void bindNull(int i) { sqlite3_bind_null(m_stmt, i); }
-    bool exec()
+    void bindNull(int i, QMetaType::Type) override { sqlite3_bind_null(m_stmt, i); }
+    bool exec() override
     {
         const int rc = sqlite3_step(m_stmt);
         sqlite3_reset(m_stmt);
         return rc == SQLITE_DONE || rc == SQLITE_ROW;
     }
-    QSqlError lastError() const
+    bool writtenId(qint64* id) override
+    {
+        *id = sqlite3_last_insert_rowid(m_db);
+        return true;
+    }
+    QSqlError lastError() const override
     {
         return QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(m_db)), QSqlError::StatementError,
                          QString::number(sqlite3_extended_errcode(m_db)));
     }
-    qint64 lastInsertId() const { return sqlite3_last_insert_rowid(m_db); }
 
 private:
     sqlite3* m_db = nullptr;
@@ -140,13 +167,10 @@ bool JournalStore::prepareRaw(Error* error)
                       tr("%1: the Qt SQLite driver gives no SQLite handle").arg(QDir::toNativeSeparators(m_path))};
         return false;
     }
-    auto insertEvent = std::make_unique<RawStatement>(
-        db, "INSERT INTO events(at_ms, key, kind, token, previous_token, holder, detail, session, last_seen_held_ms) "
-            "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    auto openInterval = std::make_unique<RawStatement>(
-        db, "INSERT INTO intervals(key, token, holder, from_ms, session, at_least_since) VALUES(?, ?, ?, ?, ?, ?)");
-    auto closeOpen = std::make_unique<RawStatement>(
-        db, "UPDATE intervals SET to_ms = max(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?");
+    const journal::HotStatementsSql sql = journal::hotStatementsSql(sqlite());
+    auto insertEvent = std::make_unique<RawStatement>(db, sql.insertEvent);
+    auto openInterval = std::make_unique<RawStatement>(db, sql.openInterval);
+    auto closeOpen = std::make_unique<RawStatement>(db, sql.closeOpen);
     for (RawStatement* statement : {insertEvent.get(), openInterval.get(), closeOpen.get()}) {
         if (!statement->isValid()) {
             if (error)
@@ -537,40 +561,27 @@ bool JournalStore::beginSession(const QString& source, qint64 nowMs, qint64 stal
         return m_postgres->beginSession(source, nowMs, staleBeforeMs, error);
     if (!closeAbandoned(staleBeforeMs, error))
         return false;
-    QSqlQuery q(m_db);
-    const HistoryWriter me = journal::thisWriter(source);
-    q.prepare(QStringLiteral("INSERT INTO sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, ?)"));
-    q.addBindValue(me.source);
-    q.addBindValue(me.pid);
-    q.addBindValue(me.host);
-    q.addBindValue(nowMs);
-    q.addBindValue(nowMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::insertSession(m_db, sqlite(), source, nowMs, &m_session, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
-    m_session = q.lastInsertId().toLongLong();
     m_sessionStateLoaded = false;
     return true;
 }
 
 bool JournalStore::loadSessionState(Error* error)
 {
-    m_openIntervals.clear();
     m_heldBefore.clear();
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT key, id, token FROM intervals WHERE session = ? AND to_ms IS NULL"));
-    q.addBindValue(m_session);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::loadOpenIntervals(m_db, sqlite(), m_session, &m_openIntervals, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot read"));
+            *error = errorFrom(failed, tr("cannot read"));
         return false;
     }
-    while (q.next())
-        m_openIntervals.insert(q.value(0).toByteArray(), {q.value(1).toLongLong(), q.value(2).toByteArray()});
-    q.finish();
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT DISTINCT key FROM intervals WHERE session <> ? AND (to_ms IS NULL OR ended = "
                              "'unobserved')"));
     q.addBindValue(m_session);
@@ -589,16 +600,10 @@ bool JournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
     if (m_postgres)
         return m_postgres->closeAbandoned(staleBeforeMs, error);
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral(
-        "UPDATE intervals SET to_ms = max(from_ms, coalesce((SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s "
-        "WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms IS NULL AND session <> ? AND "
-        "session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR last_ms < ?)"));
-    q.addBindValue(m_session);
-    q.addBindValue(staleBeforeMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::closeAbandoned(m_db, sqlite(), m_session, staleBeforeMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     return true;
@@ -610,19 +615,10 @@ bool JournalStore::endSession(qint64 nowMs, Error* error)
         return m_postgres->endSession(nowMs, error);
     if (m_session < 0)
         return true;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = 'unobserved' "
-                             "WHERE to_ms IS NULL AND session = ?"));
-    q.addBindValue(nowMs);
-    q.addBindValue(m_session);
-    QSqlQuery s(m_db);
-    s.prepare(QStringLiteral("UPDATE sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
-    s.addBindValue(nowMs);
-    s.addBindValue(nowMs);
-    s.addBindValue(m_session);
-    if (!q.exec() || !s.exec()) {
+    QSqlError failed;
+    if (!journal::endSession(m_db, sqlite(), m_session, nowMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     m_session = -1;
@@ -638,191 +634,52 @@ bool JournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error*
         return m_postgres->write(events, nowMs, error);
     if ((!m_sessionStateLoaded && !loadSessionState(error)) || !prepareRaw(error))
         return false;
-    QSqlQuery begin(m_db);
-    if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
-        if (error)
-            *error = errorFrom(begin.lastError(), tr("cannot write"));
-        return false;
-    }
-    RawStatement& insertEvent = *m_insertEvent;
-    RawStatement& openInterval = *m_openInterval;
-    RawStatement& closeOpen = *m_closeOpen;
-    QSqlQuery extend(m_db), forceLate(m_db), heartbeat(m_db), findLast(m_db), adopt(m_db), endUnwatched(m_db);
     // The key's latest interval of another session (a session before this one), and until when that session
     // watched: what a new session's first sight of the key continues or ends.
-    findLast.prepare(QStringLiteral(
-        "SELECT i.id, i.token, i.to_ms, i.ended, (SELECT coalesce(s.ended_ms, s.last_ms) FROM sessions s WHERE s.id = "
-        "i.session) FROM intervals i WHERE i.key = ? AND i.session <> ? ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
-    adopt.prepare(QStringLiteral("UPDATE intervals SET to_ms = NULL, ended = NULL, session = ? WHERE id = ?"));
-    endUnwatched.prepare(
-        QStringLiteral("UPDATE intervals SET to_ms = max(from_ms, ?), ended = 'ended-unwatched' WHERE id = ?"));
-    extend.prepare(QStringLiteral("UPDATE intervals SET extensions = extensions + 1 WHERE id = ?"));
-    // A force release the inspector saw first (as "released"): the tenure it ended is the operator's doing.
-    forceLate.prepare(QStringLiteral(
-        "UPDATE intervals SET ended = 'force-released' WHERE id = (SELECT id FROM intervals WHERE key = ? AND "
-        "token = ? AND to_ms >= ? ORDER BY to_ms DESC LIMIT 1)"));
-    heartbeat.prepare(QStringLiteral("UPDATE sessions SET last_ms = ? WHERE id = ?"));
-
-    const auto fail = [&](const auto& q) {
-        Error e = errorFrom(q.lastError(), tr("cannot write"));
-        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
-        m_sessionStateLoaded = false; // what it holds now may be rolled back: read again from the file
-        if (error)
-            *error = e;
-        return false;
-    };
-    // The open interval of the key in this session: its row id and token (0 when none).
-    const auto open = [&](const QByteArray& key, QByteArray* token) -> qint64 {
-        const auto it = m_openIntervals.constFind(key);
-        if (it == m_openIntervals.cend())
-            return 0;
-        *token = it->token;
-        return it->id;
-    };
-    // An end nobody saw closes the interval at the last sighting, found gone by the event's instant.
-    const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
-        closeOpen.bind(1, e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
-        closeOpen.bind(2, how);
-        if (e.endsUnobserved())
-            closeOpen.bind(3, e.atMs);
-        else
-            closeOpen.bindNull(3);
-        closeOpen.bind(4, id);
-        if (!closeOpen.exec())
-            return false;
-        m_openIntervals.remove(e.key);
-        return true;
-    };
-    const auto openNew = [&](const JournalEvent& e) {
-        openInterval.bind(1, e.key);
-        openInterval.bind(2, e.token);
-        openInterval.bind(3, e.holder);
-        openInterval.bind(4, e.atMs);
-        openInterval.bind(5, m_session);
-        // A holder that took over unobserved holds it at least since it was found: it began after the last read.
-        openInterval.bind(6, qint64(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved())));
-        if (!openInterval.exec())
-            return false;
-        m_openIntervals.insert(e.key, {openInterval.lastInsertId(), e.token});
-        return true;
-    };
-    // This session sees a holder of a key it has no open interval for. The journal's latest interval of the key
-    // from an earlier session that was still held when that session last saw it (open: the session died or still
-    // runs; "unobserved": it stopped) is the same tenure when the token is the same: it goes on, taken over by
-    // this session (one interval, no false release and acquire, no second open interval). With another token it
-    // ended while nobody watched: "ended-unwatched" at the last instant it was seen held (the session's last
-    // write for an open one, capped at now), never as released at a made-up time. *continued: the same tenure.
-    // The statement that failed, or null.
-    const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
-        *continued = false;
-        // Only a key an earlier session left held has such an interval, and only its first sight here takes it
-        // over: after it, the key's intervals are this session's.
+    // Prepared at its first use, inside the write's transaction (most writes take nothing over).
+    QSqlQuery findLast(m_db);
+    journal::EventWriting writing;
+    writing.db = m_db;
+    writing.dialect = &sqlite();
+    writing.session = m_session;
+    writing.open = &m_openIntervals;
+    writing.insertEvent = m_insertEvent.get();
+    writing.openInterval = m_openInterval.get();
+    writing.closeOpen = m_closeOpen.get();
+    writing.findEarlier = [&](const JournalEvent& e, std::optional<journal::EarlierInterval>* found,
+                              QSqlError* failed) {
+        // Only a key an earlier session left held (open, or "unobserved") has such an interval, and only its first
+        // sight here takes it over: after it, the key's intervals are this session's.
         if (!m_heldBefore.remove(e.key))
-            return nullptr;
+            return true;
+        if (findLast.lastQuery().isEmpty())
+            findLast.prepare(QStringLiteral("SELECT i.id, i.token, i.to_ms, (SELECT coalesce(s.ended_ms, s.last_ms) "
+                                            "FROM sessions s WHERE s.id = i.session), i.ended FROM intervals i WHERE "
+                                            "i.key = ? AND i.session <> ? ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
         findLast.addBindValue(e.key);
         findLast.addBindValue(m_session);
-        if (!findLast.exec())
-            return &findLast;
+        if (!findLast.exec()) {
+            *failed = findLast.lastError();
+            return false;
+        }
         if (!findLast.next()) {
             findLast.finish();
-            return nullptr;
+            return true;
         }
-        const qint64 id = findLast.value(0).toLongLong();
-        const QByteArray token = findLast.value(1).toByteArray();
-        const bool stillOpen = findLast.value(2).isNull();
-        const qint64 toMs = findLast.value(2).toLongLong();
-        const bool unobserved = findLast.value(3).toString() == u"unobserved";
-        const qint64 sessionLastMs = findLast.value(4).isNull() ? -1 : findLast.value(4).toLongLong();
+        const journal::EarlierInterval earlier = journal::earlierFromRow(findLast);
+        const bool unobserved = findLast.value(4).toString() == u"unobserved";
         findLast.finish();
-        if (!stillOpen && !unobserved)
-            return nullptr; // it ended as observed
-        if (token == e.token) {
-            adopt.addBindValue(m_session);
-            adopt.addBindValue(id);
-            *continued = true;
-            if (!adopt.exec())
-                return &adopt;
-            m_openIntervals.insert(e.key, {id, token});
-            return nullptr;
-        }
-        endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
-        endUnwatched.addBindValue(id);
-        return endUnwatched.exec() ? nullptr : &endUnwatched;
+        if (earlier.open || unobserved) // else it ended as observed
+            *found = earlier;
+        return true;
     };
-
-    for (const JournalEvent& e : events) {
-        insertEvent.bind(1, e.atMs);
-        insertEvent.bind(2, e.key);
-        insertEvent.bind(3, e.kind);
-        insertEvent.bind(4, e.token);
-        if (e.previousToken.isEmpty())
-            insertEvent.bindNull(5);
-        else
-            insertEvent.bind(5, e.previousToken);
-        insertEvent.bind(6, e.holder);
-        if (e.detail.isEmpty())
-            insertEvent.bindNull(7);
-        else
-            insertEvent.bind(7, e.detail);
-        insertEvent.bind(8, m_session);
-        if (e.endsUnobserved())
-            insertEvent.bind(9, e.lastSeenHeldMs);
-        else
-            insertEvent.bindNull(9);
-        if (!insertEvent.exec())
-            return fail(insertEvent);
-
-        QByteArray openToken;
-        const qint64 openId = open(e.key, &openToken);
-        const QString& kind = e.kind;
-        const TenureStep step = tenureStepOf(kind);
-        if (step == TenureStep::Begin) {
-            if (openId > 0 && openToken == e.token)
-                continue; // seen again (a restarted inspector): the same tenure
-            if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
-                return fail(closeOpen);
-            if (openId == 0) {
-                bool continued = false;
-                if (QSqlQuery* failed = takeOverLast(e, &continued))
-                    return fail(*failed);
-                if (continued)
-                    continue;
-            }
-            if (!openNew(e))
-                return fail(openInterval);
-        } else if (step == TenureStep::Extend) {
-            if (openId > 0 && openToken == e.token) {
-                extend.addBindValue(openId);
-                if (!extend.exec())
-                    return fail(extend);
-            }
-        } else if (step == TenureStep::End) {
-            // Only the holder's own end closes its tenure: an event of another token ends no one else's.
-            if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
-                return fail(closeOpen);
-        } else if (step == TenureStep::ForceEnd) {
-            if (openId > 0 && openToken == e.token) {
-                if (!closeIt(openId, e, kind))
-                    return fail(closeOpen);
-            } else {
-                forceLate.addBindValue(e.key);
-                forceLate.addBindValue(e.token);
-                forceLate.addBindValue(e.atMs - 60'000);
-                if (!forceLate.exec())
-                    return fail(forceLate);
-            }
-        }
-        // contested: an event, no tenure (no token has a quorum; the one that had it was closed already).
-        // force-released-minority: an event; the holder kept its quorum, its interval goes on.
-    }
-    heartbeat.addBindValue(nowMs);
-    heartbeat.addBindValue(m_session);
-    if (!heartbeat.exec())
-        return fail(heartbeat);
-    QSqlQuery commit(m_db);
-    if (!commit.exec(QStringLiteral("COMMIT")))
-        return fail(commit);
-    return true;
+    writing.failed = [&](const QSqlError& failure, bool inTransaction) {
+        if (error)
+            *error = errorFrom(failure, tr("cannot write"));
+        if (inTransaction)
+            m_sessionStateLoaded = false; // what it holds now may be rolled back: read again from the file
+    };
+    return journal::writeEvents(events, nowMs, writing);
 }
 
 qint64 JournalStore::dataBytes()
@@ -846,141 +703,66 @@ bool JournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, E
 {
     if (m_postgres)
         return m_postgres->prune(olderThanMs, maxBytes, removed, error);
-    qint64 total = 0;
-    const auto deleteBefore = [&](qint64 cutoffMs) {
-        QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
-        events.prepare(QStringLiteral("DELETE FROM events WHERE at_ms < ?"));
-        events.addBindValue(cutoffMs);
-        intervals.prepare(QStringLiteral("DELETE FROM intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
-        intervals.addBindValue(cutoffMs);
-        sessions.prepare(QStringLiteral("DELETE FROM sessions WHERE ended_ms IS NOT NULL AND ended_ms < ? AND id NOT "
-                                        "IN (SELECT DISTINCT session FROM intervals)"));
-        sessions.addBindValue(cutoffMs);
-        for (QSqlQuery* q : {&events, &intervals, &sessions}) {
-            if (!q->exec()) {
-                if (error)
-                    *error = errorFrom(q->lastError(), tr("cannot prune"));
-                return false;
-            }
-            total += q->numRowsAffected();
-        }
-        return true;
-    };
-    if (!deleteBefore(olderThanMs))
-        return false;
+    journal::Retention retention;
+    retention.db = m_db;
+    retention.dialect = &sqlite();
     // By size: freed pages are counted out of what the data takes (freelist_count), nothing to compact first.
-    journal::SizeRetention steps;
-    steps.dataBytes = [this] { return dataBytes(); };
-    journal::addRowQueries(&steps, m_db, QStringLiteral(""), QStringLiteral("max"));
-    steps.deleteBefore = [&](qint64 cutoffMs) {
-        const qint64 before = total;
-        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
-    };
-    if (!journal::pruneToSize(maxBytes, steps))
-        return false;
+    retention.retainedBytes = [this] { return dataBytes(); };
     // Gives the freed pages back to the file system. Each step of the pragma frees one page and yields an empty
     // row, and Qt SQL steps a statement without columns once per exec(): one exec() per page, in one transaction.
-    const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
-    if (freePages > 0 && QSqlQuery(m_db).exec(QStringLiteral("BEGIN IMMEDIATE"))) {
-        QSqlQuery vacuum(m_db);
-        vacuum.prepare(QStringLiteral("PRAGMA incremental_vacuum"));
-        for (qint64 i = 0; i < freePages && vacuum.exec(); ++i) {
+    retention.compact = [this](qint64, bool) {
+        const qint64 freePages = pragmaValue(QStringLiteral("freelist_count"));
+        if (freePages > 0 && QSqlQuery(m_db).exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+            QSqlQuery vacuum(m_db);
+            vacuum.prepare(QStringLiteral("PRAGMA incremental_vacuum"));
+            for (qint64 i = 0; i < freePages && vacuum.exec(); ++i) {
+            }
+            vacuum.finish();
+            QSqlQuery(m_db).exec(QStringLiteral("COMMIT"));
         }
-        vacuum.finish();
-        QSqlQuery(m_db).exec(QStringLiteral("COMMIT"));
-    }
-    QSqlQuery(m_db).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-    if (removed)
-        *removed = total;
-    return true;
+        QSqlQuery(m_db).exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    };
+    retention.failed = [&](const QSqlError& failure) {
+        if (error)
+            *error = errorFrom(failure, tr("cannot prune"));
+    };
+    return journal::prune(olderThanMs, maxBytes, removed, retention);
 }
 
 QList<UnwatchedSpan> JournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
     if (m_postgres)
         return m_postgres->unwatchedSpans(sinceMs, untilMs, nowMs);
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
-                               "sessions ORDER BY started_ms, id")))
-        return {}; // a journal from before sessions: nothing known about them
-    QList<journal::SessionSpan> sessions;
-    while (q.next())
-        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
-    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
+    return journal::unwatchedSpans(m_db, sqlite(), sinceMs, untilMs, nowMs);
 }
 
 HistoryResult JournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
     if (m_postgres)
         return m_postgres->query(query, nowMs);
-    HistoryResult result;
-    result.queriedAtMs = nowMs;
-    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const journal::KeyFilter keys(query.keyPattern);
-
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
     // The writer of each row: its session's source, pid and host (a few sessions, looked up by primary key).
     const QString writerColumns =
         QStringLiteral(", (SELECT source FROM sessions s WHERE s.id = session), (SELECT pid FROM sessions s WHERE "
                        "s.id = session), ") +
         (m_hasSessionHost ? QStringLiteral("(SELECT host FROM sessions s WHERE s.id = session)")
                           : QStringLiteral("NULL"));
-    q.prepare(QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
-              (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
-              (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
-              QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)") +
-              keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY key, from_ms, id"));
-    q.bindValue(QStringLiteral(":until"), until);
-    q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    keys.bind(q);
-    if (!q.exec()) {
-        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    QSet<QByteArray> heldKeys;
-    while (q.next()) {
-        HolderInterval i = journal::intervalFromRow(q);
-        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
-            continue;
-        if (result.intervals.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        heldKeys.insert(i.key);
-        result.intervals.append(std::move(i));
-    }
-    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
-    if (!query.withEvents)
-        return result;
-    QSqlQuery ev(m_db);
-    ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
-               (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) + writerColumns +
-               QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until") +
-               keys.sql(QStringLiteral("key")) + QStringLiteral(" ORDER BY at_ms, id"));
-    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
-    ev.bindValue(QStringLiteral(":until"), until);
-    keys.bind(ev);
-    if (!ev.exec()) {
-        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    while (ev.next()) {
-        JournalEvent e = journal::eventFromRow(ev);
-        if (!keys.matches(e.key))
-            continue;
-        // With a holder filter: that holder's events, and the contests of the keys it held.
-        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
-            continue;
-        if (result.events.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        result.events.append(std::move(e));
-    }
-    return result;
+    journal::HistoryReading reading;
+    reading.db = m_db;
+    reading.dialect = &sqlite();
+    reading.intervalsSql =
+        QStringLiteral("SELECT key, token, holder, from_ms, to_ms, ended, extensions, ") +
+        (m_hasAtLeastSince ? QStringLiteral("at_least_since") : QStringLiteral("0")) +
+        (m_hasUnobservedEnds ? QStringLiteral(", gone_by_ms") : QStringLiteral(", NULL")) + writerColumns +
+        QStringLiteral(" FROM intervals WHERE from_ms <= :until AND (to_ms IS NULL OR to_ms >= :since)%1 ORDER BY key, "
+                       "from_ms, id");
+    reading.intervalKey = QStringLiteral("key");
+    reading.eventsSql = QStringLiteral("SELECT at_ms, key, kind, token, previous_token, holder, detail, ") +
+                        (m_hasUnobservedEnds ? QStringLiteral("last_seen_held_ms") : QStringLiteral("NULL")) +
+                        writerColumns +
+                        QStringLiteral(" FROM events WHERE at_ms >= :since AND at_ms <= :until%1 ORDER BY at_ms, id");
+    reading.eventKey = QStringLiteral("key");
+    reading.failed = [this](const QSqlError& failure) { return errorFrom(failure, tr("cannot read")).message; };
+    return journal::readHistory(query, nowMs, reading);
 }
 
 } // namespace redlock

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "history/HistoryTypes.h"
+#include "history/JournalStoreCommon.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -135,18 +136,13 @@ private:
     // session's open interval of each key (row id, token), and the keys an earlier session left held (open or
     // "unobserved"), whose first sight in this session continues or ends that interval. Loaded by beginSession();
     // dropped when a write fails (its transaction rolled back) and loaded again by the next.
-    struct OpenInterval
-    {
-        qint64 id = 0;
-        QByteArray token;
-    };
     bool loadSessionState(Error* error);
     // write()'s hot statements, on the driver's sqlite3 handle (JournalStore.cpp); finalized by close().
     class RawStatement;
     bool prepareRaw(Error* error);
     std::unique_ptr<RawStatement> m_insertEvent, m_openInterval, m_closeOpen;
     bool m_sessionStateLoaded = false;
-    QHash<QByteArray, OpenInterval> m_openIntervals;
+    journal::OpenIntervals m_openIntervals;
     QSet<QByteArray> m_heldBefore;
 };
 

@@ -100,6 +100,24 @@ QList<HolderInterval> mergeTenures(const QList<HolderInterval>& intervals)
     return merged;
 }
 
+// Several writers at once: PostgresJournalStore.h says how they keep off each other's intervals.
+const journal::Dialect& postgres()
+{
+    static const journal::Dialect dialect{
+        QStringLiteral("redlock_"),
+        QStringLiteral("greatest"),
+        QStringLiteral("BEGIN"),
+        QStringLiteral(" RETURNING id"),
+        true,
+        QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS "
+                       "(SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"),
+        QStringLiteral("UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), "
+                       "ended = 'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND "
+                       "s.id <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?)"),
+    };
+    return dialect;
+}
+
 // Two writers journal the same transition, each at the instant it saw it: within this of each other, an event of
 // one key, kind and token(s) from another writer is the same one.
 constexpr qint64 kSameEventWithinMs = 10'000;
@@ -375,21 +393,12 @@ bool PostgresJournalStore::beginSession(const QString& source, qint64 nowMs, qin
     // ended and the silent ones are.
     if (!closeAbandoned(std::min(staleBeforeMs, nowMs - kJournalSilentAfterMs), error))
         return false;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral("INSERT INTO redlock_sessions(source, pid, host, started_ms, last_ms) VALUES(?, ?, ?, ?, "
-                             "?) RETURNING id"));
-    const HistoryWriter me = journal::thisWriter(source);
-    q.addBindValue(me.source);
-    q.addBindValue(me.pid);
-    q.addBindValue(me.host);
-    q.addBindValue(nowMs);
-    q.addBindValue(nowMs);
-    if (!q.exec() || !q.next()) {
+    QSqlError failed;
+    if (!journal::insertSession(m_db, postgres(), source, nowMs, &m_session, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
-    m_session = q.value(0).toLongLong();
     m_openIntervals.clear();
     m_openIntervalsLoaded = true;
     return true;
@@ -399,16 +408,10 @@ bool PostgresJournalStore::closeAbandoned(qint64 staleBeforeMs, Error* error)
 {
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery q(m_db);
-    q.prepare(QStringLiteral(
-        "UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), ended = "
-        "'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND s.id <> ? AND "
-        "(s.ended_ms IS NOT NULL OR s.last_ms < ?)"));
-    q.addBindValue(m_session);
-    q.addBindValue(staleBeforeMs);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::closeAbandoned(m_db, postgres(), m_session, staleBeforeMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     return true;
@@ -420,18 +423,10 @@ bool PostgresJournalStore::endSession(qint64 nowMs, Error* error)
         return true;
     if (!reconnectIfLost(error))
         return false;
-    QSqlQuery q(m_db), s(m_db);
-    q.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'unobserved' WHERE "
-                             "to_ms IS NULL AND session = ?"));
-    q.addBindValue(nowMs);
-    q.addBindValue(m_session);
-    s.prepare(QStringLiteral("UPDATE redlock_sessions SET last_ms = ?, ended_ms = ? WHERE id = ?"));
-    s.addBindValue(nowMs);
-    s.addBindValue(nowMs);
-    s.addBindValue(m_session);
-    if (!q.exec() || !s.exec()) {
+    QSqlError failed;
+    if (!journal::endSession(m_db, postgres(), m_session, nowMs, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError().isValid() ? q.lastError() : s.lastError(), tr("cannot write"));
+            *error = errorFrom(failed, tr("cannot write"));
         return false;
     }
     m_session = -1;
@@ -442,18 +437,12 @@ bool PostgresJournalStore::endSession(qint64 nowMs, Error* error)
 
 bool PostgresJournalStore::loadOpenIntervals(Error* error)
 {
-    m_openIntervals.clear();
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT key, id, token FROM redlock_intervals WHERE session = ? AND to_ms IS NULL"));
-    q.addBindValue(m_session);
-    if (!q.exec()) {
+    QSqlError failed;
+    if (!journal::loadOpenIntervals(m_db, postgres(), m_session, &m_openIntervals, &failed)) {
         if (error)
-            *error = errorFrom(q.lastError(), tr("cannot read"));
+            *error = errorFrom(failed, tr("cannot read"));
         return false;
     }
-    while (q.next())
-        m_openIntervals.insert(q.value(0).toByteArray(), {q.value(1).toLongLong(), q.value(2).toByteArray()});
     m_openIntervalsLoaded = true;
     return true;
 }
@@ -467,171 +456,48 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
     }
     if (!reconnectIfLost(error) || (!m_openIntervalsLoaded && !loadOpenIntervals(error)))
         return false;
-    QSqlQuery begin(m_db);
-    if (!begin.exec(QStringLiteral("BEGIN"))) {
-        if (error)
-            *error = errorFrom(begin.lastError(), tr("cannot write"));
-        return false;
-    }
-    QSqlQuery insertEvent(m_db), openInterval(m_db), closeOpen(m_db), extend(m_db), forceLate(m_db), heartbeat(m_db),
-        findLast(m_db), adopt(m_db), endUnwatched(m_db);
-    insertEvent.prepare(QStringLiteral("INSERT INTO redlock_events(at_ms, key, kind, token, previous_token, holder, "
-                                       "detail, session, last_seen_held_ms) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    openInterval.prepare(QStringLiteral("INSERT INTO redlock_intervals(key, token, holder, from_ms, session, "
-                                        "at_least_since) VALUES(?, ?, ?, ?, ?, ?) RETURNING id"));
-    closeOpen.prepare(QStringLiteral(
-        "UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = ?, gone_by_ms = ? WHERE id = ?"));
-    extend.prepare(QStringLiteral("UPDATE redlock_intervals SET extensions = extensions + 1 WHERE id = ?"));
-    forceLate.prepare(QStringLiteral(
-        "UPDATE redlock_intervals SET ended = 'force-released' WHERE id = (SELECT id FROM redlock_intervals WHERE key "
-        "= ? AND token = ? AND to_ms >= ? AND session = ? ORDER BY to_ms DESC LIMIT 1)"));
-    heartbeat.prepare(QStringLiteral("UPDATE redlock_sessions SET last_ms = ? WHERE id = ?"));
+    // Prepared at its first use, inside the write's transaction (most writes take nothing over).
+    QSqlQuery findLast(m_db);
+    const qint64 goneBefore = nowMs - kJournalSilentAfterMs;
+    journal::EventWriting writing;
+    writing.db = m_db;
+    writing.dialect = &postgres();
+    writing.session = m_session;
+    writing.open = &m_openIntervals;
     // The key's latest interval of a session that is gone (ended, or silent) and that was still held when that
     // session last saw it: the same tenure when the token is the same (this session takes it over), else one that
     // ended while nobody watched. A live writer's intervals are its own: never touched here.
-    findLast.prepare(QStringLiteral(
-        "SELECT i.id, i.token, i.to_ms, i.session, coalesce(s.ended_ms, s.last_ms) FROM redlock_intervals i JOIN "
-        "redlock_sessions s ON s.id = i.session WHERE i.key = ? AND i.session <> ? AND (s.ended_ms IS NOT NULL OR "
-        "s.last_ms < ?) AND (i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.from_ms DESC, i.id DESC LIMIT 1"));
-    // Conditional: of two writers that find the same interval, one takes it over; the other keeps its own.
-    adopt.prepare(QStringLiteral("UPDATE redlock_intervals SET to_ms = NULL, ended = NULL, session = ? WHERE id = ? "
-                                 "AND session = ? AND (to_ms IS NULL OR ended = 'unobserved') RETURNING id"));
-    endUnwatched.prepare(
-        QStringLiteral("UPDATE redlock_intervals SET to_ms = greatest(from_ms, ?), ended = 'ended-unwatched' WHERE id "
-                       "= ? AND session = ? AND (to_ms IS NULL OR ended = 'unobserved')"));
-
-    const auto fail = [&](const QSqlQuery& q) {
-        const Error e = errorFrom(q.lastError(), tr("cannot write"));
-        QSqlQuery(m_db).exec(QStringLiteral("ROLLBACK"));
-        m_openIntervalsLoaded = false; // what it holds may be rolled back: read again
-        if (error)
-            *error = e;
-        return false;
-    };
-    const qint64 goneBefore = nowMs - kJournalSilentAfterMs;
-    const auto closeIt = [&](qint64 id, const JournalEvent& e, const QString& how) {
-        closeOpen.addBindValue(e.endsUnobserved() ? e.lastSeenHeldMs : e.atMs);
-        closeOpen.addBindValue(how);
-        closeOpen.addBindValue(e.endsUnobserved() ? QVariant(e.atMs) : QVariant(QMetaType(QMetaType::LongLong)));
-        closeOpen.addBindValue(id);
-        if (!closeOpen.exec())
-            return false;
-        m_openIntervals.remove(e.key);
-        return true;
-    };
-    // *continued: a gone session's interval of the same tenure, taken over.
-    const auto takeOverLast = [&](const JournalEvent& e, bool* continued) -> QSqlQuery* {
-        *continued = false;
+    writing.findEarlier = [&](const JournalEvent& e, std::optional<journal::EarlierInterval>* found,
+                              QSqlError* failed) {
+        if (findLast.lastQuery().isEmpty())
+            findLast.prepare(QStringLiteral(
+                "SELECT i.id, i.token, i.to_ms, coalesce(s.ended_ms, s.last_ms), i.session FROM redlock_intervals i "
+                "JOIN redlock_sessions s ON s.id = i.session WHERE i.key = ? AND i.session <> ? AND (s.ended_ms IS NOT "
+                "NULL OR s.last_ms < ?) AND (i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.from_ms DESC, i.id "
+                "DESC LIMIT 1"));
         findLast.addBindValue(e.key);
         findLast.addBindValue(m_session);
         findLast.addBindValue(goneBefore);
-        if (!findLast.exec())
-            return &findLast;
-        if (!findLast.next())
-            return nullptr;
-        const qint64 id = findLast.value(0).toLongLong();
-        const QByteArray token = findLast.value(1).toByteArray();
-        const bool stillOpen = findLast.value(2).isNull();
-        const qint64 toMs = findLast.value(2).toLongLong();
-        const qint64 owner = findLast.value(3).toLongLong();
-        const qint64 sessionLastMs = findLast.value(4).toLongLong();
-        findLast.finish();
-        if (token == e.token) {
-            adopt.addBindValue(m_session);
-            adopt.addBindValue(id);
-            adopt.addBindValue(owner);
-            if (!adopt.exec())
-                return &adopt;
-            if (adopt.next()) {
-                *continued = true;
-                m_openIntervals.insert(e.key, {id, token});
-            }
-            adopt.finish();
-            return nullptr;
-        }
-        endUnwatched.addBindValue(stillOpen ? std::min(e.atMs, sessionLastMs) : toMs);
-        endUnwatched.addBindValue(id);
-        endUnwatched.addBindValue(owner);
-        return endUnwatched.exec() ? nullptr : &endUnwatched;
-    };
-    const auto openNew = [&](const JournalEvent& e) {
-        openInterval.addBindValue(e.key);
-        openInterval.addBindValue(e.token);
-        openInterval.addBindValue(e.holder);
-        openInterval.addBindValue(e.atMs);
-        openInterval.addBindValue(m_session);
-        openInterval.addBindValue(int(e.kind == u"seen-held" || (e.kind == u"token-changed" && e.endsUnobserved())));
-        if (!openInterval.exec() || !openInterval.next())
+        if (!findLast.exec()) {
+            *failed = findLast.lastError();
             return false;
-        m_openIntervals.insert(e.key, {openInterval.value(0).toLongLong(), e.token});
-        openInterval.finish();
+        }
+        if (!findLast.next())
+            return true;
+        journal::EarlierInterval earlier = journal::earlierFromRow(findLast);
+        earlier.session = findLast.value(4).toLongLong();
+        findLast.finish();
+        *found = earlier;
         return true;
     };
-    const QVariant noValue(QMetaType(QMetaType::QByteArray));
-    for (const JournalEvent& e : events) {
-        insertEvent.addBindValue(e.atMs);
-        insertEvent.addBindValue(e.key);
-        insertEvent.addBindValue(e.kind);
-        insertEvent.addBindValue(e.token);
-        insertEvent.addBindValue(e.previousToken.isEmpty() ? noValue : QVariant(e.previousToken));
-        insertEvent.addBindValue(e.holder);
-        insertEvent.addBindValue(e.detail.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(e.detail));
-        insertEvent.addBindValue(m_session);
-        insertEvent.addBindValue(e.endsUnobserved() ? QVariant(e.lastSeenHeldMs)
-                                                    : QVariant(QMetaType(QMetaType::LongLong)));
-        if (!insertEvent.exec())
-            return fail(insertEvent);
-
-        const auto it = m_openIntervals.constFind(e.key);
-        const qint64 openId = it == m_openIntervals.cend() ? 0 : it->id;
-        const QByteArray openToken = it == m_openIntervals.cend() ? QByteArray() : it->token;
-        const QString& kind = e.kind;
-        const TenureStep step = tenureStepOf(kind);
-        if (step == TenureStep::Begin) {
-            if (openId > 0 && openToken == e.token)
-                continue;
-            if (openId > 0 && !closeIt(openId, e, kind == u"token-changed" ? kind : QStringLiteral("unobserved")))
-                return fail(closeOpen);
-            if (openId == 0) {
-                bool continued = false;
-                if (QSqlQuery* failed = takeOverLast(e, &continued))
-                    return fail(*failed);
-                if (continued)
-                    continue;
-            }
-            if (!openNew(e))
-                return fail(openInterval);
-        } else if (step == TenureStep::Extend) {
-            if (openId > 0 && openToken == e.token) {
-                extend.addBindValue(openId);
-                if (!extend.exec())
-                    return fail(extend);
-            }
-        } else if (step == TenureStep::End) {
-            if (openId > 0 && openToken == e.token && !closeIt(openId, e, kind))
-                return fail(closeOpen);
-        } else if (step == TenureStep::ForceEnd) {
-            if (openId > 0 && openToken == e.token) {
-                if (!closeIt(openId, e, kind))
-                    return fail(closeOpen);
-            } else {
-                forceLate.addBindValue(e.key);
-                forceLate.addBindValue(e.token);
-                forceLate.addBindValue(e.atMs - 60'000);
-                forceLate.addBindValue(m_session);
-                if (!forceLate.exec())
-                    return fail(forceLate);
-            }
-        }
-    }
-    heartbeat.addBindValue(nowMs);
-    heartbeat.addBindValue(m_session);
-    if (!heartbeat.exec())
-        return fail(heartbeat);
-    QSqlQuery commit(m_db);
-    if (!commit.exec(QStringLiteral("COMMIT")))
-        return fail(commit);
-    return true;
+    writing.failed = [&](const QSqlError& failure, bool inTransaction) {
+        const Error e = errorFrom(failure, tr("cannot write"));
+        if (inTransaction)
+            m_openIntervalsLoaded = false; // what it holds may be rolled back: read again
+        if (error)
+            *error = e;
+    };
+    return journal::writeEvents(events, nowMs, writing);
 }
 
 qint64 PostgresJournalStore::bytesQuery(const QString& sql)
@@ -663,127 +529,58 @@ bool PostgresJournalStore::prune(qint64 olderThanMs, qint64 maxBytes, qint64* re
 {
     if (!reconnectIfLost(error))
         return false;
-    qint64 total = 0;
-    const auto deleteBefore = [&](qint64 cutoffMs) {
-        QSqlQuery events(m_db), intervals(m_db), sessions(m_db);
-        events.prepare(QStringLiteral("DELETE FROM redlock_events WHERE at_ms < ?"));
-        events.addBindValue(cutoffMs);
-        intervals.prepare(QStringLiteral("DELETE FROM redlock_intervals WHERE to_ms IS NOT NULL AND to_ms < ?"));
-        intervals.addBindValue(cutoffMs);
-        sessions.prepare(QStringLiteral(
-            "DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS (SELECT 1 "
-            "FROM redlock_intervals i WHERE i.session = s.id)"));
-        sessions.addBindValue(cutoffMs);
-        for (QSqlQuery* q : {&events, &intervals, &sessions}) {
-            if (!q->exec()) {
-                if (error)
-                    *error = errorFrom(q->lastError(), tr("cannot prune"));
-                return false;
-            }
-            total += std::max(0, q->numRowsAffected());
-        }
-        return true;
-    };
-    if (!deleteBefore(olderThanMs))
-        return false;
     // By size, as the SQLite file does: the oldest events and closed tenures (never an open one), a share of them as
     // large as the rows are over the target and a tenth more, until they fit. Measured is what the rows take
     // (rowBytes(), a scan), not the tables' files: a DELETE leaves its space in them for later rows, and what
     // VACUUM can give back depends on the table's owner and on every other open transaction, so a file size could
     // stay over the target however much was deleted. The cheap file size only says when to measure.
-    journal::SizeRetention steps;
-    steps.dataBytes = [this] { return rowBytes(); };
-    journal::addRowQueries(&steps, m_db, QStringLiteral("redlock_"), QStringLiteral("greatest"));
-    steps.deleteBefore = [&](qint64 cutoffMs) {
-        const qint64 before = total;
-        return deleteBefore(cutoffMs) ? total - before : qint64(-1);
-    };
+    journal::Retention retention;
+    retention.db = m_db;
+    retention.dialect = &postgres();
+    retention.retainedBytes = [this] { return rowBytes(); };
     // Files over the target with the rows under it (indexes, space kept for later rows): measured again only once
     // the files grew by a tenth of the target, not after every batch.
-    const qint64 bytes = maxBytes > 0 ? dataBytes() : -1;
-    if (bytes > maxBytes && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + maxBytes / 10)) {
-        const qint64 before = total;
-        if (!journal::pruneToSize(maxBytes, steps))
-            return false;
+    retention.sizeDue = [this](qint64 target) {
+        const qint64 bytes = target > 0 ? dataBytes() : -1;
+        return bytes > target && !(m_overTargetBytes > 0 && bytes < m_overTargetBytes + target / 10);
+    };
+    retention.compact = [this](qint64 target, bool removedAny) {
         // Plain VACUUM: the space of the deleted rows is reused by the next ones (the files stop growing) without
         // locking out the other writers; where this user may not (not the owner), autovacuum does it.
-        if (total > before)
+        if (removedAny)
             QSqlQuery(m_db).exec(QStringLiteral("VACUUM redlock_events, redlock_intervals, redlock_sessions"));
         const qint64 left = dataBytes();
-        m_overTargetBytes = left > maxBytes ? left : 0;
-    }
-    if (removed)
-        *removed = total;
-    return true;
+        m_overTargetBytes = left > target ? left : 0;
+    };
+    retention.failed = [&](const QSqlError& failure) {
+        if (error)
+            *error = errorFrom(failure, tr("cannot prune"));
+    };
+    return journal::prune(olderThanMs, maxBytes, removed, retention);
 }
 
 QList<UnwatchedSpan> PostgresJournalStore::unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs)
 {
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT started_ms, coalesce(ended_ms, last_ms), ended_ms IS NOT NULL, source FROM "
-                               "redlock_sessions ORDER BY started_ms, id")))
-        return {}; // a journal from before sessions: nothing known about them
-    QList<journal::SessionSpan> sessions;
-    while (q.next())
-        sessions.append({q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toBool(), q.value(3).toString()});
-    return journal::unwatchedSpans(sessions, sinceMs, untilMs, nowMs);
+    return journal::unwatchedSpans(m_db, postgres(), sinceMs, untilMs, nowMs);
 }
 
 HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowMs)
 {
-    HistoryResult result;
-    result.queriedAtMs = nowMs;
-    const qint64 until = query.untilMs < 0 ? nowMs : query.untilMs;
-    const journal::KeyFilter keys(query.keyPattern);
-
+    journal::HistoryReading reading;
+    reading.db = m_db;
+    reading.dialect = &postgres();
     // Every writer's intervals in the range, merged into one per tenure; the limit counts tenures.
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(
-        QStringLiteral("SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, "
-                       "i.at_least_since, i.gone_by_ms, s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN "
-                       "redlock_sessions s ON s.id = i.session WHERE i.from_ms <= :until AND (i.to_ms IS NULL OR "
-                       "i.to_ms >= :since)") +
-        keys.sql(QStringLiteral("i.key")) + QStringLiteral(" ORDER BY i.key, i.from_ms, i.id"));
-    q.bindValue(QStringLiteral(":until"), until);
-    q.bindValue(QStringLiteral(":since"), query.sinceMs);
-    keys.bind(q);
-    if (!q.exec()) {
-        result.error = errorFrom(q.lastError(), tr("cannot read")).message;
-        return result;
-    }
-    QList<HolderInterval> rows;
-    while (q.next()) {
-        HolderInterval i = journal::intervalFromRow(q);
-        if (!keys.matches(i.key) || !journal::holderMatches(query, i.holder, i.token))
-            continue;
-        rows.append(std::move(i));
-    }
-    result.intervals = mergeTenures(rows);
-    if (result.intervals.size() > query.limit) {
-        result.intervals.resize(query.limit);
-        result.truncated = true;
-    }
-    QSet<QByteArray> heldKeys;
-    for (const HolderInterval& i : std::as_const(result.intervals))
-        heldKeys.insert(i.key);
-    result.unwatched = unwatchedSpans(query.sinceMs, until, nowMs);
-    if (!query.withEvents)
-        return result;
-    QSqlQuery ev(m_db);
-    ev.setForwardOnly(true);
-    ev.prepare(QStringLiteral("SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, "
-                              "e.last_seen_held_ms, s.source, s.pid, s.host, e.session FROM redlock_events e LEFT JOIN "
-                              "redlock_sessions s ON s.id = e.session WHERE e.at_ms >= :since AND e.at_ms <= :until") +
-               keys.sql(QStringLiteral("e.key")) + QStringLiteral(" ORDER BY e.at_ms, e.id"));
-    ev.bindValue(QStringLiteral(":since"), query.sinceMs);
-    ev.bindValue(QStringLiteral(":until"), until);
-    keys.bind(ev);
-    if (!ev.exec()) {
-        result.error = errorFrom(ev.lastError(), tr("cannot read")).message;
-        return result;
-    }
+    reading.intervalsSql = QStringLiteral(
+        "SELECT i.key, i.token, i.holder, i.from_ms, i.to_ms, i.ended, i.extensions, i.at_least_since, i.gone_by_ms, "
+        "s.source, s.pid, s.host FROM redlock_intervals i LEFT JOIN redlock_sessions s ON s.id = i.session WHERE "
+        "i.from_ms <= :until AND (i.to_ms IS NULL OR i.to_ms >= :since)%1 ORDER BY i.key, i.from_ms, i.id");
+    reading.intervalKey = QStringLiteral("i.key");
+    reading.mergeTenures = mergeTenures;
+    reading.eventsSql = QStringLiteral(
+        "SELECT e.at_ms, e.key, e.kind, e.token, e.previous_token, e.holder, e.detail, e.last_seen_held_ms, s.source, "
+        "s.pid, s.host, e.session FROM redlock_events e LEFT JOIN redlock_sessions s ON s.id = e.session WHERE e.at_ms "
+        ">= :since AND e.at_ms <= :until%1 ORDER BY e.at_ms, e.id");
+    reading.eventKey = QStringLiteral("e.key");
     // The events told so far by what they are about, with their writer and instant: another writer's report of the
     // same one, close in time, is told once (each told event stands for at most one report of each other writer).
     struct Told
@@ -793,33 +590,21 @@ HistoryResult PostgresJournalStore::query(const HistoryQuery& query, qint64 nowM
         QSet<qint64> matched;
     };
     QHash<QByteArray, QList<Told>> told;
-    while (ev.next()) {
-        JournalEvent e = journal::eventFromRow(ev);
-        if (!keys.matches(e.key))
-            continue;
-        if (!journal::holderMatches(query, e.holder, e.token) && !(heldKeys.contains(e.key) && e.kind == u"contested"))
-            continue;
-        const qint64 session = ev.value(11).toLongLong();
+    reading.toldAlready = [&told](const JournalEvent& e, const QSqlQuery& row) {
+        const qint64 session = row.value(11).toLongLong();
         const QByteArray what = e.key + '\0' + e.kind.toUtf8() + '\0' + e.token + '\0' + e.previousToken;
         QList<Told>& same = told[what];
-        bool duplicate = false;
         for (Told& t : same) {
             if (t.session != session && !t.matched.contains(session) && e.atMs - t.atMs <= kSameEventWithinMs) {
                 t.matched.insert(session);
-                duplicate = true;
-                break;
+                return true;
             }
         }
-        if (duplicate)
-            continue;
         same.append({e.atMs, session, {}});
-        if (result.events.size() >= query.limit) {
-            result.truncated = true;
-            break;
-        }
-        result.events.append(std::move(e));
-    }
-    return result;
+        return false;
+    };
+    reading.failed = [this](const QSqlError& failure) { return errorFrom(failure, tr("cannot read")).message; };
+    return journal::readHistory(query, nowMs, reading);
 }
 
 } // namespace redlock

@@ -93,13 +93,8 @@ private:
     bool m_open = false;
     mutable bool m_lost = false; // errorFrom() found the connection gone: the next call connects again
     qint64 m_session = -1;
-    struct OpenInterval
-    {
-        qint64 id = 0;
-        QByteArray token;
-    };
     // This session's open interval of each key; dropped when a write fails and read again by the next.
-    QHash<QByteArray, OpenInterval> m_openIntervals;
+    journal::OpenIntervals m_openIntervals;
     bool m_openIntervalsLoaded = false;
     // What the tables' files still took after the last prune() by size, when that was over the target (indexes,
     // space kept for later rows, open tenures); 0: under it.
