@@ -171,10 +171,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>file|URL</source>
         <translation type="unfinished"></translation>
     </message>
@@ -184,6 +180,10 @@
     </message>
     <message>
         <source>--screenshot-profiles needs --screenshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, else from the desktop keyring or asked once; never in the URL or the profile).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1467,6 +1467,10 @@
         <source>history warning</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>History not written</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryModel</name>
@@ -1867,6 +1871,10 @@
         <source>cannot import</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> Nothing was imported: the shared history is as it was.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::JournalStore</name>
@@ -1968,6 +1976,13 @@
     </message>
     <message>
         <source>%1: the Qt SQLite driver gives no SQLite handle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalWriterPassword</name>
+    <message>
+        <source>The password was not remembered: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5463,15 +5478,19 @@ The console&apos;s journal: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal writes nothing. Stop the journal&apos;s writer first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>FILE</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>SEEN BY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 selects what history reads; --import copies the whole journal and takes no query options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal, or a failure part-way, writes nothing. Takes none of the query options (KEY, --since, --until, --holder, --limit, --events). Stop the journal&apos;s writer first.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -171,10 +171,6 @@
         <translation>“%1”不是数字</translation>
     </message>
     <message>
-        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, never in the URL).</source>
-        <translation>要写入并显示的锁历史日志（默认：应用数据文件夹中的 history.sqlite；使用 --demo 时为临时日志），或 PostgreSQL 中团队共享的历史：postgresql://user@host[:port]/database（密码来自 PGPASSWORD 或 ~/.pgpass，绝不写在 URL 中）。</translation>
-    </message>
-    <message>
         <source>file|URL</source>
         <translation>文件|URL</translation>
     </message>
@@ -185,6 +181,10 @@
     <message>
         <source>--screenshot-profiles needs --screenshot</source>
         <translation>--screenshot-profiles 需要 --screenshot</translation>
+    </message>
+    <message>
+        <source>The lock history journal to write and show (default: history.sqlite in the application data folder; with --demo a temporary one), or a team&apos;s shared history in PostgreSQL: postgresql://user@host[:port]/database (the password from PGPASSWORD or ~/.pgpass, else from the desktop keyring or asked once; never in the URL or the profile).</source>
+        <translation>要写入和显示的锁历史日志（默认：应用数据文件夹中的 history.sqlite；使用 --demo 时为临时文件），或团队在 PostgreSQL 中共享的历史：postgresql://user@host[:port]/database（密码取自 PGPASSWORD 或 ~/.pgpass，否则取自桌面密钥环或询问一次；绝不放在 URL 或配置文件中）。</translation>
     </message>
 </context>
 <context>
@@ -1462,6 +1462,10 @@
         <source>history warning</source>
         <translation>历史警告</translation>
     </message>
+    <message>
+        <source>History not written</source>
+        <translation>历史未写入</translation>
+    </message>
 </context>
 <context>
     <name>redlock::HistoryModel</name>
@@ -1857,6 +1861,10 @@
         <source>cannot import</source>
         <translation>无法导入</translation>
     </message>
+    <message>
+        <source> Nothing was imported: the shared history is as it was.</source>
+        <translation> 未导入任何内容：共享历史保持原样。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::JournalStore</name>
@@ -1959,6 +1967,13 @@
     <message>
         <source>%1: the Qt SQLite driver gives no SQLite handle</source>
         <translation>%1：Qt SQLite 驱动未提供 SQLite 句柄</translation>
+    </message>
+</context>
+<context>
+    <name>redlock::JournalWriterPassword</name>
+    <message>
+        <source>The password was not remembered: %1</source>
+        <translation>未能记住密码：%1</translation>
     </message>
 </context>
 <context>
@@ -5459,16 +5474,20 @@ The console&apos;s journal: %1</source>
         <translation>已将 %1 导入 %2：%3 个持有区间、%4 个事件、%5 个写入会话；已存在：%6 个区间、%7 个事件、%8 个会话。</translation>
     </message>
     <message>
-        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal writes nothing. Stop the journal&apos;s writer first.</source>
-        <translation>不读取，而是把这个 SQLite 日志（控制台的，或 `redlock watch`、`redlock exporter` 写的）复制到 --journal postgresql://... 指定的共享历史中：每个持有者、事件、写入者和无人观察的时段都保留原来的时间。再次导入只会添加新内容；不是日志的文件不会写入任何东西。请先停止该日志的写入者。</translation>
-    </message>
-    <message>
         <source>FILE</source>
         <translation>FILE</translation>
     </message>
     <message>
         <source>SEEN BY</source>
         <translation>观察者</translation>
+    </message>
+    <message>
+        <source>--%1 selects what history reads; --import copies the whole journal and takes no query options</source>
+        <translation>--%1 用于选择 history 读取的内容；--import 复制整个日志，不接受查询选项</translation>
+    </message>
+    <message>
+        <source>Instead of reading: copy this SQLite journal (the console&apos;s, or one `redlock watch` or `redlock exporter` wrote) into the shared history that --journal postgresql://... names, every holder, event, writer and span nobody watched at its own time. Importing it again adds only what is new; a file that is no journal, or a failure part-way, writes nothing. Takes none of the query options (KEY, --since, --until, --holder, --limit, --events). Stop the journal&apos;s writer first.</source>
+        <translation>不读取，而是将此 SQLite 日志（控制台的，或 `redlock watch`、`redlock exporter` 写入的）复制到 --journal postgresql://... 指定的共享历史中，包括每个持有者、事件、写入者和无人监视的时段，各保留其原本时间。再次导入只会添加新内容；不是日志的文件或中途失败都不会写入任何内容。不接受任何查询选项（KEY、--since、--until、--holder、--limit、--events）。请先停止该日志的写入者。</translation>
     </message>
 </context>
 <context>

@@ -369,6 +369,12 @@ private slots:
         auto* status = history.panel()->findChild<QLabel*>(QStringLiteral("historyStatus"));
         QVERIFY(status);
         QVERIFY(status->text().contains(QLatin1String("not a SQLite database")));
+        // ... and the status bar, whichever panel is open: a journal that writes nothing is never silent.
+        auto* notWritten = window.findChild<QLabel*>(QStringLiteral("historyNotWritten"));
+        QVERIFY(notWritten);
+        QVERIFY(notWritten->isVisible());
+        QVERIFY2(notWritten->toolTip().contains(QLatin1String("not a SQLite database")),
+                 qPrintable(notWritten->toolTip()));
 
         // Searching the damaged file: the query's own error, the table stays empty.
         history.dock()->show();
@@ -377,6 +383,8 @@ private slots:
         QVERIFY(waitForCount(finished, 1, 10000));
         QCOMPARE(history.panel()->model()->rowCount(), 0);
         QVERIFY(!history.panel()->model()->result().error.isEmpty());
+        // The query failed for the reason the journal gives: said once, in one paragraph each.
+        QCOMPARE(status->text().count(QLatin1String("not a SQLite database")), 1);
     }
 
     // The model only translates: hostile names escaped, times and durations as numbers for sorting.

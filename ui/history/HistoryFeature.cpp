@@ -8,13 +8,16 @@
 #include "models/EventLogModel.h"
 #include "models/LocksModel.h"
 #include "redlock/RedlockRules.h"
+#include "theme/StatePalette.h"
 #include "views/MainWindow.h"
 
 #include <QAction>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QMenu>
+#include <QStatusBar>
 #include <QTableView>
 
 namespace redlock {
@@ -53,6 +56,11 @@ HistoryFeature::HistoryFeature(ClusterController* controller, MainWindow* window
     if (options)
         m_journal = std::make_unique<LockJournal>(*options);
     m_panel = new HistoryPanel(m_journal.get());
+    m_notWritten = new QLabel(tr("History not written"));
+    m_notWritten->setObjectName(QStringLiteral("historyNotWritten"));
+    StatePalette::setTextRole(m_notWritten, StatePalette::Role::Danger);
+    m_notWritten->hide();
+    window->statusBar()->addPermanentWidget(m_notWritten);
     m_dock = window->addDockPanel(m_panel, tr("Lock history"), QStringLiteral("historyDock"));
     m_toggle = m_dock->toggleViewAction();
     m_toggle->setText(tr("Lock &history"));
@@ -149,6 +157,8 @@ void HistoryFeature::logProblem(const QString& message, bool recovered)
     e.texts.detail = message;
     m_window->eventLog()->addEntries({e});
     m_panel->setJournalProblem(recovered ? QString() : message);
+    m_notWritten->setToolTip(recovered ? QString() : message);
+    m_notWritten->setVisible(!recovered);
 }
 
 } // namespace redlock

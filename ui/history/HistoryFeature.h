@@ -9,6 +9,7 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 
 namespace redlock {
 
@@ -56,6 +57,7 @@ private:
     QDockWidget* m_dock;
     QAction* m_toggle;
     QAction* m_showLock;
+    QLabel* m_notWritten; // in the status bar while the journal cannot write: history missing is not silent
 };
 
 } // namespace redlock

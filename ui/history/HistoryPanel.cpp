@@ -393,8 +393,20 @@ void HistoryPanel::onCurrentChanged()
 
 void HistoryPanel::updateStatus()
 {
-    const bool failing = !m_problem.isEmpty() || !m_model->result().error.isEmpty();
-    m_status->setText(m_problem.isEmpty() ? m_resultText : m_problem + QLatin1Char('\n') + m_resultText);
+    const QString& error = m_model->result().error;
+    const bool failing = !m_problem.isEmpty() || !error.isEmpty();
+    // libpq's messages come in indented lines; one paragraph each. A search that failed for the reason the journal
+    // already gives (the server is down) is not said twice.
+    const QString problem = m_problem.simplified();
+    const QString result = m_resultText.simplified();
+    // The stores say "<journal>: cannot <open|read|connect>: <cause>": the same cause is the same failure.
+    QString cause = error.simplified();
+    if (const qsizetype cannot = cause.indexOf(QLatin1String(": cannot ")); cannot >= 0) {
+        const qsizetype colon = cause.indexOf(QLatin1String(": "), cannot + 9);
+        cause = colon < 0 ? QString() : cause.mid(colon + 2);
+    }
+    const bool sameCause = !cause.isEmpty() && problem.contains(cause.left(80));
+    m_status->setText(problem.isEmpty() ? result : sameCause ? problem : problem + QLatin1Char('\n') + result);
     StatePalette::setTextRole(m_status, failing ? std::optional(StatePalette::Role::Danger) : std::nullopt);
 }
 
