@@ -411,15 +411,22 @@ void SshTunnel::stop()
     m_restartTimer.stop();
     m_readyTimer.stop();
     endLookup();
-    if (m_process) {
-        QProcess* process = m_process;
-        m_process = nullptr;
-        process->disconnect(this);
+    endProcess();
+    m_state = State::Stopped;
+}
+
+// Ends the tunnel's ssh, if one runs. Deleted later: this runs inside its own signals too (fail()).
+void SshTunnel::endProcess()
+{
+    QProcess* process = std::exchange(m_process, nullptr);
+    if (!process)
+        return;
+    process->disconnect(this);
+    if (process->state() != QProcess::NotRunning) {
         process->kill();
         process->waitForFinished(5000);
-        delete process;
     }
-    m_state = State::Stopped;
+    process->deleteLater();
 }
 
 void SshTunnel::launch()
@@ -490,16 +497,7 @@ void SshTunnel::fail(const QString& reason)
 {
     m_readyTimer.stop();
     endLookup();
-    if (m_process) {
-        QProcess* process = m_process;
-        m_process = nullptr;
-        process->disconnect(this);
-        if (process->state() != QProcess::NotRunning) {
-            process->kill();
-            process->waitForFinished(5000);
-        }
-        process->deleteLater();
-    }
+    endProcess();
     m_state = State::Down;
     m_lastError = reason;
     emit down(reason);

@@ -107,6 +107,7 @@ private:
     void lookUp(const QString& hop);
     void onLookupFinished();
     void endLookup();
+    void endProcess();
     void startSsh();
     void onReadyRead();
     void onFinished();

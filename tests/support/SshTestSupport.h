@@ -229,19 +229,33 @@ private:
     int m_fd = -1;
 };
 
-// Processes (anyone's) with `argument` among their arguments: what a killed lookup's Match exec left running.
-inline QList<qint64> processesWithArgument(const QByteArray& argument)
+// Every process's pid and /proc directory, for the lookups below.
+template <typename Visit> void forEachProcess(Visit visit)
 {
-    QList<qint64> out;
     QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
     while (it.hasNext()) {
         const QString dir = it.next();
         bool isPid = false;
         const qint64 pid = QFileInfo(dir).fileName().toLongLong(&isPid);
-        QFile cmdline(dir + QStringLiteral("/cmdline"));
-        if (isPid && cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().split('\0').contains(argument))
-            out << pid;
+        if (isPid)
+            visit(pid, dir);
     }
+}
+
+inline QList<QByteArray> processArguments(const QString& procDir)
+{
+    QFile cmdline(procDir + QStringLiteral("/cmdline"));
+    return cmdline.open(QIODevice::ReadOnly) ? cmdline.readAll().split('\0') : QList<QByteArray>();
+}
+
+// Processes (anyone's) with `argument` among their arguments: what a killed lookup's Match exec left running.
+inline QList<qint64> processesWithArgument(const QByteArray& argument)
+{
+    QList<qint64> out;
+    forEachProcess([&](qint64 pid, const QString& dir) {
+        if (processArguments(dir).contains(argument))
+            out << pid;
+    });
     return out;
 }
 
@@ -250,27 +264,19 @@ inline QList<qint64> processesWithArgument(const QByteArray& argument)
 inline QList<qint64> ourSshChildren(const QByteArray& argument = {})
 {
     QList<qint64> out;
-    QDirIterator it(QStringLiteral("/proc"), QDir::Dirs | QDir::NoDotAndDotDot);
-    while (it.hasNext()) {
-        const QString dir = it.next();
-        bool isPid = false;
-        const qint64 pid = QFileInfo(dir).fileName().toLongLong(&isPid);
-        if (!isPid)
-            continue;
+    forEachProcess([&](qint64 pid, const QString& dir) {
         QFile stat(dir + QStringLiteral("/stat"));
         if (!stat.open(QIODevice::ReadOnly))
-            continue;
+            return;
         const QByteArray line = stat.readAll();
         const qsizetype close = line.lastIndexOf(')');
         const QList<QByteArray> fields = line.mid(close + 2).split(' ');
         if (line.mid(line.indexOf('(') + 1, close - line.indexOf('(') - 1) != "ssh" ||
             fields.value(1).toLongLong() != ::getpid())
-            continue;
-        QFile cmdline(dir + QStringLiteral("/cmdline"));
-        if (!argument.isEmpty() &&
-            (!cmdline.open(QIODevice::ReadOnly) || !cmdline.readAll().split('\0').contains(argument)))
-            continue;
+            return;
+        if (!argument.isEmpty() && !processArguments(dir).contains(argument))
+            return;
         out << pid;
-    }
+    });
     return out;
 }
