@@ -147,6 +147,9 @@ public:
     // The consumer has handled one of a full pass's chunks (InspectorOptions::fullPassChunksAhead): the next one may be
     // built. Any thread; acted on from the inspector's event loop.
     void fullPassChunkTaken();
+    // Tells the rest of a bounded full pass at once, unbounded, on the inspector's thread: for a consumer about to
+    // stop whose event tap (a journal) must have every lock the pass saw, not only the chunks printed so far.
+    void tellRestOfPassNow() { continueHandOff(true); }
 
     // For one-shot consumers that write each lock out as it is found (redlock inspect): while a sink is set,
     // a full pass hands every lock's view to it as soon as the view is merged, on the inspector's thread and

@@ -153,6 +153,11 @@ void ClusterWatch::stop()
         return;
     // The I/O thread deletes the sessions and the inspector on their own thread, then ends; what they queued for
     // this object and was not delivered yet is dropped with it (or with this object).
+    // A bounded first pass still being handed over (a slow stdout, `watch | head`, Ctrl+C mid pass): the event tap
+    // (a journal, which records on the I/O thread) gets the rest now, or the locks not told yet would have no
+    // interval in a span the history says was watched. What it queues for this object is dropped below.
+    if (m_eventTap && m_inspector)
+        m_io->runAndWait([inspector = m_inspector] { inspector->tellRestOfPassNow(); });
     m_sessions.clear();
     m_inspector = nullptr;
     m_io.reset();

@@ -18,8 +18,11 @@
 #include <QTcpSocket>
 #include <QtTest>
 
+#include <chrono>
+#include <condition_variable>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 using namespace redlock;
@@ -377,6 +380,48 @@ private slots:
         QCOMPARE(keeping.lastInspection().locks, 302);
         QCOMPARE(keeping.lastInspection().keysRemembered, 302);
         QCOMPARE(keeping.largestPttlSeenMs() > 40000, true);
+    }
+
+    // `redlock watch --journal` stopped while its bounded first pass is still handed over (a slow stdout, `| head`,
+    // Ctrl+C): the event tap, where a journal records, has still been told of every lock held, not only the chunks
+    // the consumer took. This thread's event loop does not run until the stop, so nothing is taken: one chunk out.
+    void stoppingMidHandOffTellsTheTapEveryLock()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        constexpr int held = 500;
+        for (int i = 0; i < cluster.size(); ++i) {
+            DirectRedis(cluster.port(i))
+                .command({"EVAL",
+                          "for i = 1, 500 do redis.call('SET', 'locks:' .. i, 'rl1:00112233445566778899aabbccdd' .. "
+                          "(1000 + i) .. ':' .. i, 'PX', 600000) end",
+                          "0"});
+        }
+        ClusterWatchOptions o = fastOptions(cluster);
+        o.inspector.fullPassChunk = 50;
+        o.inspector.fullPassChunksAhead = 1;
+        std::mutex mutex;
+        std::condition_variable told;
+        QSet<QByteArray> seenHeld; // filled on the I/O thread
+        ClusterWatch watch(o);
+        watch.setLockEventTap([&](const QList<LockEvent>& events) {
+            const std::lock_guard lock(mutex);
+            for (const LockEvent& e : events) {
+                if (e.kind == LockEvent::Kind::SeenHeld)
+                    seenHeld.insert(e.key);
+            }
+            told.notify_all();
+        });
+        QVERIFY(watch.start());
+        {
+            std::unique_lock lock(mutex);
+            QVERIFY(told.wait_for(lock, std::chrono::seconds(60), [&] { return !seenHeld.isEmpty(); }));
+            QVERIFY2(seenHeld.size() < held, qPrintable(QString::number(seenHeld.size()))); // the bound holds
+        }
+        watch.stop();
+        const std::lock_guard lock(mutex);
+        QCOMPARE(seenHeld.size(), held);
     }
 
     // The console's and `watch`'s watch: the largest PTTL seen is a running maximum over every change set, a lock
