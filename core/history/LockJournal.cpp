@@ -213,8 +213,13 @@ private:
 
     bool ensureOpen()
     {
-        if (m_store && m_store->isOpen())
+        if (m_store && m_store->isOpen()) {
+            // A password given since (setDatabasePassword) is the one its reconnect uses: the server may have
+            // refused the old one after a rotation (fail() asks for it).
+            QMutexLocker lock(&m_journal->m_mutex);
+            m_store->setPassword(m_journal->m_databasePassword);
             return true;
+        }
         if (m_failing && steadyMs() < m_retryAtSteadyMs)
             return false;
         m_store = std::make_unique<JournalStore>(m_options.path, m_options.busyTimeoutMs, m_options.sizeLimitBytes);
@@ -249,6 +254,10 @@ private:
     {
         const bool reopen =
             error.failure == JournalStore::Failure::NotADatabase || error.failure == JournalStore::Failure::Other;
+        // The store kept (its session goes on) but its reconnect refused for the password: rotated while we were
+        // connected. Asked as on open; the one given reaches the store in ensureOpen().
+        if (m_store && !reopen && isPasswordRefusal(m_options.path, error.message))
+            emit m_journal->passwordNeeded(error.message);
         if (reopen && m_store)
             m_store.reset(); // the next attempt opens the file again (it may have been replaced)
         m_retryAtSteadyMs = steadyMs() + m_options.retryIntervalMs;

@@ -278,6 +278,55 @@ private slots:
         QCOMPARE(all.events.size(), 15);
     }
 
+    // The password rotated on the server while the writer was connected: when its connection drops and the server
+    // refuses the reconnect, the writer asks for a password (passwordNeeded) and the one given gets the events in.
+    void passwordRotatedWhileConnectedIsAskedFor()
+    {
+        const QUrl url(m_server.url());
+        auto alterPassword = [&](const QString& current, const QString& password) {
+            const QString name = QStringLiteral("rotate");
+            bool ok = false;
+            {
+                QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+                db.setHostName(url.host());
+                db.setPort(url.port());
+                db.setDatabaseName(QStringLiteral("postgres"));
+                db.setUserName(test::LocalPostgres::user());
+                db.setPassword(current);
+                ok = db.open() &&
+                     QSqlQuery(db).exec(
+                         QStringLiteral("ALTER ROLE %1 PASSWORD '%2'").arg(test::LocalPostgres::user(), password));
+                db.close();
+            }
+            QSqlDatabase::removeDatabase(name);
+            return ok;
+        };
+        LockJournal journal(options(QStringLiteral("console")));
+        QSignalSpy asked(&journal, &LockJournal::passwordNeeded);
+        journal.start();
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 30'000;
+        journal.record(QList<JournalEvent>{journalEvent(base, "rotate:1", "acquired", "tokR")});
+        QVERIFY(await(journal.flush()));
+        QCOMPARE(asked.count(), 0);
+
+        const QString rotated = QStringLiteral("rotated-secret");
+        QVERIFY(alterPassword(test::LocalPostgres::password(), rotated));
+        auto restore = qScopeGuard([&] { alterPassword(rotated, test::LocalPostgres::password()); });
+        QString error;
+        QVERIFY2(m_server.stopServer(&error) && m_server.startServer(&error), qPrintable(error)); // the link drops
+        journal.record(QList<JournalEvent>{journalEvent(base + 1000, "rotate:1", "released", "tokR")});
+        QTRY_VERIFY_WITH_TIMEOUT(asked.count() >= 1, 20000);
+        QVERIFY(journal.status().failing);
+        journal.setDatabasePassword(rotated);
+        QTRY_VERIFY_WITH_TIMEOUT(journal.status().written == 2 && !journal.status().failing, 20000);
+        restore.dismiss();
+        QVERIFY(alterPassword(rotated, test::LocalPostgres::password())); // read() below: libpq's PGPASSWORD
+        const HistoryResult all = read("rotate:*");
+        QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
+        QCOMPARE(all.intervals.size(), 1);
+        QCOMPARE(all.intervals.first().endedBy, QStringLiteral("released"));
+    }
+
     // Each way the store can refuse says why, never repeats a password, and the events wait.
     // Retention by size in the server's tables (--retain-mb): written past a small target, prune() brings what the
     // tables take under it by removing the oldest history; the newest tenures and the open one (a lock held now,
