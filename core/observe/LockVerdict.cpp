@@ -187,7 +187,9 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
     view.holder = {};
     if (best >= 0) {
         const NodeLockState& s = view.nodes[firstNodeOf[best]];
-        view.holder = s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields);
+        view.holder =
+            SharedHolder(s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields),
+                         firstNodeOf[best]);
     }
 }
 

@@ -171,13 +171,20 @@ class SharedHolder
 {
 public:
     SharedHolder() = default;
-    SharedHolder(HolderInfo info) : m_info(std::make_shared<const HolderInfo>(std::move(info))) {}
+    // fromNode: the node whose state it was decoded from (its Redisson hash fields, else its value); -1: from the
+    // view's token (LockView::token). A packed view keeps that instead of the holder (observe/PackedLockView.h).
+    SharedHolder(HolderInfo info, int fromNode = -1)
+        : m_info(std::make_shared<const HolderInfo>(std::move(info))), m_fromNode(fromNode)
+    {}
     const HolderInfo& operator*() const { return m_info ? *m_info : none(); }
     const HolderInfo* operator->() const { return &**this; }
+    bool isNull() const { return m_info == nullptr; }
+    int fromNode() const { return m_fromNode; }
 
 private:
     static const HolderInfo& none();
     std::shared_ptr<const HolderInfo> m_info;
+    int m_fromNode = -1;
 };
 
 // Decodes a lock value (string) or a Redisson hash's fields. Pure.

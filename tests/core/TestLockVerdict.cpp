@@ -1,7 +1,9 @@
 #include "observe/LockVerdict.h"
+#include "observe/PackedLockView.h"
 #include "redlock/LockToken.h"
 #include "redlock/RedlockRules.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 
 using namespace redlock;
@@ -271,6 +273,110 @@ private slots:
         QCOMPARE(view.verdict, LockVerdict::Held);
         QCOMPARE(view.holders, 3);
         QCOMPARE(view.observedValidityMs, 4000 - rules::clockDriftMs(4000, 0.01)); // third largest of a, b, c
+    }
+
+    // The inspector keeps its views packed (observe/PackedLockView.h): what it unpacks must be the view it packed,
+    // every field, the holder decoded again from the same node, for every kind of view judgeLock makes.
+    void packedViewIsLossless()
+    {
+        QRandomGenerator random(29); // fixed seed: the same views every run
+        LockToken ours = LockToken::generate(QStringLiteral("orders-service"));
+        LockToken theirs = LockToken::generate(QStringLiteral("billing"));
+        LockTombstone tombstone{QStringLiteral("alice@ops"), 1795000000000};
+        const QList<QByteArray> values{ours.encode(), theirs.encode(), tombstone.encode(),
+                                       QByteArray("0123456789abcdef0123456789abcdef"),
+                                       QByteArray("evil\x1b]0;x\x07\xff")};
+        const QList<std::pair<QByteArray, QByteArray>> redisson{{"6f1c2a:42", "2"}};
+        QSet<int> verdictsSeen;
+        for (int round = 0; round < 3000; ++round) {
+            const int nodeCount = 1 + int(random.bounded(7));
+            LockView view;
+            view.key = round % 7 == 0 ? QByteArray("redlock:k\x01") : QByteArray("orders:") + QByteArray::number(round);
+            view.observedAtNs = qint64(random.bounded(1'000'000)) * 1'000'000;
+            view.observedAtMs = 1795000000000 + round;
+            for (int i = 0; i < nodeCount; ++i) {
+                NodeLockState s;
+                const quint32 kind = random.bounded(10);
+                if (kind < 5) {
+                    s.presence = Presence::Holding;
+                    if (kind == 4 && random.bounded(2) == 0) {
+                        s.hashFields = redisson;
+                        s.token = redisson.first().first;
+                    } else {
+                        s.token = values[qsizetype(random.bounded(kind < 3 ? 2 : int(values.size())))];
+                    }
+                    const quint32 ttl = random.bounded(4);
+                    s.pttlMs = ttl == 0   ? -1
+                               : ttl == 1 ? qint64(random.bounded(1500))
+                                          : qint64(random.bounded(1u << 30));
+                } else if (kind < 7) {
+                    s.presence = Presence::Absent;
+                } else if (kind == 7) {
+                    s.presence = Presence::Unreachable;
+                    s.note = QStringLiteral("connection refused — 连接被拒绝");
+                } else if (kind == 8) {
+                    s.presence = Presence::Refused;
+                    s.note = QStringLiteral("NOPERM");
+                } else {
+                    s.presence = Presence::NotALock;
+                    s.note = QStringLiteral("list");
+                    s.pttlMs = 5000;
+                }
+                view.nodes.append(s);
+            }
+            VerdictRules rules{rules::quorum(nodeCount), 0.01, 1000};
+            if (random.bounded(4) == 0)
+                rules.quarantined = {int(random.bounded(nodeCount))};
+            if (random.bounded(4) == 0)
+                rules.down = {int(random.bounded(nodeCount))};
+            if (nodeCount >= 2 && random.bounded(4) == 0) {
+                rules.runIds = QList<QByteArray>(nodeCount);
+                rules.runIds[0] = rules.runIds[1] = "one-server"; // one server under two names
+            }
+            judgeLock(view, rules, view.observedAtNs + qint64(random.bounded(3)) * 1'000'000'000);
+            verdictsSeen.insert(int(view.verdict));
+
+            const PackedLockView packed(view);
+            QCOMPARE(packed.verdict(), view.verdict);
+            QCOMPARE(packed.isHeld(), view.isHeld());
+            QCOMPARE(packed.nodeCount(), nodeCount);
+            QCOMPARE(packed.observedAtNs(), view.observedAtNs);
+            for (int i = 0; i < nodeCount; ++i)
+                QCOMPARE(packed.presence(i), view.nodes[i].presence);
+            const LockView back = packed.unpack(view.key);
+            QCOMPARE(back.key, view.key);
+            QCOMPARE(back.nodes, view.nodes);
+            QCOMPARE(back.verdict, view.verdict);
+            QCOMPARE(back.token, view.token);
+            QCOMPARE(back.holders, view.holders);
+            QCOMPARE(back.tokenCount, view.tokenCount);
+            QCOMPARE(back.quorum, view.quorum);
+            QCOMPARE(back.restsOn, view.restsOn);
+            QCOMPARE(back.observedValidityMs, view.observedValidityMs);
+            QCOMPARE(back.observedAtMs, view.observedAtMs);
+            QCOMPARE(back.observedAtNs, view.observedAtNs);
+            QCOMPARE(back.freeInMs, view.freeInMs);
+            QCOMPARE(back.uncounted, view.uncounted);
+            QCOMPARE(back.noExpiryNodes, view.noExpiryNodes);
+            QCOMPARE(back.noExpiryToken, view.noExpiryToken);
+            QCOMPARE(back.validityEnded, view.validityEnded);
+            QCOMPARE(back.holder.isNull(), view.holder.isNull());
+            QCOMPARE(back.holder.fromNode(), view.holder.fromNode());
+            QCOMPARE(back.holder->format, view.holder->format);
+            QCOMPARE(back.holder->summary, view.holder->summary);
+            QCOMPARE(back.holder->reentrancy, view.holder->reentrancy);
+            QVERIFY(back.sameStateAs(view) && view.sameStateAs(back));
+        }
+        QCOMPARE(verdictsSeen.size(), int(LockVerdict::ReleasedByOperator) + 1); // every kind of view was packed
+
+        // What a lock costs packed: five nodes holding one token (the store's per-lock figure in benchmarks.md).
+        LockView held = viewOf({{"x", 3600000}, {"x", 3599000}, {"x", 3598000}, {"x", 3597000}, {"x", 3596000}});
+        for (NodeLockState& s : held.nodes)
+            s.token = ours.encode();
+        judgeLock(held, {3, 0.01, 1000});
+        QCOMPARE(held.verdict, LockVerdict::Held);
+        QVERIFY2(PackedLockView(held).byteSize() <= 36 + 5 + 24 + 16 + ours.encode().size() + 5 * 5,
+                 qPrintable(QString::number(PackedLockView(held).byteSize())));
     }
 };
 

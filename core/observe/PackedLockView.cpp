@@ -1,0 +1,268 @@
+#include "observe/PackedLockView.h"
+
+#include <QVarLengthArray>
+
+#include <cstring>
+
+namespace redlock {
+
+namespace {
+
+// The fixed part: flags, verdict, node count, four instants and durations, then one presence byte per node.
+constexpr int kFlags = 0;
+constexpr int kVerdict = 1;
+constexpr int kNodeCount = 2; // quint16
+constexpr int kObservedAtNs = 4;
+constexpr int kObservedAtMs = 12;
+constexpr int kValidityMs = 20;
+constexpr int kFreeInMs = 28;
+constexpr int kPresences = 36;
+
+constexpr quint8 kPacked = 0x01;        // never 0: a packed view is never empty
+constexpr quint8 kValidityEnded = 0x02; // LockView::validityEnded
+constexpr quint8 kPresenceMask = 0x0f;
+constexpr quint8 kHasNote = 0x10;
+constexpr quint8 kHasHashFields = 0x20;
+// SharedHolder: none, or decoded from the view's token; otherwise the node it was decoded from.
+constexpr qint64 kNoHolder = -2;
+constexpr qint64 kHolderFromToken = -1;
+
+using Buffer = QVarLengthArray<char, 512>;
+
+void putFixed(Buffer& out, int at, qint64 value)
+{
+    std::memcpy(out.data() + at, &value, sizeof value);
+}
+
+qint64 getFixed(const char* bytes, int at)
+{
+    qint64 value = 0;
+    std::memcpy(&value, bytes + at, sizeof value);
+    return value;
+}
+
+void putVarint(Buffer& out, quint64 value)
+{
+    while (value >= 0x80) {
+        out.append(char(quint8(value) | 0x80));
+        value >>= 7;
+    }
+    out.append(char(value));
+}
+
+void putSigned(Buffer& out, qint64 value)
+{
+    putVarint(out, (quint64(value) << 1) ^ quint64(value >> 63)); // zigzag: small magnitudes stay short
+}
+
+void putBytes(Buffer& out, QByteArrayView bytes)
+{
+    putVarint(out, quint64(bytes.size()));
+    out.append(bytes.data(), bytes.size());
+}
+
+void putNodes(Buffer& out, const QList<int>& nodes)
+{
+    putVarint(out, quint64(nodes.size()));
+    for (const int node : nodes)
+        putVarint(out, quint64(node));
+}
+
+// Reads what the put functions wrote, in the same order. The bytes are our own, written by the constructor.
+class Reader
+{
+public:
+    Reader(const char* bytes, qsizetype at) : m_p(reinterpret_cast<const quint8*>(bytes) + at) {}
+    quint64 varint()
+    {
+        quint64 value = 0;
+        int shift = 0;
+        while (*m_p & 0x80) {
+            value |= quint64(*m_p++ & 0x7f) << shift;
+            shift += 7;
+        }
+        value |= quint64(*m_p++) << shift;
+        return value;
+    }
+    qint64 signedValue()
+    {
+        const quint64 z = varint();
+        return qint64(z >> 1) ^ -qint64(z & 1);
+    }
+    QByteArray bytes()
+    {
+        const auto size = qsizetype(varint());
+        QByteArray out(reinterpret_cast<const char*>(m_p), size);
+        m_p += size;
+        return out;
+    }
+    QList<int> nodes()
+    {
+        const auto count = qsizetype(varint());
+        QList<int> out;
+        out.reserve(count);
+        for (qsizetype i = 0; i < count; ++i)
+            out.append(int(varint()));
+        return out;
+    }
+
+private:
+    const quint8* m_p;
+};
+
+} // namespace
+
+PackedLockView::PackedLockView(const LockView& view)
+{
+    const auto nodeCount = int(view.nodes.size());
+    Buffer out(kPresences + nodeCount);
+    std::memset(out.data(), 0, size_t(out.size()));
+    out[kFlags] = char(kPacked | (view.validityEnded ? kValidityEnded : 0));
+    out[kVerdict] = char(view.verdict);
+    const auto count16 = quint16(nodeCount);
+    std::memcpy(out.data() + kNodeCount, &count16, sizeof count16);
+    putFixed(out, kObservedAtNs, view.observedAtNs);
+    putFixed(out, kObservedAtMs, view.observedAtMs);
+    putFixed(out, kValidityMs, view.observedValidityMs);
+    putFixed(out, kFreeInMs, view.freeInMs);
+
+    // Each distinct token once; 0 stands for none (an empty value).
+    QVarLengthArray<const QByteArray*, 8> tokens;
+    auto tokenIndex = [&tokens](const QByteArray& token) -> quint64 {
+        if (token.isEmpty())
+            return 0;
+        for (qsizetype t = 0; t < tokens.size(); ++t) {
+            if (*tokens[t] == token)
+                return quint64(t) + 1;
+        }
+        tokens.append(&token);
+        return quint64(tokens.size());
+    };
+    QVarLengthArray<quint64, 16> nodeToken(nodeCount);
+    for (int i = 0; i < nodeCount; ++i) {
+        const NodeLockState& s = view.nodes[i];
+        quint8 presence = quint8(s.presence) & kPresenceMask;
+        if (!s.note.isEmpty())
+            presence |= kHasNote;
+        if (!s.hashFields.isEmpty())
+            presence |= kHasHashFields;
+        out[kPresences + i] = char(presence);
+        nodeToken[i] = tokenIndex(s.token);
+    }
+    const quint64 token = tokenIndex(view.token);
+    const quint64 noExpiryToken = tokenIndex(view.noExpiryToken);
+
+    putSigned(out, view.holders);
+    putSigned(out, view.tokenCount);
+    putSigned(out, view.quorum);
+    putNodes(out, view.restsOn);
+    putNodes(out, view.uncounted);
+    putNodes(out, view.noExpiryNodes);
+    putSigned(out, view.holder.isNull()          ? kNoHolder
+                   : view.holder.fromNode() >= 0 ? view.holder.fromNode()
+                                                 : kHolderFromToken);
+    putVarint(out, quint64(tokens.size()));
+    for (const QByteArray* t : std::as_const(tokens))
+        putBytes(out, *t);
+    putVarint(out, token);
+    putVarint(out, noExpiryToken);
+    for (int i = 0; i < nodeCount; ++i) {
+        const NodeLockState& s = view.nodes[i];
+        putSigned(out, s.pttlMs);
+        putVarint(out, nodeToken[i]);
+        if (!s.note.isEmpty())
+            putBytes(out, s.note.toUtf8());
+        if (!s.hashFields.isEmpty()) {
+            putVarint(out, quint64(s.hashFields.size()));
+            for (const auto& [field, value] : s.hashFields) {
+                putBytes(out, field);
+                putBytes(out, value);
+            }
+        }
+    }
+    m_bytes = QByteArray(out.data(), out.size()); // one allocation of the exact size
+}
+
+LockVerdict PackedLockView::verdict() const
+{
+    return isNull() ? LockVerdict::Unknown : LockVerdict(quint8(m_bytes[kVerdict]));
+}
+
+int PackedLockView::nodeCount() const
+{
+    if (isNull())
+        return 0;
+    quint16 count = 0;
+    std::memcpy(&count, m_bytes.constData() + kNodeCount, sizeof count);
+    return count;
+}
+
+NodeLockState::Presence PackedLockView::presence(int node) const
+{
+    if (node < 0 || node >= nodeCount())
+        return NodeLockState::Presence::Unreachable;
+    return NodeLockState::Presence(quint8(m_bytes[kPresences + node]) & kPresenceMask);
+}
+
+qint64 PackedLockView::observedAtNs() const
+{
+    return isNull() ? 0 : getFixed(m_bytes.constData(), kObservedAtNs);
+}
+
+LockView PackedLockView::unpack(const QByteArray& key) const
+{
+    LockView view;
+    view.key = key;
+    if (isNull())
+        return view;
+    const char* bytes = m_bytes.constData();
+    const int nodeCount = this->nodeCount();
+    view.validityEnded = (quint8(bytes[kFlags]) & kValidityEnded) != 0;
+    view.verdict = verdict();
+    view.observedAtNs = getFixed(bytes, kObservedAtNs);
+    view.observedAtMs = getFixed(bytes, kObservedAtMs);
+    view.observedValidityMs = getFixed(bytes, kValidityMs);
+    view.freeInMs = getFixed(bytes, kFreeInMs);
+
+    Reader in(bytes, kPresences + nodeCount);
+    view.holders = int(in.signedValue());
+    view.tokenCount = int(in.signedValue());
+    view.quorum = int(in.signedValue());
+    view.restsOn = in.nodes();
+    view.uncounted = in.nodes();
+    view.noExpiryNodes = in.nodes();
+    const qint64 holder = in.signedValue();
+    QVarLengthArray<QByteArray, 8> tokens(qsizetype(in.varint()) + 1);
+    for (qsizetype t = 1; t < tokens.size(); ++t)
+        tokens[t] = in.bytes();
+    view.token = tokens.value(qsizetype(in.varint()));
+    view.noExpiryToken = tokens.value(qsizetype(in.varint()));
+    view.nodes.resize(nodeCount);
+    for (int i = 0; i < nodeCount; ++i) {
+        NodeLockState& s = view.nodes[i];
+        const auto presence = quint8(bytes[kPresences + i]);
+        s.presence = NodeLockState::Presence(presence & kPresenceMask);
+        s.pttlMs = in.signedValue();
+        s.token = tokens.value(qsizetype(in.varint()));
+        if (presence & kHasNote)
+            s.note = QString::fromUtf8(in.bytes());
+        if (presence & kHasHashFields) {
+            const auto fields = qsizetype(in.varint());
+            s.hashFields.reserve(fields);
+            for (qsizetype f = 0; f < fields; ++f) {
+                QByteArray field = in.bytes();
+                s.hashFields.append({std::move(field), in.bytes()});
+            }
+        }
+    }
+    if (holder == kHolderFromToken) {
+        view.holder = SharedHolder(decodeHolder(key, view.token));
+    } else if (holder >= 0 && holder < nodeCount) {
+        const NodeLockState& s = view.nodes[int(holder)];
+        view.holder = SharedHolder(
+            s.hashFields.isEmpty() ? decodeHolder(key, s.token) : decodeRedissonHolder(s.hashFields), int(holder));
+    }
+    return view;
+}
+
+} // namespace redlock

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "observe/ObservationTypes.h"
+
+#include <QByteArray>
+
+namespace redlock {
+
+// A LockView in one allocation, for the stores that keep one per lock: the inspector's views of every lock, a full
+// pass's views until it is applied, the views a bounded hand-off has not told yet. A LockView is about 1.5 KB at
+// five nodes once its node list, its tokens, its holder (decoded, with its summary) and its lists are counted; packed
+// it is about 130 bytes: the fields a lookup needs without unpacking at fixed places (verdict, instants, each node's
+// presence), the rest as variable-length integers, each distinct token once.
+//
+// Lossless: unpack(key) gives back every field of the view packed (the holder decoded again from what it was decoded
+// from, SharedHolder::fromNode). The key is not kept: it is the store's key.
+//
+// A QByteArray inside, so copies share the bytes (across threads too) and cost nothing until one is packed again.
+class PackedLockView
+{
+public:
+    PackedLockView() = default;
+    explicit PackedLockView(const LockView& view);
+
+    bool isNull() const { return m_bytes.isEmpty(); }
+    LockView unpack(const QByteArray& key) const;
+
+    // Without unpacking.
+    LockVerdict verdict() const;
+    bool isHeld() const { return verdict() == LockVerdict::Held || verdict() == LockVerdict::Expiring; }
+    int nodeCount() const;
+    NodeLockState::Presence presence(int node) const;
+    qint64 observedAtNs() const;
+    // What the packed bytes take (the allocation's payload, for measurements).
+    qsizetype byteSize() const { return m_bytes.size(); }
+
+private:
+    QByteArray m_bytes;
+};
+
+} // namespace redlock
