@@ -4,6 +4,7 @@
 #include "observe/LockEventTracker.h"
 #include "observe/LockVerdict.h"
 #include "observe/ObservationTypes.h"
+#include "observe/PackedLockView.h"
 #include "observe/RescanBudget.h"
 #include "protocol/RedisConnection.h"
 #include "redlock/RedlockRules.h"
@@ -75,6 +76,8 @@ struct InspectorOptions
 };
 
 using LockSnapshot = QHash<QByteArray, LockView>;
+// The inspector's own store: one packed view per lock (observe/PackedLockView.h), unpacked where a view is wanted.
+using PackedViews = QHash<QByteArray, PackedLockView>;
 
 // Finds the lock keys on every node and merges them into one LockView per key, kept live.
 //
@@ -162,7 +165,7 @@ public:
     void setViewSink(ViewSink sink) { m_viewSink = std::move(sink); }
 
     // The current views, from any thread: called from another thread it waits for the inspector's thread to
-    // take the copy (never call it from a thread the inspector's thread waits on).
+    // take the copy (never call it from a thread the inspector's thread waits on), then unpacks it on its own.
     LockSnapshot snapshot() const;
     SkippedKeys lastSkipped() const;
 
@@ -267,7 +270,7 @@ private:
     // A known lock that no SCAN of this pass returned: absent where the SCAN completed, unknown elsewhere.
     LockView vanished(const QByteArray& key, const QList<bool>& reachable, const QStringList& unreachableWhy) const;
     // A full pass's result replaces the views; the keys in `keep` keep theirs (they are in `updated` as they are).
-    void applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep);
+    void applyFullPass(PackedViews updated, const QSet<QByteArray>& keep);
     // The keys in `touched` take their views in `updated`, or go when they are not in it. `told`: the keyspace
     // events that named them, per key (Evidence::Name flags), when keyspace events prompted the reads.
     using EventNames = QHash<QByteArray, quint8>;
@@ -288,7 +291,7 @@ private:
     // that is about to replace their view (tellEarly).
     struct HandOff
     {
-        QHash<QByteArray, LockView> before; // the views the pass replaced
+        PackedViews before; // the views the pass replaced
         QSet<QByteArray> untold;
         LockEventTracker::Phase phase = LockEventTracker::Phase::Watching;
     };
@@ -296,12 +299,12 @@ private:
     void tellEarly(const QSet<QByteArray>& keys);
     void tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events);
     void sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events);
-    void countHolding(const LockView& view, int delta);
+    void countHolding(const PackedLockView& view, int delta);
     // Every known lock judged again now (the rules changed); the ones whose state changes are applied.
     void judgeAllAgain();
     // Time: a held view is judged again when it turns expiring and when its observed validity ends (then it is
     // re-read too): no lock stays "held" past its validity for want of a keyspace event or a rescan.
-    void noteValidity(const LockView& view);
+    void noteValidity(const QByteArray& key, const PackedLockView& view);
     void armValidityTimer();
     void onValidityTimer();
     void noteCallUs(qint64 us);
@@ -309,7 +312,7 @@ private:
     InspectorOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
     std::vector<NodeLink> m_links;
-    QHash<QByteArray, LockView> m_views;
+    PackedViews m_views;
     LockEventTracker m_events;      // acquired, released, expired, lost, ... from successive views
     mutable QMutex m_snapshotMutex; // guards m_lastSkipped
     SkippedKeys m_lastSkipped;

@@ -24,7 +24,8 @@ void LockInspector::judgeAllAgain()
     const qint64 now = m_clock->nowNs();
     QHash<QByteArray, LockView> updated;
     QSet<QByteArray> touched;
-    for (const LockView& view : std::as_const(m_views)) {
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        const LockView view = it->unpack(it.key());
         LockView judged = view;
         judgeLock(judged, rules, now);
         if (judged.sameStateAs(view))
@@ -36,19 +37,20 @@ void LockInspector::judgeAllAgain()
         applyChanges(std::move(updated), touched, Apply::Events);
 }
 
-void LockInspector::noteValidity(const LockView& view)
+void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view)
 {
-    if (!view.isHeld() || view.observedValidityMs < 0 || m_viewSink)
+    if (!view.isHeld() || view.observedValidityMs() < 0 || m_viewSink)
         return;
-    const qint64 endNs = view.observedAtNs + view.observedValidityMs * kNsPerMs;
+    const qint64 observedAtNs = view.observedAtNs();
+    const qint64 endNs = observedAtNs + view.observedValidityMs() * kNsPerMs;
     const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
-    auto add = [this](qint64 atNs, const QByteArray& key) {
+    auto add = [this, &key](qint64 atNs) {
         m_validityDue.emplace_back(atNs, key);
         std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
     };
-    if (view.verdict == LockVerdict::Held && expiringNs > view.observedAtNs)
-        add(expiringNs, view.key);
-    add(endNs, view.key);
+    if (view.verdict() == LockVerdict::Held && expiringNs > observedAtNs)
+        add(expiringNs);
+    add(endNs);
 }
 
 void LockInspector::armValidityTimer()
@@ -76,11 +78,12 @@ void LockInspector::onValidityTimer()
         const auto it = m_views.constFind(key);
         if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
             continue;
-        LockView judged = it.value();
+        const LockView view = it->unpack(it.key());
+        LockView judged = view;
         judgeLock(judged, rules, now);
         if (judged.validityEnded)
             m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
-        if (judged.sameStateAs(it.value()))
+        if (judged.sameStateAs(view))
             continue;
         touched.insert(key);
         updated.insert(key, std::move(judged));
@@ -127,7 +130,7 @@ void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
         emit lockEvents(events);
 }
 
-void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& keep)
+void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& keep)
 {
     // Every key of the new views and of the old ones, but those in `keep` (their views are the same in both).
     // The views are replaced first, then the changes go out, in chunks of InspectorOptions::fullPassChunk when set:
@@ -136,12 +139,12 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
     // counts after the whole pass.
     // A hand-off still under way ends first: its locks are told before this pass replaces their views.
     continueHandOff(true);
-    QHash<QByteArray, LockView> before = std::exchange(m_views, std::move(updated));
+    PackedViews before = std::exchange(m_views, std::move(updated));
     m_locksPerNode.fill(0);
     m_validityDue.clear();
-    for (const LockView& view : std::as_const(m_views)) {
-        countHolding(view, 1);
-        noteValidity(view);
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        countHolding(it.value(), 1);
+        noteValidity(it.key(), it.value());
     }
     armValidityTimer();
 
@@ -199,12 +202,19 @@ void LockInspector::applyFullPass(QHash<QByteArray, LockView> updated, const QSe
         if (keep.contains(after.key()))
             continue;
         const auto was = before.constFind(after.key());
-        noteChange(after.key(), was != before.cend() ? &was.value() : nullptr, &after.value(), phase, changes, events);
+        const LockView afterView = after->unpack(after.key());
+        if (was != before.cend()) {
+            const LockView beforeView = was->unpack(was.key());
+            noteChange(after.key(), &beforeView, &afterView, phase, changes, events);
+        } else {
+            noteChange(after.key(), nullptr, &afterView, phase, changes, events);
+        }
         endChunk(false);
     }
     for (auto was = before.cbegin(); was != before.cend(); ++was) {
         if (!keep.contains(was.key()) && !m_views.contains(was.key())) {
-            noteChange(was.key(), &was.value(), nullptr, phase, changes, events);
+            const LockView beforeView = was->unpack(was.key());
+            noteChange(was.key(), &beforeView, nullptr, phase, changes, events);
             endChunk(false);
         }
     }
@@ -270,8 +280,12 @@ void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QL
     const auto after = m_views.constFind(key);
     if (was == m_handOff->before.cend() && after == m_views.cend())
         return;
-    noteChange(key, was != m_handOff->before.cend() ? &was.value() : nullptr,
-               after != m_views.cend() ? &after.value() : nullptr, m_handOff->phase, changes, events);
+    const std::optional<LockView> beforeView =
+        was != m_handOff->before.cend() ? std::optional(was->unpack(key)) : std::nullopt;
+    const std::optional<LockView> afterView =
+        after != m_views.cend() ? std::optional(after->unpack(key)) : std::nullopt;
+    noteChange(key, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr, m_handOff->phase, changes,
+               events);
 }
 
 void LockInspector::sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events)
@@ -302,20 +316,20 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(false);
     for (const QByteArray& key : apply) {
-        const auto before = m_views.constFind(key);
+        const auto packed = m_views.constFind(key);
         const auto after = updated.constFind(key);
-        const bool had = before != m_views.cend();
+        const bool had = packed != m_views.cend();
         const bool has = after != updated.cend();
         if (!had && !has)
             continue;
+        const std::optional<LockView> before = had ? std::optional(packed->unpack(key)) : std::nullopt;
         LockEventTracker::Evidence evidence;
         if (told) {
             const auto names = told->constFind(key);
             evidence.live = names != told->cend();
             evidence.names = evidence.live ? names.value() : 0;
         }
-        noteChange(key, had ? &before.value() : nullptr, has ? &after.value() : nullptr, phase, changes, events,
-                   evidence);
+        noteChange(key, had ? &*before : nullptr, has ? &after.value() : nullptr, phase, changes, events, evidence);
     }
     for (const QByteArray& key : apply) {
         const auto after = updated.constFind(key);
@@ -328,20 +342,20 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
             continue;
         }
         if (it != m_views.end())
-            it.value() = after.value();
+            it.value() = PackedLockView(after.value());
         else
-            it = m_views.insert(key, after.value());
+            it = m_views.insert(key, PackedLockView(after.value()));
         countHolding(it.value(), 1);
-        noteValidity(it.value());
+        noteValidity(key, it.value());
     }
     armValidityTimer();
     publish(changes, events);
 }
 
-void LockInspector::countHolding(const LockView& view, int delta)
+void LockInspector::countHolding(const PackedLockView& view, int delta)
 {
-    for (qsizetype i = 0; i < view.nodes.size() && i < m_locksPerNode.size(); ++i) {
-        if (view.nodes[i].presence == NodeLockState::Presence::Holding)
+    for (int i = 0; i < view.nodeCount() && i < m_locksPerNode.size(); ++i) {
+        if (view.presence(i) == NodeLockState::Presence::Holding)
             m_locksPerNode[i] += delta;
     }
 }

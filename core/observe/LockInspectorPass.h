@@ -43,9 +43,9 @@ struct LockInspector::Pass
         QByteArray nextCursor; // a page waiting for read capacity; empty = none
     };
     std::vector<NodeProgress> progress;
-    KeySet seen;                         // keys this pass has read (or is reading) on every node
-    qint64 keysRemembered = -1;          // seen's size once finishPass() let it go before the changes; -1: kept
-    QHash<QByteArray, LockView> updated; // merged as the groups come in
+    KeySet seen;                // keys this pass has read (or is reading) on every node
+    qint64 keysRemembered = -1; // seen's size once finishPass() let it go before the changes; -1: kept
+    PackedViews updated;        // merged as the groups come in (packed: a first pass over 100,000 locks keeps them all)
     SkippedKeys skipped;
     QList<bool> reachable; // per node: no SCAN or read of this pass failed on it
     QStringList unreachableWhy;
