@@ -304,7 +304,8 @@ private:
     void judgeAllAgain();
     // Time: a held view is judged again when it turns expiring and when its observed validity ends (then it is
     // re-read too): no lock stays "held" past its validity for want of a keyspace event or a rescan.
-    void noteValidity(const QByteArray& key, const PackedLockView& view);
+    // The next instant after afterNs at which the view's verdict changes by itself, if held.
+    void noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs = 0);
     void armValidityTimer();
     void onValidityTimer();
     void noteCallUs(qint64 us);

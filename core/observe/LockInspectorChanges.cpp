@@ -37,20 +37,18 @@ void LockInspector::judgeAllAgain()
         applyChanges(std::move(updated), touched, Apply::Events);
 }
 
-void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view)
+void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs)
 {
     if (!view.isHeld() || view.observedValidityMs() < 0 || m_viewSink)
         return;
+    // One instant per lock at a time (32 bytes each at 100,000 locks): when it turns expiring, and only then
+    // (onValidityTimer) when its validity ends.
     const qint64 observedAtNs = view.observedAtNs();
     const qint64 endNs = observedAtNs + view.observedValidityMs() * kNsPerMs;
     const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
-    auto add = [this, &key](qint64 atNs) {
-        m_validityDue.emplace_back(atNs, key);
-        std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
-    };
-    if (view.verdict() == LockVerdict::Held && expiringNs > observedAtNs)
-        add(expiringNs);
-    add(endNs);
+    const bool turnsExpiring = view.verdict() == LockVerdict::Held && expiringNs > std::max(observedAtNs, afterNs);
+    m_validityDue.emplace_back(turnsExpiring ? expiringNs : endNs, key);
+    std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
 }
 
 void LockInspector::armValidityTimer()
@@ -83,8 +81,10 @@ void LockInspector::onValidityTimer()
         judgeLock(judged, rules, now);
         if (judged.validityEnded)
             m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
-        if (judged.sameStateAs(view))
+        if (judged.sameStateAs(view)) {
+            noteValidity(key, it.value(), now); // not expiring yet by a hair (whole ms): its next instant
             continue;
+        }
         touched.insert(key);
         updated.insert(key, std::move(judged));
     }
