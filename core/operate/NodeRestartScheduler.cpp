@@ -140,12 +140,13 @@ NodeRestartScheduler::~NodeRestartScheduler()
     qDeleteAll(findChildren<RedisConnection*>(Qt::FindDirectChildrenOnly));
 }
 
-RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown) const
+RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+                                       const QList<QByteArray>& runIds) const
 {
     QList<int> unavailable = nodesDown;
     unavailable << quarantinedNodes();
     return RestartPlanner::plan(node, nodeCount(), snapshot, m_options.configuredMaxTtlMs, m_options.driftFactor,
-                                unavailable);
+                                unavailable, runIds);
 }
 
 QFuture<ScheduleResult> NodeRestartScheduler::schedule(const RestartRequest& request)
@@ -168,7 +169,13 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
         return refuse(tr("no node %1").arg(node + 1));
     if (isQuarantined(node))
         return refuse(tr("node %1 already has a restart pending").arg(node + 1));
-    result.plan = plan(node, request.snapshot, request.nodesDown);
+    // Another name of a server being restarted is that server: stopping it again would restart what is kept down.
+    if (const int pending = rules::sameServerAs(request.runIds, node, quarantinedNodes()); pending >= 0)
+        return refuse(tr("node %1 is the same Redis server as node %2 (same run_id), which already has a restart "
+                         "pending")
+                          .arg(node + 1)
+                          .arg(pending + 1));
+    result.plan = plan(node, request.snapshot, request.nodesDown, request.runIds);
     const qint64 delay = request.delayMs < 0 ? result.plan.defaultDelayMs : request.delayMs;
     if (delay < result.plan.defaultDelayMs && !request.allowShorterDelay)
         return refuse(tr("a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL "

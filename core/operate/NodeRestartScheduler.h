@@ -53,6 +53,7 @@ struct RestartRequest
     RestartMethod method;
     LockSnapshot snapshot;          // current locks (LockInspector::snapshot()): largest PTTL, impact
     QList<int> nodesDown;           // nodes the caller sees down right now (quarantined ones are added)
+    QList<QByteArray> runIds;       // per node, its NodeFacts::runId (empty: unknown): names of one server
     bool overrideQuorum = false;    // the operator confirmed (typed) a restart that leaves fewer than a quorum
     bool allowShorterDelay = false; // the operator confirmed a delay under the default
     bool confirmShutdown = false;   // ShutdownNoSave: the operator confirmed SHUTDOWN NOSAVE
@@ -240,8 +241,10 @@ public:
     int nodeCount() const { return static_cast<int>(m_options.nodes.size()); }
     int quorum() const { return rules::quorum(nodeCount()); }
 
-    // The plan for restarting `node` now, counting the quarantined nodes as unavailable. Pure, no I/O.
-    RestartPlan plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown = {}) const;
+    // The plan for restarting `node` now, counting the quarantined nodes as unavailable. runIds: per node, its
+    // run_id (RestartRequest::runIds). Pure, no I/O.
+    RestartPlan plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+                     const QList<QByteArray>& runIds) const;
 
     // Checks the request (read-only, quorum, delay, confirmations), then runs the stop step. The future
     // completes after the stop step; the countdown and the start follow through the signals.

@@ -15,8 +15,8 @@ struct AffectedLock
     QByteArray key;
     QByteArray token;
     QString holderSummary;
-    int holdersNow = 0;       // nodes holding the token in the snapshot
-    int holdersWhileDown = 0; // of those, the ones still counted while the node is out
+    int holdersNow = 0;       // servers holding the token in the snapshot (names of one server count once)
+    int holdersWhileDown = 0; // of those, the ones still counted while the node (every name of it) is out
     qint64 observedValidityMs = -1;
 };
 
@@ -31,15 +31,20 @@ struct RestartPlan
     qint64 driftMs = 0;
     qint64 defaultDelayMs = 0; // max(configured max TTL, largest PTTL) + drift
     QList<AffectedLock> affected;
-    QList<int> unavailable; // other nodes already down or quarantined
-    int nodesUpDuring = 0;  // nodes counted while this one is out
+    QList<int> unavailable; // other nodes already down or quarantined (not the node's other names)
+    QList<int> sameServer;  // the node's other names (same run_id): taking the node out takes them out too
+    int nodesUpDuring = 0;  // distinct servers counted while this one is out
     bool breaksQuorum = false;
-    QString quorumExplanation; // translated; set when breaksQuorum
+    QString sameServerNote;    // translated; set when sameServer is not empty
+    QString quorumExplanation; // translated; set when breaksQuorum (ends with sameServerNote)
 };
 
 // The seeds' delayed-restart rule as pure functions: a node that may have lost its data must stay out
 // longer than the largest TTL of any lock it could have held, so that every lock it voted for has expired
-// everywhere before it votes again; and taking it out must not leave fewer than a quorum of nodes.
+// everywhere before it votes again; and taking it out must not leave fewer than a quorum of nodes. A node is a
+// server, not a name (rules::distinctServers): runIds has one entry per node (NodeFacts::runId; empty = unknown, a
+// server of its own), taking a node out takes out every name with its run_id, and holders and nodes up are counted
+// as distinct servers.
 class RestartPlanner final
 {
     Q_DECLARE_TR_FUNCTIONS(redlock::RestartPlanner)
@@ -49,12 +54,15 @@ public:
     static qint64 defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestPttlMs, double driftFactor);
     // Largest PTTL among the lock values the snapshot saw on `node`; -1 when none.
     static qint64 largestPttlOnNode(const LockSnapshot& snapshot, int node);
-    // Held locks whose holding nodes, minus `node` and the unavailable ones, drop below quorum.
+    // The node and its other names (same run_id), ascending.
+    static QList<int> namesOfServer(int node, int nodeCount, const QList<QByteArray>& runIds);
+    // Held locks that `node` (under any of its names) holds and whose holding servers, minus it and the unavailable
+    // nodes, drop below quorum.
     static QList<AffectedLock> affectedLocks(const LockSnapshot& snapshot, int node, int nodeCount,
-                                             const QList<int>& unavailable);
+                                             const QList<int>& unavailable, const QList<QByteArray>& runIds);
     // unavailable: other nodes down or quarantined (the node itself is ignored if listed).
     static RestartPlan plan(int node, int nodeCount, const LockSnapshot& snapshot, qint64 configuredMaxTtlMs,
-                            double driftFactor, QList<int> unavailable);
+                            double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds);
 };
 
 } // namespace redlock

@@ -48,6 +48,14 @@ LockSnapshot inspectOnce(const QList<NodeEndpoint>& nodes)
     return inspector->snapshot();
 }
 
+QByteArray runIdOf(quint16 port)
+{
+    for (const QByteArray& line : DirectRedis(port).command({"INFO", "server"}).str.split('\n'))
+        if (line.startsWith("run_id:"))
+            return line.mid(7).trimmed();
+    return {};
+}
+
 QStringList actions(const QString& auditPath)
 {
     QStringList out;
@@ -148,7 +156,7 @@ private slots:
         QCOMPARE(snapshot.size(), 3);
 
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot);
+        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
         QCOMPARE(p.quorum, 2);
         QVERIFY(p.largestPttlMs > 45000 && p.largestPttlMs <= 50000);
         // max(configured 30000, largest PTTL) + drift (ttl * 0.01 + 2).
@@ -161,15 +169,96 @@ private slots:
         QCOMPARE(p.nodesUpDuring, 2);
 
         // Node 2 holds nothing but lock-c (90 s): the largest PTTL wins over the configured TTL.
-        QVERIFY(scheduler.plan(2, snapshot).defaultDelayMs > 85000);
+        QVERIFY(scheduler.plan(2, snapshot, {}, {}).defaultDelayMs > 85000);
         // With node 1 already down, restarting node 0 leaves one node: below quorum, and lock-b is hit too.
-        const RestartPlan broken = scheduler.plan(0, snapshot, {1});
+        const RestartPlan broken = scheduler.plan(0, snapshot, {1}, {});
         QVERIFY(broken.breaksQuorum);
         QCOMPARE(broken.nodesUpDuring, 1);
         QVERIFY(!broken.quorumExplanation.isEmpty());
         QCOMPARE(broken.affected.size(), 2);
         // No locks: the configured TTL decides.
         QCOMPARE(RestartPlanner::defaultDelayMs(30000, -1, 0.01), 30302);
+    }
+
+    // One redis-server under two names (its TCP port and its unix socket: one run_id) is one server. Taking out
+    // either name takes out both, so the plan counts servers: with three servers listed under four names (quorum 3),
+    // any restart leaves two, and the lock on all of them has three holders, two while the node is out. Counted by
+    // names, the plan said three stay and let the scheduler stop the node.
+    void aliasesOfOneServerGoOutTogether()
+    {
+        LocalCluster cluster; // outlives the schedulers below
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QString error;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        const QList<NodeEndpoint> named = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        QList<QByteArray> runIds;
+        for (int i = 0; i < cluster.size(); ++i)
+            runIds << runIdOf(cluster.port(i));
+        QVERIFY(!runIds.contains(QByteArray()));
+        runIds << runIds[0]; // what the alias' NodeFacts::runId says
+        for (int i = 0; i < cluster.size(); ++i)
+            DirectRedis(cluster.port(i)).set("lock-all", "tok-all", 50000);
+        const LockSnapshot snapshot = inspectOnce(named);
+        QCOMPARE(snapshot.value("lock-all").verdict, LockVerdict::Held);
+
+        RestartSchedulerOptions o = options();
+        o.nodes = named;
+        o.localClusterBackend = LocalClusterRestartBackend::factory(&cluster);
+        NodeRestartScheduler scheduler(o);
+        QCOMPARE(scheduler.quorum(), 3);
+
+        const RestartPlan first = scheduler.plan(0, snapshot, {}, runIds);
+        QCOMPARE(first.sameServer, QList<int>{3});
+        QCOMPARE(first.nodesUpDuring, 2);
+        QVERIFY(first.breaksQuorum);
+        QVERIFY2(first.sameServerNote.startsWith(QStringLiteral("node 1 is the same Redis server as node")) &&
+                     first.sameServerNote.contains(QStringLiteral("4 (same run_id)")),
+                 qPrintable(first.sameServerNote));
+        QVERIFY2(first.quorumExplanation.endsWith(first.sameServerNote), qPrintable(first.quorumExplanation));
+        QCOMPARE(first.affected.size(), 1);
+        QCOMPARE(first.affected.first().holdersNow, 3);
+        QCOMPARE(first.affected.first().holdersWhileDown, 2);
+        // The socket name is the same server: the same plan, seen from it.
+        const RestartPlan viaSocket = scheduler.plan(3, snapshot, {}, runIds);
+        QCOMPARE(viaSocket.sameServer, QList<int>{0});
+        QCOMPARE(viaSocket.nodesUpDuring, 2);
+        QVERIFY(viaSocket.breaksQuorum);
+
+        // A node without another name: the server listed twice still counts once among those left.
+        const RestartPlan second = scheduler.plan(1, snapshot, {}, runIds);
+        QVERIFY(second.sameServer.isEmpty());
+        QVERIFY(second.sameServerNote.isEmpty());
+        QCOMPARE(second.nodesUpDuring, 2);
+        QVERIFY(second.breaksQuorum);
+        QCOMPARE(second.affected.size(), 1);
+        QCOMPARE(second.affected.first().holdersWhileDown, 2);
+        // run_ids not known: every name is a server of its own.
+        QVERIFY(!scheduler.plan(1, snapshot, {}, {}).breaksQuorum);
+
+        RestartRequest req = request(1, 60000);
+        req.runIds = runIds;
+        const ScheduleResult refused = wait(scheduler.schedule(req));
+        QVERIFY(!refused.accepted);
+        QVERIFY2(refused.error.contains(QStringLiteral("quorum")), qPrintable(refused.error));
+        QVERIFY(cluster.isRunning(1));
+
+        // With the override the server goes out; its other name cannot be restarted while it is kept down.
+        req = request(0, 60000);
+        req.runIds = runIds;
+        req.overrideQuorum = true;
+        const ScheduleResult forced = wait(scheduler.schedule(req));
+        QVERIFY2(forced.accepted, qPrintable(forced.error));
+        QVERIFY(!cluster.isRunning(0));
+        req.node = 3;
+        const ScheduleResult again = wait(scheduler.schedule(req));
+        QVERIFY(!again.accepted);
+        QVERIFY2(again.error.contains(QStringLiteral("node 4 is the same Redis server as node 1")),
+                 qPrintable(again.error));
+        QCOMPARE(scheduler.quarantinedNodes(), QList<int>{0});
+        QVERIFY(scheduler.abandon(0));
     }
 
     void restartThatBreaksQuorumIsRefusedUnlessOverridden()
@@ -1212,7 +1301,7 @@ private slots:
         const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
         QCOMPARE(snapshot.value("lock-stuck").verdict, LockVerdict::Stuck);
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot);
+        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
         QCOMPARE(p.affected.size(), 1);
         QCOMPARE(p.affected.first().key, QByteArray("lock-stuck"));
         QCOMPARE(p.affected.first().holdersWhileDown, 1);

@@ -32,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace redlock;
 
 class TestRestartDialog : public QObject
@@ -100,7 +102,7 @@ private slots:
         actions.configure(settings());
         QCOMPARE(actions.localIndexOf(0), 0);
         // Node 1 is seen down: taking node 0 out leaves 1 of 3 (quorum 2).
-        RestartDialog dialog(&actions, 0, {}, {1});
+        RestartDialog dialog(&actions, 0, {}, {1}, {});
         dialog.show();
         QVERIFY(dialog.plan().breaksQuorum);
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
@@ -127,7 +129,7 @@ private slots:
     {
         OperatorActions actions;
         actions.configure(settings()); // no local cluster: the node is a plain server
-        RestartDialog dialog(&actions, 2, {}, {});
+        RestartDialog dialog(&actions, 2, {}, {}, {});
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
         // Nothing keeps a SHUTDOWN NOSAVE node down; the dialog says the delay is only watched.
         QVERIFY2(dialog.introLabel()->text().contains(QStringLiteral("Nothing here keeps it down")) &&
@@ -205,6 +207,56 @@ private slots:
         QTRY_COMPARE(controller.nodesUp(), 3);
     }
 
+    // One redis-server under two names (its TCP port and its unix socket) goes out as one server. The console feeds
+    // the run_ids of its node facts into the plan: three servers under four names (quorum 3) keep two while one
+    // server is out, so the restart is refused unless overridden, and the dialog says when another name goes with it.
+    void otherNameOfTheServerGoesOutWithIt()
+    {
+        LocalCluster cluster;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QString error;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        OperatorSettings s = settings();
+        s.cluster.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorFeature console(&controller, &window);
+        console.setDefaults(s);
+        QVERIFY2(controller.start(s.cluster, &error), qPrintable(error));
+        auto allKnown = [&controller] {
+            const QList<NodeFacts>& facts = controller.nodeFacts();
+            return facts.size() == 4 && std::all_of(facts.begin(), facts.end(), [](const NodeFacts& f) {
+                       return f.health == NodeHealth::Up && !f.runId.isEmpty();
+                   });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allKnown() && console.actions()->isConfigured(), 20000);
+        QCOMPARE(controller.nodeFacts()[3].runId, controller.nodeFacts()[0].runId);
+
+        RestartDialog* dialog = console.openRestart(0);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->plan().sameServer, QList<int>{3});
+        QCOMPARE(dialog->plan().nodesUpDuring, 2);
+        QVERIFY(dialog->plan().breaksQuorum);
+        auto* quorum = dialog->findChild<QLabel*>(QStringLiteral("restartQuorum"));
+        QVERIFY(quorum);
+        QVERIFY2(quorum->text().contains(QStringLiteral("same Redis server")), qPrintable(quorum->text()));
+        QVERIFY(!dialog->restartButton()->isEnabled());
+        QCOMPARE(dialog->request().runIds.size(), 4);
+        QCOMPARE(dialog->request().runIds[3], controller.nodeFacts()[0].runId);
+        dialog->close();
+        // Another server out leaves two as well: the server listed twice is counted once.
+        dialog = console.openRestart(1);
+        QVERIFY(dialog);
+        QVERIFY(dialog->plan().sameServer.isEmpty());
+        QCOMPARE(dialog->plan().nodesUpDuring, 2);
+        QVERIFY(dialog->plan().breaksQuorum);
+        dialog->close();
+        controller.stop();
+    }
+
     // One failure policy: a stop whose intent cannot be written (audit log on a full device) is refused, the
     // dialog says why, and the node is left running and counted.
     void restartRefusedWhenItsIntentCannotBeWritten()
@@ -214,7 +266,7 @@ private slots:
         OperatorSettings s = settings();
         s.auditLogPath = QStringLiteral("/dev/full");
         actions.configure(s);
-        RestartDialog dialog(&actions, 0, {}, {});
+        RestartDialog dialog(&actions, 0, {}, {}, {});
         dialog.show();
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
         QVERIFY(dialog.restartButton()->isEnabled());

@@ -269,11 +269,14 @@ RestartDialog* OperatorFeature::openRestart(int node)
     for (int row = 0; row < locks->rowCount(); ++row)
         snapshot.insert(locks->viewAt(row).key, locks->viewAt(row));
     QList<int> down;
+    QList<QByteArray> runIds; // names of one server count once, and go out together
     const QList<NodeFacts>& facts = m_controller->nodeFacts();
-    for (int i = 0; i < facts.size(); ++i)
+    for (int i = 0; i < facts.size(); ++i) {
         if (i != node && facts[i].health != NodeHealth::Up)
             down << i;
-    auto* dialog = new RestartDialog(m_actions, node, snapshot, down, m_window);
+        runIds << facts[i].runId;
+    }
+    auto* dialog = new RestartDialog(m_actions, node, snapshot, down, runIds, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;

@@ -24,8 +24,8 @@
 namespace redlock {
 
 RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot,
-                             const QList<int>& nodesDown, QWidget* parent)
-    : QDialog(parent), m_actions(actions), m_node(node), m_snapshot(snapshot), m_nodesDown(nodesDown)
+                             const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent)
+    : QDialog(parent), m_actions(actions), m_node(node), m_snapshot(snapshot), m_nodesDown(nodesDown), m_runIds(runIds)
 {
     setObjectName(QStringLiteral("restartDialog"));
     const NodeEndpoint endpoint = actions->settings().cluster.nodes.value(node);
@@ -36,7 +36,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
         if (!unavailable.contains(q))
             unavailable.append(q);
     m_plan = RestartPlanner::plan(node, actions->nodeCount(), snapshot, actions->settings().configuredMaxTtlMs,
-                                  actions->settings().cluster.driftFactor, unavailable);
+                                  actions->settings().cluster.driftFactor, unavailable, runIds);
 
     // Set by updateState(): what is enforced depends on the method.
     m_intro = new QLabel(this);
@@ -111,6 +111,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     impactTitle->setWordWrap(true);
 
     m_quorum = new QLabel(this);
+    m_quorum->setObjectName(QStringLiteral("restartQuorum"));
     m_quorum->setWordWrap(true);
     m_override = new QLineEdit(this);
     m_override->setObjectName(QStringLiteral("restartOverride"));
@@ -123,10 +124,13 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
         font.setBold(true);
         m_quorum->setFont(font);
     } else {
-        m_quorum->setText(tr("%1 of %2 nodes stay counted while the node is out (quorum %3).")
-                              .arg(m_plan.nodesUpDuring)
-                              .arg(m_plan.nodeCount)
-                              .arg(m_plan.quorum));
+        QString text = tr("%1 of %2 nodes stay counted while the node is out (quorum %3).")
+                           .arg(m_plan.nodesUpDuring)
+                           .arg(m_plan.nodeCount)
+                           .arg(m_plan.quorum);
+        if (!m_plan.sameServerNote.isEmpty()) // with breaksQuorum, the explanation ends with it
+            text += u' ' + tr("Note: %1.").arg(m_plan.sameServerNote);
+        m_quorum->setText(text);
         m_override->hide();
     }
     m_reason = new QLineEdit(this);
@@ -198,6 +202,7 @@ RestartRequest RestartDialog::request() const
     }
     r.snapshot = m_snapshot;
     r.nodesDown = m_nodesDown;
+    r.runIds = m_runIds;
     r.overrideQuorum = m_plan.breaksQuorum && m_override->text() == overrideWord();
     r.allowShorterDelay = m_allowShorter->isChecked();
     r.confirmShutdown = m_confirmShutdown->isChecked();

@@ -25,9 +25,10 @@ class RestartDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(RestartDialog)
 
 public:
-    // nodesDown: nodes the console sees down now (quarantined ones are added from `actions`).
+    // nodesDown: nodes the console sees down now (quarantined ones are added from `actions`). runIds: per node,
+    // its NodeFacts::runId (empty: unknown), so that names of one server count once.
     RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
-                  QWidget* parent = nullptr);
+                  const QList<QByteArray>& runIds, QWidget* parent = nullptr);
 
     const RestartPlan& plan() const { return m_plan; }
     QComboBox* methodBox() const { return m_method; }
@@ -57,6 +58,7 @@ private:
     int m_node;
     LockSnapshot m_snapshot;
     QList<int> m_nodesDown;
+    QList<QByteArray> m_runIds;
     RestartPlan m_plan;
     QLabel* m_intro;
     QComboBox* m_method;
