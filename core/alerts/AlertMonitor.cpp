@@ -20,6 +20,22 @@ size_t index(AlertRule rule)
     return static_cast<size_t>(rule);
 }
 
+quint16 smallCount(int n)
+{
+    return static_cast<quint16>(std::clamp(n, 0, int(std::numeric_limits<quint16>::max())));
+}
+
+// Whether the view's holder was decoded from a hash's fields (judgeLock: those of the first node holding the token),
+// not from the token: then its summary (Redisson's reentrancy count) cannot be made again from the key and token.
+bool holderFromHash(const LockView& view)
+{
+    for (const NodeLockState& s : view.nodes) {
+        if (s.presence == NodeLockState::Presence::Holding && s.token == view.token)
+            return !s.hashFields.isEmpty();
+    }
+    return false;
+}
+
 } // namespace
 
 QByteArray AlertMonitor::keySubject(const QByteArray& key)
@@ -120,6 +136,7 @@ void AlertMonitor::applyLocks(const LockChangeSet& changes)
     for (const QByteArray& key : changes.disappeared) {
         m_locks.remove(key);
         m_noExpiry.remove(key);
+        m_hashHolders.remove(key);
     }
 }
 
@@ -127,6 +144,7 @@ void AlertMonitor::clearLocks()
 {
     m_locks.clear();
     m_noExpiry.clear();
+    m_hashHolders.clear();
 }
 
 void AlertMonitor::applyNoExpiry(const LockView& view)
@@ -139,12 +157,11 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
         return;
     }
     LockState next;
-    next.rule = AlertRule::MinorityLeftover;
+    next.ruleIndex = quint8(AlertRule::MinorityLeftover);
     next.noExpiry = true;
     next.token = view.noExpiryToken;
-    next.holders = int(view.noExpiryNodes.size());
-    next.tokenCount = view.tokenCount;
-    next.holder = decodeHolder(view.key, view.noExpiryToken).summary;
+    next.holders = smallCount(int(view.noExpiryNodes.size()));
+    next.tokenCount = smallCount(view.tokenCount);
     const auto it = m_noExpiry.constFind(view.key);
     if (it != m_noExpiry.cend() && it->token == next.token) {
         next.sinceNs = it->sinceNs;
@@ -170,6 +187,7 @@ void AlertMonitor::applyLock(const LockView& view)
         // leftover without expiry (applyNoExpiry).
         if (!view.hasQuorum()) {
             m_locks.remove(view.key);
+            m_hashHolders.remove(view.key);
             return;
         }
         rule = AlertRule::LockHeld;
@@ -185,17 +203,22 @@ void AlertMonitor::applyLock(const LockView& view)
     case LockVerdict::Free:
     case LockVerdict::ReleasedByOperator: // tombstones of a lock-delay release: nobody holds it
         m_locks.remove(view.key);
+        m_hashHolders.remove(view.key);
         return;
     }
     LockState next;
-    next.rule = rule;
+    next.ruleIndex = quint8(rule);
     next.token = view.token;
-    next.holders = view.holders;
-    next.tokenCount = view.tokenCount;
-    next.holder = view.holder->summary;
+    next.holders = smallCount(view.holders);
+    next.tokenCount = smallCount(view.tokenCount);
+    // Only a hold's message names its holder (lockMessage).
+    if (rule == AlertRule::LockHeld && holderFromHash(view))
+        m_hashHolders.insert(view.key, view.holder->summary);
+    else
+        m_hashHolders.remove(view.key);
     const auto it = m_locks.constFind(view.key);
     // The same condition goes on: held by the same token, contested, or left over by the same token.
-    if (it != m_locks.cend() && it->rule == rule && (rule == AlertRule::LockContested || it->token == view.token)) {
+    if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->token == view.token)) {
         next.sinceNs = it->sinceNs;
         next.sinceMs = it->sinceMs;
     } else {
@@ -318,14 +341,27 @@ void AlertMonitor::recomputeNodeConditions()
 
 // ------------------------------------------------------------------------------------------------ evaluation
 
+QString AlertMonitor::holderOf(const QByteArray& key, const LockState& s) const
+{
+    // As the view's holder was decoded (judgeLock), from its token unless a hash's fields gave it; decoded only for a
+    // message, not kept for every lock.
+    QString holder;
+    if (!s.noExpiry) {
+        if (const auto it = m_hashHolders.constFind(key); it != m_hashHolders.cend())
+            holder = *it;
+    }
+    if (holder.isNull())
+        holder = decodeHolder(key, s.token).summary;
+    return holder.isEmpty() ? printableBytes(s.token, 40) : holder;
+}
+
 QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) const
 {
-    const qint64 threshold = m_options.thresholds.after(s.rule);
-    switch (s.rule) {
+    const qint64 threshold = m_options.thresholds.after(s.rule());
+    switch (s.rule()) {
     case AlertRule::LockHeld:
         return tr("lock %1 held by %2 for longer than %3")
-            .arg(printableBytes(key), s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder,
-                 HumanUnits::duration(threshold));
+            .arg(printableBytes(key), holderOf(key, s), HumanUnits::duration(threshold));
     case AlertRule::LockContested:
         return tr("lock %1 contested by %2 tokens, none on a quorum, for longer than %3")
             .arg(printableBytes(key))
@@ -337,7 +373,7 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
                 .arg(printableBytes(key))
                 .arg(s.holders)
                 .arg(m_facts.size())
-                .arg(s.holder.isEmpty() ? printableBytes(s.token, 40) : s.holder);
+                .arg(holderOf(key, s));
         return tr("lock %1: a leftover on %2 of %3 nodes, older than %4 (a failed or half-released acquire)")
             .arg(printableBytes(key))
             .arg(s.holders)
@@ -550,15 +586,24 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
 {
     const AlertThresholds& t = m_options.thresholds;
     const auto present = [&](const LockState& s, bool active) {
-        return t.isEnabled(s.rule) && (active || s.noExpiry || (now - s.sinceNs) / 1'000'000 >= t.after(s.rule));
+        return t.isEnabled(s.rule()) && (active || s.noExpiry || (now - s.sinceNs) / 1'000'000 >= t.after(s.rule()));
     };
+    // The keys with an alert now (few): every other lock below its threshold is passed over without making its
+    // alert's id (100,000 held locks took 40 ms an evaluation, every second, making ids to look up).
+    QSet<QByteArray> alerted;
+    for (const Active& a : std::as_const(m_active)) {
+        if (!a.alert.key.isEmpty())
+            alerted.insert(a.alert.key);
+    }
     for (auto it = locks.cbegin(); it != locks.cend(); ++it) {
+        if (!present(*it, false) && !alerted.contains(it.key()))
+            continue;
         const QByteArray subject = keySubject(it.key());
         // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
         // clears at once (it would go on naming a holder that is gone) and the new one counts from its
         // own start (applyLock reset sinceNs).
-        const bool perToken = it->rule != AlertRule::LockContested;
-        const QByteArray id = alertRuleId(it->rule).toLatin1() + ':' + subject;
+        const bool perToken = it->rule() != AlertRule::LockContested;
+        const QByteArray id = alertRuleId(it->rule()).toLatin1() + ':' + subject;
         if (perToken) {
             const auto a = m_active.constFind(id);
             if (a != m_active.cend() && a->token != it->token)
@@ -568,7 +613,7 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         if (!present(*it, active))
             continue;
         Condition c;
-        c.rule = it->rule;
+        c.rule = it->rule();
         c.subject = subject;
         c.key = it.key();
         c.sinceNs = it->sinceNs;

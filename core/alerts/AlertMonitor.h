@@ -188,19 +188,23 @@ private:
         QString message;
         QByteArray token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
+    // One per lock held, contested or left over (100,000 in a large watch): 48 bytes, no text. The token shares the
+    // view's buffer; the holder's summary is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        AlertRule rule = AlertRule::LockHeld; // LockHeld, LockContested or MinorityLeftover
         QByteArray token;
-        int holders = 0;
-        int tokenCount = 0;
-        QString holder;
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
+        quint16 holders = 0;
+        quint16 tokenCount = 0;
+        quint8 ruleIndex = quint8(AlertRule::LockHeld); // LockHeld, LockContested or MinorityLeftover
         // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
         // away by itself, so it is raised at once, not after the rule's threshold.
         bool noExpiry = false;
+
+        AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
     };
+    static_assert(sizeof(LockState) <= 48, "one per lock: keep it small");
     struct Active
     {
         Alert alert;
@@ -229,6 +233,7 @@ private:
     void onMuteTimer();
     void maybeNotify(Active& a, qint64 nowNs);
     QString lockMessage(const QByteArray& key, const LockState& s) const;
+    QString holderOf(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;
     qint64 nowNs() const { return m_clock->nowNs(); }
     qint64 wallMs() const { return m_wall->nowMs(); }
@@ -236,8 +241,11 @@ private:
     AlertMonitorOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
     std::shared_ptr<WallClock> m_wall;
-    QHash<QByteArray, LockState> m_locks;          // keys held, contested or left over: since when
-    QHash<QByteArray, LockState> m_noExpiry;       // keys with a value without expiry on a minority: since when
+    QHash<QByteArray, LockState> m_locks;    // keys held, contested or left over: since when
+    QHash<QByteArray, LockState> m_noExpiry; // keys with a value without expiry on a minority: since when
+    // The holders of m_locks' holds whose summary the token does not give: a hash's (Redisson's, with its
+    // reentrancy count), made from the hash's fields. Only those are kept as text.
+    QHash<QByteArray, QString> m_hashHolders;
     QHash<QByteArray, Condition> m_nodeConditions; // node down, quorum lost, clock offset, severe findings
     QList<NodeFacts> m_facts;
     QList<bool> m_seen; // per node: reported once as something other than Connecting

@@ -774,6 +774,60 @@ private slots:
         QVERIFY(hasActive(monitor, leftover));
     }
 
+    // A hold's alert names its holder as the console shows it: a Redlock token's decoded host, pid and client, and a
+    // Redisson hash's client, thread and reentrancy count as last read (the monitor keeps no holder text per lock:
+    // a token's is decoded again for the message, a hash's kept until another token holds the key).
+    void heldAlertNamesTheHolderAsLastRead()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3)); // LockHeld 10 s
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        const QByteArray token = LockToken::generate(QStringLiteral("billing-worker")).encode();
+        const QByteArray field = "5a1f3c0e-7d2b-4e8a-9c61-0b7f2e4d9a13:57";
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(!runCommand(cluster.endpoint(i), {"SET", "orders:token", token, "PX", "600000"}).isError());
+            QVERIFY(!runCommand(cluster.endpoint(i), {"HSET", "orders:redisson", field, "2"}).isError());
+            QVERIFY(!runCommand(cluster.endpoint(i), {"PEXPIRE", "orders:redisson", "600000"}).isError());
+        }
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        // Entered once more by its thread before the threshold: the same hold, the count read last is named.
+        m_clock->advanceMs(5000);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!runCommand(cluster.endpoint(i), {"HINCRBY", "orders:redisson", field, "1"}).isError());
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(5500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 2);
+        QHash<QByteArray, QString> messages;
+        for (const QList<QVariant>& r : std::as_const(raised))
+            messages.insert(r.first().value<Alert>().key, r.first().value<Alert>().message);
+        const QString decoded = decodeHolder("orders:token", token).summary;
+        QVERIFY2(decoded.contains(QLatin1String("billing-worker")), qPrintable(decoded));
+        QVERIFY2(messages.value("orders:token").contains(decoded), qPrintable(messages.value("orders:token")));
+        const QString redisson = decodeRedissonHolder({{field, "3"}}).summary;
+        QVERIFY2(messages.value("orders:redisson").contains(redisson), qPrintable(messages.value("orders:redisson")));
+
+        // Taken over by a plain value: the new hold names its own holder, nothing of the hash's.
+        for (int i = 0; i < 3; ++i) {
+            runCommand(cluster.endpoint(i), {"DEL", "orders:redisson"});
+            QVERIFY(!runCommand(cluster.endpoint(i), {"SET", "orders:redisson", "holder-z", "PX", "600000"}).isError());
+        }
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 3);
+        const Alert taken = raised.last().first().value<Alert>();
+        QCOMPARE(taken.key, QByteArray("orders:redisson"));
+        QVERIFY2(taken.message.contains(QLatin1String("holder-z")), qPrintable(taken.message));
+        QVERIFY2(!taken.message.contains(QLatin1String("Redisson")), qPrintable(taken.message));
+    }
+
     // A rule switched off clears its alerts at once and raises nothing.
     void disabledRuleRaisesNothing()
     {
