@@ -50,7 +50,7 @@ void LocksModel::reset(int nodeCount)
 {
     beginResetModel();
     m_rows.clear();
-    rowsMoved();
+    dropUnpackedRow();
     m_verdictCounts = {};
     m_nodeCount = nodeCount;
     endResetModel();
@@ -163,7 +163,7 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
         }
         countVerdict(m_rows[row].view.verdict(), -1);
         m_rows[row] = makeRow(view);
-        rowsMoved();
+        dropUnpackedRow();
         countVerdict(view.verdict, +1);
         changedRows.append(row);
     };
@@ -220,7 +220,7 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
                 m_rows.reserve(std::max(m_rows.size() + rows.size(), m_rows.size() * 2));
             m_rows.insert(m_rows.begin() + position, std::make_move_iterator(rows.begin()),
                           std::make_move_iterator(rows.end()));
-            rowsMoved();
+            dropUnpackedRow();
             endInsertRows();
             end = begin;
         }
@@ -246,7 +246,7 @@ void LocksModel::removeRows(QList<int> rows)
         const int last = rows[end - 1];
         beginRemoveRows({}, first, last);
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
-        rowsMoved();
+        dropUnpackedRow();
         endRemoveRows();
         end = begin;
     }

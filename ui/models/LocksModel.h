@@ -108,7 +108,7 @@ private:
     // The row unpacked, kept until the next row is asked for or the table changes: data() is asked for several
     // roles and columns of one row in a row when it is painted, and unpacks it once for all of them.
     const LockView& unpackedAt(int row) const;
-    void rowsMoved() { m_unpackedRow = -1; }
+    void dropUnpackedRow() { m_unpackedRow = -1; }
     TtlCell cellFor(const LockView& view, int node, qint64 nowNs) const;
     static qint64 expiryMs(const PackedLockView& view);
     static qint64 nodeExpiryMs(const PackedLockView& view, int node);
