@@ -96,6 +96,12 @@ public:
         m_p += size;
         return out;
     }
+    void skipBytes() { m_p += qsizetype(varint()); }
+    void skipNodes()
+    {
+        for (auto count = varint(); count > 0; --count)
+            varint();
+    }
     QList<int> nodes()
     {
         const auto count = qsizetype(varint());
@@ -268,6 +274,44 @@ LockView PackedLockView::unpack(const QByteArray& key) const
             s.hashFields.isEmpty() ? decodeHolder(key, s.token) : decodeRedissonHolder(s.hashFields), int(holder));
     }
     return view;
+}
+
+qint64 PackedLockView::freeInMs() const
+{
+    return isNull() ? -1 : getFixed(m_bytes.constData(), kFreeInMs);
+}
+
+qint64 PackedLockView::pttlMs(int node) const
+{
+    const int nodeCount = this->nodeCount();
+    if (node < 0 || node >= nodeCount)
+        return -2;
+    const char* bytes = m_bytes.constData();
+    // The same walk as unpack(), reading only the lengths of what comes before the node's PTTL.
+    Reader in(bytes, kPresences + nodeCount);
+    for (int i = 0; i < 3; ++i) // holders, tokenCount, quorum
+        in.varint();
+    for (int i = 0; i < 3; ++i) // restsOn, uncounted, noExpiryNodes
+        in.skipNodes();
+    in.varint(); // the holder's node
+    for (auto tokens = in.varint(); tokens > 0; --tokens)
+        in.skipBytes();
+    in.varint(); // token
+    in.varint(); // noExpiryToken
+    for (int i = 0; i < node; ++i) {
+        const auto presence = quint8(bytes[kPresences + i]);
+        in.varint(); // pttlMs
+        in.varint(); // token
+        if (presence & kHasNote)
+            in.skipBytes();
+        if (presence & kHasHashFields) {
+            for (auto fields = in.varint(); fields > 0; --fields) {
+                in.skipBytes();
+                in.skipBytes();
+            }
+        }
+    }
+    return in.signedValue();
 }
 
 } // namespace redlock

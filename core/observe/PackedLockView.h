@@ -34,6 +34,10 @@ public:
     qint64 observedValidityMs() const;
     // What the packed bytes take (the allocation's payload, for measurements).
     qsizetype byteSize() const { return m_bytes.size(); }
+    // Without unpacking, for a table's sort keys: LockView::freeInMs, and a node's NodeLockState::pttlMs (-2 for a
+    // node beyond nodeCount()), read by stepping over the variable-length part before it (tens of nanoseconds).
+    qint64 freeInMs() const;
+    qint64 pttlMs(int node) const;
 
 private:
     QByteArray m_bytes;

@@ -341,8 +341,12 @@ private slots:
             QCOMPARE(packed.isHeld(), view.isHeld());
             QCOMPARE(packed.nodeCount(), nodeCount);
             QCOMPARE(packed.observedAtNs(), view.observedAtNs);
-            for (int i = 0; i < nodeCount; ++i)
+            for (int i = 0; i < nodeCount; ++i) {
                 QCOMPARE(packed.presence(i), view.nodes[i].presence);
+                QCOMPARE(packed.pttlMs(i), view.nodes[i].pttlMs);
+            }
+            QCOMPARE(packed.pttlMs(nodeCount), -2);
+            QCOMPARE(packed.freeInMs(), view.freeInMs);
             const LockView back = packed.unpack(view.key);
             QCOMPARE(back.key, view.key);
             QCOMPARE(back.nodes, view.nodes);

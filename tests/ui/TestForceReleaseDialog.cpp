@@ -487,7 +487,8 @@ private slots:
         QString error;
         QVERIFY2(controller.start(defaults.cluster, &error), qPrintable(error));
         QTRY_VERIFY(window.locksModel()->rowOf("jobs:beside") >= 0 && window.locksModel()->rowOf("jobs:live") >= 0);
-        const LockView* view = window.locksModel()->viewFor("jobs:beside");
+        const std::optional<LockView> view = window.locksModel()->viewFor("jobs:beside");
+        QVERIFY(view);
         QCOMPARE(view->verdict, LockVerdict::Held);
         QCOMPARE(view->token, live);
         const QString verdictCell = window.locksModel()

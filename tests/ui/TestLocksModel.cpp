@@ -1,5 +1,7 @@
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
+#include "observe/LockVerdict.h"
+#include "redlock/LockToken.h"
 #include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
 
@@ -167,6 +169,228 @@ private slots:
         QVERIFY(ended.validityEnded);
         QVERIFY(!ended.isHeld());
         QVERIFY(LocksModel::verdictText(ended).startsWith(lockVerdictName(LockVerdict::Unknown)));
+    }
+
+    // Rows are kept packed (observe/PackedLockView.h): what the table gives back and paints must be the view applied,
+    // every field and the holder decoded again, after inserts, changes in place and removals that move rows (the row
+    // unpacked for painting is kept until the table changes).
+    void rowsGiveBackTheViewsApplied()
+    {
+        auto clock = std::make_shared<ManualClock>();
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.setClock(clock);
+        model.reset(5);
+        const qint64 now = clock->nowNs();
+        const QByteArray ours = LockToken::generate(QStringLiteral("orders-service")).encode();
+        const QByteArray theirs = LockToken::generate(QStringLiteral("billing")).encode();
+        const QByteArray tombstone = LockTombstone{QStringLiteral("alice@ops"), 1795000000000}.encode();
+        const VerdictRules rules{3, 0.01, 1000};
+        auto judged = [&](const QByteArray& key, QList<NodeLockState> nodes, VerdictRules r) {
+            LockView view;
+            view.key = key;
+            view.nodes = std::move(nodes);
+            view.observedAtMs = 1795000000000;
+            view.observedAtNs = now;
+            judgeLock(view, r);
+            return view;
+        };
+        using P = NodeLockState::Presence;
+        const NodeLockState absent{P::Absent, {}, {}, -2, {}};
+        const NodeLockState down{P::Unreachable, {}, {}, -2, QStringLiteral("connection refused")};
+        const QList<std::pair<QByteArray, QByteArray>> redisson{{"6f1c2a:42", "2"}};
+        VerdictRules quarantined = rules;
+        quarantined.quarantined = {1};
+        const QList<LockView> views{
+            judged("orders:1",
+                   {{P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, ours, {}, 8000, {}},
+                    {P::Holding, ours, {}, 7000, {}},
+                    {P::Holding, theirs, {}, 6000, {}},
+                    down},
+                   rules),
+            judged("orders:2",
+                   {{P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, theirs, {}, 9000, {}},
+                    {P::Holding, theirs, {}, 9000, {}},
+                    absent},
+                   rules),
+            judged("{invoice}",
+                   {{P::Holding, "6f1c2a:42", redisson, 30000, {}},
+                    {P::Holding, "6f1c2a:42", redisson, 30000, {}},
+                    {P::Holding, "6f1c2a:42", redisson, 29000, {}},
+                    absent,
+                    {P::NotALock, {}, {}, 5000, QStringLiteral("list")}},
+                   rules),
+            judged("jobs:delay",
+                   {{P::Holding, tombstone, {}, 5000, {}},
+                    {P::Holding, tombstone, {}, 4000, {}},
+                    {P::Holding, tombstone, {}, 3000, {}},
+                    absent,
+                    absent},
+                   rules),
+            judged("jobs:beside",
+                   {{P::Holding, theirs, {}, 20000, {}},
+                    {P::Holding, theirs, {}, 20000, {}},
+                    {P::Holding, theirs, {}, 20000, {}},
+                    {P::Holding, "old", {}, -1, {}},
+                    {P::Refused, {}, {}, -2, QStringLiteral("NOPERM")}},
+                   rules),
+            judged("lock:\xc3\xa9\n\\", // not shown as it is: its escaped text is kept for filtering
+                   {{P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, ours, {}, 9000, {}},
+                    {P::Holding, ours, {}, 9000, {}},
+                    absent},
+                   quarantined),
+        };
+        QSet<LockVerdict> verdicts;
+        for (const LockView& view : views)
+            verdicts.insert(view.verdict);
+        QCOMPARE(verdicts,
+                 (QSet<LockVerdict>{LockVerdict::Held, LockVerdict::Contested, LockVerdict::ReleasedByOperator}));
+        QVERIFY(!views[4].noExpiryNodes.isEmpty() && !views[5].uncounted.isEmpty());
+        QCOMPARE(views[2].holder->format, HolderFormat::Redisson);
+        model.applyChanges(appeared(views));
+
+        auto verifyRow = [&](const LockView& view) {
+            const std::optional<LockView> back = model.viewFor(view.key);
+            QVERIFY2(back, view.key.constData());
+            QCOMPARE(back->key, view.key);
+            QCOMPARE(back->nodes, view.nodes);
+            QCOMPARE(back->verdict, view.verdict);
+            QCOMPARE(back->token, view.token);
+            QCOMPARE(back->holders, view.holders);
+            QCOMPARE(back->tokenCount, view.tokenCount);
+            QCOMPARE(back->quorum, view.quorum);
+            QCOMPARE(back->restsOn, view.restsOn);
+            QCOMPARE(back->observedValidityMs, view.observedValidityMs);
+            QCOMPARE(back->observedAtMs, view.observedAtMs);
+            QCOMPARE(back->observedAtNs, view.observedAtNs);
+            QCOMPARE(back->freeInMs, view.freeInMs);
+            QCOMPARE(back->uncounted, view.uncounted);
+            QCOMPARE(back->noExpiryNodes, view.noExpiryNodes);
+            QCOMPARE(back->noExpiryToken, view.noExpiryToken);
+            QCOMPARE(back->validityEnded, view.validityEnded);
+            QCOMPARE(back->holder->format, view.holder->format);
+            QCOMPARE(back->holder->summary, view.holder->summary);
+            const int row = model.rowOf(view.key);
+            QCOMPARE(model.viewAt(row).nodes, view.nodes);
+
+            // What is painted: the same texts and cells as the view's, whatever row was painted before.
+            auto cell = [&](int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+            QCOMPARE(cell(LocksModel::KeyColumn).toString(), printableBytes(view.key));
+            QCOMPARE(cell(LocksModel::KeyColumn, LocksModel::KeyRole).toByteArray(), view.key);
+            QCOMPARE(cell(LocksModel::HolderColumn).toString(), view.verdict == LockVerdict::Contested
+                                                                    ? QStringLiteral("%1 tokens").arg(view.tokenCount)
+                                                                    : view.holder->summary);
+            QVERIFY(cell(LocksModel::HolderColumn, Qt::ToolTipRole)
+                        .toString()
+                        .contains(holderFormatName(view.holder->format)));
+            QCOMPARE(cell(LocksModel::VerdictColumn).toString(), LocksModel::verdictText(view));
+            QCOMPARE(cell(LocksModel::VerdictColumn, LocksModel::VerdictRole).toInt(), int(view.verdict));
+            QVERIFY(cell(LocksModel::VerdictColumn, Qt::ToolTipRole)
+                        .toString()
+                        .endsWith(LocksModel::verdictReason(view, now)));
+            QCOMPARE(cell(LocksModel::ValidityColumn, LocksModel::RawValueRole).toLongLong(),
+                     view.observedValidityMs < 0 ? -1 : now / 1'000'000 + view.observedValidityMs);
+            qint64 scale = 0;
+            for (const NodeLockState& s : view.nodes)
+                scale = std::max(scale, s.pttlMs);
+            for (int node = 0; node < 5; ++node) {
+                const NodeLockState& s = view.nodes[node];
+                const TtlCell ttl = cell(LocksModel::ColumnCount + node, LocksModel::TtlCellRole).value<TtlCell>();
+                QCOMPARE(cell(LocksModel::ColumnCount + node).toString(), ttl.text);
+                const qint64 raw = cell(LocksModel::ColumnCount + node, LocksModel::RawValueRole).toLongLong();
+                const QString tip = cell(LocksModel::ColumnCount + node, Qt::ToolTipRole).toString();
+                QVERIFY2(s.note.isEmpty() || tip.contains(s.note), qPrintable(tip));
+                switch (s.presence) {
+                case P::Holding: {
+                    const bool majority = s.token == view.token && view.verdict == LockVerdict::Held;
+                    const bool delay = view.verdict == LockVerdict::ReleasedByOperator;
+                    QCOMPARE(ttl.kind, majority ? TtlCell::Kind::Majority
+                                       : delay  ? TtlCell::Kind::Tombstone
+                                                : TtlCell::Kind::OtherToken);
+                    QCOMPARE(ttl.remainingMs, s.pttlMs);
+                    QCOMPARE(ttl.scaleMs, scale);
+                    QCOMPARE(raw, s.pttlMs < 0 ? std::numeric_limits<qint64>::max() : now / 1'000'000 + s.pttlMs);
+                    QVERIFY2(tip.contains(printableBytes(s.token, 120)), qPrintable(tip));
+                    break;
+                }
+                case P::Absent:
+                    QCOMPARE(ttl.kind, TtlCell::Kind::Absent);
+                    QCOMPARE(raw, -2);
+                    break;
+                case P::NotALock:
+                    QCOMPARE(ttl.kind, TtlCell::Kind::NotALock);
+                    QCOMPARE(raw, -1);
+                    break;
+                case P::Unreachable:
+                case P::Refused:
+                    QCOMPARE(ttl.kind, TtlCell::Kind::Unreachable);
+                    QCOMPARE(raw, -3);
+                    break;
+                }
+            }
+        };
+        // QCOMPARE in verifyRow returns from it alone: the test stops at the first row that differs.
+        auto verified = [&](const LockView& view) {
+            verifyRow(view);
+            return !QTest::currentTestFailed();
+        };
+        for (const LockView& view : views)
+            QVERIFY(verified(view));
+        QCOMPARE(model.countWithVerdict(LockVerdict::Held), 4);
+        QVERIFY(model.matches(model.rowOf(views[5].key), QStringLiteral("\\x0a")));
+        QVERIFY(model.matches(model.rowOf("orders:1"), QStringLiteral("ORDERS:")));
+
+        // A row changed in place after it was painted, then rows moved by a removal and an insertion.
+        LockView contested = views[1];
+        LockView heldNow = judged("orders:2",
+                                  {{P::Holding, theirs, {}, 12000, {}},
+                                   {P::Holding, theirs, {}, 12000, {}},
+                                   {P::Holding, theirs, {}, 12000, {}},
+                                   {P::Holding, theirs, {}, 12000, {}},
+                                   absent},
+                                  rules);
+        QCOMPARE(heldNow.verdict, LockVerdict::Held);
+        QCOMPARE(model.index(model.rowOf("orders:2"), LocksModel::VerdictColumn).data().toString(),
+                 LocksModel::verdictText(contested));
+        LockChangeSet change;
+        change.changed = {heldNow};
+        model.applyChanges(change);
+        QVERIFY(verified(heldNow));
+        QCOMPARE(model.countWithVerdict(LockVerdict::Contested), 0);
+
+        const int row = model.rowOf("orders:1");
+        QVERIFY(model.index(row, LocksModel::VerdictColumn).data().isValid()); // painted
+        LockChangeSet removal;
+        removal.disappeared = {"jobs:beside"}; // before orders:1: it moves up a row
+        model.applyChanges(removal);
+        QCOMPARE(model.rowOf("orders:1"), row - 1);
+        QCOMPARE(model.index(row, LocksModel::VerdictColumn).data().toString(),
+                 LocksModel::verdictText(model.viewAt(row)));
+        QVERIFY(verified(heldNow));
+        QVERIFY(verified(views[0]));
+        const int painted = model.rowOf("orders:1");
+        QVERIFY(model.index(painted, LocksModel::VerdictColumn).data().isValid());
+        LockChangeSet insertion;
+        insertion.appeared = {views[4]}; // before orders:1 again
+        model.applyChanges(insertion);
+        QCOMPARE(model.rowOf("orders:1"), painted + 1);
+        QVERIFY(verified(model.viewAt(painted)));
+        for (const LockView& view : {views[0], heldNow, views[2], views[3], views[4], views[5]})
+            QVERIFY(verified(view));
+        QCOMPARE(model.rowCount(), 6);
+
+        // A backslash is escaped on display (printableBytes): such a key keeps its escaped text, for filtering too.
+        const LockView slash = makeLockView("back\\slash", {ours, ours, ours, "", ""}, {}, now);
+        model.applyChanges(appeared({slash}));
+        QVERIFY(verified(slash));
+        QCOMPARE(model.index(model.rowOf(slash.key), LocksModel::KeyColumn).data().toString(),
+                 QStringLiteral("back\\x5cslash"));
+        QVERIFY(model.matches(model.rowOf(slash.key), QStringLiteral("X5C")));
     }
 
     void countdownIsOneDataChangedWithoutSortRole()

@@ -371,7 +371,8 @@ private slots:
         QVERIFY2(future.result().accepted, qPrintable(future.result().error + future.result().restart.error));
         QTRY_VERIFY(console.actions()->isQuarantined(1));
         QTRY_COMPARE(window.locksModel()->viewFor("leader:billing")->verdict, LockVerdict::Unknown);
-        const LockView* view = window.locksModel()->viewFor("leader:billing");
+        const std::optional<LockView> view = window.locksModel()->viewFor("leader:billing");
+        QVERIFY(view);
         QCOMPARE(view->uncounted, QList<int>{1});
         QCOMPARE(view->nodes[1].presence, NodeLockState::Presence::Holding); // it still answers with the lock
         QTRY_VERIFY2(summary->text().contains(QStringLiteral("Not counted: node(s) #2 quarantined")),

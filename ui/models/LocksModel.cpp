@@ -50,6 +50,7 @@ void LocksModel::reset(int nodeCount)
 {
     beginResetModel();
     m_rows.clear();
+    dropUnpackedRow();
     m_verdictCounts = {};
     m_nodeCount = nodeCount;
     endResetModel();
@@ -85,24 +86,42 @@ void LocksModel::tick()
 int LocksModel::rowOf(const QByteArray& key) const
 {
     // A first load appends slice after slice in key order: its keys come after the last row.
-    if (m_rows.empty() || m_rows.back().view.key < key)
+    if (m_rows.empty() || m_rows.back().key < key)
         return -1;
     const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), key,
-                                     [](const Row& row, const QByteArray& k) { return row.view.key < k; });
-    return it != m_rows.cend() && it->view.key == key ? int(it - m_rows.cbegin()) : -1;
+                                     [](const Row& row, const QByteArray& k) { return row.key < k; });
+    return it != m_rows.cend() && it->key == key ? int(it - m_rows.cbegin()) : -1;
 }
 
-const LockView* LocksModel::viewFor(const QByteArray& key) const
+std::optional<LockView> LocksModel::viewFor(const QByteArray& key) const
 {
     const int row = rowOf(key);
-    return row < 0 ? nullptr : &m_rows[row].view;
+    if (row < 0)
+        return std::nullopt;
+    return viewAt(row);
 }
 
-static_assert(std::is_nothrow_move_constructible_v<LockView>, "rows move when the table grows");
+static_assert(std::is_nothrow_move_constructible_v<QByteArray> && std::is_nothrow_move_constructible_v<QString> &&
+                  std::is_nothrow_move_constructible_v<PackedLockView>,
+              "rows move when the table grows");
+
+namespace {
+
+// printableBytes(key) would give the key's own characters back: printable ASCII (no backslash, which it escapes), and
+// not so long that it is cut.
+bool showsAsIs(const QByteArray& key)
+{
+    if (key.size() > 200)
+        return false;
+    return std::all_of(key.cbegin(), key.cend(), [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
+}
+
+} // namespace
 
 LocksModel::Row LocksModel::makeRow(const LockView& view) const
 {
-    Row row{view, printableBytes(view.key), view.holder->summary};
+    Row row{view.key, PackedLockView(view), showsAsIs(view.key) ? QString() : printableBytes(view.key),
+            view.holder->summary};
     if (row.holderText.isEmpty() && !view.token.isEmpty())
         row.holderText = printableBytes(view.token, 80);
     if (view.verdict == LockVerdict::Contested)
@@ -110,9 +129,23 @@ LocksModel::Row LocksModel::makeRow(const LockView& view) const
     return row;
 }
 
-void LocksModel::countVerdict(const LockView& view, int delta)
+QString LocksModel::keyTextOf(const Row& row) const
 {
-    m_verdictCounts[size_t(view.verdict)] += delta;
+    return row.keyText.isNull() ? QString::fromLatin1(row.key) : row.keyText;
+}
+
+const LockView& LocksModel::unpackedAt(int row) const
+{
+    if (row != m_unpackedRow) {
+        m_unpacked = m_rows[row].view.unpack(m_rows[row].key);
+        m_unpackedRow = row;
+    }
+    return m_unpacked;
+}
+
+void LocksModel::countVerdict(LockVerdict verdict, int delta)
+{
+    m_verdictCounts[size_t(verdict)] += delta;
 }
 
 void LocksModel::applyChanges(const LockChangeSet& changes)
@@ -128,9 +161,10 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
             fresh.append(&view);
             return;
         }
-        countVerdict(m_rows[row].view, -1);
+        countVerdict(m_rows[row].view.verdict(), -1);
         m_rows[row] = makeRow(view);
-        countVerdict(view, +1);
+        dropUnpackedRow();
+        countVerdict(view.verdict, +1);
         changedRows.append(row);
     };
     for (const LockView& view : changes.changed)
@@ -169,16 +203,16 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
         qsizetype end = fresh.size();
         while (end > 0) {
             const auto at = std::lower_bound(m_rows.cbegin(), m_rows.cend(), fresh[end - 1]->key,
-                                             [](const Row& row, const QByteArray& k) { return row.view.key < k; });
+                                             [](const Row& row, const QByteArray& k) { return row.key < k; });
             const int position = int(at - m_rows.cbegin());
             qsizetype begin = end - 1;
-            while (begin > 0 && (position == 0 || m_rows[position - 1].view.key < fresh[begin - 1]->key))
+            while (begin > 0 && (position == 0 || m_rows[position - 1].key < fresh[begin - 1]->key))
                 --begin;
             std::vector<Row> rows;
             rows.reserve(size_t(end - begin));
             for (qsizetype i = begin; i < end; ++i) {
                 rows.push_back(makeRow(*fresh[i]));
-                countVerdict(*fresh[i], +1);
+                countVerdict(fresh[i]->verdict, +1);
             }
             beginInsertRows({}, position, position + int(rows.size()) - 1);
             // Geometric growth and nothrow moves: appending slice after slice never copies the table.
@@ -186,6 +220,7 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
                 m_rows.reserve(std::max(m_rows.size() + rows.size(), m_rows.size() * 2));
             m_rows.insert(m_rows.begin() + position, std::make_move_iterator(rows.begin()),
                           std::make_move_iterator(rows.end()));
+            dropUnpackedRow();
             endInsertRows();
             end = begin;
         }
@@ -200,7 +235,7 @@ void LocksModel::removeRows(QList<int> rows)
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     for (const int row : std::as_const(rows))
-        countVerdict(m_rows[row].view, -1);
+        countVerdict(m_rows[row].view.verdict(), -1);
     // Contiguous ranges from the bottom up, so the row numbers of ranges still to go stay valid.
     qsizetype end = rows.size();
     while (end > 0) {
@@ -211,22 +246,23 @@ void LocksModel::removeRows(QList<int> rows)
         const int last = rows[end - 1];
         beginRemoveRows({}, first, last);
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
+        dropUnpackedRow();
         endRemoveRows();
         end = begin;
     }
 }
 
-qint64 LocksModel::expiryMs(const LockView& view) const
+qint64 LocksModel::expiryMs(const PackedLockView& view)
 {
-    if (view.observedValidityMs < 0)
+    const qint64 validityMs = view.observedValidityMs();
+    if (validityMs < 0)
         return -1;
-    return view.observedAtNs / 1'000'000 + view.observedValidityMs;
+    return view.observedAtNs() / 1'000'000 + validityMs;
 }
 
-qint64 LocksModel::nodeExpiryMs(const LockView& view, int node) const
+qint64 LocksModel::nodeExpiryMs(const PackedLockView& view, int node)
 {
-    const NodeLockState& state = view.nodes[node];
-    switch (state.presence) {
+    switch (view.presence(node)) {
     case NodeLockState::Presence::Unreachable:
     case NodeLockState::Presence::Refused:
         return -3;
@@ -234,15 +270,16 @@ qint64 LocksModel::nodeExpiryMs(const LockView& view, int node) const
         return -2;
     case NodeLockState::Presence::NotALock:
         return -1;
-    case NodeLockState::Presence::Holding:
-        return state.pttlMs < 0 ? std::numeric_limits<qint64>::max() : view.observedAtNs / 1'000'000 + state.pttlMs;
+    case NodeLockState::Presence::Holding: {
+        const qint64 pttlMs = view.pttlMs(node);
+        return pttlMs < 0 ? std::numeric_limits<qint64>::max() : view.observedAtNs() / 1'000'000 + pttlMs;
+    }
     }
     return -2;
 }
 
-TtlCell LocksModel::cellFor(const Row& row, int node, qint64 nowNs) const
+TtlCell LocksModel::cellFor(const LockView& view, int node, qint64 nowNs) const
 {
-    const LockView& view = row.view;
     TtlCell cell;
     if (node < 0 || node >= view.nodes.size())
         return cell;
@@ -289,11 +326,11 @@ bool LocksModel::lessThan(int leftRow, int rightRow, int column) const
     const Row& r = m_rows[rightRow];
     switch (column) {
     case KeyColumn:
-        return l.view.key < r.view.key;
+        return l.key < r.key;
     case HolderColumn:
         return l.holderText < r.holderText;
     case VerdictColumn:
-        return verdictOrder(l.view.verdict) < verdictOrder(r.view.verdict);
+        return verdictOrder(l.view.verdict()) < verdictOrder(r.view.verdict());
     case ValidityColumn:
         return expiryMs(l.view) < expiryMs(r.view);
     default: {
@@ -308,8 +345,10 @@ bool LocksModel::lessThan(int leftRow, int rightRow, int column) const
 bool LocksModel::matches(int row, const QString& needle) const
 {
     const Row& r = m_rows[row];
-    return r.keyText.contains(needle, Qt::CaseInsensitive) || r.holderText.contains(needle, Qt::CaseInsensitive) ||
-           lockVerdictName(r.view.verdict).contains(needle, Qt::CaseInsensitive);
+    const bool inKey = r.keyText.isNull() ? QLatin1StringView(r.key).contains(needle, Qt::CaseInsensitive)
+                                          : r.keyText.contains(needle, Qt::CaseInsensitive);
+    return inKey || r.holderText.contains(needle, Qt::CaseInsensitive) ||
+           lockVerdictName(r.view.verdict()).contains(needle, Qt::CaseInsensitive);
 }
 
 int LocksModel::rowCount(const QModelIndex& parent) const
@@ -392,15 +431,62 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = m_rows[index.row()];
-    const LockView& view = row.view;
     const int column = index.column();
+    // What the packed row answers by itself comes first; the rest unpacks it (once for the whole row, unpackedAt).
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
         case KeyColumn:
-            return row.keyText;
+            return keyTextOf(row);
         case HolderColumn:
             return row.holderText;
+        default:
+            break;
+        }
+        break;
+    case RawValueRole:
+        switch (column) {
+        case KeyColumn:
+            return row.key;
+        case HolderColumn:
+            return row.holderText;
+        case VerdictColumn:
+            return verdictOrder(row.view.verdict());
+        case ValidityColumn:
+            return expiryMs(row.view);
+        default:
+            return nodeExpiryMs(row.view, nodeOfColumn(column));
+        }
+    case Qt::DecorationRole:
+        if (column == VerdictColumn)
+            return Icons::verdict(row.view.verdict());
+        return {};
+    case TtlCellRole:
+        if (column < ColumnCount)
+            return {};
+        break;
+    case KeyRole:
+        return row.key;
+    case VerdictRole:
+        return int(row.view.verdict());
+    case Qt::ToolTipRole:
+        if (column == KeyColumn)
+            return keyTextOf(row);
+        if (column == ValidityColumn)
+            return tr("Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift");
+        break;
+    case Qt::TextAlignmentRole:
+        if (column == ValidityColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+
+    const LockView& view = unpackedAt(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
         case VerdictColumn:
             return verdictText(view);
         case ValidityColumn:
@@ -408,37 +494,12 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
                 return tr("free in %1").arg(HumanUnits::remaining(view.remainingFreeInMs(nowNs())));
             return view.isHeld() ? HumanUnits::remaining(view.remainingValidityMs(nowNs())) : tr("—");
         default:
-            return cellFor(row, nodeOfColumn(column), nowNs()).text;
+            return cellFor(view, nodeOfColumn(column), nowNs()).text;
         }
-    case RawValueRole:
-        switch (column) {
-        case KeyColumn:
-            return view.key;
-        case HolderColumn:
-            return row.holderText;
-        case VerdictColumn:
-            return verdictOrder(view.verdict);
-        case ValidityColumn:
-            return expiryMs(view);
-        default:
-            return nodeExpiryMs(view, nodeOfColumn(column));
-        }
-    case Qt::DecorationRole:
-        if (column == VerdictColumn)
-            return Icons::verdict(view.verdict);
-        return {};
     case TtlCellRole:
-        if (column >= ColumnCount)
-            return QVariant::fromValue(cellFor(row, nodeOfColumn(column), nowNs()));
-        return {};
-    case KeyRole:
-        return view.key;
-    case VerdictRole:
-        return int(view.verdict);
+        return QVariant::fromValue(cellFor(view, nodeOfColumn(column), nowNs()));
     case Qt::ToolTipRole:
         switch (column) {
-        case KeyColumn:
-            return row.keyText;
         case HolderColumn:
             return tr("%1\nformat: %2\ntoken: %3")
                 .arg(row.holderText, holderFormatName(view.holder->format), printableBytes(view.token, 120));
@@ -455,12 +516,10 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
                 tip += QLatin1Char('\n') + why;
             return tip;
         }
-        case ValidityColumn:
-            return tr("Observed validity: the quorum-th longest remaining TTL among the holders, minus clock drift");
         default: {
             const int node = nodeOfColumn(column);
             const NodeLockState& state = view.nodes.value(node);
-            const TtlCell cell = cellFor(row, node, nowNs());
+            const TtlCell cell = cellFor(view, node, nowNs());
             QString tip = tr("Node #%1: %2").arg(node + 1).arg(cell.text);
             if (!state.note.isEmpty())
                 tip += QStringLiteral("\n") + state.note;
@@ -469,11 +528,6 @@ QVariant LocksModel::data(const QModelIndex& index, int role) const
             return tip;
         }
         }
-        return {};
-    case Qt::TextAlignmentRole:
-        if (column == ValidityColumn)
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
     default:
         return {};
     }

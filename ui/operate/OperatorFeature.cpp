@@ -182,14 +182,14 @@ void OperatorFeature::updateActions()
     const bool ready = m_actions->isConfigured();
     const bool writable = ready && !m_actions->readOnly();
     const QString readOnlyTip = tr("Read-only mode: destructive actions are disabled");
-    const LockView* view = m_window->locksModel()->viewFor(selectedKey());
+    const std::optional<LockView> view = m_window->locksModel()->viewFor(selectedKey());
     m_forceRelease->setEnabled(writable && view && !view->releaseToken().isEmpty());
     const int node = selectedNode();
     m_restart->setEnabled(writable && node >= 0 && !m_actions->isQuarantined(node));
     m_abandon->setEnabled(writable && node >= 0 && m_actions->isQuarantined(node));
     m_benchToggle->setEnabled(true);
     if (m_detailButton) {
-        const LockView* shown = m_window->locksModel()->viewFor(m_window->detail()->key());
+        const std::optional<LockView> shown = m_window->locksModel()->viewFor(m_window->detail()->key());
         m_detailButton->setEnabled(writable && shown && !shown->releaseToken().isEmpty());
         m_detailButton->setToolTip(ready && !writable ? readOnlyTip : QString());
     }
@@ -222,7 +222,7 @@ void OperatorFeature::updateQuarantine()
 
 ForceReleaseDialog* OperatorFeature::openForceRelease(const QByteArray& key)
 {
-    const LockView* view = m_window->locksModel()->viewFor(key);
+    const std::optional<LockView> view = m_window->locksModel()->viewFor(key);
     if (!m_actions->isConfigured() || !view || view->releaseToken().isEmpty())
         return nullptr;
     // A value without expiry is what an operator releases from this row, never the live holder beside it.
@@ -266,8 +266,12 @@ RestartDialog* OperatorFeature::openRestart(int node)
         return nullptr;
     LockSnapshot snapshot;
     const LocksModel* locks = m_window->locksModel();
-    for (int row = 0; row < locks->rowCount(); ++row)
-        snapshot.insert(locks->viewAt(row).key, locks->viewAt(row));
+    snapshot.reserve(locks->rowCount());
+    for (int row = 0; row < locks->rowCount(); ++row) {
+        LockView view = locks->viewAt(row); // unpacked: the table keeps its rows packed
+        const QByteArray key = view.key;
+        snapshot.insert(key, std::move(view));
+    }
     QList<int> down;
     QList<QByteArray> runIds; // names of one server count once, and go out together
     const QList<NodeFacts>& facts = m_controller->nodeFacts();

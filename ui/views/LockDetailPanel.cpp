@@ -164,7 +164,7 @@ void LockDetailPanel::refresh()
         return;
     }
     m_title->setText(printableBytes(m_key));
-    const LockView* view = m_locks->viewFor(m_key);
+    const std::optional<LockView> view = m_locks->viewFor(m_key);
     if (!view) {
         m_summary->setText(tr("This key is gone from every reachable node."));
         showReason({});
@@ -247,7 +247,7 @@ void LockDetailPanel::showReason(const QString& reason)
 
 void LockDetailPanel::refreshCountdown()
 {
-    const LockView* view = m_key.isEmpty() ? nullptr : m_locks->viewFor(m_key);
+    const std::optional<LockView> view = m_key.isEmpty() ? std::nullopt : m_locks->viewFor(m_key);
     if (!view)
         return;
     const qint64 now = m_locks->nowNs();
