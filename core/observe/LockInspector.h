@@ -63,6 +63,9 @@ struct InspectorOptions
     // emitted; the next one is built when the consumer calls fullPassChunkTaken(). The reads, probes and live changes
     // go on meanwhile: a live change to a lock not told yet tells it first, in a chunk of its own.
     int fullPassChunksAhead = 0;
+    // With fullPassChunksAhead: the chunks tell the locks in key order (the console's table keeps key order and
+    // appends each chunk at its end), else in no particular order.
+    bool fullPassInKeyOrder = false;
     // How often each node's notify-keyspace-events is read (CONFIG GET), to tell live nodes from the ones
     // only the rescan can follow; and how often observerLoad() is emitted. 0 = never.
     int eventsCheckIntervalMs = 15000;
@@ -168,6 +171,9 @@ public:
     // take the copy (never call it from a thread the inspector's thread waits on), then unpacks it on its own.
     LockSnapshot snapshot() const;
     SkippedKeys lastSkipped() const;
+    // Instants at which held views are judged again, kept now (with those of views replaced since, dropped when they
+    // come due): what the validity timer costs. On the inspector's thread.
+    qsizetype validityInstantsKept() const { return qsizetype(m_validityDue.size()); }
 
 signals:
     void inspectionStarted();
@@ -180,6 +186,9 @@ signals:
     // After each chunk of a bounded hand-off (InspectorOptions::fullPassChunksAhead), once its locksChanged() and
     // lockEvents() were emitted: the consumer answers fullPassChunkTaken() when it has handled them.
     void fullPassChunkSent();
+    // A bounded hand-off told its last lock (after its last fullPassChunkSent(), or at once for a pass that had
+    // nothing to tell): the full pass is whole on the consumer's side. inspectionFinished() may come before it.
+    void fullPassTold();
     // Per node: subscribed to keyspace events or not (and why not).
     void keyspaceSubscription(int node, bool subscribed, const QString& message);
     // The node's run_id changed across a reconnect: it restarted, and lost every lock it did not persist.
@@ -293,6 +302,8 @@ private:
     {
         PackedViews before; // the views the pass replaced
         QSet<QByteArray> untold;
+        QList<QByteArray> order; // InspectorOptions::fullPassInKeyOrder: the keys to tell, sorted; from `next` on
+        qsizetype next = 0;
         LockEventTracker::Phase phase = LockEventTracker::Phase::Watching;
     };
     void continueHandOff(bool drain);
@@ -306,6 +317,12 @@ private:
     // re-read too): no lock stays "held" past its validity for want of a keyspace event or a rescan.
     // The next instant after afterNs at which the view's verdict changes by itself, if held.
     void noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs = 0);
+    struct ValidityInstants
+    {
+        qint64 expiringNs = 0; // judgeLock says Expiring from this steady instant on
+        qint64 endNs = 0;      // and Unknown (validity ended) from this one on
+    };
+    ValidityInstants validityInstants(const PackedLockView& view) const;
     void armValidityTimer();
     void onValidityTimer();
     void noteCallUs(qint64 us);

@@ -37,17 +37,24 @@ void LockInspector::judgeAllAgain()
         applyChanges(std::move(updated), touched, Apply::Events);
 }
 
+LockInspector::ValidityInstants LockInspector::validityInstants(const PackedLockView& view) const
+{
+    // As judgeLock counts: whole milliseconds elapsed since the read. Expiring once fewer than the threshold are
+    // left, i.e. from the (validity - threshold + 1)th millisecond on; ended from the validity's millisecond on.
+    const qint64 endNs = view.observedAtNs() + view.observedValidityMs() * kNsPerMs;
+    return {endNs - (m_options.expiringThresholdMs - 1) * kNsPerMs, endNs};
+}
+
 void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs)
 {
     if (!view.isHeld() || view.observedValidityMs() < 0 || m_viewSink)
         return;
-    // One instant per lock at a time (32 bytes each at 100,000 locks): when it turns expiring, and only then
-    // (onValidityTimer) when its validity ends.
-    const qint64 observedAtNs = view.observedAtNs();
-    const qint64 endNs = observedAtNs + view.observedValidityMs() * kNsPerMs;
-    const qint64 expiringNs = endNs - m_options.expiringThresholdMs * kNsPerMs;
-    const bool turnsExpiring = view.verdict() == LockVerdict::Held && expiringNs > std::max(observedAtNs, afterNs);
-    m_validityDue.emplace_back(turnsExpiring ? expiringNs : endNs, key);
+    // One instant of the view at a time: when it turns expiring, and only then (onValidityTimer) when its validity
+    // ends. The instants of views replaced since are dropped when they come due.
+    const ValidityInstants at = validityInstants(view);
+    const bool turnsExpiring =
+        view.verdict() == LockVerdict::Held && at.expiringNs > std::max(view.observedAtNs(), afterNs);
+    m_validityDue.emplace_back(turnsExpiring ? at.expiringNs : at.endNs, key);
     std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
 }
 
@@ -71,10 +78,13 @@ void LockInspector::onValidityTimer()
     QSet<QByteArray> touched;
     while (!m_validityDue.empty() && m_validityDue.front().first <= now) {
         std::pop_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
-        const QByteArray key = std::move(m_validityDue.back().second);
+        const auto [instant, key] = std::move(m_validityDue.back());
         m_validityDue.pop_back();
         const auto it = m_views.constFind(key);
         if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
+            continue;
+        // An instant of a view replaced since (a re-read, an extension): the current view has its own.
+        if (const ValidityInstants at = validityInstants(it.value()); instant != at.expiringNs && instant != at.endNs)
             continue;
         const LockView view = it->unpack(it.key());
         LockView judged = view;
@@ -82,7 +92,7 @@ void LockInspector::onValidityTimer()
         if (judged.validityEnded)
             m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
         if (judged.sameStateAs(view)) {
-            noteValidity(key, it.value(), now); // not expiring yet by a hair (whole ms): its next instant
+            noteValidity(it.key(), it.value(), now); // its next instant
             continue;
         }
         touched.insert(key);
@@ -165,6 +175,10 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
             if (!keep.contains(was.key()) && !m_views.contains(was.key()))
                 handOff.untold.insert(was.key());
         }
+        if (m_options.fullPassInKeyOrder) {
+            handOff.order = QList<QByteArray>(handOff.untold.cbegin(), handOff.untold.cend());
+            std::sort(handOff.order.begin(), handOff.order.end());
+        }
         handOff.before = std::move(before);
         m_handOff = std::move(handOff);
         continueHandOff(false);
@@ -241,18 +255,34 @@ void LockInspector::continueHandOff(bool drain)
         QList<LockEvent> events;
         const qsizetype chunk = m_options.fullPassChunk;
         QSet<QByteArray>& untold = m_handOff->untold;
-        // From the first key each time: a key told early since was taken out of the set, which moves its entries.
-        auto it = untold.begin();
-        while (it != untold.end() &&
-               changes.appeared.size() + changes.changed.size() + changes.disappeared.size() < chunk &&
-               events.size() < chunk) {
-            const QByteArray key = *it;
-            it = untold.erase(it);
-            tellUntold(key, changes, events);
+        auto room = [&] {
+            return changes.appeared.size() + changes.changed.size() + changes.disappeared.size() < chunk &&
+                   events.size() < chunk;
+        };
+        if (!m_handOff->order.isEmpty()) {
+            // In key order; a key told early since is no longer in the set.
+            QList<QByteArray>& order = m_handOff->order;
+            qsizetype& next = m_handOff->next;
+            while (next < order.size() && room()) {
+                const QByteArray key = std::move(order[next++]);
+                if (untold.remove(key))
+                    tellUntold(key, changes, events);
+            }
+        } else {
+            // From the first key each time: a key told early since was taken out of the set, which moves its entries.
+            auto it = untold.begin();
+            while (it != untold.end() && room()) {
+                const QByteArray key = *it;
+                it = untold.erase(it);
+                tellUntold(key, changes, events);
+            }
         }
-        if (untold.isEmpty())
+        const bool last = untold.isEmpty();
+        if (last)
             m_handOff.reset();
         sendHandOffChunk(changes, events);
+        if (last)
+            emit fullPassTold();
     }
 }
 
@@ -268,9 +298,12 @@ void LockInspector::tellEarly(const QSet<QByteArray>& keys)
         if (m_handOff->untold.remove(key))
             tellUntold(key, changes, events);
     }
-    if (m_handOff->untold.isEmpty())
+    const bool last = m_handOff->untold.isEmpty();
+    if (last)
         m_handOff.reset();
     sendHandOffChunk(changes, events);
+    if (last)
+        emit fullPassTold();
 }
 
 void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events)
@@ -346,7 +379,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         else
             it = m_views.insert(key, PackedLockView(after.value()));
         countHolding(it.value(), 1);
-        noteValidity(key, it.value());
+        noteValidity(it.key(), it.value()); // the stored key: the heap's entry shares its bytes
     }
     armValidityTimer();
     publish(changes, events);

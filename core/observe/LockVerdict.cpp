@@ -172,7 +172,7 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
                 blocked[i] = s.pttlMs >= 0 ? s.pttlMs : -1;
         }
         view.freeInMs = rules::quorumFreeInMs(blocked, rules.runIds);
-        view.holder = decodeHolder(view.key, view.token);
+        view.holder = SharedHolder(decodeHolder(view.key, view.token)); // from the view's token (the tombstone)
         return;
     } else if (countOf.size() == 1) {
         view.verdict = LockVerdict::MinorityLeftover;

@@ -173,7 +173,7 @@ public:
     SharedHolder() = default;
     // fromNode: the node whose state it was decoded from (its Redisson hash fields, else its value); -1: from the
     // view's token (LockView::token). A packed view keeps that instead of the holder (observe/PackedLockView.h).
-    SharedHolder(HolderInfo info, int fromNode = -1)
+    explicit SharedHolder(HolderInfo info, int fromNode = -1)
         : m_info(std::make_shared<const HolderInfo>(std::move(info))), m_fromNode(fromNode)
     {}
     const HolderInfo& operator*() const { return m_info ? *m_info : none(); }

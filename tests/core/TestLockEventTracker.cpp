@@ -33,7 +33,7 @@ LockView heldView(const QByteArray& key, const QByteArray& token, int holding, q
     v.observedAtNs = atNs;
     HolderInfo holder;
     holder.summary = QString::fromLatin1(token);
-    v.holder = holder;
+    v.holder = SharedHolder(holder);
     for (int i = 0; i < 3; ++i) {
         NodeLockState s;
         if (i < holding) {

@@ -1075,6 +1075,76 @@ private slots:
         QMetaObject::invokeMethod(release, &QObject::deleteLater);
     }
 
+    // Every held lock shows expiring before its validity ends, on time: judged again at the instant judgeLock's
+    // whole milliseconds make it expiring, not a millisecond before (then it was still held, and was next judged at
+    // its end: from held straight to unknown). Review of 81b01b8: 18 of 20 turned expiring.
+    void everyHeldLockTurnsExpiringBeforeItsEnd()
+    {
+        QList<QByteArray> keys;
+        for (int i = 0; i < 20; ++i) {
+            keys << "lock:ending" + QByteArray::number(i);
+            setLock(m_cluster, keys.last(), "tok", range(0, 5), 2000 + 53 * i);
+        }
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:ending*";
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0; // only the validity timer judges them again
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->snapshot().isEmpty(), 20000);
+        QSet<QByteArray> expiring;
+        for (const auto& args : std::as_const(changes)) {
+            for (const LockView& v : args.first().value<LockChangeSet>().changed) {
+                if (v.verdict == LockVerdict::Expiring)
+                    expiring.insert(v.key);
+            }
+        }
+        QCOMPARE(expiring.size(), keys.size());
+    }
+
+    // A held lock read again and again (rescans) and extended each time: each read's view brings its own instants,
+    // and those of the views it replaced are dropped when they come due, not judged and pushed again (review of
+    // 81b01b8: one more kept per rescan, without end).
+    void validityInstantsOfReplacedViewsAreDropped()
+    {
+        setLock(m_cluster, "lock:renewed", "tok-r", range(0, 5), 3000);
+        IoThread io;
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:renewed";
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 50;
+        o.budgetPerNode = 0;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        auto kept = [&] {
+            qsizetype n = 0;
+            io.runAndWait([&] { n = inspector->validityInstantsKept(); });
+            return n;
+        };
+        QList<qsizetype> seen;
+        for (int round = 0; round < 16; ++round) {
+            for (const auto& ep : m_cluster.endpoints())
+                QCOMPARE(runCommand(ep, {"PEXPIRE", "lock:renewed", "3000"}).integer(), 1);
+            QVERIFY(waitForCount(finished, int(finished.size()) + 10, 15000)); // ten rescans read it meanwhile
+            seen << kept();
+        }
+        // Levels off at the reads of about one validity; growing by one per rescan it would be 80 more by the end.
+        const qsizetype settled = *std::max_element(seen.cbegin() + 4, seen.cbegin() + 8);
+        QVERIFY2(*std::max_element(seen.cbegin() + 8, seen.cend()) <= settled + 15,
+                 qPrintable(QStringLiteral("instants kept per round: %1").arg([&] {
+                     QStringList s;
+                     for (const qsizetype n : seen)
+                         s << QString::number(n);
+                     return s.join(u' ');
+                 }())));
+    }
+
     // Issue 24 item 3 (core N3, tests U2): without keyspace events and without a rescan, a held lock whose observed
     // validity runs out is judged again at that moment (never shown held past it) and read again: gone, it goes; a
     // lock its holder extended meanwhile is held again, never taken for free.

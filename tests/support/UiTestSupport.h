@@ -33,7 +33,7 @@ inline redlock::LockView makeLockView(const QByteArray& key, const QList<QByteAr
     view.observedAtMs = QDateTime::currentMSecsSinceEpoch();
     view.observedAtNs = observedAtNs;
     judgeLock(view, {rules::quorum(int(tokens.size())), 0.01, 1000});
-    view.holder = decodeHolder(view.key, view.token);
+    view.holder = SharedHolder(decodeHolder(view.key, view.token));
     return view;
 }
 
