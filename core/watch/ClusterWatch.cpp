@@ -126,6 +126,7 @@ bool ClusterWatch::start(QString* error)
                 m_inspector->fullPassChunkTaken();
         },
         Qt::QueuedConnection);
+    connect(m_inspector, &LockInspector::fullPassTold, this, &ClusterWatch::fullPassTold, Qt::QueuedConnection);
     connect(
         m_inspector, &LockInspector::inspectionFinished, this,
         [this](const InspectionSummary& summary) {

@@ -126,6 +126,8 @@ signals:
     void locksChanged(const redlock::LockChangeSet& changes);
     void lockEvents(const QList<redlock::LockEvent>& events);
     void inspectionFinished(const redlock::InspectionSummary& summary);
+    // A bounded first pass (InspectorOptions::fullPassChunksAhead) told its last lock (LockInspector::fullPassTold).
+    void fullPassTold();
     void observerLoad(const QList<redlock::ObserverLoad>& load);
     void liveSourceChanged(int node, bool eventsLive, const QString& why);
 

@@ -118,6 +118,8 @@ signals:
 
 private:
     void checkFirstRefresh();
+    // Rows a slice of a large batch brings to the table at most (and the chunk of a full pass).
+    static constexpr int kSlice = 1000;
     static std::vector<LockChangeSet> sliceChanges(const LockChangeSet& changes);
     void queueSlices(std::vector<LockChangeSet> slices);
     void queueLockEvents(const QList<LockEvent>& events);
@@ -136,6 +138,7 @@ private:
     qint64 m_configuredMaxTtlMs = 30000; // OperatorSettings::configuredMaxTtlMs until set
     InspectionSummary m_lastInspection;
     bool m_inspectionDone = false;
+    bool m_firstPassTold = false; // ClusterWatch::fullPassTold
     bool m_firstRefreshDone = false;
     QList<int> m_quarantined;
     int m_rescanBudget = kDefaultBudgetPerNode;
