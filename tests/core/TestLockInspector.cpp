@@ -411,6 +411,51 @@ private slots:
         QCOMPARE(changed.size(), 0);
     }
 
+    // The console's first pass (fullPassInKeyOrder): its chunks tell the locks in key order, one after the other,
+    // each lock once, and fullPassTold() comes once, after the last one.
+    void firstPassHandOffInKeyOrder()
+    {
+        QList<QByteArray> keys;
+        for (int k = 0; k < 300; ++k)
+            keys << "lock:order:" + QByteArray::number(k);
+        for (const QByteArray& key : std::as_const(keys))
+            setLock(m_cluster, key, "tok-" + key, range(0, 5), 60000);
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "lock:order:*";
+        o.reconcileIntervalMs = 0;
+        o.keyspaceEvents = false;
+        o.fullPassChunk = 50;
+        o.fullPassChunksAhead = 1;
+        o.fullPassInKeyOrder = true;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QSignalSpy sent(inspector, &LockInspector::fullPassChunkSent);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        int taken = 0;
+        while (told.isEmpty()) {
+            QTRY_VERIFY_WITH_TIMEOUT(sent.size() > taken || !told.isEmpty(), 15000);
+            if (sent.size() > taken) {
+                QVERIFY(told.isEmpty() || sent.size() == 6); // not before the last chunk
+                inspector->fullPassChunkTaken();
+                ++taken;
+            }
+        }
+        QList<QByteArray> appeared;
+        for (const auto& args : std::as_const(changes)) {
+            const LockChangeSet set = args.first().value<LockChangeSet>();
+            QVERIFY(set.fullRefresh && set.appeared.size() <= 50);
+            for (const LockView& v : set.appeared)
+                appeared << v.key;
+        }
+        std::sort(keys.begin(), keys.end());
+        QCOMPARE(appeared, keys); // every lock once, in key order across the chunks
+        QCOMPARE(sent.size(), 6);
+        io.runAndWait([] {});
+        QCOMPARE(told.size(), 1);
+    }
+
     // `redlock watch`'s first pass: a chunk is built only when the consumer took one, so at most
     // fullPassChunksAhead wait for it, however slowly it takes them; live changes are not held back meanwhile, and a
     // lock changed before it was told is told first (seen held, then released).
