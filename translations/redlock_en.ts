@@ -3029,6 +3029,10 @@ token: %3</source>
         <source>node %1: the audit log could not be written (%2 not recorded): %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>node %1 is the same Redis server as node %2 (same run_id), which already has a restart pending</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -4259,6 +4263,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>SHUTDOWN NOSAVE sent to node #%1. Watched until %2: if it answers earlier, it is flagged.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Note: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>
@@ -4280,6 +4288,13 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 is the same Redis server as node(s) %2 (same run_id): taking it out takes %n other name(s) out too</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -3007,6 +3007,10 @@ token: %3</source>
         <source>node %1: the audit log could not be written (%2 not recorded): %3</source>
         <translation>节点 %1：审计日志无法写入（未记录%2）：%3</translation>
     </message>
+    <message>
+        <source>node %1 is the same Redis server as node %2 (same run_id), which already has a restart pending</source>
+        <translation>节点 %1 与节点 %2 是同一个 Redis 服务器（run_id 相同），后者已有待执行的重启</translation>
+    </message>
 </context>
 <context>
     <name>redlock::NodeSession</name>
@@ -4235,6 +4239,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>SHUTDOWN NOSAVE sent to node #%1. Watched until %2: if it answers earlier, it is flagged.</source>
         <translation>已向节点 #%1 发送 SHUTDOWN NOSAVE。监视至 %2：如果它提前应答，将被标记。</translation>
     </message>
+    <message>
+        <source>Note: %1.</source>
+        <translation>注意：%1。</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>
@@ -4256,6 +4264,12 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
     <message>
         <source>with node %1 out, %2 of %3 nodes would be counted (%4 already down or quarantined): fewer than the quorum of %5, so no lock could be acquired or extended until it is back</source>
         <translation>节点 %1 离线后，%3 个节点中只有 %2 个会被计入（%4 个已离线或被隔离）：少于法定人数 %5，在它恢复之前无法获取或续期任何锁</translation>
+    </message>
+    <message numerus="yes">
+        <source>node %1 is the same Redis server as node(s) %2 (same run_id): taking it out takes %n other name(s) out too</source>
+        <translation>
+            <numerusform>节点 %1 与节点 %2 是同一个 Redis 服务器（run_id 相同）：停用它会同时停用另外 %n 个名称</numerusform>
+        </translation>
     </message>
 </context>
 <context>
