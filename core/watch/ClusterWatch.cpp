@@ -165,6 +165,15 @@ void ClusterWatch::stop()
     QCoreApplication::removePostedEvents(this, QEvent::MetaCall);
 }
 
+void ClusterWatch::tellRestOfPass()
+{
+    if (!m_io || !m_inspector)
+        return;
+    m_io->runAndWait([inspector = m_inspector] { inspector->tellRestOfPassNow(); });
+    // Its emissions are queued for this object behind the chunks told before: all of them, in order, now.
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
 void ClusterWatch::setAlertMonitor(AlertMonitor* monitor)
 {
     m_monitor = monitor;

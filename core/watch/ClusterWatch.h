@@ -75,6 +75,10 @@ public:
     void setLockChangeSink(LockChangeSink sink) { m_sink = std::move(sink); }
     // Before start(): `tap` also gets every batch of lock events on the I/O thread, as the inspector emits it (a
     // journal records there: nothing queued is lost when the watch stops). lockEvents() is emitted all the same.
+    // A bounded first pass still being handed over is told whole now, and what the watch has queued for itself is
+    // delivered at once: its lockEvents() (and locksChanged()) carry every lock the pass saw before this returns. For a
+    // consumer about to stop whose listeners (a journal) must have them all. On the watch's thread.
+    void tellRestOfPass();
     using LockEventTap = std::function<void(const QList<LockEvent>& events)>;
     void setLockEventTap(LockEventTap tap) { m_eventTap = std::move(tap); }
     // Feeds `monitor` (on this thread, not owned; null = none): node facts, quarantined nodes, the audit's findings

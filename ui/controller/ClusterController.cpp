@@ -228,7 +228,7 @@ void ClusterController::queueLockEvents(const QList<LockEvent>& events)
 {
     if (events.isEmpty())
         return;
-    if (m_pendingEvents.empty() && events.size() <= kLockEventSlice) {
+    if (m_pendingEvents.empty() && m_pendingSlices.empty() && events.size() <= kLockEventSlice) {
         emit lockEvents(events); // the usual case: at once
         return;
     }
@@ -286,7 +286,11 @@ void ClusterController::stop()
     if (!isRunning())
         return;
     // Lock events observed and not yet handed on go out now, before the watch ends: the journal ends its
-    // session at stop, and a release queued behind a large batch would otherwise read "unobserved".
+    // session at stop, and a release queued behind a large batch would otherwise read "unobserved". A first pass
+    // still coming in chunks is told whole first: every lock it saw has its "seen held" in the journal.
+    m_watch->tellRestOfPass();
+    if (!isRunning())
+        return; // a listener stopped the watch meanwhile (it did all of this)
     while (!m_pendingEvents.empty())
         emitNextEventSlice();
     ++m_generation;
