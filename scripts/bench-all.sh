@@ -14,8 +14,8 @@
 #   frontends     scripts/bench-frontends.sh: `redlock watch` and `redlock audit` peak RSS
 #
 # Usage: scripts/bench-all.sh [--quick] [--only LIST] [--no-write] [--note TEXT]
-#   --quick     1 round instead of 3, 5000 acquire pairs instead of 20000 (same lock counts): about 10 minutes
-#               on a 2-core box, against about 25 for a full run
+#   --quick     1 round instead of 3, 5000 acquire pairs instead of 20000 (same lock counts): about 15 minutes
+#               on a 2-core box with the 1M rows, against about 30 for a full run
 #   --only      comma-separated benchmarks from the list above (default: all)
 #   --no-write  print the section, leave docs/benchmarks.md alone
 #   --note      a sentence for the section's notes (the machine's state: load, what else ran)
