@@ -181,10 +181,12 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
             });
         }
     });
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    // 60 s, and a minute more for every further 250,000 locks (a million: about 4 minutes).
+    const int waitS = 60 + 60 * std::max(0, count - 100000) / 250000;
+    QTimer::singleShot(waitS * 1000, &loop, &QEventLoop::quit);
     loop.exec();
     if (firstTableMs < 0) {
-        std::printf("%7d locks: the first full table did not arrive within 60 s\n", count);
+        std::printf("%7d locks: the first full table did not arrive within %d s\n", count, waitS);
         return;
     }
 

@@ -38,7 +38,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     // thread: never all its views at once (1.4 KB a lock unpacked, 140 MB at 100,000 locks, whose freed heap the
     // process then keeps), and the table appends each at its end.
     options.inspector.fullPassChunk = kSlice;
-    options.inspector.fullPassChunksAhead = 2;
+    options.inspector.fullPassChunksAhead = 8; // a few ahead: the I/O thread builds the next while the GUI applies
     options.inspector.fullPassInKeyOrder = true;
     options.session.readOnly = settings.readOnly;
     options.configuredMaxTtlMs = m_configuredMaxTtlMs;
