@@ -54,8 +54,8 @@ struct InspectorOptions
     bool perNodeReads = false;
     int eventBatchMs = 50; // keyspace events are coalesced for this long, then re-read
     // A full pass's changes and events go out in emissions of at most this many (0: one of each per pass). For a
-    // consumer that takes them one by one (`redlock watch`): the first pass over 100,000 locks is then never one
-    // change set and one event list of 100,000 on top of the views. The console wants one sorted first load.
+    // consumer that takes them one by one (`redlock watch`, the console): the first pass over 100,000 locks is then
+    // never one change set and one event list of 100,000 on top of the views.
     int fullPassChunk = 0;
     // With fullPassChunk: at most this many of a full pass's chunks handed over and not yet taken (0: no bound, all at
     // once). The I/O thread otherwise builds them faster than a consumer that prints them takes them, and they wait in
