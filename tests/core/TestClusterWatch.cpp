@@ -313,7 +313,7 @@ private slots:
         withSocket.unixSocket = true;
         QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(0);
         ClusterWatchOptions o = fastOptions(cluster);
         o.inspector.nodes.append(alias);
         ClusterWatch watch(o);
@@ -784,7 +784,7 @@ private slots:
             DirectRedis(cluster.port(i)).set("locks:two-servers", lockToken(5), 600000);
         setOnAll(cluster, "locks:three-servers", lockToken(6), 600000);
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(0);
         const QList<NodeEndpoint> named = nodes + QList<NodeEndpoint>{alias};
         const QStringList aliasCommon{QStringLiteral("--nodes"),   list + u',' + alias.displayName(),
                                       QStringLiteral("--pattern"), QStringLiteral("locks:*"),

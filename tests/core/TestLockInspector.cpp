@@ -98,7 +98,7 @@ private slots:
         InspectorOptions o = optionsFor(cluster);
         o.pattern = "lock:*";
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(0);
         o.nodes.append(alias);
         const Inspection r = inspectOnce(o);
         QCOMPARE(r.summary.nodeReachable, (QList<bool>{true, true, true, true}));

@@ -192,7 +192,7 @@ private slots:
         QString error;
         QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(0);
         const QList<NodeEndpoint> named = cluster.endpoints() + QList<NodeEndpoint>{alias};
         QList<QByteArray> runIds;
         for (int i = 0; i < cluster.size(); ++i)

@@ -389,7 +389,7 @@ private slots:
     void unixSocket()
     {
         NodeEndpoint ep;
-        ep.unixSocket = m_cluster.dataDir(3) + QStringLiteral("/redis.sock");
+        ep.unixSocket = m_cluster.unixSocketPath(3);
         RedisConnection c(ep);
         QCOMPARE(roundTrip(c, {"PING"}).bytes(), QByteArray("PONG"));
     }

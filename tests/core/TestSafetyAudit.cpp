@@ -379,7 +379,7 @@ private slots:
         QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
         // The same server once over TCP and once over its unix socket: different endpoints, one vote.
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(1) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(1);
         QList<NodeEndpoint> endpoints = cluster.endpoints();
         endpoints.append(alias);
         QVERIFY(endpoints[1].identity() != alias.identity());

@@ -218,7 +218,7 @@ private slots:
         QString error;
         QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
         NodeEndpoint alias;
-        alias.unixSocket = cluster.dataDir(0) + QStringLiteral("/redis.sock");
+        alias.unixSocket = cluster.unixSocketPath(0);
         OperatorSettings s = settings();
         s.cluster.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
         ClusterController controller;
