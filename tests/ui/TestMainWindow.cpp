@@ -129,6 +129,38 @@ private slots:
         QVERIFY(window.detail()->timeline()->quorumEndsInMs() > window.detail()->timeline()->validityEndsInMs());
     }
 
+    // Sorting by another column, or filtering, puts a sorting model under the table and back (a reset of the view):
+    // the lock the operator selected stays selected, and one filtered out is no longer selected for anyone.
+    void selectionSurvivesSortAndFilterSwitches()
+    {
+        ClusterController controller;
+        MainWindow window(&controller);
+        window.show();
+        fill(window);
+        QTableView* view = window.locksView();
+        QVERIFY(window.locksProxy()->isPassThrough());
+        const int row = window.locksProxy()->rowOfLocksRow(window.locksModel()->rowOf("orders:2"));
+        view->selectRow(row);
+        QCOMPARE(window.detail()->key(), QByteArray("orders:2"));
+        auto selectedKey = [&] {
+            const QModelIndex current = view->selectionModel()->currentIndex();
+            return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+        };
+        view->sortByColumn(LocksModel::ValidityColumn, Qt::DescendingOrder);
+        QVERIFY(!window.locksProxy()->isPassThrough());
+        QCOMPARE(selectedKey(), QByteArray("orders:2"));
+        QVERIFY(view->selectionModel()->isRowSelected(view->selectionModel()->currentIndex().row()));
+        view->sortByColumn(LocksModel::KeyColumn, Qt::AscendingOrder);
+        QVERIFY(window.locksProxy()->isPassThrough());
+        QCOMPARE(selectedKey(), QByteArray("orders:2"));
+        QCOMPARE(window.detail()->key(), QByteArray("orders:2"));
+        window.locksFilter()->setText(QStringLiteral("cache"));
+        QVERIFY(!window.locksProxy()->isPassThrough());
+        QCOMPARE(view->model()->rowCount(), 1);
+        QCOMPARE(selectedKey(), QByteArray());
+        QCOMPARE(window.detail()->key(), QByteArray()); // told: not left showing a lock that is not in the table
+    }
+
     // Issue 14: every toolbar action has a keyboard shortcut, no two actions share one, and Help lists them.
     void everyToolbarActionHasAShortcutListedInHelp()
     {

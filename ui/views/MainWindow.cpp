@@ -221,6 +221,24 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     connect(m_locksProxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateLockCounts);
     connect(m_locksView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &MainWindow::onSelectionChanged);
+    // A sort other than key order, or a filter, puts a sorting model under the table (and takes it away again): the
+    // view is reset then, and the lock the operator had selected stays selected if it is still shown.
+    connect(m_locksProxy, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        const QModelIndex current = m_locksView->selectionModel()->currentIndex();
+        m_keyAcrossReset = current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+        // Told to every listener (the detail panel, the operator actions): a reset clears it without a signal.
+        m_locksView->selectionModel()->clear();
+    });
+    connect(m_locksProxy, &QAbstractItemModel::modelReset, this, [this] {
+        const QByteArray key = std::exchange(m_keyAcrossReset, {});
+        const int row = key.isEmpty() ? -1 : m_locksProxy->rowOfLocksRow(m_locks->rowOf(key));
+        if (row < 0)
+            return;
+        const QModelIndex index = m_locksProxy->index(row, 0);
+        m_locksView->selectionModel()->setCurrentIndex(index,
+                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_locksView->scrollTo(index);
+    });
     connect(m_controller, &ClusterController::firstFullRefresh, this, &MainWindow::selectFirstInterestingLock);
 
     if (m_controller->isRunning())
