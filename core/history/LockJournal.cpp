@@ -344,7 +344,8 @@ LockJournal::LockJournal(JournalOptions options, QObject* parent) : QObject(pare
         m_options.clock = WallClock::system();
     if (!m_options.steadyClock)
         m_options.steadyClock = SteadyClock::system();
-    m_writerThread = std::make_unique<IoThread>(QStringLiteral("redlock-journal"));
+    // A first pass of 1M locks is 1M "seen held" events: the writer gives way to the inspector and the table.
+    m_writerThread = std::make_unique<IoThread>(QStringLiteral("redlock-journal"), IoThread::Priority::Background);
     m_queryThread = std::make_unique<IoThread>(QStringLiteral("redlock-history"));
     m_writer = m_writerThread->create<JournalWriter>(this);
     m_queryContext = m_queryThread->create<QObject>();

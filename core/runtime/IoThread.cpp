@@ -1,13 +1,36 @@
 #include "runtime/IoThread.h"
 
+#include <algorithm>
+
+#ifdef Q_OS_LINUX
+#include <cerrno>
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace redlock {
 
-IoThread::IoThread(const QString& name) : m_thread(std::make_unique<QThread>())
+IoThread::IoThread(const QString& name, Priority priority) : m_thread(std::make_unique<QThread>())
 {
     m_thread->setObjectName(name);
     m_context = new QObject;
     m_context->moveToThread(m_thread.get());
     m_thread->start();
+    if (priority == Priority::Background) {
+#ifdef Q_OS_LINUX
+        // QThread's priorities do nothing under Linux's default scheduler (and IdlePriority, SCHED_IDLE, could
+        // starve the thread for as long as the machine is busy); a thread's own nice value is honoured.
+        runAndWait([] {
+            const pid_t tid = gettid();
+            errno = 0;
+            const int nice = getpriority(PRIO_PROCESS, id_t(tid));
+            if (errno == 0)
+                setpriority(PRIO_PROCESS, id_t(tid), std::min(nice + 10, 19));
+        });
+#else
+        m_thread->setPriority(QThread::LowPriority);
+#endif
+    }
 }
 
 IoThread::~IoThread()

@@ -20,8 +20,16 @@ class IoThread final
     Q_DISABLE_COPY_MOVE(IoThread)
 
 public:
+    enum class Priority {
+        Normal,
+        // Work that may wait (the history journal's writer): on a busy machine it gives way to what the operator
+        // sees. On Linux the thread's nice value is raised by 10 (it still runs: about a tenth of a core that
+        // normal threads fill, all of an idle one); elsewhere QThread::LowPriority.
+        Background,
+    };
+
     /// Starts the thread (named `name` for debuggers and `top`) and its event loop.
-    explicit IoThread(const QString& name = QStringLiteral("redlock-io"));
+    explicit IoThread(const QString& name = QStringLiteral("redlock-io"), Priority priority = Priority::Normal);
     /// Deletes the objects create() made that still exist, on the I/O thread, then quits and joins it.
     ~IoThread();
 

@@ -132,6 +132,37 @@ private slots:
             runCommand(ep, {"FLUSHALL"});
     }
 
+    // The writer gives way to what the operator sees (a first pass of 1M locks is 1M events to write): its thread
+    // runs 10 nice levels below the process's threads (Linux), the history queries' thread does not.
+    void writerThreadRunsInTheBackground()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("the thread's nice value is read from /proc (Linux)");
+#else
+        auto niceOf = [](const QByteArray& name) {
+            const QDir tasks(QStringLiteral("/proc/self/task"));
+            for (const QString& tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+                if (!comm.open(QIODevice::ReadOnly) || comm.readAll().trimmed() != name)
+                    continue;
+                QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
+                if (!stat.open(QIODevice::ReadOnly))
+                    return -100;
+                // Field 19 (nice), counted after the command's closing parenthesis (field 2).
+                const QByteArray text = stat.readAll();
+                const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+                return fields.value(16).toInt();
+            }
+            return -100;
+        };
+        const int own = niceOf(QByteArray("TestLockJournal"));
+        QVERIFY(own > -100);
+        LockJournal journal(optionsAt(QStringLiteral("nice.sqlite")));
+        QCOMPARE(niceOf(QByteArray("redlock-journal")), std::min(own + 10, 19));
+        QCOMPARE(niceOf(QByteArray("redlock-history")), own);
+#endif
+    }
+
     // Acquire, extend, release and expire real locks; the journal gives back who held what, when, for how long.
     // The default journal is in the running application's own data folder: a service embedding the core never
     // writes into the console's.
