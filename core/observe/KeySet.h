@@ -14,7 +14,7 @@ namespace redlock {
 // collide cannot be prepared without the seeds; names not chosen so collide with a probability of about
 // n^2 / 2^129 for n names: 4e-26 at 5 million, where a collision would make the pass skip one lock.
 //
-// 16 bytes a name, at most 4/5 full, in 64 segments chosen by the fingerprint that each grow by half on their
+// 16 bytes a name, at most 4/5 full, in 16 segments chosen by the fingerprint that each grow by half on their
 // own: no moment holds two full tables (a rehash holds one segment twice), and no power-of-two capacity may
 // leave half the slots empty. About 20-30 bytes a name in all, against about 60 with the names' bytes.
 // Open addressing with linear probing inside a segment.
@@ -42,7 +42,7 @@ private:
         quint32 capacity = 0;
         quint32 size = 0;
     };
-    static constexpr int kSegmentBits = 6;
+    static constexpr int kSegmentBits = 4;
     static constexpr size_t kSegments = size_t(1) << kSegmentBits;
 
     static Fingerprint fingerprintOf(const QByteArray& key);
