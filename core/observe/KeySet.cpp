@@ -1,43 +1,83 @@
 #include "observe/KeySet.h"
 
 #include <QHashFunctions>
+#include <QRandomGenerator>
 
-#include <bit>
-#include <cstring>
+#include <algorithm>
+#include <array>
 
 namespace redlock {
 
 namespace {
 
-constexpr size_t kMinCapacity = 16;
+__extension__ using Wide = unsigned __int128;
 
-// Grows past 5/8 full: short probe runs, and the slots stay one contiguous array.
-size_t capacityFor(qsizetype count)
+constexpr quint32 kMinCapacity = 8;
+
+// Grows past 4/5 full: probe runs stay short (about 3 slots for a name met before, 13 for a new one, at worst).
+bool fits(quint64 count, quint32 capacity)
 {
-    return std::bit_ceil(std::max(kMinCapacity, size_t(count) * 8 / 5 + 1));
+    return count * 5 <= quint64(capacity) * 4;
+}
+
+quint32 capacityFor(quint64 count)
+{
+    return quint32(std::max<quint64>(kMinCapacity, count * 5 / 4 + 1));
+}
+
+// Two independent seeds, not Qt's global one, drawn once per process: nonzero, as qHashBits() takes a zero
+// seed for "unseeded".
+const std::array<size_t, 2>& seeds()
+{
+    static const std::array<size_t, 2> drawn = [] {
+        std::array<size_t, 2> values{};
+        for (size_t& value : values) {
+            while (value == 0)
+                value = size_t(QRandomGenerator::system()->generate64());
+        }
+        return values;
+    }();
+    return drawn;
 }
 
 } // namespace
 
-size_t KeySet::hashOf(const QByteArray& key) const
+KeySet::Fingerprint KeySet::fingerprintOf(const QByteArray& key)
 {
-    const size_t hash = qHash(key, m_seed);
-    return hash == 0 ? 1 : hash;
+    const std::array<size_t, 2>& seed = seeds();
+    const auto* data = key.constData();
+    const size_t length = size_t(key.size());
+    // The length goes into the seeds: Qt 6.4's AES hash does not mix it in, so that "lock:a", "lock:a\0" and
+    // "lock:a\0\0" hash alike whatever the seed (TestKeySet::binaryNamesAndTheEmptyName).
+    const size_t lengthMix = length * 0x9e3779b97f4a7c15u;
+    const auto seeded = [&](size_t s) { return (s ^ lengthMix) != 0 ? s ^ lengthMix : s; };
+    Fingerprint fingerprint{quint64(qHashBits(data, length, seeded(seed[0]))),
+                            quint64(qHashBits(data, length, seeded(seed[1])))};
+    if (fingerprint.first == 0)
+        fingerprint.first = 1;
+    return fingerprint;
 }
 
-bool KeySet::holds(const Slot& slot, size_t hash, const QByteArray& key) const
+KeySet::Segment& KeySet::segmentOf(const Fingerprint& fingerprint)
 {
-    return slot.hash == hash && slot.length == key.size() &&
-           std::memcmp(m_bytes.data() + slot.offset, key.constData(), size_t(key.size())) == 0;
+    return m_segments[size_t(fingerprint.second >> (64 - kSegmentBits))];
 }
 
-size_t KeySet::find(const QByteArray& key, size_t hash) const
+const KeySet::Segment& KeySet::segmentOf(const Fingerprint& fingerprint) const
 {
-    const size_t mask = m_slots.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        const Slot& slot = m_slots[i];
-        if (slot.hash == 0 || holds(slot, hash, key))
+    return m_segments[size_t(fingerprint.second >> (64 - kSegmentBits))];
+}
+
+quint32 KeySet::find(const Segment& segment, const Fingerprint& fingerprint)
+{
+    // The slot from the high bits of a product (any capacity, no division), the segment from the other hash.
+    quint32 i = quint32((Wide(fingerprint.first) * segment.capacity) >> 64);
+    for (;;) {
+        const Fingerprint& slot = segment.table[i];
+        if (slot.first == 0 || slot == fingerprint)
             return i;
+        if (++i == segment.capacity)
+            i = 0;
     }
 }
 
@@ -45,52 +85,60 @@ bool KeySet::contains(const QByteArray& key) const
 {
     if (m_size == 0)
         return false;
-    return m_slots[find(key, hashOf(key))].hash != 0;
+    const Fingerprint fingerprint = fingerprintOf(key);
+    const Segment& segment = segmentOf(fingerprint);
+    return segment.size > 0 && segment.table[find(segment, fingerprint)].first != 0;
 }
 
 bool KeySet::insert(const QByteArray& key)
 {
-    if (m_slots.empty()) {
-        m_seed = QHashSeed::globalSeed();
-        rehash(kMinCapacity);
-    }
-    const size_t hash = hashOf(key);
-    size_t i = find(key, hash);
-    if (m_slots[i].hash != 0)
+    if (m_segments.empty())
+        m_segments.resize(kSegments);
+    const Fingerprint fingerprint = fingerprintOf(key);
+    Segment& segment = segmentOf(fingerprint);
+    if (segment.capacity == 0)
+        rehash(segment, kMinCapacity);
+    quint32 i = find(segment, fingerprint);
+    if (segment.table[i].first != 0)
         return false;
-    if (capacityFor(m_size + 1) > m_slots.size()) {
-        rehash(capacityFor(m_size + 1));
-        i = find(key, hash);
+    if (!fits(quint64(segment.size) + 1, segment.capacity)) {
+        // By half: one segment in 16 is rehashed at a time, and the slots stay 53-80% full.
+        rehash(segment, std::max(capacityFor(quint64(segment.size) + 1), segment.capacity / 2 * 3));
+        i = find(segment, fingerprint);
     }
-    Slot& slot = m_slots[i];
-    slot.hash = hash;
-    slot.offset = qsizetype(m_bytes.size());
-    slot.length = key.size();
-    m_bytes.insert(m_bytes.end(), key.cbegin(), key.cend());
+    segment.table[i] = fingerprint;
+    ++segment.size;
     ++m_size;
     return true;
 }
 
 void KeySet::reserve(qsizetype count)
 {
-    if (m_slots.empty())
-        m_seed = QHashSeed::globalSeed();
-    if (capacityFor(count) > m_slots.size())
-        rehash(capacityFor(count));
+    if (count <= 0)
+        return;
+    if (m_segments.empty())
+        m_segments.resize(kSegments);
+    // The names spread over the segments unevenly: room for one in eight more than an even share, and a few.
+    const quint64 share = quint64(count) / kSegments;
+    const quint32 capacity = capacityFor(share + share / 8 + 8);
+    for (Segment& segment : m_segments) {
+        if (capacity > segment.capacity)
+            rehash(segment, capacity);
+    }
 }
 
-void KeySet::rehash(size_t capacity)
+void KeySet::rehash(Segment& segment, quint32 capacity)
 {
-    const std::vector<Slot> old = std::exchange(m_slots, std::vector<Slot>(capacity));
-    const size_t mask = capacity - 1;
-    for (const Slot& slot : old) {
-        if (slot.hash == 0)
-            continue;
-        size_t i = slot.hash & mask; // the keys are distinct: the first empty slot
-        while (m_slots[i].hash != 0)
-            i = (i + 1) & mask;
-        m_slots[i] = slot;
+    Segment grown;
+    grown.table = std::make_unique<Fingerprint[]>(capacity);
+    grown.capacity = capacity;
+    grown.size = segment.size;
+    for (quint32 j = 0; j < segment.capacity; ++j) {
+        const Fingerprint& slot = segment.table[j];
+        if (slot.first != 0)
+            grown.table[find(grown, slot)] = slot; // the fingerprints are distinct: the first empty slot
     }
+    segment = std::move(grown);
 }
 
 } // namespace redlock
