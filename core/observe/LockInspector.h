@@ -303,10 +303,10 @@ private:
     void noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, const LockView* after,
                     LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
                     LockEventTracker::Evidence evidence = {});
-    // The key's last quorum, taken from where it is kept: beside the view in `from` (the key's entry in m_views, or
-    // in the views a pass replaced), else aside. keepQuorum() puts it beside the key's view in m_views (`beside`),
-    // else aside (no view, or not exactly packable beside it). Each key's is in one place at most.
-    LastQuorum takeQuorum(const QByteArray& key, StoredLock* from);
+    // The key's last quorum, from where it is kept: beside the view in `from` (the key's entry in m_views, or in the
+    // views a pass replaced), else aside (taken out). keepQuorum() puts it beside the key's view in m_views
+    // (`beside`, replacing what was there), else aside (no view, or not exactly packable beside it).
+    LastQuorum takeQuorum(const QByteArray& key, const StoredLock* from);
     void keepQuorum(const QByteArray& key, LastQuorum last, StoredLock* beside);
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
     // The bounded hand-off of a full pass (InspectorOptions::fullPassChunksAhead): the keys whose change and events

@@ -130,7 +130,7 @@ void LockInspector::noteChange(const QByteArray& key, LastQuorum& last, const Lo
         changes.changed.append(*after);
 }
 
-LockInspector::LastQuorum LockInspector::takeQuorum(const QByteArray& key, StoredLock* from)
+LockInspector::LastQuorum LockInspector::takeQuorum(const QByteArray& key, const StoredLock* from)
 {
     if (from && !from->quorum.isNull())
         return from->quorum.unpack(from->view);
@@ -234,10 +234,10 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     for (auto after = m_views.begin(); after != m_views.end(); ++after) {
         if (keep.contains(after.key()))
             continue;
-        const auto was = before.find(after.key());
+        const auto was = before.constFind(after.key());
         const LockView afterView = after->view.unpack(after.key());
-        LastQuorum last = takeQuorum(after.key(), was != before.end() ? &was.value() : nullptr);
-        if (was != before.end()) {
+        LastQuorum last = takeQuorum(after.key(), was != before.cend() ? &was.value() : nullptr);
+        if (was != before.cend()) {
             const LockView beforeView = was->view.unpack(was.key());
             noteChange(after.key(), last, &beforeView, &afterView, phase, changes, events);
         } else {
@@ -246,7 +246,7 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
         keepQuorum(after.key(), std::move(last), &after.value());
         endChunk(false);
     }
-    for (auto was = before.begin(); was != before.end(); ++was) {
+    for (auto was = before.cbegin(); was != before.cend(); ++was) {
         if (!keep.contains(was.key()) && !m_views.contains(was.key())) {
             const LockView beforeView = was->view.unpack(was.key());
             LastQuorum last = takeQuorum(was.key(), &was.value());
@@ -333,16 +333,16 @@ void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QL
 {
     // The view is still the pass's own: a change to it tells it first (tellEarly), a new pass ends the hand-off first.
     // Its last quorum is still beside the view the pass replaced (or aside); it goes beside the pass's own.
-    PackedViews& replaced = m_handOff->before;
-    const auto was = replaced.find(key);
+    const PackedViews& replaced = m_handOff->before;
+    const auto was = replaced.constFind(key);
     const auto after = m_views.find(key);
-    if (was == replaced.end() && after == m_views.end())
+    if (was == replaced.cend() && after == m_views.end())
         return;
     const std::optional<LockView> beforeView =
-        was != replaced.end() ? std::optional(was->view.unpack(key)) : std::nullopt;
+        was != replaced.cend() ? std::optional(was->view.unpack(key)) : std::nullopt;
     const std::optional<LockView> afterView =
         after != m_views.end() ? std::optional(after->view.unpack(key)) : std::nullopt;
-    LastQuorum last = takeQuorum(key, was != replaced.end() ? &was.value() : nullptr);
+    LastQuorum last = takeQuorum(key, was != replaced.cend() ? &was.value() : nullptr);
     noteChange(key, last, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr, m_handOff->phase,
                changes, events);
     keepQuorum(key, std::move(last), after != m_views.end() ? &after.value() : nullptr);
