@@ -31,8 +31,54 @@ quint8 ChangeEvidence::nameFlag(QByteArrayView event)
     return Other;
 }
 
+LockEventTracker::KeptQuorum LockEventTracker::KeptQuorum::pack(const LastQuorum& last, const PackedLockView& beside)
+{
+    KeptQuorum kept;
+    const int token = last.token.isEmpty() ? 0 : beside.tokenNumber(last.token);
+    const qint64 endsAfterNs = last.endsNs - last.seenAtNs;
+    const bool endsKept = last.endsNs == 0 || (endsAfterNs >= 0 && endsAfterNs % kNsPerMs == 0 &&
+                                               endsAfterNs / kNsPerMs < std::numeric_limits<quint32>::max());
+    if ((token == 0 && !last.token.isEmpty()) || token > std::numeric_limits<quint8>::max() || !endsKept ||
+        last.nodeMask > std::numeric_limits<quint16>::max())
+        return kept;
+    kept.m_seenAtNs = last.seenAtNs;
+    kept.m_sinceMs = last.sinceMs;
+    // Ends never: the largest value, which no PTTL kept here reaches.
+    kept.m_endsAfterMs = last.endsNs == 0 ? std::numeric_limits<quint32>::max() : quint32(endsAfterNs / kNsPerMs);
+    kept.m_nodeMask = quint16(last.nodeMask);
+    kept.m_token = quint8(token);
+    kept.m_flags = 1;
+    return kept;
+}
+
+LockEventTracker::LastQuorum LockEventTracker::KeptQuorum::unpack(const PackedLockView& beside) const
+{
+    LastQuorum last;
+    last.token = beside.token(m_token);
+    last.seenAtNs = m_seenAtNs;
+    last.endsNs = m_endsAfterMs == std::numeric_limits<quint32>::max() ? 0 : m_seenAtNs + m_endsAfterMs * kNsPerMs;
+    last.nodeMask = m_nodeMask;
+    last.sinceMs = m_sinceMs;
+    return last;
+}
+
 void LockEventTracker::derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
                               QList<LockEvent>* events, Phase phase, Evidence evidence)
+{
+    const auto kept = m_lastQuorum.find(key);
+    std::optional<LastQuorum> last;
+    if (kept != m_lastQuorum.end())
+        last = std::move(kept.value());
+    derive(last, key, before, after, nowMs, events, phase, evidence);
+    if (last)
+        m_lastQuorum.insert(key, std::move(*last));
+    else if (kept != m_lastQuorum.end())
+        m_lastQuorum.erase(kept);
+}
+
+void LockEventTracker::derive(std::optional<LastQuorum>& last, const QByteArray& key, const LockView* before,
+                              const LockView* after, qint64 nowMs, QList<LockEvent>* events, Phase phase,
+                              Evidence evidence)
 {
     auto add = [&](LockEvent::Kind kind, const QByteArray& token, const QString& summary) -> LockEvent* {
         if (!events)
@@ -45,7 +91,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         e.holderSummary = summary;
         return &e;
     };
-    const auto last = m_lastQuorum.find(key); // "no holder" is no entry: an empty value is a token too
+    // "No holder" is no last quorum: an empty value is a token too.
     if (after && after->hasQuorum()) {
         LastQuorum seen;
         seen.token = after->token;
@@ -64,15 +110,15 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         const qint64 quorumPttl = pttls.value(after->quorum - 1, 0);
         seen.endsNs =
             quorumPttl == std::numeric_limits<qint64>::max() ? 0 : after->observedAtNs + quorumPttl * kNsPerMs;
-        seen.sinceMs = last != m_lastQuorum.end() && last->token == after->token ? last->sinceMs : nowMs;
-        if (last == m_lastQuorum.end()) {
+        seen.sinceMs = last && last->token == after->token ? last->sinceMs : nowMs;
+        if (!last) {
             // Acquired only when the key was watched before and no holder was there: then it was acquired (about)
             // now. Before the first full inspection completed, or after an Unknown view, the holder may have held
             // it for long: it is seen held, its acquisition unknown.
             const bool startUnseen = phase != Phase::Watching || (before && before->verdict == LockVerdict::Unknown);
             add(startUnseen ? LockEvent::Kind::SeenHeld : LockEvent::Kind::Acquired, after->token,
                 after->holder->summary);
-            m_lastQuorum.insert(key, std::move(seen));
+            last = std::move(seen);
             return;
         }
         if (last->token != after->token) {
@@ -92,7 +138,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         return; // cannot tell: the last holder stays as it was
     if (phase == Phase::Baseline)
         return; // what the first inspection finds is the starting point, not news
-    if (last != m_lastQuorum.end()) {
+    if (last) {
         // Nodes that held it when last seen on a quorum, do not now, and restarted since: had they kept their
         // data, would it still have its quorum? Then it was lost, not released.
         QList<int> restartedWithout;
@@ -141,7 +187,7 @@ void LockEventTracker::derive(const QByteArray& key, const LockView* before, con
         // pass ended, after its end by its PTTL then).
         if (e && kind == LockEvent::Kind::Expired && nowNs > last->endsNs)
             e->atMs = std::max(last->sinceMs, nowMs - (nowNs - last->endsNs) / kNsPerMs);
-        m_lastQuorum.erase(last);
+        last.reset();
     }
     if (after && after->verdict == LockVerdict::Contested && (!before || before->verdict != LockVerdict::Contested))
         add(LockEvent::Kind::Contested, after->token, after->holder->summary);

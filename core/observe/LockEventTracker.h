@@ -1,11 +1,13 @@
 #pragma once
 
 #include "observe/ObservationTypes.h"
+#include "observe/PackedLockView.h"
 #include "runtime/SteadyClock.h"
 
 #include <QHash>
 
 #include <memory>
+#include <optional>
 
 namespace redlock {
 
@@ -63,14 +65,6 @@ public:
 
     using Evidence = ChangeEvidence;
 
-    // One key's view went from `before` to `after` (null: no view). Appends the events to `events` (null: only
-    // remembers the holder).
-    void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
-                QList<LockEvent>* events, Phase phase = Phase::Watching, Evidence evidence = {});
-    // Room for the holders of `keys` keys (a first inspection's, in one go rather than a doubling series).
-    void reserve(qsizetype keys) { m_lastQuorum.reserve(keys); }
-
-private:
     // Per key, the last token seen on a quorum (kept through Unknown), for acquired/released/changed events.
     struct LastQuorum
     {
@@ -80,9 +74,42 @@ private:
         quint64 nodeMask = 0; // the nodes (below 64) holding it then
         qint64 sinceMs = 0;   // wall instant of the event that began this tenure (acquired, seen held, taken over)
     };
+
+    // A LastQuorum kept beside the key's packed view by a store of views (LockInspector keeps one per lock: a hash
+    // of its own cost 108 bytes a lock and a copy of the token): 24 bytes, no allocation, the token as its number
+    // among the view's tokens. Exact or null: pack() gives null where it cannot keep `last` exactly beside that view
+    // (its token is not among the view's: kept through an Unknown view that lacks it; 16 nodes or more; a quorum
+    // lasting 49 days or more); the store keeps such a one aside, whole.
+    class KeptQuorum
+    {
+    public:
+        static KeptQuorum pack(const LastQuorum& last, const PackedLockView& beside);
+        bool isNull() const { return m_flags == 0; }
+        LastQuorum unpack(const PackedLockView& beside) const;
+
+    private:
+        qint64 m_seenAtNs = 0;
+        qint64 m_sinceMs = 0;
+        quint32 m_endsAfterMs = 0; // endsNs - seenAtNs, in whole ms (what it is: the read's instant + a PTTL)
+        quint16 m_nodeMask = 0;
+        quint8 m_token = 0; // PackedLockView::tokenNumber(); 0 = the empty token
+        quint8 m_flags = 0; // 0 = null
+    };
+    static_assert(sizeof(KeptQuorum) == 24, "one per lock: keep it small");
+
+    // One key's view went from `before` to `after` (null: no view). Appends the events to `events` (null: only
+    // remembers the holder).
+    void derive(const QByteArray& key, const LockView* before, const LockView* after, qint64 nowMs,
+                QList<LockEvent>* events, Phase phase = Phase::Watching, Evidence evidence = {});
+    // The same with the key's last quorum kept by the caller (beside its view): `last` is what the previous
+    // derive() left, and is updated (reset: no holder) as the tracker's own would be.
+    void derive(std::optional<LastQuorum>& last, const QByteArray& key, const LockView* before, const LockView* after,
+                qint64 nowMs, QList<LockEvent>* events, Phase phase = Phase::Watching, Evidence evidence = {});
+
+private:
     // The wall-clock instant of the last read that saw `last` on a quorum (LockEvent::lastSeenHeldMs).
     qint64 lastSeenHeldMs(const LastQuorum& last, qint64 nowMs) const;
-    QHash<QByteArray, LastQuorum> m_lastQuorum;
+    QHash<QByteArray, LastQuorum> m_lastQuorum; // the first derive()'s: keys whose last quorum the caller does not keep
     int m_nodeCount;
     QList<qint64> m_restartedAtNs; // per node, 0 = no restart seen
     std::shared_ptr<SteadyClock> m_clock;

@@ -179,7 +179,7 @@ LockSnapshot LockInspector::snapshot() const
     LockSnapshot views;
     views.reserve(packed.size());
     for (auto it = packed.cbegin(); it != packed.cend(); ++it)
-        views.insert(it.key(), it->unpack(it.key()));
+        views.insert(it.key(), it->view.unpack(it.key()));
     return views;
 }
 
@@ -255,8 +255,8 @@ void LockInspector::setDownNodes(QList<int> nodes)
     // What the node back said last is old: read again the keys it could not be read for, and the unknown ones.
     for (auto view = m_views.cbegin(); view != m_views.cend(); ++view) {
         for (const int node : std::as_const(back)) {
-            const NodeLockState::Presence p = view->presence(node);
-            if (view->verdict() == LockVerdict::Unknown || p == NodeLockState::Presence::Unreachable ||
+            const NodeLockState::Presence p = view->view.presence(node);
+            if (view->view.verdict() == LockVerdict::Unknown || p == NodeLockState::Presence::Unreachable ||
                 p == NodeLockState::Presence::Refused) {
                 m_touched[view.key()] |= 0; // read again, no event's name with it (keeps one a key may have)
                 break;
@@ -457,7 +457,7 @@ void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
             } else if (pass.incremental) {
                 partViews.emplace(key, std::move(view));
             } else {
-                pass.updated.emplace(key, PackedLockView(view));
+                pass.updated.emplace(key, StoredLock{PackedLockView(view), {}});
             }
             break;
         case Outcome::NoTtl:
@@ -566,7 +566,7 @@ void LockInspector::finishPass()
             continue;
         LockView view = vanished(it.key(), pass->reachable, pass->unreachableWhy);
         if (view.verdict != LockVerdict::Free)
-            updated.emplace(it.key(), PackedLockView(view));
+            updated.emplace(it.key(), StoredLock{PackedLockView(view), {}});
     }
     {
         QMutexLocker lock(&m_snapshotMutex);
@@ -675,7 +675,7 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
             return false;
         if (!known) {
             const auto it = m_views.constFind(group.keys[index]);
-            known = it != m_views.cend() ? std::optional(it->unpack(it.key())) : std::nullopt;
+            known = it != m_views.cend() ? std::optional(it->view.unpack(it.key())) : std::nullopt;
         }
         return *known && (*known)->holders > 0 && (*known)->token == read.state.token;
     };

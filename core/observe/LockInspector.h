@@ -79,8 +79,14 @@ struct InspectorOptions
 };
 
 using LockSnapshot = QHash<QByteArray, LockView>;
-// The inspector's own store: one packed view per lock (observe/PackedLockView.h), unpacked where a view is wanted.
-using PackedViews = QHash<QByteArray, PackedLockView>;
+// The inspector's own store: one packed view per lock (observe/PackedLockView.h), unpacked where a view is wanted,
+// and beside it the lock's last quorum for its events (LockEventTracker::KeptQuorum; null in a pass's views).
+struct StoredLock
+{
+    PackedLockView view;
+    LockEventTracker::KeptQuorum quorum;
+};
+using PackedViews = QHash<QByteArray, StoredLock>;
 
 // Finds the lock keys on every node and merges them into one LockView per key, kept live.
 //
@@ -292,8 +298,16 @@ private:
     QList<QByteArray> deferUntoldEndings(const EventNames* told, const QHash<QByteArray, LockView>& updated,
                                          const QSet<QByteArray>& touched);
     LockEventTracker::Phase eventPhase(bool fullPass);
-    void noteChange(const QByteArray& key, const LockView* before, const LockView* after, LockEventTracker::Phase phase,
-                    LockChangeSet& changes, QList<LockEvent>& events, LockEventTracker::Evidence evidence = {});
+    // `last`: the key's last quorum (takeQuorum()), updated by the tracker; the caller keeps it (keepQuorum()).
+    using LastQuorum = std::optional<LockEventTracker::LastQuorum>;
+    void noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, const LockView* after,
+                    LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
+                    LockEventTracker::Evidence evidence = {});
+    // The key's last quorum, from where it is kept: beside the view in `from` (the key's entry in m_views, or in the
+    // views a pass replaced), else aside (taken out). keepQuorum() puts it beside the key's view in m_views
+    // (`beside`, replacing what was there), else aside (no view, or not exactly packable beside it).
+    LastQuorum takeQuorum(const QByteArray& key, const StoredLock* from);
+    void keepQuorum(const QByteArray& key, LastQuorum last, StoredLock* beside);
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
     // The bounded hand-off of a full pass (InspectorOptions::fullPassChunksAhead): the keys whose change and events
     // are not told yet, told from the views when the consumer has room (or at once: `drain`), or ahead of a change
@@ -331,7 +345,10 @@ private:
     std::shared_ptr<SteadyClock> m_clock;
     std::vector<NodeLink> m_links;
     PackedViews m_views;
-    LockEventTracker m_events;      // acquired, released, expired, lost, ... from successive views
+    LockEventTracker m_events; // acquired, released, expired, lost, ... from successive views
+    // The last quorums kept without a view beside them (keepQuorum()): a key the first pass no longer found after a
+    // live change had read it held, a quorum kept through an Unknown view that lacks its token, and the like.
+    QHash<QByteArray, LockEventTracker::LastQuorum> m_quorumsAside;
     mutable QMutex m_snapshotMutex; // guards m_lastSkipped
     SkippedKeys m_lastSkipped;
     std::unique_ptr<Pass> m_pass;

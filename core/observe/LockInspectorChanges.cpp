@@ -25,7 +25,7 @@ void LockInspector::judgeAllAgain()
     QHash<QByteArray, LockView> updated;
     QSet<QByteArray> touched;
     for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        const LockView view = it->unpack(it.key());
+        const LockView view = it->view.unpack(it.key());
         LockView judged = view;
         judgeLock(judged, rules, now);
         if (judged.sameStateAs(view))
@@ -81,18 +81,18 @@ void LockInspector::onValidityTimer()
         const auto [instant, key] = std::move(m_validityDue.back());
         m_validityDue.pop_back();
         const auto it = m_views.constFind(key);
-        if (it == m_views.cend() || !it->isHeld() || touched.contains(key))
+        if (it == m_views.cend() || !it->view.isHeld() || touched.contains(key))
             continue;
         // An instant of a view replaced since (a re-read, an extension): the current view has its own.
-        if (const ValidityInstants at = validityInstants(it.value()); instant != at.expiringNs && instant != at.endNs)
+        if (const ValidityInstants at = validityInstants(it->view); instant != at.expiringNs && instant != at.endNs)
             continue;
-        const LockView view = it->unpack(it.key());
+        const LockView view = it->view.unpack(it.key());
         LockView judged = view;
         judgeLock(judged, rules, now);
         if (judged.validityEnded)
             m_touched[key] |= 0; // extended unseen, or gone: only a read tells (no event's name with it)
         if (judged.sameStateAs(view)) {
-            noteValidity(it.key(), it.value(), now); // its next instant
+            noteValidity(it.key(), it->view, now); // its next instant
             continue;
         }
         touched.insert(key);
@@ -117,17 +117,40 @@ LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
     return phase;
 }
 
-void LockInspector::noteChange(const QByteArray& key, const LockView* before, const LockView* after,
+void LockInspector::noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, const LockView* after,
                                LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
                                LockEventTracker::Evidence evidence)
 {
-    m_events.derive(key, before, after, changes.atMs, &events, phase, evidence);
+    m_events.derive(last, key, before, after, changes.atMs, &events, phase, evidence);
     if (!before)
         changes.appeared.append(*after);
     else if (!after)
         changes.disappeared.append(key);
     else if (!before->sameStateAs(*after))
         changes.changed.append(*after);
+}
+
+LockInspector::LastQuorum LockInspector::takeQuorum(const QByteArray& key, const StoredLock* from)
+{
+    if (from && !from->quorum.isNull())
+        return from->quorum.unpack(from->view);
+    if (m_quorumsAside.isEmpty())
+        return std::nullopt;
+    const auto aside = m_quorumsAside.find(key);
+    if (aside == m_quorumsAside.end())
+        return std::nullopt;
+    LastQuorum last = std::move(aside.value());
+    m_quorumsAside.erase(aside);
+    return last;
+}
+
+void LockInspector::keepQuorum(const QByteArray& key, LastQuorum last, StoredLock* beside)
+{
+    if (beside)
+        beside->quorum =
+            last ? LockEventTracker::KeptQuorum::pack(*last, beside->view) : LockEventTracker::KeptQuorum();
+    if (last && (!beside || beside->quorum.isNull()))
+        m_quorumsAside.insert(key, std::move(*last));
 }
 
 void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
@@ -153,8 +176,8 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     m_locksPerNode.fill(0);
     m_validityDue.clear();
     for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        countHolding(it.value(), 1);
-        noteValidity(it.key(), it.value());
+        countHolding(it->view, 1);
+        noteValidity(it.key(), it->view);
     }
     armValidityTimer();
 
@@ -162,8 +185,6 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     if (m_options.fullPassChunk > 0 && m_options.fullPassChunksAhead > 0) {
         // Bounded: only the names of the keys to tell are kept (one shared copy each), their chunks built as the
         // consumer takes the previous ones.
-        if (before.isEmpty())
-            m_events.reserve(m_views.size());
         HandOff handOff;
         handOff.phase = phase;
         handOff.untold.reserve(m_views.size());
@@ -195,12 +216,9 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     startChunk();
     // The first pass makes every lock appear and tells every holder as seen held: one allocation each, not a
     // doubling series of 100,000.
-    if (before.isEmpty()) {
-        m_events.reserve(m_views.size());
-        if (m_options.fullPassChunk <= 0) {
-            changes.appeared.reserve(m_views.size());
-            events.reserve(m_views.size());
-        }
+    if (before.isEmpty() && m_options.fullPassChunk <= 0) {
+        changes.appeared.reserve(m_views.size());
+        events.reserve(m_views.size());
     }
     auto endChunk = [&](bool last) {
         const qsizetype chunk = m_options.fullPassChunk;
@@ -212,23 +230,28 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
                 startChunk();
         }
     };
-    for (auto after = m_views.cbegin(); after != m_views.cend(); ++after) {
+    // The last quorums move from beside the views replaced to beside the new ones (the keys in `keep` have theirs).
+    for (auto after = m_views.begin(); after != m_views.end(); ++after) {
         if (keep.contains(after.key()))
             continue;
         const auto was = before.constFind(after.key());
-        const LockView afterView = after->unpack(after.key());
+        const LockView afterView = after->view.unpack(after.key());
+        LastQuorum last = takeQuorum(after.key(), was != before.cend() ? &was.value() : nullptr);
         if (was != before.cend()) {
-            const LockView beforeView = was->unpack(was.key());
-            noteChange(after.key(), &beforeView, &afterView, phase, changes, events);
+            const LockView beforeView = was->view.unpack(was.key());
+            noteChange(after.key(), last, &beforeView, &afterView, phase, changes, events);
         } else {
-            noteChange(after.key(), nullptr, &afterView, phase, changes, events);
+            noteChange(after.key(), last, nullptr, &afterView, phase, changes, events);
         }
+        keepQuorum(after.key(), std::move(last), &after.value());
         endChunk(false);
     }
     for (auto was = before.cbegin(); was != before.cend(); ++was) {
         if (!keep.contains(was.key()) && !m_views.contains(was.key())) {
-            const LockView beforeView = was->unpack(was.key());
-            noteChange(was.key(), &beforeView, nullptr, phase, changes, events);
+            const LockView beforeView = was->view.unpack(was.key());
+            LastQuorum last = takeQuorum(was.key(), &was.value());
+            noteChange(was.key(), last, &beforeView, nullptr, phase, changes, events);
+            keepQuorum(was.key(), std::move(last), nullptr);
             endChunk(false);
         }
     }
@@ -309,16 +332,20 @@ void LockInspector::tellEarly(const QSet<QByteArray>& keys)
 void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events)
 {
     // The view is still the pass's own: a change to it tells it first (tellEarly), a new pass ends the hand-off first.
-    const auto was = m_handOff->before.constFind(key);
-    const auto after = m_views.constFind(key);
-    if (was == m_handOff->before.cend() && after == m_views.cend())
+    // Its last quorum is still beside the view the pass replaced (or aside); it goes beside the pass's own.
+    const PackedViews& replaced = m_handOff->before;
+    const auto was = replaced.constFind(key);
+    const auto after = m_views.find(key);
+    if (was == replaced.cend() && after == m_views.end())
         return;
     const std::optional<LockView> beforeView =
-        was != m_handOff->before.cend() ? std::optional(was->unpack(key)) : std::nullopt;
+        was != replaced.cend() ? std::optional(was->view.unpack(key)) : std::nullopt;
     const std::optional<LockView> afterView =
-        after != m_views.cend() ? std::optional(after->unpack(key)) : std::nullopt;
-    noteChange(key, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr, m_handOff->phase, changes,
-               events);
+        after != m_views.end() ? std::optional(after->view.unpack(key)) : std::nullopt;
+    LastQuorum last = takeQuorum(key, was != replaced.cend() ? &was.value() : nullptr);
+    noteChange(key, last, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr, m_handOff->phase,
+               changes, events);
+    keepQuorum(key, std::move(last), after != m_views.end() ? &after.value() : nullptr);
 }
 
 void LockInspector::sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events)
@@ -348,38 +375,39 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     changes.atMs = wallNowMs();
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(false);
+    // Each key's events, then its new view with its last quorum beside it.
     for (const QByteArray& key : apply) {
-        const auto packed = m_views.constFind(key);
+        auto it = m_views.find(key);
         const auto after = updated.constFind(key);
-        const bool had = packed != m_views.cend();
+        const bool had = it != m_views.end();
         const bool has = after != updated.cend();
         if (!had && !has)
             continue;
-        const std::optional<LockView> before = had ? std::optional(packed->unpack(key)) : std::nullopt;
+        const std::optional<LockView> before = had ? std::optional(it->view.unpack(key)) : std::nullopt;
         LockEventTracker::Evidence evidence;
         if (told) {
             const auto names = told->constFind(key);
             evidence.live = names != told->cend();
             evidence.names = evidence.live ? names.value() : 0;
         }
-        noteChange(key, had ? &*before : nullptr, has ? &after.value() : nullptr, phase, changes, events, evidence);
-    }
-    for (const QByteArray& key : apply) {
-        const auto after = updated.constFind(key);
-        auto it = m_views.find(key);
-        if (it != m_views.end())
-            countHolding(it.value(), -1);
-        if (after == updated.cend()) {
-            if (it != m_views.end())
+        LastQuorum last = takeQuorum(key, had ? &it.value() : nullptr);
+        noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr, phase, changes, events,
+                   evidence);
+        if (had)
+            countHolding(it->view, -1);
+        if (!has) {
+            if (had)
                 m_views.erase(it);
+            keepQuorum(key, std::move(last), nullptr);
             continue;
         }
-        if (it != m_views.end())
-            it.value() = PackedLockView(after.value());
+        if (had)
+            it->view = PackedLockView(after.value());
         else
-            it = m_views.insert(key, PackedLockView(after.value()));
-        countHolding(it.value(), 1);
-        noteValidity(it.key(), it.value()); // the stored key: the heap's entry shares its bytes
+            it = m_views.insert(key, StoredLock{PackedLockView(after.value()), {}});
+        keepQuorum(key, std::move(last), &it.value());
+        countHolding(it->view, 1);
+        noteValidity(it.key(), it->view); // the stored key: the heap's entry shares its bytes
     }
     armValidityTimer();
     publish(changes, events);

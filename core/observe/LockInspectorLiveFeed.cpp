@@ -89,9 +89,9 @@ void LockInspector::checkRestartedNode(int node, const QByteArray& cursor, std::
             QHash<QByteArray, LockView> updated;
             QSet<QByteArray> touched;
             for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-                if (it->presence(node) != NodeLockState::Presence::Holding || present->contains(it.key()))
+                if (it->view.presence(node) != NodeLockState::Presence::Holding || present->contains(it.key()))
                     continue;
-                LockView view = it->unpack(it.key());
+                LockView view = it->view.unpack(it.key());
                 view.nodes[node] = NodeLockState{};
                 view.nodes[node].presence = NodeLockState::Presence::Absent;
                 judgeLock(view, verdictRules());

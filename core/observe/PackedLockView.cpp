@@ -96,6 +96,13 @@ public:
         m_p += size;
         return out;
     }
+    QByteArrayView bytesView()
+    {
+        const auto size = qsizetype(varint());
+        const QByteArrayView out(reinterpret_cast<const char*>(m_p), size);
+        m_p += size;
+        return out;
+    }
     void skipBytes() { m_p += qsizetype(varint()); }
     void skipNodes()
     {
@@ -115,6 +122,18 @@ public:
 private:
     const quint8* m_p;
 };
+
+// A reader at the count of the distinct tokens: past the fixed part and what unpack() reads before them.
+Reader tokenTable(const char* bytes, int nodeCount)
+{
+    Reader in(bytes, kPresences + nodeCount);
+    for (int i = 0; i < 3; ++i) // holders, tokenCount, quorum
+        in.varint();
+    for (int i = 0; i < 3; ++i) // restsOn, uncounted, noExpiryNodes
+        in.skipNodes();
+    in.varint(); // the holder's node
+    return in;
+}
 
 } // namespace
 
@@ -288,12 +307,7 @@ qint64 PackedLockView::pttlMs(int node) const
         return -2;
     const char* bytes = m_bytes.constData();
     // The same walk as unpack(), reading only the lengths of what comes before the node's PTTL.
-    Reader in(bytes, kPresences + nodeCount);
-    for (int i = 0; i < 3; ++i) // holders, tokenCount, quorum
-        in.varint();
-    for (int i = 0; i < 3; ++i) // restsOn, uncounted, noExpiryNodes
-        in.skipNodes();
-    in.varint(); // the holder's node
+    Reader in = tokenTable(bytes, nodeCount);
     for (auto tokens = in.varint(); tokens > 0; --tokens)
         in.skipBytes();
     in.varint(); // token
@@ -312,6 +326,32 @@ qint64 PackedLockView::pttlMs(int node) const
         }
     }
     return in.signedValue();
+}
+
+int PackedLockView::tokenNumber(QByteArrayView token) const
+{
+    if (isNull() || token.isEmpty())
+        return 0;
+    Reader in = tokenTable(m_bytes.constData(), nodeCount());
+    const auto count = in.varint();
+    for (quint64 t = 1; t <= count; ++t) {
+        if (in.bytesView() == token)
+            return int(t);
+    }
+    return 0;
+}
+
+QByteArray PackedLockView::token(int number) const
+{
+    if (isNull() || number <= 0)
+        return {};
+    Reader in = tokenTable(m_bytes.constData(), nodeCount());
+    const auto count = in.varint();
+    if (quint64(number) > count)
+        return {};
+    for (int t = 1; t < number; ++t)
+        in.skipBytes();
+    return in.bytes();
 }
 
 } // namespace redlock

@@ -38,6 +38,11 @@ public:
     // node beyond nodeCount()), read by stepping over the variable-length part before it (tens of nanoseconds).
     qint64 freeInMs() const;
     qint64 pttlMs(int node) const;
+    // The view's distinct tokens (its nodes', its own, its noExpiryToken), each once, numbered from 1: what a store
+    // keeping a token beside the view (LockEventTracker::KeptQuorum) refers to instead of a copy. tokenNumber() is 0
+    // for an empty token and for one the view does not have; token(0) is empty.
+    int tokenNumber(QByteArrayView token) const;
+    QByteArray token(int number) const;
 
 private:
     QByteArray m_bytes;

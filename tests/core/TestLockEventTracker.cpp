@@ -243,6 +243,49 @@ private slots:
         QCOMPARE(Evidence::nameFlag("evicted"), quint8(Evidence::Evicted));
         QCOMPARE(Evidence::nameFlag("set"), quint8(Evidence::Other));
     }
+
+    // The last quorum a store keeps beside the key's packed view (LockInspector): given back exactly, the token
+    // from the view's own; null (kept aside, whole, by the store) wherever it could not be.
+    void keptQuorumIsExactOrNull()
+    {
+        using Last = LockEventTracker::LastQuorum;
+        using Kept = LockEventTracker::KeptQuorum;
+        const qint64 atNs = 7'000'000'123;
+        LockView view = heldView("k:kept", "tok-1", 2, 1500, atNs);
+        view.nodes[2].presence = NodeLockState::Presence::Holding;
+        view.nodes[2].token = "tok-2";
+        const PackedLockView packed(view);
+        auto same = [](const Last& a, const Last& b) {
+            return a.token == b.token && a.endsNs == b.endsNs && a.seenAtNs == b.seenAtNs && a.nodeMask == b.nodeMask &&
+                   a.sinceMs == b.sinceMs;
+        };
+        const Last held{"tok-1", atNs + 1400 * kNsPerMs, atNs, 0b011, 1'764'000'000'123};
+        QVERIFY(same(Kept::pack(held, packed).unpack(packed), held));
+        Last other = held; // another of the view's tokens, read earlier, and no end (no TTL)
+        other.token = "tok-2";
+        other.seenAtNs = atNs - 5;
+        other.endsNs = 0;
+        other.nodeMask = 0b100;
+        QVERIFY(same(Kept::pack(other, packed).unpack(packed), other));
+        Last empty = held; // an empty value is a token too
+        empty.token.clear();
+        QVERIFY(!Kept::pack(empty, packed).isNull());
+        QVERIFY(same(Kept::pack(empty, packed).unpack(packed), empty));
+
+        Last absent = held;
+        absent.token = "tok-3"; // not among the view's tokens
+        QVERIFY(Kept::pack(absent, packed).isNull());
+        Last manyNodes = held;
+        manyNodes.nodeMask = quint64(1) << 20;
+        QVERIFY(Kept::pack(manyNodes, packed).isNull());
+        Last notWholeMs = held;
+        notWholeMs.endsNs += 1;
+        QVERIFY(Kept::pack(notWholeMs, packed).isNull());
+        Last longTtl = held;
+        longTtl.endsNs = atNs + qint64(50) * 24 * 3600 * 1000 * kNsPerMs;
+        QVERIFY(Kept::pack(longTtl, packed).isNull());
+        QVERIFY(Kept().isNull());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLockEventTracker)

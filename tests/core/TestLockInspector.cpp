@@ -1333,6 +1333,86 @@ private slots:
         }
     }
 
+    // The last token seen on a quorum is kept through an Unknown view that has no token of its own (every node
+    // refuses the read: nothing of the holder is left in the view the inspector keeps). When the lock is read held
+    // again by the same token, that is no news: not "seen held" again; its release afterwards is told once. Full
+    // passes told at once, and in a bounded hand-off (the last quorum then moves from the replaced views).
+    void lastQuorumIsKeptThroughAViewWithoutItsToken_data()
+    {
+        QTest::addColumn<bool>("handOff");
+        QTest::newRow("at once") << false;
+        QTest::newRow("bounded hand-off") << true;
+    }
+    void lastQuorumIsKeptThroughAViewWithoutItsToken()
+    {
+        QFETCH(bool, handOff);
+        const QByteArray key = handOff ? "kept:handoff" : "kept:once";
+        auto setUser = [this](const QByteArray& keys) {
+            for (const auto& ep : m_cluster.endpoints())
+                QVERIFY(
+                    !runCommand(ep, {"ACL", "SETUSER", "kept-reader", "reset", "on", ">pw", keys, "+@all"}).isError());
+        };
+        setUser("~kept:*");
+        setLock(m_cluster, key, "tok-kept", range(0, 5));
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = key;
+        o.keyspaceEvents = false;
+        o.reconcileIntervalMs = 0;
+        if (handOff) {
+            o.fullPassChunk = 1;
+            o.fullPassChunksAhead = 1;
+        }
+        for (NodeEndpoint& ep : o.nodes) {
+            ep.user = QStringLiteral("kept-reader");
+            ep.password = QStringLiteral("pw");
+        }
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QSignalSpy events(inspector, &LockInspector::lockEvents);
+        QObject::connect(inspector, &LockInspector::fullPassChunkSent, inspector,
+                         [inspector] { inspector->fullPassChunkTaken(); });
+        auto pass = [&](int n) {
+            if (n > 1)
+                QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+            QVERIFY(waitForCount(finished, n, 15000));
+            if (handOff)
+                QVERIFY(waitForCount(told, n, 15000));
+        };
+        auto kinds = [&] {
+            QList<LockEvent::Kind> all;
+            for (const auto& args : events) {
+                for (const LockEvent& e : args.first().value<QList<LockEvent>>())
+                    all << e.kind;
+            }
+            return all;
+        };
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        pass(1);
+        QCOMPARE(kinds(), QList<LockEvent::Kind>{LockEvent::Kind::SeenHeld});
+
+        setUser("~other:*"); // every read of the lock refused: Unknown, and no token in the view
+        pass(2);
+        const LockView refused = inspector->snapshot().value(key);
+        QCOMPARE(refused.verdict, LockVerdict::Unknown);
+        for (const NodeLockState& s : refused.nodes)
+            QVERIFY(s.token.isEmpty());
+        QVERIFY(refused.token.isEmpty());
+
+        setUser("~kept:*");
+        pass(3);
+        QCOMPARE(inspector->snapshot().value(key).verdict, LockVerdict::Held);
+        QCOMPARE(kinds(), QList<LockEvent::Kind>{LockEvent::Kind::SeenHeld}); // the same holder: no news
+
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"DEL", key});
+        pass(4);
+        QCOMPARE(kinds(), (QList<LockEvent::Kind>{LockEvent::Kind::SeenHeld, LockEvent::Kind::Released}));
+        for (const auto& ep : m_cluster.endpoints())
+            runCommand(ep, {"ACL", "DELUSER", "kept-reader"});
+    }
+
     // Nodes that restart empty under a held lock: the lock is lost to data loss, not "released" (its holder
     // did nothing and still believes it holds it), adversarial D5.
     void lockLostOnRestartIsNotReleased()
