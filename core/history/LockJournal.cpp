@@ -453,7 +453,13 @@ void LockJournal::append(QList<JournalEvent> events)
 
 void LockJournal::dropBeyondCap()
 {
-    while (qsizetype(m_pending.size()) - m_pendingSessionEnds > std::max(1, m_options.maxPendingEvents)) {
+    // The cap is for a file that cannot take the events. A writer that works but is behind (a first pass of 1M
+    // locks is 1M "seen held" events at once; the writer's thread gives way to the inspector and the table) loses
+    // nothing: it may fall kBehindFactor times as far behind before the oldest go, a bound against a producer that
+    // outruns it for good.
+    constexpr qsizetype kBehindFactor = 16;
+    const qsizetype cap = qsizetype(std::max(1, m_options.maxPendingEvents)) * (m_status.failing ? 1 : kBehindFactor);
+    while (qsizetype(m_pending.size()) - m_pendingSessionEnds > cap) {
         auto oldest = m_pending.begin();
         while (isSessionEnd(*oldest)) // there is an event beyond: more events than the cap wait
             ++oldest;

@@ -30,11 +30,13 @@ struct JournalOptions
     // -1 = the store's default: 256 MiB for a file; none for PostgreSQL, whose history is the team's: only a size
     // given on purpose (the always-on exporter's --retain-mb) trims it, never a console left on its defaults.
     qint64 retainBytes = -1;
-    qint64 sizeLimitBytes = 0;     // hard cap of the file: a write beyond it fails like on a full disk (0 = none)
-    int flushIntervalMs = 250;     // events are written in one transaction per interval
-    int retryIntervalMs = 5000;    // after a failure, the next attempt (reopen or write)
-    int busyTimeoutMs = 5000;      // how long a write waits for another process's lock
-    int maxPendingEvents = 200000; // kept in memory while the file cannot take them; beyond, the oldest are dropped
+    qint64 sizeLimitBytes = 0;  // hard cap of the file: a write beyond it fails like on a full disk (0 = none)
+    int flushIntervalMs = 250;  // events are written in one transaction per interval
+    int retryIntervalMs = 5000; // after a failure, the next attempt (reopen or write)
+    int busyTimeoutMs = 5000;   // how long a write waits for another process's lock
+    // Kept in memory while the file cannot take them; beyond, the oldest are dropped. While it can, the writer may
+    // be 16 times as far behind (a first pass of 1M locks) before any is dropped.
+    int maxPendingEvents = 200000;
     int retentionIntervalMs = 10 * 60'000; // retention by age (and size) on a timer
     std::shared_ptr<WallClock> clock; // the instants written (events, sessions, retention); null = WallClock::system()
     // What durations are timed on (the retry interval, the heartbeat): monotonic, so that a wall clock set back or

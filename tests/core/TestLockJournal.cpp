@@ -980,6 +980,32 @@ private slots:
         QVERIFY2(folderError.contains(QLatin1String("not a regular file (a folder)")), qPrintable(folderError));
     }
 
+    // A writer that works but is behind (a first pass of 1M locks: 1M "seen held" at once) drops nothing: the cap
+    // on what waits is for a file that cannot take the events (below).
+    void aWriterBehindDropsNothing()
+    {
+        JournalOptions o = optionsAt(QStringLiteral("behind.sqlite"));
+        o.maxPendingEvents = 3;
+        o.flushIntervalMs = 60'000; // nothing is written before the flush below
+        LockJournal journal(o);
+        journal.start();
+        QList<JournalEvent> events;
+        for (int i = 0; i < 40; ++i)
+            events << journalEvent(1000 + i, "orders:" + QByteArray::number(i), "seen-held", "t");
+        journal.record(events);
+        QCOMPARE(journal.status().dropped, 0);
+        QCOMPARE(journal.status().pending, 40);
+        QVERIFY(await(journal.flush()));
+        QCOMPARE(journal.status().written, 40);
+        QCOMPARE(journal.status().dropped, 0);
+        // Beyond 16 times the cap even a working writer lets the oldest go (a producer that outruns it for good).
+        events.clear();
+        for (int i = 0; i < 50; ++i)
+            events << journalEvent(2000 + i, "cache:" + QByteArray::number(i), "seen-held", "t");
+        journal.record(events);
+        QCOMPARE(journal.status().dropped, 2);
+    }
+
     // Garbage in the file: a clear error, monitoring goes on, events wait (the oldest beyond the cap are
     // dropped and said so), and once the file is usable again what waited is written.
     void corruptFileIsReportedAndMonitoringGoesOn()
