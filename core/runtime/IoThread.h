@@ -20,11 +20,12 @@ class IoThread final
     Q_DISABLE_COPY_MOVE(IoThread)
 
 public:
+    /// How the thread competes for the CPU.
     enum class Priority {
-        Normal,
-        // Work that may wait (the history journal's writer): on a busy machine it gives way to what the operator
-        // sees. On Linux the thread's nice value is raised by 10 (it still runs: about a tenth of a core that
-        // normal threads fill, all of an idle one); elsewhere QThread::LowPriority.
+        Normal, ///< like the threads that made it
+        /// Work that may wait (the history journal's writer): on a busy machine it gives way to what the operator
+        /// sees. On Linux the thread's nice value is raised by 10 (it still runs: about a tenth of a core that
+        /// normal threads fill, all of an idle one); elsewhere QThread::LowPriority.
         Background,
     };
 

@@ -130,7 +130,7 @@ private:
     QList<QAction*> m_locksContextActions;
     QList<QAction*> m_nodesContextActions;
     bool m_autoSelected = false;
-    QByteArray m_keyAcrossReset; // the selected lock while the table switches between its own order and a sort
+    QByteArray m_keyAcrossReset;    // the selected lock while the table switches between its own order and a sort
     QList<int> m_savedColumnWidths; // key, holder, verdict, validity, every TTL column
 };
 
