@@ -140,12 +140,12 @@ NodeRestartScheduler::~NodeRestartScheduler()
     qDeleteAll(findChildren<RedisConnection*>(Qt::FindDirectChildrenOnly));
 }
 
-RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+RestartPlan NodeRestartScheduler::plan(int node, const RestartPlanner::LockSource& locks, const QList<int>& nodesDown,
                                        const QList<QByteArray>& runIds) const
 {
     QList<int> unavailable = nodesDown;
     unavailable << quarantinedNodes();
-    return RestartPlanner::plan(node, nodeCount(), snapshot, m_options.configuredMaxTtlMs, m_options.driftFactor,
+    return RestartPlanner::plan(node, nodeCount(), locks, m_options.configuredMaxTtlMs, m_options.driftFactor,
                                 unavailable, runIds);
 }
 
@@ -175,7 +175,10 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
                          "pending")
                           .arg(node + 1)
                           .arg(pending + 1));
-    result.plan = plan(node, request.snapshot, request.nodesDown, request.runIds);
+    QList<int> unavailable = request.nodesDown;
+    unavailable << quarantinedNodes(); // now, on this thread: the node counts are not taken from the request
+    result.plan = RestartPlanner::plan(node, nodeCount(), request.locks, m_options.configuredMaxTtlMs,
+                                       m_options.driftFactor, unavailable, request.runIds);
     const qint64 delay = request.delayMs < 0 ? result.plan.defaultDelayMs : request.delayMs;
     if (delay < result.plan.defaultDelayMs && !request.allowShorterDelay)
         return refuse(tr("a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL "

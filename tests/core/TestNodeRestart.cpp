@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(snapshot.size(), 3);
 
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
         QCOMPARE(p.quorum, 2);
         QVERIFY(p.largestPttlMs > 45000 && p.largestPttlMs <= 50000);
         // max(configured 30000, largest PTTL) + drift (ttl * 0.01 + 2).
@@ -169,9 +169,9 @@ private slots:
         QCOMPARE(p.nodesUpDuring, 2);
 
         // Node 2 holds nothing but lock-c (90 s): the largest PTTL wins over the configured TTL.
-        QVERIFY(scheduler.plan(2, snapshot, {}, {}).defaultDelayMs > 85000);
+        QVERIFY(scheduler.plan(2, RestartPlanner::locksOf(snapshot), {}, {}).defaultDelayMs > 85000);
         // With node 1 already down, restarting node 0 leaves one node: below quorum, and lock-b is hit too.
-        const RestartPlan broken = scheduler.plan(0, snapshot, {1}, {});
+        const RestartPlan broken = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {1}, {});
         QVERIFY(broken.breaksQuorum);
         QCOMPARE(broken.nodesUpDuring, 1);
         QVERIFY(!broken.quorumExplanation.isEmpty());
@@ -210,7 +210,7 @@ private slots:
         NodeRestartScheduler scheduler(o);
         QCOMPARE(scheduler.quorum(), 3);
 
-        const RestartPlan first = scheduler.plan(0, snapshot, {}, runIds);
+        const RestartPlan first = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, runIds);
         QCOMPARE(first.sameServer, QList<int>{3});
         QCOMPARE(first.nodesUpDuring, 2);
         QVERIFY(first.breaksQuorum);
@@ -222,13 +222,13 @@ private slots:
         QCOMPARE(first.affected.first().holdersNow, 3);
         QCOMPARE(first.affected.first().holdersWhileDown, 2);
         // The socket name is the same server: the same plan, seen from it.
-        const RestartPlan viaSocket = scheduler.plan(3, snapshot, {}, runIds);
+        const RestartPlan viaSocket = scheduler.plan(3, RestartPlanner::locksOf(snapshot), {}, runIds);
         QCOMPARE(viaSocket.sameServer, QList<int>{0});
         QCOMPARE(viaSocket.nodesUpDuring, 2);
         QVERIFY(viaSocket.breaksQuorum);
 
         // A node without another name: the server listed twice still counts once among those left.
-        const RestartPlan second = scheduler.plan(1, snapshot, {}, runIds);
+        const RestartPlan second = scheduler.plan(1, RestartPlanner::locksOf(snapshot), {}, runIds);
         QVERIFY(second.sameServer.isEmpty());
         QVERIFY(second.sameServerNote.isEmpty());
         QCOMPARE(second.nodesUpDuring, 2);
@@ -236,7 +236,7 @@ private slots:
         QCOMPARE(second.affected.size(), 1);
         QCOMPARE(second.affected.first().holdersWhileDown, 2);
         // run_ids not known: every name is a server of its own.
-        QVERIFY(!scheduler.plan(1, snapshot, {}, {}).breaksQuorum);
+        QVERIFY(!scheduler.plan(1, RestartPlanner::locksOf(snapshot), {}, {}).breaksQuorum);
 
         RestartRequest req = request(1, 60000);
         req.runIds = runIds;
@@ -1301,7 +1301,7 @@ private slots:
         const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
         QCOMPARE(snapshot.value("lock-stuck").verdict, LockVerdict::Stuck);
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
         QCOMPARE(p.affected.size(), 1);
         QCOMPARE(p.affected.first().key, QByteArray("lock-stuck"));
         QCOMPARE(p.affected.first().holdersWhileDown, 1);

@@ -23,9 +23,9 @@
 
 namespace redlock {
 
-RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot,
+RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPlanner::LockSource& locks,
                              const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent)
-    : QDialog(parent), m_actions(actions), m_node(node), m_snapshot(snapshot), m_nodesDown(nodesDown), m_runIds(runIds)
+    : QDialog(parent), m_actions(actions), m_node(node), m_nodesDown(nodesDown), m_runIds(runIds)
 {
     setObjectName(QStringLiteral("restartDialog"));
     const NodeEndpoint endpoint = actions->settings().cluster.nodes.value(node);
@@ -35,7 +35,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     for (int q : actions->quarantinedNodes())
         if (!unavailable.contains(q))
             unavailable.append(q);
-    m_plan = RestartPlanner::plan(node, actions->nodeCount(), snapshot, actions->settings().configuredMaxTtlMs,
+    m_plan = RestartPlanner::plan(node, actions->nodeCount(), locks, actions->settings().configuredMaxTtlMs,
                                   actions->settings().cluster.driftFactor, unavailable, runIds);
 
     // Set by updateState(): what is enforced depends on the method.
@@ -200,7 +200,7 @@ RestartRequest RestartDialog::request() const
         r.method.startProgram = start.first();
         r.method.startArguments = start.mid(1);
     }
-    r.snapshot = m_snapshot;
+    r.locks = LockSurvey{m_plan.largestPttlMs, m_plan.affected}; // what the operator was shown
     r.nodesDown = m_nodesDown;
     r.runIds = m_runIds;
     r.overrideQuorum = m_plan.breaksQuorum && m_override->text() == overrideWord();
