@@ -167,14 +167,14 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
         return refuse(tr("read-only mode: node restart refused"));
     if (node < 0 || node >= nodeCount())
         return refuse(tr("no node %1").arg(node + 1));
-    if (isQuarantined(node))
-        return refuse(tr("node %1 already has a restart pending").arg(node + 1));
     // Another name of a server being restarted is that server: stopping it again would restart what is kept down.
     if (const int pending = rules::sameServerAs(request.runIds, node, quarantinedNodes()); pending >= 0)
         return refuse(tr("node %1 is the same Redis server as node %2 (same run_id), which already has a restart "
                          "pending")
                           .arg(node + 1)
                           .arg(pending + 1));
+    if (isQuarantined(node))
+        return refuse(tr("node %1 already has a restart pending").arg(node + 1));
     QList<int> unavailable = request.nodesDown;
     unavailable << quarantinedNodes(); // now, on this thread: the node counts are not taken from the request
     result.plan = RestartPlanner::plan(node, nodeCount(), request.locks, m_options.configuredMaxTtlMs,
@@ -199,6 +199,7 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     r.node = node;
     r.endpoint = m_options.nodes[node].displayName();
     r.identity = m_options.nodes[node].identity();
+    r.sameServer = result.plan.sameServer;
     r.method = request.method;
     if (r.method.kind == RestartMethod::Kind::LocalCluster && r.method.localIndex < 0)
         r.method.localIndex = node;
@@ -625,7 +626,7 @@ void NodeRestartScheduler::finish(const QString& id, PendingRestart::State state
 bool NodeRestartScheduler::abandon(int node, QString* error)
 {
     for (auto& [id, entry] : m_entries) {
-        if (entry.restart.node == node && entry.restart.isActive()) {
+        if (entry.restart.names().contains(node) && entry.restart.isActive()) {
             if (entry.restart.state != State::Quarantined) {
                 if (error)
                     *error = tr("node %1 is being stopped or started right now").arg(node + 1);
@@ -670,9 +671,10 @@ QList<int> NodeRestartScheduler::quarantinedNodes() const
     QList<int> out;
     for (const auto& [id, entry] : m_entries) {
         if (entry.restart.isActive())
-            out.append(entry.restart.node);
+            out.append(entry.restart.names()); // every name of the server: an alias would vote for it
     }
     std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

@@ -85,6 +85,9 @@ struct PendingRestart
     int node = -1;
     QString endpoint; // display name
     QString identity; // NodeEndpoint::identity(), to match the node after a reload
+    // The node's other names (same run_id, RestartPlan::sameServer when it was scheduled): the same server, kept out
+    // with it for the whole delay. Saved by identity, matched again after a reload.
+    QList<int> sameServer;
     RestartMethod method;
     State state = State::Stopping;
     qint64 delayMs = 0;
@@ -110,6 +113,9 @@ struct PendingRestart
     // when and how to start it are not known. The console keeps the node out of its count and never starts it;
     // only the operator ends this (abandon), after checking the node. `error` says so.
     bool held = false;
+
+    // The node and its other names: what is kept out.
+    QList<int> names() const { return QList<int>{node} + sameServer; }
 
     bool isActive() const
     {

@@ -257,8 +257,65 @@ private slots:
         QVERIFY(!again.accepted);
         QVERIFY2(again.error.contains(QStringLiteral("node 4 is the same Redis server as node 1")),
                  qPrintable(again.error));
-        QCOMPARE(scheduler.quarantinedNodes(), QList<int>{0});
-        QVERIFY(scheduler.abandon(0));
+        QCOMPARE(forced.restart.sameServer, QList<int>{3});
+        // Kept out under both names for the whole delay: a server brought back early (a supervisor after SHUTDOWN
+        // NOSAVE, a stop command that did not stop it) would vote through its socket name otherwise.
+        QCOMPARE(scheduler.quarantinedNodes(), (QList<int>{0, 3}));
+        QVERIFY(scheduler.isQuarantined(3));
+        const RestartPlan during = scheduler.plan(1, {}, {}, {}); // run_ids not known: four servers, two out
+        QCOMPARE(during.unavailable, (QList<int>{0, 3}));
+        QCOMPARE(during.nodesUpDuring, 1);
+        // Either name ends it.
+        QVERIFY(scheduler.abandon(3));
+        QVERIFY(scheduler.quarantinedNodes().isEmpty());
+    }
+
+    // A console restart resumes the restart with every name of the server kept out: the state file names the other
+    // names by identity, so that a profile listing its nodes in another order finds them.
+    void otherNamesStayOutAfterAConsoleRestart()
+    {
+        LocalCluster cluster;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QString error;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.unixSocketPath(0);
+        QList<QByteArray> runIds;
+        for (int i = 0; i < cluster.size(); ++i)
+            runIds << runIdOf(cluster.port(i));
+        runIds << runIds[0];
+        RestartSchedulerOptions o = options();
+        o.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        o.localClusterBackend = LocalClusterRestartBackend::factory(&cluster);
+        {
+            NodeRestartScheduler first(o);
+            RestartRequest req = request(0, 60000);
+            req.runIds = runIds;
+            req.overrideQuorum = true;
+            const ScheduleResult forced = wait(first.schedule(req));
+            QVERIFY2(forced.accepted, qPrintable(forced.error));
+            QCOMPARE(first.quarantinedNodes(), (QList<int>{0, 3}));
+        }
+        QVERIFY(!cluster.isRunning(0));
+        // The console comes back with the socket name listed first.
+        RestartSchedulerOptions reordered = o;
+        reordered.nodes = QList<NodeEndpoint>{alias} + cluster.endpoints();
+        NodeRestartScheduler second(reordered);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(second.loadPending(&error), 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(second.pending().first().node, 1);
+        QCOMPARE(second.pending().first().sameServer, QList<int>{0});
+        QCOMPARE(second.quarantinedNodes(), (QList<int>{0, 1}));
+        // Still out until the delay has passed, under either name; then neither is.
+        advance(30000);
+        QCOMPARE(second.quarantinedNodes(), (QList<int>{0, 1}));
+        advance(31000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(second.quarantinedNodes().isEmpty());
+        QVERIFY(cluster.isRunning(0));
     }
 
     void restartThatBreaksQuorumIsRefusedUnlessOverridden()

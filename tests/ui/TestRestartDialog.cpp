@@ -254,6 +254,26 @@ private slots:
         QCOMPARE(dialog->plan().nodesUpDuring, 2);
         QVERIFY(dialog->plan().breaksQuorum);
         dialog->close();
+
+        // Overridden, the server goes out under both names: the console keeps the socket name out of its count too,
+        // and says so in the nodes table, until the restart ends.
+        dialog = console.openRestart(0);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
+        dialog->overrideEdit()->setText(dialog->overrideWord());
+        dialog->shutdownConfirm()->setChecked(true);
+        QVERIFY(dialog->restartButton()->isEnabled());
+        QSignalSpy changed(console.actions(), &OperatorActions::restartChanged);
+        QTest::mouseClick(dialog->restartButton(), Qt::LeftButton);
+        QTRY_VERIFY(std::any_of(changed.begin(), changed.end(), [](const QList<QVariant>& args) {
+            return args.first().value<PendingRestart>().state == PendingRestart::State::Quarantined;
+        })); // the SHUTDOWN is confirmed: only now can it be abandoned
+        QCOMPARE(console.actions()->quarantinedNodes(), (QList<int>{0, 3}));
+        QTRY_COMPARE(controller.quarantinedNodes(), (QList<int>{0, 3}));
+        QVERIFY2(!window.nodesModel()->stateNote(3).isEmpty(), "the socket name is shown kept out");
+        console.actions()->abandonRestart(3); // either name ends it
+        QTRY_VERIFY(console.actions()->quarantinedNodes().isEmpty());
+        QTRY_VERIFY(window.nodesModel()->stateNote(3).isEmpty());
         controller.stop();
     }
 
