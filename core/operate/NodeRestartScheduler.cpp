@@ -223,7 +223,7 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     const QJsonObject scheduled{{QStringLiteral("overrideQuorum"), request.overrideQuorum && result.plan.breaksQuorum},
                                 {QStringLiteral("shorterDelay"), delay < result.plan.defaultDelayMs},
                                 {QStringLiteral("defaultDelayMs"), result.plan.defaultDelayMs},
-                                {QStringLiteral("locksBelowQuorum"), static_cast<int>(result.plan.affected.size())}};
+                                {QStringLiteral("locksBelowQuorum"), result.plan.affectedCount}};
     readRunId(entry.probe, [this, id, result, deliver, scheduled](const QByteArray& runId, bool) mutable {
         Entry* e = find(id);
         if (!e) {

@@ -55,6 +55,16 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
     const QList<int> goingOut = namesOfServer(node, nodeCount, runIds);
     QList<int> holding;   // names holding the lock's token
     QList<int> remaining; // of those, the ones still counted while the server is out
+    struct Listed
+    {
+        QByteArray key;
+        PackedLockView view;
+        int holdersNow;
+        int holdersWhileDown;
+    };
+    // The first kAffectedListed keys seen so far, as a max-heap on the key: a smaller key replaces the largest.
+    std::vector<Listed> listed;
+    const auto byKey = [](const Listed& a, const Listed& b) { return a.key < b.key; };
     locks([&](const QByteArray& key, const PackedLockView& view) {
         if (view.presence(node) == NodeLockState::Presence::Holding)
             out.largestPttlMs = std::max(out.largestPttlMs, view.pttlMs(node));
@@ -74,19 +84,30 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
         const int serversLeft = rules::distinctServers(runIds, remaining);
         if (serversLeft >= quorum)
             return;
+        ++out.affectedCount;
+        if (listed.size() == size_t(kAffectedListed)) {
+            if (!(key < listed.front().key))
+                return;
+            std::pop_heap(listed.begin(), listed.end(), byKey);
+            listed.pop_back();
+        }
+        listed.push_back({key, view, rules::distinctServers(runIds, holding), serversLeft});
+        std::push_heap(listed.begin(), listed.end(), byKey);
+    });
+    std::sort_heap(listed.begin(), listed.end(), byKey);
+    out.affected.reserve(qsizetype(listed.size()));
+    for (const Listed& l : listed) {
         // Only the locks listed are unpacked (the holder's summary is decoded from the value).
-        const LockView unpacked = view.unpack(key);
+        const LockView unpacked = l.view.unpack(l.key);
         AffectedLock a;
-        a.key = key;
+        a.key = l.key;
         a.token = unpacked.token;
         a.holderSummary = unpacked.holder->summary;
-        a.holdersNow = rules::distinctServers(runIds, holding);
-        a.holdersWhileDown = serversLeft;
+        a.holdersNow = l.holdersNow;
+        a.holdersWhileDown = l.holdersWhileDown;
         a.observedValidityMs = unpacked.observedValidityMs;
         out.affected.append(a);
-    });
-    std::sort(out.affected.begin(), out.affected.end(),
-              [](const AffectedLock& a, const AffectedLock& b) { return a.key < b.key; });
+    }
     return out;
 }
 
@@ -134,6 +155,7 @@ RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSurvey& surv
             p.sameServer.append(i);
     }
     p.affected = survey.affected;
+    p.affectedCount = survey.affectedCount;
     QList<int> counted; // names neither going out nor already unavailable
     for (int i = 0; i < nodeCount; ++i) {
         if (!names.contains(i) && !unavailable.contains(i))

@@ -180,6 +180,39 @@ private slots:
         QCOMPARE(RestartPlanner::defaultDelayMs(30000, -1, 0.01), 30302);
     }
 
+    // With a node down every lock can fall below quorum: the plan counts them all and lists (unpacks) only the first
+    // RestartPlanner::kAffectedListed by key, whatever order the locks come in.
+    void planListsTheFirstAffectedLocksByKey()
+    {
+        const int count = RestartPlanner::kAffectedListed + 25;
+        const QByteArray script = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'lock-n' .. i, 'tok-' .. i, "
+                                  "'PX', 60000) end return 0";
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).command({"EVAL", script, "0", QByteArray::number(count)});
+        const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
+        QCOMPARE(snapshot.size(), count);
+        QList<QByteArray> keys = snapshot.keys();
+        std::sort(keys.begin(), keys.end());
+
+        NodeRestartScheduler scheduler(options());
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
+        QCOMPARE(p.affectedCount, count);
+        QCOMPARE(p.affected.size(), RestartPlanner::kAffectedListed);
+        for (int i = 0; i < RestartPlanner::kAffectedListed; ++i) {
+            QCOMPARE(p.affected[i].key, keys[i]);
+            QCOMPARE(p.affected[i].token, snapshot.value(keys[i]).token);
+            QCOMPARE(p.affected[i].holdersWhileDown, 1);
+        }
+        // The request carries the count: the audit line says how many locks fell below quorum, not how many listed.
+        RestartRequest req = request(0); // the default delay: the survey's largest PTTL sets it
+        req.locks = LockSurvey{p.largestPttlMs, p.affected, p.affectedCount};
+        const ScheduleResult result = wait(scheduler.schedule(req));
+        QVERIFY2(result.accepted, qPrintable(result.error));
+        QCOMPARE(result.plan.affectedCount, count);
+        QCOMPARE(result.plan.defaultDelayMs, p.defaultDelayMs);
+        QVERIFY(scheduler.abandon(0)); // the next test's init() starts node 0 again
+    }
+
     // One redis-server under two names (its TCP port and its unix socket: one run_id) is one server. Taking out
     // either name takes out both, so the plan counts servers: with three servers listed under four names (quorum 3),
     // any restart leaves two, and the lock on all of them has three holders, two while the node is out. Counted by
