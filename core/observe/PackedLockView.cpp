@@ -300,6 +300,47 @@ qint64 PackedLockView::freeInMs() const
     return isNull() ? -1 : getFixed(m_bytes.constData(), kFreeInMs);
 }
 
+bool PackedLockView::hasQuorum() const
+{
+    if (isNull())
+        return false;
+    Reader in(m_bytes.constData(), kPresences + nodeCount());
+    const qint64 holders = in.signedValue();
+    in.varint(); // tokenCount
+    const qint64 quorum = in.signedValue();
+    return holders >= quorum && quorum > 0;
+}
+
+void PackedLockView::tokenHolders(QList<int>* out) const
+{
+    out->clear();
+    const int nodeCount = this->nodeCount();
+    if (nodeCount == 0)
+        return;
+    const char* bytes = m_bytes.constData();
+    Reader in = tokenTable(bytes, nodeCount);
+    for (auto tokens = in.varint(); tokens > 0; --tokens)
+        in.skipBytes();
+    // Each distinct token is stored once, so equal indices are equal tokens; 0 is none on both sides.
+    const quint64 token = in.varint();
+    in.varint(); // noExpiryToken
+    for (int i = 0; i < nodeCount; ++i) {
+        const auto presence = quint8(bytes[kPresences + i]);
+        in.varint(); // pttlMs
+        if (in.varint() == token &&
+            NodeLockState::Presence(presence & kPresenceMask) == NodeLockState::Presence::Holding)
+            out->append(i);
+        if (presence & kHasNote)
+            in.skipBytes();
+        if (presence & kHasHashFields) {
+            for (auto fields = in.varint(); fields > 0; --fields) {
+                in.skipBytes();
+                in.skipBytes();
+            }
+        }
+    }
+}
+
 qint64 PackedLockView::pttlMs(int node) const
 {
     const int nodeCount = this->nodeCount();

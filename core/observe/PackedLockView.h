@@ -43,6 +43,11 @@ public:
     // for an empty token and for one the view does not have; token(0) is empty.
     int tokenNumber(QByteArrayView token) const;
     QByteArray token(int number) const;
+    // Without unpacking, for the restart planner's walk over every lock: LockView::hasQuorum, and the nodes holding
+    // the view's token (presence Holding with nodes[i].token == token), ascending, in one walk; `out` is cleared
+    // first and its capacity reused.
+    bool hasQuorum() const;
+    void tokenHolders(QList<int>* out) const;
 
 private:
     QByteArray m_bytes;

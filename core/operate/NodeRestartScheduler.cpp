@@ -140,12 +140,12 @@ NodeRestartScheduler::~NodeRestartScheduler()
     qDeleteAll(findChildren<RedisConnection*>(Qt::FindDirectChildrenOnly));
 }
 
-RestartPlan NodeRestartScheduler::plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+RestartPlan NodeRestartScheduler::plan(int node, const RestartPlanner::LockSource& locks, const QList<int>& nodesDown,
                                        const QList<QByteArray>& runIds) const
 {
     QList<int> unavailable = nodesDown;
     unavailable << quarantinedNodes();
-    return RestartPlanner::plan(node, nodeCount(), snapshot, m_options.configuredMaxTtlMs, m_options.driftFactor,
+    return RestartPlanner::plan(node, nodeCount(), locks, m_options.configuredMaxTtlMs, m_options.driftFactor,
                                 unavailable, runIds);
 }
 
@@ -167,15 +167,18 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
         return refuse(tr("read-only mode: node restart refused"));
     if (node < 0 || node >= nodeCount())
         return refuse(tr("no node %1").arg(node + 1));
-    if (isQuarantined(node))
-        return refuse(tr("node %1 already has a restart pending").arg(node + 1));
     // Another name of a server being restarted is that server: stopping it again would restart what is kept down.
     if (const int pending = rules::sameServerAs(request.runIds, node, quarantinedNodes()); pending >= 0)
         return refuse(tr("node %1 is the same Redis server as node %2 (same run_id), which already has a restart "
                          "pending")
                           .arg(node + 1)
                           .arg(pending + 1));
-    result.plan = plan(node, request.snapshot, request.nodesDown, request.runIds);
+    if (isQuarantined(node))
+        return refuse(tr("node %1 already has a restart pending").arg(node + 1));
+    QList<int> unavailable = request.nodesDown;
+    unavailable << quarantinedNodes(); // now, on this thread: the node counts are not taken from the request
+    result.plan = RestartPlanner::plan(node, nodeCount(), request.locks, m_options.configuredMaxTtlMs,
+                                       m_options.driftFactor, unavailable, request.runIds);
     const qint64 delay = request.delayMs < 0 ? result.plan.defaultDelayMs : request.delayMs;
     if (delay < result.plan.defaultDelayMs && !request.allowShorterDelay)
         return refuse(tr("a delay of %1 ms is shorter than the %2 ms the node must stay out (the largest lock TTL "
@@ -196,6 +199,7 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     r.node = node;
     r.endpoint = m_options.nodes[node].displayName();
     r.identity = m_options.nodes[node].identity();
+    r.sameServer = result.plan.sameServer;
     r.method = request.method;
     if (r.method.kind == RestartMethod::Kind::LocalCluster && r.method.localIndex < 0)
         r.method.localIndex = node;
@@ -219,7 +223,7 @@ void NodeRestartScheduler::doSchedule(const RestartRequest& request, std::functi
     const QJsonObject scheduled{{QStringLiteral("overrideQuorum"), request.overrideQuorum && result.plan.breaksQuorum},
                                 {QStringLiteral("shorterDelay"), delay < result.plan.defaultDelayMs},
                                 {QStringLiteral("defaultDelayMs"), result.plan.defaultDelayMs},
-                                {QStringLiteral("locksBelowQuorum"), static_cast<int>(result.plan.affected.size())}};
+                                {QStringLiteral("locksBelowQuorum"), result.plan.affectedCount}};
     readRunId(entry.probe, [this, id, result, deliver, scheduled](const QByteArray& runId, bool) mutable {
         Entry* e = find(id);
         if (!e) {
@@ -622,7 +626,7 @@ void NodeRestartScheduler::finish(const QString& id, PendingRestart::State state
 bool NodeRestartScheduler::abandon(int node, QString* error)
 {
     for (auto& [id, entry] : m_entries) {
-        if (entry.restart.node == node && entry.restart.isActive()) {
+        if (entry.restart.names().contains(node) && entry.restart.isActive()) {
             if (entry.restart.state != State::Quarantined) {
                 if (error)
                     *error = tr("node %1 is being stopped or started right now").arg(node + 1);
@@ -667,9 +671,10 @@ QList<int> NodeRestartScheduler::quarantinedNodes() const
     QList<int> out;
     for (const auto& [id, entry] : m_entries) {
         if (entry.restart.isActive())
-            out.append(entry.restart.node);
+            out.append(entry.restart.names()); // every name of the server: an alias would vote for it
     }
     std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

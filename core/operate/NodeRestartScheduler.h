@@ -51,7 +51,10 @@ struct RestartRequest
     int node = -1;
     qint64 delayMs = -1; // -1 = the plan's default delay
     RestartMethod method;
-    LockSnapshot snapshot;          // current locks (LockInspector::snapshot()): largest PTTL, impact
+    // What the plan shown to the operator read of the locks (RestartPlanner::survey): the largest PTTL on the node,
+    // which sets the default delay, and the locks that fall below quorum (for the audit log). A survey, not the locks,
+    // so that a request at 1M locks is small and the locks are walked once, where they are kept.
+    LockSurvey locks;
     QList<int> nodesDown;           // nodes the caller sees down right now (quarantined ones are added)
     QList<QByteArray> runIds;       // per node, its NodeFacts::runId (empty: unknown): names of one server
     bool overrideQuorum = false;    // the operator confirmed (typed) a restart that leaves fewer than a quorum
@@ -82,6 +85,9 @@ struct PendingRestart
     int node = -1;
     QString endpoint; // display name
     QString identity; // NodeEndpoint::identity(), to match the node after a reload
+    // The node's other names (same run_id, RestartPlan::sameServer when it was scheduled): the same server, kept out
+    // with it for the whole delay. Saved by identity, matched again after a reload.
+    QList<int> sameServer;
     RestartMethod method;
     State state = State::Stopping;
     qint64 delayMs = 0;
@@ -107,6 +113,9 @@ struct PendingRestart
     // when and how to start it are not known. The console keeps the node out of its count and never starts it;
     // only the operator ends this (abandon), after checking the node. `error` says so.
     bool held = false;
+
+    // The node and its other names: what is kept out.
+    QList<int> names() const { return QList<int>{node} + sameServer; }
 
     bool isActive() const
     {
@@ -243,7 +252,7 @@ public:
 
     // The plan for restarting `node` now, counting the quarantined nodes as unavailable. runIds: per node, its
     // run_id (RestartRequest::runIds). Pure, no I/O.
-    RestartPlan plan(int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
+    RestartPlan plan(int node, const RestartPlanner::LockSource& locks, const QList<int>& nodesDown,
                      const QList<QByteArray>& runIds) const;
 
     // Checks the request (read-only, quorum, delay, confirmations), then runs the stop step. The future

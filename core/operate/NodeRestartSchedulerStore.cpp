@@ -64,6 +64,17 @@ std::optional<RestartMethod> methodFromJson(const QJsonObject& o)
 }
 
 // Steady-clock readings compare across processes only within one boot of the machine.
+// The restart's other names by identity: the profile may list its nodes in another order after a reload.
+QJsonArray sameServerToJson(const PendingRestart& r, const QList<NodeEndpoint>& nodes)
+{
+    QJsonArray out;
+    for (const int i : r.sameServer) {
+        if (i >= 0 && i < nodes.size())
+            out.append(nodes[i].identity());
+    }
+    return out;
+}
+
 QString bootId()
 {
     QFile file(QStringLiteral("/proc/sys/kernel/random/boot_id"));
@@ -104,6 +115,7 @@ bool NodeRestartScheduler::save(QString* error)
                         {QStringLiteral("node"), r.node},
                         {QStringLiteral("endpoint"), r.endpoint},
                         {QStringLiteral("identity"), r.identity},
+                        {QStringLiteral("sameServer"), sameServerToJson(r, m_options.nodes)},
                         {QStringLiteral("method"), methodToJson(r.method)},
                         {QStringLiteral("state"), restartStateId(r.state)},
                         {QStringLiteral("delayMs"), r.delayMs},
@@ -289,6 +301,14 @@ int NodeRestartScheduler::loadPending(QString* error)
             continue;
         }
         r.method = *method;
+        // The other names of the server, kept out with it; a name no longer in this profile is not a node here.
+        for (const QJsonValue& name : o.value(QStringLiteral("sameServer")).toArray()) {
+            for (int i = 0; i < nodeCount(); ++i) {
+                if (i != r.node && m_options.nodes[i].identity() == name.toString() && !r.sameServer.contains(i))
+                    r.sameServer.append(i);
+            }
+        }
+        std::sort(r.sameServer.begin(), r.sameServer.end());
         r.delayMs = o.value(QStringLiteral("delayMs")).toInteger();
         r.stoppedAtMs = o.value(QStringLiteral("stoppedAtMs")).toInteger();
         r.dueAtMs = o.value(QStringLiteral("dueAtMs")).toInteger();

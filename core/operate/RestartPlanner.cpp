@@ -15,17 +15,17 @@ qint64 RestartPlanner::defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestP
     return ttl + rules::clockDriftMs(ttl, driftFactor);
 }
 
-qint64 RestartPlanner::largestPttlOnNode(const LockSnapshot& snapshot, int node)
+RestartPlanner::LockSource RestartPlanner::locksOf(const LockSnapshot& snapshot)
 {
-    qint64 largest = -1;
-    for (const LockView& view : snapshot) {
-        if (node < 0 || node >= view.nodes.size())
-            continue;
-        const NodeLockState& s = view.nodes[node];
-        if (s.presence == NodeLockState::Presence::Holding && s.pttlMs > largest)
-            largest = s.pttlMs;
-    }
-    return largest;
+    return [&snapshot](const LockVisitor& visit) {
+        for (const LockView& view : snapshot)
+            visit(view.key, PackedLockView(view));
+    };
+}
+
+qint64 RestartPlanner::largestPttlOnNode(const LockSource& locks, int node)
+{
+    return survey(locks, node, 0, {}, {}).largestPttlMs;
 }
 
 QList<int> RestartPlanner::namesOfServer(int node, int nodeCount, const QList<QByteArray>& runIds)
@@ -39,64 +39,113 @@ QList<int> RestartPlanner::namesOfServer(int node, int nodeCount, const QList<QB
     return names;
 }
 
-QList<AffectedLock> RestartPlanner::affectedLocks(const LockSnapshot& snapshot, int node, int nodeCount,
+QList<AffectedLock> RestartPlanner::affectedLocks(const LockSource& locks, int node, int nodeCount,
                                                   const QList<int>& unavailable, const QList<QByteArray>& runIds)
 {
+    return survey(locks, node, nodeCount, unavailable, runIds).affected;
+}
+
+LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCount, const QList<int>& unavailable,
+                                  const QList<QByteArray>& runIds)
+{
+    LockSurvey out;
+    if (!locks)
+        return out;
     const int quorum = rules::quorum(nodeCount);
     const QList<int> goingOut = namesOfServer(node, nodeCount, runIds);
-    QList<AffectedLock> out;
     QList<int> holding;   // names holding the lock's token
     QList<int> remaining; // of those, the ones still counted while the server is out
-    for (const LockView& view : snapshot) {
-        if (!view.hasQuorum()) // held, or stuck on a quorum
-            continue;
-        holding.clear();
+    struct Listed
+    {
+        QByteArray key;
+        PackedLockView view;
+        int holdersNow;
+        int holdersWhileDown;
+    };
+    // The first kAffectedListed keys seen so far, as a max-heap on the key: a smaller key replaces the largest.
+    std::vector<Listed> listed;
+    const auto byKey = [](const Listed& a, const Listed& b) { return a.key < b.key; };
+    locks([&](const QByteArray& key, const PackedLockView& view) {
+        if (view.presence(node) == NodeLockState::Presence::Holding)
+            out.largestPttlMs = std::max(out.largestPttlMs, view.pttlMs(node));
+        if (nodeCount <= 0 || !view.hasQuorum()) // held, or stuck on a quorum
+            return;
+        view.tokenHolders(&holding);
         remaining.clear();
         bool held = false; // by the server going out, under any of its names
-        for (int i = 0; i < view.nodes.size(); ++i) {
-            const NodeLockState& s = view.nodes[i];
-            if (s.presence != NodeLockState::Presence::Holding || s.token != view.token)
-                continue;
-            holding.append(i);
+        for (const int i : std::as_const(holding)) {
             if (goingOut.contains(i))
                 held = true;
             else if (!unavailable.contains(i))
                 remaining.append(i);
         }
         if (!held)
-            continue;
+            return;
         const int serversLeft = rules::distinctServers(runIds, remaining);
         if (serversLeft >= quorum)
-            continue;
+            return;
+        ++out.affectedCount;
+        if (listed.size() == size_t(kAffectedListed)) {
+            if (!(key < listed.front().key))
+                return;
+            std::pop_heap(listed.begin(), listed.end(), byKey);
+            listed.pop_back();
+        }
+        listed.push_back({key, view, rules::distinctServers(runIds, holding), serversLeft});
+        std::push_heap(listed.begin(), listed.end(), byKey);
+    });
+    std::sort_heap(listed.begin(), listed.end(), byKey);
+    out.affected.reserve(qsizetype(listed.size()));
+    for (const Listed& l : listed) {
+        // Only the locks listed are unpacked (the holder's summary is decoded from the value).
+        const LockView unpacked = l.view.unpack(l.key);
         AffectedLock a;
-        a.key = view.key;
-        a.token = view.token;
-        a.holderSummary = view.holder->summary;
-        a.holdersNow = rules::distinctServers(runIds, holding);
-        a.holdersWhileDown = serversLeft;
-        a.observedValidityMs = view.observedValidityMs;
-        out.append(a);
+        a.key = l.key;
+        a.token = unpacked.token;
+        a.holderSummary = unpacked.holder->summary;
+        a.holdersNow = l.holdersNow;
+        a.holdersWhileDown = l.holdersWhileDown;
+        a.observedValidityMs = unpacked.observedValidityMs;
+        out.affected.append(a);
     }
-    std::sort(out.begin(), out.end(), [](const AffectedLock& a, const AffectedLock& b) { return a.key < b.key; });
     return out;
 }
 
-RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSnapshot& snapshot, qint64 configuredMaxTtlMs,
-                                 double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds)
+namespace {
+
+// Other nodes down or quarantined, ascending, once each, without the node's own names.
+QList<int> normalizedUnavailable(QList<int> unavailable, int nodeCount, const QList<int>& names)
 {
-    const QList<int> names = namesOfServer(node, nodeCount, runIds);
     std::sort(unavailable.begin(), unavailable.end());
     unavailable.erase(std::unique(unavailable.begin(), unavailable.end()), unavailable.end());
     unavailable.erase(
         std::remove_if(unavailable.begin(), unavailable.end(),
                        [nodeCount, &names](int i) { return i < 0 || i >= nodeCount || names.contains(i); }),
         unavailable.end());
+    return unavailable;
+}
+
+} // namespace
+
+RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSource& locks, qint64 configuredMaxTtlMs,
+                                 double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds)
+{
+    unavailable = normalizedUnavailable(std::move(unavailable), nodeCount, namesOfServer(node, nodeCount, runIds));
+    return plan(node, nodeCount, survey(locks, node, nodeCount, unavailable, runIds), configuredMaxTtlMs, driftFactor,
+                unavailable, runIds);
+}
+
+RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSurvey& survey, qint64 configuredMaxTtlMs,
+                                 double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds)
+{
+    const QList<int> names = namesOfServer(node, nodeCount, runIds);
+    unavailable = normalizedUnavailable(std::move(unavailable), nodeCount, names);
     RestartPlan p;
     p.node = node;
     p.nodeCount = nodeCount;
     p.quorum = rules::quorum(nodeCount);
     p.configuredMaxTtlMs = configuredMaxTtlMs;
-    p.largestPttlMs = largestPttlOnNode(snapshot, node);
+    p.largestPttlMs = survey.largestPttlMs;
     const qint64 ttl = std::max<qint64>({0, configuredMaxTtlMs, p.largestPttlMs});
     p.driftMs = rules::clockDriftMs(ttl, driftFactor);
     p.defaultDelayMs = ttl + p.driftMs;
@@ -105,7 +154,8 @@ RestartPlan RestartPlanner::plan(int node, int nodeCount, const LockSnapshot& sn
         if (i != node)
             p.sameServer.append(i);
     }
-    p.affected = affectedLocks(snapshot, node, nodeCount, unavailable, runIds);
+    p.affected = survey.affected;
+    p.affectedCount = survey.affectedCount;
     QList<int> counted; // names neither going out nor already unavailable
     for (int i = 0; i < nodeCount; ++i) {
         if (!names.contains(i) && !unavailable.contains(i))

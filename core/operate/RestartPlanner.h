@@ -1,11 +1,14 @@
 #pragma once
 
 #include "observe/LockInspector.h"
+#include "observe/PackedLockView.h"
 
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
+
+#include <functional>
 
 namespace redlock {
 
@@ -20,6 +23,15 @@ struct AffectedLock
     qint64 observedValidityMs = -1;
 };
 
+// What a plan reads of the locks, small enough to travel with a restart request: the planner's walk over them once
+// (RestartPlanner::plan), for the nodes that were unavailable then.
+struct LockSurvey
+{
+    qint64 largestPttlMs = -1;    // RestartPlan::largestPttlMs
+    QList<AffectedLock> affected; // RestartPlan::affected
+    int affectedCount = 0;        // RestartPlan::affectedCount
+};
+
 // What taking one node out for a delayed restart means, computed before anything is touched.
 struct RestartPlan
 {
@@ -30,7 +42,10 @@ struct RestartPlan
     qint64 largestPttlMs = -1; // largest PTTL of a lock value on this node in the snapshot; -1 = none seen
     qint64 driftMs = 0;
     qint64 defaultDelayMs = 0; // max(configured max TTL, largest PTTL) + drift
+    // The locks that fall below quorum, by key: the first kAffectedListed of them when there are more (with a node
+    // already down that can be every lock: 1M of them unpacked and listed would stall the console).
     QList<AffectedLock> affected;
+    int affectedCount = 0;  // all of them
     QList<int> unavailable; // other nodes already down or quarantined (not the node's other names)
     QList<int> sameServer;  // the node's other names (same run_id): taking the node out takes them out too
     int nodesUpDuring = 0;  // distinct servers counted while this one is out
@@ -50,18 +65,43 @@ class RestartPlanner final
     Q_DECLARE_TR_FUNCTIONS(redlock::RestartPlanner)
 
 public:
+    static constexpr int kAffectedListed = 1000;
+
+    // The locks as the stores keep them, a key and its view packed (the console's table, LockInspector): a source
+    // calls `visit` once per lock, during the call only. The planner reads the packed bytes (verdict, presences,
+    // PTTLs, the nodes holding the token) and unpacks only the locks it lists in RestartPlan::affected, so that a plan
+    // over 1M locks neither unpacks nor copies them. An empty source has no locks.
+    using LockVisitor = std::function<void(const QByteArray& key, const PackedLockView& view)>;
+    using LockSource = std::function<void(const LockVisitor& visit)>;
+    // The snapshot's views packed one at a time and handed to the same walk: callers that hold LockViews go the way
+    // the console goes, so that the two cannot disagree. The source refers to `snapshot`: use it while that lives.
+    static LockSource locksOf(const LockSnapshot& snapshot);
+
     // max(configuredMaxTtlMs, largestPttlMs) + drift of that TTL.
     static qint64 defaultDelayMs(qint64 configuredMaxTtlMs, qint64 largestPttlMs, double driftFactor);
-    // Largest PTTL among the lock values the snapshot saw on `node`; -1 when none.
-    static qint64 largestPttlOnNode(const LockSnapshot& snapshot, int node);
+    // Largest PTTL among the lock values the locks hold on `node`; -1 when none.
+    static qint64 largestPttlOnNode(const LockSource& locks, int node);
     // The node and its other names (same run_id), ascending.
     static QList<int> namesOfServer(int node, int nodeCount, const QList<QByteArray>& runIds);
     // Held locks that `node` (under any of its names) holds and whose holding servers, minus it and the unavailable
-    // nodes, drop below quorum.
-    static QList<AffectedLock> affectedLocks(const LockSnapshot& snapshot, int node, int nodeCount,
+    // nodes, drop below quorum; the first kAffectedListed by key.
+    static QList<AffectedLock> affectedLocks(const LockSource& locks, int node, int nodeCount,
                                              const QList<int>& unavailable, const QList<QByteArray>& runIds);
+    // Both in one walk over the locks.
+    static LockSurvey survey(const LockSource& locks, int node, int nodeCount, const QList<int>& unavailable,
+                             const QList<QByteArray>& runIds);
     // unavailable: other nodes down or quarantined (the node itself is ignored if listed).
+    static RestartPlan plan(int node, int nodeCount, const LockSource& locks, qint64 configuredMaxTtlMs,
+                            double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds);
     static RestartPlan plan(int node, int nodeCount, const LockSnapshot& snapshot, qint64 configuredMaxTtlMs,
+                            double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds)
+    {
+        return plan(node, nodeCount, locksOf(snapshot), configuredMaxTtlMs, driftFactor, std::move(unavailable),
+                    runIds);
+    }
+    // The plan from a survey made before (what a restart request carries): the node counts and the quorum are
+    // computed again for `unavailable`, the largest PTTL and the affected locks are the survey's.
+    static RestartPlan plan(int node, int nodeCount, const LockSurvey& survey, qint64 configuredMaxTtlMs,
                             double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds);
 };
 

@@ -347,6 +347,16 @@ private slots:
             }
             QCOMPARE(packed.pttlMs(nodeCount), -2);
             QCOMPARE(packed.freeInMs(), view.freeInMs);
+            // What the restart planner reads without unpacking.
+            QCOMPARE(packed.hasQuorum(), view.hasQuorum());
+            QList<int> tokenHolders{-1}; // cleared first
+            packed.tokenHolders(&tokenHolders);
+            QList<int> expectedHolders;
+            for (int i = 0; i < nodeCount; ++i) {
+                if (view.nodes[i].presence == Presence::Holding && view.nodes[i].token == view.token)
+                    expectedHolders.append(i);
+            }
+            QCOMPARE(tokenHolders, expectedHolders);
             const LockView back = packed.unpack(view.key);
             QCOMPARE(back.key, view.key);
             QCOMPARE(back.nodes, view.nodes);

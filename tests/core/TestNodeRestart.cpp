@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(snapshot.size(), 3);
 
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
         QCOMPARE(p.quorum, 2);
         QVERIFY(p.largestPttlMs > 45000 && p.largestPttlMs <= 50000);
         // max(configured 30000, largest PTTL) + drift (ttl * 0.01 + 2).
@@ -169,15 +169,48 @@ private slots:
         QCOMPARE(p.nodesUpDuring, 2);
 
         // Node 2 holds nothing but lock-c (90 s): the largest PTTL wins over the configured TTL.
-        QVERIFY(scheduler.plan(2, snapshot, {}, {}).defaultDelayMs > 85000);
+        QVERIFY(scheduler.plan(2, RestartPlanner::locksOf(snapshot), {}, {}).defaultDelayMs > 85000);
         // With node 1 already down, restarting node 0 leaves one node: below quorum, and lock-b is hit too.
-        const RestartPlan broken = scheduler.plan(0, snapshot, {1}, {});
+        const RestartPlan broken = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {1}, {});
         QVERIFY(broken.breaksQuorum);
         QCOMPARE(broken.nodesUpDuring, 1);
         QVERIFY(!broken.quorumExplanation.isEmpty());
         QCOMPARE(broken.affected.size(), 2);
         // No locks: the configured TTL decides.
         QCOMPARE(RestartPlanner::defaultDelayMs(30000, -1, 0.01), 30302);
+    }
+
+    // With a node down every lock can fall below quorum: the plan counts them all and lists (unpacks) only the first
+    // RestartPlanner::kAffectedListed by key, whatever order the locks come in.
+    void planListsTheFirstAffectedLocksByKey()
+    {
+        const int count = RestartPlanner::kAffectedListed + 25;
+        const QByteArray script = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'lock-n' .. i, 'tok-' .. i, "
+                                  "'PX', 60000) end return 0";
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).command({"EVAL", script, "0", QByteArray::number(count)});
+        const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
+        QCOMPARE(snapshot.size(), count);
+        QList<QByteArray> keys = snapshot.keys();
+        std::sort(keys.begin(), keys.end());
+
+        NodeRestartScheduler scheduler(options());
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
+        QCOMPARE(p.affectedCount, count);
+        QCOMPARE(p.affected.size(), RestartPlanner::kAffectedListed);
+        for (int i = 0; i < RestartPlanner::kAffectedListed; ++i) {
+            QCOMPARE(p.affected[i].key, keys[i]);
+            QCOMPARE(p.affected[i].token, snapshot.value(keys[i]).token);
+            QCOMPARE(p.affected[i].holdersWhileDown, 1);
+        }
+        // The request carries the count: the audit line says how many locks fell below quorum, not how many listed.
+        RestartRequest req = request(0); // the default delay: the survey's largest PTTL sets it
+        req.locks = LockSurvey{p.largestPttlMs, p.affected, p.affectedCount};
+        const ScheduleResult result = wait(scheduler.schedule(req));
+        QVERIFY2(result.accepted, qPrintable(result.error));
+        QCOMPARE(result.plan.affectedCount, count);
+        QCOMPARE(result.plan.defaultDelayMs, p.defaultDelayMs);
+        QVERIFY(scheduler.abandon(0)); // the next test's init() starts node 0 again
     }
 
     // One redis-server under two names (its TCP port and its unix socket: one run_id) is one server. Taking out
@@ -210,7 +243,7 @@ private slots:
         NodeRestartScheduler scheduler(o);
         QCOMPARE(scheduler.quorum(), 3);
 
-        const RestartPlan first = scheduler.plan(0, snapshot, {}, runIds);
+        const RestartPlan first = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, runIds);
         QCOMPARE(first.sameServer, QList<int>{3});
         QCOMPARE(first.nodesUpDuring, 2);
         QVERIFY(first.breaksQuorum);
@@ -222,13 +255,13 @@ private slots:
         QCOMPARE(first.affected.first().holdersNow, 3);
         QCOMPARE(first.affected.first().holdersWhileDown, 2);
         // The socket name is the same server: the same plan, seen from it.
-        const RestartPlan viaSocket = scheduler.plan(3, snapshot, {}, runIds);
+        const RestartPlan viaSocket = scheduler.plan(3, RestartPlanner::locksOf(snapshot), {}, runIds);
         QCOMPARE(viaSocket.sameServer, QList<int>{0});
         QCOMPARE(viaSocket.nodesUpDuring, 2);
         QVERIFY(viaSocket.breaksQuorum);
 
         // A node without another name: the server listed twice still counts once among those left.
-        const RestartPlan second = scheduler.plan(1, snapshot, {}, runIds);
+        const RestartPlan second = scheduler.plan(1, RestartPlanner::locksOf(snapshot), {}, runIds);
         QVERIFY(second.sameServer.isEmpty());
         QVERIFY(second.sameServerNote.isEmpty());
         QCOMPARE(second.nodesUpDuring, 2);
@@ -236,7 +269,7 @@ private slots:
         QCOMPARE(second.affected.size(), 1);
         QCOMPARE(second.affected.first().holdersWhileDown, 2);
         // run_ids not known: every name is a server of its own.
-        QVERIFY(!scheduler.plan(1, snapshot, {}, {}).breaksQuorum);
+        QVERIFY(!scheduler.plan(1, RestartPlanner::locksOf(snapshot), {}, {}).breaksQuorum);
 
         RestartRequest req = request(1, 60000);
         req.runIds = runIds;
@@ -257,8 +290,65 @@ private slots:
         QVERIFY(!again.accepted);
         QVERIFY2(again.error.contains(QStringLiteral("node 4 is the same Redis server as node 1")),
                  qPrintable(again.error));
-        QCOMPARE(scheduler.quarantinedNodes(), QList<int>{0});
-        QVERIFY(scheduler.abandon(0));
+        QCOMPARE(forced.restart.sameServer, QList<int>{3});
+        // Kept out under both names for the whole delay: a server brought back early (a supervisor after SHUTDOWN
+        // NOSAVE, a stop command that did not stop it) would vote through its socket name otherwise.
+        QCOMPARE(scheduler.quarantinedNodes(), (QList<int>{0, 3}));
+        QVERIFY(scheduler.isQuarantined(3));
+        const RestartPlan during = scheduler.plan(1, {}, {}, {}); // run_ids not known: four servers, two out
+        QCOMPARE(during.unavailable, (QList<int>{0, 3}));
+        QCOMPARE(during.nodesUpDuring, 1);
+        // Either name ends it.
+        QVERIFY(scheduler.abandon(3));
+        QVERIFY(scheduler.quarantinedNodes().isEmpty());
+    }
+
+    // A console restart resumes the restart with every name of the server kept out: the state file names the other
+    // names by identity, so that a profile listing its nodes in another order finds them.
+    void otherNamesStayOutAfterAConsoleRestart()
+    {
+        LocalCluster cluster;
+        LocalNodeOptions withSocket;
+        withSocket.unixSocket = true;
+        QString error;
+        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
+        NodeEndpoint alias;
+        alias.unixSocket = cluster.unixSocketPath(0);
+        QList<QByteArray> runIds;
+        for (int i = 0; i < cluster.size(); ++i)
+            runIds << runIdOf(cluster.port(i));
+        runIds << runIds[0];
+        RestartSchedulerOptions o = options();
+        o.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        o.localClusterBackend = LocalClusterRestartBackend::factory(&cluster);
+        {
+            NodeRestartScheduler first(o);
+            RestartRequest req = request(0, 60000);
+            req.runIds = runIds;
+            req.overrideQuorum = true;
+            const ScheduleResult forced = wait(first.schedule(req));
+            QVERIFY2(forced.accepted, qPrintable(forced.error));
+            QCOMPARE(first.quarantinedNodes(), (QList<int>{0, 3}));
+        }
+        QVERIFY(!cluster.isRunning(0));
+        // The console comes back with the socket name listed first.
+        RestartSchedulerOptions reordered = o;
+        reordered.nodes = QList<NodeEndpoint>{alias} + cluster.endpoints();
+        NodeRestartScheduler second(reordered);
+        QSignalSpy finished(&second, &NodeRestartScheduler::restartFinished);
+        QCOMPARE(second.loadPending(&error), 1);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(second.pending().first().node, 1);
+        QCOMPARE(second.pending().first().sameServer, QList<int>{0});
+        QCOMPARE(second.quarantinedNodes(), (QList<int>{0, 1}));
+        // Still out until the delay has passed, under either name; then neither is.
+        advance(30000);
+        QCOMPARE(second.quarantinedNodes(), (QList<int>{0, 1}));
+        advance(31000);
+        QVERIFY(waitForCount(finished, 1));
+        QCOMPARE(finished.first().first().value<PendingRestart>().state, State::Done);
+        QVERIFY(second.quarantinedNodes().isEmpty());
+        QVERIFY(cluster.isRunning(0));
     }
 
     void restartThatBreaksQuorumIsRefusedUnlessOverridden()
@@ -1301,7 +1391,7 @@ private slots:
         const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
         QCOMPARE(snapshot.value("lock-stuck").verdict, LockVerdict::Stuck);
         NodeRestartScheduler scheduler(options());
-        const RestartPlan p = scheduler.plan(0, snapshot, {}, {});
+        const RestartPlan p = scheduler.plan(0, RestartPlanner::locksOf(snapshot), {}, {});
         QCOMPARE(p.affected.size(), 1);
         QCOMPARE(p.affected.first().key, QByteArray("lock-stuck"));
         QCOMPARE(p.affected.first().holdersWhileDown, 1);

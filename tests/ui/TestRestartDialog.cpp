@@ -254,7 +254,136 @@ private slots:
         QCOMPARE(dialog->plan().nodesUpDuring, 2);
         QVERIFY(dialog->plan().breaksQuorum);
         dialog->close();
+
+        // Overridden, the server goes out under both names: the console keeps the socket name out of its count too,
+        // and says so in the nodes table, until the restart ends.
+        dialog = console.openRestart(0);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
+        dialog->overrideEdit()->setText(dialog->overrideWord());
+        dialog->shutdownConfirm()->setChecked(true);
+        QVERIFY(dialog->restartButton()->isEnabled());
+        QSignalSpy changed(console.actions(), &OperatorActions::restartChanged);
+        QTest::mouseClick(dialog->restartButton(), Qt::LeftButton);
+        QTRY_VERIFY(std::any_of(changed.begin(), changed.end(), [](const QList<QVariant>& args) {
+            return args.first().value<PendingRestart>().state == PendingRestart::State::Quarantined;
+        })); // the SHUTDOWN is confirmed: only now can it be abandoned
+        QCOMPARE(console.actions()->quarantinedNodes(), (QList<int>{0, 3}));
+        QTRY_COMPARE(controller.quarantinedNodes(), (QList<int>{0, 3}));
+        QVERIFY2(!window.nodesModel()->stateNote(3).isEmpty(), "the socket name is shown kept out");
+        console.actions()->abandonRestart(3); // either name ends it
+        QTRY_VERIFY(console.actions()->quarantinedNodes().isEmpty());
+        QTRY_VERIFY(window.nodesModel()->stateNote(3).isEmpty());
         controller.stop();
+    }
+
+    // The console plans on the table's rows as they are kept, packed (RestartPlanner::LockSource over LocksModel), and
+    // unpacks only the locks it lists. Its plan must be the rule written out over the same rows unpacked (LockViews):
+    // the largest PTTL on the node and the locks that fall below quorum, for the node alone and with another down.
+    void planOnThePackedRowsIsThePlanOnTheirViews()
+    {
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(port(i)).flushAll();
+        for (int i : {0, 1})
+            DirectRedis(port(i)).set("plan:a", "tok-a", 50000); // two of three: falls below quorum without node 0
+        for (int i : {0, 1, 2})
+            DirectRedis(port(i)).set("plan:b", "tok-b", 20000); // keeps two without node 0
+        for (int i : {1, 2})
+            DirectRedis(port(i)).set("plan:c", "tok-c", 90000); // not on node 0
+        for (int i : {0, 1, 2})
+            DirectRedis(port(i)).set("plan:d", "tok-d" + QByteArray::number(i), 70000); // no quorum: not held
+        DirectRedis(port(0)).set("plan:e", "tok-e", 60000);                             // one node: not held
+        ClusterController controller;
+        MainWindow window(&controller);
+        OperatorFeature console(&controller, &window);
+        console.setDefaults(settings());
+        window.show();
+        QString error;
+        ClusterSettings cs = settings().cluster;
+        cs.pattern = QByteArrayLiteral("plan:*"); // the operator names the lock keys: a plain value is a lock
+        QVERIFY2(controller.start(cs, &error), qPrintable(error));
+        const LocksModel* locks = window.locksModel();
+        QTRY_COMPARE(controller.nodesUp(), 3);
+        QTRY_VERIFY(console.actions()->isConfigured());
+        QTRY_COMPARE(locks->rowCount(), 5);
+
+        QList<LockView> views;
+        for (int row = 0; row < locks->rowCount(); ++row)
+            views.append(locks->viewAt(row));
+        const auto source = [locks](const RestartPlanner::LockVisitor& visit) {
+            for (int row = 0; row < locks->rowCount(); ++row)
+                visit(locks->keyAt(row), locks->packedAt(row));
+        };
+        auto affectedKeys = [](const RestartPlan& p) {
+            QList<QByteArray> keys;
+            for (const AffectedLock& a : p.affected)
+                keys.append(a.key);
+            return keys;
+        };
+        auto check = [&](const RestartPlan& p, int node, const QList<int>& unavailable) {
+            // The rule over LockViews, as it read the snapshot before the rows were read packed.
+            qint64 largest = -1;
+            QList<AffectedLock> expected;
+            for (const LockView& view : std::as_const(views)) {
+                const NodeLockState& s = view.nodes[node];
+                if (s.presence == NodeLockState::Presence::Holding)
+                    largest = std::max(largest, s.pttlMs);
+                if (!view.hasQuorum())
+                    continue;
+                int holding = 0;
+                int remaining = 0;
+                bool held = false;
+                for (int i = 0; i < view.nodes.size(); ++i) {
+                    if (view.nodes[i].presence != NodeLockState::Presence::Holding || view.nodes[i].token != view.token)
+                        continue;
+                    ++holding;
+                    held = held || i == node;
+                    remaining += i != node && !unavailable.contains(i) ? 1 : 0;
+                }
+                if (held && remaining < p.quorum)
+                    expected.append(
+                        {view.key, view.token, view.holder->summary, holding, remaining, view.observedValidityMs});
+            }
+            QCOMPARE(p.largestPttlMs, largest);
+            QCOMPARE(p.affected.size(), expected.size());
+            for (qsizetype i = 0; i < expected.size(); ++i) {
+                const AffectedLock& a = p.affected[i];
+                QCOMPARE(a.key, expected[i].key);
+                QCOMPARE(a.token, expected[i].token);
+                QCOMPARE(a.holderSummary, expected[i].holderSummary);
+                QCOMPARE(a.holdersNow, expected[i].holdersNow);
+                QCOMPARE(a.holdersWhileDown, expected[i].holdersWhileDown);
+                QCOMPARE(a.observedValidityMs, expected[i].observedValidityMs);
+            }
+        };
+
+        RestartDialog* dialog = console.openRestart(0);
+        QVERIFY(dialog);
+        check(dialog->plan(), 0, {});
+        QCOMPARE(affectedKeys(dialog->plan()), QList<QByteArray>{"plan:a"});
+        QVERIFY(dialog->plan().largestPttlMs > 55000 && dialog->plan().largestPttlMs <= 70000); // plan:d's, plan:e's
+        QCOMPARE(dialog->impactTable()->rowCount(), 1);
+        QCOMPARE(dialog->impactTable()->item(0, 0)->text(), QStringLiteral("plan:a"));
+        // The request carries what the operator was shown, not the locks.
+        QCOMPARE(dialog->request().locks.largestPttlMs, dialog->plan().largestPttlMs);
+        QCOMPARE(dialog->request().locks.affected.size(), 1);
+        dialog->close();
+
+        const qint64 maxTtl = settings().configuredMaxTtlMs;
+        const RestartPlan withOneDown = RestartPlanner::plan(0, 3, source, maxTtl, 0.01, {1}, {});
+        check(withOneDown, 0, {1});
+        QCOMPARE(affectedKeys(withOneDown), (QList<QByteArray>{"plan:a", "plan:b"}));
+        const RestartPlan third = RestartPlanner::plan(2, 3, source, maxTtl, 0.01, {}, {});
+        check(third, 2, {});
+        QVERIFY(third.largestPttlMs > 85000); // plan:c's
+        // The same rows handed over as LockViews (the snapshot form) give the same plan.
+        LockSnapshot snapshot;
+        for (const LockView& view : std::as_const(views))
+            snapshot.insert(view.key, view);
+        check(RestartPlanner::plan(0, 3, snapshot, maxTtl, 0.01, {1}, {}), 0, {1});
+        controller.stop();
+        for (int i = 0; i < 3; ++i)
+            DirectRedis(port(i)).flushAll();
     }
 
     // One failure policy: a stop whose intent cannot be written (audit log on a full device) is refused, the

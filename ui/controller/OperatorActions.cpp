@@ -55,6 +55,7 @@ void OperatorActions::stop()
     m_localIndex.clear();
     m_enforced.clear();
     m_held.clear();
+    m_names.clear();
     if (!m_quarantine.isEmpty()) {
         m_quarantine.clear();
         emit quarantineChanged();
@@ -111,8 +112,10 @@ void OperatorActions::configure(const OperatorSettings& settings)
         emit restartFinished(r);
     });
     connect(scheduler, &NodeRestartScheduler::countdown, this, [this](int node, qint64 remainingMs) {
-        if (m_quarantine.contains(node))
-            m_quarantine[node] = remainingMs;
+        for (const int name : m_names.value(node, {node})) {
+            if (m_quarantine.contains(name))
+                m_quarantine[name] = remainingMs;
+        }
         emit countdown(node, remainingMs);
     });
     connect(scheduler, &NodeRestartScheduler::nodeReturnedEarly, this, &OperatorActions::nodeReturnedEarly);
@@ -133,22 +136,30 @@ void OperatorActions::configure(const OperatorSettings& settings)
 
 void OperatorActions::onRestartChanged(const PendingRestart& restart)
 {
-    const bool was = m_quarantine.contains(restart.node);
+    const QList<int> quarantinedBefore = quarantinedNodes();
+    // Every name of the server is kept out with the node: another name reaches the same data.
+    const QList<int> names = restart.names();
     if (restart.isActive()) {
-        // The scheduler counts down on the system's monotonic clock, as this does.
-        m_quarantine[restart.node] = restart.remainingMs(SteadyClock::system()->nowNs() / 1'000'000);
-        m_enforced[restart.node] = restartMethodEnforcesDelay(restart.method.kind);
-        if (restart.held)
-            m_held.insert(restart.node);
-        else
-            m_held.remove(restart.node);
+        m_names[restart.node] = names;
+        for (const int name : names) {
+            // The scheduler counts down on the system's monotonic clock, as this does.
+            m_quarantine[name] = restart.remainingMs(SteadyClock::system()->nowNs() / 1'000'000);
+            m_enforced[name] = restartMethodEnforcesDelay(restart.method.kind);
+            if (restart.held)
+                m_held.insert(name);
+            else
+                m_held.remove(name);
+        }
     } else {
-        m_quarantine.remove(restart.node);
-        m_enforced.remove(restart.node);
-        m_held.remove(restart.node);
+        m_names.remove(restart.node);
+        for (const int name : names) {
+            m_quarantine.remove(name);
+            m_enforced.remove(name);
+            m_held.remove(name);
+        }
     }
     emit restartChanged(restart);
-    if (was != m_quarantine.contains(restart.node))
+    if (quarantinedBefore != quarantinedNodes())
         emit quarantineChanged();
 }
 

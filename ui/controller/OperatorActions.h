@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QSet>
 
+#include <algorithm>
 #include <memory>
 
 namespace redlock {
@@ -60,7 +61,13 @@ public:
     int localIndexOf(int node) const { return m_localIndex.value(node, -1); }
 
     // GUI-side view of the quarantine, kept from the scheduler's signals.
-    QList<int> quarantinedNodes() const { return m_quarantine.keys(); }
+    // Every name of a server being restarted (PendingRestart::names), ascending.
+    QList<int> quarantinedNodes() const
+    {
+        QList<int> nodes = m_quarantine.keys();
+        std::sort(nodes.begin(), nodes.end());
+        return nodes;
+    }
     bool isQuarantined(int node) const { return m_quarantine.contains(node); }
     qint64 quarantineRemainingMs(int node) const { return m_quarantine.value(node, -1); }
     // True when the console keeps the node down until the delay has passed; false when it only watches
@@ -107,6 +114,7 @@ private:
     QHash<int, qint64> m_quarantine; // node -> remaining ms
     QHash<int, bool> m_enforced;     // node -> restartMethodEnforcesDelay()
     QSet<int> m_held;                // nodes whose restart is PendingRestart::held
+    QHash<int, QList<int>> m_names;  // restarted node -> PendingRestart::names (countdowns name the node only)
     QString m_resumeMessage;
 };
 

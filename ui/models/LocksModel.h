@@ -72,6 +72,9 @@ public:
     // Unpacked on each call: a copy, not a reference into the table.
     LockView viewAt(int row) const { return m_rows[row].view.unpack(m_rows[row].key); }
     std::optional<LockView> viewFor(const QByteArray& key) const;
+    // The row as kept, for walks over every lock that read the packed bytes (RestartPlanner::LockSource).
+    const QByteArray& keyAt(int row) const { return m_rows[row].key; }
+    const PackedLockView& packedAt(int row) const { return m_rows[row].view; }
     int countWithVerdict(LockVerdict verdict) const { return m_verdictCounts[size_t(verdict)]; }
 
     // Used by LocksProxyModel: compares raw values without QVariants (100,000 rows sort in milliseconds).

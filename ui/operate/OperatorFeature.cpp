@@ -264,14 +264,13 @@ RestartDialog* OperatorFeature::openRestart(int node)
 {
     if (!m_actions->isConfigured() || node < 0 || node >= m_actions->nodeCount())
         return nullptr;
-    LockSnapshot snapshot;
-    const LocksModel* locks = m_window->locksModel();
-    snapshot.reserve(locks->rowCount());
-    for (int row = 0; row < locks->rowCount(); ++row) {
-        LockView view = locks->viewAt(row); // unpacked: the table keeps its rows packed
-        const QByteArray key = view.key;
-        snapshot.insert(key, std::move(view));
-    }
+    // The table's rows as they are kept, packed: the planner reads them in place and unpacks only the locks it lists
+    // (at 100k locks, unpacking every row into a snapshot took about 200 ms and 127 MB on the GUI thread).
+    const LocksModel* locksModel = m_window->locksModel();
+    const auto locks = [locksModel](const RestartPlanner::LockVisitor& visit) {
+        for (int row = 0; row < locksModel->rowCount(); ++row)
+            visit(locksModel->keyAt(row), locksModel->packedAt(row));
+    };
     QList<int> down;
     QList<QByteArray> runIds; // names of one server count once, and go out together
     const QList<NodeFacts>& facts = m_controller->nodeFacts();
@@ -280,7 +279,7 @@ RestartDialog* OperatorFeature::openRestart(int node)
             down << i;
         runIds << facts[i].runId;
     }
-    auto* dialog = new RestartDialog(m_actions, node, snapshot, down, runIds, m_window);
+    auto* dialog = new RestartDialog(m_actions, node, locks, down, runIds, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;

@@ -23,9 +23,9 @@
 
 namespace redlock {
 
-RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot,
+RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPlanner::LockSource& locks,
                              const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent)
-    : QDialog(parent), m_actions(actions), m_node(node), m_snapshot(snapshot), m_nodesDown(nodesDown), m_runIds(runIds)
+    : QDialog(parent), m_actions(actions), m_node(node), m_nodesDown(nodesDown), m_runIds(runIds)
 {
     setObjectName(QStringLiteral("restartDialog"));
     const NodeEndpoint endpoint = actions->settings().cluster.nodes.value(node);
@@ -35,7 +35,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
     for (int q : actions->quarantinedNodes())
         if (!unavailable.contains(q))
             unavailable.append(q);
-    m_plan = RestartPlanner::plan(node, actions->nodeCount(), snapshot, actions->settings().configuredMaxTtlMs,
+    m_plan = RestartPlanner::plan(node, actions->nodeCount(), locks, actions->settings().configuredMaxTtlMs,
                                   actions->settings().cluster.driftFactor, unavailable, runIds);
 
     // Set by updateState(): what is enforced depends on the method.
@@ -102,12 +102,15 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const LockSnaps
         m_impact->setItem(row, 2, new QTableWidgetItem(tr("%1 → %2").arg(a.holdersNow).arg(a.holdersWhileDown)));
     }
     m_impact->resizeColumnToContents(0);
-    auto* impactTitle = new QLabel(m_plan.affected.isEmpty()
-                                       ? tr("No lock held now falls below quorum while the node is out.")
-                                       : tr("%n lock(s) fall below quorum (quorum %1) while the node is out:", nullptr,
-                                            int(m_plan.affected.size()))
-                                             .arg(m_plan.quorum),
-                                   this);
+    QString impactText =
+        m_plan.affectedCount == 0
+            ? tr("No lock held now falls below quorum while the node is out.")
+            : tr("%n lock(s) fall below quorum (quorum %1) while the node is out:", nullptr, m_plan.affectedCount)
+                  .arg(m_plan.quorum);
+    if (m_plan.affectedCount > m_plan.affected.size())
+        impactText += u' ' + tr("(the first %1 by key are listed)").arg(m_plan.affected.size());
+    auto* impactTitle = new QLabel(impactText, this);
+    impactTitle->setObjectName(QStringLiteral("restartImpactTitle"));
     impactTitle->setWordWrap(true);
 
     m_quorum = new QLabel(this);
@@ -200,7 +203,7 @@ RestartRequest RestartDialog::request() const
         r.method.startProgram = start.first();
         r.method.startArguments = start.mid(1);
     }
-    r.snapshot = m_snapshot;
+    r.locks = LockSurvey{m_plan.largestPttlMs, m_plan.affected, m_plan.affectedCount}; // what the operator was shown
     r.nodesDown = m_nodesDown;
     r.runIds = m_runIds;
     r.overrideQuorum = m_plan.breaksQuorum && m_override->text() == overrideWord();

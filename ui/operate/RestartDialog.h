@@ -25,10 +25,11 @@ class RestartDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(RestartDialog)
 
 public:
-    // nodesDown: nodes the console sees down now (quarantined ones are added from `actions`). runIds: per node,
-    // its NodeFacts::runId (empty: unknown), so that names of one server count once.
-    RestartDialog(OperatorActions* actions, int node, const LockSnapshot& snapshot, const QList<int>& nodesDown,
-                  const QList<QByteArray>& runIds, QWidget* parent = nullptr);
+    // locks: the console's locks, walked once here (RestartPlanner::LockSource; not kept). nodesDown: nodes the
+    // console sees down now (quarantined ones are added from `actions`). runIds: per node, its NodeFacts::runId
+    // (empty: unknown), so that names of one server count once.
+    RestartDialog(OperatorActions* actions, int node, const RestartPlanner::LockSource& locks,
+                  const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent = nullptr);
 
     const RestartPlan& plan() const { return m_plan; }
     QComboBox* methodBox() const { return m_method; }
@@ -56,7 +57,6 @@ private:
 
     OperatorActions* m_actions;
     int m_node;
-    LockSnapshot m_snapshot;
     QList<int> m_nodesDown;
     QList<QByteArray> m_runIds;
     RestartPlan m_plan;
