@@ -4267,6 +4267,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>Note: %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>(the first %1 by key are listed)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>

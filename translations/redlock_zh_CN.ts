@@ -4243,6 +4243,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>Note: %1.</source>
         <translation>注意：%1。</translation>
     </message>
+    <message>
+        <source>(the first %1 by key are listed)</source>
+        <translation>（按键名列出前 %1 个）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>

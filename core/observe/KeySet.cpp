@@ -48,9 +48,18 @@ KeySet::Fingerprint KeySet::fingerprintOf(const QByteArray& key)
     const auto* data = key.constData();
     const size_t length = size_t(key.size());
     // The length goes into the seeds: Qt 6.4's AES hash does not mix it in, so that "lock:a", "lock:a\0" and
-    // "lock:a\0\0" hash alike whatever the seed (TestKeySet::binaryNamesAndTheEmptyName).
-    const size_t lengthMix = length * 0x9e3779b97f4a7c15u;
-    const auto seeded = [&](size_t s) { return (s ^ lengthMix) != 0 ? s ^ lengthMix : s; };
+    // "lock:a\0\0" hash alike whatever the seed (TestKeySet::binaryNamesAndTheEmptyName). Not by a plain XOR:
+    // without AES, Qt hashes names of up to 8 bytes with murmur, whose output is a fixed function of seed ^ len ^ the
+    // bytes, so a seed difference that depends on the lengths only would cancel and give pairs of names of two
+    // lengths that collide whatever the seeds. Each length gets a seed of its own through a bijective 64-bit mixer
+    // (murmur3's finaliser): the difference between two lengths' seeds cannot be known without the seed.
+    const auto seeded = [&](size_t s) {
+        quint64 x = quint64(s) + quint64(length) * 0x9e3779b97f4a7c15u;
+        x = (x ^ (x >> 33)) * 0xff51afd7ed558ccdu;
+        x = (x ^ (x >> 33)) * 0xc4ceb9fe1a85ec53u;
+        x ^= x >> 33;
+        return size_t(x != 0 ? x : 1); // qHashBits() takes a zero seed for "unseeded"
+    };
     Fingerprint fingerprint{quint64(qHashBits(data, length, seeded(seed[0]))),
                             quint64(qHashBits(data, length, seeded(seed[1])))};
     if (fingerprint.first == 0)

@@ -159,6 +159,27 @@ private slots:
         QCOMPARE(view->model()->rowCount(), 1);
         QCOMPARE(selectedKey(), QByteArray());
         QCOMPARE(window.detail()->key(), QByteArray()); // told: not left showing a lock that is not in the table
+        // Filtered out while sorted (the sorting model stays): nothing current, not a neighbour no one picked.
+        window.locksFilter()->clear();
+        view->sortByColumn(LocksModel::ValidityColumn, Qt::AscendingOrder);
+        view->selectRow(window.locksProxy()->rowOfLocksRow(window.locksModel()->rowOf("orders:1")));
+        QCOMPARE(window.detail()->key(), QByteArray("orders:1"));
+        window.locksFilter()->setText(QStringLiteral("cache"));
+        QVERIFY(!window.locksProxy()->isPassThrough());
+        QCOMPARE(view->model()->rowCount(), 1);
+        QCOMPARE(selectedKey(), QByteArray());
+        QCOMPARE(window.detail()->key(), QByteArray());
+        // Released while selected (in key order): the same.
+        window.locksFilter()->clear();
+        view->sortByColumn(-1, Qt::AscendingOrder);
+        QVERIFY(window.locksProxy()->isPassThrough());
+        view->selectRow(window.locksProxy()->rowOfLocksRow(window.locksModel()->rowOf("orders:1")));
+        QCOMPARE(window.detail()->key(), QByteArray("orders:1"));
+        LockChangeSet gone;
+        gone.disappeared = {QByteArray("orders:1")};
+        window.locksModel()->applyChanges(gone);
+        QCOMPARE(selectedKey(), QByteArray());
+        QCOMPARE(window.detail()->key(), QByteArray());
     }
 
     // Issue 14: every toolbar action has a keyboard shortcut, no two actions share one, and Help lists them.

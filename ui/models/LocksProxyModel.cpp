@@ -69,7 +69,7 @@ void LocksProxyModel::setSourceModel(QAbstractItemModel* model)
 
 QString LocksProxyModel::filterText() const
 {
-    return m_sorter->filterText();
+    return m_filterText;
 }
 
 bool LocksProxyModel::isPassThrough() const
@@ -91,7 +91,7 @@ bool LocksProxyModel::wantsPassThrough() const
     // The locks model keeps its rows in key order (bytes): sorted by key ascending is its own order.
     const bool ownOrder = m_sortColumn < 0 || (m_sortColumn == LocksModel::KeyColumn &&
                                                m_sortOrder == Qt::AscendingOrder && qobject_cast<LocksModel*>(m_locks));
-    return ownOrder && m_sorter->filterText().isEmpty();
+    return ownOrder && m_filterText.isEmpty();
 }
 
 void LocksProxyModel::sort(int column, Qt::SortOrder order)
@@ -103,7 +103,10 @@ void LocksProxyModel::sort(int column, Qt::SortOrder order)
 
 void LocksProxyModel::setFilterText(const QString& text)
 {
-    m_sorter->setFilterText(text.trimmed());
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_filterText)
+        return;
+    m_filterText = trimmed;
     route();
 }
 
@@ -112,13 +115,17 @@ void LocksProxyModel::route()
     if (!m_locks)
         return;
     if (wantsPassThrough()) {
+        // Let go of the sorter before its filter changes: a filter cleared while it is attached would put back
+        // every row it had filtered out, one run at a time, for nothing (10 s at 1M rows).
         if (sourceModel() != m_locks)
             QIdentityProxyModel::setSourceModel(m_locks); // one reset of the view
         m_sorter->setLocks(nullptr);                      // no mapping kept meanwhile
+        m_sorter->setFilterText(m_filterText);
         return;
     }
     // Sorted and filtered before it is shown: one reset when the sorter comes in, and while it is in, a new sort or
     // filter moves rows (the view keeps its selection).
+    m_sorter->setFilterText(m_filterText);
     if (m_sorter->sourceModel() != m_locks)
         m_sorter->setLocks(m_locks);
     m_sorter->sort(m_sortColumn, m_sortOrder);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QIdentityProxyModel>
+#include <QPointer>
 
 namespace redlock {
 
@@ -47,8 +48,9 @@ private:
     // Puts the rows straight through or through the sorter, whichever the sort and filter ask for.
     void route();
 
-    QAbstractItemModel* m_locks = nullptr;
+    QPointer<QAbstractItemModel> m_locks;
     Sorter* m_sorter;
+    QString m_filterText;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };

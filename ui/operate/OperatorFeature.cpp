@@ -167,8 +167,12 @@ QString OperatorFeature::nodeName(int node) const
 
 QByteArray OperatorFeature::selectedKey() const
 {
-    const QModelIndex current = m_window->locksView()->selectionModel()->currentIndex();
-    return current.isValid() ? current.data(LocksModel::KeyRole).toByteArray() : QByteArray();
+    // Only a row the operator selected: a current index without a selection is no one's pick.
+    const QItemSelectionModel* selection = m_window->locksView()->selectionModel();
+    const QModelIndex current = selection->currentIndex();
+    return current.isValid() && selection->isRowSelected(current.row())
+               ? current.data(LocksModel::KeyRole).toByteArray()
+               : QByteArray();
 }
 
 int OperatorFeature::selectedNode() const

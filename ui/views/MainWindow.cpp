@@ -102,6 +102,15 @@ MainWindow::MainWindow(ClusterController* controller, QWidget* parent)
     m_locksProxy->setSourceModel(m_locks);
     m_locksView = new QTableView(this);
     m_locksView->setObjectName(QStringLiteral("locksTable"));
+    // The selected lock leaving the table (released, filtered out) leaves nothing selected: left alone, the selection
+    // model would make a neighbouring row current without selecting it, and the detail panel and Force release
+    // would follow a lock the operator did not pick. Connected before the view's own handlers, so it runs first.
+    connect(m_locksProxy, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this](const QModelIndex& removedFrom, int first, int last) {
+                const QModelIndex current = m_locksView->selectionModel()->currentIndex();
+                if (!removedFrom.isValid() && current.isValid() && current.row() >= first && current.row() <= last)
+                    m_locksView->selectionModel()->clear();
+            });
     m_locksView->setModel(m_locksProxy);
     m_locksView->setSortingEnabled(true);
     // Unsorted by default: the model is in key order already, and a first table of 100,000 locks then needs
