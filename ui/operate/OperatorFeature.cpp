@@ -170,9 +170,8 @@ QByteArray OperatorFeature::selectedKey() const
     // Only a row the operator selected: a current index without a selection is no one's pick.
     const QItemSelectionModel* selection = m_window->locksView()->selectionModel();
     const QModelIndex current = selection->currentIndex();
-    return current.isValid() && selection->isRowSelected(current.row())
-               ? current.data(LocksModel::KeyRole).toByteArray()
-               : QByteArray();
+    return current.isValid() && selection->isSelected(current) ? current.data(LocksModel::KeyRole).toByteArray()
+                                                               : QByteArray();
 }
 
 int OperatorFeature::selectedNode() const
