@@ -217,18 +217,19 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
 
 void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
 {
-    const bool idle = m_pendingSlices.empty();
     for (LockChangeSet& part : slices)
         m_pendingSlices.push_back(std::move(part));
-    if (idle)
-        applyNextSlice();
+    // Applied on the slice timer, not here: the chunks of a first pass arrive as posted calls that the event loop
+    // runs back to back, and each applying its budget's worth at once made one turn of several budgets.
+    if (!m_sliceTimer.isActive())
+        m_sliceTimer.start();
 }
 
 void ClusterController::queueLockEvents(const QList<LockEvent>& events)
 {
     if (events.isEmpty())
         return;
-    if (m_pendingEvents.empty() && m_pendingSlices.empty() && events.size() <= kLockEventSlice) {
+    if (m_pendingEvents.empty() && m_pendingSlices.empty() && events.size() <= kLockEventsAtOnce) {
         emit lockEvents(events); // the usual case: at once
         return;
     }

@@ -49,6 +49,9 @@ class ClusterController final : public QObject
 public:
     // The most lock events one lockEvents() carries (see there).
     static constexpr qsizetype kLockEventSlice = 2000;
+    // A batch up to this size, with nothing queued before it, goes out at once (a refresh's few changes); larger ones
+    // (a first pass's chunks of "seen held") go out on the slice timer, one budget a turn.
+    static constexpr qsizetype kLockEventsAtOnce = 100;
 
     explicit ClusterController(QObject* parent = nullptr);
     ~ClusterController() override;
