@@ -324,6 +324,13 @@ private slots:
             window.locksView()->selectRow(0);
             window.nodesPanel()->view()->selectRow(0);
             QCOMPARE(console.forceReleaseAction()->isEnabled(), !readOnly);
+            // A click on the row selects it as selectRow() does: Force release follows the operator's pick.
+            window.locksView()->selectionModel()->clear();
+            QVERIFY(!console.forceReleaseAction()->isEnabled());
+            const QRect rect = window.locksView()->visualRect(window.locksView()->model()->index(0, 0));
+            QTest::mouseClick(window.locksView()->viewport(), Qt::LeftButton, {}, rect.center());
+            QCOMPARE(console.selectedKey(), QByteArray("jobs:nightly"));
+            QCOMPARE(console.forceReleaseAction()->isEnabled(), !readOnly);
             QCOMPARE(console.restartAction()->isEnabled(), !readOnly);
             QCOMPARE(console.testBench()->acquireButton()->isEnabled(), !readOnly);
             QCOMPARE(console.testBench()->runButton()->isEnabled(), !readOnly);

@@ -72,6 +72,9 @@ OperatorFeature::OperatorFeature(ClusterController* controller, MainWindow* wind
 
     connect(window->locksView()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &OperatorFeature::updateActions);
+    // Force release follows the selected lock (selectedKey()): a row's selection may change after its current index.
+    connect(window->locksView()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &OperatorFeature::updateActions);
     connect(window->nodesPanel()->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &OperatorFeature::updateActions);
 
