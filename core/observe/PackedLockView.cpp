@@ -104,6 +104,18 @@ public:
         return out;
     }
     void skipBytes() { m_p += qsizetype(varint()); }
+    // What a node's entry holds after its PTTL and token, as its presence byte says: a note, a hash's fields.
+    void skipNodeExtras(quint8 presence)
+    {
+        if (presence & kHasNote)
+            skipBytes();
+        if (presence & kHasHashFields) {
+            for (auto fields = varint(); fields > 0; --fields) {
+                skipBytes();
+                skipBytes();
+            }
+        }
+    }
     void skipNodes()
     {
         for (auto count = varint(); count > 0; --count)
@@ -330,14 +342,7 @@ void PackedLockView::tokenHolders(QList<int>* out) const
         if (in.varint() == token &&
             NodeLockState::Presence(presence & kPresenceMask) == NodeLockState::Presence::Holding)
             out->append(i);
-        if (presence & kHasNote)
-            in.skipBytes();
-        if (presence & kHasHashFields) {
-            for (auto fields = in.varint(); fields > 0; --fields) {
-                in.skipBytes();
-                in.skipBytes();
-            }
-        }
+        in.skipNodeExtras(presence);
     }
 }
 
@@ -357,14 +362,7 @@ qint64 PackedLockView::pttlMs(int node) const
         const auto presence = quint8(bytes[kPresences + i]);
         in.varint(); // pttlMs
         in.varint(); // token
-        if (presence & kHasNote)
-            in.skipBytes();
-        if (presence & kHasHashFields) {
-            for (auto fields = in.varint(); fields > 0; --fields) {
-                in.skipBytes();
-                in.skipBytes();
-            }
-        }
+        in.skipNodeExtras(presence);
     }
     return in.signedValue();
 }
