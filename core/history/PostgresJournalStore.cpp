@@ -449,6 +449,21 @@ bool PostgresJournalStore::loadOpenIntervals(Error* error)
 
 bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs, Error* error)
 {
+    // Two writers on one history (the team's exporter and a console) update the same keys' intervals: PostgreSQL
+    // may pick one of them as a deadlock's victim and roll its transaction back. That is no failure of the journal:
+    // the batch is written again at once (its open intervals read again), a few times before it is one.
+    constexpr int kAttempts = 4;
+    for (int attempt = 1;; ++attempt) {
+        bool retry = false;
+        if (writeOnce(events, nowMs, error, &retry))
+            return true;
+        if (!retry || attempt == kAttempts)
+            return false;
+    }
+}
+
+bool PostgresJournalStore::writeOnce(const QList<JournalEvent>& events, qint64 nowMs, Error* error, bool* retry)
+{
     if (m_session < 0) {
         if (error)
             *error = errorWith(Failure::Other, tr("no session"));
@@ -491,6 +506,8 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
         return true;
     };
     writing.failed = [&](const QSqlError& failure, bool inTransaction) {
+        const QString state = failure.nativeErrorCode();
+        *retry = inTransaction && (state == u"40P01" || state == u"40001");
         const Error e = errorFrom(failure, tr("cannot write"));
         if (inTransaction)
             m_openIntervalsLoaded = false; // what it holds may be rolled back: read again

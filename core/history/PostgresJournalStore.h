@@ -73,6 +73,9 @@ public:
     QList<UnwatchedSpan> unwatchedSpans(qint64 sinceMs, qint64 untilMs, qint64 nowMs);
 
 private:
+    // One attempt of write(); *retry is set when the server gave up the transaction to another one (a deadlock or a
+    // serialization failure: nothing of it was written, and trying again is what the server asks for).
+    bool writeOnce(const QList<JournalEvent>& events, qint64 nowMs, Error* error, bool* retry);
     // The one number a size query returns; -1 when the store is not open or the query fails.
     qint64 bytesQuery(const QString& sql);
     Error errorFrom(const class QSqlError& sqlError, const QString& doing) const;

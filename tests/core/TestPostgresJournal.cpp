@@ -177,8 +177,8 @@ private slots:
         }
         QVERIFY(await(exporter.flush()));
         QVERIFY(await(console.flush()));
-        QCOMPARE(exporterProblems.count(), 0);
-        QCOMPARE(consoleProblems.count(), 0);
+        QVERIFY2(exporterProblems.isEmpty(), qPrintable(exporterProblems.value(0).value(0).toString()));
+        QVERIFY2(consoleProblems.isEmpty(), qPrintable(consoleProblems.value(0).value(0).toString()));
 
         const HistoryResult all = read("svc:*");
         QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
