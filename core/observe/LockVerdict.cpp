@@ -172,7 +172,7 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
                 blocked[i] = s.pttlMs >= 0 ? s.pttlMs : -1;
         }
         view.freeInMs = rules::quorumFreeInMs(blocked, rules.runIds);
-        view.holder = SharedHolder(decodeHolder(view.key, view.token)); // from the view's token (the tombstone)
+        view.holder = SharedHolder::ofValue(view.key, view.token); // from the view's token (the tombstone)
         return;
     } else if (countOf.size() == 1) {
         view.verdict = LockVerdict::MinorityLeftover;
@@ -187,9 +187,8 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
     view.holder = {};
     if (best >= 0) {
         const NodeLockState& s = view.nodes[firstNodeOf[best]];
-        view.holder =
-            SharedHolder(s.hashFields.isEmpty() ? decodeHolder(view.key, s.token) : decodeRedissonHolder(s.hashFields),
-                         firstNodeOf[best]);
+        view.holder = s.hashFields.isEmpty() ? SharedHolder::ofValue(view.key, s.token, firstNodeOf[best])
+                                             : SharedHolder::ofRedissonHash(s.hashFields, firstNodeOf[best]);
     }
 }
 

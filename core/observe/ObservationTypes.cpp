@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 
 namespace redlock {
 
@@ -452,6 +453,58 @@ HolderInfo decodeRedissonHolder(const QList<std::pair<QByteArray, QByteArray>>& 
             ? QCoreApplication::translate("redlock::HolderInfo", "Redisson %1").arg(holders.join(QStringLiteral(", ")))
             : QCoreApplication::translate("redlock::HolderInfo", "hash with %n field(s)", nullptr, int(fields.size()));
     return info;
+}
+
+struct SharedHolder::Source
+{
+    std::once_flag decoded;
+    HolderInfo info;
+    // What it is decoded from, until it is.
+    QByteArray key;
+    QByteArray value;
+    QList<std::pair<QByteArray, QByteArray>> redissonFields;
+    bool redisson = false;
+};
+
+SharedHolder::SharedHolder(HolderInfo info, int fromNode) : m_source(std::make_shared<Source>()), m_fromNode(fromNode)
+{
+    m_source->info = std::move(info);
+    std::call_once(m_source->decoded, [] {});
+}
+
+SharedHolder SharedHolder::ofValue(const QByteArray& key, const QByteArray& value, int fromNode)
+{
+    SharedHolder holder;
+    holder.m_source = std::make_shared<Source>();
+    holder.m_source->key = key;
+    holder.m_source->value = value;
+    holder.m_fromNode = fromNode;
+    return holder;
+}
+
+SharedHolder SharedHolder::ofRedissonHash(const QList<std::pair<QByteArray, QByteArray>>& fields, int fromNode)
+{
+    SharedHolder holder;
+    holder.m_source = std::make_shared<Source>();
+    holder.m_source->redissonFields = fields;
+    holder.m_source->redisson = true;
+    holder.m_fromNode = fromNode;
+    return holder;
+}
+
+const HolderInfo& SharedHolder::operator*() const
+{
+    if (!m_source)
+        return none();
+    Source& source = *m_source;
+    std::call_once(source.decoded, [&source] {
+        source.info =
+            source.redisson ? decodeRedissonHolder(source.redissonFields) : decodeHolder(source.key, source.value);
+        source.key = {};
+        source.value = {};
+        source.redissonFields = {};
+    });
+    return source.info;
 }
 
 const HolderInfo& SharedHolder::none()

@@ -298,11 +298,11 @@ LockView PackedLockView::unpack(const QByteArray& key) const
         }
     }
     if (holder == kHolderFromToken) {
-        view.holder = SharedHolder(decodeHolder(key, view.token));
+        view.holder = SharedHolder::ofValue(key, view.token);
     } else if (holder >= 0 && holder < nodeCount) {
         const NodeLockState& s = view.nodes[int(holder)];
-        view.holder = SharedHolder(
-            s.hashFields.isEmpty() ? decodeHolder(key, s.token) : decodeRedissonHolder(s.hashFields), int(holder));
+        view.holder = s.hashFields.isEmpty() ? SharedHolder::ofValue(key, s.token, int(holder))
+                                             : SharedHolder::ofRedissonHash(s.hashFields, int(holder));
     }
     return view;
 }

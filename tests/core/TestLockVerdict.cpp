@@ -6,6 +6,9 @@
 #include <QRandomGenerator>
 #include <QtTest>
 
+#include <thread>
+#include <vector>
+
 using namespace redlock;
 
 // core/observe/LockVerdict: judgeLock, pure (no nodes, no clock but the instants given).
@@ -391,6 +394,36 @@ private slots:
         QCOMPARE(held.verdict, LockVerdict::Held);
         QVERIFY2(PackedLockView(held).byteSize() <= 36 + 5 + 24 + 16 + ours.encode().size() + 5 * 5,
                  qPrintable(QString::number(PackedLockView(held).byteSize())));
+    }
+
+    // A view's holder is decoded when first asked for, from whichever thread asks (a view crosses from the inspector's
+    // thread to the GUI's and the journal's): every copy, on every thread, gets the one decoding, equal to
+    // decodeHolder's, and the Redisson form decodes the hash's fields.
+    void holderIsDecodedOnceWhenFirstAsked()
+    {
+        const LockToken token = LockToken::generate(QStringLiteral("orders-service"));
+        const QByteArray key("orders:1");
+        const HolderInfo expected = decodeHolder(key, token.encode());
+        const SharedHolder holder = SharedHolder::ofValue(key, token.encode(), 2);
+        QCOMPARE(holder.fromNode(), 2);
+        QVERIFY(!holder.isNull());
+        std::vector<std::thread> threads;
+        std::vector<const HolderInfo*> seen(8, nullptr);
+        for (size_t i = 0; i < seen.size(); ++i)
+            threads.emplace_back([copy = holder, &seen, i] { seen[i] = &*copy; });
+        for (std::thread& t : threads)
+            t.join();
+        for (const HolderInfo* info : seen) {
+            QCOMPARE(info, &*holder); // one decoding, shared by the copies
+            QCOMPARE(info->summary, expected.summary);
+            QCOMPARE(info->format, HolderFormat::RedlockConsole);
+        }
+        const QList<std::pair<QByteArray, QByteArray>> fields{{"6f1c2a:42", "2"}};
+        const SharedHolder redisson = SharedHolder::ofRedissonHash(fields, 0);
+        QCOMPARE(redisson->summary, decodeRedissonHolder(fields).summary);
+        QCOMPARE(redisson->reentrancy, 2);
+        QVERIFY(SharedHolder().isNull());
+        QVERIFY(SharedHolder()->summary.isEmpty());
     }
 };
 
