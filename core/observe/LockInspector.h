@@ -61,11 +61,9 @@ struct InspectorOptions
     // once). The I/O thread otherwise builds them faster than a consumer that prints them takes them, and they wait in
     // its event queue (43 MB of `redlock watch`'s peak at 100,000 locks). After each chunk fullPassChunkSent() is
     // emitted; the next one is built when the consumer calls fullPassChunkTaken(). The reads, probes and live changes
-    // go on meanwhile: a live change to a lock not told yet tells it first, in a chunk of its own.
+    // go on meanwhile: a live change to a lock not told yet tells it first, in a chunk of its own. The chunks tell the
+    // locks in key order (the console's table keeps key order and appends each chunk at its end).
     int fullPassChunksAhead = 0;
-    // With fullPassChunksAhead: the chunks tell the locks in key order (the console's table keeps key order and
-    // appends each chunk at its end), else in no particular order.
-    bool fullPassInKeyOrder = false;
     // How often each node's notify-keyspace-events is read (CONFIG GET), to tell live nodes from the ones
     // only the rescan can follow; and how often observerLoad() is emitted. 0 = never.
     int eventsCheckIntervalMs = 15000;
@@ -300,7 +298,8 @@ private:
     LockEventTracker::Phase eventPhase(bool fullPass);
     // `last`: the key's last quorum (takeQuorum()), updated by the tracker; the caller keeps it (keepQuorum()).
     using LastQuorum = std::optional<LockEventTracker::LastQuorum>;
-    void noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, const LockView* after,
+    // *after goes into the change set by moving when it appeared or changed: the caller does not read it again.
+    void noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, LockView* after,
                     LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
                     LockEventTracker::Evidence evidence = {});
     // The key's last quorum, from where it is kept: beside the view in `from` (the key's entry in m_views, or in the
@@ -315,10 +314,14 @@ private:
     struct HandOff
     {
         PackedViews before; // the views the pass replaced
-        QSet<QByteArray> untold;
-        QList<QByteArray> order; // InspectorOptions::fullPassInKeyOrder: the keys to tell, sorted; from `next` on
+        // The keys to tell, sorted, from `next` on; but those told early (tellEarly) since, which are in toldEarly
+        // until their turn comes. No set of every key: the sorted list is the set (binary search).
+        QList<QByteArray> order;
         qsizetype next = 0;
+        QSet<QByteArray> toldEarly;
+        qsizetype untold = 0; // keys not told yet
         LockEventTracker::Phase phase = LockEventTracker::Phase::Watching;
+        bool isUntold(const QByteArray& key) const;
     };
     void continueHandOff(bool drain);
     void tellEarly(const QSet<QByteArray>& keys);

@@ -411,13 +411,17 @@ private slots:
         QCOMPARE(changed.size(), 0);
     }
 
-    // The console's first pass (fullPassInKeyOrder): its chunks tell the locks in key order, one after the other,
+    // A bounded first pass (the console's, the watch's): its chunks tell the locks in key order, one after the other,
     // each lock once, and fullPassTold() comes once, after the last one.
     void firstPassHandOffInKeyOrder()
     {
         QList<QByteArray> keys;
-        for (int k = 0; k < 300; ++k)
+        for (int k = 0; k < 296; ++k)
             keys << "lock:order:" + QByteArray::number(k);
+        // Names equal in their first 8 bytes after the shared prefix, one a prefix of another, one with a NUL.
+        keys << "lock:order:12345678b"
+             << "lock:order:12345678a"
+             << "lock:order:12345678" << QByteArray("lock:order:12345678\0", 20);
         for (const QByteArray& key : std::as_const(keys))
             setLock(m_cluster, key, "tok-" + key, range(0, 5), 60000);
         InspectorOptions o = optionsFor(m_cluster);
@@ -426,7 +430,6 @@ private slots:
         o.keyspaceEvents = false;
         o.fullPassChunk = 50;
         o.fullPassChunksAhead = 1;
-        o.fullPassInKeyOrder = true;
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy changes(inspector, &LockInspector::locksChanged);

@@ -67,6 +67,28 @@ private slots:
         QCOMPARE(model.countWithVerdict(LockVerdict::Held), 95);
     }
 
+    // A first pass's hand-off says how many rows come: the table makes room for them with its first chunk, and the
+    // chunks after it are appended without the table being moved (at 1M locks the doubling moved 500,000 rows in
+    // one turn of the event loop).
+    void firstChunkOfAHandOffMakesRoomForAll()
+    {
+        LocksModel model;
+        model.setCountdownInterval(0);
+        model.reset(5);
+        const int total = 5000;
+        for (int from = 0; from < total; from += 1000) {
+            QList<LockView> views;
+            for (int i = from; i < from + 1000; ++i)
+                views.append(heldView("lock:" + QByteArray::number(i).rightJustified(5, '0'), 10000));
+            LockChangeSet chunk = appeared(views);
+            chunk.handOffSize = total;
+            model.applyChanges(chunk);
+            QVERIFY2(model.rowCapacity() >= size_t(total), qPrintable(QString::number(model.rowCapacity())));
+        }
+        QCOMPARE(model.rowCount(), total);
+        QCOMPARE(model.rowCapacity(), size_t(total)); // room made once, for exactly what was told
+    }
+
     // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
     // show them escaped (the one display escaping, printableBytes).
     void hostileKeysAndHoldersAreEscapedInCells()

@@ -39,7 +39,6 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     // process then keeps), and the table appends each at its end.
     options.inspector.fullPassChunk = kSlice;
     options.inspector.fullPassChunksAhead = 8; // a few ahead: the I/O thread builds the next while the GUI applies
-    options.inspector.fullPassInKeyOrder = true;
     options.session.readOnly = settings.readOnly;
     options.configuredMaxTtlMs = m_configuredMaxTtlMs;
     const QStringList errors = ClusterWatch::configErrors(options);
@@ -206,6 +205,7 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
         part.changed = changes.changed.mid(i * slice, slice);
         part.atMs = changes.atMs;
         part.locksPerNode = changes.locksPerNode;
+        part.handOffSize = changes.handOffSize;
         if (i == count - 1) {
             part.disappeared = changes.disappeared;
             part.fullRefresh = changes.fullRefresh;

@@ -194,6 +194,11 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
     }
 
     if (!fresh.isEmpty()) {
+        // A first pass's hand-off says how many rows are coming: room for them at once, while the table is empty
+        // (the vector's doubling moved half a million rows in one turn at 1M locks, a 66 ms stall).
+        if (changes.handOffSize > 0 && m_rows.capacity() < size_t(m_rows.size() + changes.handOffSize) &&
+            m_rows.size() < size_t(changes.handOffSize / 8))
+            m_rows.reserve(m_rows.size() + size_t(changes.handOffSize));
         // Usually sorted already (by ClusterController, off the GUI thread); cheap to check.
         if (!std::is_sorted(fresh.cbegin(), fresh.cend(),
                             [](const LockView* a, const LockView* b) { return a->key < b->key; }))

@@ -75,6 +75,8 @@ public:
     // The row as kept, for walks over every lock that read the packed bytes (RestartPlanner::LockSource).
     const QByteArray& keyAt(int row) const { return m_rows[row].key; }
     const PackedLockView& packedAt(int row) const { return m_rows[row].view; }
+    // Rows there is room for without moving the table (a first pass's hand-off makes room at once).
+    size_t rowCapacity() const { return m_rows.capacity(); }
     int countWithVerdict(LockVerdict verdict) const { return m_verdictCounts[size_t(verdict)]; }
 
     // Used by LocksProxyModel: compares raw values without QVariants (100,000 rows sort in milliseconds).
