@@ -14,6 +14,7 @@
 #include "support/DirectRedis.h"
 #include "support/ObservationTestSupport.h"
 #include "support/OperatorTestSupport.h"
+#include "support/TestSupport.h"
 #include "views/LockDetailPanel.h"
 #include "views/MainWindow.h"
 #include "views/NodesPanel.h"
@@ -213,14 +214,10 @@ private slots:
     void otherNameOfTheServerGoesOutWithIt()
     {
         LocalCluster cluster;
-        LocalNodeOptions withSocket;
-        withSocket.unixSocket = true;
         QString error;
-        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
-        NodeEndpoint alias;
-        alias.unixSocket = cluster.unixSocketPath(0);
         OperatorSettings s = settings();
-        s.cluster.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        s.cluster.nodes = startWithSocketAlias(cluster, 3, &error);
+        QVERIFY2(!s.cluster.nodes.isEmpty(), qPrintable(error));
         ClusterController controller;
         MainWindow window(&controller);
         OperatorFeature console(&controller, &window);
