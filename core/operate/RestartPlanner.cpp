@@ -45,16 +45,9 @@ QList<AffectedLock> RestartPlanner::affectedLocks(const LockSource& locks, int n
     return survey(locks, node, nodeCount, unavailable, runIds).affected;
 }
 
-LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCount, const QList<int>& unavailable,
-                                  const QList<QByteArray>& runIds)
+// survey()'s walk, one lock at a time: survey() feeds it the source directly, SurveyWalk a slice of its rows at a time.
+struct SurveyWalk::State
 {
-    LockSurvey out;
-    if (!locks)
-        return out;
-    const int quorum = rules::quorum(nodeCount);
-    const QList<int> goingOut = namesOfServer(node, nodeCount, runIds);
-    QList<int> holding;   // names holding the lock's token
-    QList<int> remaining; // of those, the ones still counted while the server is out
     struct Listed
     {
         QByteArray key;
@@ -62,10 +55,16 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
         int holdersNow;
         int holdersWhileDown;
     };
-    // The first kAffectedListed keys seen so far, as a max-heap on the key: a smaller key replaces the largest.
-    std::vector<Listed> listed;
-    const auto byKey = [](const Listed& a, const Listed& b) { return a.key < b.key; };
-    locks([&](const QByteArray& key, const PackedLockView& view) {
+
+    State(int goingOutNode, int nodes, QList<int> down, QList<QByteArray> nodeRunIds)
+        : node(goingOutNode), nodeCount(nodes), quorum(rules::quorum(nodes)), unavailable(std::move(down)),
+          runIds(std::move(nodeRunIds)), goingOut(RestartPlanner::namesOfServer(node, nodeCount, runIds))
+    {}
+
+    static bool byKey(const Listed& a, const Listed& b) { return a.key < b.key; }
+
+    void add(const QByteArray& key, const PackedLockView& view)
+    {
         if (view.presence(node) == NodeLockState::Presence::Holding)
             out.largestPttlMs = std::max(out.largestPttlMs, view.pttlMs(node));
         if (nodeCount <= 0 || !view.hasQuorum()) // held, or stuck on a quorum
@@ -85,7 +84,7 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
         if (serversLeft >= quorum)
             return;
         ++out.affectedCount;
-        if (listed.size() == size_t(kAffectedListed)) {
+        if (listed.size() == size_t(RestartPlanner::kAffectedListed)) {
             if (!(key < listed.front().key))
                 return;
             std::pop_heap(listed.begin(), listed.end(), byKey);
@@ -93,22 +92,91 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
         }
         listed.push_back({key, view, rules::distinctServers(runIds, holding), serversLeft});
         std::push_heap(listed.begin(), listed.end(), byKey);
-    });
-    std::sort_heap(listed.begin(), listed.end(), byKey);
-    out.affected.reserve(qsizetype(listed.size()));
-    for (const Listed& l : listed) {
-        // Only the locks listed are unpacked (the holder's summary is decoded from the value).
-        const LockView unpacked = l.view.unpack(l.key);
-        AffectedLock a;
-        a.key = l.key;
-        a.token = unpacked.token;
-        a.holderSummary = unpacked.holder->summary;
-        a.holdersNow = l.holdersNow;
-        a.holdersWhileDown = l.holdersWhileDown;
-        a.observedValidityMs = unpacked.observedValidityMs;
-        out.affected.append(a);
     }
-    return out;
+
+    LockSurvey finish() const
+    {
+        LockSurvey survey = out;
+        std::vector<Listed> sorted = listed;
+        std::sort_heap(sorted.begin(), sorted.end(), byKey);
+        survey.affected.reserve(qsizetype(sorted.size()));
+        for (const Listed& l : sorted) {
+            // Only the locks listed are unpacked (the holder's summary is decoded from the value).
+            const LockView unpacked = l.view.unpack(l.key);
+            AffectedLock a;
+            a.key = l.key;
+            a.token = unpacked.token;
+            a.holderSummary = unpacked.holder->summary;
+            a.holdersNow = l.holdersNow;
+            a.holdersWhileDown = l.holdersWhileDown;
+            a.observedValidityMs = unpacked.observedValidityMs;
+            survey.affected.append(a);
+        }
+        return survey;
+    }
+
+    const int node;
+    const int nodeCount;
+    const int quorum;
+    const QList<int> unavailable;
+    const QList<QByteArray> runIds;
+    const QList<int> goingOut;
+    QList<int> holding;   // names holding the lock's token
+    QList<int> remaining; // of those, the ones still counted while the server is out
+    // The first kAffectedListed keys seen so far, as a max-heap on the key: a smaller key replaces the largest.
+    std::vector<Listed> listed;
+    LockSurvey out;
+    // SurveyWalk's rows, taken when it was made.
+    std::vector<std::pair<QByteArray, PackedLockView>> rows;
+    size_t next = 0;
+};
+
+LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCount, const QList<int>& unavailable,
+                                  const QList<QByteArray>& runIds)
+{
+    if (!locks)
+        return {};
+    SurveyWalk::State state(node, nodeCount, unavailable, runIds);
+    locks([&state](const QByteArray& key, const PackedLockView& view) { state.add(key, view); });
+    return state.finish();
+}
+
+SurveyWalk::SurveyWalk(const RestartPlanner::LockSource& locks, int node, int nodeCount, QList<int> unavailable,
+                       QList<QByteArray> runIds)
+    : m_state(std::make_unique<State>(node, nodeCount, std::move(unavailable), std::move(runIds)))
+{
+    if (locks)
+        locks([this](const QByteArray& key, const PackedLockView& view) { m_state->rows.emplace_back(key, view); });
+}
+
+SurveyWalk::~SurveyWalk() = default;
+
+bool SurveyWalk::step(qsizetype count)
+{
+    const size_t end = std::min(m_state->rows.size(), m_state->next + size_t(std::max<qsizetype>(count, 0)));
+    for (; m_state->next < end; ++m_state->next)
+        m_state->add(m_state->rows[m_state->next].first, m_state->rows[m_state->next].second);
+    return isDone();
+}
+
+qsizetype SurveyWalk::walked() const
+{
+    return qsizetype(m_state->next);
+}
+
+qsizetype SurveyWalk::total() const
+{
+    return qsizetype(m_state->rows.size());
+}
+
+bool SurveyWalk::isDone() const
+{
+    return m_state->next >= m_state->rows.size();
+}
+
+LockSurvey SurveyWalk::result() const
+{
+    return m_state->finish();
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 namespace redlock {
 
@@ -103,6 +104,31 @@ public:
     // computed again for `unavailable`, the largest PTTL and the affected locks are the survey's.
     static RestartPlan plan(int node, int nodeCount, const LockSurvey& survey, qint64 configuredMaxTtlMs,
                             double driftFactor, QList<int> unavailable, const QList<QByteArray>& runIds);
+};
+
+// RestartPlanner::survey() a slice at a time, for a caller that must not stall (the Restart dialog over 1M locks: the
+// whole walk took 120-480 ms of GUI CPU there). The rows are taken when it is made, the keys and packed bytes shared,
+// not copied, so that the table may change between slices without a lock being skipped or counted twice; they are
+// held until the walk is destroyed. The result is survey()'s on the same rows.
+class SurveyWalk final
+{
+public:
+    SurveyWalk(const RestartPlanner::LockSource& locks, int node, int nodeCount, QList<int> unavailable,
+               QList<QByteArray> runIds);
+    ~SurveyWalk();
+    Q_DISABLE_COPY_MOVE(SurveyWalk)
+
+    // Walks up to `count` more locks; true once every lock is walked.
+    bool step(qsizetype count);
+    bool isDone() const;
+    qsizetype walked() const;
+    qsizetype total() const;
+    LockSurvey result() const; // the survey of the locks walked so far
+
+    struct State;
+
+private:
+    std::unique_ptr<State> m_state;
 };
 
 } // namespace redlock

@@ -220,13 +220,9 @@ private slots:
     void aliasesOfOneServerGoOutTogether()
     {
         LocalCluster cluster; // outlives the schedulers below
-        LocalNodeOptions withSocket;
-        withSocket.unixSocket = true;
         QString error;
-        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
-        NodeEndpoint alias;
-        alias.unixSocket = cluster.unixSocketPath(0);
-        const QList<NodeEndpoint> named = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        const QList<NodeEndpoint> named = startWithSocketAlias(cluster, 3, &error);
+        QVERIFY2(!named.isEmpty(), qPrintable(error));
         QList<QByteArray> runIds;
         for (int i = 0; i < cluster.size(); ++i)
             runIds << runIdOf(cluster.port(i));
@@ -308,18 +304,16 @@ private slots:
     void otherNamesStayOutAfterAConsoleRestart()
     {
         LocalCluster cluster;
-        LocalNodeOptions withSocket;
-        withSocket.unixSocket = true;
         QString error;
-        QVERIFY2(cluster.start(3, withSocket, &error), qPrintable(error));
-        NodeEndpoint alias;
-        alias.unixSocket = cluster.unixSocketPath(0);
+        const QList<NodeEndpoint> named = startWithSocketAlias(cluster, 3, &error);
+        QVERIFY2(!named.isEmpty(), qPrintable(error));
+        const NodeEndpoint alias = named.last();
         QList<QByteArray> runIds;
         for (int i = 0; i < cluster.size(); ++i)
             runIds << runIdOf(cluster.port(i));
         runIds << runIds[0];
         RestartSchedulerOptions o = options();
-        o.nodes = cluster.endpoints() + QList<NodeEndpoint>{alias};
+        o.nodes = named;
         o.localClusterBackend = LocalClusterRestartBackend::factory(&cluster);
         {
             NodeRestartScheduler first(o);

@@ -17,8 +17,10 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace redlock {
@@ -31,12 +33,14 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
     const NodeEndpoint endpoint = actions->settings().cluster.nodes.value(node);
     setWindowTitle(tr("Delayed restart of node #%1").arg(node + 1));
 
-    QList<int> unavailable = nodesDown;
+    m_unavailable = nodesDown;
     for (int q : actions->quarantinedNodes())
-        if (!unavailable.contains(q))
-            unavailable.append(q);
-    m_plan = RestartPlanner::plan(node, actions->nodeCount(), locks, actions->settings().configuredMaxTtlMs,
-                                  actions->settings().cluster.driftFactor, unavailable, runIds);
+        if (!m_unavailable.contains(q))
+            m_unavailable.append(q);
+    // The node counts and the quorum need no lock: known at once; the locks are counted in slices.
+    m_walk = std::make_unique<SurveyWalk>(locks, node, actions->nodeCount(), m_unavailable, runIds);
+    m_plan = RestartPlanner::plan(node, actions->nodeCount(), LockSurvey{}, actions->settings().configuredMaxTtlMs,
+                                  actions->settings().cluster.driftFactor, m_unavailable, runIds);
 
     // Set by updateState(): what is enforced depends on the method.
     m_intro = new QLabel(this);
@@ -48,17 +52,10 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
     m_delay->setDecimals(1);
     m_delay->setRange(0.1, 7 * 24 * 3600.0);
     m_delay->setSuffix(tr(" s"));
-    // Rounded up to the box's tenths: never below the default.
-    m_delay->setValue(std::ceil(double(m_plan.defaultDelayMs) / 100.0) / 10.0);
     m_allowShorter = new QCheckBox(tr("Allow a delay shorter than the default"), this);
-    auto* delayNote = new QLabel(
-        tr("Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + "
-           "drift %4")
-            .arg(HumanUnits::duration(m_plan.defaultDelayMs), HumanUnits::duration(m_plan.configuredMaxTtlMs),
-                 m_plan.largestPttlMs < 0 ? tr("none") : HumanUnits::duration(m_plan.largestPttlMs),
-                 HumanUnits::duration(m_plan.driftMs)),
-        this);
-    delayNote->setWordWrap(true);
+    m_delayNote = new QLabel(this);
+    m_delayNote->setObjectName(QStringLiteral("restartDelayNote"));
+    m_delayNote->setWordWrap(true);
 
     m_method = new QComboBox(this);
     m_method->setObjectName(QStringLiteral("restartMethod"));
@@ -94,24 +91,9 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
     m_impact->verticalHeader()->hide();
     m_impact->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_impact->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    m_impact->setRowCount(int(m_plan.affected.size()));
-    for (int row = 0; row < m_plan.affected.size(); ++row) {
-        const AffectedLock& a = m_plan.affected[row];
-        m_impact->setItem(row, 0, new QTableWidgetItem(printableBytes(a.key)));
-        m_impact->setItem(row, 1, new QTableWidgetItem(a.holderSummary));
-        m_impact->setItem(row, 2, new QTableWidgetItem(tr("%1 → %2").arg(a.holdersNow).arg(a.holdersWhileDown)));
-    }
-    m_impact->resizeColumnToContents(0);
-    QString impactText =
-        m_plan.affectedCount == 0
-            ? tr("No lock held now falls below quorum while the node is out.")
-            : tr("%n lock(s) fall below quorum (quorum %1) while the node is out:", nullptr, m_plan.affectedCount)
-                  .arg(m_plan.quorum);
-    if (m_plan.affectedCount > m_plan.affected.size())
-        impactText += u' ' + tr("(the first %1 by key are listed)").arg(m_plan.affected.size());
-    auto* impactTitle = new QLabel(impactText, this);
-    impactTitle->setObjectName(QStringLiteral("restartImpactTitle"));
-    impactTitle->setWordWrap(true);
+    m_impactTitle = new QLabel(this);
+    m_impactTitle->setObjectName(QStringLiteral("restartImpactTitle"));
+    m_impactTitle->setWordWrap(true);
 
     m_quorum = new QLabel(this);
     m_quorum->setObjectName(QStringLiteral("restartQuorum"));
@@ -147,7 +129,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
 
     auto* form = new QFormLayout;
     form->addRow(tr("Delay:"), m_delay);
-    form->addRow(QString(), delayNote);
+    form->addRow(QString(), m_delayNote);
     form->addRow(QString(), m_allowShorter);
     form->addRow(tr("How:"), m_method);
     form->addRow(QString(), m_commands);
@@ -163,7 +145,7 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_intro);
     layout->addLayout(form);
-    layout->addWidget(impactTitle);
+    layout->addWidget(m_impactTitle);
     layout->addWidget(m_impact, 1);
     layout->addWidget(m_quorum);
     layout->addWidget(m_override);
@@ -178,6 +160,83 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
     connect(m_allowShorter, &QCheckBox::toggled, this, &RestartDialog::updateState);
     connect(m_delay, &QDoubleSpinBox::valueChanged, this, &RestartDialog::updateState);
     connect(m_method, &QComboBox::currentIndexChanged, this, &RestartDialog::updateState);
+    walkSlice(); // a table of one slice or less is counted before the dialog shows
+}
+
+namespace {
+qsizetype g_locksPerSlice = 20000; // 5-20 ms of CPU a slice at 1M locks
+} // namespace
+
+qsizetype RestartDialog::locksPerSlice()
+{
+    return g_locksPerSlice;
+}
+
+void RestartDialog::setLocksPerSlice(qsizetype count)
+{
+    g_locksPerSlice = std::max<qsizetype>(1, count);
+}
+
+void RestartDialog::walkSlice()
+{
+    if (!m_walk)
+        return;
+    if (!m_walk->step(g_locksPerSlice)) {
+        showLocks();
+        QTimer::singleShot(0, this, &RestartDialog::walkSlice); // after the events waiting meanwhile
+        return;
+    }
+    m_plan =
+        RestartPlanner::plan(m_node, m_actions->nodeCount(), m_walk->result(), m_actions->settings().configuredMaxTtlMs,
+                             m_actions->settings().cluster.driftFactor, m_unavailable, m_runIds);
+    m_walk.reset(); // lets the table's rows go
+    showLocks();
+    emit counted();
+}
+
+// The delay and the impact as far as the walk has gone: "counting…" until it is done.
+void RestartDialog::showLocks()
+{
+    if (m_walk) {
+        const QString counting = tr("Counting the locks… (%1 of %2)").arg(m_walk->walked()).arg(m_walk->total());
+        m_delayNote->setText(counting);
+        m_impactTitle->setText(counting);
+        if (m_shownDelayS == 0) {
+            m_shownDelayS = std::ceil(double(m_plan.defaultDelayMs) / 100.0) / 10.0;
+            m_delay->setValue(m_shownDelayS);
+        }
+        updateState();
+        return;
+    }
+    // Rounded up to the box's tenths: never below the default. A delay the operator typed meanwhile stays.
+    const double delayS = std::ceil(double(m_plan.defaultDelayMs) / 100.0) / 10.0;
+    if (m_shownDelayS == 0 || m_delay->value() == m_shownDelayS) {
+        m_shownDelayS = delayS;
+        m_delay->setValue(delayS);
+    }
+    m_delayNote->setText(tr("Default %1 = max(configured max TTL %2, largest PTTL seen on the node %3) + "
+                            "drift %4")
+                             .arg(HumanUnits::duration(m_plan.defaultDelayMs),
+                                  HumanUnits::duration(m_plan.configuredMaxTtlMs),
+                                  m_plan.largestPttlMs < 0 ? tr("none") : HumanUnits::duration(m_plan.largestPttlMs),
+                                  HumanUnits::duration(m_plan.driftMs)));
+    m_impact->setRowCount(int(m_plan.affected.size()));
+    for (int row = 0; row < m_plan.affected.size(); ++row) {
+        const AffectedLock& a = m_plan.affected[row];
+        m_impact->setItem(row, 0, new QTableWidgetItem(printableBytes(a.key)));
+        m_impact->setItem(row, 1, new QTableWidgetItem(a.holderSummary));
+        m_impact->setItem(row, 2, new QTableWidgetItem(tr("%1 → %2").arg(a.holdersNow).arg(a.holdersWhileDown)));
+    }
+    m_impact->resizeColumnToContents(0);
+    QString impactText =
+        m_plan.affectedCount == 0
+            ? tr("No lock held now falls below quorum while the node is out.")
+            : tr("%n lock(s) fall below quorum (quorum %1) while the node is out:", nullptr, m_plan.affectedCount)
+                  .arg(m_plan.quorum);
+    if (m_plan.affectedCount > m_plan.affected.size())
+        impactText += u' ' + tr("(the first %1 by key are listed)").arg(m_plan.affected.size());
+    m_impactTitle->setText(impactText);
+
     updateState();
 }
 
@@ -235,7 +294,7 @@ void RestartDialog::updateState()
     m_commands->setVisible(kind == RestartMethod::Kind::Commands);
     m_confirmShutdown->setVisible(kind == RestartMethod::Kind::ShutdownNoSave);
     const RestartRequest r = request();
-    bool ok = !m_actions->readOnly() && !m_running && !m_haveResult;
+    bool ok = !m_actions->readOnly() && !m_running && !m_haveResult && !m_walk; // not before the locks are counted
     if (m_plan.breaksQuorum && !r.overrideQuorum)
         ok = false;
     if (kind == RestartMethod::Kind::ShutdownNoSave && !r.confirmShutdown)

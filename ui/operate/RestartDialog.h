@@ -4,6 +4,8 @@
 
 #include <QDialog>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -25,13 +27,19 @@ class RestartDialog final : public QDialog
     Q_DISABLE_COPY_MOVE(RestartDialog)
 
 public:
-    // locks: the console's locks, walked once here (RestartPlanner::LockSource; not kept). nodesDown: nodes the
+    // locks: the console's locks, taken here (RestartPlanner::LockSource, not kept) and walked in slices of
+    // locksPerSlice() on the event loop: over 1M locks the whole walk costs 120-480 ms of CPU, too long a stall for the
+    // GUI. Until it is done the dialog says it is counting and cannot schedule. nodesDown: nodes the
     // console sees down now (quarantined ones are added from `actions`). runIds: per node, its NodeFacts::runId
     // (empty: unknown), so that names of one server count once.
     RestartDialog(OperatorActions* actions, int node, const RestartPlanner::LockSource& locks,
                   const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent = nullptr);
 
+    // The plan: before the walk is done, its node counts and quorum only (no locks, the configured delay).
     const RestartPlan& plan() const { return m_plan; }
+    bool isCounting() const { return m_walk != nullptr; }
+    static qsizetype locksPerSlice();
+    static void setLocksPerSlice(qsizetype count); // tests slice small tables
     QComboBox* methodBox() const { return m_method; }
     QDoubleSpinBox* delayBox() const { return m_delay; }
     QLineEdit* overrideEdit() const { return m_override; }
@@ -51,15 +59,23 @@ public:
 
 signals:
     void scheduled(const redlock::ScheduleResult& result);
+    void counted(); // the walk is done: plan() counts the locks
 
 private:
+    void walkSlice();
+    void showLocks();
     void updateState();
 
     OperatorActions* m_actions;
     int m_node;
     QList<int> m_nodesDown;
     QList<QByteArray> m_runIds;
+    QList<int> m_unavailable;
+    std::unique_ptr<SurveyWalk> m_walk; // while counting
     RestartPlan m_plan;
+    double m_shownDelayS = 0; // the delay box's value as the dialog set it
+    QLabel* m_delayNote;
+    QLabel* m_impactTitle;
     QLabel* m_intro;
     QComboBox* m_method;
     QDoubleSpinBox* m_delay;
