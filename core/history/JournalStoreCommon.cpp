@@ -318,6 +318,14 @@ bool writeEvents(const QList<JournalEvent>& events, qint64 nowMs, const EventWri
         w.failed(begin.lastError(), false);
         return false;
     }
+    if (w.lockInOrder) {
+        QSqlError lockFailed;
+        if (!w.lockInOrder(events, &lockFailed)) {
+            w.failed(lockFailed, true);
+            QSqlQuery(w.db).exec(QStringLiteral("ROLLBACK"));
+            return false;
+        }
+    }
     const QString& p = d.tablePrefix;
     // Where several writers write (PostgreSQL), an earlier session's interval is taken over or ended only while it is
     // still that session's and still held, as the lookup found it.

@@ -158,6 +158,10 @@ struct EventWriting
     // The interval a first sight of e.key in this session continues or ends, if any (*found); false: the lookup failed
     // (*failed).
     std::function<bool(const JournalEvent& e, std::optional<EarlierInterval>* found, QSqlError* failed)> findEarlier;
+    // Run first in the write's transaction (null: nothing): where several writers write, takes the row locks the batch
+    // may need on other sessions' intervals, in one order for every writer, so that two writers cannot deadlock.
+    // False: it failed (*failed).
+    std::function<bool(const QList<JournalEvent>& events, QSqlError* failed)> lockInOrder;
     // A statement failed: what the store tells (said before the rollback: a PostgreSQL store asks its connection).
     // inTransaction: the transaction had begun and is rolled back (what the store holds in memory may be too).
     std::function<void(const QSqlError& failure, bool inTransaction)> failed;

@@ -17,6 +17,8 @@
 
 namespace redlock {
 
+std::atomic<qint64> PostgresJournalStore::s_writeRetries{0};
+
 namespace {
 
 QString uniqueConnectionName()
@@ -459,6 +461,7 @@ bool PostgresJournalStore::write(const QList<JournalEvent>& events, qint64 nowMs
             return true;
         if (!retry || attempt == kAttempts)
             return false;
+        s_writeRetries.fetch_add(1, std::memory_order_relaxed);
     }
 }
 
@@ -503,6 +506,47 @@ bool PostgresJournalStore::writeOnce(const QList<JournalEvent>& events, qint64 n
         earlier.session = findLast.value(4).toLongLong();
         findLast.finish();
         *found = earlier;
+        return true;
+    };
+    // The rows of other sessions this batch may take over or end (adopt, endUnwatched: the latest still-held interval
+    // of a gone session per key, what findEarlier finds) are locked first, in key order, by one ordered statement per
+    // chunk of keys in that same order. Writers that update them one event at a time in their batches' orders
+    // (a batch that ends one round's keys and begins the next's) otherwise lock them in different orders and
+    // deadlock; a writer's own intervals are never another live writer's to touch.
+    writing.lockInOrder = [&](const QList<JournalEvent>& batch, QSqlError* failed) {
+        QList<QByteArray> keys;
+        keys.reserve(batch.size());
+        for (const JournalEvent& e : batch)
+            keys.append(e.key);
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        constexpr qsizetype kChunk = 500;
+        QSqlQuery lock(m_db);
+        lock.setForwardOnly(true);
+        qsizetype preparedFor = -1;
+        for (qsizetype from = 0; from < keys.size(); from += kChunk) {
+            const qsizetype n = std::min(kChunk, keys.size() - from);
+            if (n != preparedFor) {
+                QStringList marks(n, QStringLiteral("?"));
+                lock.prepare(QStringLiteral(
+                                 "SELECT id FROM redlock_intervals WHERE id IN (SELECT DISTINCT ON (i.key) i.id FROM "
+                                 "redlock_intervals i JOIN redlock_sessions s ON s.id = i.session WHERE i.key IN (%1) "
+                                 "AND i.session <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?) AND (i.to_ms IS "
+                                 "NULL OR i.ended = 'unobserved') ORDER BY i.key, i.from_ms DESC, i.id DESC) ORDER BY "
+                                 "key, id FOR UPDATE")
+                                 .arg(marks.join(u',')));
+                preparedFor = n;
+            }
+            for (qsizetype k = 0; k < n; ++k)
+                lock.addBindValue(keys.at(from + k));
+            lock.addBindValue(m_session);
+            lock.addBindValue(goneBefore);
+            if (!lock.exec()) {
+                *failed = lock.lastError();
+                return false;
+            }
+            lock.finish();
+        }
         return true;
     };
     writing.failed = [&](const QSqlError& failure, bool inTransaction) {
