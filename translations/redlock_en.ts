@@ -4271,6 +4271,10 @@ maxmemory-policy %3, AOF %4, appendfsync %5</source>
         <source>(the first %1 by key are listed)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Counting the locks… (%1 of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>

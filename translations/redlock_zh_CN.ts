@@ -4247,6 +4247,10 @@ maxmemory-policy %3，AOF %4，appendfsync %5</translation>
         <source>(the first %1 by key are listed)</source>
         <translation>（按键名列出前 %1 个）</translation>
     </message>
+    <message>
+        <source>Counting the locks… (%1 of %2)</source>
+        <translation>正在统计锁…（%1 / %2）</translation>
+    </message>
 </context>
 <context>
     <name>redlock::RestartMethod</name>
