@@ -484,11 +484,9 @@ SharedHolder SharedHolder::ofValue(const QByteArray& key, const QByteArray& valu
 
 SharedHolder SharedHolder::ofRedissonHash(const QList<std::pair<QByteArray, QByteArray>>& fields, int fromNode)
 {
-    SharedHolder holder;
-    holder.m_source = std::make_shared<Source>();
+    SharedHolder holder = ofValue({}, {}, fromNode);
     holder.m_source->redissonFields = fields;
     holder.m_source->redisson = true;
-    holder.m_fromNode = fromNode;
     return holder;
 }
 
