@@ -126,9 +126,13 @@ struct SurveyWalk::State
     // The first kAffectedListed keys seen so far, as a max-heap on the key: a smaller key replaces the largest.
     std::vector<Listed> listed;
     LockSurvey out;
-    // SurveyWalk's rows, taken when it was made.
-    std::vector<std::pair<QByteArray, PackedLockView>> rows;
-    size_t next = 0;
+    // SurveyWalk's: where it is in the source's key order.
+    RestartPlanner::KeyOrderedLocks source;
+    QByteArray lastKey;
+    bool started = false;
+    bool done = false;
+    qsizetype walked = 0;
+    qsizetype total = 0;
 };
 
 LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCount, const QList<int>& unavailable,
@@ -141,37 +145,48 @@ LockSurvey RestartPlanner::survey(const LockSource& locks, int node, int nodeCou
     return state.finish();
 }
 
-SurveyWalk::SurveyWalk(const RestartPlanner::LockSource& locks, int node, int nodeCount, QList<int> unavailable,
-                       QList<QByteArray> runIds)
+SurveyWalk::SurveyWalk(RestartPlanner::KeyOrderedLocks locks, qsizetype total, int node, int nodeCount,
+                       QList<int> unavailable, QList<QByteArray> runIds)
     : m_state(std::make_unique<State>(node, nodeCount, std::move(unavailable), std::move(runIds)))
 {
-    if (locks)
-        locks([this](const QByteArray& key, const PackedLockView& view) { m_state->rows.emplace_back(key, view); });
+    m_state->source = std::move(locks);
+    m_state->total = std::max<qsizetype>(0, total);
+    m_state->done = !m_state->source;
 }
 
 SurveyWalk::~SurveyWalk() = default;
 
 bool SurveyWalk::step(qsizetype count)
 {
-    const size_t end = std::min(m_state->rows.size(), m_state->next + size_t(std::max<qsizetype>(count, 0)));
-    for (; m_state->next < end; ++m_state->next)
-        m_state->add(m_state->rows[m_state->next].first, m_state->rows[m_state->next].second);
-    return isDone();
+    State& s = *m_state;
+    if (s.done)
+        return true;
+    count = std::max<qsizetype>(count, 1);
+    const QByteArray after = s.lastKey; // shared, not copied: the visits below move lastKey on
+    const qsizetype visited =
+        s.source(s.started ? &after : nullptr, count, [&s](const QByteArray& key, const PackedLockView& view) {
+            s.add(key, view);
+            s.lastKey = key;
+            ++s.walked;
+        });
+    s.started = true;
+    s.done = visited < count; // the source had no more after the last key
+    return s.done;
 }
 
 qsizetype SurveyWalk::walked() const
 {
-    return qsizetype(m_state->next);
+    return m_state->walked;
 }
 
 qsizetype SurveyWalk::total() const
 {
-    return qsizetype(m_state->rows.size());
+    return std::max(m_state->total, m_state->walked);
 }
 
 bool SurveyWalk::isDone() const
 {
-    return m_state->next >= m_state->rows.size();
+    return m_state->done;
 }
 
 LockSurvey SurveyWalk::result() const

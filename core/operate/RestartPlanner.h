@@ -74,6 +74,11 @@ public:
     // over 1M locks neither unpacks nor copies them. An empty source has no locks.
     using LockVisitor = std::function<void(const QByteArray& key, const PackedLockView& view)>;
     using LockSource = std::function<void(const LockVisitor& visit)>;
+    // The same locks in ascending key order, a range at a time (what SurveyWalk walks): visits, in key order, up to
+    // `count` locks whose key is greater than `*after` (from the first lock when `after` is null), during the call
+    // only, and returns how many it visited. The console's table keeps key order, so a range is a binary search away.
+    using KeyOrderedLocks =
+        std::function<qsizetype(const QByteArray* after, qsizetype count, const LockVisitor& visit)>;
     // The snapshot's views packed one at a time and handed to the same walk: callers that hold LockViews go the way
     // the console goes, so that the two cannot disagree. The source refers to `snapshot`: use it while that lives.
     static LockSource locksOf(const LockSnapshot& snapshot);
@@ -107,13 +112,16 @@ public:
 };
 
 // RestartPlanner::survey() a slice at a time, for a caller that must not stall (the Restart dialog over 1M locks: the
-// whole walk took 120-480 ms of GUI CPU there). The rows are taken when it is made, the keys and packed bytes shared,
-// not copied, so that the table may change between slices without a lock being skipped or counted twice; they are
-// held until the walk is destroyed. The result is survey()'s on the same rows.
+// whole walk took 120-480 ms of GUI CPU there), over locks that may change between two slices (the console's table).
+// Nothing is taken or copied when it is made: each slice goes on after the last key walked, so a slice costs its own
+// locks whatever the table's size (taking the 1M rows up front, shared, cost about 0.2 s of the GUI thread). No lock is
+// walked twice and none that stays in the table is skipped; a lock added behind the walk, or removed ahead of it, is
+// not counted, and a lock changed ahead of it is counted as it is when walked. On a table that does not change, the
+// result is survey()'s. `total`: the locks there are when it starts, for the progress shown (total()).
 class SurveyWalk final
 {
 public:
-    SurveyWalk(const RestartPlanner::LockSource& locks, int node, int nodeCount, QList<int> unavailable,
+    SurveyWalk(RestartPlanner::KeyOrderedLocks locks, qsizetype total, int node, int nodeCount, QList<int> unavailable,
                QList<QByteArray> runIds);
     ~SurveyWalk();
     Q_DISABLE_COPY_MOVE(SurveyWalk)
@@ -122,7 +130,7 @@ public:
     bool step(qsizetype count);
     bool isDone() const;
     qsizetype walked() const;
-    qsizetype total() const;
+    qsizetype total() const;   // as given, or the locks walked when more
     LockSurvey result() const; // the survey of the locks walked so far
 
     struct State;

@@ -26,6 +26,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <map>
 
 using namespace redlock;
 using State = PendingRestart::State;
@@ -211,6 +212,78 @@ private slots:
         QCOMPARE(result.plan.affectedCount, count);
         QCOMPARE(result.plan.defaultDelayMs, p.defaultDelayMs);
         QVERIFY(scheduler.abandon(0)); // the next test's init() starts node 0 again
+    }
+
+    // The Restart dialog's walk in slices over a table that changes between them: each slice goes on after the last key
+    // walked. A lock added behind the walk and one removed ahead of it are not counted, one changed ahead of it is
+    // counted as it is then, none twice; on locks that do not change, the result is survey()'s.
+    void surveyWalkGoesOnAfterTheLastKeyWhileTheLocksChange()
+    {
+        const QByteArray script = "for i = 1, 10 do redis.call('SET', 'lock-n' .. i, 'tok-' .. i, 'PX', 60000) end "
+                                  "return 0";
+        for (int i : {0, 1})
+            DirectRedis(m_cluster.port(i)).command({"EVAL", script, "0"});
+        for (int i : {1, 2})
+            DirectRedis(m_cluster.port(i)).set("lock-other", "tok-other", 60000); // not on node 0
+        const LockSnapshot snapshot = inspectOnce(m_cluster.endpoints());
+        QCOMPARE(snapshot.size(), 11);
+        std::map<QByteArray, PackedLockView> table;
+        for (const LockView& view : snapshot)
+            table.emplace(view.key, PackedLockView(view));
+        const PackedLockView notOnZero = table.at("lock-other");
+        table.erase("lock-other");
+        const auto source = [&table](const QByteArray* after, qsizetype count,
+                                     const RestartPlanner::LockVisitor& visit) {
+            auto it = after ? table.upper_bound(*after) : table.begin();
+            qsizetype visited = 0;
+            for (; it != table.end() && visited < count; ++it, ++visited)
+                visit(it->first, it->second);
+            return visited;
+        };
+        const auto whole = [&table](const RestartPlanner::LockVisitor& visit) {
+            for (const auto& [key, view] : table)
+                visit(key, view);
+        };
+        const auto keysOf = [](const LockSurvey& s) {
+            QList<QByteArray> keys;
+            for (const AffectedLock& a : s.affected)
+                keys << a.key;
+            return keys;
+        };
+
+        // Unchanged: slice by slice (3, 3, 3, 1, then none) the same survey as one walk.
+        const LockSurvey once = RestartPlanner::survey(whole, 0, 3, {}, {});
+        QCOMPARE(once.affectedCount, 10);
+        SurveyWalk unchanged(source, qsizetype(table.size()), 0, 3, {}, {});
+        int steps = 0;
+        while (!unchanged.step(3))
+            ++steps;
+        QCOMPARE(steps, 3);
+        QCOMPARE(unchanged.walked(), 10);
+        QCOMPARE(unchanged.result().affectedCount, once.affectedCount);
+        QCOMPARE(keysOf(unchanged.result()), keysOf(once));
+        QCOMPARE(unchanged.result().largestPttlMs, once.largestPttlMs);
+
+        // Key order: lock-n1, lock-n10, lock-n2, lock-n3, ... The first slice walks lock-n1, lock-n10, lock-n2.
+        SurveyWalk walk(source, qsizetype(table.size()), 0, 3, {}, {});
+        QVERIFY(!walk.step(3));
+        QCOMPARE(walk.walked(), 3);
+        QCOMPARE(walk.result().affectedCount, 3);
+        table.emplace("lock-a", table.at("lock-n1")); // behind the walk: not counted
+        table.erase("lock-n1");                       // walked already: still counted once
+        table.erase("lock-n5");                       // ahead, gone: not counted
+        table.at("lock-n7") = notOnZero;              // ahead, changed: counted as it is now, not on node 0
+        while (!walk.step(3)) {
+        }
+        QCOMPARE(walk.walked(), 9); // 3, then lock-n3..lock-n9 without lock-n5
+        QCOMPARE(walk.total(), 10); // as given: the progress shown
+        const LockSurvey walked = walk.result();
+        QCOMPARE(walked.affectedCount, 8);
+        QCOMPARE(keysOf(walked), (QList<QByteArray>{"lock-n1", "lock-n10", "lock-n2", "lock-n3", "lock-n4", "lock-n6",
+                                                    "lock-n8", "lock-n9"}));
+        QVERIFY(walk.isDone());
+        QVERIFY(walk.step(3)); // done stays done
+        QCOMPARE(walk.walked(), 9);
     }
 
     // One redis-server under two names (its TCP port and its unix socket: one run_id) is one server. Taking out

@@ -103,7 +103,7 @@ private slots:
         actions.configure(settings());
         QCOMPARE(actions.localIndexOf(0), 0);
         // Node 1 is seen down: taking node 0 out leaves 1 of 3 (quorum 2).
-        RestartDialog dialog(&actions, 0, {}, {1}, {});
+        RestartDialog dialog(&actions, 0, {}, 0, {1}, {});
         dialog.show();
         QVERIFY(dialog.plan().breaksQuorum);
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
@@ -130,7 +130,7 @@ private slots:
     {
         OperatorActions actions;
         actions.configure(settings()); // no local cluster: the node is a plain server
-        RestartDialog dialog(&actions, 2, {}, {}, {});
+        RestartDialog dialog(&actions, 2, {}, 0, {}, {});
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::ShutdownNoSave));
         // Nothing keeps a SHUTDOWN NOSAVE node down; the dialog says the delay is only watched.
         QVERIFY2(dialog.introLabel()->text().contains(QStringLiteral("Nothing here keeps it down")) &&
@@ -426,7 +426,7 @@ private slots:
         OperatorSettings s = settings();
         s.auditLogPath = QStringLiteral("/dev/full");
         actions.configure(s);
-        RestartDialog dialog(&actions, 0, {}, {}, {});
+        RestartDialog dialog(&actions, 0, {}, 0, {}, {});
         dialog.show();
         QCOMPARE(dialog.methodBox()->currentData().toInt(), int(RestartMethod::Kind::LocalCluster));
         QVERIFY(dialog.restartButton()->isEnabled());

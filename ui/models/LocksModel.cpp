@@ -83,6 +83,18 @@ void LocksModel::tick()
                      {Qt::DisplayRole, Qt::ToolTipRole, TtlCellRole});
 }
 
+qsizetype LocksModel::visitRowsAfter(const QByteArray* after, qsizetype count,
+                                     const std::function<void(const QByteArray&, const PackedLockView&)>& visit) const
+{
+    auto it = after ? std::upper_bound(m_rows.cbegin(), m_rows.cend(), *after,
+                                       [](const QByteArray& k, const Row& row) { return k < row.key; })
+                    : m_rows.cbegin();
+    qsizetype visited = 0;
+    for (; it != m_rows.cend() && visited < count; ++it, ++visited)
+        visit(it->key, it->view);
+    return visited;
+}
+
 int LocksModel::rowOf(const QByteArray& key) const
 {
     // A first load appends slice after slice in key order: its keys come after the last row.

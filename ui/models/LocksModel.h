@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -75,6 +76,10 @@ public:
     // The row as kept, for walks over every lock that read the packed bytes (RestartPlanner::LockSource).
     const QByteArray& keyAt(int row) const { return m_rows[row].key; }
     const PackedLockView& packedAt(int row) const { return m_rows[row].view; }
+    // Up to `count` rows in key order whose key is greater than `*after` (from the first row when null): a range of a
+    // walk in slices over a table that may change between them (RestartPlanner::KeyOrderedLocks). How many it visited.
+    qsizetype visitRowsAfter(const QByteArray* after, qsizetype count,
+                             const std::function<void(const QByteArray&, const PackedLockView&)>& visit) const;
     // Rows there is room for without moving the table (a first pass's hand-off makes room at once).
     size_t rowCapacity() const { return m_rows.capacity(); }
     int countWithVerdict(LockVerdict verdict) const { return m_verdictCounts[size_t(verdict)]; }

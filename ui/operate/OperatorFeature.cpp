@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <QItemSelectionModel>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableView>
 
@@ -270,12 +271,12 @@ RestartDialog* OperatorFeature::openRestart(int node)
 {
     if (!m_actions->isConfigured() || node < 0 || node >= m_actions->nodeCount())
         return nullptr;
-    // The table's rows as they are kept, packed: the planner reads them in place and unpacks only the locks it lists
-    // (at 100k locks, unpacking every row into a snapshot took about 200 ms and 127 MB on the GUI thread).
-    const LocksModel* locksModel = m_window->locksModel();
-    const auto locks = [locksModel](const RestartPlanner::LockVisitor& visit) {
-        for (int row = 0; row < locksModel->rowCount(); ++row)
-            visit(locksModel->keyAt(row), locksModel->packedAt(row));
+    // The table's rows as they are kept, packed, in key order: the planner reads them in place, a range at a time,
+    // and unpacks only the locks it lists (at 100k locks, unpacking every row into a snapshot took about 200 ms and
+    // 127 MB on the GUI thread; at 1M, even taking the rows shared took about 0.2 s).
+    const QPointer<const LocksModel> locksModel = m_window->locksModel();
+    auto locks = [locksModel](const QByteArray* after, qsizetype count, const RestartPlanner::LockVisitor& visit) {
+        return locksModel ? locksModel->visitRowsAfter(after, count, visit) : 0;
     };
     QList<int> down;
     QList<QByteArray> runIds; // names of one server count once, and go out together
@@ -285,7 +286,7 @@ RestartDialog* OperatorFeature::openRestart(int node)
             down << i;
         runIds << facts[i].runId;
     }
-    auto* dialog = new RestartDialog(m_actions, node, locks, down, runIds, m_window);
+    auto* dialog = new RestartDialog(m_actions, node, std::move(locks), locksModel->rowCount(), down, runIds, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;

@@ -25,8 +25,9 @@
 
 namespace redlock {
 
-RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPlanner::LockSource& locks,
-                             const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent)
+RestartDialog::RestartDialog(OperatorActions* actions, int node, RestartPlanner::KeyOrderedLocks locks,
+                             qsizetype lockCount, const QList<int>& nodesDown, const QList<QByteArray>& runIds,
+                             QWidget* parent)
     : QDialog(parent), m_actions(actions), m_node(node), m_nodesDown(nodesDown), m_runIds(runIds)
 {
     setObjectName(QStringLiteral("restartDialog"));
@@ -38,7 +39,8 @@ RestartDialog::RestartDialog(OperatorActions* actions, int node, const RestartPl
         if (!m_unavailable.contains(q))
             m_unavailable.append(q);
     // The node counts and the quorum need no lock: known at once; the locks are counted in slices.
-    m_walk = std::make_unique<SurveyWalk>(locks, node, actions->nodeCount(), m_unavailable, runIds);
+    m_walk =
+        std::make_unique<SurveyWalk>(std::move(locks), lockCount, node, actions->nodeCount(), m_unavailable, runIds);
     m_plan = RestartPlanner::plan(node, actions->nodeCount(), LockSurvey{}, actions->settings().configuredMaxTtlMs,
                                   actions->settings().cluster.driftFactor, m_unavailable, runIds);
 
@@ -189,7 +191,7 @@ void RestartDialog::walkSlice()
     m_plan =
         RestartPlanner::plan(m_node, m_actions->nodeCount(), m_walk->result(), m_actions->settings().configuredMaxTtlMs,
                              m_actions->settings().cluster.driftFactor, m_unavailable, m_runIds);
-    m_walk.reset(); // lets the table's rows go
+    m_walk.reset(); // lets the table go
     showLocks();
     emit counted();
 }
