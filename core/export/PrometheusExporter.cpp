@@ -149,25 +149,38 @@ void PrometheusExporter::apply(const LockView& view)
         // sees (the reachable nodes holding its token), not the count from when it was held.
         before.verdict = view.verdict;
         before.holders = view.holders;
+        if (before.hold >= 0)
+            m_holds[size_t(before.hold)].countedNow = false;
         if (it != m_keys.end())
             *it = std::move(before);
         else
             m_keys.insert(view.key, std::move(before));
         return;
     }
-    const bool wasHeld = before.heldSinceNs >= 0;
+    const bool wasHeld = before.hold >= 0;
     const bool held = view.isHeld();
     const bool sameHold = wasHeld && held && before.token == view.token;
     if (wasHeld && !sameHold)
-        endHold(before, view.observedAtNs);
+        endHold(m_holds[size_t(before.hold)], view.observedAtNs);
 
     KeyState after;
     after.verdict = view.verdict;
     after.holders = view.holders;
     if (held) {
         after.token = view.token;
-        after.heldSinceNs = sameHold ? before.heldSinceNs : view.observedAtNs;
-        after.validityEndNs = view.observedAtNs + view.observedValidityMs * 1'000'000;
+        if (wasHeld) {
+            after.hold = before.hold;
+        } else {
+            after.hold = qsizetype(m_holds.size());
+            m_holds.push_back({0, 0, view.key, true});
+        }
+        Hold& hold = m_holds[size_t(after.hold)];
+        if (!sameHold)
+            hold.sinceNs = view.observedAtNs;
+        hold.validityEndNs = view.observedAtNs + view.observedValidityMs * 1'000'000;
+        hold.countedNow = true;
+    } else if (wasHeld) {
+        freeHold(before.hold); // moves another key's hold: `it` stays valid (no insertion, no removal)
     }
     if (it != m_keys.end())
         *it = std::move(after);
@@ -182,16 +195,30 @@ void PrometheusExporter::forget(const QByteArray& key, qint64 atNs)
     if (it == m_keys.cend())
         return;
     --m_verdictCounts[it->verdict];
-    if (it->heldSinceNs >= 0)
-        endHold(*it, atNs);
+    const qsizetype hold = it->hold;
     m_keys.erase(it);
+    if (hold >= 0) {
+        endHold(m_holds[size_t(hold)], atNs);
+        freeHold(hold);
+    }
 }
 
-void PrometheusExporter::endHold(const KeyState& state, qint64 atNs)
+void PrometheusExporter::endHold(const Hold& hold, qint64 atNs)
 {
     // A hold that expired unseen ended when its validity ran out, not when a rescan noticed.
-    const qint64 endNs = std::min(atNs, state.validityEndNs);
-    m_holdDurations.observe(seconds(std::max<qint64>(0, endNs - state.heldSinceNs)));
+    const qint64 endNs = std::min(atNs, hold.validityEndNs);
+    m_holdDurations.observe(seconds(std::max<qint64>(0, endNs - hold.sinceNs)));
+}
+
+void PrometheusExporter::freeHold(qsizetype index)
+{
+    const size_t last = m_holds.size() - 1;
+    if (size_t(index) != last) {
+        m_holds[size_t(index)] = std::move(m_holds[last]);
+        if (const auto moved = m_keys.find(m_holds[size_t(index)].key); moved != m_keys.end())
+            moved->hold = index;
+    }
+    m_holds.pop_back();
 }
 
 void PrometheusExporter::addEvents(const QList<LockEvent>& events)
@@ -352,12 +379,12 @@ QByteArray PrometheusExporter::exposition() const
     QList<int> olderThan(ageBounds.size(), 0);
     QList<int> expiringWithin(validityBounds.size(), 0);
     std::optional<double> oldest;
-    for (const KeyState& s : m_keys) {
+    for (const Hold& h : m_holds) {
         // Unknown keeps the hold's start for when it is held again, but it is not held now.
-        if (s.heldSinceNs < 0 || s.verdict == LockVerdict::Unknown)
+        if (!h.countedNow)
             continue;
-        const double age = seconds(std::max<qint64>(0, nowNs - s.heldSinceNs));
-        const double validity = seconds(std::max<qint64>(0, s.validityEndNs - nowNs));
+        const double age = seconds(std::max<qint64>(0, nowNs - h.sinceNs));
+        const double validity = seconds(std::max<qint64>(0, h.validityEndNs - nowNs));
         oldest = std::max(oldest.value_or(0), age);
         for (qsizetype b = 0; b < ageBounds.size(); ++b)
             olderThan[b] += age > ageBounds[b] ? 1 : 0;

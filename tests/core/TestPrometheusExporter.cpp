@@ -394,6 +394,55 @@ private slots:
         QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 3.0);
     }
 
+    // The holds' times are kept in one array a scrape walks; a hold that ends gives its place to the last one. The
+    // moved hold keeps its key's times, and ends with the right duration.
+    void holdsKeepTheirTimesWhenAnotherEnds()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+        const auto add = [&](const LockView& v, bool changed = false) {
+            LockChangeSet set;
+            (changed ? set.changed : set.appeared) = {v};
+            exporter.addChanges(set);
+        };
+        add(view("x", LockVerdict::Held, "tx", 10000, *clock)); // at 0 s
+        clock->advanceMs(1000);
+        add(view("y", LockVerdict::Held, "ty", 20000, *clock)); // at 1 s
+        clock->advanceMs(1000);
+        add(view("z", LockVerdict::Held, "tz", 30000, *clock)); // at 2 s
+        clock->advanceMs(1000);
+        LockChangeSet gone;
+        gone.disappeared = {"x"}; // the first hold ends at 3 s: z's takes its place
+        exporter.addChanges(gone);
+        QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 1.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 3.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"0.5\"}"), 2.0); // y 2 s, z 1 s
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"1\"}"), 1.0);   // y only
+        QCOMPARE(sampleValue(out, "redlock_oldest_lock_age_seconds"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"10\"}"), 0.0); // 18 s, 29 s left
+        QCOMPARE(sampleValue(out, "redlock_held_locks_expiring_within{seconds=\"30\"}"), 2.0);
+
+        clock->advanceMs(1000); // 4 s: another token takes z; its hold (moved) lasted 2 s
+        add(view("z", LockVerdict::Held, "tz2", 30000, *clock), true);
+        clock->advanceMs(1000); // 5 s: y released after 4 s
+        add(view("y", LockVerdict::Free, {}, -1, *clock), true);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 3.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_sum"), 9.0);
+        QCOMPARE(sampleValue(out, "redlock_oldest_lock_age_seconds"), 1.0); // tz2, held since 4 s
+        QCOMPARE(sampleValue(out, "redlock_held_locks_older_than{seconds=\"0.1\"}"), 1.0);
+        LockChangeSet last;
+        last.disappeared = {"z"};
+        exporter.addChanges(last);
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), 4.0);
+        QVERIFY(std::isnan(sampleValue(out, "redlock_oldest_lock_age_seconds")));
+    }
+
     // A held lock whose holder node becomes unreachable is Unknown, not released: the hold does not end (no
     // hold duration recorded), and when it is Held again by the same token its age goes on from the first sight.
     // Meanwhile it is not held either: it is out of the held-lock histograms, and its holders are today's.

@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -540,6 +541,41 @@ private slots:
                                   qPrintable(exporter.output()), 20000);
         http(port, "GET", "/metrics");
         QCOMPARE(exporter.output().count(QStringLiteral("--max-series")), 1);
+    }
+
+    // The first pass goes out in parts (2048 locks each, built as the previous ones are taken); its summary comes
+    // before the last parts. redlock_inspections_total >= 1 says the lock metrics are whole: no scrape says so with
+    // locks still missing. Scraped back to back from the start, to catch the moment between the summary and the last
+    // part.
+    void firstPassCountsOnceEveryLockIsIn()
+    {
+        constexpr int kKeys = 20000;
+        for (int i = 0; i < 3; ++i) {
+            DirectRedis node(m_cluster.port(i), kAdminPassword);
+            QCOMPARE(node.command({"EVAL",
+                                   "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'parts:' .. i, 'secret-token', "
+                                   "'PX', 600000) end return 'OK'",
+                                   "0", QByteArray::number(kKeys)})
+                         .str,
+                     QByteArray("OK"));
+        }
+        ChildProcess exporter;
+        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
+                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
+                                                      QString::fromLatin1(kPasswordVariable),
+                                                      QStringLiteral("--pattern"), QStringLiteral("parts:*")});
+        QVERIFY2(port != 0, qPrintable(exporter.output()));
+        QElapsedTimer waited;
+        waited.start();
+        QByteArray scrape;
+        int scrapes = 0;
+        do {
+            scrape = http(port, "GET", "/metrics").body;
+            ++scrapes;
+        } while (!(sampleValue(scrape, "redlock_inspections_total") >= 1) && waited.elapsed() < 60000);
+        QVERIFY2(sampleValue(scrape, "redlock_inspections_total") >= 1, qPrintable(exporter.output()));
+        QCOMPARE(sampleValue(scrape, "redlock_locks{verdict=\"held\"}"), double(kKeys));
+        QVERIFY(scrapes > 1); // it was watched from before the pass ended
     }
 
     void httpErrorsAndScrapesThatNeverWaitForNodes()

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Issue 29.2's exporter and observer rows at scale: `redlock exporter` watching N lock keys on each of 5 local
+# nodes (keys written with redis-cli --pipe), its scrape time, its RSS, and what watching costs the nodes.
+#
+#   1. The nodes alone for SECONDS (no client: what the keys cost by themselves, their active expiry included):
+#      INFO used_cpu_sys + used_cpu_user per node, the baseline.
+#   2. `redlock exporter` started; the time until its first full pass (redlock_inspections_total >= 1).
+#   3. The exporter watching for SECONDS after its first pass (keyspace events on, the background rescan within
+#      its default budget, the per-second PING and TIME, the INFO per 5 s): node CPU again, net of the baseline,
+#      as % of one core per node (mean and max over the nodes).
+#   4. SCRAPES scrapes of /metrics with curl, one after the other: time_total, median and max, and the body size.
+#
+# Usage: scripts/bench-exporter.sh [keys]          (default 1000000)
+# Env:   BUILD    build directory (default build)
+#        SECONDS_EACH  length of the baseline and of the watched phase (default 30)
+#        SCRAPES  scrapes (default 20)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+keys="${1:-1000000}"
+build="${BUILD:-$root/build}"
+redlock="$build/app/redlock"
+phase_seconds="${SECONDS_EACH:-30}"
+scrapes="${SCRAPES:-20}"
+for tool in "$redlock" "$(command -v redis-cli || true)" "$(command -v curl || true)"; do
+    [[ -n "$tool" && -x "$tool" ]] || { echo "bench-exporter: $tool missing (build redlock; redis-cli, curl)" >&2; exit 2; }
+done
+
+exporter_pid=""
+# Called by lib/cluster.sh before it stops the cluster: the exporter first.
+before_cluster_stop() {
+    if [[ -n "$exporter_pid" ]] && kill -0 "$exporter_pid" 2>/dev/null; then
+        kill -TERM "$exporter_pid" 2>/dev/null || true
+        wait "$exporter_pid" 2>/dev/null || true
+    fi
+}
+# shellcheck source-path=SCRIPTDIR source=lib/cluster.sh
+source "$here/lib/cluster.sh"
+start_local_cluster bench-exporter "$redlock"
+IFS=, read -r -a node_list <<<"$nodes"
+
+echo "nodes: $nodes; writing $keys lock keys on each ..." >&2
+awk -v n="$keys" 'BEGIN {
+    for (k = 0; k < n; ++k) {
+        key = "lk:" k; value = sprintf("rl1:%032x:1:bench:", k)
+        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$8\r\n36000000\r\n", length(key), key, length(value), value
+    }
+}' >"$workdir/keys.resp"
+for node in "${node_list[@]}"; do
+    redis-cli -h "${node%:*}" -p "${node##*:}" --pipe <"$workdir/keys.resp" >/dev/null
+    # Keyspace events on, as a watched deployment has them (LockInspector::keyspaceEventFlags()).
+    redis-cli -h "${node%:*}" -p "${node##*:}" CONFIG SET notify-keyspace-events 'Kg$hxe' >/dev/null
+done
+rm -f "$workdir/keys.resp"
+
+# node_cpu: the sum of used_cpu_sys and used_cpu_user of every node, one figure per node on one line.
+node_cpu() {
+    local node
+    for node in "${node_list[@]}"; do
+        redis-cli -h "${node%:*}" -p "${node##*:}" INFO cpu |
+            awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { printf "%.3f ", s }'
+    done
+    echo
+}
+# net_cpu BEFORE AFTER SECONDS [BASE_BEFORE BASE_AFTER BASE_SECONDS]: "mean max" % of a core per node, net of the
+# baseline's rate when one is given.
+net_cpu() {
+    awk -v b="$1" -v a="$2" -v s="$3" -v bb="${4:-}" -v ba="${5:-}" -v bs="${6:-1}" 'BEGIN {
+        n = split(b, x, " "); split(a, y, " "); split(bb, p, " "); split(ba, q, " ")
+        for (i = 1; i <= n; ++i) {
+            v = (y[i] - x[i]) / s * 100
+            if (bb != "") v -= (q[i] - p[i]) / bs * 100
+            sum += v; if (i == 1 || v > max) max = v
+        }
+        printf "%.2f %.2f", sum / n, max
+    }'
+}
+
+echo "baseline: the nodes alone for $phase_seconds s ..." >&2
+base_before=$(node_cpu)
+sleep "$phase_seconds"
+base_after=$(node_cpu)
+read -r base_mean base_max <<<"$(net_cpu "$base_before" "$base_after" "$phase_seconds")"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+metrics="http://127.0.0.1:$port/metrics"
+start=$(date +%s.%N)
+"$redlock" exporter --nodes "$nodes" --pattern 'lk:*' --listen "127.0.0.1:$port" \
+    >"$workdir/exporter.out" 2>"$workdir/exporter.err" &
+exporter_pid=$!
+deadline=$((SECONDS + 900))
+until curl -fsS "$metrics" 2>/dev/null | grep -Eq '^redlock_inspections_total [1-9]'; do
+    kill -0 "$exporter_pid" 2>/dev/null || { echo "bench-exporter: the exporter ended:" >&2; cat "$workdir/exporter.err" >&2; exit 1; }
+    ((SECONDS < deadline)) || { echo "bench-exporter: no full pass in 900 s" >&2; exit 1; }
+    sleep 0.5
+done
+first_pass=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+echo "first full pass after ${first_pass} s; watching for $phase_seconds s ..." >&2
+
+watch_before=$(node_cpu)
+sleep "$phase_seconds"
+watch_after=$(node_cpu)
+read -r net_mean net_max <<<"$(net_cpu "$watch_before" "$watch_after" "$phase_seconds" "$base_before" "$base_after" "$phase_seconds")"
+
+: >"$workdir/scrapes"
+for ((i = 0; i < scrapes; ++i)); do
+    curl -fsS -o "$workdir/body" -w '%{time_total}\n' "$metrics" >>"$workdir/scrapes"
+done
+bytes=$(stat -c %s "$workdir/body")
+locks=$(awk '/^redlock_locks\{/ { s += $2 } END { print s + 0 }' "$workdir/body")
+rss=$(awk '/^VmRSS:/ { printf "%d", $2 / 1024 }' "/proc/$exporter_pid/status")
+hwm=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$exporter_pid/status")
+
+sort -n "$workdir/scrapes" | awk -v keys="$keys" -v n="$scrapes" -v bytes="$bytes" -v locks="$locks" -v fp="$first_pass" \
+    -v rss="$rss" -v hwm="$hwm" -v bm="$base_mean" -v bx="$base_max" -v nm="$net_mean" -v nx="$net_max" -v s="$phase_seconds" '
+{ t[NR] = $1 * 1000 }
+END {
+    printf "%d lock keys on 5 local nodes; redlock exporter (alerts and audit on, no journal), %d locks by its verdicts\n", keys, locks
+    printf "first full pass %s s; RSS %d MB after it (peak %d MB)\n", fp, rss, hwm
+    printf "scrape (curl time_total, %d in a row): median %.1f ms, max %.1f ms, %d bytes (target < 50 ms)\n", n, t[int((n + 1) / 2)], t[n], bytes
+    printf "node CPU, %% of a core per node over %d s: the nodes alone %.2f mean / %.2f max; watched by the exporter, net of that: %.2f mean / %.2f max (target <= 1%%)\n", s, bm, bx, nm, nx
+}'
