@@ -49,7 +49,8 @@ awk -v n="$keys" 'BEGIN {
 }' >"$workdir/keys.resp"
 for node in "${node_list[@]}"; do
     redis-cli -h "${node%:*}" -p "${node##*:}" --pipe <"$workdir/keys.resp" >/dev/null
-    # Keyspace events on, as a watched deployment has them (LockInspector::keyspaceEventFlags()).
+    # Keyspace events on, as a watched deployment has them (LockInspector::keyspaceEventFlags(); a literal $).
+    # shellcheck disable=SC2016
     redis-cli -h "${node%:*}" -p "${node##*:}" CONFIG SET notify-keyspace-events 'Kg$hxe' >/dev/null
 done
 rm -f "$workdir/keys.resp"

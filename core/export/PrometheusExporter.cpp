@@ -9,6 +9,7 @@
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <tuple>
 
@@ -150,7 +151,7 @@ void PrometheusExporter::apply(const LockView& view)
         before.verdict = view.verdict;
         before.holders = view.holders;
         if (before.hold >= 0)
-            m_holds[size_t(before.hold)].countedNow = false;
+            m_holdCounted[size_t(before.hold)] = false;
         if (it != m_keys.end())
             *it = std::move(before);
         else
@@ -172,13 +173,15 @@ void PrometheusExporter::apply(const LockView& view)
             after.hold = before.hold;
         } else {
             after.hold = qsizetype(m_holds.size());
-            m_holds.push_back({0, 0, view.key, true});
+            m_holds.push_back({});
+            m_holdKeys.push_back(view.key);
+            m_holdCounted.push_back(true);
         }
         Hold& hold = m_holds[size_t(after.hold)];
         if (!sameHold)
             hold.sinceNs = view.observedAtNs;
         hold.validityEndNs = view.observedAtNs + view.observedValidityMs * 1'000'000;
-        hold.countedNow = true;
+        m_holdCounted[size_t(after.hold)] = true;
     } else if (wasHeld) {
         freeHold(before.hold); // moves another key's hold: `it` stays valid (no insertion, no removal)
     }
@@ -214,11 +217,15 @@ void PrometheusExporter::freeHold(qsizetype index)
 {
     const size_t last = m_holds.size() - 1;
     if (size_t(index) != last) {
-        m_holds[size_t(index)] = std::move(m_holds[last]);
-        if (const auto moved = m_keys.find(m_holds[size_t(index)].key); moved != m_keys.end())
+        m_holds[size_t(index)] = m_holds[last];
+        m_holdKeys[size_t(index)] = std::move(m_holdKeys[last]);
+        m_holdCounted[size_t(index)] = m_holdCounted[last];
+        if (const auto moved = m_keys.find(m_holdKeys[size_t(index)]); moved != m_keys.end())
             moved->hold = index;
     }
     m_holds.pop_back();
+    m_holdKeys.pop_back();
+    m_holdCounted.pop_back();
 }
 
 void PrometheusExporter::addEvents(const QList<LockEvent>& events)
@@ -376,21 +383,48 @@ QByteArray PrometheusExporter::exposition() const
     // are released, and a histogram's buckets are counters that rate() and increase() read a drop of as a reset.
     const QList<double>& ageBounds = ageBuckets();
     const QList<double>& validityBounds = validityBuckets();
+    // In whole nanoseconds, each hold counted once where its age and its validity fall among the bounds (ascending),
+    // then summed: a scrape over 1M holds is a walk over 16 MB.
+    const auto inNs = [](const QList<double>& bounds) {
+        std::vector<qint64> ns;
+        for (const double b : bounds)
+            ns.push_back(std::llround(b * 1e9));
+        return ns;
+    };
+    const std::vector<qint64> ageNs = inNs(ageBounds);
+    const std::vector<qint64> validityNs = inNs(validityBounds);
+    std::vector<int> overFirst(ageNs.size() + 1, 0);       // [k]: holds older than the first k bounds, not the next
+    std::vector<int> withinFrom(validityNs.size() + 1, 0); // [k]: holds within the bounds from the k-th on
+    qint64 oldestNs = -1;
+    for (size_t i = 0; i < m_holds.size(); ++i) {
+        // Unknown keeps the hold's start for when it is held again, but it is not held now.
+        if (!m_holdCounted[i])
+            continue;
+        const qint64 age = std::max<qint64>(0, nowNs - m_holds[i].sinceNs);
+        const qint64 validity = std::max<qint64>(0, m_holds[i].validityEndNs - nowNs);
+        oldestNs = std::max(oldestNs, age);
+        size_t a = 0;
+        while (a < ageNs.size() && age > ageNs[a])
+            ++a;
+        ++overFirst[a];
+        size_t v = 0;
+        while (v < validityNs.size() && validity > validityNs[v])
+            ++v;
+        ++withinFrom[v];
+    }
     QList<int> olderThan(ageBounds.size(), 0);
     QList<int> expiringWithin(validityBounds.size(), 0);
-    std::optional<double> oldest;
-    for (const Hold& h : m_holds) {
-        // Unknown keeps the hold's start for when it is held again, but it is not held now.
-        if (!h.countedNow)
-            continue;
-        const double age = seconds(std::max<qint64>(0, nowNs - h.sinceNs));
-        const double validity = seconds(std::max<qint64>(0, h.validityEndNs - nowNs));
-        oldest = std::max(oldest.value_or(0), age);
-        for (qsizetype b = 0; b < ageBounds.size(); ++b)
-            olderThan[b] += age > ageBounds[b] ? 1 : 0;
-        for (qsizetype b = 0; b < validityBounds.size(); ++b)
-            expiringWithin[b] += validity <= validityBounds[b] ? 1 : 0;
+    for (qsizetype b = ageBounds.size() - 1, over = 0; b >= 0; --b) {
+        over += overFirst[size_t(b) + 1];
+        olderThan[b] = over;
     }
+    for (qsizetype b = 0, within = 0; b < validityBounds.size(); ++b) {
+        within += withinFrom[size_t(b)];
+        expiringWithin[b] = within;
+    }
+    std::optional<double> oldest;
+    if (oldestNs >= 0)
+        oldest = seconds(oldestNs);
     out.family("redlock_held_locks_older_than", Type::Gauge,
                u"Held locks now whose holder has held them longer than `seconds` (since first seen: a lower bound "
                u"for locks held before the exporter started).");

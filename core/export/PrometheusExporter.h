@@ -88,13 +88,13 @@ private:
         qsizetype hold = -1; // its Hold in m_holds while a token holds it (Unknown included); -1 not held
     };
     // A hold's times, in one dense array that a scrape walks (at 1M locks, walking the keys' hash for them took about
-    // 150 ms a scrape). Unknown keeps the hold (its start, for when it is held again) but does not count it now.
+    // 150 ms a scrape), 16 bytes each; beside it, in arrays of their own, whose hold it is (to move the last hold into
+    // a freed place) and whether it counts now (Unknown keeps the hold, its start for when it is held again, but does
+    // not count it).
     struct Hold
     {
         qint64 sinceNs = 0;       // steady instant the current token was first seen holding the lock
         qint64 validityEndNs = 0; // steady instant its observed validity runs out
-        QByteArray key;           // whose: to move the last hold into a freed place
-        bool countedNow = true;   // not while the lock's verdict is Unknown
     };
     void apply(const LockView& view);
     void forget(const QByteArray& key, qint64 atNs);
@@ -127,6 +127,8 @@ private:
 
     QHash<QByteArray, KeyState> m_keys;
     std::vector<Hold> m_holds;
+    std::vector<QByteArray> m_holdKeys;
+    std::vector<char> m_holdCounted;
     QMap<LockVerdict, int> m_verdictCounts;
     QSet<QByteArray> m_withoutExpiry; // keys with a lock value without expiry on some node (LockView::noExpiryNodes)
     QMap<LockEvent::Kind, quint64> m_eventCounts;
