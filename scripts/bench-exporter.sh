@@ -117,7 +117,7 @@ sort -n "$workdir/scrapes" | awk -v keys="$keys" -v n="$scrapes" -v bytes="$byte
     -v rss="$rss" -v hwm="$hwm" -v bm="$base_mean" -v bx="$base_max" -v nm="$net_mean" -v nx="$net_max" -v s="$phase_seconds" '
 { t[NR] = $1 * 1000 }
 END {
-    printf "%d lock keys on 5 local nodes; redlock exporter (alerts and audit on, no journal), %d locks by its verdicts\n", keys, locks
+    printf "%d lock keys on 5 local nodes; redlock exporter (its audit on, no journal), %d locks by its verdicts\n", keys, locks
     printf "first full pass %s s; RSS %d MB after it (peak %d MB)\n", fp, rss, hwm
     printf "scrape (curl time_total, %d in a row): median %.1f ms, max %.1f ms, %d bytes (target < 50 ms)\n", n, t[int((n + 1) / 2)], t[n], bytes
     printf "node CPU, %% of a core per node over %d s: the nodes alone %.2f mean / %.2f max; watched by the exporter, net of that: %.2f mean / %.2f max (target <= 1%%)\n", s, bm, bx, nm, nx
