@@ -15,14 +15,14 @@
 #   exporter1m    scripts/bench-exporter.sh: `redlock exporter` at 1,000,000 locks: scrape time, RSS, node CPU
 #
 # Usage: scripts/bench-all.sh [--quick] [--only LIST] [--no-write] [--note TEXT]
-#   --quick     1 round instead of 3, 5000 acquire pairs instead of 20000 (same lock counts): about 15 minutes
-#               on a 2-core box with the 1M rows, against about 30 for a full run
+#   --quick     1 round instead of 3, 5000 acquire pairs instead of 20000 (same lock counts): about 18 minutes
+#               on a 2-core box with the 1M rows, against about 35 for a full run
 #   --only      comma-separated benchmarks from the list above (default: all)
 #   --no-write  print the section, leave docs/benchmarks.md alone
 #   --note      a sentence for the section's notes (the machine's state: load, what else ran)
 # Env: BUILD (default build); BENCH_CONSOLE: the bench-console executable (default $BUILD/tests/bench-console).
 #      Needs redlock, bench-inspect, bench-journal (and bench-console for "console"),
-#      redis-server/redis-cli, /usr/bin/time, node+npm for node-redlock (its row is skipped without node).
+#      redis-server/redis-cli, /usr/bin/time, curl and python3 (exporter1m), node+npm for node-redlock (its row is skipped without node).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -2,7 +2,7 @@
 # Issue 29.2's exporter and observer rows at scale: `redlock exporter` watching N lock keys on each of 5 local
 # nodes (keys written with redis-cli --pipe), its scrape time, its RSS, and what watching costs the nodes.
 #
-#   1. The nodes alone for SECONDS (no client: what the keys cost by themselves, their active expiry included):
+#   1. The nodes alone for SECONDS (no client: what the keys cost by themselves, the server's cron sampling them):
 #      INFO used_cpu_sys + used_cpu_user per node, the baseline.
 #   2. `redlock exporter` started; the time until its first full pass (redlock_inspections_total >= 1).
 #   3. The exporter watching for SECONDS after its first pass (keyspace events on, the background rescan within
@@ -23,9 +23,10 @@ build="${BUILD:-$root/build}"
 redlock="$build/app/redlock"
 phase_seconds="${SECONDS_EACH:-30}"
 scrapes="${SCRAPES:-20}"
-for tool in "$redlock" "$(command -v redis-cli || true)" "$(command -v curl || true)"; do
-    [[ -n "$tool" && -x "$tool" ]] || { echo "bench-exporter: $tool missing (build redlock; redis-cli, curl)" >&2; exit 2; }
+for tool in "$redlock" redis-cli curl python3; do
+    command -v "$tool" >/dev/null || { echo "bench-exporter: $tool missing (build redlock; redis-cli, curl, python3)" >&2; exit 2; }
 done
+((scrapes > 0)) || { echo "bench-exporter: SCRAPES must be at least 1" >&2; exit 2; }
 
 exporter_pid=""
 # Called by lib/cluster.sh before it stops the cluster: the exporter first.
@@ -91,13 +92,15 @@ start=$(date +%s.%N)
     >"$workdir/exporter.out" 2>"$workdir/exporter.err" &
 exporter_pid=$!
 deadline=$((SECONDS + 900))
-until curl -fsS "$metrics" 2>/dev/null | grep -Eq '^redlock_inspections_total [1-9]'; do
+inspections() { body=$(curl -fsS "$metrics" 2>/dev/null || true); grep -Eq '^redlock_inspections_total [1-9]' <<<"$body"; }
+until inspections; do
     kill -0 "$exporter_pid" 2>/dev/null || { echo "bench-exporter: the exporter ended:" >&2; cat "$workdir/exporter.err" >&2; exit 1; }
     ((SECONDS < deadline)) || { echo "bench-exporter: no full pass in 900 s" >&2; exit 1; }
     sleep 0.5
 done
 first_pass=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 echo "first full pass after ${first_pass} s; watching for $phase_seconds s ..." >&2
+rss_first=$(awk '/^VmRSS:/ { printf "%d", $2 / 1024 }' "/proc/$exporter_pid/status")
 
 watch_before=$(node_cpu)
 sleep "$phase_seconds"
@@ -114,11 +117,11 @@ rss=$(awk '/^VmRSS:/ { printf "%d", $2 / 1024 }' "/proc/$exporter_pid/status")
 hwm=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$exporter_pid/status")
 
 sort -n "$workdir/scrapes" | awk -v keys="$keys" -v n="$scrapes" -v bytes="$bytes" -v locks="$locks" -v fp="$first_pass" \
-    -v rss="$rss" -v hwm="$hwm" -v bm="$base_mean" -v bx="$base_max" -v nm="$net_mean" -v nx="$net_max" -v s="$phase_seconds" '
+    -v rss_first="$rss_first" -v rss="$rss" -v hwm="$hwm" -v bm="$base_mean" -v bx="$base_max" -v nm="$net_mean" -v nx="$net_max" -v s="$phase_seconds" '
 { t[NR] = $1 * 1000 }
 END {
     printf "%d lock keys on 5 local nodes; redlock exporter (its audit on, no journal), %d locks by its verdicts\n", keys, locks
-    printf "first full pass %s s; RSS %d MB after it (peak %d MB)\n", fp, rss, hwm
+    printf "first full pass %s s; RSS %d MB right after it, %d MB after the watch and the scrapes (peak %d MB)\n", fp, rss_first, rss, hwm
     printf "scrape (curl time_total, %d in a row): median %.1f ms, max %.1f ms, %d bytes (target < 50 ms)\n", n, t[int((n + 1) / 2)], t[n], bytes
     printf "node CPU, %% of a core per node over %d s: the nodes alone %.2f mean / %.2f max; watched by the exporter, net of that: %.2f mean / %.2f max (target <= 1%%)\n", s, bm, bx, nm, nx
 }'

@@ -251,7 +251,7 @@ private slots:
             return keys;
         };
 
-        // Unchanged: slice by slice (3, 3, 3, 1, then none) the same survey as one walk.
+        // Unchanged: slice by slice (3, 3, 3, then 1: done) the same survey as one walk.
         const LockSurvey once = RestartPlanner::survey(whole, 0, 3, {}, {});
         QCOMPARE(once.affectedCount, 10);
         SurveyWalk unchanged(source, qsizetype(table.size()), 0, 3, {}, {});
@@ -263,6 +263,13 @@ private slots:
         QCOMPARE(unchanged.result().affectedCount, once.affectedCount);
         QCOMPARE(keysOf(unchanged.result()), keysOf(once));
         QCOMPARE(unchanged.result().largestPttlMs, once.largestPttlMs);
+        // Slices that end exactly at the last lock: one more, empty, says it is done.
+        SurveyWalk exact(source, qsizetype(table.size()), 0, 3, {}, {});
+        QVERIFY(!exact.step(5));
+        QVERIFY(!exact.step(5));
+        QVERIFY(exact.step(5));
+        QCOMPARE(exact.walked(), 10);
+        QCOMPARE(exact.result().affectedCount, 10);
 
         // Key order: lock-n1, lock-n10, lock-n2, lock-n3, ... The first slice walks lock-n1, lock-n10, lock-n2.
         SurveyWalk walk(source, qsizetype(table.size()), 0, 3, {}, {});

@@ -27,6 +27,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -412,6 +413,13 @@ private slots:
         for (const LockView& view : std::as_const(views))
             snapshot.insert(view.key, view);
         check(RestartPlanner::plan(0, 3, snapshot, maxTtl, 0.01, {1}, {}), 0, {1});
+
+        // The table reset (another cluster, MainWindow::onStarted) while it counts: the dialog goes rather than count
+        // the new cluster's locks for the old cluster's node.
+        const QPointer<RestartDialog> counting = console.openRestart(0);
+        QVERIFY(counting && counting->isCounting());
+        window.locksModel()->reset(3);
+        QTRY_VERIFY(counting.isNull()); // rejected, then deleted (WA_DeleteOnClose)
         controller.stop();
         for (int i = 0; i < 3; ++i)
             DirectRedis(port(i)).flushAll();

@@ -288,6 +288,9 @@ RestartDialog* OperatorFeature::openRestart(int node)
     }
     auto* dialog = new RestartDialog(m_actions, node, std::move(locks), locksModel->rowCount(), down, runIds, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The table is reset only for another cluster (MainWindow::onStarted): the dialog's node, its names and the locks
+    // it is counting are of the cluster that went.
+    connect(locksModel, &QAbstractItemModel::modelAboutToBeReset, dialog, &QDialog::reject);
     dialog->open();
     return dialog;
 }

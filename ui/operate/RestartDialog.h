@@ -30,9 +30,8 @@ public:
     // locks: the console's locks in key order (kept while counting; lockCount of them now), walked in slices of
     // locksPerSlice() on the event loop, each after the last key walked: over 1M locks the whole walk costs 120-480 ms
     // of CPU, too long a stall for the GUI. Until it is done the dialog says it is counting and cannot schedule.
-    // nodesDown: nodes the
-    // console sees down now (quarantined ones are added from `actions`). runIds: per node, its NodeFacts::runId
-    // (empty: unknown), so that names of one server count once.
+    // nodesDown: nodes the console sees down now (quarantined ones are added from `actions`). runIds: per node, its
+    // NodeFacts::runId (empty: unknown), so that names of one server count once.
     RestartDialog(OperatorActions* actions, int node, RestartPlanner::KeyOrderedLocks locks, qsizetype lockCount,
                   const QList<int>& nodesDown, const QList<QByteArray>& runIds, QWidget* parent = nullptr);
 

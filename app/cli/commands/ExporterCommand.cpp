@@ -200,7 +200,8 @@ int runExporter(const QStringList& args)
     // A large pass's summary comes before the last parts of its locks. redlock_inspections_total >= 1 says the lock
     // metrics are whole, so the first pass counts once its last lock is told (as the console's first refresh); a later
     // one as it ends (until its parts are told, a lock is as the pass before saw it, none is missing).
-    bool firstPassTold = false;
+    // (Without a bounded hand-off there is no fullPassTold: a pass's summary comes after its locks.)
+    bool firstPassTold = !(watchOptions.inspector.fullPassChunk > 0 && watchOptions.inspector.fullPassChunksAhead > 0);
     QList<InspectionSummary> beforeTold;
     QObject::connect(&watch, &ClusterWatch::fullPassTold, context, [&exporter, &firstPassTold, &beforeTold] {
         if (std::exchange(firstPassTold, true))
