@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <string>
 
 namespace redlock::cli {
 
@@ -81,18 +82,55 @@ void appendJsonString(QByteArray& out, const QString& text)
     appendJsonString(out, QByteArrayView(text.toUtf8()));
 }
 
+// A line of output being built: std::string's appends are inline, QByteArray's each go through its general
+// insert(). A JSON line is some 60 appends; it goes to the output in one.
+class Line
+{
+public:
+    void clear() { m_bytes.clear(); }
+    void append(const char* data, qsizetype size) { m_bytes.append(data, size_t(size)); }
+    template <size_t N> Line& operator+=(const char (&literal)[N])
+    {
+        m_bytes.append(literal, N - 1);
+        return *this;
+    }
+    Line& operator+=(char c)
+    {
+        m_bytes.push_back(c);
+        return *this;
+    }
+    Line& operator+=(const QByteArray& bytes)
+    {
+        append(bytes.constData(), bytes.size());
+        return *this;
+    }
+    Line& operator+=(const Line& other)
+    {
+        m_bytes.append(other.m_bytes);
+        return *this;
+    }
+    bool isEmpty() const { return m_bytes.empty(); }
+    const char* data() const { return m_bytes.data(); }
+    qsizetype size() const { return qsizetype(m_bytes.size()); }
+
+private:
+    std::string m_bytes;
+};
+
 // The JSON string of printableBytes(bytes, -1), appended: bytes that are all ASCII go straight through
 // (printableBytes shows them as they are, except the controls, DEL and the backslash, which it writes as \xNN
 // and JSON then escapes once more); anything else takes the general path. At 1M locks this runs a few million
 // times: no QString on the way.
-void appendPrintableJson(QByteArray& out, QByteArrayView bytes)
+void appendPrintableJson(Line& out, QByteArrayView bytes)
 {
     static constexpr char hex[] = "0123456789abcdef";
     const char* const begin = bytes.data();
     const char* const end = begin + bytes.size();
     for (const char* p = begin; p < end; ++p) {
         if (static_cast<unsigned char>(*p) >= 0x80) {
-            appendJsonString(out, printableBytes(bytes.toByteArray(), -1));
+            QByteArray general;
+            appendJsonString(general, printableBytes(bytes.toByteArray(), -1));
+            out += general;
             return;
         }
     }
@@ -116,7 +154,7 @@ void appendPrintableJson(QByteArray& out, QByteArrayView bytes)
     out += '"';
 }
 
-void appendNumber(QByteArray& out, qint64 value)
+void appendNumber(Line& out, qint64 value)
 {
     char digits[24];
     const auto result = std::to_chars(digits, digits + sizeof digits, value);
@@ -143,14 +181,17 @@ public:
     void append(QByteArray& out, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs);
 
 private:
-    QByteArray m_token;      // the view's token as a JSON string: escaped once, reused by the nodes that hold it
+    Line m_line;
+    Line m_token;            // the view's token as a JSON string: escaped once, reused by the nodes that hold it
     QString m_holderSummary; // the last holder summary and its JSON string (the locks of one client share it)
     QByteArray m_holderJson;
 };
 
-void LockJson::append(QByteArray& out, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs)
+void LockJson::append(QByteArray& output, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs)
 {
-    m_token.truncate(0);
+    Line& out = m_line;
+    out.clear();
+    m_token.clear();
     appendPrintableJson(m_token, view.token);
     out += R"({"type":"lock","key":)";
     appendPrintableJson(out, view.key);
@@ -219,11 +260,14 @@ void LockJson::append(QByteArray& out, const LockView& view, const QList<QByteAr
         }
         if (!s.note.isEmpty()) {
             out += R"(,"note":)";
-            appendJsonString(out, printableText(s.note, -1));
+            QByteArray note;
+            appendJsonString(note, printableText(s.note, -1));
+            out += note;
         }
         out += '}';
     }
     out += "]}\n";
+    output.append(out.data(), out.size());
 }
 
 // Text columns of inspect: KEY VERDICT HOLDERS VALIDITY HOLDER, then one per node. Keys, holders and node
