@@ -251,7 +251,8 @@ void LockJson::append(QByteArray& output, const LockView& view, const QList<QByt
         out += '"';
         if (s.presence == NodeLockState::Presence::Holding || s.presence == NodeLockState::Presence::NotALock) {
             out += R"(,"value":)";
-            if (s.token == view.token)
+            if ((s.token.constData() == view.token.constData() && s.token.size() == view.token.size()) ||
+                s.token == view.token)
                 out += m_token; // escaped once: a lock has the same value on every node
             else
                 appendPrintableJson(out, s.token);
