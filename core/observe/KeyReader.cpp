@@ -134,18 +134,25 @@ void KeyReader::sendAtomic(QList<RedisConnection::Command> commands, bool forPas
     struct Transaction
     {
         QList<RedisConnection::Command> commands; // their handlers get EXEC's elements, in order
-        QList<RedisReply> queued;                 // each command's reply inside MULTI (QUEUED, or its own reply)
+        // Each command's reply inside MULTI other than QUEUED (its own reply when no transaction was open, or a
+        // refusal); empty while every one was QUEUED, as in the ordinary case (no list of them per transaction).
+        QList<RedisReply> queued;
         bool multiRefused = false;
     };
     auto tx = std::make_shared<Transaction>();
-    tx->queued.resize(commands.size());
     QList<RedisConnection::Command> wrapped;
     wrapped.reserve(commands.size() + 2);
     static const QByteArray multi = QByteArrayLiteral("MULTI");
     static const QByteArray exec = QByteArrayLiteral("EXEC");
     wrapped.append({{multi}, [t = tx.get()](const RedisReply& reply) { t->multiRefused = reply.isError(); }});
     for (qsizetype i = 0; i < commands.size(); ++i)
-        wrapped.append({commands[i].args, [t = tx.get(), i](const RedisReply& reply) { t->queued[i] = reply; }});
+        wrapped.append({commands[i].args, [t = tx.get(), i](const RedisReply& reply) {
+                            if (reply.type() == RedisReply::Type::Status && reply.bytes() == "QUEUED")
+                                return;
+                            if (t->queued.isEmpty())
+                                t->queued.resize(t->commands.size());
+                            t->queued[i] = reply;
+                        }});
     tx->commands = std::move(commands);
     auto alive = m_alive;
     wrapped.append({{exec}, [this, alive, tx, forPass](const RedisReply& reply) {
@@ -165,7 +172,7 @@ void KeyReader::sendAtomic(QList<RedisConnection::Command> commands, bool forPas
                             if (*alive)
                                 m_transactions = false;
                             for (qsizetype i = 0; i < inner.size(); ++i)
-                                inner[i].handler(tx->queued[i]);
+                                inner[i].handler(tx->queued.value(i));
                             return;
                         }
                         // EXECABORT (a command refused when queued, e.g. by the ACL): nothing ran. Each command

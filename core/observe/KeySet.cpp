@@ -103,7 +103,34 @@ bool KeySet::insert(const QByteArray& key)
 {
     if (m_segments.empty())
         m_segments.resize(kSegments);
-    const Fingerprint fingerprint = fingerprintOf(key);
+    return insert(fingerprintOf(key));
+}
+
+void KeySet::insertNew(QList<QByteArray>& keys)
+{
+    if (m_segments.empty())
+        m_segments.resize(kSegments);
+    m_page.resize(size_t(keys.size()));
+    for (qsizetype k = 0; k < keys.size(); ++k) {
+        const Fingerprint fingerprint = fingerprintOf(keys[k]);
+        m_page[size_t(k)] = fingerprint;
+        const Segment& segment = segmentOf(fingerprint);
+        if (segment.capacity > 0)
+            __builtin_prefetch(&segment.table[quint32((Wide(fingerprint.first) * segment.capacity) >> 64)]);
+    }
+    qsizetype kept = 0;
+    for (qsizetype k = 0; k < keys.size(); ++k) {
+        if (!insert(m_page[size_t(k)]))
+            continue;
+        if (kept != k)
+            keys[kept] = std::move(keys[k]);
+        ++kept;
+    }
+    keys.resize(kept);
+}
+
+bool KeySet::insert(const Fingerprint& fingerprint)
+{
     Segment& segment = segmentOf(fingerprint);
     if (segment.capacity == 0)
         rehash(segment, kMinCapacity);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 
 #include <memory>
 #include <vector>
@@ -23,6 +24,11 @@ class KeySet
 public:
     // False when the key was in the set already.
     bool insert(const QByteArray& key);
+    // Inserts every key of `keys` and keeps in it, in their order, only those that were not in the set yet (a
+    // key twice in `keys` is kept once). The same as insert() on each, but a page of keys at a time: the slots
+    // are looked up in a second step after every key's was asked of the memory, so that the page waits for
+    // the memory once, not once a key (at 1M the set is 20 MB, and each first probe missed the caches).
+    void insertNew(QList<QByteArray>& keys);
     bool contains(const QByteArray& key) const;
     qsizetype size() const { return m_size; }
     bool isEmpty() const { return m_size == 0; }
@@ -51,9 +57,11 @@ private:
     // The slot that holds `fingerprint`, or the empty slot where it would go.
     static quint32 find(const Segment& segment, const Fingerprint& fingerprint);
     static void rehash(Segment& segment, quint32 capacity);
+    bool insert(const Fingerprint& fingerprint);
 
     std::vector<Segment> m_segments; // 1 << kSegmentBits of them, or none before the first insert
     qsizetype m_size = 0;
+    std::vector<Fingerprint> m_page; // insertNew's fingerprints, kept for the next page
 };
 
 } // namespace redlock

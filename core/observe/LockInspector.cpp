@@ -394,9 +394,11 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                     m_pass->outsidePattern.insert(key);
                 else if (key.startsWith(kRedissonChannelPrefix) || key == fenceCountersKey())
                     m_pass->helpers.insert(key); // not a lock: skipped, not read (the counters can be large)
-                else if (perNode || m_pass->seen.insert(key)) // not when another node's SCAN named it already
+                else
                     keys.append(key);
             }
+            if (!perNode)
+                m_pass->seen.insertNew(keys); // not when another node's SCAN named it already
             if (next == "0")
                 progress.scanDone = true;
             else
@@ -410,7 +412,7 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
                     ask[node] = true;
                 }
                 readOnAllNodes(keys, ask, m_pass->unreachableWhy, true,
-                               [this, alive, generation, node](const GroupReads& group) {
+                               [this, alive, generation, node](GroupReads group) {
                                    if (!*alive || !m_pass || m_pass->generation != generation)
                                        return;
                                    onGroupRead(node, group);
@@ -424,7 +426,7 @@ void LockInspector::scanPage(int node, const QByteArray& cursor)
         m_options.commandTimeoutMs);
 }
 
-void LockInspector::onGroupRead(int scanNode, const GroupReads& group)
+void LockInspector::onGroupRead(int scanNode, GroupReads& group)
 {
     Pass& pass = *m_pass;
     Pass::NodeProgress& progress = pass.progress[static_cast<size_t>(scanNode)];
@@ -661,7 +663,7 @@ void LockInspector::readOnAllNodes(const QList<QByteArray>& keys, const QList<bo
     }
 }
 
-LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const
+LockInspector::Outcome LockInspector::mergeGroupKey(GroupReads& group, qsizetype index, LockView& view) const
 {
     using Presence = NodeLockState::Presence;
     bool anyLock = false;
@@ -700,10 +702,11 @@ LockInspector::Outcome LockInspector::mergeGroupKey(const GroupReads& group, qsi
     view.observedAtMs = wallNowMs() - (m_clock->nowNs() - view.observedAtNs) / kNsPerMs;
     const QByteArray* firstToken = nullptr;
     for (int n = 0; n < nodeCount(); ++n) {
-        const KeyRead& read = group.perNode[size_t(n)][index];
+        KeyRead& read = group.perNode[size_t(n)][index];
         NodeLockState& state = view.nodes[n];
-        state = read.state;
-        if (ownTokenWithoutTtl(read)) {
+        const bool ownToken = ownTokenWithoutTtl(read);
+        state = std::move(read.state);
+        if (ownToken) {
             state.presence = Presence::Holding;
             state.note.clear();
         }

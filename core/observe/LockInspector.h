@@ -259,7 +259,7 @@ private:
     void reportLiveSource(int node);
     void reportLoad();
     void scanPage(int node, const QByteArray& cursor);
-    void onGroupRead(int scanNode, const GroupReads& group);
+    void onGroupRead(int scanNode, GroupReads& group);
     void nodeScanFailed(int node, const QString& error);
     void maybeFinishNode(int node);
     void maybeFinishPass();
@@ -270,7 +270,8 @@ private:
     // forPass: the reads of a pass (counted and charged to its budget), else of keyspace events.
     void readOnAllNodes(const QList<QByteArray>& keys, const QList<bool>& ask, const QStringList& why, bool forPass,
                         std::function<void(GroupReads)> done);
-    Outcome mergeGroupKey(const GroupReads& group, qsizetype index, LockView& view) const;
+    // Takes the key's reads out of `group` (moved into the view): each key of a group is merged once.
+    Outcome mergeGroupKey(GroupReads& group, qsizetype index, LockView& view) const;
     void subscribe(int node);
     // The reader is ready: its handshake read the server's run_id (RedisConnection::serverRunId()). Applied before
     // any read on the new connection is answered, so no verdict ever counts a node's server as unknown when it was

@@ -245,7 +245,7 @@ void LockInspector::flushTouched()
     const QList<QByteArray> keys(touched.cbegin(), touched.cend());
     auto alive = m_alive;
     readOnAllNodes(keys, QList<bool>(nodeCount(), true), QStringList(nodeCount(), QString()), false,
-                   [this, alive, touched, told](const GroupReads& group) {
+                   [this, alive, touched, told](GroupReads group) {
                        if (!*alive)
                            return;
                        QHash<QByteArray, LockView> updated;

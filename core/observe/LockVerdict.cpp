@@ -65,7 +65,11 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
                 continue;
             }
             qsizetype t = 0;
-            while (t < firstNodeOf.size() && view.nodes[firstNodeOf[t]].token != s.token)
+            // Equal tokens usually share one buffer (mergeGroupKey): no comparison of their bytes then.
+            const auto sameToken = [&s](const QByteArray& other) {
+                return (other.constData() == s.token.constData() && other.size() == s.token.size()) || other == s.token;
+            };
+            while (t < firstNodeOf.size() && !sameToken(view.nodes[firstNodeOf[t]].token))
                 ++t;
             if (t == firstNodeOf.size()) {
                 firstNodeOf.append(i);

@@ -169,7 +169,7 @@ struct HolderInfo
 // table's, a change set's). HolderInfo is 200 bytes, more than half of a view, and a console keeps two views per lock.
 // Decoding (the summary's text) was a fifth of the inspector's work per lock while most views are never shown: a
 // pass judges every lock and packs it, which keeps where the holder comes from, not the holder; a table shows only
-// the rows on screen. The first caller decodes, on whichever thread (std::call_once); the others wait for it.
+// the rows on screen. The first caller decodes, on whichever thread; the others wait for it.
 class SharedHolder
 {
 public:

@@ -75,9 +75,12 @@ struct ReplyBuilder
         switch (task->type) {
         case REDIS_REPLY_STATUS:
             reply->m_type = Type::Status;
-            // "+OK" answers most writes, every SET of a Redlock round among them: static bytes, no allocation.
+            // "+OK" answers most writes, every SET of a Redlock round among them, and "+QUEUED" every command of a
+            // transaction (the inspector reads in MULTI/EXEC: a million of them at 1M locks): static bytes.
             if (len == 2 && std::memcmp(str, "OK", 2) == 0)
                 reply->m_bytes = QByteArrayLiteral("OK");
+            else if (len == 6 && std::memcmp(str, "QUEUED", 6) == 0)
+                reply->m_bytes = QByteArrayLiteral("QUEUED");
             else
                 reply->m_bytes = QByteArray(str, static_cast<qsizetype>(len));
             break;

@@ -135,6 +135,36 @@ private slots:
         QCOMPARE(set.size(), count);
     }
 
+    // insertNew() on pages of keys, as a pass inserts each SCAN page: it keeps, in order, exactly the keys that
+    // were new (a key twice in one page once, its first time), as QSet says, through the segments' growths.
+    void insertNewKeepsThePageKeysThatWereNew()
+    {
+        KeySet set;
+        QSet<QByteArray> reference;
+        QRandomGenerator random(4242);
+        for (int page = 0; page < 600; ++page) {
+            QList<QByteArray> keys;
+            const int size = int(random.bounded(1, 1200));
+            for (int k = 0; k < size; ++k)
+                keys.append("lock:page:" + QByteArray::number(random.bounded(200000u)));
+            QList<QByteArray> expected;
+            for (const QByteArray& key : std::as_const(keys)) {
+                if (!reference.contains(key)) {
+                    reference.insert(key);
+                    expected.append(key);
+                }
+            }
+            set.insertNew(keys);
+            QCOMPARE(keys, expected);
+            QCOMPARE(set.size(), reference.size());
+        }
+        for (const QByteArray& key : std::as_const(reference))
+            QVERIFY(!set.insert(key));
+        QList<QByteArray> none;
+        set.insertNew(none);
+        QVERIFY(none.isEmpty());
+    }
+
     // reserve() before, between and after inserts (smaller, equal, larger than the size) keeps what is in the set.
     void reserveKeepsTheNames()
     {

@@ -22,9 +22,12 @@
 #include <QMap>
 #include <QTimer>
 
+#include <array>
+#include <charconv>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <string>
 
 namespace redlock::cli {
 
@@ -79,32 +82,143 @@ void appendJsonString(QByteArray& out, const QString& text)
     appendJsonString(out, QByteArrayView(text.toUtf8()));
 }
 
+// A line of output being built: std::string's appends are inline, QByteArray's each go through its general
+// insert(). A JSON line is some 60 appends; it goes to the output in one.
+class Line
+{
+public:
+    void clear() { m_bytes.clear(); }
+    void append(const char* data, qsizetype size) { m_bytes.append(data, size_t(size)); }
+    template <size_t N> Line& operator+=(const char (&literal)[N])
+    {
+        m_bytes.append(literal, N - 1);
+        return *this;
+    }
+    Line& operator+=(char c)
+    {
+        m_bytes.push_back(c);
+        return *this;
+    }
+    Line& operator+=(const QByteArray& bytes)
+    {
+        append(bytes.constData(), bytes.size());
+        return *this;
+    }
+    Line& operator+=(const Line& other)
+    {
+        m_bytes.append(other.m_bytes);
+        return *this;
+    }
+    bool isEmpty() const { return m_bytes.empty(); }
+    const char* data() const { return m_bytes.data(); }
+    qsizetype size() const { return qsizetype(m_bytes.size()); }
+
+private:
+    std::string m_bytes;
+};
+
+// The JSON string of printableBytes(bytes, -1), appended: bytes that are all ASCII go straight through
+// (printableBytes shows them as they are, except the controls, DEL and the backslash, which it writes as \xNN
+// and JSON then escapes once more); anything else takes the general path. At 1M locks this runs a few million
+// times: no QString on the way.
+void appendPrintableJson(Line& out, QByteArrayView bytes)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    const char* const begin = bytes.data();
+    const char* const end = begin + bytes.size();
+    for (const char* p = begin; p < end; ++p) {
+        if (static_cast<unsigned char>(*p) >= 0x80) {
+            QByteArray general;
+            appendJsonString(general, printableBytes(bytes.toByteArray(), -1));
+            out += general;
+            return;
+        }
+    }
+    out += '"';
+    const char* run = begin;
+    for (const char* p = begin; p < end; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            continue;
+        out.append(run, p - run);
+        run = p + 1;
+        if (c == '"') {
+            out += "\\\"";
+        } else { // printableBytes' \xNN, its backslash escaped for JSON
+            out += "\\\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        }
+    }
+    out.append(run, end - run);
+    out += '"';
+}
+
+void appendNumber(Line& out, qint64 value)
+{
+    char digits[24];
+    const auto result = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, result.ptr - digits);
+}
+
+// The stable ids of an enum's values as bytes, each converted once.
+template <typename Enum, QString (*id)(Enum), int Count> const QByteArray& idBytes(Enum value)
+{
+    static const std::array<QByteArray, Count> ids = [] {
+        std::array<QByteArray, Count> all;
+        for (int i = 0; i < Count; ++i)
+            all[size_t(i)] = id(static_cast<Enum>(i)).toLatin1();
+        return all;
+    }();
+    return ids[size_t(value)];
+}
+
 // One lock as one line of JSON (JSON Lines), written directly: at 100,000 locks a QJsonObject per lock cost
 // more than the inspection. The fields are those of the documented format (see the command's --help).
-void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs)
+class LockJson
 {
-    QByteArray token;
-    appendJsonString(token, printableBytes(view.token, -1));
+public:
+    void append(QByteArray& out, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs);
+
+private:
+    Line m_line;
+    Line m_token;            // the view's token as a JSON string: escaped once, reused by the nodes that hold it
+    QString m_holderSummary; // the last holder summary and its JSON string (the locks of one client share it)
+    QByteArray m_holderJson;
+};
+
+void LockJson::append(QByteArray& output, const LockView& view, const QList<QByteArray>& nodeNames, qint64 nowNs)
+{
+    Line& out = m_line;
+    out.clear();
+    m_token.clear();
+    appendPrintableJson(m_token, view.token);
     out += R"({"type":"lock","key":)";
-    appendJsonString(out, printableBytes(view.key, -1));
+    appendPrintableJson(out, view.key);
     out += R"(,"verdict":")";
-    out += lockVerdictId(view.verdict).toLatin1();
+    out += idBytes<LockVerdict, lockVerdictId, int(LockVerdict::ReleasedByOperator) + 1>(view.verdict);
     out += R"(","token":)";
-    out += token;
+    out += m_token;
     out += R"(,"holders":)";
-    out += QByteArray::number(view.holders);
+    appendNumber(out, view.holders);
     out += R"(,"quorum":)";
-    out += QByteArray::number(view.quorum);
+    appendNumber(out, view.quorum);
     out += R"(,"validityMs":)";
-    out += QByteArray::number(view.remainingValidityMs(nowNs));
+    appendNumber(out, view.remainingValidityMs(nowNs));
     if (view.verdict == LockVerdict::ReleasedByOperator) {
         out += R"(,"freeInMs":)";
-        out += QByteArray::number(view.remainingFreeInMs(nowNs));
+        appendNumber(out, view.remainingFreeInMs(nowNs));
     }
+    const HolderInfo& holder = *view.holder;
     out += R"(,"format":")";
-    out += holderFormatId(view.holder->format).toLatin1();
+    out += idBytes<HolderFormat, holderFormatId, int(HolderFormat::Tombstone) + 1>(holder.format);
     out += R"(","holder":)";
-    appendJsonString(out, view.holder->summary);
+    if (holder.summary != m_holderSummary || m_holderJson.isEmpty()) {
+        m_holderSummary = holder.summary;
+        m_holderJson.truncate(0);
+        appendJsonString(m_holderJson, holder.summary);
+    }
+    out += m_holderJson;
     out += R"(,"restsOn":[)";
     for (qsizetype r = 0; r < view.restsOn.size(); ++r) {
         if (r > 0)
@@ -121,7 +235,7 @@ void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArra
             out += nodeNames.value(view.noExpiryNodes[r]);
         }
         out += R"(],"noExpiryValue":)";
-        appendJsonString(out, printableBytes(view.noExpiryToken, -1));
+        appendPrintableJson(out, view.noExpiryToken);
     }
     if (view.validityEnded)
         out += R"(,"validityEnded":true)";
@@ -133,24 +247,28 @@ void appendLockJson(QByteArray& out, const LockView& view, const QList<QByteArra
         out += R"({"node":)";
         out += nodeNames.value(i);
         out += R"(,"state":")";
-        out += presenceKey(s.presence).toLatin1();
+        out += idBytes<NodeLockState::Presence, presenceKey, int(NodeLockState::Presence::Refused) + 1>(s.presence);
         out += '"';
         if (s.presence == NodeLockState::Presence::Holding || s.presence == NodeLockState::Presence::NotALock) {
             out += R"(,"value":)";
-            if (s.token == view.token)
-                out += token; // escaped once: a lock has the same value on every node
+            if ((s.token.constData() == view.token.constData() && s.token.size() == view.token.size()) ||
+                s.token == view.token)
+                out += m_token; // escaped once: a lock has the same value on every node
             else
-                appendJsonString(out, printableBytes(s.token, -1));
+                appendPrintableJson(out, s.token);
             out += R"(,"pttlMs":)";
-            out += QByteArray::number(s.pttlMs);
+            appendNumber(out, s.pttlMs);
         }
         if (!s.note.isEmpty()) {
             out += R"(,"note":)";
-            appendJsonString(out, printableText(s.note, -1));
+            QByteArray note;
+            appendJsonString(note, printableText(s.note, -1));
+            out += note;
         }
         out += '}';
     }
     out += "]}\n";
+    output.append(out.data(), out.size());
 }
 
 // Text columns of inspect: KEY VERDICT HOLDERS VALIDITY HOLDER, then one per node. Keys, holders and node
@@ -232,6 +350,9 @@ std::optional<InspectionSummary> inspectOnce(IoThread& io, LockInspector* inspec
 // inspection finds them, so memory does not grow with their number.
 constexpr qsizetype kSortedLocks = 1000;
 
+// inspect writes its output in pieces of about this size.
+constexpr qsizetype kOutputPiece = 64 * 1024;
+
 // What `inspect` writes, fed with each lock as the inspection merges it (LockInspector's view sink, on the
 // inspector's thread; finish() on the command's thread once the pass is over). Keeps at most kSortedLocks
 // views and a 64 KB piece of output.
@@ -241,6 +362,7 @@ public:
     InspectWriter(const QList<NodeEndpoint>& nodes, bool json)
         : m_nodes(nodes), m_json(json), m_table(inspectColumnCaps(nodes.size())), m_clock(SteadyClock::system())
     {
+        m_out.reserve(kOutputPiece + 16 * 1024);
         for (const NodeEndpoint& n : nodes) {
             QByteArray name;
             appendJsonString(name, printableText(n.displayName(), -1));
@@ -335,17 +457,17 @@ private:
     {
         const qint64 nowNs = m_clock->nowNs();
         if (m_json)
-            appendLockJson(m_out, view, m_nodeNames, nowNs);
+            m_lockJson.append(m_out, view, m_nodeNames, nowNs);
         else
             m_out += m_table.line(inspectRow(view, m_nodes.size(), nowNs)).toUtf8() + '\n';
-        if (m_out.size() >= 64 * 1024)
+        if (m_out.size() >= kOutputPiece)
             flush();
     }
 
     void flush()
     {
         writeOut(m_out);
-        m_out.clear();
+        m_out.truncate(0); // keeps its capacity: the next piece is not grown again from nothing
     }
 
     void countNotRead(const LockView& v)
@@ -369,6 +491,7 @@ private:
     bool m_streaming = false;
     bool m_sorted = false;
     QByteArray m_out;
+    LockJson m_lockJson;
     QMap<std::pair<int, QString>, int> m_notRead;
 };
 
