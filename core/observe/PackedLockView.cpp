@@ -3,6 +3,8 @@
 #include <QVarLengthArray>
 
 #include <cstring>
+#include <limits>
+#include <new>
 
 namespace redlock {
 
@@ -217,7 +219,28 @@ PackedLockView::PackedLockView(const LockView& view)
             }
         }
     }
-    m_bytes = QByteArray(out.data(), out.size()); // one allocation of the exact size
+    m_bytes = Bytes(out.data(), out.size()); // one allocation of the exact size
+}
+
+PackedLockView::Bytes::Bytes(const char* data, qsizetype size)
+{
+    if (size <= 0)
+        return;
+    Q_ASSERT(size <= std::numeric_limits<qint32>::max());
+    m_block = new (::operator new(sizeof(Block) + size_t(size))) Block;
+    m_block->ref.store(1, std::memory_order_relaxed);
+    m_block->size = qint32(size);
+    std::memcpy(m_block->data(), data, size_t(size));
+}
+
+void PackedLockView::Bytes::release() noexcept
+{
+    // The last copy frees it; acquire-release: every thread's reads of the bytes happen before the free.
+    if (m_block && m_block->ref.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        m_block->~Block();
+        ::operator delete(m_block);
+    }
+    m_block = nullptr;
 }
 
 LockVerdict PackedLockView::verdict() const

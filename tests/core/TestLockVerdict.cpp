@@ -394,6 +394,28 @@ private slots:
         QCOMPARE(held.verdict, LockVerdict::Held);
         QVERIFY2(PackedLockView(held).byteSize() <= 36 + 5 + 24 + 16 + ours.encode().size() + 5 * 5,
                  qPrintable(QString::number(PackedLockView(held).byteSize())));
+
+        // Copies share the bytes (one pointer and a count) and outlive the view they were copied from, on other
+        // threads too; a view moved from is null.
+        auto original = std::make_unique<PackedLockView>(held);
+        PackedLockView copy = *original;
+        PackedLockView assigned;
+        assigned = copy;
+        QCOMPARE(assigned.byteSize(), original->byteSize());
+        original.reset();
+        QList<LockView> fromThreads(4);
+        std::vector<std::thread> threads;
+        for (qsizetype t = 0; t < fromThreads.size(); ++t)
+            threads.emplace_back([&fromThreads, &held, t, mine = assigned] { fromThreads[t] = mine.unpack(held.key); });
+        for (std::thread& thread : threads)
+            thread.join();
+        copy = PackedLockView();
+        QVERIFY(copy.isNull());
+        for (const LockView& v : std::as_const(fromThreads))
+            QVERIFY(v.sameStateAs(held) && v.token == held.token);
+        PackedLockView moved(std::move(assigned));
+        QVERIFY(assigned.isNull()); // NOLINT(bugprone-use-after-move): what a move leaves is part of the contract
+        QVERIFY(moved.unpack(held.key).sameStateAs(held));
     }
 
     // A view's holder is decoded when first asked for, from whichever thread asks (a view crosses from the inspector's
