@@ -36,7 +36,69 @@ bool holderFromHash(const LockView& view)
     return false;
 }
 
+// This project's token prefix and its random digits (LockToken): "rl1:" and 32 lowercase hex digits, then ':'.
+constexpr qsizetype kRl1Prefix = 4;
+constexpr qsizetype kRl1Digits = 32;
+
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1; // upper case too: bytes() writes lower case, and must give the token back exactly
+}
+
 } // namespace
+
+QByteArray AlertMonitor::LockState::token() const
+{
+    if (!rl1Token)
+        return tokenRest;
+    QByteArray out;
+    out.reserve(kRl1Prefix + kRl1Digits + tokenRest.size());
+    out.append("rl1:", kRl1Prefix);
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (const quint64 half : tokenDigits) {
+        for (int shift = 60; shift >= 0; shift -= 4)
+            out.append(kHex[(half >> shift) & 0xf]);
+    }
+    out.append(tokenRest);
+    return out;
+}
+
+void AlertMonitor::keepToken(const QByteArray& token, LockState* into)
+{
+    into->rl1Token = false;
+    into->tokenDigits[0] = into->tokenDigits[1] = 0;
+    into->tokenRest = token;
+    if (token.size() <= kRl1Prefix + kRl1Digits || !token.startsWith("rl1:") ||
+        token.at(kRl1Prefix + kRl1Digits) != ':')
+        return;
+    quint64 digits[2]{};
+    for (qsizetype i = 0; i < kRl1Digits; ++i) {
+        const int d = hexDigit(token.at(kRl1Prefix + i));
+        if (d < 0)
+            return;
+        digits[i / 16] = (digits[i / 16] << 4) | quint64(d);
+    }
+    into->rl1Token = true;
+    into->tokenDigits[0] = digits[0];
+    into->tokenDigits[1] = digits[1];
+    // Looked up without a copy (the raw data is the token's, only for the lookup).
+    const qsizetype from = kRl1Prefix + kRl1Digits;
+    const QByteArray rest = QByteArray::fromRawData(token.constData() + from, token.size() - from);
+    if (const auto it = m_tokenRests.constFind(rest); it != m_tokenRests.cend()) {
+        into->tokenRest = *it;
+        return;
+    }
+    // A rest no lock keeps any more (its client's locks are gone) is only held by the set: let go now and then.
+    if (m_tokenRests.size() >= 2 * m_tokenRestsSwept + 64) {
+        m_tokenRests.removeIf([](const QByteArray& r) { return r.isDetached(); });
+        m_tokenRestsSwept = m_tokenRests.size();
+    }
+    into->tokenRest = *m_tokenRests.insert(QByteArray(rest.constData(), rest.size()));
+}
 
 QByteArray AlertMonitor::keySubject(const QByteArray& key)
 {
@@ -159,11 +221,11 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
     LockState next;
     next.ruleIndex = quint8(AlertRule::MinorityLeftover);
     next.noExpiry = true;
-    next.token = view.noExpiryToken;
+    keepToken(view.noExpiryToken, &next);
     next.holders = smallCount(int(view.noExpiryNodes.size()));
     next.tokenCount = smallCount(view.tokenCount);
     const auto it = m_noExpiry.constFind(view.key);
-    if (it != m_noExpiry.cend() && it->token == next.token) {
+    if (it != m_noExpiry.cend() && it->sameToken(next)) {
         next.sinceNs = it->sinceNs;
         next.sinceMs = it->sinceMs;
     } else {
@@ -208,7 +270,7 @@ void AlertMonitor::applyLock(const LockView& view)
     }
     LockState next;
     next.ruleIndex = quint8(rule);
-    next.token = view.token;
+    keepToken(view.token, &next);
     next.holders = smallCount(view.holders);
     next.tokenCount = smallCount(view.tokenCount);
     // Only a hold's message names its holder (lockMessage).
@@ -218,7 +280,7 @@ void AlertMonitor::applyLock(const LockView& view)
         m_hashHolders.remove(view.key);
     const auto it = m_locks.constFind(view.key);
     // The same condition goes on: held by the same token, contested, or left over by the same token.
-    if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->token == view.token)) {
+    if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->sameToken(next))) {
         next.sinceNs = it->sinceNs;
         next.sinceMs = it->sinceMs;
     } else {
@@ -350,9 +412,10 @@ QString AlertMonitor::holderOf(const QByteArray& key, const LockState& s) const
         if (const auto it = m_hashHolders.constFind(key); it != m_hashHolders.cend())
             holder = *it;
     }
+    const QByteArray token = s.token();
     if (holder.isNull())
-        holder = decodeHolder(key, s.token).summary;
-    return holder.isEmpty() ? printableBytes(s.token, 40) : holder;
+        holder = decodeHolder(key, token).summary;
+    return holder.isEmpty() ? printableBytes(token, 40) : holder;
 }
 
 QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) const
@@ -606,7 +669,7 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         const QByteArray id = alertRuleId(it->rule()).toLatin1() + ':' + subject;
         if (perToken) {
             const auto a = m_active.constFind(id);
-            if (a != m_active.cend() && a->token != it->token)
+            if (a != m_active.cend() && a->token != it->token())
                 clearActive(id);
         }
         const bool active = m_active.contains(id);
@@ -619,7 +682,7 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         c.sinceNs = it->sinceNs;
         c.sinceMs = it->sinceMs;
         if (perToken)
-            c.token = it->token;
+            c.token = it->token();
         // The message is only built for an alert about to be raised.
         if (!active)
             c.message = lockMessage(it.key(), *it);

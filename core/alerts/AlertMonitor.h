@@ -188,11 +188,16 @@ private:
         QString message;
         QByteArray token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
-    // One per lock held, contested or left over (100,000 in a large watch): 48 bytes, no text. The token shares the
-    // view's buffer; the holder's summary is made again from the key and the token when a message is (holderOf).
+    // One per lock held, contested or left over (100,000 in a large watch): 64 bytes, no text of its own. The token
+    // as kept: this project's tokens ("rl1:", 32 lowercase hex digits, ":<pid>:<host>:<client>") as the 16 bytes of
+    // their digits and their rest, which is the same for every lock one client takes and shared (m_tokenRests); any
+    // other token whole, sharing the view's buffer. Exact: token() gives it back. (Before, a large watch kept each
+    // lock's token in a buffer of its own: 80 bytes of heap a lock that only the monitor kept.) The holder's summary
+    // is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        QByteArray token;
+        QByteArray tokenRest;     // rl1: the part after the digits (from ':' on); else the whole token
+        quint64 tokenDigits[2]{}; // rl1: the 32 digits, 4 bits each
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
         quint16 holders = 0;
@@ -201,10 +206,17 @@ private:
         // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
         // away by itself, so it is raised at once, not after the rule's threshold.
         bool noExpiry = false;
+        bool rl1Token = false;
 
         AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
+        QByteArray token() const;
+        bool sameToken(const LockState& other) const
+        {
+            return rl1Token == other.rl1Token && tokenDigits[0] == other.tokenDigits[0] &&
+                   tokenDigits[1] == other.tokenDigits[1] && tokenRest == other.tokenRest;
+        }
     };
-    static_assert(sizeof(LockState) <= 48, "one per lock: keep it small");
+    static_assert(sizeof(LockState) <= 64, "one per lock: keep it small");
     struct Active
     {
         Alert alert;
@@ -235,6 +247,8 @@ private:
     QString lockMessage(const QByteArray& key, const LockState& s) const;
     QString holderOf(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;
+    // Keeps `token` in `into` (LockState::token gives it back): an rl1 token's rest is the one copy of m_tokenRests.
+    void keepToken(const QByteArray& token, LockState* into);
     qint64 nowNs() const { return m_clock->nowNs(); }
     qint64 wallMs() const { return m_wall->nowMs(); }
 
@@ -243,6 +257,10 @@ private:
     std::shared_ptr<WallClock> m_wall;
     QHash<QByteArray, LockState> m_locks;    // keys held, contested or left over: since when
     QHash<QByteArray, LockState> m_noExpiry; // keys with a value without expiry on a minority: since when
+    // The rests of the rl1 tokens kept (one per client process), each once; those no lock keeps any more are let go
+    // when the set has grown to twice its size after the last sweep.
+    QSet<QByteArray> m_tokenRests;
+    qsizetype m_tokenRestsSwept = 0;
     // The holders of m_locks' holds whose summary the token does not give: a hash's (Redisson's, with its
     // reentrancy count), made from the hash's fields. Only those are kept as text.
     QHash<QByteArray, QString> m_hashHolders;

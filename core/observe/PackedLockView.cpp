@@ -2,7 +2,11 @@
 
 #include <QVarLengthArray>
 
+#include <algorithm>
+
 #include <cstring>
+#include <limits>
+#include <new>
 
 namespace redlock {
 
@@ -61,6 +65,42 @@ void putBytes(Buffer& out, QByteArrayView bytes)
     out.append(bytes.data(), bytes.size());
 }
 
+// A token: this project's ("rl1:", 32 lower-case hex digits, then ':' and the rest) as its digits' 16 bytes and the
+// rest, 16 bytes less than as text; any other as it is. The length's low bit says which.
+constexpr qsizetype kRl1Prefix = 4;
+constexpr qsizetype kRl1Digits = 32;
+constexpr qsizetype kRl1Packed = 16;
+
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1; // upper case too: unpacking writes lower case, and must give the token back exactly
+}
+
+void putToken(Buffer& out, const QByteArray& token)
+{
+    const bool rl1 = token.size() > kRl1Prefix + kRl1Digits && token.startsWith("rl1:") &&
+                     token.at(kRl1Prefix + kRl1Digits) == ':' &&
+                     std::all_of(token.cbegin() + kRl1Prefix, token.cbegin() + kRl1Prefix + kRl1Digits,
+                                 [](char c) { return hexDigit(c) >= 0; });
+    if (!rl1) {
+        putVarint(out, quint64(token.size()) << 1);
+        out.append(token.constData(), token.size());
+        return;
+    }
+    const qsizetype rest = token.size() - kRl1Prefix - kRl1Digits;
+    putVarint(out, (quint64(rest) << 1) | 1);
+    for (qsizetype i = 0; i < kRl1Digits; i += 2) {
+        const auto high = hexDigit(token.at(kRl1Prefix + i));
+        const auto low = hexDigit(token.at(kRl1Prefix + i + 1));
+        out.append(char((high << 4) | low));
+    }
+    out.append(token.constData() + kRl1Prefix + kRl1Digits, rest);
+}
+
 void putNodes(Buffer& out, const QList<int>& nodes)
 {
     putVarint(out, quint64(nodes.size()));
@@ -96,14 +136,57 @@ public:
         m_p += size;
         return out;
     }
-    QByteArrayView bytesView()
+    void skipBytes() { m_p += qsizetype(varint()); }
+    // What putToken wrote.
+    QByteArray token()
     {
-        const auto size = qsizetype(varint());
-        const QByteArrayView out(reinterpret_cast<const char*>(m_p), size);
-        m_p += size;
+        const quint64 head = varint();
+        const auto size = qsizetype(head >> 1);
+        const char* at = reinterpret_cast<const char*>(m_p);
+        if (!(head & 1)) {
+            m_p += size;
+            return QByteArray(at, size);
+        }
+        static constexpr char kHex[] = "0123456789abcdef";
+        QByteArray out(kRl1Prefix + kRl1Digits + size, Qt::Uninitialized);
+        char* o = out.data();
+        std::memcpy(o, "rl1:", kRl1Prefix);
+        o += kRl1Prefix;
+        for (qsizetype i = 0; i < kRl1Packed; ++i) {
+            const auto b = quint8(at[i]);
+            *o++ = kHex[b >> 4];
+            *o++ = kHex[b & 0xf];
+        }
+        std::memcpy(o, at + kRl1Packed, size_t(size));
+        m_p += kRl1Packed + size;
         return out;
     }
-    void skipBytes() { m_p += qsizetype(varint()); }
+    // Whether the next token is `token` (without making it).
+    bool tokenIs(QByteArrayView token)
+    {
+        const quint64 head = varint();
+        const auto size = qsizetype(head >> 1);
+        const char* at = reinterpret_cast<const char*>(m_p);
+        if (!(head & 1)) {
+            m_p += size;
+            return QByteArrayView(at, size) == token;
+        }
+        m_p += kRl1Packed + size;
+        if (token.size() != kRl1Prefix + kRl1Digits + size || !token.startsWith("rl1:"))
+            return false;
+        for (qsizetype i = 0; i < kRl1Packed; ++i) {
+            const int high = hexDigit(token[kRl1Prefix + 2 * i]);
+            const int low = hexDigit(token[kRl1Prefix + 2 * i + 1]);
+            if (high < 0 || low < 0 || quint8(at[i]) != quint8((high << 4) | low))
+                return false;
+        }
+        return token.sliced(kRl1Prefix + kRl1Digits) == QByteArrayView(at + kRl1Packed, size);
+    }
+    void skipToken()
+    {
+        const quint64 head = varint();
+        m_p += qsizetype(head >> 1) + ((head & 1) ? kRl1Packed : 0);
+    }
     // What a node's entry holds after its PTTL and token, as its presence byte says: a note, a hash's fields.
     void skipNodeExtras(quint8 presence)
     {
@@ -200,7 +283,7 @@ PackedLockView::PackedLockView(const LockView& view)
                                                  : kHolderFromToken);
     putVarint(out, quint64(tokens.size()));
     for (const QByteArray* t : std::as_const(tokens))
-        putBytes(out, *t);
+        putToken(out, *t);
     putVarint(out, token);
     putVarint(out, noExpiryToken);
     for (int i = 0; i < nodeCount; ++i) {
@@ -217,7 +300,28 @@ PackedLockView::PackedLockView(const LockView& view)
             }
         }
     }
-    m_bytes = QByteArray(out.data(), out.size()); // one allocation of the exact size
+    m_bytes = Bytes(out.data(), out.size()); // one allocation of the exact size
+}
+
+PackedLockView::Bytes::Bytes(const char* data, qsizetype size)
+{
+    if (size <= 0)
+        return;
+    Q_ASSERT(size <= std::numeric_limits<qint32>::max());
+    m_block = new (::operator new(sizeof(Block) + size_t(size))) Block;
+    m_block->ref.store(1, std::memory_order_relaxed);
+    m_block->size = qint32(size);
+    std::memcpy(m_block->data(), data, size_t(size));
+}
+
+void PackedLockView::Bytes::release() noexcept
+{
+    // The last copy frees it; acquire-release: every thread's reads of the bytes happen before the free.
+    if (m_block && m_block->ref.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        m_block->~Block();
+        ::operator delete(m_block);
+    }
+    m_block = nullptr;
 }
 
 LockVerdict PackedLockView::verdict() const
@@ -276,7 +380,7 @@ LockView PackedLockView::unpack(const QByteArray& key) const
     const qint64 holder = in.signedValue();
     QVarLengthArray<QByteArray, 8> tokens(qsizetype(in.varint()) + 1);
     for (qsizetype t = 1; t < tokens.size(); ++t)
-        tokens[t] = in.bytes();
+        tokens[t] = in.token();
     view.token = tokens.value(qsizetype(in.varint()));
     view.noExpiryToken = tokens.value(qsizetype(in.varint()));
     view.nodes.resize(nodeCount);
@@ -332,7 +436,7 @@ void PackedLockView::tokenHolders(QList<int>* out) const
     const char* bytes = m_bytes.constData();
     Reader in = tokenTable(bytes, nodeCount);
     for (auto tokens = in.varint(); tokens > 0; --tokens)
-        in.skipBytes();
+        in.skipToken();
     // Each distinct token is stored once, so equal indices are equal tokens; 0 is none on both sides.
     const quint64 token = in.varint();
     in.varint(); // noExpiryToken
@@ -355,7 +459,7 @@ qint64 PackedLockView::pttlMs(int node) const
     // The same walk as unpack(), reading only the lengths of what comes before the node's PTTL.
     Reader in = tokenTable(bytes, nodeCount);
     for (auto tokens = in.varint(); tokens > 0; --tokens)
-        in.skipBytes();
+        in.skipToken();
     in.varint(); // token
     in.varint(); // noExpiryToken
     for (int i = 0; i < node; ++i) {
@@ -374,7 +478,7 @@ int PackedLockView::tokenNumber(QByteArrayView token) const
     Reader in = tokenTable(m_bytes.constData(), nodeCount());
     const auto count = in.varint();
     for (quint64 t = 1; t <= count; ++t) {
-        if (in.bytesView() == token)
+        if (in.tokenIs(token))
             return int(t);
     }
     return 0;
@@ -389,8 +493,8 @@ QByteArray PackedLockView::token(int number) const
     if (quint64(number) > count)
         return {};
     for (int t = 1; t < number; ++t)
-        in.skipBytes();
-    return in.bytes();
+        in.skipToken();
+    return in.token();
 }
 
 } // namespace redlock

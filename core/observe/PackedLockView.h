@@ -4,6 +4,9 @@
 
 #include <QByteArray>
 
+#include <atomic>
+#include <utility>
+
 namespace redlock {
 
 // A LockView in one allocation, for the stores that keep one per lock: the inspector's views of every lock, a full
@@ -15,7 +18,9 @@ namespace redlock {
 // Lossless: unpack(key) gives back every field of the view packed (the holder decoded again from what it was decoded
 // from, SharedHolder::fromNode). The key is not kept: it is the store's key.
 //
-// A QByteArray inside, so copies share the bytes (across threads too) and cost nothing until one is packed again.
+// Copies share the bytes (across threads too: an atomic count) and cost nothing until one is packed again. The
+// object is one pointer (8 bytes in a store's hash node, where a QByteArray took 24), the allocation an 8-byte header
+// and the bytes (a QByteArray's header takes 16 and a terminating NUL): at 100,000 locks, about 3 MB less.
 class PackedLockView
 {
 public:
@@ -50,7 +55,46 @@ public:
     void tokenHolders(QList<int>* out) const;
 
 private:
-    QByteArray m_bytes;
+    // The packed bytes, shared; null when empty.
+    class Bytes
+    {
+    public:
+        Bytes() = default;
+        Bytes(const char* data, qsizetype size);
+        Bytes(const Bytes& other) noexcept : m_block(other.m_block)
+        {
+            if (m_block)
+                m_block->ref.fetch_add(1, std::memory_order_relaxed);
+        }
+        Bytes(Bytes&& other) noexcept : m_block(std::exchange(other.m_block, nullptr)) {}
+        Bytes& operator=(Bytes other) noexcept
+        {
+            std::swap(m_block, other.m_block);
+            return *this;
+        }
+        ~Bytes() { release(); }
+
+        bool isEmpty() const { return m_block == nullptr; }
+        qsizetype size() const { return m_block ? m_block->size : 0; }
+        const char* constData() const { return m_block ? m_block->data() : nullptr; }
+        char operator[](qsizetype i) const { return constData()[i]; }
+
+    private:
+        struct Block
+        {
+            std::atomic<qint32> ref;
+            qint32 size = 0;
+            const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+            char* data() { return reinterpret_cast<char*>(this + 1); }
+        };
+        static_assert(sizeof(Block) == 8);
+        void release() noexcept;
+
+        Block* m_block = nullptr;
+    };
+
+    Bytes m_bytes;
 };
+static_assert(sizeof(PackedLockView) == sizeof(void*), "one per lock in a store's hash node: keep it one pointer");
 
 } // namespace redlock

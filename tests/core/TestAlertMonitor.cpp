@@ -774,6 +774,80 @@ private slots:
         QVERIFY(hasActive(monitor, leftover));
     }
 
+    // The monitor keeps a Redlock token as its random digits and its rest (shared by a client's locks): exactly. A
+    // token differing from another only in its digits, or only in its rest, is another holder (a new condition); one
+    // that only looks like a Redlock token (upper-case digits, no rest) is kept whole; every message names the holder
+    // as decodeHolder of the very token read.
+    void redlockTokensAreKeptExactly()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3)); // LockHeld 10 s, clear after 5 s
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        auto hold = [&](const QByteArray& key, const QByteArray& token) {
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(!runCommand(cluster.endpoint(i), {"SET", key, token, "PX", "600000"}).isError());
+        };
+        LockToken a = LockToken::generate(QStringLiteral("billing-worker"));
+        a.random = "0123456789abcdef0123456789abcdef";
+        LockToken digits = a; // another token of the same client: only the second half of its digits differs
+        digits.random = "0123456789abcdef0123456789abcdee";
+        LockToken rest = a; // the same digits, another client
+        rest.client = QStringLiteral("billing-worker-2");
+        const QByteArray upper = "rl1:0123456789ABCDEF0123456789ABCDEF" + a.identitySuffix();
+        const QByteArray bare = "rl1:0123456789abcdef0123456789abcdef";
+        const QList<QPair<QByteArray, QByteArray>> holds{
+            {"k:a", a.encode()}, {"k:upper", upper}, {"k:bare", bare}, {"k:rest", a.encode()}};
+        for (const auto& [key, token] : holds)
+            hold(key, token);
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), holds.size());
+        const auto messageNames = [](const Alert& alert, const QByteArray& token) {
+            const QString summary = decodeHolder(alert.key, token).summary;
+            return alert.message.contains(summary.isEmpty() ? printableBytes(token, 40) : summary);
+        };
+        for (const QList<QVariant>& r : std::as_const(raised)) {
+            const Alert alert = r.first().value<Alert>();
+            const auto it =
+                std::find_if(holds.cbegin(), holds.cend(), [&](const auto& h) { return h.first == alert.key; });
+            QVERIFY(it != holds.cend());
+            QVERIFY2(messageNames(alert, it->second), qPrintable(alert.message));
+        }
+
+        // The same tokens read again (extended): the same holds, nothing cleared.
+        for (const auto& [key, token] : holds)
+            hold(key, token);
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 0);
+
+        // Another token on k:a (its digits differ) and on k:rest (its rest differs): both holds' alerts clear at once,
+        // and are raised again for the new holders after the threshold.
+        hold("k:a", digits.encode());
+        hold("k:rest", rest.encode());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(cleared.size(), 2);
+        QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:a")));
+        QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:rest")));
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:upper")));
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), holds.size() + 2);
+        for (qsizetype i = holds.size(); i < raised.size(); ++i) {
+            const Alert alert = raised[i].first().value<Alert>();
+            const QByteArray token = alert.key == "k:a" ? digits.encode() : rest.encode();
+            QVERIFY2(messageNames(alert, token), qPrintable(alert.message));
+        }
+    }
+
     // A hold's alert names its holder as the console shows it: a Redlock token's decoded host, pid and client, and a
     // Redisson hash's client, thread and reentrancy count as last read (the monitor keeps no holder text per lock:
     // a token's is decoded again for the message, a hash's kept until another token holds the key).

@@ -286,9 +286,16 @@ private slots:
         LockToken ours = LockToken::generate(QStringLiteral("orders-service"));
         LockToken theirs = LockToken::generate(QStringLiteral("billing"));
         LockTombstone tombstone{QStringLiteral("alice@ops"), 1795000000000};
-        const QList<QByteArray> values{ours.encode(), theirs.encode(), tombstone.encode(),
+        // Redlock tokens are packed as their digits' bytes and their rest; what only looks like one is kept as it is.
+        const QList<QByteArray> values{ours.encode(),
+                                       theirs.encode(),
+                                       tombstone.encode(),
                                        QByteArray("0123456789abcdef0123456789abcdef"),
-                                       QByteArray("evil\x1b]0;x\x07\xff")};
+                                       QByteArray("evil\x1b]0;x\x07\xff"),
+                                       QByteArray("rl1:0123456789ABCDEF0123456789abcdef:1:h:c"),
+                                       QByteArray("rl1:0123456789abcdef0123456789abcdef"),
+                                       QByteArray("rl1:0123456789abcdef0123456789abcdef:"),
+                                       QByteArray("rl1:0123456789abcdef0123456789abcdeg:1:h:c")};
         const QList<std::pair<QByteArray, QByteArray>> redisson{{"6f1c2a:42", "2"}};
         QSet<int> verdictsSeen;
         for (int round = 0; round < 3000; ++round) {
@@ -360,6 +367,21 @@ private slots:
                     expectedHolders.append(i);
             }
             QCOMPARE(tokenHolders, expectedHolders);
+            // Each distinct token by its number, and no number for one that differs in a digit or its rest.
+            for (const NodeLockState& s : std::as_const(view.nodes)) {
+                if (s.token.isEmpty())
+                    continue;
+                const int number = packed.tokenNumber(s.token);
+                QVERIFY(number > 0);
+                QCOMPARE(packed.token(number), s.token);
+                QByteArray near = s.token;
+                near[near.size() > 20 ? 20 : 0] = near[near.size() > 20 ? 20 : 0] == '7' ? '8' : '7';
+                if (!std::any_of(view.nodes.cbegin(), view.nodes.cend(),
+                                 [&](const NodeLockState& n) { return n.token == near; }) &&
+                    view.token != near && view.noExpiryToken != near)
+                    QCOMPARE(packed.tokenNumber(near), 0);
+                QCOMPARE(packed.tokenNumber(QByteArray(s.token + "x")), 0); // no value ends in "x"
+            }
             const LockView back = packed.unpack(view.key);
             QCOMPARE(back.key, view.key);
             QCOMPARE(back.nodes, view.nodes);
@@ -394,6 +416,28 @@ private slots:
         QCOMPARE(held.verdict, LockVerdict::Held);
         QVERIFY2(PackedLockView(held).byteSize() <= 36 + 5 + 24 + 16 + ours.encode().size() + 5 * 5,
                  qPrintable(QString::number(PackedLockView(held).byteSize())));
+
+        // Copies share the bytes (one pointer and a count) and outlive the view they were copied from, on other
+        // threads too; a view moved from is null.
+        auto original = std::make_unique<PackedLockView>(held);
+        PackedLockView copy = *original;
+        PackedLockView assigned;
+        assigned = copy;
+        QCOMPARE(assigned.byteSize(), original->byteSize());
+        original.reset();
+        QList<LockView> fromThreads(4);
+        std::vector<std::thread> threads;
+        for (qsizetype t = 0; t < fromThreads.size(); ++t)
+            threads.emplace_back([&fromThreads, &held, t, mine = assigned] { fromThreads[t] = mine.unpack(held.key); });
+        for (std::thread& thread : threads)
+            thread.join();
+        copy = PackedLockView();
+        QVERIFY(copy.isNull());
+        for (const LockView& v : std::as_const(fromThreads))
+            QVERIFY(v.sameStateAs(held) && v.token == held.token);
+        PackedLockView moved(std::move(assigned));
+        QVERIFY(assigned.isNull()); // NOLINT(bugprone-use-after-move): what a move leaves is part of the contract
+        QVERIFY(moved.unpack(held.key).sameStateAs(held));
     }
 
     // A view's holder is decoded when first asked for, from whichever thread asks (a view crosses from the inspector's
