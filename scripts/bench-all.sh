@@ -22,7 +22,7 @@
 #   --note      a sentence for the section's notes (the machine's state: load, what else ran)
 # Env: BUILD (default build); BENCH_CONSOLE: the bench-console executable (default $BUILD/tests/bench-console).
 #      Needs redlock, bench-inspect, bench-journal (and bench-console for "console"),
-#      redis-server/redis-cli, /usr/bin/time, curl and python3 (exporter1m), node+npm for node-redlock (its row is skipped without node).
+#      redis-server/redis-cli, /usr/bin/time, curl (exporter1m), node+npm for node-redlock (its row is skipped without node).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -23,8 +23,8 @@ build="${BUILD:-$root/build}"
 redlock="$build/app/redlock"
 phase_seconds="${SECONDS_EACH:-30}"
 scrapes="${SCRAPES:-20}"
-for tool in "$redlock" redis-cli curl python3; do
-    command -v "$tool" >/dev/null || { echo "bench-exporter: $tool missing (build redlock; redis-cli, curl, python3)" >&2; exit 2; }
+for tool in "$redlock" redis-cli curl; do
+    command -v "$tool" >/dev/null || { echo "bench-exporter: $tool missing (build redlock; redis-cli, curl)" >&2; exit 2; }
 done
 ((scrapes > 0)) || { echo "bench-exporter: SCRAPES must be at least 1" >&2; exit 2; }
 
@@ -85,13 +85,19 @@ sleep "$phase_seconds"
 base_after=$(node_cpu)
 read -r base_mean base_max <<<"$(net_cpu "$base_before" "$base_after" "$phase_seconds")"
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-metrics="http://127.0.0.1:$port/metrics"
 start=$(date +%s.%N)
-"$redlock" exporter --nodes "$nodes" --pattern 'lk:*' --listen "127.0.0.1:$port" \
+# Any free port; the exporter says which (in English: LC_ALL=C).
+LC_ALL=C LANGUAGE=C "$redlock" exporter --nodes "$nodes" --pattern 'lk:*' --listen 127.0.0.1:0 \
     >"$workdir/exporter.out" 2>"$workdir/exporter.err" &
 exporter_pid=$!
 deadline=$((SECONDS + 900))
+metrics=""
+while [[ -z "$metrics" ]]; do
+    metrics=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$workdir/exporter.err" | head -1 || true)
+    kill -0 "$exporter_pid" 2>/dev/null || { echo "bench-exporter: the exporter ended:" >&2; cat "$workdir/exporter.err" >&2; exit 1; }
+    ((SECONDS < deadline)) || { echo "bench-exporter: the exporter did not listen" >&2; exit 1; }
+    [[ -n "$metrics" ]] || sleep 0.1
+done
 inspections() { body=$(curl -fsS "$metrics" 2>/dev/null || true); grep -Eq '^redlock_inspections_total [1-9]' <<<"$body"; }
 until inspections; do
     kill -0 "$exporter_pid" 2>/dev/null || { echo "bench-exporter: the exporter ended:" >&2; cat "$workdir/exporter.err" >&2; exit 1; }

@@ -20,6 +20,7 @@ packages=(
     doxygen # the API reference of the public headers (`docs` target, installed by libredlock-core-dev) and its api-reference test
     libqt6sql6-psql # the history journal in PostgreSQL (`--journal postgresql://...`: Qt SQL's QPSQL driver)
     postgresql # tests only: tests/core/TestPostgresJournal runs a real PostgreSQL (initdb, pg_ctl) in a temp dir
+    curl # benchmarks only: scripts/bench-exporter.sh times the exporter's scrapes with it
     prometheus # tests only: tests/system/TestExporter runs a real prometheus and promtool against `redlock exporter`; promtool checks and tests resources/prometheus/redlock-alerts.yml
 )
 if [ "${1:-}" = "--print" ]; then
