@@ -1,10 +1,12 @@
 #include "alerts/AlertMonitor.h"
 
 #include "redlock/RedlockRules.h"
+#include "redlock/Rl1Digits.h"
 #include "runtime/HumanUnits.h"
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace redlock {
@@ -36,57 +38,31 @@ bool holderFromHash(const LockView& view)
     return false;
 }
 
-// This project's token prefix and its random digits (LockToken): "rl1:" and 32 lowercase hex digits, then ':'.
-constexpr qsizetype kRl1Prefix = 4;
-constexpr qsizetype kRl1Digits = 32;
-
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1; // upper case too: bytes() writes lower case, and must give the token back exactly
-}
-
 } // namespace
 
 QByteArray AlertMonitor::LockState::token() const
 {
     if (!rl1Token)
         return tokenRest;
-    QByteArray out;
-    out.reserve(kRl1Prefix + kRl1Digits + tokenRest.size());
-    out.append("rl1:", kRl1Prefix);
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (const quint64 half : tokenDigits) {
-        for (int shift = 60; shift >= 0; shift -= 4)
-            out.append(kHex[(half >> shift) & 0xf]);
-    }
-    out.append(tokenRest);
+    QByteArray out(rl1::kDigitsEnd + tokenRest.size(), Qt::Uninitialized);
+    rl1::writeHead(out.data(), tokenDigits.data());
+    std::copy(tokenRest.cbegin(), tokenRest.cend(), out.begin() + rl1::kDigitsEnd);
     return out;
 }
 
 void AlertMonitor::keepToken(const QByteArray& token, LockState* into)
 {
+    static_assert(std::is_same_v<decltype(into->tokenDigits), rl1::Digits>);
     into->rl1Token = false;
-    into->tokenDigits[0] = into->tokenDigits[1] = 0;
+    into->tokenDigits = {};
     into->tokenRest = token;
-    if (token.size() <= kRl1Prefix + kRl1Digits || !token.startsWith("rl1:") ||
-        token.at(kRl1Prefix + kRl1Digits) != ':')
+    rl1::Digits digits;
+    if (!rl1::split(token, &digits))
         return;
-    quint64 digits[2]{};
-    for (qsizetype i = 0; i < kRl1Digits; ++i) {
-        const int d = hexDigit(token.at(kRl1Prefix + i));
-        if (d < 0)
-            return;
-        digits[i / 16] = (digits[i / 16] << 4) | quint64(d);
-    }
     into->rl1Token = true;
-    into->tokenDigits[0] = digits[0];
-    into->tokenDigits[1] = digits[1];
+    into->tokenDigits = digits;
     // Looked up without a copy (the raw data is the token's, only for the lookup).
-    const qsizetype from = kRl1Prefix + kRl1Digits;
+    const qsizetype from = rl1::kDigitsEnd;
     const QByteArray rest = QByteArray::fromRawData(token.constData() + from, token.size() - from);
     if (const auto it = m_tokenRests.constFind(rest); it != m_tokenRests.cend()) {
         into->tokenRest = *it;

@@ -196,8 +196,8 @@ private:
     // is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        QByteArray tokenRest;     // rl1: the part after the digits (from ':' on); else the whole token
-        quint64 tokenDigits[2]{}; // rl1: the 32 digits, 4 bits each
+        QByteArray tokenRest;                 // rl1: the part after the digits (from ':' on); else the whole token
+        std::array<quint8, 16> tokenDigits{}; // rl1: the 32 digits, two a byte (core/redlock/Rl1Digits.h)
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
         quint16 holders = 0;
@@ -212,8 +212,7 @@ private:
         QByteArray token() const;
         bool sameToken(const LockState& other) const
         {
-            return rl1Token == other.rl1Token && tokenDigits[0] == other.tokenDigits[0] &&
-                   tokenDigits[1] == other.tokenDigits[1] && tokenRest == other.tokenRest;
+            return rl1Token == other.rl1Token && tokenDigits == other.tokenDigits && tokenRest == other.tokenRest;
         }
     };
     static_assert(sizeof(LockState) <= 64, "one per lock: keep it small");

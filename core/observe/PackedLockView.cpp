@@ -1,5 +1,7 @@
 #include "observe/PackedLockView.h"
 
+#include "redlock/Rl1Digits.h"
+
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -65,40 +67,22 @@ void putBytes(Buffer& out, QByteArrayView bytes)
     out.append(bytes.data(), bytes.size());
 }
 
-// A token: this project's ("rl1:", 32 lower-case hex digits, then ':' and the rest) as its digits' 16 bytes and the
-// rest, 16 bytes less than as text; any other as it is. The length's low bit says which.
-constexpr qsizetype kRl1Prefix = 4;
-constexpr qsizetype kRl1Digits = 32;
-constexpr qsizetype kRl1Packed = 16;
-
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1; // upper case too: unpacking writes lower case, and must give the token back exactly
-}
+// A token: this project's as its digits' 16 bytes and the rest (core/redlock/Rl1Digits.h), 16 bytes less than as
+// text; any other as it is. The length's low bit says which.
+constexpr qsizetype kRl1Packed = qsizetype(sizeof(rl1::Digits));
 
 void putToken(Buffer& out, const QByteArray& token)
 {
-    const bool rl1 = token.size() > kRl1Prefix + kRl1Digits && token.startsWith("rl1:") &&
-                     token.at(kRl1Prefix + kRl1Digits) == ':' &&
-                     std::all_of(token.cbegin() + kRl1Prefix, token.cbegin() + kRl1Prefix + kRl1Digits,
-                                 [](char c) { return hexDigit(c) >= 0; });
-    if (!rl1) {
+    rl1::Digits digits;
+    if (!rl1::split(token, &digits)) {
         putVarint(out, quint64(token.size()) << 1);
         out.append(token.constData(), token.size());
         return;
     }
-    const qsizetype rest = token.size() - kRl1Prefix - kRl1Digits;
+    const qsizetype rest = token.size() - rl1::kDigitsEnd;
     putVarint(out, (quint64(rest) << 1) | 1);
-    for (qsizetype i = 0; i < kRl1Digits; i += 2) {
-        const auto high = hexDigit(token.at(kRl1Prefix + i));
-        const auto low = hexDigit(token.at(kRl1Prefix + i + 1));
-        out.append(char((high << 4) | low));
-    }
-    out.append(token.constData() + kRl1Prefix + kRl1Digits, rest);
+    out.append(reinterpret_cast<const char*>(digits.data()), kRl1Packed);
+    out.append(token.constData() + rl1::kDigitsEnd, rest);
 }
 
 void putNodes(Buffer& out, const QList<int>& nodes)
@@ -147,17 +131,9 @@ public:
             m_p += size;
             return QByteArray(at, size);
         }
-        static constexpr char kHex[] = "0123456789abcdef";
-        QByteArray out(kRl1Prefix + kRl1Digits + size, Qt::Uninitialized);
-        char* o = out.data();
-        std::memcpy(o, "rl1:", kRl1Prefix);
-        o += kRl1Prefix;
-        for (qsizetype i = 0; i < kRl1Packed; ++i) {
-            const auto b = quint8(at[i]);
-            *o++ = kHex[b >> 4];
-            *o++ = kHex[b & 0xf];
-        }
-        std::memcpy(o, at + kRl1Packed, size_t(size));
+        QByteArray out(rl1::kDigitsEnd + size, Qt::Uninitialized);
+        rl1::writeHead(out.data(), m_p);
+        std::memcpy(out.data() + rl1::kDigitsEnd, at + kRl1Packed, size_t(size));
         m_p += kRl1Packed + size;
         return out;
     }
@@ -172,15 +148,10 @@ public:
             return QByteArrayView(at, size) == token;
         }
         m_p += kRl1Packed + size;
-        if (token.size() != kRl1Prefix + kRl1Digits + size || !token.startsWith("rl1:"))
-            return false;
-        for (qsizetype i = 0; i < kRl1Packed; ++i) {
-            const int high = hexDigit(token[kRl1Prefix + 2 * i]);
-            const int low = hexDigit(token[kRl1Prefix + 2 * i + 1]);
-            if (high < 0 || low < 0 || quint8(at[i]) != quint8((high << 4) | low))
-                return false;
-        }
-        return token.sliced(kRl1Prefix + kRl1Digits) == QByteArrayView(at + kRl1Packed, size);
+        rl1::Digits digits;
+        return token.size() == rl1::kDigitsEnd + size && rl1::split(token, &digits) &&
+               std::memcmp(digits.data(), at, size_t(kRl1Packed)) == 0 &&
+               token.sliced(rl1::kDigitsEnd) == QByteArrayView(at + kRl1Packed, size);
     }
     void skipToken()
     {
