@@ -182,6 +182,14 @@ CheckReport checkMutualExclusion(QList<Section> sections)
             ++report.lateWrites;
             if (a.accepted)
                 ++report.lateWritesAccepted;
+            const bool afterNewer = std::any_of(sections.cbegin(), sections.cend(), [&a](const Section& b) {
+                return b.fence > a.fence && b.exitNs <= a.writeNs;
+            });
+            if (afterNewer) {
+                ++report.lateWritesAfterNewer;
+                if (a.accepted)
+                    ++report.lateWritesAfterNewerAccepted;
+            }
         }
     }
     return report;

@@ -62,6 +62,11 @@ struct CheckReport
     int fenceOrderErrors = 0; // fencing tokens not strictly increasing in order of acquisition
     int lateWrites = 0;       // writes after the writer's own validity ended
     int lateWritesAccepted = 0;
+    // Of those, the ones written after a holder with a newer fencing token had done its section (its write included):
+    // the resource has seen the newer fence and must refuse them. (A late write with no newer holder before it is
+    // accepted, rightly: nobody else used the resource since.)
+    int lateWritesAfterNewer = 0;
+    int lateWritesAfterNewerAccepted = 0;
     int resources = 0; // distinct resources among the sections: a check of one resource expects 1
     QStringList details;
 };

@@ -627,8 +627,10 @@ private slots:
         Scenario sc;
         sc.pauseAfterAcquireMs = int(3 * kTtlMs);
         // Redlock promises no fairness: on a loaded machine thread-0 can lose every race of a run and never
-        // reach its pause (seen in a fresh chroot build running beside the suite: 0 sections for thread-0).
-        // Such a run must still be safe, but it did not test the paused write, so run again (3 runs at most).
+        // reach its pause (seen in a fresh chroot build running beside the suite: 0 sections for thread-0), or
+        // the others can get no section done during its pause (stress-suite: its late write came with the newest
+        // fence, and was rightly accepted). Such a run must still be safe, but it did not test a late write after
+        // a newer holder's, so run again (3 runs at most).
         CheckReport report;
         for (int run = 1; run <= 3; ++run) {
             const Run r = contend(sc);
@@ -636,12 +638,13 @@ private slots:
             if (QTest::currentTestFailed())
                 return;
             report = checkMutualExclusion(r.sections);
-            if (report.lateWrites >= 1)
+            if (report.lateWritesAfterNewer >= 1)
                 break;
-            qInfo("run %d: no late write (thread-0 never got to its pause); running again", run);
+            qInfo("run %d: %d late write(s), none after a newer holder's section; running again", run,
+                  report.lateWrites);
         }
-        QVERIFY2(report.lateWrites >= 1, "the paused client wrote late");
-        QCOMPARE(report.lateWritesAccepted, 0); // rejected by the resource: a newer fencing token came first
+        QVERIFY2(report.lateWritesAfterNewer >= 1, "the paused client wrote late, after a newer holder");
+        QCOMPARE(report.lateWritesAfterNewerAccepted, 0); // rejected by the resource: a newer fencing token came first
         expectNothingLeft("contended");
     }
 
