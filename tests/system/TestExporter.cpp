@@ -508,21 +508,12 @@ private slots:
     void keyLabelsAreCappedBySeriesLimit()
     {
         constexpr int kKeys = 500;
-        for (int i = 0; i < 3; ++i) {
-            DirectRedis node(m_cluster.port(i), kAdminPassword);
-            QCOMPARE(node.command({"EVAL",
-                                   "for i = 1, tonumber(ARGV[1]) do redis.call('SET', string.format('many:%04d', i), "
-                                   "'secret-token', 'PX', 600000) end return 'OK'",
-                                   "0", QByteArray::number(kKeys)})
-                         .str,
-                     QByteArray("OK"));
-        }
+        QVERIFY(setLocksOnEveryNode("many:%04d", kKeys));
         ChildProcess exporter;
-        const quint16 port = startExporter(
-            exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"), QString::fromLatin1(kUser),
-                       QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
-                       QStringLiteral("--key-labels"), QStringLiteral("--max-series"), QStringLiteral("40"),
-                       QStringLiteral("--pattern"), QStringLiteral("many:*")});
+        const quint16 port =
+            startExporter(exporter, exporterArgs(QStringLiteral("many:*")) + QStringList{QStringLiteral("--key-labels"),
+                                                                                         QStringLiteral("--max-series"),
+                                                                                         QStringLiteral("40")});
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QByteArray scrape;
         QTRY_VERIFY2_WITH_TIMEOUT((scrape = http(port, "GET", "/metrics").body,
@@ -550,20 +541,9 @@ private slots:
     void firstPassCountsOnceEveryLockIsIn()
     {
         constexpr int kKeys = 20000;
-        for (int i = 0; i < 3; ++i) {
-            DirectRedis node(m_cluster.port(i), kAdminPassword);
-            QCOMPARE(node.command({"EVAL",
-                                   "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'parts:' .. i, 'secret-token', "
-                                   "'PX', 600000) end return 'OK'",
-                                   "0", QByteArray::number(kKeys)})
-                         .str,
-                     QByteArray("OK"));
-        }
+        QVERIFY(setLocksOnEveryNode("parts:%d", kKeys));
         ChildProcess exporter;
-        const quint16 port = startExporter(exporter, {QStringLiteral("--nodes"), m_nodes, QStringLiteral("--user"),
-                                                      QString::fromLatin1(kUser), QStringLiteral("--password-env"),
-                                                      QString::fromLatin1(kPasswordVariable),
-                                                      QStringLiteral("--pattern"), QStringLiteral("parts:*")});
+        const quint16 port = startExporter(exporter, exporterArgs(QStringLiteral("parts:*")));
         QVERIFY2(port != 0, qPrintable(exporter.output()));
         QElapsedTimer waited;
         waited.start();
@@ -821,13 +801,34 @@ private slots:
     }
 
 private:
-    QStringList exporterArgs(const QString& journal, const QString& pattern) const
+    // The watching user on the test's nodes, keys under `pattern`.
+    QStringList exporterArgs(const QString& pattern) const
     {
         return {QStringLiteral("--nodes"),        m_nodes,
                 QStringLiteral("--user"),         QString::fromLatin1(kUser),
                 QStringLiteral("--password-env"), QString::fromLatin1(kPasswordVariable),
-                QStringLiteral("--pattern"),      pattern,
-                QStringLiteral("--journal"),      journal};
+                QStringLiteral("--pattern"),      pattern};
+    }
+    QStringList exporterArgs(const QString& journal, const QString& pattern) const
+    {
+        return exporterArgs(pattern) + QStringList{QStringLiteral("--journal"), journal};
+    }
+
+    // `count` locks on every node, named string.format(keyFormat, 1..count), one script per node.
+    bool setLocksOnEveryNode(const QByteArray& keyFormat, int count)
+    {
+        for (int i = 0; i < m_cluster.size(); ++i) {
+            const QByteArray reply =
+                DirectRedis(m_cluster.port(i), kAdminPassword)
+                    .command({"EVAL",
+                              "for i = 1, tonumber(ARGV[1]) do redis.call('SET', string.format(ARGV[2], i), "
+                              "'secret-token', 'PX', 600000) end return 'OK'",
+                              "0", QByteArray::number(count), keyFormat})
+                    .str;
+            if (reply != "OK")
+                return false;
+        }
+        return true;
     }
 
     static QString dump(const QJsonObject& o) { return QString::fromUtf8(QJsonDocument(o).toJson()); }
