@@ -40,32 +40,31 @@ bool holderFromHash(const LockView& view)
 
 } // namespace
 
-QByteArray AlertMonitor::LockState::token() const
+QByteArray AlertMonitor::KeptToken::token() const
 {
-    if (!rl1Token)
-        return tokenRest;
-    QByteArray out(rl1::kDigitsEnd + tokenRest.size(), Qt::Uninitialized);
-    rl1::writeHead(out.data(), tokenDigits.data());
-    std::copy(tokenRest.cbegin(), tokenRest.cend(), out.begin() + rl1::kDigitsEnd);
+    if (!rl1)
+        return rest;
+    QByteArray out(rl1::kDigitsEnd + rest.size(), Qt::Uninitialized);
+    rl1::writeHead(out.data(), digits.data());
+    std::copy(rest.cbegin(), rest.cend(), out.begin() + rl1::kDigitsEnd);
     return out;
 }
 
-void AlertMonitor::keepToken(const QByteArray& token, LockState* into)
+void AlertMonitor::keepToken(const QByteArray& token, KeptToken* into)
 {
-    static_assert(std::is_same_v<decltype(into->tokenDigits), rl1::Digits>);
-    into->rl1Token = false;
-    into->tokenDigits = {};
-    into->tokenRest = token;
+    into->rl1 = false;
+    into->digits = {};
+    into->rest = token;
     rl1::Digits digits;
     if (!rl1::split(token, &digits))
         return;
-    into->rl1Token = true;
-    into->tokenDigits = digits;
+    into->rl1 = true;
+    into->digits = digits;
     // Looked up without a copy (the raw data is the token's, only for the lookup).
     const qsizetype from = rl1::kDigitsEnd;
     const QByteArray rest = QByteArray::fromRawData(token.constData() + from, token.size() - from);
     if (const auto it = m_tokenRests.constFind(rest); it != m_tokenRests.cend()) {
-        into->tokenRest = *it;
+        into->rest = *it;
         return;
     }
     // A rest no lock keeps any more (its client's locks are gone) is only held by the set: let go now and then.
@@ -73,7 +72,7 @@ void AlertMonitor::keepToken(const QByteArray& token, LockState* into)
         m_tokenRests.removeIf([](const QByteArray& r) { return r.isDetached(); });
         m_tokenRestsSwept = m_tokenRests.size();
     }
-    into->tokenRest = *m_tokenRests.insert(QByteArray(rest.constData(), rest.size()));
+    into->rest = *m_tokenRests.insert(QByteArray(rest.constData(), rest.size()));
 }
 
 QByteArray AlertMonitor::keySubject(const QByteArray& key)
@@ -197,11 +196,11 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
     LockState next;
     next.ruleIndex = quint8(AlertRule::MinorityLeftover);
     next.noExpiry = true;
-    keepToken(view.noExpiryToken, &next);
+    keepToken(view.noExpiryToken, &next.token);
     next.holders = smallCount(int(view.noExpiryNodes.size()));
     next.tokenCount = smallCount(view.tokenCount);
     const auto it = m_noExpiry.constFind(view.key);
-    if (it != m_noExpiry.cend() && it->sameToken(next)) {
+    if (it != m_noExpiry.cend() && it->token == next.token) {
         next.sinceNs = it->sinceNs;
         next.sinceMs = it->sinceMs;
     } else {
@@ -246,7 +245,7 @@ void AlertMonitor::applyLock(const LockView& view)
     }
     LockState next;
     next.ruleIndex = quint8(rule);
-    keepToken(view.token, &next);
+    keepToken(view.token, &next.token);
     next.holders = smallCount(view.holders);
     next.tokenCount = smallCount(view.tokenCount);
     // Only a hold's message names its holder (lockMessage).
@@ -256,7 +255,7 @@ void AlertMonitor::applyLock(const LockView& view)
         m_hashHolders.remove(view.key);
     const auto it = m_locks.constFind(view.key);
     // The same condition goes on: held by the same token, contested, or left over by the same token.
-    if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->sameToken(next))) {
+    if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->token == next.token)) {
         next.sinceNs = it->sinceNs;
         next.sinceMs = it->sinceMs;
     } else {
@@ -388,7 +387,7 @@ QString AlertMonitor::holderOf(const QByteArray& key, const LockState& s) const
         if (const auto it = m_hashHolders.constFind(key); it != m_hashHolders.cend())
             holder = *it;
     }
-    const QByteArray token = s.token();
+    const QByteArray token = s.token.token();
     if (holder.isNull())
         holder = decodeHolder(key, token).summary;
     return holder.isEmpty() ? printableBytes(token, 40) : holder;
@@ -426,10 +425,15 @@ QString AlertMonitor::lockMessage(const QByteArray& key, const LockState& s) con
 void AlertMonitor::consider(const Condition& c, qint64 now, QList<Condition>* fresh)
 {
     const QByteArray id = alertRuleId(c.rule).toLatin1() + ':' + c.subject;
-    const auto it = m_active.find(id);
-    if (it != m_active.end()) {
+    if (const auto it = m_active.find(id); it != m_active.end()) {
         it->lastActiveNs = now;
         it->seen = m_generation;
+        return;
+    }
+    QHash<QByteArray, Member>& members = m_groups[index(c.rule)].members;
+    if (const auto m = members.find(memberName(c)); m != members.end()) {
+        m->lastActiveNs = now;
+        m->seen = quint32(m_generation);
         return;
     }
     fresh->append(c);
@@ -461,53 +465,107 @@ QByteArray AlertMonitor::groupId(AlertRule rule)
 
 bool AlertMonitor::isGrouped(const QByteArray& id) const
 {
-    const auto it = m_active.constFind(id);
-    return it != m_active.cend() && !it->groupId.isEmpty();
+    // "<rule id>:<subject>"; a lock rule's member is followed by its key ("key:<key>").
+    const qsizetype colon = id.indexOf(':');
+    const std::optional<AlertRule> rule =
+        colon < 0 ? std::nullopt : alertRuleFromId(QString::fromLatin1(id.first(colon)));
+    if (!rule)
+        return false;
+    QByteArray name = id.sliced(colon + 1);
+    const bool lockRule =
+        *rule == AlertRule::LockHeld || *rule == AlertRule::LockContested || *rule == AlertRule::MinorityLeftover;
+    if (lockRule) {
+        if (!name.startsWith("key:"))
+            return false;
+        name.remove(0, 4);
+    }
+    return m_groups[index(*rule)].members.contains(name);
 }
 
-void AlertMonitor::raise(const QList<Condition>& fresh, qint64 now)
+void AlertMonitor::join(AlertRule rule, const QByteArray& name, const Member& member)
+{
+    Group& g = m_groups[index(rule)];
+    g.members.insert(name, member);
+    g.changed = true;
+    if (g.stale)
+        return;
+    // The summary as it joins: the earliest start, and the first few names in order.
+    constexpr qsizetype kExamples = 3;
+    if (g.members.size() == 1 || member.sinceMs < g.sinceMs)
+        g.sinceMs = member.sinceMs;
+    const auto at = std::lower_bound(g.examples.begin(), g.examples.end(), name);
+    if (at - g.examples.begin() < kExamples && (at == g.examples.end() || *at != name)) {
+        g.examples.insert(at, name);
+        if (g.examples.size() > kExamples)
+            g.examples.removeLast();
+    }
+}
+
+QHash<QByteArray, AlertMonitor::Member>::iterator AlertMonitor::leave(AlertRule rule,
+                                                                      QHash<QByteArray, Member>::iterator member)
+{
+    Group& g = m_groups[index(rule)];
+    // One the summary names: made again from all members (once, at the end of the evaluation).
+    if (member->sinceMs <= g.sinceMs || g.examples.contains(member.key()))
+        g.stale = true;
+    g.changed = true;
+    return g.members.erase(member);
+}
+
+void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& freshLocks, qint64 now)
 {
     std::array<QList<const Condition*>, kAlertRuleCount> byRule;
+    std::array<QList<const FreshLock*>, kAlertRuleCount> locksByRule;
     for (const Condition& c : fresh)
         byRule[index(c.rule)].append(&c);
+    for (const FreshLock& f : freshLocks)
+        locksByRule[index(f.state.rule())].append(&f);
+    const auto lockCondition = [this](const FreshLock& f) {
+        Condition c;
+        c.rule = f.state.rule();
+        c.subject = keySubject(f.key);
+        c.key = f.key;
+        c.sinceNs = f.state.sinceNs;
+        c.sinceMs = f.state.sinceMs;
+        c.message = lockMessage(f.key, f.state);
+        if (c.rule != AlertRule::LockContested)
+            c.token = f.state.token;
+        return c;
+    };
     for (int r = 0; r < kAlertRuleCount; ++r) {
         const QList<const Condition*>& conditions = byRule[static_cast<size_t>(r)];
-        if (conditions.isEmpty())
+        const QList<const FreshLock*>& locks = locksByRule[static_cast<size_t>(r)];
+        const qsizetype count = conditions.size() + locks.size();
+        if (count == 0)
             continue;
         const auto rule = static_cast<AlertRule>(r);
         const QByteArray gid = groupId(rule);
-        const bool join = m_active.contains(gid);
-        if (!join && (m_options.groupAtCount <= 0 || conditions.size() < m_options.groupAtCount)) {
+        const bool joining = m_active.contains(gid);
+        if (!joining && (m_options.groupAtCount <= 0 || count < m_options.groupAtCount)) {
             for (const Condition* c : conditions)
                 raiseOne(*c, now);
+            for (const FreshLock* f : locks)
+                raiseOne(lockCondition(*f), now);
             continue;
         }
         // A storm (a node restart leaves a leftover on every key): one alert for all, not thousands of rows and
         // notifications. Its members are followed one by one, unlisted, so that each clears on its own.
-        QList<QByteArray> joined;
+        Member m;
+        m.lastActiveNs = now;
+        m.seen = quint32(m_generation);
         for (const Condition* c : conditions) {
-            Active m;
-            m.alert.rule = c->rule;
-            m.alert.id = alertRuleId(c->rule).toLatin1() + ':' + c->subject;
-            m.alert.subject = c->subject;
-            m.alert.key = c->key;
-            m.alert.node = c->node;
-            m.alert.sinceMs = c->sinceMs;
-            m.alert.raisedAtMs = wallMs();
             m.token = c->token;
-            m.lastActiveNs = now;
-            m.seen = m_generation;
-            m.groupId = gid;
-            joined.append(m.alert.id);
-            m_active.insert(m.alert.id, m);
+            m.sinceMs = c->sinceMs;
+            join(rule, memberName(*c), m);
         }
-        Active& group = m_active[gid]; // looked up after the inserts: they may move the hash's items
-        for (const QByteArray& id : std::as_const(joined))
-            group.members.insert(id);
-        if (join) {
-            m_changedGroups.insert(gid);
+        for (const FreshLock* f : locks) {
+            m.token = rule == AlertRule::LockContested ? KeptToken{} : f->state.token;
+            m.sinceMs = f->state.sinceMs;
+            join(rule, f->key, m);
+        }
+        if (joining)
             continue;
-        }
+        Active group;
         group.alert.rule = rule;
         group.alert.id = gid;
         group.alert.subject = QByteArrayLiteral("group:") + alertRuleId(rule).toLatin1();
@@ -515,51 +573,50 @@ void AlertMonitor::raise(const QList<Condition>& fresh, qint64 now)
         group.alert.raisedAtMs = wallMs();
         group.lastActiveNs = now;
         group.seen = m_generation;
-        updateGroup(group);
+        updateGroup(rule, group);
+        m_groups[index(rule)].changed = false; // raised with these members, not changed
+        m_active.insert(gid, group);
         m_order.append(gid);
-        const Alert raised = group.alert; // a copy: a slot may change the monitor
-        emit alertRaised(raised);
+        emit alertRaised(group.alert);
     }
 }
 
-void AlertMonitor::updateGroup(Active& group) const
+void AlertMonitor::updateGroup(AlertRule rule, Active& group)
 {
-    // The examples: the first members in order (of their keys, or subjects), stable while they last.
-    constexpr qsizetype kExamples = 3;
-    QList<const Alert*> first;
-    qint64 sinceMs = 0;
-    for (const QByteArray& id : std::as_const(group.members)) {
-        const auto it = m_active.constFind(id);
-        if (it == m_active.cend())
-            continue;
-        const Alert* a = &it->alert;
-        if (sinceMs == 0 || a->sinceMs < sinceMs)
-            sinceMs = a->sinceMs;
-        const auto label = [](const Alert* x) -> const QByteArray& { return x->key.isEmpty() ? x->subject : x->key; };
-        const auto at = std::upper_bound(first.begin(), first.end(), a,
-                                         [&](const Alert* x, const Alert* y) { return label(x) < label(y); });
-        if (at - first.begin() < kExamples) {
-            first.insert(at, a);
-            if (first.size() > kExamples)
-                first.removeLast();
+    Group& g = m_groups[index(rule)];
+    if (g.stale) {
+        // The examples: the first members in order (of their keys, or subjects), stable while they last.
+        constexpr qsizetype kExamples = 3;
+        g.examples.clear();
+        g.sinceMs = 0;
+        for (auto it = g.members.cbegin(); it != g.members.cend(); ++it) {
+            if (g.sinceMs == 0 || it->sinceMs < g.sinceMs)
+                g.sinceMs = it->sinceMs;
+            const auto at = std::lower_bound(g.examples.begin(), g.examples.end(), it.key());
+            if (at - g.examples.begin() < kExamples) {
+                g.examples.insert(at, it.key());
+                if (g.examples.size() > kExamples)
+                    g.examples.removeLast();
+            }
         }
+        g.stale = false;
     }
-    Alert& g = group.alert;
-    g.count = static_cast<int>(group.members.size());
-    g.sinceMs = sinceMs;
-    g.examples.clear();
+    const bool locks =
+        rule == AlertRule::LockHeld || rule == AlertRule::LockContested || rule == AlertRule::MinorityLeftover;
     QStringList shown;
-    for (const Alert* a : std::as_const(first)) {
-        g.examples.append(a->key.isEmpty() ? a->subject : a->key);
-        shown.append(!a->key.isEmpty() ? printableBytes(a->key, 60)
-                     : a->node >= 0    ? nodeName(a->node)
-                                       : printableBytes(a->subject, 60));
+    for (const QByteArray& name : std::as_const(g.examples)) {
+        bool isNode = false;
+        const int node = !locks && name.startsWith("node:") ? name.sliced(5).toInt(&isNode) : -1;
+        shown.append(isNode ? nodeName(node) : printableBytes(name, 60));
     }
-    if (g.count > shown.size())
+    Alert& a = group.alert;
+    a.count = static_cast<int>(g.members.size());
+    a.sinceMs = g.sinceMs;
+    a.examples = g.examples;
+    if (a.count > shown.size())
         shown.append(QStringLiteral("…"));
-    const bool locks = !first.isEmpty() && !first.constFirst()->key.isEmpty();
-    g.message = locks ? tr("%n lock(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")))
-                      : tr("%n alert(s), e.g. %1", nullptr, g.count).arg(shown.join(QLatin1String(", ")));
+    a.message = locks ? tr("%n lock(s), e.g. %1", nullptr, a.count).arg(shown.join(QLatin1String(", ")))
+                      : tr("%n alert(s), e.g. %1", nullptr, a.count).arg(shown.join(QLatin1String(", ")));
 }
 
 void AlertMonitor::evaluate()
@@ -573,96 +630,104 @@ void AlertMonitor::evaluate()
         return t.isEnabled(rule) && (active || (now - sinceNs) / 1'000'000 >= t.after(rule));
     };
     const auto isActive = [&](AlertRule rule, const QByteArray& subject) {
-        return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject);
+        return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject) ||
+               m_groups[index(rule)].members.contains(subject);
     };
     QList<Condition> fresh;
-    evaluateLocks(m_locks, now, &fresh);
-    evaluateLocks(m_noExpiry, now, &fresh);
+    QList<FreshLock> freshLocks;
+    evaluateLocks(m_locks, now, &freshLocks);
+    evaluateLocks(m_noExpiry, now, &freshLocks);
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now, &fresh);
     }
-    raise(fresh, now);
+    raise(fresh, freshLocks, now);
     // Clear what has been gone for clearAfterMs (at once when its rule was switched off): single alerts and
     // groups' members; a group goes with its last member.
-    const auto gone = [&](const Active& a) {
-        return a.seen != m_generation &&
-               (!t.isEnabled(a.alert.rule) || (now - a.lastActiveNs) / 1'000'000 >= t.clearAfterMs);
+    const auto gone = [&](AlertRule rule, auto seen, qint64 lastActiveNs) {
+        return seen != decltype(seen)(m_generation) &&
+               (!t.isEnabled(rule) || (now - lastActiveNs) / 1'000'000 >= t.clearAfterMs);
     };
+    for (int r = 0; r < kAlertRuleCount; ++r) {
+        const auto rule = static_cast<AlertRule>(r);
+        QHash<QByteArray, Member>& members = m_groups[size_t(r)].members;
+        for (auto it = members.begin(); it != members.end();)
+            it = gone(rule, it->seen, it->lastActiveNs) ? leave(rule, it) : std::next(it);
+    }
     const QList<QByteArray> order = m_order;
     for (const QByteArray& id : order) {
         const auto it = m_active.constFind(id);
-        if (it == m_active.cend())
-            continue;
-        if (it->alert.group) {
-            const QSet<QByteArray> members = it->members;
-            for (const QByteArray& member : members) {
-                const auto m = m_active.constFind(member);
-                if (m != m_active.cend() && gone(*m))
-                    clearActive(member);
-            }
-        } else if (gone(*it)) {
+        if (it != m_active.cend() && !it->alert.group && gone(it->alert.rule, it->seen, it->lastActiveNs))
             clearActive(id);
-        }
     }
-    const QSet<QByteArray> changed = std::exchange(m_changedGroups, {});
-    for (const QByteArray& gid : changed) {
-        const auto it = m_active.find(gid);
+    for (int r = 0; r < kAlertRuleCount; ++r) {
+        Group& g = m_groups[size_t(r)];
+        if (!std::exchange(g.changed, false))
+            continue;
+        const auto it = m_active.find(groupId(static_cast<AlertRule>(r)));
         if (it == m_active.end())
             continue;
-        if (it->members.isEmpty()) {
-            clearActive(gid);
+        if (g.members.isEmpty()) {
+            clearActive(it.key());
             continue;
         }
-        updateGroup(*it);
+        updateGroup(static_cast<AlertRule>(r), *it);
         emit alertChanged(it->alert);
     }
     for (const QByteArray& id : std::as_const(m_order))
         maybeNotify(m_active[id], now);
 }
 
-void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, QList<Condition>* fresh)
+void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, QList<FreshLock>* fresh)
 {
     const AlertThresholds& t = m_options.thresholds;
     const auto present = [&](const LockState& s, bool active) {
         return t.isEnabled(s.rule()) && (active || s.noExpiry || (now - s.sinceNs) / 1'000'000 >= t.after(s.rule()));
     };
-    // The keys with an alert now (few): every other lock below its threshold is passed over without making its
-    // alert's id (100,000 held locks took 40 ms an evaluation, every second, making ids to look up).
+    // The keys with a single alert now (few): every other lock below its threshold is passed over without making its
+    // alert's id (100,000 held locks took 40 ms an evaluation, every second, making ids to look up). A group's members
+    // are found by their key.
     QSet<QByteArray> alerted;
     for (const Active& a : std::as_const(m_active)) {
         if (!a.alert.key.isEmpty())
             alerted.insert(a.alert.key);
     }
     for (auto it = locks.cbegin(); it != locks.cend(); ++it) {
-        if (!present(*it, false) && !alerted.contains(it.key()))
-            continue;
-        const QByteArray subject = keySubject(it.key());
         // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
         // clears at once (it would go on naming a holder that is gone) and the new one counts from its
         // own start (applyLock reset sinceNs).
         const bool perToken = it->rule() != AlertRule::LockContested;
+        QHash<QByteArray, Member>& members = m_groups[index(it->rule())].members;
+        if (!members.isEmpty()) {
+            if (const auto m = members.find(it.key()); m != members.end()) {
+                if (!perToken || m->token == it->token) {
+                    if (t.isEnabled(it->rule())) {
+                        m->lastActiveNs = now;
+                        m->seen = quint32(m_generation);
+                    }
+                    continue;
+                }
+                leave(it->rule(), m);
+            }
+        }
+        if (!present(*it, false) && !alerted.contains(it.key()))
+            continue;
+        const QByteArray subject = keySubject(it.key());
         const QByteArray id = alertRuleId(it->rule()).toLatin1() + ':' + subject;
         if (perToken) {
             const auto a = m_active.constFind(id);
-            if (a != m_active.cend() && a->token != it->token())
+            if (a != m_active.cend() && a->token != it->token)
                 clearActive(id);
         }
-        const bool active = m_active.contains(id);
-        if (!present(*it, active))
+        const auto active = m_active.find(id);
+        if (!present(*it, active != m_active.end()))
             continue;
-        Condition c;
-        c.rule = it->rule();
-        c.subject = subject;
-        c.key = it.key();
-        c.sinceNs = it->sinceNs;
-        c.sinceMs = it->sinceMs;
-        if (perToken)
-            c.token = it->token();
-        // The message is only built for an alert about to be raised.
-        if (!active)
-            c.message = lockMessage(it.key(), *it);
-        consider(c, now, fresh);
+        if (active != m_active.end()) {
+            active->lastActiveNs = now;
+            active->seen = m_generation;
+            continue;
+        }
+        fresh->append({it.key(), *it});
     }
 }
 
@@ -671,16 +736,15 @@ void AlertMonitor::clearActive(const QByteArray& id)
     const auto it = m_active.find(id);
     if (it == m_active.end())
         return;
-    if (!it->groupId.isEmpty()) {
-        // A group's member goes quietly; the group changes (or clears) once at the end of the evaluation.
-        const QByteArray gid = it->groupId;
-        m_active.erase(it);
-        m_active[gid].members.remove(id);
-        m_changedGroups.insert(gid);
-        return;
-    }
     Alert cleared = it->alert;
     cleared.clearedAtMs = wallMs();
+    if (cleared.group) {
+        Group& g = m_groups[index(cleared.rule)];
+        g.members.clear();
+        g.examples.clear();
+        g.stale = false;
+        g.changed = false;
+    }
     m_active.erase(it);
     m_order.removeOne(id);
     emit alertCleared(cleared);
@@ -714,7 +778,7 @@ QList<Alert> AlertMonitor::alerts() const
 std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
 {
     const auto it = m_active.constFind(id);
-    if (it == m_active.cend() || !it->groupId.isEmpty())
+    if (it == m_active.cend())
         return std::nullopt;
     return it->alert;
 }
@@ -722,7 +786,7 @@ std::optional<Alert> AlertMonitor::alert(const QByteArray& id) const
 bool AlertMonitor::acknowledge(const QByteArray& id)
 {
     const auto it = m_active.find(id);
-    if (it == m_active.end() || !it->groupId.isEmpty())
+    if (it == m_active.end())
         return false;
     if (!it->alert.acknowledged) {
         it->alert.acknowledged = true;

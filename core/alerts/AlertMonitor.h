@@ -2,6 +2,7 @@
 
 #include "observe/ObservationTypes.h"
 #include "redlock/RedlockRules.h"
+#include "redlock/Rl1Digits.h"
 #include "runtime/SteadyClock.h"
 #include "runtime/WallClock.h"
 
@@ -177,6 +178,20 @@ signals:
     void mutesChanged();
 
 private:
+    // A token as the monitor keeps it, per lock and per alert: this project's tokens ("rl1:", 32 lowercase hex digits,
+    // ":<pid>:<host>:<client>") as the 16 bytes of their digits and their rest, which is the same for every lock one
+    // client takes and shared (m_tokenRests); any other token whole, sharing the view's buffer. Exact: token() gives it
+    // back, and == is the tokens' equality. (Before, a large watch kept each lock's token in a buffer of its own: 80
+    // bytes of heap a lock that only the monitor kept.)
+    struct KeptToken
+    {
+        QByteArray rest;      // rl1: the part after the digits (from ':' on); else the whole token
+        rl1::Digits digits{}; // rl1: the 32 digits, two a byte (core/redlock/Rl1Digits.h)
+        bool rl1 = false;
+
+        QByteArray token() const;
+        friend bool operator==(const KeptToken&, const KeptToken&) = default;
+    };
     struct Condition
     {
         AlertRule rule = AlertRule::NodeDown;
@@ -186,57 +201,79 @@ private:
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
         QString message;
-        QByteArray token; // LockHeld, MinorityLeftover: whose hold or leftover it is
+        KeptToken token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
-    // One per lock held, contested or left over (100,000 in a large watch): 64 bytes, no text of its own. The token
-    // as kept: this project's tokens ("rl1:", 32 lowercase hex digits, ":<pid>:<host>:<client>") as the 16 bytes of
-    // their digits and their rest, which is the same for every lock one client takes and shared (m_tokenRests); any
-    // other token whole, sharing the view's buffer. Exact: token() gives it back. (Before, a large watch kept each
-    // lock's token in a buffer of its own: 80 bytes of heap a lock that only the monitor kept.) The holder's summary
-    // is made again from the key and the token when a message is (holderOf).
+    // One per lock held, contested or left over (100,000 in a large watch): 64 bytes, no text of its own. The holder's
+    // summary is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        QByteArray tokenRest;                 // rl1: the part after the digits (from ':' on); else the whole token
-        std::array<quint8, 16> tokenDigits{}; // rl1: the 32 digits, two a byte (core/redlock/Rl1Digits.h)
-        qint64 sinceNs = 0;
-        qint64 sinceMs = 0;
+        [[no_unique_address]] KeptToken token; // the small fields below sit in its tail
         quint16 holders = 0;
         quint16 tokenCount = 0;
         quint8 ruleIndex = quint8(AlertRule::LockHeld); // LockHeld, LockContested or MinorityLeftover
         // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
         // away by itself, so it is raised at once, not after the rule's threshold.
         bool noExpiry = false;
-        bool rl1Token = false;
+        qint64 sinceNs = 0;
+        qint64 sinceMs = 0;
 
         AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
-        QByteArray token() const;
-        bool sameToken(const LockState& other) const
-        {
-            return rl1Token == other.rl1Token && tokenDigits == other.tokenDigits && tokenRest == other.tokenRest;
-        }
     };
     static_assert(sizeof(LockState) <= 64, "one per lock: keep it small");
+    // A lock's condition to raise in this evaluation: its alert's texts are made only for a single alert (a storm
+    // raises 100,000 at once as one group, whose members need none of them).
+    struct FreshLock
+    {
+        QByteArray key;
+        LockState state;
+    };
+    // A single alert, or a group (its members are in m_groups).
     struct Active
     {
         Alert alert;
-        QByteArray token; // LockHeld, MinorityLeftover: the token the alert is about (another token: another alert)
+        KeptToken token; // LockHeld, MinorityLeftover: the token the alert is about (another token: another alert)
         qint64 lastActiveNs = 0;
         qint64 lastNotifiedNs = 0;
-        quint64 seen = 0;         // evaluation generation the condition was last active in
-        QByteArray groupId;       // a group's member: the group (members are not in m_order)
-        QSet<QByteArray> members; // a group: its members' ids
+        quint64 seen = 0; // evaluation generation the condition was last active in
+    };
+    // A condition followed as a group's member: what following it takes, no alert of its own (after five minutes every
+    // lock held is one, 100,000 in a large watch; as an Active with its alert's texts, 100,000 members took 73 MB of
+    // RSS).
+    struct Member
+    {
+        [[no_unique_address]] KeptToken token; // LockHeld, MinorityLeftover
+        quint32 seen = 0;                      // the low bits of the evaluation generation it was last active in
+        qint64 lastActiveNs = 0;
+        qint64 sinceMs = 0;
+    };
+    static_assert(sizeof(Member) <= 64, "one per grouped alert: keep it small");
+    // A rule's group alert's members, by lock key (lock rules) or subject, and its summary kept as they join; made
+    // again from all of them only when a member it names (an example, or the earliest) leaves.
+    struct Group
+    {
+        QHash<QByteArray, Member> members;
+        QByteArrayList examples; // the first few member names, in order
+        qint64 sinceMs = 0;      // the earliest member's
+        bool stale = false;      // examples and sinceMs are to be made again
+        bool changed = false;    // members joined or left in this evaluation
     };
 
     void applyLock(const LockView& view);
     void applyNoExpiry(const LockView& view);
-    void evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 nowNs, QList<Condition>* fresh);
+    void evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 nowNs, QList<FreshLock>* fresh);
     void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
     void recomputeNodeConditions();
-    // Active already: still present. Else it goes into fresh, raised (alone or grouped) by raise().
+    // A node's or the cluster's condition: active already (alone or as a member), still present. Else it goes into
+    // fresh, raised (alone or grouped) by raise().
     void consider(const Condition& c, qint64 nowNs, QList<Condition>* fresh);
-    void raise(const QList<Condition>& fresh, qint64 nowNs);
+    void raise(const QList<Condition>& fresh, const QList<FreshLock>& freshLocks, qint64 nowNs);
     void raiseOne(const Condition& c, qint64 nowNs);
-    void updateGroup(Active& group) const;
+    // Where a condition is followed as a group's member: its lock key, or its subject.
+    static const QByteArray& memberName(const Condition& c) { return c.key.isEmpty() ? c.subject : c.key; }
+    void join(AlertRule rule, const QByteArray& name, const Member& member);
+    // Erases the member; the next one (for iterating while erasing).
+    QHash<QByteArray, Member>::iterator leave(AlertRule rule, QHash<QByteArray, Member>::iterator member);
+    void updateGroup(AlertRule rule, Active& group);
     void clearActive(const QByteArray& id);
     // A single-shot timer to the earliest mute's end: mutesChanged when one runs out (the "muted" state shown
     // ends then, not at the next change of something else).
@@ -246,8 +283,8 @@ private:
     QString lockMessage(const QByteArray& key, const LockState& s) const;
     QString holderOf(const QByteArray& key, const LockState& s) const;
     QString nodeName(int node) const;
-    // Keeps `token` in `into` (LockState::token gives it back): an rl1 token's rest is the one copy of m_tokenRests.
-    void keepToken(const QByteArray& token, LockState* into);
+    // Keeps `token` in `into`: an rl1 token's rest is the one copy of m_tokenRests.
+    void keepToken(const QByteArray& token, KeptToken* into);
     qint64 nowNs() const { return m_clock->nowNs(); }
     qint64 wallMs() const { return m_wall->nowMs(); }
 
@@ -268,11 +305,11 @@ private:
     QList<bool> m_seen; // per node: reported once as something other than Connecting
     QList<int> m_quarantined;
     QList<AuditFinding> m_findings;
-    QHash<QByteArray, Active> m_active; // by alert id
-    QList<QByteArray> m_order;          // active ids, oldest first
+    QHash<QByteArray, Active> m_active;          // by alert id: single alerts and groups
+    QList<QByteArray> m_order;                   // active ids, oldest first
+    std::array<Group, kAlertRuleCount> m_groups; // per rule: the members of its group alert while that is active
     std::array<qint64, kAlertRuleCount> m_ruleMutedUntilNs{};
     QHash<QByteArray, qint64> m_subjectMutedUntilNs;
-    QSet<QByteArray> m_changedGroups; // groups whose members joined or cleared in this evaluation
     quint64 m_generation = 0;
     QTimer m_timer;
     QTimer m_muteTimer;

@@ -126,6 +126,17 @@ QByteArray nodeAlert(AlertRule rule, int node)
 
 const QByteArray kQuorumLost = QByteArrayLiteral("quorum-lost:");
 
+// Wall time that moves with the test's steady clock (a condition's sinceMs follows advanceMs).
+class WallFromSteady final : public WallClock
+{
+public:
+    explicit WallFromSteady(std::shared_ptr<SteadyClock> steady) : m_steady(std::move(steady)) {}
+    qint64 nowMs() const override { return m_steady->nowNs() / 1'000'000; }
+
+private:
+    std::shared_ptr<SteadyClock> m_steady;
+};
+
 } // namespace
 
 class TestAlertMonitor : public QObject
@@ -1076,6 +1087,108 @@ private slots:
         for (int i = 1; i < 4; ++i)
             QVERIFY(!raised[i].first().value<Alert>().group);
         QCOMPARE(monitor.alerts().size(), 3);
+    }
+    // After the threshold every lock held is one group alert's member (a console's whole keyspace after five
+    // minutes). A member is followed as a single alert is: another holder on its key is a new condition (it leaves
+    // the group at once and joins again once the new hold has lasted the threshold), a released one leaves after
+    // the hysteresis; the group's examples and start follow the members it has now; switching the rule off clears it.
+    void heldStormFollowsEachMembersHolder()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitorOptions o = options(3); // LockHeld 10 s, clear after 5 s, groups from 10
+        o.wallClock = std::make_shared<WallFromSteady>(m_clock);
+        AlertMonitor monitor(o);
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        const auto holdRange = [&](const QByteArray& format, int from, int to, const QByteArray& token) {
+            for (int i = 0; i < 3; ++i) {
+                const RedisReply r = runCommand(cluster.endpoint(i),
+                                                {"EVAL",
+                                                 "for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do redis.call('SET', "
+                                                 "string.format(ARGV[1], i), ARGV[4], 'PX', 600000) end return 1",
+                                                 "0", format, QByteArray::number(from), QByteArray::number(to), token});
+                if (r.isError())
+                    return false;
+            }
+            return true;
+        };
+        const QByteArray gid = AlertMonitor::groupId(AlertRule::LockHeld);
+        const auto group = [&] { return monitor.alert(gid).value_or(Alert{}); };
+
+        QVERIFY(holdRange("h:%02d", 1, 12, "holder-a"));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        const qint64 firstSinceMs = m_clock->nowNs() / 1'000'000;
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(group().count, 12);
+        QCOMPARE(group().sinceMs, firstSinceMs);
+        QCOMPARE(group().examples, (QByteArrayList{"h:01", "h:02", "h:03"}));
+
+        // h:02 taken over by holder-b: it leaves the group now (no clear of the group, no new alert).
+        m_clock->advanceMs(1000);
+        QVERIFY(holdRange("h:%02d", 2, 2, "holder-b"));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(group().count, 11);
+        QVERIFY(!monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:02")));
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:03")));
+        QCOMPARE(group().examples, (QByteArrayList{"h:01", "h:03", "h:04"}));
+        QVERIFY(cleared.isEmpty());
+        // Read again by the same holder: still a member.
+        QVERIFY(holdRange("h:%02d", 3, 3, "holder-a"));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:03")));
+
+        // Two more holds; once they and holder-b's have lasted the threshold, the three join: no new alert.
+        const qint64 laterSinceMs = m_clock->nowNs() / 1'000'000;
+        QVERIFY(holdRange("h:%02d", 20, 21, "holder-c"));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(9000);
+        monitor.evaluate();
+        QCOMPARE(group().count, 11);
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QCOMPARE(group().count, 14);
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:02")));
+        QCOMPARE(raised.size(), 1);
+
+        // The first holds released: they leave after the hysteresis, and the group's start and examples are the
+        // remaining members'.
+        QList<QByteArray> del{"DEL"};
+        for (int i = 1; i <= 12; ++i) {
+            if (i != 2)
+                del << QByteArray("h:") + QByteArray::number(i).rightJustified(2, '0');
+        }
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!runCommand(cluster.endpoint(i), del).isError());
+        QVERIFY(feed.inspect());
+        m_clock->advanceMs(2000);
+        monitor.evaluate();
+        QCOMPARE(group().count, 14);
+        m_clock->advanceMs(3001);
+        monitor.evaluate();
+        QCOMPARE(group().count, 3);
+        QCOMPARE(group().examples, (QByteArrayList{"h:02", "h:20", "h:21"}));
+        QVERIFY2(group().sinceMs > firstSinceMs && group().sinceMs <= laterSinceMs,
+                 qPrintable(QString::number(group().sinceMs - firstSinceMs)));
+        QVERIFY(cleared.isEmpty());
+
+        // The rule switched off: its members and the group go at once.
+        AlertThresholds off = monitor.thresholds();
+        off.set(AlertRule::LockHeld, false, 10000);
+        monitor.setThresholds(off);
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(cleared.first().first().value<Alert>().id, gid);
+        QVERIFY(!monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:20")));
+        QVERIFY(monitor.alerts().isEmpty());
     }
 };
 
