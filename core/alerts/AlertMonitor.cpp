@@ -171,14 +171,114 @@ void AlertMonitor::applyLocks(const LockChangeSet& changes)
     for (const LockView& v : changes.changed)
         applyLock(v);
     for (const QByteArray& key : changes.disappeared) {
-        m_locks.remove(key);
-        m_noExpiry.remove(key);
+        putLock(m_locks, key, nullptr);
+        putLock(m_noExpiry, key, nullptr);
         m_hashHolders.remove(key);
     }
 }
 
+void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& key, LockState* next)
+{
+    const auto it = map.find(key);
+    if (it != map.end() && it->member) {
+        const AlertRule rule = it->rule();
+        if (next && next->rule() == rule && (rule == AlertRule::LockContested || next->token == it->token)) {
+            next->member = true;
+        } else if (next && next->rule() == rule) {
+            // Another holder: the hold (or leftover) the member stands for has ended.
+            QHash<QByteArray, Member>& members = m_groups[index(rule)].members;
+            if (const auto m = members.find(key); m != members.end())
+                leave(rule, m);
+        } else {
+            detach(rule, key);
+        }
+    }
+    if (!next) {
+        if (it != map.end())
+            map.erase(it);
+    } else if (it != map.end()) {
+        *it = *next;
+    } else {
+        map.insert(key, *next);
+    }
+}
+
+void AlertMonitor::detach(AlertRule rule, const QByteArray& key)
+{
+    Group& g = m_groups[index(rule)];
+    if (const auto m = g.members.find(key); m != g.members.end()) {
+        m->lastActiveNs = nowNs();
+        g.detached.insert(key);
+    }
+}
+
+void AlertMonitor::followDetached(AlertRule rule, qint64 now)
+{
+    Group& g = m_groups[index(rule)];
+    if (!m_options.thresholds.isEnabled(rule)) {
+        dropMembers(rule);
+        return;
+    }
+    const qint64 clearAfterMs = m_options.thresholds.clearAfterMs;
+    for (auto d = g.detached.begin(); d != g.detached.end();) {
+        const auto m = g.members.find(*d);
+        if (m == g.members.end()) {
+            d = g.detached.erase(d);
+            continue;
+        }
+        // Its condition back (the same token's hold or leftover, or a contest): attached again, as a single alert
+        // stays through a flicker. Another token's: that holder's, a new condition. Else gone after the hysteresis.
+        LockState* back = nullptr;
+        bool another = false;
+        for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+            const auto s = map->find(*d);
+            if (s == map->end() || s->rule() != rule)
+                continue;
+            // (Attached still through the key's other state: a leftover without expiry beside one with.)
+            if (s->member || rule == AlertRule::LockContested || s->token == m->token) {
+                back = &*s;
+                break;
+            }
+            another = true;
+        }
+        if (back) {
+            back->member = true;
+            d = g.detached.erase(d);
+        } else if (another || (now - m->lastActiveNs) / 1'000'000 >= clearAfterMs) {
+            d = g.detached.erase(d);
+            leave(rule, m);
+        } else {
+            ++d;
+        }
+    }
+}
+
+void AlertMonitor::dropMembers(AlertRule rule)
+{
+    Group& g = m_groups[index(rule)];
+    if (g.members.isEmpty())
+        return;
+    for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+        for (LockState& s : *map) {
+            if (s.rule() == rule)
+                s.member = false;
+        }
+    }
+    g.members.clear();
+    g.detached.clear();
+    g.examples.clear();
+    g.stale = false;
+    g.changed = true;
+}
+
 void AlertMonitor::clearLocks()
 {
+    for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+        for (auto it = map->cbegin(); it != map->cend(); ++it) {
+            if (it->member)
+                detach(it->rule(), it.key());
+        }
+    }
     m_locks.clear();
     m_noExpiry.clear();
     m_hashHolders.clear();
@@ -190,7 +290,7 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
     // never goes away and costs the key a node of fault tolerance for good. On a quorum it is a hold (LockHeld).
     if (view.noExpiryNodes.isEmpty() || view.noExpiryNodes.size() >= view.quorum) {
         if (view.verdict != LockVerdict::Unknown) // cannot tell: what was seen before still stands
-            m_noExpiry.remove(view.key);
+            putLock(m_noExpiry, view.key, nullptr);
         return;
     }
     LockState next;
@@ -207,7 +307,7 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
         next.sinceNs = nowNs();
         next.sinceMs = wallMs();
     }
-    m_noExpiry.insert(view.key, next);
+    putLock(m_noExpiry, view.key, &next);
 }
 
 void AlertMonitor::applyLock(const LockView& view)
@@ -223,7 +323,7 @@ void AlertMonitor::applyLock(const LockView& view)
         // A value without expiry on a quorum is held for good: the longest hold of all. On a minority it is a
         // leftover without expiry (applyNoExpiry).
         if (!view.hasQuorum()) {
-            m_locks.remove(view.key);
+            putLock(m_locks, view.key, nullptr);
             m_hashHolders.remove(view.key);
             return;
         }
@@ -239,7 +339,7 @@ void AlertMonitor::applyLock(const LockView& view)
         return; // too many nodes unreachable to tell: what was seen before still stands
     case LockVerdict::Free:
     case LockVerdict::ReleasedByOperator: // tombstones of a lock-delay release: nobody holds it
-        m_locks.remove(view.key);
+        putLock(m_locks, view.key, nullptr);
         m_hashHolders.remove(view.key);
         return;
     }
@@ -262,7 +362,7 @@ void AlertMonitor::applyLock(const LockView& view)
         next.sinceNs = nowNs();
         next.sinceMs = wallMs();
     }
-    m_locks.insert(view.key, next);
+    putLock(m_locks, view.key, &next);
 }
 
 void AlertMonitor::setNodeFacts(const NodeFacts& facts)
@@ -472,9 +572,7 @@ bool AlertMonitor::isGrouped(const QByteArray& id) const
     if (!rule)
         return false;
     QByteArray name = id.sliced(colon + 1);
-    const bool lockRule =
-        *rule == AlertRule::LockHeld || *rule == AlertRule::LockContested || *rule == AlertRule::MinorityLeftover;
-    if (lockRule) {
+    if (isLockRule(*rule)) {
         if (!name.startsWith("key:"))
             return false;
         name.remove(0, 4);
@@ -509,6 +607,7 @@ QHash<QByteArray, AlertMonitor::Member>::iterator AlertMonitor::leave(AlertRule 
     if (member->sinceMs <= g.sinceMs || g.examples.contains(member.key()))
         g.stale = true;
     g.changed = true;
+    g.detached.remove(member.key());
     return g.members.erase(member);
 }
 
@@ -562,6 +661,9 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
             m.token = rule == AlertRule::LockContested ? KeptToken{} : f->state.token;
             m.sinceMs = f->state.sinceMs;
             join(rule, f->key, m);
+            QHash<QByteArray, LockState>& map = f->state.noExpiry ? m_noExpiry : m_locks;
+            if (const auto s = map.find(f->key); s != map.end())
+                s->member = true;
         }
         if (joining)
             continue;
@@ -601,8 +703,7 @@ void AlertMonitor::updateGroup(AlertRule rule, Active& group)
         }
         g.stale = false;
     }
-    const bool locks =
-        rule == AlertRule::LockHeld || rule == AlertRule::LockContested || rule == AlertRule::MinorityLeftover;
+    const bool locks = isLockRule(rule);
     QStringList shown;
     for (const QByteArray& name : std::as_const(g.examples)) {
         bool isNode = false;
@@ -633,6 +734,10 @@ void AlertMonitor::evaluate()
         return m_active.contains(alertRuleId(rule).toLatin1() + ':' + subject) ||
                m_groups[index(rule)].members.contains(subject);
     };
+    for (int r = 0; r < kAlertRuleCount; ++r) {
+        if (isLockRule(static_cast<AlertRule>(r)))
+            followDetached(static_cast<AlertRule>(r), now);
+    }
     QList<Condition> fresh;
     QList<FreshLock> freshLocks;
     evaluateLocks(m_locks, now, &freshLocks);
@@ -650,6 +755,8 @@ void AlertMonitor::evaluate()
     };
     for (int r = 0; r < kAlertRuleCount; ++r) {
         const auto rule = static_cast<AlertRule>(r);
+        if (isLockRule(rule))
+            continue; // followDetached
         QHash<QByteArray, Member>& members = m_groups[size_t(r)].members;
         for (auto it = members.begin(); it != members.end();)
             it = gone(rule, it->seen, it->lastActiveNs) ? leave(rule, it) : std::next(it);
@@ -696,22 +803,11 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
         // clears at once (it would go on naming a holder that is gone) and the new one counts from its
         // own start (applyLock reset sinceNs).
-        const bool perToken = it->rule() != AlertRule::LockContested;
-        QHash<QByteArray, Member>& members = m_groups[index(it->rule())].members;
-        if (!members.isEmpty()) {
-            if (const auto m = members.find(it.key()); m != members.end()) {
-                if (!perToken || m->token == it->token) {
-                    if (t.isEnabled(it->rule())) {
-                        m->lastActiveNs = now;
-                        m->seen = quint32(m_generation);
-                    }
-                    continue;
-                }
-                leave(it->rule(), m);
-            }
-        }
-        if (!present(*it, false) && !alerted.contains(it.key()))
+        if (it->member) // followed by its group (putLock, followDetached)
             continue;
+        if (!present(*it, false) && (alerted.isEmpty() || !alerted.contains(it.key())))
+            continue;
+        const bool perToken = it->rule() != AlertRule::LockContested;
         const QByteArray subject = keySubject(it.key());
         const QByteArray id = alertRuleId(it->rule()).toLatin1() + ':' + subject;
         if (perToken) {
@@ -739,11 +835,8 @@ void AlertMonitor::clearActive(const QByteArray& id)
     Alert cleared = it->alert;
     cleared.clearedAtMs = wallMs();
     if (cleared.group) {
-        Group& g = m_groups[index(cleared.rule)];
-        g.members.clear();
-        g.examples.clear();
-        g.stale = false;
-        g.changed = false;
+        dropMembers(cleared.rule);
+        m_groups[index(cleared.rule)].changed = false;
     }
     m_active.erase(it);
     m_order.removeOne(id);

@@ -207,13 +207,16 @@ private:
     // summary is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        [[no_unique_address]] KeptToken token; // the small fields below sit in its tail
-        quint16 holders = 0;
-        quint16 tokenCount = 0;
+        [[no_unique_address]] KeptToken token;          // the small fields below sit in its tail
         quint8 ruleIndex = quint8(AlertRule::LockHeld); // LockHeld, LockContested or MinorityLeftover
         // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
         // away by itself, so it is raised at once, not after the rule's threshold.
         bool noExpiry = false;
+        // This condition is its rule's group's member (attached): present while this state lasts, with nothing to do
+        // in an evaluation; replaced by another condition or removed, the member is detached (putLock).
+        bool member = false;
+        quint16 holders = 0;
+        quint16 tokenCount = 0;
         qint64 sinceNs = 0;
         qint64 sinceMs = 0;
 
@@ -238,12 +241,13 @@ private:
     };
     // A condition followed as a group's member: what following it takes, no alert of its own (after five minutes every
     // lock held is one, 100,000 in a large watch; as an Active with its alert's texts, 100,000 members took 73 MB of
-    // RSS).
+    // RSS, and following them 320 ms of CPU a second). A lock's member is followed from its lock's state
+    // (LockState::member): an evaluation only looks at those detached; a node's, as a single alert is.
     struct Member
     {
         [[no_unique_address]] KeptToken token; // LockHeld, MinorityLeftover
-        quint32 seen = 0;                      // the low bits of the evaluation generation it was last active in
-        qint64 lastActiveNs = 0;
+        quint32 seen = 0;                      // a node's member: the low bits of the generation it was last active in
+        qint64 lastActiveNs = 0;               // a lock's: when it was detached
         qint64 sinceMs = 0;
     };
     static_assert(sizeof(Member) <= 64, "one per grouped alert: keep it small");
@@ -252,10 +256,11 @@ private:
     struct Group
     {
         QHash<QByteArray, Member> members;
-        QByteArrayList examples; // the first few member names, in order
-        qint64 sinceMs = 0;      // the earliest member's
-        bool stale = false;      // examples and sinceMs are to be made again
-        bool changed = false;    // members joined or left in this evaluation
+        QSet<QByteArray> detached; // lock members whose condition is gone for now (back within the hysteresis: kept)
+        QByteArrayList examples;   // the first few member names, in order
+        qint64 sinceMs = 0;        // the earliest member's
+        bool stale = false;        // examples and sinceMs are to be made again
+        bool changed = false;      // members joined or left in this evaluation
     };
 
     void applyLock(const LockView& view);
@@ -274,6 +279,19 @@ private:
     // Erases the member; the next one (for iterating while erasing).
     QHash<QByteArray, Member>::iterator leave(AlertRule rule, QHash<QByteArray, Member>::iterator member);
     void updateGroup(AlertRule rule, Active& group);
+    static bool isLockRule(AlertRule rule)
+    {
+        return rule == AlertRule::LockHeld || rule == AlertRule::LockContested || rule == AlertRule::MinorityLeftover;
+    }
+    // Keeps `next` as the key's state in `map` (null: removes it), following the group's member attached to the state
+    // it replaces: the same condition goes on attached; another token of the rule leaves the group at once (another
+    // holder); anything else detaches it.
+    void putLock(QHash<QByteArray, LockState>& map, const QByteArray& key, LockState* next);
+    void detach(AlertRule rule, const QByteArray& key);
+    // The detached members of a lock rule: attached again, or gone.
+    void followDetached(AlertRule rule, qint64 nowNs);
+    // Every member of a rule leaves (its rule was switched off, or its group cleared).
+    void dropMembers(AlertRule rule);
     void clearActive(const QByteArray& id);
     // A single-shot timer to the earliest mute's end: mutesChanged when one runs out (the "muted" state shown
     // ends then, not at the next change of something else).
