@@ -14,7 +14,14 @@ if(REDLOCK_BUILD_GUI)
     list(APPEND CPACK_COMPONENTS_ALL redlock-console)
 endif()
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "Redlock Console maintainers <redlock-console@localhost>")
+# The packages' Maintainer field: whoever builds and ships them (`scripts/package.sh -DREDLOCK_PACKAGE_CONTACT=...` or
+# the cache). The default names no one who can be written to, on purpose: a package for others names its maintainer.
+set(REDLOCK_PACKAGE_CONTACT "Redlock Console maintainers <redlock-console@localhost>"
+    CACHE STRING "The Debian packages' Maintainer field: \"Name <address>\"")
+if(NOT REDLOCK_PACKAGE_CONTACT MATCHES "^[^<>]+ <[^<> ]+@[^<> ]+>$")
+    message(FATAL_ERROR "REDLOCK_PACKAGE_CONTACT must read \"Name <address>\", not \"${REDLOCK_PACKAGE_CONTACT}\"")
+endif()
+set(CPACK_PACKAGE_CONTACT "${REDLOCK_PACKAGE_CONTACT}")
 # Each package's description: its first line is the synopsis. The summary is CPack's own default, the one value it
 # does not put in front of every package's description. One string per line, joined, so no list separator (';')
 # ends up in the control file.

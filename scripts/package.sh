@@ -4,6 +4,7 @@
 # desktop entry and the AppStream metainfo with their validators first, and the packages' contents after.
 #
 #   ./scripts/package.sh                 # as root or with sudo (installs what is missing)
+#   ./scripts/package.sh -DREDLOCK_PACKAGE_CONTACT="Jane Doe <jane@example.org>"   # the Maintainer field (CMake args)
 #   apt-get install ./redlock_*.deb ./redlock-console_*.deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,7 @@ appstreamcli validate --no-net resources/linux/org.redlockconsole.RedlockConsole
 
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake -S . -B build-package -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREDLOCK_WERROR=ON \
-    -DREDLOCK_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+    -DREDLOCK_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/usr "$@" >/dev/null
 cmake --build build-package --parallel "$(nproc)"
 cmake --build build-package --target docs # the API reference, installed by libredlock-core-dev
 (cd build-package && cpack -G DEB >cpack.log 2>&1) || { cat build-package/cpack.log >&2; exit 1; }
