@@ -8,7 +8,7 @@
 #
 # watch runs until it has printed one "seen held" line per lock (its first full pass), plus one second; its
 # peak RSS is VmHWM from /proc/PID/status, then it is stopped with SIGINT. audit runs to its end under
-# /usr/bin/time -v.
+# /usr/bin/time -v. A third watch row: its RSS and idle CPU once every lock has joined the lock-held group (watch_grouped).
 #
 # Usage: scripts/bench-frontends.sh [keys] [small]   (default 100000 and 10000)
 # Env:   BUILD   build directory (default build)
@@ -83,6 +83,35 @@ watch_rss() {
     echo "round $round: $name: peak RSS $((kb / 1024)) MB, first pass printed in ${wall} s" >&2
 }
 
+# watch_grouped ROUND DB N: `redlock watch --alert lock-held=1000` once every lock has joined the lock-held group (what
+# a console or a watch is in after five minutes of long holds): its RSS and the CPU it takes a second while nothing
+# changes, over 10 s, 10 s after its first pass.
+watch_grouped() {
+    local round=$1 db=$2 n=$3 out="$workdir/watch.out"
+    : >"$out"
+    "$redlock" watch --nodes "$nodes" --db "$db" --pattern 'lk:*' --alert lock-held=1000 >"$out" 2>"$workdir/watch.err" &
+    watch_pid=$!
+    local deadline=$((SECONDS + 600))
+    while (($(grep -c 'seen held' "$out") < n)); do
+        kill -0 "$watch_pid" 2>/dev/null || { echo "bench-frontends: watch ended:" >&2; cat "$workdir/watch.err" >&2; exit 1; }
+        ((SECONDS < deadline)) || { echo "bench-frontends: watch printed $(grep -c 'seen held' "$out") of $n locks in 600 s" >&2; exit 1; }
+        sleep 0.2
+    done
+    sleep 10
+    grep -q 'lock held too long: [0-9]* lock' "$out" || { echo "bench-frontends: no lock-held group alert" >&2; exit 1; }
+    local t0 t1 kb
+    t0=$(awk '{ print $14 + $15 }' "/proc/$watch_pid/stat")
+    sleep 10
+    t1=$(awk '{ print $14 + $15 }' "/proc/$watch_pid/stat")
+    kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$watch_pid/status")
+    kill -INT "$watch_pid"
+    wait "$watch_pid" || true
+    watch_pid=""
+    local ms_per_s=$(((t1 - t0) * 1000 / $(getconf CLK_TCK) / 10))
+    echo "watch-grouped $round $((kb / 1024)) $ms_per_s" >>"$workdir/results"
+    echo "round $round: watch-grouped: RSS $((kb / 1024)) MB, ${ms_per_s} ms of CPU a second" >&2
+}
+
 audit_rss() {
     local name=$1 round=$2 db=$3
     /usr/bin/time -v -o "$workdir/audit.time" "$redlock" audit --nodes "$nodes" --db "$db" --pattern 'lk:*' --json \
@@ -100,6 +129,7 @@ for ((round = 1; round <= rounds; ++round)); do
     watch_rss watch-big "$round" 0 "$keys"
     audit_rss audit-big "$round" 0
     watch_rss watch-small "$round" 1 "$small"
+    watch_grouped "$round" 0 "$keys"
     audit_rss audit-small "$round" 1
 done
 [[ -z "${OUT:-}" ]] || cat "$workdir/results" >>"$OUT"
@@ -113,6 +143,7 @@ END {
     printf "5 local nodes, median of %d alternating rounds (range)\n", rounds
     printf "redlock watch, %d locks: peak RSS %s MB (%s), first pass %s s (target <= 50 MB at 100k)\n", keys, med("watch-big", "rss"), rng("watch-big", "rss"), med("watch-big", "wall")
     printf "redlock watch, %d locks: peak RSS %s MB (%s)\n", small, med("watch-small", "rss"), rng("watch-small", "rss")
+    printf "redlock watch, %d locks, every lock in the lock-held group: RSS %s MB (%s), CPU %s ms a second (%s) while nothing changes\n", keys, med("watch-grouped", "rss"), rng("watch-grouped", "rss"), med("watch-grouped", "wall"), rng("watch-grouped", "wall")
     printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", keys, med("audit-big", "rss"), rng("audit-big", "rss"), med("audit-big", "wall")
     printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", small, med("audit-small", "rss"), rng("audit-small", "rss"), med("audit-small", "wall")
     printf "audit growth: %+d MB for %dx the locks (target: independent of the lock count)\n", med("audit-big", "rss") - med("audit-small", "rss"), keys / small
