@@ -182,15 +182,14 @@ void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& 
     const auto it = map.find(key);
     if (it != map.end() && it->member) {
         const AlertRule rule = it->rule();
+        Group& g = m_groups[index(rule)];
         if (next && next->rule() == rule && (rule == AlertRule::LockContested || next->token == it->token)) {
             next->member = true;
-        } else if (next && next->rule() == rule) {
-            // Another holder: the hold (or leftover) the member stands for has ended.
-            QHash<QByteArray, Member>& members = m_groups[index(rule)].members;
-            if (const auto m = members.find(key); m != members.end())
-                leave(rule, m);
         } else {
-            detach(rule, key);
+            // Gone, or another condition: compared with what the key has at the next evaluation (followDetached), as a
+            // single alert's is (another token there: it leaves at once).
+            --g.attached;
+            g.detached.insert(key, Detached{it->token, nowNs(), it->sinceMs});
         }
     }
     if (!next) {
@@ -203,15 +202,6 @@ void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& 
     }
 }
 
-void AlertMonitor::detach(AlertRule rule, const QByteArray& key)
-{
-    Group& g = m_groups[index(rule)];
-    if (const auto m = g.members.find(key); m != g.members.end()) {
-        m->lastActiveNs = nowNs();
-        g.detached.insert(key);
-    }
-}
-
 void AlertMonitor::followDetached(AlertRule rule, qint64 now)
 {
     Group& g = m_groups[index(rule)];
@@ -221,32 +211,40 @@ void AlertMonitor::followDetached(AlertRule rule, qint64 now)
     }
     const qint64 clearAfterMs = m_options.thresholds.clearAfterMs;
     for (auto d = g.detached.begin(); d != g.detached.end();) {
-        const auto m = g.members.find(*d);
-        if (m == g.members.end()) {
-            d = g.detached.erase(d);
-            continue;
-        }
         // Its condition back (the same token's hold or leftover, or a contest): attached again, as a single alert
         // stays through a flicker. Another token's: that holder's, a new condition. Else gone after the hysteresis.
         LockState* back = nullptr;
         bool another = false;
+        bool attachedStill = false; // through the key's other state (a leftover without expiry beside one with)
         for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
-            const auto s = map->find(*d);
+            const auto s = map->find(d.key());
             if (s == map->end() || s->rule() != rule)
                 continue;
-            // (Attached still through the key's other state: a leftover without expiry beside one with.)
-            if (s->member || rule == AlertRule::LockContested || s->token == m->token) {
+            if (s->member) {
+                attachedStill = true;
+                break;
+            }
+            if (rule == AlertRule::LockContested || s->token == d->token) {
                 back = &*s;
                 break;
             }
             another = true;
         }
-        if (back) {
+        if (attachedStill) {
+            d = g.detached.erase(d);
+            g.changed = true;
+        } else if (back) {
             back->member = true;
+            ++g.attached;
+            // Followed from the state now, whose start is the flicker's end: the summary's earliest may move on.
+            if (d->sinceMs <= g.sinceMs && --g.atSince <= 0)
+                g.stale = true;
             d = g.detached.erase(d);
-        } else if (another || (now - m->lastActiveNs) / 1'000'000 >= clearAfterMs) {
+        } else if (another || (now - d->lastActiveNs) / 1'000'000 >= clearAfterMs) {
+            const QByteArray key = d.key();
+            const qint64 sinceMs = d->sinceMs;
             d = g.detached.erase(d);
-            leave(rule, m);
+            left(rule, key, sinceMs);
         } else {
             ++d;
         }
@@ -256,16 +254,19 @@ void AlertMonitor::followDetached(AlertRule rule, qint64 now)
 void AlertMonitor::dropMembers(AlertRule rule)
 {
     Group& g = m_groups[index(rule)];
-    if (g.members.isEmpty())
+    if (g.count() == 0)
         return;
-    for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
-        for (LockState& s : *map) {
-            if (s.rule() == rule)
-                s.member = false;
+    if (g.attached > 0) {
+        for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+            for (LockState& s : *map) {
+                if (s.rule() == rule)
+                    s.member = false;
+            }
         }
     }
-    g.members.clear();
+    g.attached = 0;
     g.detached.clear();
+    g.members.clear();
     g.examples.clear();
     g.stale = false;
     g.changed = true;
@@ -273,10 +274,14 @@ void AlertMonitor::dropMembers(AlertRule rule)
 
 void AlertMonitor::clearLocks()
 {
+    const qint64 now = nowNs();
     for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
         for (auto it = map->cbegin(); it != map->cend(); ++it) {
-            if (it->member)
-                detach(it->rule(), it.key());
+            if (!it->member)
+                continue;
+            Group& g = m_groups[index(it->rule())];
+            --g.attached;
+            g.detached.insert(it.key(), Detached{it->token, now, it->sinceMs});
         }
     }
     m_locks.clear();
@@ -531,9 +536,9 @@ void AlertMonitor::consider(const Condition& c, qint64 now, QList<Condition>* fr
         return;
     }
     QHash<QByteArray, Member>& members = m_groups[index(c.rule)].members;
-    if (const auto m = members.find(memberName(c)); m != members.end()) {
+    if (const auto m = members.find(c.key.isEmpty() ? c.subject : c.key); m != members.end()) {
         m->lastActiveNs = now;
-        m->seen = quint32(m_generation);
+        m->seen = m_generation;
         return;
     }
     fresh->append(c);
@@ -571,26 +576,35 @@ bool AlertMonitor::isGrouped(const QByteArray& id) const
         colon < 0 ? std::nullopt : alertRuleFromId(QString::fromLatin1(id.first(colon)));
     if (!rule)
         return false;
-    QByteArray name = id.sliced(colon + 1);
-    if (isLockRule(*rule)) {
-        if (!name.startsWith("key:"))
-            return false;
-        name.remove(0, 4);
+    const QByteArray subject = id.sliced(colon + 1);
+    const Group& g = m_groups[index(*rule)];
+    if (!isLockRule(*rule))
+        return g.members.contains(subject);
+    if (!subject.startsWith("key:"))
+        return false;
+    const QByteArray key = subject.sliced(4);
+    for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+        const auto s = map->constFind(key);
+        if (s != map->cend() && s->member && s->rule() == *rule)
+            return true;
     }
-    return m_groups[index(*rule)].members.contains(name);
+    return g.detached.contains(key);
 }
 
-void AlertMonitor::join(AlertRule rule, const QByteArray& name, const Member& member)
+void AlertMonitor::joined(AlertRule rule, const QByteArray& name, qint64 sinceMs)
 {
     Group& g = m_groups[index(rule)];
-    g.members.insert(name, member);
     g.changed = true;
     if (g.stale)
         return;
-    // The summary as it joins: the earliest start, and the first few names in order.
+    // The summary as they join: the earliest start, and the first few names in order.
     constexpr qsizetype kExamples = 3;
-    if (g.members.size() == 1 || member.sinceMs < g.sinceMs)
-        g.sinceMs = member.sinceMs;
+    if (g.count() == 1 || sinceMs < g.sinceMs) {
+        g.sinceMs = sinceMs;
+        g.atSince = 1;
+    } else if (sinceMs == g.sinceMs) {
+        ++g.atSince;
+    }
     const auto at = std::lower_bound(g.examples.begin(), g.examples.end(), name);
     if (at - g.examples.begin() < kExamples && (at == g.examples.end() || *at != name)) {
         g.examples.insert(at, name);
@@ -599,16 +613,14 @@ void AlertMonitor::join(AlertRule rule, const QByteArray& name, const Member& me
     }
 }
 
-QHash<QByteArray, AlertMonitor::Member>::iterator AlertMonitor::leave(AlertRule rule,
-                                                                      QHash<QByteArray, Member>::iterator member)
+void AlertMonitor::left(AlertRule rule, const QByteArray& name, qint64 sinceMs)
 {
     Group& g = m_groups[index(rule)];
-    // One the summary names: made again from all members (once, at the end of the evaluation).
-    if (member->sinceMs <= g.sinceMs || g.examples.contains(member.key()))
-        g.stale = true;
     g.changed = true;
-    g.detached.remove(member.key());
-    return g.members.erase(member);
+    // One the summary names (the last at the earliest start, or an example): made again from all members (once, at the
+    // end of the evaluation). A storm's members share their start: one of them leaving is not the last.
+    if ((sinceMs <= g.sinceMs && --g.atSince <= 0) || g.examples.contains(name))
+        g.stale = true;
 }
 
 void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& freshLocks, qint64 now)
@@ -618,18 +630,17 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
     for (const Condition& c : fresh)
         byRule[index(c.rule)].append(&c);
     for (const FreshLock& f : freshLocks)
-        locksByRule[index(f.state.rule())].append(&f);
-    const auto lockCondition = [this](const FreshLock& f) {
-        Condition c;
-        c.rule = f.state.rule();
-        c.subject = keySubject(f.key);
-        c.key = f.key;
-        c.sinceNs = f.state.sinceNs;
-        c.sinceMs = f.state.sinceMs;
-        c.message = lockMessage(f.key, f.state);
-        if (c.rule != AlertRule::LockContested)
-            c.token = f.state.token;
-        return c;
+        locksByRule[index(f.rule)].append(&f);
+    // The lock's state as it is now (a slot of alertRaised may have changed the monitor since it was found fresh).
+    // Not a member already through the key's other state (a leftover without expiry beside one with: one member).
+    const auto stateOf = [this](const FreshLock& f) -> LockState* {
+        QHash<QByteArray, LockState>& map = f.noExpiry ? m_noExpiry : m_locks;
+        const QHash<QByteArray, LockState>& other = f.noExpiry ? m_locks : m_noExpiry;
+        const auto s = map.find(f.key);
+        if (s == map.end() || s->rule() != f.rule || s->member)
+            return nullptr;
+        const auto o = other.constFind(f.key);
+        return o != other.cend() && o->member && o->rule() == f.rule ? nullptr : &*s;
     };
     for (int r = 0; r < kAlertRuleCount; ++r) {
         const QList<const Condition*>& conditions = byRule[static_cast<size_t>(r)];
@@ -643,27 +654,38 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
         if (!joining && (m_options.groupAtCount <= 0 || count < m_options.groupAtCount)) {
             for (const Condition* c : conditions)
                 raiseOne(*c, now);
-            for (const FreshLock* f : locks)
-                raiseOne(lockCondition(*f), now);
+            for (const FreshLock* f : locks) {
+                const LockState* s = stateOf(*f);
+                if (!s)
+                    continue;
+                Condition c;
+                c.rule = rule;
+                c.subject = keySubject(f->key);
+                c.key = f->key;
+                c.sinceNs = s->sinceNs;
+                c.sinceMs = s->sinceMs;
+                c.message = lockMessage(f->key, *s);
+                if (rule != AlertRule::LockContested)
+                    c.token = s->token;
+                raiseOne(c, now);
+            }
             continue;
         }
         // A storm (a node restart leaves a leftover on every key): one alert for all, not thousands of rows and
         // notifications. Its members are followed one by one, unlisted, so that each clears on its own.
-        Member m;
-        m.lastActiveNs = now;
-        m.seen = quint32(m_generation);
+        Group& g = m_groups[size_t(r)];
         for (const Condition* c : conditions) {
-            m.token = c->token;
-            m.sinceMs = c->sinceMs;
-            join(rule, memberName(*c), m);
+            const QByteArray& name = c->key.isEmpty() ? c->subject : c->key;
+            g.members.insert(name, Member{m_generation, now, c->sinceMs});
+            joined(rule, name, c->sinceMs);
         }
         for (const FreshLock* f : locks) {
-            m.token = rule == AlertRule::LockContested ? KeptToken{} : f->state.token;
-            m.sinceMs = f->state.sinceMs;
-            join(rule, f->key, m);
-            QHash<QByteArray, LockState>& map = f->state.noExpiry ? m_noExpiry : m_locks;
-            if (const auto s = map.find(f->key); s != map.end())
-                s->member = true;
+            LockState* s = stateOf(*f);
+            if (!s)
+                continue;
+            s->member = true;
+            ++g.attached;
+            joined(rule, f->key, s->sinceMs);
         }
         if (joining)
             continue;
@@ -676,7 +698,7 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
         group.lastActiveNs = now;
         group.seen = m_generation;
         updateGroup(rule, group);
-        m_groups[index(rule)].changed = false; // raised with these members, not changed
+        g.changed = false; // raised with these members, not changed
         m_active.insert(gid, group);
         m_order.append(gid);
         emit alertRaised(group.alert);
@@ -691,16 +713,34 @@ void AlertMonitor::updateGroup(AlertRule rule, Active& group)
         constexpr qsizetype kExamples = 3;
         g.examples.clear();
         g.sinceMs = 0;
-        for (auto it = g.members.cbegin(); it != g.members.cend(); ++it) {
-            if (g.sinceMs == 0 || it->sinceMs < g.sinceMs)
-                g.sinceMs = it->sinceMs;
-            const auto at = std::lower_bound(g.examples.begin(), g.examples.end(), it.key());
+        bool first = true;
+        const auto note = [&](const QByteArray& name, qint64 sinceMs) {
+            if (first || sinceMs < g.sinceMs) {
+                g.sinceMs = sinceMs;
+                g.atSince = 0;
+            }
+            if (sinceMs == g.sinceMs)
+                ++g.atSince;
+            first = false;
+            const auto at = std::lower_bound(g.examples.begin(), g.examples.end(), name);
             if (at - g.examples.begin() < kExamples) {
-                g.examples.insert(at, it.key());
+                g.examples.insert(at, name);
                 if (g.examples.size() > kExamples)
                     g.examples.removeLast();
             }
+        };
+        if (g.attached > 0) {
+            for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+                for (auto it = map->cbegin(); it != map->cend(); ++it) {
+                    if (it->member && it->rule() == rule)
+                        note(it.key(), it->sinceMs);
+                }
+            }
         }
+        for (auto it = g.detached.cbegin(); it != g.detached.cend(); ++it)
+            note(it.key(), it->sinceMs);
+        for (auto it = g.members.cbegin(); it != g.members.cend(); ++it)
+            note(it.key(), it->sinceMs);
         g.stale = false;
     }
     const bool locks = isLockRule(rule);
@@ -711,7 +751,7 @@ void AlertMonitor::updateGroup(AlertRule rule, Active& group)
         shown.append(isNode ? nodeName(node) : printableBytes(name, 60));
     }
     Alert& a = group.alert;
-    a.count = static_cast<int>(g.members.size());
+    a.count = static_cast<int>(g.count());
     a.sinceMs = g.sinceMs;
     a.examples = g.examples;
     if (a.count > shown.size())
@@ -747,19 +787,24 @@ void AlertMonitor::evaluate()
             consider(c, now, &fresh);
     }
     raise(fresh, freshLocks, now);
-    // Clear what has been gone for clearAfterMs (at once when its rule was switched off): single alerts and
-    // groups' members; a group goes with its last member.
-    const auto gone = [&](AlertRule rule, auto seen, qint64 lastActiveNs) {
-        return seen != decltype(seen)(m_generation) &&
-               (!t.isEnabled(rule) || (now - lastActiveNs) / 1'000'000 >= t.clearAfterMs);
+    // Clear what has been gone for clearAfterMs (at once when its rule was switched off): single alerts and node
+    // rules' members (lock rules' in followDetached); a group goes with its last member.
+    const auto gone = [&](AlertRule rule, quint64 seen, qint64 lastActiveNs) {
+        return seen != m_generation && (!t.isEnabled(rule) || (now - lastActiveNs) / 1'000'000 >= t.clearAfterMs);
     };
     for (int r = 0; r < kAlertRuleCount; ++r) {
         const auto rule = static_cast<AlertRule>(r);
-        if (isLockRule(rule))
-            continue; // followDetached
         QHash<QByteArray, Member>& members = m_groups[size_t(r)].members;
-        for (auto it = members.begin(); it != members.end();)
-            it = gone(rule, it->seen, it->lastActiveNs) ? leave(rule, it) : std::next(it);
+        for (auto it = members.begin(); it != members.end();) {
+            if (!gone(rule, it->seen, it->lastActiveNs)) {
+                ++it;
+                continue;
+            }
+            const QByteArray name = it.key();
+            const qint64 sinceMs = it->sinceMs;
+            it = members.erase(it);
+            left(rule, name, sinceMs);
+        }
     }
     const QList<QByteArray> order = m_order;
     for (const QByteArray& id : order) {
@@ -774,8 +819,8 @@ void AlertMonitor::evaluate()
         const auto it = m_active.find(groupId(static_cast<AlertRule>(r)));
         if (it == m_active.end())
             continue;
-        if (g.members.isEmpty()) {
-            clearActive(it.key());
+        if (g.count() == 0) {
+            clearActive(QByteArray(it.key())); // a copy: erasing the item would leave a reference to another one's key
             continue;
         }
         updateGroup(static_cast<AlertRule>(r), *it);
@@ -823,7 +868,7 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
             active->seen = m_generation;
             continue;
         }
-        fresh->append({it.key(), *it});
+        fresh->append({it.key(), it->rule(), it->noExpiry});
     }
 }
 

@@ -223,12 +223,13 @@ private:
         AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
     };
     static_assert(sizeof(LockState) <= 64, "one per lock: keep it small");
-    // A lock's condition to raise in this evaluation: its alert's texts are made only for a single alert (a storm
-    // raises 100,000 at once as one group, whose members need none of them).
+    // A lock's condition to raise in this evaluation (its state is looked up again then): its alert's texts are made
+    // only for a single alert. A storm raises 100,000 at once as one group, whose members need none of them.
     struct FreshLock
     {
         QByteArray key;
-        LockState state;
+        AlertRule rule = AlertRule::LockHeld;
+        bool noExpiry = false; // in m_noExpiry, not m_locks
     };
     // A single alert, or a group (its members are in m_groups).
     struct Active
@@ -239,28 +240,38 @@ private:
         qint64 lastNotifiedNs = 0;
         quint64 seen = 0; // evaluation generation the condition was last active in
     };
-    // A condition followed as a group's member: what following it takes, no alert of its own (after five minutes every
-    // lock held is one, 100,000 in a large watch; as an Active with its alert's texts, 100,000 members took 73 MB of
-    // RSS, and following them 320 ms of CPU a second). A lock's member is followed from its lock's state
-    // (LockState::member): an evaluation only looks at those detached; a node's, as a single alert is.
-    struct Member
+    // A group's members. A lock rule's are the locks' states themselves (LockState::member, "attached"): present while
+    // the state lasts, nothing to keep or do per member in an evaluation; replaced by another condition or removed, a
+    // member is detached (putLock), and followed until it is back or gone (followDetached). After five minutes every
+    // lock held is a member: as an Active with its alert's texts, 100,000 members took 73 MB of RSS and 320 ms of CPU a
+    // second. A node rule's members are followed as single alerts are (Member).
+    struct Detached
     {
-        [[no_unique_address]] KeptToken token; // LockHeld, MinorityLeftover
-        quint32 seen = 0;                      // a node's member: the low bits of the generation it was last active in
-        qint64 lastActiveNs = 0;               // a lock's: when it was detached
+        KeptToken token; // the hold's or leftover's (another token on the key: another condition)
+        qint64 lastActiveNs = 0;
         qint64 sinceMs = 0;
     };
-    static_assert(sizeof(Member) <= 64, "one per grouped alert: keep it small");
-    // A rule's group alert's members, by lock key (lock rules) or subject, and its summary kept as they join; made
-    // again from all of them only when a member it names (an example, or the earliest) leaves.
+    struct Member
+    {
+        quint64 seen = 0; // evaluation generation the condition was last active in
+        qint64 lastActiveNs = 0;
+        qint64 sinceMs = 0;
+    };
+    // A rule's group alert's members, and its summary kept as they join: made again from all of them only when a
+    // member it names (an example, or the earliest) leaves.
     struct Group
     {
-        QHash<QByteArray, Member> members;
-        QSet<QByteArray> detached; // lock members whose condition is gone for now (back within the hysteresis: kept)
-        QByteArrayList examples;   // the first few member names, in order
-        qint64 sinceMs = 0;        // the earliest member's
-        bool stale = false;        // examples and sinceMs are to be made again
-        bool changed = false;      // members joined or left in this evaluation
+        qsizetype attached = 0; // lock rules: the states with LockState::member of this rule
+        QHash<QByteArray, Detached>
+            detached; // lock rules: members gone for now, by key (back within the hysteresis: kept)
+        QHash<QByteArray, Member> members; // node rules, by subject
+        QByteArrayList examples;           // the first few member names (keys, or subjects), in order
+        qint64 sinceMs = 0;                // the earliest member's
+        qsizetype atSince = 0;             // members that started then (as far as followed)
+        bool stale = false;                // examples and sinceMs are to be made again
+        bool changed = false;              // members joined or left in this evaluation
+
+        qsizetype count() const { return attached + detached.size() + members.size(); }
     };
 
     void applyLock(const LockView& view);
@@ -273,21 +284,17 @@ private:
     void consider(const Condition& c, qint64 nowNs, QList<Condition>* fresh);
     void raise(const QList<Condition>& fresh, const QList<FreshLock>& freshLocks, qint64 nowNs);
     void raiseOne(const Condition& c, qint64 nowNs);
-    // Where a condition is followed as a group's member: its lock key, or its subject.
-    static const QByteArray& memberName(const Condition& c) { return c.key.isEmpty() ? c.subject : c.key; }
-    void join(AlertRule rule, const QByteArray& name, const Member& member);
-    // Erases the member; the next one (for iterating while erasing).
-    QHash<QByteArray, Member>::iterator leave(AlertRule rule, QHash<QByteArray, Member>::iterator member);
-    void updateGroup(AlertRule rule, Active& group);
     static bool isLockRule(AlertRule rule)
     {
         return rule == AlertRule::LockHeld || rule == AlertRule::LockContested || rule == AlertRule::MinorityLeftover;
     }
+    // A member joined (counted already) or left its rule's group: the summary follows.
+    void joined(AlertRule rule, const QByteArray& name, qint64 sinceMs);
+    void left(AlertRule rule, const QByteArray& name, qint64 sinceMs);
+    void updateGroup(AlertRule rule, Active& group);
     // Keeps `next` as the key's state in `map` (null: removes it), following the group's member attached to the state
-    // it replaces: the same condition goes on attached; another token of the rule leaves the group at once (another
-    // holder); anything else detaches it.
+    // it replaces: the same condition goes on attached; anything else detaches it.
     void putLock(QHash<QByteArray, LockState>& map, const QByteArray& key, LockState* next);
-    void detach(AlertRule rule, const QByteArray& key);
     // The detached members of a lock rule: attached again, or gone.
     void followDetached(AlertRule rule, qint64 nowNs);
     // Every member of a rule leaves (its rule was switched off, or its group cleared).
