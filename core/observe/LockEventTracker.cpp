@@ -38,11 +38,16 @@ LockEventTracker::KeptQuorum LockEventTracker::KeptQuorum::pack(const LastQuorum
     const qint64 endsAfterNs = last.endsNs - last.seenAtNs;
     const bool endsKept = last.endsNs == 0 || (endsAfterNs >= 0 && endsAfterNs % kNsPerMs == 0 &&
                                                endsAfterNs / kNsPerMs < std::numeric_limits<quint32>::max());
+    const auto fits32 = [](qint64 v) {
+        return v >= std::numeric_limits<qint32>::min() && v <= std::numeric_limits<qint32>::max();
+    };
+    const qint64 seenAfterNs = last.seenAtNs - beside.observedAtNs();
+    const qint64 sinceAfterMs = last.sinceMs - beside.observedAtMs();
     if ((token == 0 && !last.token.isEmpty()) || token > std::numeric_limits<quint8>::max() || !endsKept ||
-        last.nodeMask > std::numeric_limits<quint16>::max())
+        last.nodeMask > std::numeric_limits<quint16>::max() || !fits32(seenAfterNs) || !fits32(sinceAfterMs))
         return kept;
-    kept.m_seenAtNs = last.seenAtNs;
-    kept.m_sinceMs = last.sinceMs;
+    kept.m_seenAfterNs = qint32(seenAfterNs);
+    kept.m_sinceAfterMs = qint32(sinceAfterMs);
     // Ends never: the largest value, which no PTTL kept here reaches.
     kept.m_endsAfterMs = last.endsNs == 0 ? std::numeric_limits<quint32>::max() : quint32(endsAfterNs / kNsPerMs);
     kept.m_nodeMask = quint16(last.nodeMask);
@@ -55,10 +60,11 @@ LockEventTracker::LastQuorum LockEventTracker::KeptQuorum::unpack(const PackedLo
 {
     LastQuorum last;
     last.token = beside.token(m_token);
-    last.seenAtNs = m_seenAtNs;
-    last.endsNs = m_endsAfterMs == std::numeric_limits<quint32>::max() ? 0 : m_seenAtNs + m_endsAfterMs * kNsPerMs;
+    last.seenAtNs = beside.observedAtNs() + m_seenAfterNs;
+    last.endsNs =
+        m_endsAfterMs == std::numeric_limits<quint32>::max() ? 0 : last.seenAtNs + qint64(m_endsAfterMs) * kNsPerMs;
     last.nodeMask = m_nodeMask;
-    last.sinceMs = m_sinceMs;
+    last.sinceMs = beside.observedAtMs() + m_sinceAfterMs;
     return last;
 }
 

@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -316,8 +317,10 @@ private:
     {
         PackedViews before; // the views the pass replaced
         // The keys to tell, sorted, from `next` on; but those told early (tellEarly) since, which are in toldEarly
-        // until their turn comes. No set of every key: the sorted list is the set (binary search).
+        // until their turn comes. No set of every key: the sorted list is the set (binary search). The keys before
+        // `next` are dropped from time to time (continueHandOff()).
         QList<QByteArray> order;
+        qsizetype total = 0; // keys to tell in all (LockChangeSet::handOffSize)
         qsizetype next = 0;
         QSet<QByteArray> toldEarly;
         qsizetype untold = 0; // keys not told yet
@@ -341,6 +344,10 @@ private:
         qint64 endNs = 0;      // and Unknown (validity ended) from this one on
     };
     ValidityInstants validityInstants(const PackedLockView& view) const;
+    // The view's next instant after afterNs (the one noteValidity() keeps), or nullopt when it has none.
+    std::optional<qint64> nextValidityInstant(const PackedLockView& view, qint64 afterNs) const;
+    // Pushes the current views' instants that fall after the horizon and up to now + kValidityHorizonNs.
+    void sweepValidity(qint64 nowNs);
     void armValidityTimer();
     void onValidityTimer();
     void noteCallUs(qint64 us);
@@ -380,9 +387,17 @@ private:
     // Steady instants at which a held view's verdict changes by itself (turns expiring, validity ends) and its key,
     // a min-heap (std::push_heap with std::greater): 32 bytes an entry, where a multimap node took 80. Entries of
     // views replaced since are dropped when they come due.
+    // Only the instants up to m_validityHorizonNs are kept: a later one is pushed by the sweep (sweepValidity(), a
+    // walk over the views when the horizon is half-way gone) that brings the horizon past it. So locks with long
+    // TTLs cost no entry until their instant is near (100,000 locks of an hour took 4.2 MB at the first pass, and
+    // each rescan that read them again pushed 100,000 more, dropped only an hour later), and locks with short TTLs
+    // are kept as before (no sweep while no instant lies beyond the horizon).
+    static constexpr qint64 kValidityHorizonNs = 60'000'000'000;
     using ValidityDue = std::pair<qint64, QByteArray>;
     std::vector<ValidityDue> m_validityDue;
-    QTimer m_validityTimer; // single shot, precise: the earliest of m_validityDue
+    qint64 m_validityHorizonNs = std::numeric_limits<qint64>::min(); // min: not set yet (set by the first instant)
+    bool m_validityBeyond = false; // an instant after the horizon was left to the sweep
+    QTimer m_validityTimer;        // single shot, precise: the earliest of m_validityDue
     ViewSink m_viewSink;
     std::optional<HandOff> m_handOff;
     int m_chunksOut = 0; // chunks of a bounded hand-off sent and not yet taken

@@ -52,11 +52,23 @@ void sortKeys(QList<QByteArray>& keys)
             return a.next8 < b.next8;
         return keys[a.index] < keys[b.index];
     });
-    QList<QByteArray> sorted;
-    sorted.reserve(keys.size());
-    for (const Entry& e : entries)
-        sorted.append(std::move(keys[e.index]));
-    keys = std::move(sorted);
+    // In place, cycle by cycle (the key at position p comes from entries[p].index): no second list of every key
+    // beside the first (2.4 MB at 100,000 keys).
+    for (size_t start = 0; start < entries.size(); ++start) {
+        if (entries[start].index < 0)
+            continue; // placed by an earlier cycle
+        QByteArray first = std::move(keys[qsizetype(start)]);
+        size_t at = start;
+        while (true) {
+            const qsizetype from = std::exchange(entries[at].index, -1);
+            if (size_t(from) == start) {
+                keys[qsizetype(at)] = std::move(first);
+                break;
+            }
+            keys[qsizetype(at)] = std::move(keys[from]);
+            at = size_t(from);
+        }
+    }
 }
 } // namespace
 
@@ -87,26 +99,68 @@ LockInspector::ValidityInstants LockInspector::validityInstants(const PackedLock
     return {endNs - (m_options.expiringThresholdMs - 1) * kNsPerMs, endNs};
 }
 
-void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs)
+std::optional<qint64> LockInspector::nextValidityInstant(const PackedLockView& view, qint64 afterNs) const
 {
     if (!view.isHeld() || view.observedValidityMs() < 0 || m_viewSink)
-        return;
+        return std::nullopt;
     // One instant of the view at a time: when it turns expiring, and only then (onValidityTimer) when its validity
-    // ends. The instants of views replaced since are dropped when they come due.
+    // ends.
     const ValidityInstants at = validityInstants(view);
     const bool turnsExpiring =
         view.verdict() == LockVerdict::Held && at.expiringNs > std::max(view.observedAtNs(), afterNs);
-    m_validityDue.emplace_back(turnsExpiring ? at.expiringNs : at.endNs, key);
+    return turnsExpiring ? at.expiringNs : at.endNs;
+}
+
+void LockInspector::noteValidity(const QByteArray& key, const PackedLockView& view, qint64 afterNs)
+{
+    // The instants of views replaced since are dropped when they come due.
+    const std::optional<qint64> instant = nextValidityInstant(view, afterNs);
+    if (!instant)
+        return;
+    if (m_validityHorizonNs == std::numeric_limits<qint64>::min())
+        m_validityHorizonNs = m_clock->nowNs() + kValidityHorizonNs;
+    if (*instant > m_validityHorizonNs) {
+        m_validityBeyond = true; // sweepValidity() pushes it once the horizon is near it
+        return;
+    }
+    m_validityDue.emplace_back(*instant, key);
     std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
+}
+
+void LockInspector::sweepValidity(qint64 nowNs)
+{
+    // Every instant up to the old horizon was pushed when its view was noted (or by an earlier sweep); those after it
+    // and up to the new one are pushed now, each view's next one after the old horizon as noteValidity() takes it.
+    const qint64 from = m_validityHorizonNs;
+    m_validityHorizonNs = std::max(from, nowNs + kValidityHorizonNs);
+    m_validityBeyond = false;
+    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+        const std::optional<qint64> instant = nextValidityInstant(it->view, from);
+        if (!instant || *instant <= from)
+            continue;
+        if (*instant > m_validityHorizonNs) {
+            m_validityBeyond = true;
+            continue;
+        }
+        m_validityDue.emplace_back(*instant, it.key());
+        std::push_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
+    }
 }
 
 void LockInspector::armValidityTimer()
 {
-    if (m_validityDue.empty()) {
+    // The sweep is due when half the horizon is left.
+    std::optional<qint64> nextNs;
+    if (!m_validityDue.empty())
+        nextNs = m_validityDue.front().first;
+    if (m_validityBeyond)
+        nextNs =
+            std::min(nextNs.value_or(std::numeric_limits<qint64>::max()), m_validityHorizonNs - kValidityHorizonNs / 2);
+    if (!nextNs) {
         m_validityTimer.stop();
         return;
     }
-    const qint64 waitNs = m_validityDue.front().first - m_clock->nowNs();
+    const qint64 waitNs = *nextNs - m_clock->nowNs();
     // +1 ms: the timer's millisecond must not fire a hair before the instant it waits for.
     const qint64 waitMs = waitNs <= 0 ? 0 : waitNs / kNsPerMs + 1;
     m_validityTimer.start(int(std::min<qint64>(waitMs, std::numeric_limits<int>::max())));
@@ -118,6 +172,8 @@ void LockInspector::onValidityTimer()
     const qint64 now = m_clock->nowNs();
     QHash<QByteArray, LockView> updated;
     QSet<QByteArray> touched;
+    if (m_validityBeyond && now >= m_validityHorizonNs - kValidityHorizonNs / 2)
+        sweepValidity(now);
     while (!m_validityDue.empty() && m_validityDue.front().first <= now) {
         std::pop_heap(m_validityDue.begin(), m_validityDue.end(), kLaterFirst);
         const auto [instant, key] = std::move(m_validityDue.back());
@@ -217,6 +273,7 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     PackedViews before = std::exchange(m_views, std::move(updated));
     m_locksPerNode.fill(0);
     m_validityDue.clear();
+    m_validityBeyond = false;
     for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
         countHolding(it->view, 1);
         noteValidity(it.key(), it->view);
@@ -239,7 +296,7 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
                 handOff.order.append(was.key());
         }
         sortKeys(handOff.order);
-        handOff.untold = handOff.order.size();
+        handOff.untold = handOff.total = handOff.order.size();
         handOff.before = std::move(before);
         m_handOff = std::move(handOff);
         continueHandOff(false);
@@ -315,7 +372,7 @@ void LockInspector::continueHandOff(bool drain)
         LockChangeSet changes;
         changes.fullRefresh = true;
         changes.atMs = wallNowMs();
-        changes.handOffSize = m_handOff->order.size();
+        changes.handOffSize = m_handOff->total;
         QList<LockEvent> events;
         const qsizetype chunk = m_options.fullPassChunk;
         auto room = [&] {
@@ -328,6 +385,14 @@ void LockInspector::continueHandOff(bool drain)
             if (!handOff.toldEarly.isEmpty() && handOff.toldEarly.remove(key))
                 continue;
             tellUntold(key, changes, events);
+        }
+        // The keys told are let go as the hand-off goes (the consumer's own store grows meanwhile): once half the
+        // list is told, the rest moves to a list of its own size.
+        if (handOff.next >= 1024 && handOff.next * 2 >= handOff.order.size()) {
+            QList<QByteArray> rest(std::make_move_iterator(handOff.order.begin() + handOff.next),
+                                   std::make_move_iterator(handOff.order.end()));
+            handOff.order = std::move(rest);
+            handOff.next = 0;
         }
         const bool last = handOff.untold == 0;
         if (last)

@@ -321,6 +321,11 @@ qint64 PackedLockView::observedAtNs() const
     return isNull() ? 0 : getFixed(m_bytes.constData(), kObservedAtNs);
 }
 
+qint64 PackedLockView::observedAtMs() const
+{
+    return isNull() ? 0 : getFixed(m_bytes.constData(), kObservedAtMs);
+}
+
 qint64 PackedLockView::observedValidityMs() const
 {
     return isNull() ? -1 : getFixed(m_bytes.constData(), kValidityMs);

@@ -36,6 +36,7 @@ public:
     int nodeCount() const;
     NodeLockState::Presence presence(int node) const;
     qint64 observedAtNs() const;
+    qint64 observedAtMs() const;
     qint64 observedValidityMs() const;
     // What the packed bytes take (the allocation's payload, for measurements).
     qsizetype byteSize() const { return m_bytes.size(); }

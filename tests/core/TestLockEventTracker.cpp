@@ -252,6 +252,7 @@ private slots:
         using Kept = LockEventTracker::KeptQuorum;
         const qint64 atNs = 7'000'000'123;
         LockView view = heldView("k:kept", "tok-1", 2, 1500, atNs);
+        view.observedAtMs = 1'764'000'100'000; // the read's wall instant: the tenure began 100 s before
         view.nodes[2].presence = NodeLockState::Presence::Holding;
         view.nodes[2].token = "tok-2";
         const PackedLockView packed(view);
@@ -284,6 +285,18 @@ private slots:
         Last longTtl = held;
         longTtl.endsNs = atNs + qint64(50) * 24 * 3600 * 1000 * kNsPerMs;
         QVERIFY(Kept::pack(longTtl, packed).isNull());
+        Last seenLongBefore = held; // an earlier read than the view's, by more than 2 s
+        seenLongBefore.seenAtNs = atNs - 3000 * kNsPerMs;
+        QVERIFY(Kept::pack(seenLongBefore, packed).isNull());
+        Last seenJustBefore = held;
+        seenJustBefore.seenAtNs = atNs - 2000 * kNsPerMs;
+        QVERIFY(same(Kept::pack(seenJustBefore, packed).unpack(packed), seenJustBefore));
+        Last longTenure = held; // begun 25 days before the view's read
+        longTenure.sinceMs = view.observedAtMs - qint64(25) * 24 * 3600 * 1000;
+        QVERIFY(Kept::pack(longTenure, packed).isNull());
+        Last tenure20Days = held;
+        tenure20Days.sinceMs = view.observedAtMs - qint64(20) * 24 * 3600 * 1000;
+        QVERIFY(same(Kept::pack(tenure20Days, packed).unpack(packed), tenure20Days));
         QVERIFY(Kept().isNull());
     }
 };
