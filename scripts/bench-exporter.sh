@@ -14,6 +14,7 @@
 # Env:   BUILD    build directory (default build)
 #        SECONDS_EACH  length of the baseline and of the watched phase (default 30)
 #        SCRAPES  scrapes (default 20)
+#        EXPORTER_ARGS  more arguments for `redlock exporter`, split on spaces (e.g. "--key-labels")
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -87,7 +88,8 @@ read -r base_mean base_max <<<"$(net_cpu "$base_before" "$base_after" "$phase_se
 
 start=$(date +%s.%N)
 # Any free port; the exporter says which (in English: LC_ALL=C).
-LC_ALL=C LANGUAGE=C "$redlock" exporter --nodes "$nodes" --pattern 'lk:*' --listen 127.0.0.1:0 \
+read -r -a exporter_args <<<"${EXPORTER_ARGS:-}"
+LC_ALL=C LANGUAGE=C "$redlock" exporter --nodes "$nodes" --pattern 'lk:*' --listen 127.0.0.1:0 "${exporter_args[@]}" \
     >"$workdir/exporter.out" 2>"$workdir/exporter.err" &
 exporter_pid=$!
 deadline=$((SECONDS + 900))

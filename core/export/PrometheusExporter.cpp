@@ -151,16 +151,16 @@ void PrometheusExporter::apply(const LockView& view)
         before.verdict = view.verdict;
         before.holders = view.holders;
         if (before.hold >= 0)
-            m_holdCounted[size_t(before.hold)] = false;
+            m_holdFlags[size_t(before.hold)] &= quint8(~kHoldCounted);
         if (it != m_keys.end())
             *it = std::move(before);
         else
-            m_keys.insert(view.key, std::move(before));
+            insertKey(view.key, before);
         return;
     }
     const bool wasHeld = before.hold >= 0;
     const bool held = view.isHeld();
-    const bool sameHold = wasHeld && held && before.token == view.token;
+    const bool sameHold = wasHeld && held && holdTokenIs(before.hold, view.token);
     if (wasHeld && !sameHold)
         endHold(m_holds[size_t(before.hold)], view.observedAtNs);
 
@@ -168,27 +168,35 @@ void PrometheusExporter::apply(const LockView& view)
     after.verdict = view.verdict;
     after.holders = view.holders;
     if (held) {
-        after.token = view.token;
         if (wasHeld) {
             after.hold = before.hold;
         } else {
             after.hold = qsizetype(m_holds.size());
             m_holds.push_back({});
             m_holdKeys.push_back(view.key);
-            m_holdCounted.push_back(true);
+            m_holdTokens.push_back({});
+            m_holdFlags.push_back(0);
         }
         Hold& hold = m_holds[size_t(after.hold)];
-        if (!sameHold)
+        if (!sameHold) {
             hold.sinceNs = view.observedAtNs;
+            keepToken(after.hold, view.token);
+        }
         hold.validityEndNs = view.observedAtNs + view.observedValidityMs * 1'000'000;
-        m_holdCounted[size_t(after.hold)] = true;
+        m_holdFlags[size_t(after.hold)] |= kHoldCounted;
     } else if (wasHeld) {
         freeHold(before.hold); // moves another key's hold: `it` stays valid (no insertion, no removal)
     }
     if (it != m_keys.end())
         *it = std::move(after);
     else
-        m_keys.insert(view.key, std::move(after));
+        insertKey(view.key, after);
+}
+
+void PrometheusExporter::insertKey(const QByteArray& key, const KeyState& state)
+{
+    m_keys.insert(key, state);
+    ++m_keySetGeneration;
 }
 
 void PrometheusExporter::forget(const QByteArray& key, qint64 atNs)
@@ -200,6 +208,7 @@ void PrometheusExporter::forget(const QByteArray& key, qint64 atNs)
     --m_verdictCounts[it->verdict];
     const qsizetype hold = it->hold;
     m_keys.erase(it);
+    ++m_keySetGeneration;
     if (hold >= 0) {
         endHold(m_holds[size_t(hold)], atNs);
         freeHold(hold);
@@ -219,13 +228,57 @@ void PrometheusExporter::freeHold(qsizetype index)
     if (size_t(index) != last) {
         m_holds[size_t(index)] = m_holds[last];
         m_holdKeys[size_t(index)] = std::move(m_holdKeys[last]);
-        m_holdCounted[size_t(index)] = m_holdCounted[last];
+        m_holdTokens[size_t(index)] = std::move(m_holdTokens[last]);
+        m_holdFlags[size_t(index)] = m_holdFlags[last];
         if (const auto moved = m_keys.find(m_holdKeys[size_t(index)]); moved != m_keys.end())
             moved->hold = index;
     }
     m_holds.pop_back();
     m_holdKeys.pop_back();
-    m_holdCounted.pop_back();
+    m_holdTokens.pop_back();
+    m_holdFlags.pop_back();
+}
+
+void PrometheusExporter::keepToken(qsizetype hold, const QByteArray& token)
+{
+    HoldToken& kept = m_holdTokens[size_t(hold)];
+    quint8& flags = m_holdFlags[size_t(hold)];
+    rl1::Digits digits;
+    if (!rl1::split(token, &digits)) {
+        kept.rest = token;
+        kept.digits = {};
+        flags &= quint8(~kHoldRl1);
+        return;
+    }
+    kept.digits = digits;
+    flags |= kHoldRl1;
+    // Looked up without a copy (the raw data is the token's, only for the lookup).
+    const qsizetype from = rl1::kDigitsEnd;
+    const QByteArray rest = QByteArray::fromRawData(token.constData() + from, token.size() - from);
+    if (const auto it = m_tokenRests.constFind(rest); it != m_tokenRests.cend()) {
+        kept.rest = *it;
+        return;
+    }
+    kept.rest.clear(); // before the sweep: a rest only this hold kept goes now
+    // A rest no hold keeps any more (its client's locks are gone) is only held by the set: let go now and then.
+    if (m_tokenRests.size() >= 2 * m_tokenRestsSwept + 64) {
+        m_tokenRests.removeIf([](const QByteArray& r) { return r.isDetached(); });
+        m_tokenRestsSwept = m_tokenRests.size();
+    }
+    kept.rest = *m_tokenRests.insert(QByteArray(rest.constData(), rest.size()));
+}
+
+bool PrometheusExporter::holdTokenIs(qsizetype hold, const QByteArray& token) const
+{
+    const HoldToken& kept = m_holdTokens[size_t(hold)];
+    rl1::Digits digits;
+    const bool rl1 = rl1::split(token, &digits);
+    // A token is of the rl1 form or not whatever keeps it: one of each form are two tokens.
+    if (rl1 != bool(m_holdFlags[size_t(hold)] & kHoldRl1))
+        return false;
+    if (!rl1)
+        return kept.rest == token;
+    return kept.digits == digits && QByteArrayView(kept.rest) == QByteArrayView(token).sliced(rl1::kDigitsEnd);
 }
 
 void PrometheusExporter::addEvents(const QList<LockEvent>& events)
@@ -398,7 +451,7 @@ QByteArray PrometheusExporter::exposition() const
     qint64 oldestNs = -1;
     for (size_t i = 0; i < m_holds.size(); ++i) {
         // Unknown keeps the hold's start for when it is held again, but it is not held now.
-        if (!m_holdCounted[i])
+        if (!(m_holdFlags[i] & kHoldCounted))
             continue;
         const qint64 age = std::max<qint64>(0, nowNs - m_holds[i].sinceNs);
         const qint64 validity = std::max<qint64>(0, m_holds[i].validityEndNs - nowNs);
@@ -490,28 +543,34 @@ QByteArray PrometheusExporter::exposition() const
                    u"Per lock key (--key-labels): nodes holding the verdict's token, labelled with the verdict. Keys "
                    u"are shown printable (control characters and backslashes as \\xNN), at most 200 characters. At "
                    u"most redlock_key_series_limit series: the first keys in key order.");
-        QList<std::pair<QString, const KeyState*>> rows;
-        rows.reserve(m_keys.size());
-        for (auto it = m_keys.cbegin(); it != m_keys.cend(); ++it)
-            rows.append({printableBytes(it.key(), 200), &it.value()});
-        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        // Two keys cut to the same 200 characters would be one series twice, which Prometheus refuses: the
-        // first one stands for both.
         const qsizetype limit = std::max<qsizetype>(0, m_options.maxKeySeries);
-        qsizetype series = 0;
-        qsizetype dropped = 0;
-        QString previous;
-        for (qsizetype i = 0; i < rows.size(); ++i) {
-            if (i > 0 && rows[i].first == previous)
-                continue;
-            previous = rows[i].first;
-            if (series == limit) {
-                ++dropped;
-                continue;
+        if (!m_keySeries.made || m_keySeries.generation != m_keySetGeneration) {
+            QList<std::pair<QString, QByteArray>> rows;
+            rows.reserve(m_keys.size());
+            for (auto it = m_keys.cbegin(); it != m_keys.cend(); ++it)
+                rows.append({printableBytes(it.key(), 200), it.key()});
+            std::sort(rows.begin(), rows.end());
+            // Two keys cut to the same 200 characters would be one series twice, which Prometheus refuses: the
+            // first one stands for both.
+            m_keySeries.first.clear();
+            m_keySeries.dropped = 0;
+            QString previous;
+            for (qsizetype i = 0; i < rows.size(); ++i) {
+                if (i > 0 && rows[i].first == previous)
+                    continue;
+                previous = rows[i].first;
+                if (m_keySeries.first.size() == limit)
+                    ++m_keySeries.dropped;
+                else
+                    m_keySeries.first.append(std::move(rows[i]));
             }
-            ++series;
-            out.sample({{"key", rows[i].first}, {"verdict", lockVerdictId(rows[i].second->verdict)}},
-                       rows[i].second->holders);
+            m_keySeries.generation = m_keySetGeneration;
+            m_keySeries.made = true;
+        }
+        const qsizetype dropped = m_keySeries.dropped;
+        for (const auto& [printable, key] : std::as_const(m_keySeries.first)) {
+            const auto state = m_keys.constFind(key); // there: no key came or went since the list was made
+            out.sample({{"key", printable}, {"verdict", lockVerdictId(state->verdict)}}, state->holders);
         }
         out.family("redlock_key_series_limit", Type::Gauge,
                    u"The most per-key series (redlock_lock_holders) a scrape exports (--max-series).");

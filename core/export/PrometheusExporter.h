@@ -3,6 +3,7 @@
 #include "export/PrometheusText.h"
 #include "observe/ObservationTypes.h"
 #include "redlock/RedlockRules.h"
+#include "redlock/Rl1Digits.h"
 #include "runtime/SteadyClock.h"
 
 #include <QHash>
@@ -80,12 +81,22 @@ public:
     static const QList<double>& validityBuckets();
 
 private:
+    // 16 bytes a key beside its key in m_keys (before, 48 and a copy of the held token: about 100 bytes of heap a key
+    // at 1M held locks). The token a hold is about is kept with the hold (m_holdTokens), not here.
     struct KeyState
     {
         LockVerdict verdict = LockVerdict::Unknown;
-        QByteArray token; // the held token (held verdicts only)
         int holders = 0;
         qsizetype hold = -1; // its Hold in m_holds while a token holds it (Unknown included); -1 not held
+    };
+    // The token a hold is about, only to tell whether a later view is the same holder (exactly: no hash, no prefix).
+    // This project's tokens ("rl1:", 32 lower-case hex digits, ":<rest>") as the digits' 16 bytes and their rest,
+    // which is the same for every lock one client takes and shared (m_tokenRests), as AlertMonitor keeps them; any
+    // other token whole in `rest`, sharing the view's buffer (kHoldRl1 in m_holdFlags tells which).
+    struct HoldToken
+    {
+        QByteArray rest;
+        rl1::Digits digits{};
     };
     // A hold's times, in one dense array that a scrape walks (at 1M locks, walking the keys' hash for them took about
     // 150 ms a scrape), 16 bytes each; beside it, in arrays of their own, whose hold it is (to move the last hold into
@@ -100,6 +111,9 @@ private:
     void forget(const QByteArray& key, qint64 atNs);
     void endHold(const Hold& hold, qint64 atNs);
     void freeHold(qsizetype index);
+    void insertKey(const QByteArray& key, const KeyState& state);
+    void keepToken(qsizetype hold, const QByteArray& token);
+    bool holdTokenIs(qsizetype hold, const QByteArray& token) const;
     void runAudit();
     // A count of commands a connection sent, exported as a counter that never goes down: a new connection
     // (reconnect) starts again from 0, which adds to the total instead of lowering it.
@@ -128,11 +142,33 @@ private:
     QHash<QByteArray, KeyState> m_keys;
     std::vector<Hold> m_holds;
     std::vector<QByteArray> m_holdKeys;
-    std::vector<char> m_holdCounted;
+    std::vector<HoldToken> m_holdTokens;
+    // Per hold: kHoldCounted (it counts now: not Unknown), kHoldRl1 (its token is kept as rl1 digits and rest).
+    static constexpr quint8 kHoldCounted = 1;
+    static constexpr quint8 kHoldRl1 = 2;
+    std::vector<quint8> m_holdFlags;
+    // The rests of the rl1 tokens kept (one per client process), each once; those no hold keeps any more are let go
+    // when the set has grown to twice its size after the last sweep.
+    QSet<QByteArray> m_tokenRests;
+    qsizetype m_tokenRestsSwept = 0;
     QMap<LockVerdict, int> m_verdictCounts;
     QSet<QByteArray> m_withoutExpiry; // keys with a lock value without expiry on some node (LockView::noExpiryNodes)
     QMap<LockEvent::Kind, quint64> m_eventCounts;
     PrometheusText::Histogram m_holdDurations;
+
+    // --key-labels: the per-key series in key order (the first maxKeySeries distinct printable keys, and how many were
+    // left out), made again only when the set of keys changed since (m_keySetGeneration: a key came or went), not at
+    // every scrape: at 1M keys escaping and sorting them all took most of a scrape. A verdict or holders changed is
+    // read from m_keys at the scrape.
+    struct KeySeries
+    {
+        quint64 generation = 0;
+        bool made = false;
+        QList<std::pair<QString, QByteArray>> first; // printable key, key
+        qsizetype dropped = 0;
+    };
+    quint64 m_keySetGeneration = 0;
+    mutable KeySeries m_keySeries;
 
     quint64 m_inspections = 0;
     InspectionSummary m_lastInspection;

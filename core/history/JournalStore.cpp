@@ -55,6 +55,7 @@ const journal::Dialect& sqlite()
                        "FROM sessions s WHERE s.id = intervals.session), from_ms)), ended = 'unobserved' WHERE to_ms "
                        "IS NULL AND session <> ? AND session IN (SELECT id FROM sessions WHERE ended_ms IS NOT NULL OR "
                        "last_ms < ?)"),
+        QString(),
     };
     return dialect;
 }

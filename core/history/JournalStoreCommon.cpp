@@ -190,9 +190,14 @@ bool insertSession(const QSqlDatabase& db, const Dialect& dialect, const QString
 bool endSession(const QSqlDatabase& db, const Dialect& dialect, qint64 session, qint64 nowMs, QSqlError* failed)
 {
     QSqlQuery q(db), s(db);
-    q.prepare(QStringLiteral("UPDATE %1intervals SET to_ms = %2(from_ms, ?), ended = 'unobserved' WHERE to_ms IS NULL "
-                             "AND session = ?")
-                  .arg(dialect.tablePrefix, dialect.greatest));
+    if (dialect.lockInOrder.isEmpty())
+        q.prepare(QStringLiteral("UPDATE %1intervals SET to_ms = %2(from_ms, ?), ended = 'unobserved' WHERE to_ms IS "
+                                 "NULL AND session = ?")
+                      .arg(dialect.tablePrefix, dialect.greatest));
+    else // the session's open intervals locked in order first (the subquery), then closed
+        q.prepare(QStringLiteral("UPDATE %1intervals SET to_ms = %2(from_ms, ?), ended = 'unobserved' WHERE to_ms IS "
+                                 "NULL AND id IN (SELECT id FROM %1intervals WHERE to_ms IS NULL AND session = ?%3)")
+                      .arg(dialect.tablePrefix, dialect.greatest, dialect.lockInOrder));
     q.addBindValue(nowMs);
     q.addBindValue(session);
     s.prepare(QStringLiteral("UPDATE %1sessions SET last_ms = ?, ended_ms = ? WHERE id = ?").arg(dialect.tablePrefix));

@@ -64,6 +64,11 @@ struct Dialect
     // Closes the open intervals of the sessions other than ? that ended or have not written since ?, as "unobserved"
     // at the session's last write.
     QString closeAbandoned;
+    // Several writers: appended to a SELECT of intervals (id, key) whose rows a multi-row UPDATE then changes, so that
+    // it locks them in the one order every writer locks intervals in (key, id; see PostgresJournalStore::writeOnce)
+    // before it changes any: two writers updating the same keys' intervals in different orders deadlock. Empty (SQLite:
+    // one writer at a time) = the plain UPDATE.
+    QString lockInOrder;
 };
 
 // A writer's session rows, in the dialect's SQL; false: a statement failed (*failed).

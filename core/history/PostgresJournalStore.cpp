@@ -113,9 +113,17 @@ const journal::Dialect& postgres()
         true,
         QStringLiteral("DELETE FROM redlock_sessions s WHERE s.ended_ms IS NOT NULL AND s.ended_ms < ? AND NOT EXISTS "
                        "(SELECT 1 FROM redlock_intervals i WHERE i.session = s.id)"),
-        QStringLiteral("UPDATE redlock_intervals i SET to_ms = greatest(i.from_ms, coalesce(s.ended_ms, s.last_ms)), "
-                       "ended = 'unobserved' FROM redlock_sessions s WHERE i.to_ms IS NULL AND i.session = s.id AND "
-                       "s.id <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?)"),
+        // The CTE locks the rows in (key, id) order (its Sort under its row locks), the order every writer locks the
+        // intervals it may take over in, and the UPDATE changes only rows it locked: a closing in the table's order
+        // and a takeover in key order of the same gone sessions' intervals could deadlock (40P01). A row another
+        // writer took over meanwhile (its session is now that writer's) or closed is left alone.
+        QStringLiteral(
+            "WITH locked AS (SELECT i.id, i.session, coalesce(s.ended_ms, s.last_ms) AS at_ms FROM "
+            "redlock_intervals i JOIN redlock_sessions s ON s.id = i.session WHERE i.to_ms IS NULL AND s.id "
+            "<> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?) ORDER BY i.key, i.id FOR UPDATE OF i) UPDATE "
+            "redlock_intervals i SET to_ms = greatest(i.from_ms, l.at_ms), ended = 'unobserved' FROM locked "
+            "l WHERE i.id = l.id AND i.session = l.session AND i.to_ms IS NULL"),
+        QStringLiteral(" ORDER BY key, id FOR UPDATE"),
     };
     return dialect;
 }

@@ -9,10 +9,14 @@
 #include "support/JournalTestSupport.h"
 #include "support/PostgresTestSupport.h"
 
+#include <QSemaphore>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QThread>
 #include <QtTest>
+
+#include <memory>
 
 using namespace redlock;
 
@@ -117,6 +121,9 @@ private slots:
     // each transition told once.
     void twoWritersAndAReaderGiveOneHistory()
     {
+        // Neither writer is a deadlock's victim (the restarted exporter's start closes its earlier session's
+        // intervals while the console updates the same keys'): the retry that would hide one never runs.
+        const qint64 retriesBefore = PostgresJournalStore::writeRetries();
         auto clock = std::make_shared<SetClock>();
         const qint64 base = QDateTime::currentMSecsSinceEpoch() - 3600'000;
         clock->now = base;
@@ -179,6 +186,7 @@ private slots:
         QVERIFY(await(console.flush()));
         QVERIFY2(exporterProblems.isEmpty(), qPrintable(exporterProblems.value(0).value(0).toString()));
         QVERIFY2(consoleProblems.isEmpty(), qPrintable(consoleProblems.value(0).value(0).toString()));
+        QCOMPARE(PostgresJournalStore::writeRetries(), retriesBefore);
 
         const HistoryResult all = read("svc:*");
         QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
@@ -292,6 +300,104 @@ private slots:
         // Retention by size later measures the tables: these rows are not its to count.
         QVERIFY(admin(QStringLiteral("DELETE FROM redlock_events WHERE substring(key from 1 for 2) = 'dl'::bytea")));
         QVERIFY(admin(QStringLiteral("DELETE FROM redlock_intervals WHERE substring(key from 1 for 2) = 'dl'::bytea")));
+    }
+
+    // Closing a writer's open intervals, at its session's end (endSession) or as another's once it is silent
+    // (closeAbandoned), locks them in key order, as a write that takes them over does: a writer that holds the first
+    // key's row and then asks for the last key's is never a deadlock's victim, nor is the closing. The rows were
+    // written in descending key order: in the table's order the closing would take the last key's row first and wait
+    // for the first's, while the other waits for the last's (both failed so: "deadlock detected").
+    void closingIntervalsLocksThemInKeyOrder_data()
+    {
+        QTest::addColumn<bool>("abandoned");
+        QTest::newRow("endSession") << false;
+        QTest::newRow("closeAbandoned") << true;
+    }
+    void closingIntervalsLocksThemInKeyOrder()
+    {
+        QFETCH(bool, abandoned);
+        const qint64 t = QDateTime::currentMSecsSinceEpoch();
+        constexpr int kKeys = 10;
+        const auto keyName = [](int key) -> QByteArray { return "ord:" + QByteArray::number(key); };
+        // The writer and the closing, on connections of their own in a thread of their own: the closing waits for the
+        // first key's row.
+        QSemaphore written, close;
+        bool wrote = false, closed = false;
+        QString closeError;
+        const QString url = m_server.url();
+        std::unique_ptr<QThread> writer(QThread::create([&] {
+            PostgresJournalStore store(url, 30000);
+            PostgresJournalStore::Error e;
+            QList<JournalEvent> held;
+            for (int k = kKeys - 1; k >= 0; --k)
+                held << journalEvent(t, keyName(k), "acquired", "t" + QByteArray::number(k));
+            wrote = store.open(false, &e) && store.beginSession(QStringLiteral("closing"), t, 0, &e) &&
+                    store.write(held, t, &e);
+            written.release();
+            close.acquire();
+            if (abandoned) {
+                PostgresJournalStore other(url, 30000);
+                closed = other.open(false, &e) && other.closeAbandoned(t + 1, &e);
+            } else {
+                closed = store.endSession(t + 1, &e);
+            }
+            if (!closed)
+                closeError = e.message;
+        }));
+        writer->start();
+        bool released = false;
+        const auto releaseOnFailure = qScopeGuard([&] {
+            if (!released) // a check failed before: the thread must not wait for ever
+                close.release();
+            writer->wait();
+        });
+        written.acquire();
+        QVERIFY(wrote);
+
+        const QString name = QStringLiteral("locker");
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+            db.setHostName(QStringLiteral("127.0.0.1"));
+            db.setPort(m_server.port());
+            db.setDatabaseName(QStringLiteral("postgres"));
+            db.setUserName(test::LocalPostgres::user());
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("BEGIN")));
+            const auto lockKey = [&](int key) {
+                q.prepare(
+                    QStringLiteral("SELECT id FROM redlock_intervals WHERE key = ? AND to_ms IS NULL FOR UPDATE"));
+                q.addBindValue(keyName(key));
+                const bool ok = q.exec() && q.next();
+                if (!ok)
+                    qWarning() << q.lastError().text();
+                q.finish();
+                return ok;
+            };
+            const bool firstLocked = lockKey(0);
+            close.release();
+            released = true;
+            QVERIFY(firstLocked);
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    QSqlQuery waiting(db);
+                    return waiting.exec(QStringLiteral("SELECT count(*) FROM pg_locks WHERE NOT granted")) &&
+                           waiting.next() && waiting.value(0).toInt() > 0;
+                },
+                30000));
+            QVERIFY(lockKey(kKeys - 1));
+            QVERIFY(q.exec(QStringLiteral("COMMIT")));
+            QVERIFY(writer->wait(60000));
+            QVERIFY2(closed, qPrintable(closeError));
+            QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM redlock_intervals WHERE substring(key from 1 for 4) = "
+                                          "'ord:'::bytea AND to_ms IS NULL")) &&
+                    q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+        }
+        QSqlDatabase::removeDatabase(name);
+        QVERIFY(admin(QStringLiteral("DELETE FROM redlock_events WHERE substring(key from 1 for 4) = 'ord:'::bytea")));
+        QVERIFY(
+            admin(QStringLiteral("DELETE FROM redlock_intervals WHERE substring(key from 1 for 4) = 'ord:'::bytea")));
     }
 
     void storeStoppedAndRestartedLosesNothingThatFitTheQueue()

@@ -770,6 +770,84 @@ private slots:
         QCOMPARE(plain.keysOverSeriesLimit(), 0);
     }
 
+    // The per-key series are made again when keys come and go, and show a verdict changed since the last scrape.
+    void keySeriesFollowKeysAndVerdicts()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        options.perKeyMetrics = true;
+        options.maxKeySeries = 2;
+        PrometheusExporter exporter(options);
+        const auto add = [&](const LockView& v, bool changed = false) {
+            LockChangeSet set;
+            (changed ? set.changed : set.appeared) = {v};
+            exporter.addChanges(set);
+        };
+        add(view("b", LockVerdict::Held, "t", 5000, *clock));
+        add(view("c", LockVerdict::Held, "t", 5000, *clock));
+        QByteArray out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"b\",verdict=\"held\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"c\",verdict=\"held\"}"), 2.0);
+        QCOMPARE(sampleValue(out, "redlock_key_series_dropped"), 0.0);
+        add(view("c", LockVerdict::Free, {}, -1, *clock), true); // no key came or went: the verdict still shows
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"c\",verdict=\"free\"}"), 0.0);
+        QVERIFY(std::isnan(sampleValue(out, "redlock_lock_holders{key=\"c\",verdict=\"held\"}")));
+        add(view("a", LockVerdict::Held, "t", 5000, *clock)); // first in key order: c is left out
+        out = exporter.exposition();
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"a\",verdict=\"held\"}"), 2.0);
+        QVERIFY(std::isnan(sampleValue(out, "redlock_lock_holders{key=\"c\",verdict=\"free\"}")));
+        QCOMPARE(sampleValue(out, "redlock_key_series_dropped"), 1.0);
+        LockChangeSet gone;
+        gone.disappeared = {"a", "b"};
+        exporter.addChanges(gone);
+        out = exporter.exposition();
+        QCOMPARE(out.count("\nredlock_lock_holders{"), 1);
+        QCOMPARE(sampleValue(out, "redlock_lock_holders{key=\"c\",verdict=\"free\"}"), 0.0);
+        QCOMPARE(sampleValue(out, "redlock_key_series_dropped"), 0.0);
+    }
+
+    // Whether a lock is held by the same holder as before is told by its whole token, whichever way the exporter keeps
+    // it (this project's rl1 tokens as digits and a shared rest): a token that differs only in its digits, only in its
+    // rest, or only in the case of its digits is another holder, whose hold starts anew.
+    void sameHolderIsTheWholeToken()
+    {
+        ExporterOptions options;
+        options.nodes = {endpoint(7001), endpoint(7002), endpoint(7003)};
+        auto clock = std::make_shared<ManualClock>();
+        options.clock = clock;
+        PrometheusExporter exporter(options);
+        const QByteArray digits = "0123456789abcdef0123456789abcdef";
+        const QByteArray first = "rl1:" + digits + ":42:host:client";
+        const QList<QByteArray> others{
+            "rl1:" + digits + ":42:host:client", // the same again: the hold goes on
+            "rl1:1123456789abcdef0123456789abcdef:42:host:client",
+            "rl1:1123456789abcdef0123456789abcdef:43:host:client",
+            "rl1:1123456789ABCDEF0123456789abcdef:43:host:client", // not the rl1 form (upper case)
+            "rl1:1123456789abcdef0123456789abcdef:43:host:client", // the rl1 form again
+            "other-token",
+            "other-token",
+        };
+        const auto held = [&](const QByteArray& token) {
+            LockChangeSet set;
+            set.changed = {view("k", LockVerdict::Held, token, 60000, *clock)};
+            exporter.addChanges(set);
+        };
+        held(first);
+        double ended = 0;
+        for (qsizetype i = 0; i < others.size(); ++i) {
+            clock->advanceMs(1000);
+            const bool same = others[i] == (i == 0 ? first : others[i - 1]);
+            held(others[i]);
+            ended += same ? 0 : 1;
+            const QByteArray out = exporter.exposition();
+            QCOMPARE(sampleValue(out, "redlock_lock_hold_duration_seconds_count"), ended);
+        }
+        QCOMPARE(ended, 5.0);
+    }
+
     // ---- --listen ------------------------------------------------------------------------------------------
 
     void listenAddresses_data()
