@@ -126,7 +126,12 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
     }
     const bool quorumRunsOut = bestCount >= quorum && quorumPttl != std::numeric_limits<qint64>::max();
 
-    if (stuck >= 0 && !quorumRunsOut) {
+    // Another token that the unreachable nodes could make a quorum of: whether the value without expiry is the lock
+    // cannot be told (that holder may hold it), nor what a release would release.
+    bool anotherMayHold = false;
+    for (qsizetype t = 0; t < countOf.size() && stuck >= 0; ++t)
+        anotherMayHold = anotherMayHold || (t != stuck && countOf[t] + unreachable >= quorum);
+    if (stuck >= 0 && !quorumRunsOut && !anotherMayHold) {
         // No quorum that will run out: the value without expiry is the lock an operator must release (a quorum
         // of it is held for good).
         view.verdict = LockVerdict::Stuck;

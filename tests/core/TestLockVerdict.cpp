@@ -86,6 +86,14 @@ private slots:
         QTest::newRow("one token on a minority: leftover")
             << QList<Node>{{"t", 10000}, {"t", 10000}, {"-"}, {"-"}, {"-"}} << LockVerdict::MinorityLeftover
             << range(0, 2) << qint64(-1);
+        // A value without expiry beside a token that the unreachable node could make a quorum of: that holder may hold
+        // the lock, so it is not known stuck (hostile use: force release was offered against the live holder's key).
+        QTest::newRow("no expiry beside a token an unreachable node may make a quorum: unknown")
+            << QList<Node>{{"old", -1}, {"t", 10000}, {"t", 10000}, {"!"}, {"-"}} << LockVerdict::Unknown << range(3, 4)
+            << qint64(-1);
+        QTest::newRow("no expiry beside a token no quorum can be made of: stuck")
+            << QList<Node>{{"old", -1}, {"t", 10000}, {"-"}, {"-"}, {"!"}} << LockVerdict::Stuck << range(0, 1)
+            << qint64(-1);
         QTest::newRow("two tokens, neither a quorum: contested")
             << QList<Node>{{"a", 10000}, {"a", 10000}, {"b", 10000}, {"b", 10000}, {"-"}} << LockVerdict::Contested
             << range(0, 4) << qint64(-1);
