@@ -42,23 +42,43 @@ bool holderFromHash(const LockView& view)
 
 QByteArray AlertMonitor::KeptToken::token() const
 {
-    if (!rl1)
-        return rest;
-    QByteArray out(rl1::kDigitsEnd + rest.size(), Qt::Uninitialized);
+    switch (form) {
+    case Whole:
+        return rest ? rest->bytes : QByteArray();
+    case Hex32: {
+        QByteArray out(rl1::kDigits, Qt::Uninitialized);
+        rl1::writeDigits(out.data(), digits.data());
+        return out;
+    }
+    case Rl1:
+        break;
+    }
+    const QByteArray& tail = rest ? rest->bytes : QByteArray();
+    QByteArray out(rl1::kDigitsEnd + tail.size(), Qt::Uninitialized);
     rl1::writeHead(out.data(), digits.data());
-    std::copy(rest.cbegin(), rest.cend(), out.begin() + rl1::kDigitsEnd);
+    std::copy(tail.cbegin(), tail.cend(), out.begin() + rl1::kDigitsEnd);
     return out;
 }
 
 void AlertMonitor::keepToken(const QByteArray& token, KeptToken* into)
 {
-    into->rl1 = false;
+    into->form = KeptToken::Whole;
     into->digits = {};
-    into->rest = token;
+    into->rest.reset();
     rl1::Digits digits;
-    if (!rl1::split(token, &digits))
+    if (rl1::splitDigits(token, &digits)) {
+        into->form = KeptToken::Hex32;
+        into->digits = digits;
         return;
-    into->rl1 = true;
+    }
+    if (!rl1::split(token, &digits)) {
+        if (!token.isEmpty()) {
+            into->rest = new KeptToken::Rest;
+            into->rest->bytes = token;
+        }
+        return;
+    }
+    into->form = KeptToken::Rl1;
     into->digits = digits;
     // Looked up without a copy (the raw data is the token's, only for the lookup).
     const qsizetype from = rl1::kDigitsEnd;
@@ -69,10 +89,15 @@ void AlertMonitor::keepToken(const QByteArray& token, KeptToken* into)
     }
     // A rest no lock keeps any more (its client's locks are gone) is only held by the set: let go now and then.
     if (m_tokenRests.size() >= 2 * m_tokenRestsSwept + 64) {
-        m_tokenRests.removeIf([](const QByteArray& r) { return r.isDetached(); });
+        m_tokenRests.removeIf([](QHash<QByteArray, QExplicitlySharedDataPointer<KeptToken::Rest>>::iterator r) {
+            return r.value()->ref.loadRelaxed() == 1;
+        });
         m_tokenRestsSwept = m_tokenRests.size();
     }
-    into->rest = *m_tokenRests.insert(QByteArray(rest.constData(), rest.size()));
+    auto* kept = new KeptToken::Rest;
+    kept->bytes = QByteArray(rest.constData(), rest.size());
+    into->rest = kept;
+    m_tokenRests.insert(kept->bytes, into->rest);
 }
 
 QByteArray AlertMonitor::keySubject(const QByteArray& key)

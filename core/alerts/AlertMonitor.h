@@ -6,6 +6,7 @@
 #include "runtime/SteadyClock.h"
 #include "runtime/WallClock.h"
 
+#include <QExplicitlySharedDataPointer>
 #include <QHash>
 #include <QObject>
 #include <QSet>
@@ -178,19 +179,30 @@ signals:
     void mutesChanged();
 
 private:
-    // A token as the monitor keeps it, per lock and per alert: this project's tokens ("rl1:", 32 lowercase hex digits,
-    // ":<pid>:<host>:<client>") as the 16 bytes of their digits and their rest, which is the same for every lock one
-    // client takes and shared (m_tokenRests); any other token whole, sharing the view's buffer. Exact: token() gives it
-    // back, and == is the tokens' equality. (Before, a large watch kept each lock's token in a buffer of its own: 80
-    // bytes of heap a lock that only the monitor kept.)
+    // A token as the monitor keeps it, per lock and per alert, in 25 bytes: this project's tokens ("rl1:", 32 lowercase
+    // hex digits, ":<pid>:<host>:<client>") as the 16 bytes of their digits and their rest, which is the same for every
+    // lock one client takes and shared (m_tokenRests); node-redlock's (32 lowercase hex digits) as their digits alone;
+    // any other token whole, in a rest of its own. Exact: token() gives it back, and == is the tokens' equality.
+    // (Before, a large watch kept each lock's token in a buffer of its own: 80 bytes of heap a lock that only the
+    // monitor kept; then a QByteArray of 24 bytes in each lock's state.)
     struct KeptToken
     {
-        QByteArray rest;      // rl1: the part after the digits (from ':' on); else the whole token
-        rl1::Digits digits{}; // rl1: the 32 digits, two a byte (core/redlock/Rl1Digits.h)
-        bool rl1 = false;
+        struct Rest : QSharedData
+        {
+            QByteArray bytes;
+        };
+        enum Form : quint8 { Whole, Rl1, Hex32 };
+
+        QExplicitlySharedDataPointer<Rest> rest; // Rl1: the part after the digits (from ':' on); Whole: the token
+        rl1::Digits digits{};                    // Rl1, Hex32: the 32 digits, two a byte (core/redlock/Rl1Digits.h)
+        Form form = Whole;
 
         QByteArray token() const;
-        friend bool operator==(const KeptToken&, const KeptToken&) = default;
+        friend bool operator==(const KeptToken& a, const KeptToken& b)
+        {
+            return a.form == b.form && a.digits == b.digits &&
+                   (a.rest == b.rest || (a.rest && b.rest && a.rest->bytes == b.rest->bytes));
+        }
     };
     struct Condition
     {
@@ -203,7 +215,7 @@ private:
         QString message;
         KeptToken token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
-    // One per lock held, contested or left over (100,000 in a large watch): 64 bytes, no text of its own. The holder's
+    // One per lock held, contested or left over (100,000 in a large watch): 48 bytes, no text of its own. The holder's
     // summary is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
@@ -222,7 +234,7 @@ private:
 
         AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
     };
-    static_assert(sizeof(LockState) <= 64, "one per lock: keep it small");
+    static_assert(sizeof(LockState) <= 48, "one per lock: keep it small");
     // A lock's condition to raise in this evaluation (its state is looked up again then): its alert's texts are made
     // only for a single alert. A storm raises 100,000 at once as one group, whose members need none of them.
     struct FreshLock
@@ -320,7 +332,7 @@ private:
     QHash<QByteArray, LockState> m_noExpiry; // keys with a value without expiry on a minority: since when
     // The rests of the rl1 tokens kept (one per client process), each once; those no lock keeps any more are let go
     // when the set has grown to twice its size after the last sweep.
-    QSet<QByteArray> m_tokenRests;
+    QHash<QByteArray, QExplicitlySharedDataPointer<KeptToken::Rest>> m_tokenRests;
     qsizetype m_tokenRestsSwept = 0;
     // The holders of m_locks' holds whose summary the token does not give: a hash's (Redisson's, with its
     // reentrancy count), made from the hash's fields. Only those are kept as text.

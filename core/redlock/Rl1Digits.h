@@ -24,14 +24,15 @@ inline int hexDigit(char c)
     return -1;
 }
 
-// The token's digits as bytes; false when it is not of this form. Its rest is token.sliced(kDigitsEnd).
-inline bool split(QByteArrayView token, Digits* digits)
+// A token of 32 lower-case hex digits and nothing else (node-redlock's: 16 random bytes in hex) as its bytes; false
+// when it is not of this form.
+inline bool splitDigits(QByteArrayView token, Digits* digits)
 {
-    if (token.size() <= kDigitsEnd || !token.startsWith("rl1:") || token[kDigitsEnd] != ':')
+    if (token.size() != kDigits)
         return false;
     for (qsizetype i = 0; i < kDigits / 2; ++i) {
-        const int high = hexDigit(token[kPrefix + 2 * i]);
-        const int low = hexDigit(token[kPrefix + 2 * i + 1]);
+        const int high = hexDigit(token[2 * i]);
+        const int low = hexDigit(token[2 * i + 1]);
         if (high < 0 || low < 0)
             return false;
         (*digits)[size_t(i)] = quint8((high << 4) | low);
@@ -39,18 +40,32 @@ inline bool split(QByteArrayView token, Digits* digits)
     return true;
 }
 
+// The token's digits as bytes; false when it is not of this form. Its rest is token.sliced(kDigitsEnd).
+inline bool split(QByteArrayView token, Digits* digits)
+{
+    if (token.size() <= kDigitsEnd || !token.startsWith("rl1:") || token[kDigitsEnd] != ':')
+        return false;
+    return splitDigits(token.sliced(kPrefix, kDigits), digits);
+}
+
+// The 32 digits again, in lower case, at `out`.
+inline void writeDigits(char* out, const quint8* digits)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (qsizetype i = 0; i < kDigits / 2; ++i) {
+        out[2 * i] = kHex[digits[i] >> 4];
+        out[2 * i + 1] = kHex[digits[i] & 0xf];
+    }
+}
+
 // The token's first kDigitsEnd bytes again ("rl1:" and the digits in lower case) at `out`; the rest follows them.
 inline void writeHead(char* out, const quint8* digits)
 {
-    static constexpr char kHex[] = "0123456789abcdef";
     out[0] = 'r';
     out[1] = 'l';
     out[2] = '1';
     out[3] = ':';
-    for (qsizetype i = 0; i < kDigits / 2; ++i) {
-        out[kPrefix + 2 * i] = kHex[digits[i] >> 4];
-        out[kPrefix + 2 * i + 1] = kHex[digits[i] & 0xf];
-    }
+    writeDigits(out + kPrefix, digits);
 }
 
 } // namespace redlock::rl1

@@ -787,8 +787,9 @@ private slots:
 
     // The monitor keeps a Redlock token as its random digits and its rest (shared by a client's locks): exactly. A
     // token differing from another only in its digits, or only in its rest, is another holder (a new condition); one
-    // that only looks like a Redlock token (upper-case digits, no rest) is kept whole; every message names the holder
-    // as decodeHolder of the very token read.
+    // that only looks like a Redlock token (upper-case digits, no rest) is kept whole; node-redlock's 32 hex digits as
+    // their bytes (its upper-case look-alike whole); every message names the holder as decodeHolder of the very token
+    // read.
     void redlockTokensAreKeptExactly()
     {
         LocalCluster cluster;
@@ -811,8 +812,12 @@ private slots:
         rest.client = QStringLiteral("billing-worker-2");
         const QByteArray upper = "rl1:0123456789ABCDEF0123456789ABCDEF" + a.identitySuffix();
         const QByteArray bare = "rl1:0123456789abcdef0123456789abcdef";
-        const QList<QPair<QByteArray, QByteArray>> holds{
-            {"k:a", a.encode()}, {"k:upper", upper}, {"k:bare", bare}, {"k:rest", a.encode()}};
+        // node-redlock's (32 hex digits, kept as their bytes), and the same in upper case (kept whole).
+        const QByteArray hex = "0123456789abcdef0123456789abcdef";
+        const QByteArray hexOther = "0123456789abcdef0123456789abcde0";
+        const QList<QPair<QByteArray, QByteArray>> holds{{"k:a", a.encode()}, {"k:upper", upper},
+                                                         {"k:bare", bare},    {"k:rest", a.encode()},
+                                                         {"k:hex", hex},      {"k:HEX", hex.toUpper()}};
         for (const auto& [key, token] : holds)
             hold(key, token);
         QVERIFY(feed.inspect());
@@ -843,18 +848,23 @@ private slots:
         // and are raised again for the new holders after the threshold.
         hold("k:a", digits.encode());
         hold("k:rest", rest.encode());
+        hold("k:hex", hexOther);
         QVERIFY(feed.inspect());
         monitor.evaluate();
-        QCOMPARE(cleared.size(), 2);
+        QCOMPARE(cleared.size(), 3);
+        QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:hex")));
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:HEX")));
         QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:a")));
         QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:rest")));
         QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "k:upper")));
         m_clock->advanceMs(10500);
         monitor.evaluate();
-        QCOMPARE(raised.size(), holds.size() + 2);
+        QCOMPARE(raised.size(), holds.size() + 3);
         for (qsizetype i = holds.size(); i < raised.size(); ++i) {
             const Alert alert = raised[i].first().value<Alert>();
-            const QByteArray token = alert.key == "k:a" ? digits.encode() : rest.encode();
+            const QByteArray token = alert.key == "k:a"     ? digits.encode()
+                                     : alert.key == "k:hex" ? hexOther
+                                                            : rest.encode();
             QVERIFY2(messageNames(alert, token), qPrintable(alert.message));
         }
     }
