@@ -22,9 +22,9 @@ size_t index(AlertRule rule)
     return static_cast<size_t>(rule);
 }
 
-quint16 smallCount(int n)
+quint8 smallCount(int n)
 {
-    return static_cast<quint16>(std::clamp(n, 0, int(std::numeric_limits<quint16>::max())));
+    return static_cast<quint8>(std::clamp(n, 0, int(std::numeric_limits<quint8>::max())));
 }
 
 // Whether the view's holder was decoded from a hash's fields (judgeLock: those of the first node holding the token),
@@ -155,6 +155,7 @@ AlertMonitor::AlertMonitor(AlertMonitorOptions options, QObject* parent)
     for (int i = 0; i < m_options.nodeCount; ++i)
         m_facts[i].node = i;
     m_seen.fill(false, m_options.nodeCount);
+    m_wallMinusSteadyMs = wallMs() - nowNs() / 1'000'000;
     if (m_options.evaluateIntervalMs > 0) {
         m_timer.setInterval(m_options.evaluateIntervalMs);
         connect(&m_timer, &QTimer::timeout, this, &AlertMonitor::evaluate);
@@ -165,6 +166,15 @@ AlertMonitor::AlertMonitor(AlertMonitorOptions options, QObject* parent)
 }
 
 AlertMonitor::~AlertMonitor() = default;
+
+void AlertMonitor::setSince(LockState* s, qint64 sinceNs, qint64 sinceMs) const
+{
+    s->sinceNs = sinceNs;
+    // Off by more than 24 days (the wall clock set that far since the start): the nearest that is kept.
+    const qint64 delta = sinceMs - (sinceNs / 1'000'000 + m_wallMinusSteadyMs);
+    s->sinceMsDelta = static_cast<qint32>(
+        std::clamp<qint64>(delta, std::numeric_limits<qint32>::min(), std::numeric_limits<qint32>::max()));
+}
 
 void AlertMonitor::setThresholds(const AlertThresholds& thresholds)
 {
@@ -214,7 +224,7 @@ void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& 
             // Gone, or another condition: compared with what the key has at the next evaluation (followDetached), as a
             // single alert's is (another token there: it leaves at once).
             --g.attached;
-            g.detached.insert(key, Detached{it->token, nowNs(), it->sinceMs});
+            g.detached.insert(key, Detached{it->token, nowNs(), sinceMsOf(*it)});
         }
     }
     if (!next) {
@@ -306,7 +316,7 @@ void AlertMonitor::clearLocks()
                 continue;
             Group& g = m_groups[index(it->rule())];
             --g.attached;
-            g.detached.insert(it.key(), Detached{it->token, now, it->sinceMs});
+            g.detached.insert(it.key(), Detached{it->token, now, sinceMsOf(*it)});
         }
     }
     m_locks.clear();
@@ -332,10 +342,9 @@ void AlertMonitor::applyNoExpiry(const LockView& view)
     const auto it = m_noExpiry.constFind(view.key);
     if (it != m_noExpiry.cend() && it->token == next.token) {
         next.sinceNs = it->sinceNs;
-        next.sinceMs = it->sinceMs;
+        next.sinceMsDelta = it->sinceMsDelta;
     } else {
-        next.sinceNs = nowNs();
-        next.sinceMs = wallMs();
+        setSince(&next, nowNs(), wallMs());
     }
     putLock(m_noExpiry, view.key, &next);
 }
@@ -387,10 +396,9 @@ void AlertMonitor::applyLock(const LockView& view)
     // The same condition goes on: held by the same token, contested, or left over by the same token.
     if (it != m_locks.cend() && it->rule() == rule && (rule == AlertRule::LockContested || it->token == next.token)) {
         next.sinceNs = it->sinceNs;
-        next.sinceMs = it->sinceMs;
+        next.sinceMsDelta = it->sinceMsDelta;
     } else {
-        next.sinceNs = nowNs();
-        next.sinceMs = wallMs();
+        setSince(&next, nowNs(), wallMs());
     }
     putLock(m_locks, view.key, &next);
 }
@@ -688,7 +696,7 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
                 c.subject = keySubject(f->key);
                 c.key = f->key;
                 c.sinceNs = s->sinceNs;
-                c.sinceMs = s->sinceMs;
+                c.sinceMs = sinceMsOf(*s);
                 c.message = lockMessage(f->key, *s);
                 if (rule != AlertRule::LockContested)
                     c.token = s->token;
@@ -710,7 +718,7 @@ void AlertMonitor::raise(const QList<Condition>& fresh, const QList<FreshLock>& 
                 continue;
             s->member = true;
             ++g.attached;
-            joined(rule, f->key, s->sinceMs);
+            joined(rule, f->key, sinceMsOf(*s));
         }
         if (joining)
             continue;
@@ -758,7 +766,7 @@ void AlertMonitor::updateGroup(AlertRule rule, Active& group)
             for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
                 for (auto it = map->cbegin(); it != map->cend(); ++it) {
                     if (it->member && it->rule() == rule)
-                        note(it.key(), it->sinceMs);
+                        note(it.key(), sinceMsOf(*it));
                 }
             }
         }

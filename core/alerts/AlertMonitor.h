@@ -215,26 +215,30 @@ private:
         QString message;
         KeptToken token; // LockHeld, MinorityLeftover: whose hold or leftover it is
     };
-    // One per lock held, contested or left over (100,000 in a large watch): 48 bytes, no text of its own. The holder's
+    // One per lock held, contested or left over (100,000 in a large watch): 40 bytes, no text of its own. The holder's
     // summary is made again from the key and the token when a message is (holderOf).
     struct LockState
     {
-        [[no_unique_address]] KeptToken token;          // the small fields below sit in its tail
-        quint8 ruleIndex = quint8(AlertRule::LockHeld); // LockHeld, LockContested or MinorityLeftover
+        [[no_unique_address]] KeptToken token;              // the small fields below sit in its tail
+        quint8 ruleIndex : 2 = quint8(AlertRule::LockHeld); // LockHeld, LockContested or MinorityLeftover
         // MinorityLeftover of a value without expiry (LockView::noExpiryNodes on fewer than a quorum): it never goes
         // away by itself, so it is raised at once, not after the rule's threshold.
-        bool noExpiry = false;
+        bool noExpiry : 1 = false;
         // This condition is its rule's group's member (attached): present while this state lasts, with nothing to do
         // in an evaluation; replaced by another condition or removed, the member is detached (putLock).
-        bool member = false;
-        quint16 holders = 0;
-        quint16 tokenCount = 0;
+        bool member : 1 = false;
+        quint8 holders = 0;    // (at most 255 counted)
+        quint8 tokenCount = 0; // (at most 255 counted)
+        // The wall instant it began (as first observed), as its difference from what the steady instant gives
+        // (sinceMsOf): 0 unless the wall clock was set since the monitor started.
+        qint32 sinceMsDelta = 0;
         qint64 sinceNs = 0;
-        qint64 sinceMs = 0;
 
         AlertRule rule() const { return static_cast<AlertRule>(ruleIndex); }
     };
-    static_assert(sizeof(LockState) <= 48, "one per lock: keep it small");
+    static_assert(sizeof(LockState) <= 40, "one per lock: keep it small");
+    qint64 sinceMsOf(const LockState& s) const { return s.sinceNs / 1'000'000 + m_wallMinusSteadyMs + s.sinceMsDelta; }
+    void setSince(LockState* s, qint64 sinceNs, qint64 sinceMs) const;
     // A lock's condition to raise in this evaluation (its state is looked up again then): its alert's texts are made
     // only for a single alert. A storm raises 100,000 at once as one group, whose members need none of them.
     struct FreshLock
@@ -328,6 +332,7 @@ private:
     AlertMonitorOptions m_options;
     std::shared_ptr<SteadyClock> m_clock;
     std::shared_ptr<WallClock> m_wall;
+    qint64 m_wallMinusSteadyMs = 0;          // at the start: what LockState::sinceMsDelta is counted from
     QHash<QByteArray, LockState> m_locks;    // keys held, contested or left over: since when
     QHash<QByteArray, LockState> m_noExpiry; // keys with a value without expiry on a minority: since when
     // The rests of the rl1 tokens kept (one per client process), each once; those no lock keeps any more are let go

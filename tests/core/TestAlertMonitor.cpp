@@ -126,12 +126,14 @@ QByteArray nodeAlert(AlertRule rule, int node)
 
 const QByteArray kQuorumLost = QByteArrayLiteral("quorum-lost:");
 
-// Wall time that moves with the test's steady clock (a condition's sinceMs follows advanceMs).
+// Wall time that moves with the test's steady clock (a condition's sinceMs follows advanceMs), set off by shiftMs (a
+// wall clock set after the monitor started).
 class WallFromSteady final : public WallClock
 {
 public:
     explicit WallFromSteady(std::shared_ptr<SteadyClock> steady) : m_steady(std::move(steady)) {}
-    qint64 nowMs() const override { return m_steady->nowNs() / 1'000'000; }
+    qint64 nowMs() const override { return m_steady->nowNs() / 1'000'000 + shiftMs; }
+    qint64 shiftMs = 0;
 
 private:
     std::shared_ptr<SteadyClock> m_steady;
@@ -1108,8 +1110,10 @@ private slots:
         QString error;
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         AlertMonitorOptions o = options(3); // LockHeld 10 s, clear after 5 s, groups from 10
-        o.wallClock = std::make_shared<WallFromSteady>(m_clock);
+        const auto wall = std::make_shared<WallFromSteady>(m_clock);
+        o.wallClock = wall;
         AlertMonitor monitor(o);
+        wall->shiftMs = 3 * 24 * 3600 * 1000; // set three days ahead after the start: the times shown follow it
         QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
         QSignalSpy cleared(&monitor, &AlertMonitor::alertCleared);
         Feed feed(cluster.endpoints(), &monitor);
@@ -1132,7 +1136,7 @@ private slots:
         QVERIFY(holdRange("h:%02d", 1, 12, "holder-a"));
         QVERIFY(feed.inspect());
         monitor.evaluate();
-        const qint64 firstSinceMs = m_clock->nowNs() / 1'000'000;
+        const qint64 firstSinceMs = wall->nowMs();
         m_clock->advanceMs(10500);
         monitor.evaluate();
         QCOMPARE(raised.size(), 1);
@@ -1157,7 +1161,7 @@ private slots:
         QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "h:03")));
 
         // Two more holds; once they and holder-b's have lasted the threshold, the three join: no new alert.
-        const qint64 laterSinceMs = m_clock->nowNs() / 1'000'000;
+        const qint64 laterSinceMs = wall->nowMs();
         QVERIFY(holdRange("h:%02d", 20, 21, "holder-c"));
         QVERIFY(feed.inspect());
         monitor.evaluate();
