@@ -179,12 +179,14 @@ signals:
     void mutesChanged();
 
 private:
-    // A token as the monitor keeps it, per lock and per alert, in 25 bytes: this project's tokens ("rl1:", 32 lowercase
-    // hex digits, ":<pid>:<host>:<client>") as the 16 bytes of their digits and their rest, which is the same for every
-    // lock one client takes and shared (m_tokenRests); node-redlock's (32 lowercase hex digits) as their digits alone;
-    // any other token whole, in a rest of its own. Exact: token() gives it back, and == is the tokens' equality.
-    // (Before, a large watch kept each lock's token in a buffer of its own: 80 bytes of heap a lock that only the
-    // monitor kept; then a QByteArray of 24 bytes in each lock's state.)
+    // A token as the monitor keeps it, per lock and per alert, in 25 bytes (a lock's state keeps its small fields in
+    // the rest of the struct's 32): this project's tokens ("rl1:", 32 lowercase hex digits, ":<pid>:<host>:<client>")
+    // as the 16 bytes of their digits and their rest, which is the same for every lock one client takes and shared
+    // (m_tokenRests); node-redlock's (32 lowercase hex digits) as their digits alone; any other token whole, in a rest
+    // of its own (a heap block of 48 bytes: 24 more a lock than a QByteArray sharing the view's buffer, for Redsync's,
+    // Redisson's and uuid tokens). Exact: token() gives it back, and == is the tokens' equality. (Before, a large watch
+    // kept each lock's token in a buffer of its own: 80 bytes of heap a lock that only the monitor kept; then a
+    // QByteArray of 24 bytes in each lock's state.)
     struct KeptToken
     {
         struct Rest : QSharedData

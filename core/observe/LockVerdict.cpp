@@ -98,8 +98,15 @@ void judgeLock(LockView& view, const VerdictRules& rules, qint64 nowNs)
         if (noExpiryCount[t] > 0 && (stuck < 0 || noExpiryCount[t] > noExpiryCount[stuck]))
             stuck = t;
     }
-    if (stuck >= 0)
+    if (stuck >= 0) {
         view.noExpiryToken = view.nodes[firstNodeOf[stuck]].token;
+        // On a tie the token named is one with an expiry: the value without expiry is named apart (noExpiryToken), and
+        // an unknown verdict must not name it as the holder when a live holder's count is the same.
+        for (qsizetype t = 0; best == stuck && t < countOf.size(); ++t) {
+            if (t != stuck && countOf[t] == countOf[stuck])
+                best = t;
+        }
+    }
     const int bestCount = best < 0 ? 0 : countOf[best];
     view.tokenCount = static_cast<int>(countOf.size());
     view.token = best < 0 ? QByteArray() : view.nodes[firstNodeOf[best]].token;

@@ -31,8 +31,9 @@ struct VerdictRules
 //
 // A value without expiry (PTTL -1) is a fact of its own (view.noExpiryNodes, noExpiryToken), beside the verdict:
 // a live quorum of another token stays Held with its validity; the verdict is Stuck only when no token has a
-// quorum that will run out (no quorum at all, or one that never expires), and then its token is the value without
-// expiry (what a force release must replace), not the most frequent one.
+// quorum that will run out (no quorum at all, or one that never expires) and none could have one on the nodes that
+// cannot answer (then it is Unknown, naming another token than the value without expiry where counts tie); when Stuck,
+// its token is the value without expiry (what a force release must replace), not the most frequent one.
 //
 // A force release's LockTombstone is nobody's token: it never counts as a holder, never makes a contest or a
 // leftover. When no token has a quorum and tombstones are present (and no contest), the verdict is

@@ -87,7 +87,7 @@ private slots:
             << QList<Node>{{"t", 10000}, {"t", 10000}, {"-"}, {"-"}, {"-"}} << LockVerdict::MinorityLeftover
             << range(0, 2) << qint64(-1);
         // A value without expiry beside a token that the unreachable node could make a quorum of: that holder may hold
-        // the lock, so it is not known stuck (hostile use: force release was offered against the live holder's key).
+        // the lock, so it is not known stuck (driven: a SIGSTOPped node showed "stuck" naming the leftover's holder).
         QTest::newRow("no expiry beside a token an unreachable node may make a quorum: unknown")
             << QList<Node>{{"old", -1}, {"t", 10000}, {"t", 10000}, {"!"}, {"-"}} << LockVerdict::Unknown << range(3, 4)
             << qint64(-1);
@@ -248,6 +248,21 @@ private slots:
 
     // One server, one vote (issue 24 item 6): names that are one server (the alias map: one run_id) count one
     // holder, and an unreachable name of a server that answered under another name hides nothing.
+    // Three nodes, quorum 2: a leftover without expiry on one, a live hold on another, the third unreachable (the live
+    // holder may hold it there): unknown, and the token named is the live one whichever node comes first; the value
+    // without expiry is named apart.
+    void unknownBesideNoExpiryNamesTheLiveToken()
+    {
+        for (const QList<Node>& nodes :
+             {QList<Node>{{"old", -1}, {"t", 10000}, {"!"}}, QList<Node>{{"t", 10000}, {"old", -1}, {"!"}}}) {
+            LockView view = viewOf(nodes);
+            judgeLock(view, {2, 0.01, 1000});
+            QCOMPARE(view.verdict, LockVerdict::Unknown);
+            QCOMPARE(view.token, QByteArray("t"));
+            QCOMPARE(view.noExpiryToken, QByteArray("old"));
+        }
+    }
+
     void namesOfOneServerAreOneHolder()
     {
         using Presence = NodeLockState::Presence;
