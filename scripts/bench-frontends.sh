@@ -57,6 +57,16 @@ echo "nodes: $nodes; writing $keys + $small lock keys on each ..." >&2
 load 0 "$keys"
 load 1 "$small"
 
+# wait_first_pass OUT N: until the watch ($watch_pid) has printed N "seen held" lines to OUT (600 s at most).
+wait_first_pass() {
+    local out=$1 n=$2 deadline=$((SECONDS + 600))
+    while (($(grep -c 'seen held' "$out") < n)); do
+        kill -0 "$watch_pid" 2>/dev/null || { echo "bench-frontends: watch ended:" >&2; cat "$workdir/watch.err" >&2; exit 1; }
+        ((SECONDS < deadline)) || { echo "bench-frontends: watch printed $(grep -c 'seen held' "$out") of $n locks in 600 s" >&2; exit 1; }
+        sleep 0.2
+    done
+}
+
 # watch_rss NAME ROUND DB N: the peak RSS (MB) of `redlock watch` (alerts on, as by default) once it has printed
 # N "seen held" lines.
 watch_rss() {
@@ -65,12 +75,7 @@ watch_rss() {
     : >"$out" # before the loop below counts its lines, whenever the shell opens it for watch
     "$redlock" watch --nodes "$nodes" --db "$db" --pattern 'lk:*' >"$out" 2>"$workdir/watch.err" &
     watch_pid=$!
-    local deadline=$((SECONDS + 600))
-    while (($(grep -c 'seen held' "$out") < n)); do
-        kill -0 "$watch_pid" 2>/dev/null || { echo "bench-frontends: watch ended:" >&2; cat "$workdir/watch.err" >&2; exit 1; }
-        ((SECONDS < deadline)) || { echo "bench-frontends: watch printed $(grep -c 'seen held' "$out") of $n locks in 600 s" >&2; exit 1; }
-        sleep 0.2
-    done
+    wait_first_pass "$out" "$n"
     local wall
     wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
     sleep 1
@@ -91,12 +96,7 @@ watch_grouped() {
     : >"$out"
     "$redlock" watch --nodes "$nodes" --db "$db" --pattern 'lk:*' --alert lock-held=1000 >"$out" 2>"$workdir/watch.err" &
     watch_pid=$!
-    local deadline=$((SECONDS + 600))
-    while (($(grep -c 'seen held' "$out") < n)); do
-        kill -0 "$watch_pid" 2>/dev/null || { echo "bench-frontends: watch ended:" >&2; cat "$workdir/watch.err" >&2; exit 1; }
-        ((SECONDS < deadline)) || { echo "bench-frontends: watch printed $(grep -c 'seen held' "$out") of $n locks in 600 s" >&2; exit 1; }
-        sleep 0.2
-    done
+    wait_first_pass "$out" "$n"
     sleep 10
     grep -q 'lock held too long: [0-9]* lock' "$out" || { echo "bench-frontends: no lock-held group alert" >&2; exit 1; }
     local t0 t1 kb
