@@ -187,10 +187,19 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
     // New locks go in key order (the locks model keeps key order): an index is sorted, not the views, and
     // each view is copied once, straight into its slice.
     constexpr qsizetype slice = kSlice;
+    const auto byKey = [](const LockView& a, const LockView& b) { return a.key < b.key; };
+    if (changes.appeared.size() <= slice && changes.changed.size() <= slice &&
+        std::is_sorted(changes.appeared.cbegin(), changes.appeared.cend(), byKey)) {
+        // One slice already in key order (every chunk of a first pass's hand-off): as it is, its lists shared,
+        // not a copy of each view.
+        std::vector<LockChangeSet> out;
+        out.push_back(changes);
+        return out;
+    }
     std::vector<qsizetype> order(size_t(changes.appeared.size()));
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(),
-              [&](qsizetype a, qsizetype b) { return changes.appeared[a].key < changes.appeared[b].key; });
+              [&](qsizetype a, qsizetype b) { return byKey(changes.appeared[a], changes.appeared[b]); });
     const qsizetype count =
         std::max<qsizetype>(1, (std::max(changes.appeared.size(), changes.changed.size()) + slice - 1) / slice);
     std::vector<LockChangeSet> out;
