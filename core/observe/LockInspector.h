@@ -118,6 +118,10 @@ class LockInspector final : public QObject
     Q_DISABLE_COPY_MOVE(LockInspector)
 
 public:
+    // From this many views on, a full pass with a bounded hand-off walks them (per-node counts, validity instants)
+    // on a thread of its own beside the sort of their names (applyFullPass()).
+    static constexpr qsizetype kWalkAsideFrom = 50'000;
+
     explicit LockInspector(InspectorOptions options, QObject* parent = nullptr);
     ~LockInspector() override;
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <thread>
 
 namespace redlock {
 
@@ -271,31 +272,50 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     // A hand-off still under way ends first: its locks are told before this pass replaces their views.
     continueHandOff(true);
     PackedViews before = std::exchange(m_views, std::move(updated));
-    m_locksPerNode.fill(0);
-    m_validityDue.clear();
-    m_validityBeyond = false;
-    for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
-        countHolding(it->view, 1);
-        noteValidity(it.key(), it->view);
+    const bool bounded = m_options.fullPassChunk > 0 && m_options.fullPassChunksAhead > 0;
+    // The walk over every view (the per-node counts, the validity instants) and a bounded hand-off's sorted list
+    // of the names to tell only read the views and write different members: from kWalkAsideFrom views on, the walk
+    // runs on a thread of its own beside the list and its sort (at 1M locks 0.3 s of cache misses beside 0.4 s),
+    // on a core that has nothing else to do while the consumer waits for the first chunk. Joined at the end of
+    // this block; nothing else runs on this thread meanwhile.
+    QList<QByteArray> order;
+    {
+        const auto walk = [this] {
+            m_locksPerNode.fill(0);
+            m_validityDue.clear();
+            m_validityBeyond = false;
+            for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {
+                countHolding(it->view, 1);
+                noteValidity(it.key(), it->view);
+            }
+        };
+        std::optional<std::jthread> aside;
+        if (bounded && m_views.size() >= kWalkAsideFrom)
+            aside.emplace(walk);
+        else
+            walk();
+        if (bounded) {
+            order.reserve(m_views.size());
+            for (auto after = m_views.cbegin(); after != m_views.cend(); ++after) {
+                if (!keep.contains(after.key()))
+                    order.append(after.key());
+            }
+            for (auto was = before.cbegin(); was != before.cend(); ++was) {
+                if (!keep.contains(was.key()) && !m_views.contains(was.key()))
+                    order.append(was.key());
+            }
+            sortKeys(order);
+        }
     }
     armValidityTimer();
 
     const LockEventTracker::Phase phase = eventPhase(true);
-    if (m_options.fullPassChunk > 0 && m_options.fullPassChunksAhead > 0) {
+    if (bounded) {
         // Bounded: only the names of the keys to tell are kept (one shared copy each), their chunks built as the
         // consumer takes the previous ones.
         HandOff handOff;
         handOff.phase = phase;
-        handOff.order.reserve(m_views.size());
-        for (auto after = m_views.cbegin(); after != m_views.cend(); ++after) {
-            if (!keep.contains(after.key()))
-                handOff.order.append(after.key());
-        }
-        for (auto was = before.cbegin(); was != before.cend(); ++was) {
-            if (!keep.contains(was.key()) && !m_views.contains(was.key()))
-                handOff.order.append(was.key());
-        }
-        sortKeys(handOff.order);
+        handOff.order = std::move(order);
         handOff.untold = handOff.total = handOff.order.size();
         handOff.before = std::move(before);
         m_handOff = std::move(handOff);
@@ -375,6 +395,12 @@ void LockInspector::continueHandOff(bool drain)
         changes.handOffSize = m_handOff->total;
         QList<LockEvent> events;
         const qsizetype chunk = m_options.fullPassChunk;
+        // A first pass's chunk is all new locks, most with a "seen held": their room at once, not grown.
+        if (m_handOff->before.isEmpty()) {
+            const qsizetype expected = std::min(chunk, m_handOff->untold);
+            changes.appeared.reserve(expected);
+            events.reserve(expected);
+        }
         auto room = [&] {
             return changes.appeared.size() + changes.changed.size() + changes.disappeared.size() < chunk &&
                    events.size() < chunk;

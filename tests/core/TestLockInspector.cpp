@@ -459,6 +459,54 @@ private slots:
         QCOMPARE(told.size(), 1);
     }
 
+    // From LockInspector::kWalkAsideFrom views on, the walk that counts each node's locks and notes each view's
+    // validity instants runs on a thread of its own beside the sort of the names: what it counted goes out with
+    // every chunk, and an instant it noted still turns a lock to expiring with no read and no keyspace event.
+    void largeFirstPassCountsAndNotesValidityBesideTheSort()
+    {
+        const int locks = int(LockInspector::kWalkAsideFrom) + 100;
+        for (int n = 0; n < 2; ++n) {
+            QList<QList<QByteArray>> batch;
+            batch.reserve(locks);
+            for (int k = 0; k < locks; ++k)
+                batch.append({"SET", "wide:" + QByteArray::number(k), "tok", "PX", "600000"});
+            for (const RedisReply& r : runCommands(m_cluster.endpoint(n), batch, 60000))
+                QVERIFY2(r.isString(), qPrintable(r.errorText()));
+        }
+        setLock(m_cluster, "wide:short", "short-tok", range(0, 5), 4000);
+        InspectorOptions o = optionsFor(m_cluster);
+        o.pattern = "wide:*";
+        o.reconcileIntervalMs = 0;
+        o.keyspaceEvents = false; // only the validity instant can tell the short lock's end
+        o.fullPassChunk = 1000;
+        o.fullPassChunksAhead = 1000; // every chunk at once
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(told, 1, 60000));
+        const QList<int> expected{locks + 1, locks + 1, 1, 1, 1};
+        qsizetype appeared = 0;
+        for (const auto& args : std::as_const(changes)) {
+            const LockChangeSet set = args.first().value<LockChangeSet>();
+            appeared += set.appeared.size();
+            QCOMPARE(set.locksPerNode, expected);
+        }
+        QCOMPARE(appeared, qsizetype(locks + 1));
+        auto shortEnds = [&] {
+            for (const auto& args : std::as_const(changes)) {
+                const LockChangeSet set = args.first().value<LockChangeSet>();
+                for (const LockView& v : set.changed) {
+                    if (v.key == "wide:short" && v.verdict != LockVerdict::Held)
+                        return true;
+                }
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shortEnds(), 15000);
+    }
+
     // `redlock watch`'s first pass: a chunk is built only when the consumer took one, so at most
     // fullPassChunksAhead wait for it, however slowly it takes them; live changes are not held back meanwhile, and a
     // lock changed before it was told is told first (seen held, then released).
