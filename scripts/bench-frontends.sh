@@ -57,6 +57,10 @@ echo "nodes: $nodes; writing $keys + $small lock keys on each ..." >&2
 load 0 "$keys"
 load 1 "$small"
 
+# mb KB: kibibytes as mebibytes with one decimal (not truncated: 51,199 KB is 50.0 MB, 51,300 KB is 50.1, over a
+# 50 MB target).
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
 # wait_first_pass OUT N: until the watch ($watch_pid) has printed N "seen held" lines to OUT (600 s at most).
 wait_first_pass() {
     local out=$1 n=$2 deadline=$((SECONDS + 600))
@@ -84,8 +88,8 @@ watch_rss() {
     kill -INT "$watch_pid"
     wait "$watch_pid" || true
     watch_pid=""
-    echo "$name $round $((kb / 1024)) $wall" >>"$workdir/results"
-    echo "round $round: $name: peak RSS $((kb / 1024)) MB, first pass printed in ${wall} s" >&2
+    echo "$name $round $(mb "$kb") $wall" >>"$workdir/results"
+    echo "round $round: $name: peak RSS $(mb "$kb") MB, first pass printed in ${wall} s" >&2
 }
 
 # watch_grouped ROUND DB N: `redlock watch --alert lock-held=1000` once every lock has joined the lock-held group (what
@@ -108,8 +112,8 @@ watch_grouped() {
     wait "$watch_pid" || true
     watch_pid=""
     local ms_per_s=$(((t1 - t0) * 1000 / $(getconf CLK_TCK) / 10))
-    echo "watch-grouped $round $((kb / 1024)) $ms_per_s" >>"$workdir/results"
-    echo "round $round: watch-grouped: RSS $((kb / 1024)) MB, ${ms_per_s} ms of CPU a second" >&2
+    echo "watch-grouped $round $(mb "$kb") $ms_per_s" >>"$workdir/results"
+    echo "round $round: watch-grouped: RSS $(mb "$kb") MB, ${ms_per_s} ms of CPU a second" >&2
 }
 
 audit_rss() {
@@ -118,7 +122,7 @@ audit_rss() {
         >"$workdir/audit.out" 2>"$workdir/audit.err" || true # a finding's exit code is no failure here
     grep -q '"maxTtlMs"' "$workdir/audit.out" || { echo "bench-frontends: audit failed:" >&2; cat "$workdir/audit.err" >&2; exit 1; }
     local rss wall
-    rss=$(awk -F': ' '/Maximum resident set size/ { print int($2 / 1024) }' "$workdir/audit.time")
+    rss=$(mb "$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$workdir/audit.time")")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$workdir/audit.time")
     echo "$name $round $rss $wall" >>"$workdir/results"
     echo "round $round: $name: max RSS $rss MB, ${wall} s" >&2
@@ -146,5 +150,5 @@ END {
     printf "redlock watch, %d locks, every lock in the lock-held group: RSS %s MB (%s), CPU %s ms a second (%s) while nothing changes\n", keys, med("watch-grouped", "rss"), rng("watch-grouped", "rss"), med("watch-grouped", "wall"), rng("watch-grouped", "wall")
     printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", keys, med("audit-big", "rss"), rng("audit-big", "rss"), med("audit-big", "wall")
     printf "redlock audit, %d locks: max RSS %s MB (%s), %s s\n", small, med("audit-small", "rss"), rng("audit-small", "rss"), med("audit-small", "wall")
-    printf "audit growth: %+d MB for %dx the locks (target: independent of the lock count)\n", med("audit-big", "rss") - med("audit-small", "rss"), keys / small
+    printf "audit growth: %+.1f MB for %dx the locks (target: independent of the lock count)\n", med("audit-big", "rss") - med("audit-small", "rss"), keys / small
 }' "$workdir/results"
