@@ -2,9 +2,11 @@
 
 #include "redlock/Rl1Digits.h"
 
+#include <QDateTime>
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <chrono>
 
 #include <cstring>
 #include <limits>
@@ -14,15 +16,49 @@ namespace redlock {
 
 namespace {
 
-// The fixed part: flags, verdict, node count, four instants and durations, then one presence byte per node.
+// The fixed part: flags, verdict, node count, the steady instant, then one presence byte per node. Then, as signed
+// varints, the wall-clock instant (as its distance from where the steady one puts it, wallOffsetMs()), the validity
+// and the time until free: a few bytes instead of 24 (a view's allocation drops a malloc size class, 16 bytes).
 constexpr int kFlags = 0;
 constexpr int kVerdict = 1;
 constexpr int kNodeCount = 2; // quint16
 constexpr int kObservedAtNs = 4;
-constexpr int kObservedAtMs = 12;
-constexpr int kValidityMs = 20;
-constexpr int kFreeInMs = 28;
-constexpr int kPresences = 36;
+constexpr int kPresences = 12;
+
+// Wall-clock milliseconds minus steady milliseconds, once per process: a view observed now has its wall instant
+// within a few milliseconds of its steady one plus this (one byte), whatever clock it was read on; any other value
+// still packs exactly, in more bytes. Packed views never leave the process.
+qint64 wallOffsetMs()
+{
+    static const qint64 offset =
+        QDateTime::currentMSecsSinceEpoch() -
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    return offset;
+}
+
+// observedAtMs as its distance from observedAtNs's millisecond plus wallOffsetMs(), in wrapping arithmetic: exact
+// for any pair.
+qint64 wallDistance(qint64 observedAtMs, qint64 observedAtNs)
+{
+    return qint64(quint64(observedAtMs) - quint64(observedAtNs / 1'000'000) - quint64(wallOffsetMs()));
+}
+
+qint64 wallFromDistance(qint64 distance, qint64 observedAtNs)
+{
+    return qint64(quint64(distance) + quint64(observedAtNs / 1'000'000) + quint64(wallOffsetMs()));
+}
+
+// A node's PTTL is written as its difference from the previous node's (the first's from 0), wrapping: exact for any.
+qint64 pttlDelta(qint64 pttl, qint64 previous)
+{
+    return qint64(quint64(pttl) - quint64(previous));
+}
+
+qint64 pttlAfter(qint64 previous, qint64 delta)
+{
+    return qint64(quint64(previous) + quint64(delta));
+}
 
 constexpr quint8 kPacked = 0x01;        // never 0: a packed view is never empty
 constexpr quint8 kValidityEnded = 0x02; // LockView::validityEnded
@@ -189,10 +225,19 @@ private:
     const quint8* m_p;
 };
 
+// A reader past the fixed part and the three times after it (wall distance, validity, free in): at the holders.
+Reader afterTimes(const char* bytes, int nodeCount)
+{
+    Reader in(bytes, kPresences + nodeCount);
+    for (int i = 0; i < 3; ++i)
+        in.varint();
+    return in;
+}
+
 // A reader at the count of the distinct tokens: past the fixed part and what unpack() reads before them.
 Reader tokenTable(const char* bytes, int nodeCount)
 {
-    Reader in(bytes, kPresences + nodeCount);
+    Reader in = afterTimes(bytes, nodeCount);
     for (int i = 0; i < 3; ++i) // holders, tokenCount, quorum
         in.varint();
     for (int i = 0; i < 3; ++i) // restsOn, uncounted, noExpiryNodes
@@ -213,9 +258,6 @@ PackedLockView::PackedLockView(const LockView& view)
     const auto count16 = quint16(nodeCount);
     std::memcpy(out.data() + kNodeCount, &count16, sizeof count16);
     putFixed(out, kObservedAtNs, view.observedAtNs);
-    putFixed(out, kObservedAtMs, view.observedAtMs);
-    putFixed(out, kValidityMs, view.observedValidityMs);
-    putFixed(out, kFreeInMs, view.freeInMs);
 
     // Each distinct token once; 0 stands for none (an empty value).
     QVarLengthArray<const QByteArray*, 8> tokens;
@@ -243,6 +285,9 @@ PackedLockView::PackedLockView(const LockView& view)
     const quint64 token = tokenIndex(view.token);
     const quint64 noExpiryToken = tokenIndex(view.noExpiryToken);
 
+    putSigned(out, wallDistance(view.observedAtMs, view.observedAtNs));
+    putSigned(out, view.observedValidityMs);
+    putSigned(out, view.freeInMs);
     putSigned(out, view.holders);
     putSigned(out, view.tokenCount);
     putSigned(out, view.quorum);
@@ -257,9 +302,13 @@ PackedLockView::PackedLockView(const LockView& view)
         putToken(out, *t);
     putVarint(out, token);
     putVarint(out, noExpiryToken);
+    // Each node's PTTL as its difference from the previous node's (wrapping: exact for any values): the nodes of
+    // one lock were written within milliseconds of each other, one or two bytes each instead of three or four.
+    qint64 previousPttl = 0;
     for (int i = 0; i < nodeCount; ++i) {
         const NodeLockState& s = view.nodes[i];
-        putSigned(out, s.pttlMs);
+        putSigned(out, pttlDelta(s.pttlMs, previousPttl));
+        previousPttl = s.pttlMs;
         putVarint(out, nodeToken[i]);
         if (!s.note.isEmpty())
             putBytes(out, s.note.toUtf8());
@@ -323,12 +372,19 @@ qint64 PackedLockView::observedAtNs() const
 
 qint64 PackedLockView::observedAtMs() const
 {
-    return isNull() ? 0 : getFixed(m_bytes.constData(), kObservedAtMs);
+    if (isNull())
+        return 0;
+    Reader in(m_bytes.constData(), kPresences + nodeCount());
+    return wallFromDistance(in.signedValue(), observedAtNs());
 }
 
 qint64 PackedLockView::observedValidityMs() const
 {
-    return isNull() ? -1 : getFixed(m_bytes.constData(), kValidityMs);
+    if (isNull())
+        return -1;
+    Reader in(m_bytes.constData(), kPresences + nodeCount());
+    in.varint(); // wall distance
+    return in.signedValue();
 }
 
 LockView PackedLockView::unpack(const QByteArray& key) const
@@ -342,11 +398,11 @@ LockView PackedLockView::unpack(const QByteArray& key) const
     view.validityEnded = (quint8(bytes[kFlags]) & kValidityEnded) != 0;
     view.verdict = verdict();
     view.observedAtNs = getFixed(bytes, kObservedAtNs);
-    view.observedAtMs = getFixed(bytes, kObservedAtMs);
-    view.observedValidityMs = getFixed(bytes, kValidityMs);
-    view.freeInMs = getFixed(bytes, kFreeInMs);
 
     Reader in(bytes, kPresences + nodeCount);
+    view.observedAtMs = wallFromDistance(in.signedValue(), view.observedAtNs);
+    view.observedValidityMs = in.signedValue();
+    view.freeInMs = in.signedValue();
     view.holders = int(in.signedValue());
     view.tokenCount = int(in.signedValue());
     view.quorum = int(in.signedValue());
@@ -360,11 +416,12 @@ LockView PackedLockView::unpack(const QByteArray& key) const
     view.token = tokens.value(qsizetype(in.varint()));
     view.noExpiryToken = tokens.value(qsizetype(in.varint()));
     view.nodes.resize(nodeCount);
+    qint64 previousPttl = 0;
     for (int i = 0; i < nodeCount; ++i) {
         NodeLockState& s = view.nodes[i];
         const auto presence = quint8(bytes[kPresences + i]);
         s.presence = NodeLockState::Presence(presence & kPresenceMask);
-        s.pttlMs = in.signedValue();
+        s.pttlMs = previousPttl = pttlAfter(previousPttl, in.signedValue());
         s.token = tokens.value(qsizetype(in.varint()));
         if (presence & kHasNote)
             s.note = QString::fromUtf8(in.bytes());
@@ -389,14 +446,19 @@ LockView PackedLockView::unpack(const QByteArray& key) const
 
 qint64 PackedLockView::freeInMs() const
 {
-    return isNull() ? -1 : getFixed(m_bytes.constData(), kFreeInMs);
+    if (isNull())
+        return -1;
+    Reader in(m_bytes.constData(), kPresences + nodeCount());
+    in.varint(); // wall distance
+    in.varint(); // validity
+    return in.signedValue();
 }
 
 bool PackedLockView::hasQuorum() const
 {
     if (isNull())
         return false;
-    Reader in(m_bytes.constData(), kPresences + nodeCount());
+    Reader in = afterTimes(m_bytes.constData(), nodeCount());
     const qint64 holders = in.signedValue();
     in.varint(); // tokenCount
     const qint64 quorum = in.signedValue();
@@ -438,13 +500,14 @@ qint64 PackedLockView::pttlMs(int node) const
         in.skipToken();
     in.varint(); // token
     in.varint(); // noExpiryToken
+    qint64 pttl = 0;
     for (int i = 0; i < node; ++i) {
         const auto presence = quint8(bytes[kPresences + i]);
-        in.varint(); // pttlMs
+        pttl = pttlAfter(pttl, in.signedValue());
         in.varint(); // token
         in.skipNodeExtras(presence);
     }
-    return in.signedValue();
+    return pttlAfter(pttl, in.signedValue());
 }
 
 int PackedLockView::tokenNumber(QByteArrayView token) const
