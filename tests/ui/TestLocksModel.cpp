@@ -75,18 +75,38 @@ private slots:
         LocksModel model;
         model.setCountdownInterval(0);
         model.reset(5);
-        // 20 chunks: the first eighth of the hand-off is more than one chunk.
-        const int total = 20000;
-        for (int from = 0; from < total; from += 1000) {
-            QList<LockView> views;
-            for (int i = from; i < from + 1000; ++i)
-                views.append(heldView("lock:" + QByteArray::number(i).rightJustified(5, '0'), 10000));
-            LockChangeSet chunk = appeared(views);
-            chunk.handOffSize = total;
-            model.applyChanges(chunk);
-            QCOMPARE(model.rowCapacity(), size_t(total)); // room made at the first chunk, and not again
-        }
-        QCOMPARE(model.rowCount(), total);
+        // handOff(first, count, total): `count` new keys from lock:<first> on, in chunks of 1000, each saying that
+        // the hand-off tells `total`; the table's capacity after each chunk.
+        auto handOff = [&](int first, int count, int total) {
+            QList<size_t> capacities;
+            for (int from = first; from < first + count; from += 1000) {
+                QList<LockView> views;
+                for (int i = from; i < from + 1000; ++i)
+                    views.append(heldView("lock:" + QByteArray::number(i).rightJustified(6, '0'), 10000));
+                LockChangeSet chunk = appeared(views);
+                chunk.handOffSize = total;
+                model.applyChanges(chunk);
+                capacities.append(model.rowCapacity());
+            }
+            return capacities;
+        };
+        // 20 chunks into an empty table: room at the first chunk, and not again (the first eighth of the hand-off is
+        // more than one chunk).
+        const QList<size_t> first = handOff(0, 20000, 20000);
+        QCOMPARE(model.rowCount(), 20000);
+        QVERIFY2(first.front() >= size_t(20000), qPrintable(QString::number(first.front())));
+        QCOMPARE(first.count(first.front()), first.size());
+        // Most rows gone, the capacity kept: a second hand-off of 22,000 new keys into a table of 2,000 rows asks for
+        // room for all 24,000 at its first chunk, not only for what it tells.
+        LockChangeSet gone;
+        for (int i = 2000; i < 20000; ++i)
+            gone.disappeared.append("lock:" + QByteArray::number(i).rightJustified(6, '0'));
+        model.applyChanges(gone);
+        QCOMPARE(model.rowCount(), 2000);
+        const QList<size_t> second = handOff(100000, 22000, 22000);
+        QCOMPARE(model.rowCount(), 24000);
+        QVERIFY2(second.front() >= size_t(24000), qPrintable(QString::number(second.front())));
+        QCOMPARE(second.count(second.front()), second.size());
     }
 
     // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
