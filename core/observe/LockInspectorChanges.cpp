@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace redlock {
@@ -290,9 +291,14 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
             }
         };
         std::optional<std::jthread> aside;
-        if (bounded && m_views.size() >= kWalkAsideFrom)
-            aside.emplace(walk);
-        else
+        if (bounded && m_views.size() >= kWalkAsideFrom) {
+            try {
+                aside.emplace(walk);
+            } catch (const std::system_error&) {
+                // No thread to be had (a process at its limit): the walk here, as below kWalkAsideFrom.
+            }
+        }
+        if (!aside)
             walk();
         if (bounded) {
             order.reserve(m_views.size());

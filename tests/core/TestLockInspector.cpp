@@ -461,7 +461,8 @@ private slots:
 
     // From LockInspector::kWalkAsideFrom views on, the walk that counts each node's locks and notes each view's
     // validity instants runs on a thread of its own beside the sort of the names: what it counted goes out with
-    // every chunk, and an instant it noted still turns a lock to expiring with no read and no keyspace event.
+    // every chunk, a second pass counts afresh, and an instant it noted still turns a lock to expiring with no read
+    // and no keyspace event.
     void largeFirstPassCountsAndNotesValidityBesideTheSort()
     {
         const int locks = int(LockInspector::kWalkAsideFrom) + 100;
@@ -473,7 +474,8 @@ private slots:
             for (const RedisReply& r : runCommands(m_cluster.endpoint(n), batch, 60000))
                 QVERIFY2(r.isString(), qPrintable(r.errorText()));
         }
-        setLock(m_cluster, "wide:short", "short-tok", range(0, 5), 4000);
+        // Long enough to be read whole by a slow (sanitized, loaded) pass, short enough to end within the test.
+        setLock(m_cluster, "wide:short", "short-tok", range(0, 5), 12000);
         InspectorOptions o = optionsFor(m_cluster);
         o.pattern = "wide:*";
         o.reconcileIntervalMs = 0;
@@ -482,21 +484,33 @@ private slots:
         o.fullPassChunksAhead = 1000; // every chunk at once
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
-        QSignalSpy changes(inspector, &LockInspector::locksChanged);
-        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QList<LockChangeSet> sets; // queued to this thread: read here while the inspector's thread goes on
+        connect(
+            inspector, &LockInspector::locksChanged, this, [&sets](const LockChangeSet& set) { sets.append(set); },
+            Qt::QueuedConnection);
+        int told = 0;
+        connect(
+            inspector, &LockInspector::fullPassTold, this, [&told] { ++told; }, Qt::QueuedConnection);
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
-        QVERIFY(waitForCount(told, 1, 60000));
-        const QList<int> expected{locks + 1, locks + 1, 1, 1, 1};
+        QTRY_COMPARE_WITH_TIMEOUT(told, 1, 60000);
         qsizetype appeared = 0;
-        for (const auto& args : std::as_const(changes)) {
-            const LockChangeSet set = args.first().value<LockChangeSet>();
+        for (const LockChangeSet& set : std::as_const(sets)) {
             appeared += set.appeared.size();
-            QCOMPARE(set.locksPerNode, expected);
+            QCOMPARE(set.locksPerNode, (QList<int>{locks + 1, locks + 1, 1, 1, 1}));
         }
         QCOMPARE(appeared, qsizetype(locks + 1));
+
+        // A second full pass, one lock gone from node 1: its counts are of this pass alone.
+        QCOMPARE(runCommand(m_cluster.endpoint(0), {"DEL", "wide:7"}).integer(), 1);
+        sets.clear();
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QTRY_COMPARE_WITH_TIMEOUT(told, 2, 60000);
+        QVERIFY(!sets.isEmpty());
+        for (const LockChangeSet& set : std::as_const(sets))
+            QCOMPARE(set.locksPerNode, (QList<int>{locks, locks + 1, 1, 1, 1}));
+
         auto shortEnds = [&] {
-            for (const auto& args : std::as_const(changes)) {
-                const LockChangeSet set = args.first().value<LockChangeSet>();
+            for (const LockChangeSet& set : std::as_const(sets)) {
                 for (const LockView& v : set.changed) {
                     if (v.key == "wide:short" && v.verdict != LockVerdict::Held)
                         return true;
@@ -504,7 +518,7 @@ private slots:
             }
             return false;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(shortEnds(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(shortEnds(), 30000);
     }
 
     // `redlock watch`'s first pass: a chunk is built only when the consumer took one, so at most
