@@ -49,7 +49,8 @@ qint64 wallFromDistance(qint64 distance, qint64 observedAtNs)
     return qint64(quint64(distance) + quint64(observedAtNs / 1'000'000) + quint64(wallOffsetMs()));
 }
 
-// A node's PTTL is written as its difference from the previous node's (the first's from 0), wrapping: exact for any.
+// A holding node's PTTL is written as its difference from the previous holding node's (the first's from 0),
+// wrapping: exact for any.
 qint64 pttlDelta(qint64 pttl, qint64 previous)
 {
     return qint64(quint64(pttl) - quint64(previous));
@@ -302,13 +303,18 @@ PackedLockView::PackedLockView(const LockView& view)
         putToken(out, *t);
     putVarint(out, token);
     putVarint(out, noExpiryToken);
-    // Each node's PTTL as its difference from the previous node's (wrapping: exact for any values): the nodes of
-    // one lock were written within milliseconds of each other, one or two bytes each instead of three or four.
+    // A holding node's PTTL as its difference from the previous holding node's (wrapping: exact for any values):
+    // the nodes of one lock were written within milliseconds of each other, one or two bytes each instead of three
+    // or four. Any other node's as it is (-2 for a key it does not have: one byte, and no jump for the next).
     qint64 previousPttl = 0;
     for (int i = 0; i < nodeCount; ++i) {
         const NodeLockState& s = view.nodes[i];
-        putSigned(out, pttlDelta(s.pttlMs, previousPttl));
-        previousPttl = s.pttlMs;
+        if (s.presence == NodeLockState::Presence::Holding) {
+            putSigned(out, pttlDelta(s.pttlMs, previousPttl));
+            previousPttl = s.pttlMs;
+        } else {
+            putSigned(out, s.pttlMs);
+        }
         putVarint(out, nodeToken[i]);
         if (!s.note.isEmpty())
             putBytes(out, s.note.toUtf8());
@@ -421,7 +427,9 @@ LockView PackedLockView::unpack(const QByteArray& key) const
         NodeLockState& s = view.nodes[i];
         const auto presence = quint8(bytes[kPresences + i]);
         s.presence = NodeLockState::Presence(presence & kPresenceMask);
-        s.pttlMs = previousPttl = pttlAfter(previousPttl, in.signedValue());
+        s.pttlMs = in.signedValue();
+        if (s.presence == NodeLockState::Presence::Holding)
+            s.pttlMs = previousPttl = pttlAfter(previousPttl, s.pttlMs);
         s.token = tokens.value(qsizetype(in.varint()));
         if (presence & kHasNote)
             s.note = QString::fromUtf8(in.bytes());
@@ -500,14 +508,21 @@ qint64 PackedLockView::pttlMs(int node) const
         in.skipToken();
     in.varint(); // token
     in.varint(); // noExpiryToken
-    qint64 pttl = 0;
+    const auto holding = [bytes](int i) {
+        return NodeLockState::Presence(quint8(bytes[kPresences + i]) & kPresenceMask) ==
+               NodeLockState::Presence::Holding;
+    };
+    qint64 previousPttl = 0; // the last holding node's
     for (int i = 0; i < node; ++i) {
         const auto presence = quint8(bytes[kPresences + i]);
-        pttl = pttlAfter(pttl, in.signedValue());
+        const qint64 written = in.signedValue();
+        if (holding(i))
+            previousPttl = pttlAfter(previousPttl, written);
         in.varint(); // token
         in.skipNodeExtras(presence);
     }
-    return pttlAfter(pttl, in.signedValue());
+    const qint64 written = in.signedValue();
+    return holding(node) ? pttlAfter(previousPttl, written) : written;
 }
 
 int PackedLockView::tokenNumber(QByteArrayView token) const

@@ -12,8 +12,9 @@ namespace redlock {
 // A LockView in one allocation, for the stores that keep one per lock: the inspector's views of every lock, a full
 // pass's views until it is applied, the views a bounded hand-off has not told yet. A LockView is about 1.5 KB at
 // five nodes once its node list, its tokens, its holder (decoded, with its summary) and its lists are counted; packed
-// it is about 130 bytes: the fields a lookup needs without unpacking at fixed places (verdict, instants, each node's
-// presence), the rest as variable-length integers, each distinct token once.
+// it is about 70 bytes and its token's rest: the verdict, the steady instant and each node's presence at fixed places,
+// the rest as variable-length integers (the wall instant as its distance from the steady one, each holding node's
+// PTTL as its difference from the previous one's), each distinct token once.
 //
 // Lossless: unpack(key) gives back every field of the view packed (the holder decoded again from what it was decoded
 // from, SharedHolder::fromNode). The key is not kept: it is the store's key.

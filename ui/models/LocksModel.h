@@ -37,7 +37,7 @@ struct TtlCell
 // countdown tick, for display roles only, so a proxy sorted on RawValueRole does not re-sort (raw values of
 // time columns are expiry instants).
 //
-// A row keeps its lock packed (observe/PackedLockView.h, about 140 bytes at five nodes against about 1.5 KB for a
+// A row keeps its lock packed (observe/PackedLockView.h, about 90 bytes at five nodes against about 1.5 KB for a
 // LockView) with the key and the texts that filtering and the holder column sort on; sort keys and verdict counts are
 // read from the packed bytes, and a row is unpacked only to be painted (the visible rows) or asked for (viewAt).
 class LocksModel final : public QAbstractTableModel
