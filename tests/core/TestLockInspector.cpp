@@ -495,19 +495,27 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(told, 1, 60000);
         qsizetype appeared = 0;
         for (const LockChangeSet& set : std::as_const(sets)) {
+            if (!set.fullRefresh)
+                continue; // the short lock's end, if it came already
             appeared += set.appeared.size();
             QCOMPARE(set.locksPerNode, (QList<int>{locks + 1, locks + 1, 1, 1, 1}));
         }
         QCOMPARE(appeared, qsizetype(locks + 1));
 
-        // A second full pass, one lock gone from node 1: its counts are of this pass alone.
+        // A second full pass, one lock gone from node #1: its counts are of this pass alone. (The short lock's end
+        // may come before, during or after it, in a change set of its own, not a full refresh's.)
         QCOMPARE(runCommand(m_cluster.endpoint(0), {"DEL", "wide:7"}).integer(), 1);
-        sets.clear();
+        const qsizetype firstPassSets = sets.size();
         QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
         QTRY_COMPARE_WITH_TIMEOUT(told, 2, 60000);
-        QVERIFY(!sets.isEmpty());
-        for (const LockChangeSet& set : std::as_const(sets))
-            QCOMPARE(set.locksPerNode, (QList<int>{locks, locks + 1, 1, 1, 1}));
+        int secondPassSets = 0;
+        for (qsizetype i = firstPassSets; i < sets.size(); ++i) {
+            if (!sets[i].fullRefresh)
+                continue;
+            ++secondPassSets;
+            QCOMPARE(sets[i].locksPerNode, (QList<int>{locks, locks + 1, 1, 1, 1}));
+        }
+        QVERIFY(secondPassSets > 0);
 
         auto shortEnds = [&] {
             for (const LockChangeSet& set : std::as_const(sets)) {
