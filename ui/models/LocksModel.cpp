@@ -211,7 +211,7 @@ void LocksModel::applyChanges(const LockChangeSet& changes)
         // 1M locks, a 66 ms stall). Once: the room made is an eighth more than asked, so the later chunks of the
         // same hand-off, asked while the table is still under an eighth of it, find room (asking for exactly the
         // rows and the hand-off moved the rows told so far at each of the first 125 chunks at 1M).
-        if (const auto told = size_t(changes.handOffSize);
+        if (const auto told = size_t(std::max<qsizetype>(0, changes.handOffSize));
             told > 0 && m_rows.capacity() < m_rows.size() + told && m_rows.size() < told / 8)
             m_rows.reserve(m_rows.size() + told + told / 8);
         // Usually sorted already (by ClusterController, off the GUI thread); cheap to check.
