@@ -33,7 +33,12 @@ done
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-"$cmake" -S "$example" -B "$tmp/worker" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" >"$tmp/configure.log" \
+# A library built with the sanitizers (REDLOCK_SANITIZE) needs their runtime first in the program that loads it:
+# the example is then built with them too, as a service embedding that build would be.
+sanitize=()
+grep -q '^REDLOCK_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null && sanitize=(-fsanitize=address,undefined)
+"$cmake" -S "$example" -B "$tmp/worker" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS="${sanitize[*]}" -DCMAKE_EXE_LINKER_FLAGS="${sanitize[*]}" >"$tmp/configure.log" \
     || { cat "$tmp/configure.log"; fail "configure"; }
 grep -q "^RedlockCore_DIR:PATH=$prefix/" "$tmp/worker/CMakeCache.txt" || fail "RedlockCore not found in the prefix"
 "$cmake" --build "$tmp/worker" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "build"; }
@@ -44,7 +49,7 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 pc_flags=$(pkg-config --cflags --libs redlock-core) || fail "pkg-config redlock-core"
 cxx=(${CXX:-c++})
 command -v ccache >/dev/null && cxx=(ccache "${cxx[@]}")
-"${cxx[@]}" -std=c++20 -fPIC "$example/main.cpp" $pc_flags -o "$tmp/worker-pc" || fail "build with pkg-config"
+"${cxx[@]}" -std=c++20 -fPIC "${sanitize[@]}" "$example/main.cpp" $pc_flags -o "$tmp/worker-pc" || fail "build with pkg-config"
 # Every installed header compiles on its own: none needs a header that was not installed. One compiler per core at
 # a time (each parses Qt's headers: ~5 s, much more on a loaded machine).
 export CXX_CHECK="${CXX:-c++} -std=c++20 -fPIC -fsyntax-only $(pkg-config --cflags redlock-core)"

@@ -12,6 +12,8 @@
 #include <QStyleFactory>
 #include <QtTest>
 
+#include <memory>
+
 using namespace redlock;
 
 namespace {
@@ -64,7 +66,8 @@ template <typename T> QList<T> all(T last)
 
 QPalette lightPalette()
 {
-    return QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    const std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion"))); // ours to delete
+    return fusion->standardPalette();
 }
 
 } // namespace
