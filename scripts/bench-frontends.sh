@@ -57,10 +57,6 @@ echo "nodes: $nodes; writing $keys + $small lock keys on each ..." >&2
 load 0 "$keys"
 load 1 "$small"
 
-# mb KB: kibibytes as mebibytes with one decimal (not truncated: 51,199 KB is 50.0 MB, 51,300 KB is 50.1, over a
-# 50 MB target).
-mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-
 # wait_first_pass OUT N: until the watch ($watch_pid) has printed N "seen held" lines to OUT (600 s at most).
 wait_first_pass() {
     local out=$1 n=$2 deadline=$((SECONDS + 600))

@@ -51,7 +51,7 @@ run() {
     }
     local wall rss bytes cpu
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.3f", s }' "$workdir/$name-$round.time")
-    rss=$(awk -F': ' '/Maximum resident set size/ { print int($2 / 1024) }' "$workdir/$name-$round.time")
+    rss=$(mb "$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$workdir/$name-$round.time")")
     bytes=$(stat -c %s "$workdir/$name-$round.out")
     cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { printf "%.2f", s }' "$workdir/$name-$round.time")
     echo "$name $round $wall $rss $bytes $cpu" >>"$workdir/results"

@@ -13,6 +13,10 @@ workdir=""
 cluster_pid=""
 nodes=""
 
+# mb KB: kibibytes as mebibytes with one decimal, for the RSS figures set beside a target in MB (not truncated:
+# 51,199 KB is 50.0 MB, 51,300 KB is 50.1, over a 50 MB target; truncated, both read 50).
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
 stop_local_cluster() {
     if declare -F before_cluster_stop >/dev/null; then
         before_cluster_stop
