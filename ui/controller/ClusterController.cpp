@@ -75,6 +75,7 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     const int n = nodeCount();
     m_inspectionDone = false;
     m_firstPassTold = false;
+    m_handOffUnderWay = false;
     m_firstRefreshDone = false;
     m_lastInspection = {};
     m_clientFailures.clear();
@@ -108,6 +109,10 @@ bool ClusterController::start(const ClusterSettings& settings, QString* error)
     });
     connect(watch, &ClusterWatch::fullPassTold, this, [this] {
         m_firstPassTold = true;
+        // The events held back while the pass's chunks came (queueLockEvents) go on now, behind its last rows.
+        m_handOffUnderWay = false;
+        if (!m_pendingEvents.empty() && !m_sliceTimer.isActive())
+            m_sliceTimer.start();
         checkFirstRefresh();
     });
     connect(watch, &ClusterWatch::inspectionFinished, this, [this](const InspectionSummary& summary) {
@@ -226,8 +231,12 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
 
 void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
 {
-    for (LockChangeSet& part : slices)
+    for (LockChangeSet& part : slices) {
+        // A chunk of a full pass's bounded hand-off: more come until ClusterWatch::fullPassTold.
+        if (part.handOffSize > 0)
+            m_handOffUnderWay = true;
         m_pendingSlices.push_back(std::move(part));
+    }
     // Applied on the slice timer, not here: the chunks of a first pass arrive as posted calls that the event loop
     // runs back to back, and each applying its budget's worth at once made one turn of several budgets.
     if (!m_sliceTimer.isActive())
@@ -238,12 +247,16 @@ void ClusterController::queueLockEvents(const QList<LockEvent>& events)
 {
     if (events.isEmpty())
         return;
-    if (m_pendingEvents.empty() && m_pendingSlices.empty() && events.size() <= kLockEventsAtOnce) {
+    if (!m_handOffUnderWay && m_pendingEvents.empty() && m_pendingSlices.empty() &&
+        events.size() <= kLockEventsAtOnce) {
         emit lockEvents(events); // the usual case: at once
         return;
     }
     // 100,000 "seen held" events in one emission cost the event log and the journal one long turn (100 ms and
-    // more): they go out in slices, behind what is already queued.
+    // more): they go out in slices, behind what is already queued. While a full pass's chunks are coming, its events
+    // wait until its last rows are in the table (applyNextSlice): between two chunks the table has caught up, and
+    // events handed on then had the journal's writer and the event log take a share of the two cores the inspector
+    // and the table need (at 1M locks, about a tenth of the time between the pass and the whole table).
     m_pendingEvents.push_back(events);
     if (!m_sliceTimer.isActive())
         m_sliceTimer.start();
@@ -271,7 +284,8 @@ void ClusterController::applyNextSlice()
     constexpr qint64 kSliceBudgetMs = 15;
     QElapsedTimer turn;
     turn.start();
-    while (!m_pendingSlices.empty() || !m_pendingEvents.empty()) {
+    const auto eventsDue = [this] { return !m_pendingEvents.empty() && !m_handOffUnderWay; };
+    while (!m_pendingSlices.empty() || eventsDue()) {
         if (!m_pendingSlices.empty()) {
             const LockChangeSet part = std::move(m_pendingSlices.front());
             m_pendingSlices.pop_front();
@@ -285,7 +299,7 @@ void ClusterController::applyNextSlice()
     }
     if (!isRunning())
         return; // a listener stopped the watch
-    if (!m_pendingSlices.empty() || !m_pendingEvents.empty())
+    if (!m_pendingSlices.empty() || eventsDue())
         m_sliceTimer.start();
     else
         checkFirstRefresh();
@@ -306,6 +320,7 @@ void ClusterController::stop()
     ++m_generation;
     m_sliceTimer.stop();
     m_pendingSlices.clear();
+    m_handOffUnderWay = false;
     if (m_metrics)
         m_metrics->stop();
     // The I/O thread deletes the sessions, the inspector and the prober on their own thread, then ends. The watch
