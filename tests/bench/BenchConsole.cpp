@@ -3,11 +3,13 @@
 // Measures, on the GUI thread of a real (offscreen) main window: the time from start to the first full
 // locks table, the longest event-loop stall (a 5 ms heartbeat: the largest gap beyond its interval) while
 // the first table loads and during later refreshes with churn, and the process RSS.
+#include "alerts/AlertsFeature.h"
 #include "controller/ClusterController.h"
 #include "history/HistoryFeature.h"
 #include "localcluster/LocalCluster.h"
 #include "models/LocksModel.h"
 #include "observe/LockInspector.h"
+#include "operate/OperatorFeature.h"
 #include "operate/RestartPlanner.h"
 #include "runtime/IoThread.h"
 #include "runtime/MemoryTuning.h"
@@ -18,6 +20,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -144,6 +147,11 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
         journal->path = journalDir.filePath(QStringLiteral("history.sqlite"));
     }
     HistoryFeature history(&controller, &window, nullptr, journal);
+    // The console's other features, as ConsoleLauncher makes them: the alert monitor follows every lock on the GUI
+    // thread (its thresholds from a settings file of its own, the defaults).
+    OperatorFeature operate(&controller, &window);
+    QSettings alertSettings(journalDir.filePath(QStringLiteral("console.ini")), QSettings::IniFormat);
+    AlertsFeature alerts(&controller, &window, &alertSettings);
     window.resize(1400, 900);
     window.show();
     StallMonitor stalls(5);
