@@ -179,6 +179,7 @@ void AlertMonitor::setSince(LockState* s, qint64 sinceNs, qint64 sinceMs) const
 void AlertMonitor::setThresholds(const AlertThresholds& thresholds)
 {
     m_options.thresholds = thresholds;
+    m_lockWalkDueNs = 0;
     evaluate();
 }
 
@@ -201,6 +202,11 @@ qint64 AlertMonitor::clockBudgetMs() const
 
 void AlertMonitor::applyLocks(const LockChangeSet& changes)
 {
+    // A full pass's hand-off says how many locks it tells: room for all of them at once, not a rehash of every state
+    // kept so far as the table of states doubles (at 1M held locks, one turn of 100 ms and more).
+    if (const qsizetype told = changes.handOffSize;
+        told > 0 && m_locks.capacity() < m_locks.size() + told && m_locks.size() < told / 8)
+        m_locks.reserve(m_locks.size() + told + told / 8);
     for (const LockView& v : changes.appeared)
         applyLock(v);
     for (const LockView& v : changes.changed)
@@ -230,11 +236,26 @@ void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& 
     if (!next) {
         if (it != map.end())
             map.erase(it);
-    } else if (it != map.end()) {
-        *it = *next;
-    } else {
-        map.insert(key, *next);
+        return;
     }
+    if (!next->member)
+        m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*next));
+    if (it != map.end())
+        *it = *next;
+    else
+        map.insert(key, *next);
+}
+
+qint64 AlertMonitor::raisableAtNs(const LockState& s) const
+{
+    const AlertThresholds& t = m_options.thresholds;
+    constexpr qint64 never = std::numeric_limits<qint64>::max();
+    if (!t.isEnabled(s.rule()))
+        return never;
+    if (s.noExpiry)
+        return s.sinceNs;
+    const qint64 afterMs = std::max<qint64>(0, t.after(s.rule()));
+    return afterMs >= (never - std::max<qint64>(0, s.sinceNs)) / 1'000'000 ? never : s.sinceNs + afterMs * 1'000'000;
 }
 
 void AlertMonitor::followDetached(AlertRule rule, qint64 now)
@@ -292,6 +313,7 @@ void AlertMonitor::dropMembers(AlertRule rule)
     if (g.count() == 0)
         return;
     if (g.attached > 0) {
+        m_lockWalkDueNs = 0; // the states let go are looked at again
         for (QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
             for (LockState& s : *map) {
                 if (s.rule() == rule)
@@ -813,8 +835,19 @@ void AlertMonitor::evaluate()
     }
     QList<Condition> fresh;
     QList<FreshLock> freshLocks;
-    evaluateLocks(m_locks, now, &freshLocks);
-    evaluateLocks(m_noExpiry, now, &freshLocks);
+    // The keys with a single alert now (few): every other lock below its threshold is passed over without making its
+    // alert's id (100,000 held locks took 40 ms an evaluation, every second, making ids to look up). A group's members
+    // are found by their key.
+    QSet<QByteArray> alerted;
+    for (const Active& a : std::as_const(m_active)) {
+        if (!a.alert.key.isEmpty())
+            alerted.insert(a.alert.key);
+    }
+    const bool walk = now >= m_lockWalkDueNs;
+    if (walk)
+        m_lockWalkDueNs = std::numeric_limits<qint64>::max();
+    evaluateLocks(m_locks, now, alerted, walk, &freshLocks);
+    evaluateLocks(m_noExpiry, now, alerted, walk, &freshLocks);
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now, &fresh);
@@ -863,45 +896,59 @@ void AlertMonitor::evaluate()
         maybeNotify(m_active[id], now);
 }
 
-void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, QList<FreshLock>* fresh)
+void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, const QSet<QByteArray>& alerted,
+                                 bool walk, QList<FreshLock>* fresh)
 {
     const AlertThresholds& t = m_options.thresholds;
     const auto present = [&](const LockState& s, bool active) {
         return t.isEnabled(s.rule()) && (active || s.noExpiry || (now - s.sinceNs) / 1'000'000 >= t.after(s.rule()));
     };
-    // The keys with a single alert now (few): every other lock below its threshold is passed over without making its
-    // alert's id (100,000 held locks took 40 ms an evaluation, every second, making ids to look up). A group's members
-    // are found by their key.
-    QSet<QByteArray> alerted;
-    for (const Active& a : std::as_const(m_active)) {
-        if (!a.alert.key.isEmpty())
-            alerted.insert(a.alert.key);
-    }
-    for (auto it = locks.cbegin(); it != locks.cend(); ++it) {
+    const auto look = [&](const QByteArray& key, const LockState& s) {
         // A hold or a leftover is one token's: another token on the key is a new condition. The old alert
         // clears at once (it would go on naming a holder that is gone) and the new one counts from its
         // own start (applyLock reset sinceNs).
-        if (it->member) // followed by its group (putLock, followDetached)
-            continue;
-        if (!present(*it, false) && (alerted.isEmpty() || !alerted.contains(it.key())))
-            continue;
-        const bool perToken = it->rule() != AlertRule::LockContested;
-        const QByteArray subject = keySubject(it.key());
-        const QByteArray id = alertRuleId(it->rule()).toLatin1() + ':' + subject;
+        const bool perToken = s.rule() != AlertRule::LockContested;
+        const QByteArray subject = keySubject(key);
+        const QByteArray id = alertRuleId(s.rule()).toLatin1() + ':' + subject;
         if (perToken) {
             const auto a = m_active.constFind(id);
-            if (a != m_active.cend() && a->token != it->token)
+            if (a != m_active.cend() && a->token != s.token)
                 clearActive(id);
         }
         const auto active = m_active.find(id);
-        if (!present(*it, active != m_active.end()))
-            continue;
+        if (!present(s, active != m_active.end())) {
+            // Not yet (its alert, another token's, cleared above): looked at again when it can be raised.
+            m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(s));
+            return;
+        }
         if (active != m_active.end()) {
             active->lastActiveNs = now;
             active->seen = m_generation;
+            return;
+        }
+        fresh->append({key, s.rule(), s.noExpiry});
+        // Raised in this evaluation; looked at again in the next whatever becomes of it there.
+        m_lockWalkDueNs = now;
+    };
+    if (!walk) {
+        // Nothing can be raised yet (m_lockWalkDueNs): the alerted keys go on, or clear.
+        for (const QByteArray& key : alerted) {
+            ++m_lockStatesLooked;
+            const auto it = locks.constFind(key);
+            if (it != locks.cend() && !it->member)
+                look(it.key(), *it);
+        }
+        return;
+    }
+    for (auto it = locks.cbegin(); it != locks.cend(); ++it) {
+        ++m_lockStatesLooked;
+        if (it->member) // followed by its group (putLock, followDetached)
+            continue;
+        if (!present(*it, false) && (alerted.isEmpty() || !alerted.contains(it.key()))) {
+            m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*it));
             continue;
         }
-        fresh->append({it.key(), it->rule(), it->noExpiry});
+        look(it.key(), *it);
     }
 }
 

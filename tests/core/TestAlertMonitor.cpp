@@ -1016,6 +1016,97 @@ private slots:
     // Two nodes of three restarted without persistence leave every lock as a leftover on the third (hostile N16:
     // 10,000 separate alerts). Past the threshold, one group alert with the count and a few example keys, notified
     // once; its count follows members that clear or join; it clears with the last one. A few are single alerts.
+    // An evaluation looks at every lock only once one can have passed its threshold: before that, and once all of
+    // them are a group's members, it looks at none (at 1M held locks the walk took 100 ms of the GUI thread every
+    // second). A lock that comes later, or a threshold lowered, is raised when it is due all the same.
+    void evaluationsLookAtTheLocksOnlyWhenOneCanBeRaised()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        QSignalSpy raised(&monitor, &AlertMonitor::alertRaised);
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        const auto hold = [&](const QByteArray& format, int from, int to) {
+            for (const NodeEndpoint& endpoint : cluster.endpoints()) {
+                const RedisReply r =
+                    runCommand(endpoint, {"EVAL",
+                                          "for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do redis.call('SET', "
+                                          "string.format(ARGV[1], i), 'holder', 'PX', 600000) end return 1",
+                                          "0", format, QByteArray::number(from), QByteArray::number(to)});
+                if (r.isError())
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(hold("held:%02d", 1, 30));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        const qint64 first = monitor.lockStatesLooked();
+        QVERIFY2(first >= 30, qPrintable(QString::number(first))); // the first evaluation: every lock
+
+        // Below the threshold (10 s): nothing looked at.
+        m_clock->advanceMs(4000);
+        monitor.evaluate();
+        monitor.evaluate();
+        QCOMPARE(monitor.lockStatesLooked(), first);
+        // A lock held from 6 s on, due at 16 s: the 30 are still due first.
+        m_clock->advanceMs(2000);
+        QVERIFY(hold("late:%02d", 1, 1));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QCOMPARE(monitor.lockStatesLooked(), first);
+        QVERIFY(raised.isEmpty());
+
+        // 10.5 s: the 30 are raised, as one group.
+        m_clock->advanceMs(4500);
+        monitor.evaluate();
+        QCOMPARE(raised.size(), 1);
+        QCOMPARE(raised.first().first().value<Alert>().count, 30);
+        monitor.evaluate(); // the evaluation after a raise looks at every lock once more
+        m_clock->advanceMs(1500);
+        const qint64 grouped = monitor.lockStatesLooked();
+        monitor.evaluate();
+        QCOMPARE(monitor.lockStatesLooked(), grouped); // members, and the late lock not due yet
+        QVERIFY(!monitor.isGrouped(keyAlert(AlertRule::LockHeld, "late:01")));
+
+        // 16.5 s: the late lock, due, joins the group.
+        m_clock->advanceMs(4500);
+        monitor.evaluate();
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "late:01")));
+        QCOMPARE(monitor.alert(AlertMonitor::groupId(AlertRule::LockHeld))->count, 31);
+
+        // Every lock a member: nothing due at all. A lock held now is due in 10 s.
+        monitor.evaluate();
+        m_clock->advanceMs(1000);
+        const qint64 members = monitor.lockStatesLooked();
+        monitor.evaluate();
+        QCOMPARE(monitor.lockStatesLooked(), members);
+        QVERIFY(hold("new:%02d", 1, 1));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(9000);
+        monitor.evaluate();
+        QVERIFY(!monitor.isGrouped(keyAlert(AlertRule::LockHeld, "new:01")));
+        m_clock->advanceMs(1500);
+        monitor.evaluate();
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "new:01")));
+
+        // A lock held now under a threshold lowered to 1 s is raised 1 s later, not 10 s.
+        monitor.evaluate();
+        QVERIFY(hold("newer:%02d", 1, 1));
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        AlertThresholds lower = monitor.thresholds();
+        lower.set(AlertRule::LockHeld, true, 1000);
+        monitor.setThresholds(lower);
+        QVERIFY(!monitor.isGrouped(keyAlert(AlertRule::LockHeld, "newer:01")));
+        m_clock->advanceMs(1100);
+        monitor.evaluate();
+        QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "newer:01")));
+    }
+
     void stormOfOneRuleIsOneGroupedAlert()
     {
         LocalCluster cluster;
