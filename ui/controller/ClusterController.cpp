@@ -232,8 +232,9 @@ std::vector<LockChangeSet> ClusterController::sliceChanges(const LockChangeSet& 
 void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
 {
     for (LockChangeSet& part : slices) {
-        // A chunk of a full pass's bounded hand-off: more come until ClusterWatch::fullPassTold.
-        if (part.handOffSize > 0)
+        // A chunk of the first full pass's bounded hand-off: more come until ClusterWatch::fullPassTold. (A later
+        // pass's, "Refresh now" of many changed locks, holds no live event back.)
+        if (part.handOffSize > 0 && !m_firstPassTold)
             m_handOffUnderWay = true;
         m_pendingSlices.push_back(std::move(part));
     }
@@ -253,9 +254,9 @@ void ClusterController::queueLockEvents(const QList<LockEvent>& events)
         return;
     }
     // 100,000 "seen held" events in one emission cost the event log and the journal one long turn (100 ms and
-    // more): they go out in slices, behind what is already queued. While a full pass's chunks are coming, its events
-    // wait until its last rows are in the table (applyNextSlice): between two chunks the table has caught up, and
-    // events handed on then had the journal's writer and the event log take a share of the two cores the inspector
+    // more): they go out in slices, behind what is already queued. While the first full pass's chunks are coming, its
+    // events wait until its last rows are in the table (applyNextSlice): between two chunks the table has caught up,
+    // and events handed on then had the journal's writer and the event log take a share of the two cores the inspector
     // and the table need (at 1M locks, about a tenth of the time between the pass and the whole table).
     m_pendingEvents.push_back(events);
     if (!m_sliceTimer.isActive())

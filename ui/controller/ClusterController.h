@@ -142,8 +142,8 @@ private:
     InspectionSummary m_lastInspection;
     bool m_inspectionDone = false;
     bool m_firstPassTold = false; // ClusterWatch::fullPassTold
-    // A full pass's bounded hand-off is under way (a chunk of it came, ClusterWatch::fullPassTold not yet): lock
-    // events wait in m_pendingEvents until the table has its last rows.
+    // The first full pass's bounded hand-off is under way (a chunk of it came, ClusterWatch::fullPassTold not yet):
+    // lock events wait in m_pendingEvents until the table has its last rows.
     bool m_handOffUnderWay = false;
     bool m_firstRefreshDone = false;
     QList<int> m_quarantined;
