@@ -203,12 +203,10 @@ qint64 AlertMonitor::clockBudgetMs() const
 void AlertMonitor::applyLocks(const LockChangeSet& changes)
 {
     // A full pass's hand-off says how many locks it tells: room for all of them at once, not a rehash of every state
-    // kept so far as the table of states doubles (at 1M held locks, one turn of 100 ms and more). Made while the table
-    // is small beside the hand-off (its first chunks; QHash rounds the room up to a power of two, which the next
-    // chunks find).
+    // kept so far as the table of states doubles (at 1M held locks, one turn of 100 ms and more).
     if (const qsizetype told = changes.handOffSize;
         told > 0 && m_locks.capacity() < m_locks.size() + told && m_locks.size() < told / 8)
-        m_locks.reserve(m_locks.size() + told);
+        m_locks.reserve(m_locks.size() + told + told / 8);
     for (const LockView& v : changes.appeared)
         applyLock(v);
     for (const LockView& v : changes.changed)
