@@ -365,7 +365,7 @@ private:
     QHash<QByteArray, qint64> m_subjectMutedUntilNs;
     quint64 m_generation = 0;
     // Until this steady instant no lock state that is neither alerted alone nor a group's member can be raised: an
-    // evaluation before it looks at the alerted keys only, not at every lock (at 1M held locks, 100 ms of the GUI
+    // evaluation before it looks at the alerted keys only, not at every lock (at 1M held locks, about 50 ms of the GUI
     // thread every second for the first five minutes). Made earlier by every state put (putLock), 0 (walk at the next
     // evaluation) when the thresholds change or a group lets its members go.
     qint64 m_lockWalkDueNs = 0;
