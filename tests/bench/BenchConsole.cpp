@@ -278,6 +278,15 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     std::printf("         memory: RSS %lld MB with the locks (target at 100,000: <= 250 MB), %lld MB before the first "
                 "one, %.2f KB per lock\n",
                 rssAfterKb / 1024, rssBeforeKb / 1024, double(rssAfterKb - rssBeforeKb) / count);
+    // Where it is: the allocator's heap in use and freed but kept (every arena), its own mappings, and how much of
+    // the first pass's journal backlog is still queued (held "seen held" events are heap in use until written).
+    {
+        const struct mallinfo2 mi = mallinfo2();
+        const JournalStatus st = history.journal() ? history.journal()->status() : JournalStatus();
+        std::printf("         heap: %zu MB in use, %zu MB freed and kept, %zu MB in mappings of its own; journal "
+                    "%lld events pending\n",
+                    mi.uordblks >> 20, mi.fordblks >> 20, mi.hblkhd >> 20, st.pending);
+    }
     // What of it is freed heap the allocator kept (the peak of a first load: its change sets) and what is live.
     malloc_trim(0);
     const qint64 rssTrimmedKb = rssKb();
