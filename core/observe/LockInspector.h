@@ -162,6 +162,11 @@ public:
     // The consumer has handled one of a full pass's chunks (InspectorOptions::fullPassChunksAhead): the next one may be
     // built. Any thread; acted on from the inspector's event loop.
     void fullPassChunkTaken();
+    // The consumer's own backlog of a full pass's chunks is long (a table applying them a slice per turn, behind a
+    // hand-off built faster than that): no further chunk is built while held, whatever fullPassChunksAhead allows,
+    // so that the chunks' unpacked views (about 1.3 KB a lock) never pile up there; released, the hand-off goes on.
+    // A drain (tellRestOfPassNow(), a new pass) ignores it. Any thread; acted on from the inspector's event loop.
+    void holdHandOff(bool hold);
     // Tells the rest of a bounded full pass at once, unbounded, on the inspector's thread: for a consumer about to
     // stop whose event tap (a journal) must have every lock the pass saw, not only the chunks printed so far.
     void tellRestOfPassNow() { continueHandOff(true); }
@@ -305,9 +310,11 @@ private:
     // `last`: the key's last quorum (takeQuorum()), updated by the tracker; the caller keeps it (keepQuorum()).
     using LastQuorum = std::optional<LockEventTracker::LastQuorum>;
     // *after goes into the change set by moving when it appeared or changed: the caller does not read it again.
+    // afterStored: what the store keeps for it (*after is exactly its unpacked form), whose bytes it carries
+    // (LockView::packed); null when not known.
     void noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, LockView* after,
-                    LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
-                    LockEventTracker::Evidence evidence = {});
+                    const PackedLockView* afterStored, LockEventTracker::Phase phase, LockChangeSet& changes,
+                    QList<LockEvent>& events, LockEventTracker::Evidence evidence = {});
     // The key's last quorum, from where it is kept: beside the view in `from` (the key's entry in m_views, or in the
     // views a pass replaced), else aside (taken out). keepQuorum() puts it beside the key's view in m_views
     // (`beside`, replacing what was there), else aside (no view, or not exactly packable beside it).
@@ -404,7 +411,8 @@ private:
     QTimer m_validityTimer;        // single shot, precise: the earliest of m_validityDue
     ViewSink m_viewSink;
     std::optional<HandOff> m_handOff;
-    int m_chunksOut = 0; // chunks of a bounded hand-off sent and not yet taken
+    int m_chunksOut = 0;        // chunks of a bounded hand-off sent and not yet taken
+    bool m_handOffHeld = false; // holdHandOff()
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };
 

@@ -218,10 +218,14 @@ LockEventTracker::Phase LockInspector::eventPhase(bool fullPass)
 }
 
 void LockInspector::noteChange(const QByteArray& key, LastQuorum& last, const LockView* before, LockView* after,
-                               LockEventTracker::Phase phase, LockChangeSet& changes, QList<LockEvent>& events,
-                               LockEventTracker::Evidence evidence)
+                               const PackedLockView* afterStored, LockEventTracker::Phase phase, LockChangeSet& changes,
+                               QList<LockEvent>& events, LockEventTracker::Evidence evidence)
 {
     m_events.derive(last, key, before, after, changes.atMs, &events, phase, evidence);
+    // The view goes out with its stored bytes (the table keeps those), and only as it is stored.
+    Q_ASSERT(!after || !afterStored || afterStored->sameBytesAs(PackedLockView(*after)));
+    if (after && afterStored)
+        after->packed = afterStored->bytes();
     if (!before)
         changes.appeared.append(std::move(*after));
     else if (!after)
@@ -362,9 +366,9 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
         LastQuorum last = takeQuorum(after.key(), was != before.cend() ? &was.value() : nullptr);
         if (was != before.cend()) {
             const LockView beforeView = was->view.unpack(was.key());
-            noteChange(after.key(), last, &beforeView, &afterView, phase, changes, events);
+            noteChange(after.key(), last, &beforeView, &afterView, &after->view, phase, changes, events);
         } else {
-            noteChange(after.key(), last, nullptr, &afterView, phase, changes, events);
+            noteChange(after.key(), last, nullptr, &afterView, &after->view, phase, changes, events);
         }
         keepQuorum(after.key(), std::move(last), &after.value());
         endChunk(false);
@@ -373,7 +377,7 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
         if (!keep.contains(was.key()) && !m_views.contains(was.key())) {
             const LockView beforeView = was->view.unpack(was.key());
             LastQuorum last = takeQuorum(was.key(), &was.value());
-            noteChange(was.key(), last, &beforeView, nullptr, phase, changes, events);
+            noteChange(was.key(), last, &beforeView, nullptr, nullptr, phase, changes, events);
             keepQuorum(was.key(), std::move(last), nullptr);
             endChunk(false);
         }
@@ -392,9 +396,21 @@ void LockInspector::fullPassChunkTaken()
         Qt::QueuedConnection);
 }
 
+void LockInspector::holdHandOff(bool hold)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, hold] {
+            m_handOffHeld = hold;
+            if (!hold)
+                continueHandOff(false);
+        },
+        Qt::QueuedConnection);
+}
+
 void LockInspector::continueHandOff(bool drain)
 {
-    while (m_handOff && (drain || m_chunksOut < m_options.fullPassChunksAhead)) {
+    while (m_handOff && (drain || (!m_handOffHeld && m_chunksOut < m_options.fullPassChunksAhead))) {
         LockChangeSet changes;
         changes.fullRefresh = true;
         changes.atMs = wallNowMs();
@@ -471,8 +487,8 @@ void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QL
         was != replaced.cend() ? std::optional(was->view.unpack(key)) : std::nullopt;
     std::optional<LockView> afterView = after != m_views.end() ? std::optional(after->view.unpack(key)) : std::nullopt;
     LastQuorum last = takeQuorum(key, was != replaced.cend() ? &was.value() : nullptr);
-    noteChange(key, last, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr, m_handOff->phase,
-               changes, events);
+    noteChange(key, last, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr,
+               afterView ? &after->view : nullptr, m_handOff->phase, changes, events);
     keepQuorum(key, std::move(last), after != m_views.end() ? &after.value() : nullptr);
 }
 
@@ -528,8 +544,8 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         LastQuorum last = takeQuorum(key, had ? &it.value() : nullptr);
         // Packed before noteChange() moves the view into the change set.
         const PackedLockView packed = has ? PackedLockView(after.value()) : PackedLockView();
-        noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr, phase, changes, events,
-                   evidence);
+        noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr, has ? &packed : nullptr, phase,
+                   changes, events, evidence);
         if (had)
             countHolding(it->view, -1);
         if (!has) {

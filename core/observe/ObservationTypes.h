@@ -4,6 +4,7 @@
 // about the locks, and what SafetyAudit concludes. Plain copyable values, so they cross threads in queued
 // signals and models can keep them without talking to Redis.
 
+#include "observe/PackedViewBytes.h"
 #include "protocol/NodeEndpoint.h"
 #include "protocol/RedisReply.h"
 #include "redlock/LockToken.h"
@@ -257,6 +258,11 @@ struct LockView
     // Unknown because the observed validity of the quorum ran out and the key was not read again since (judgeLock
     // with a later instant): its holder may have extended it, or it expired.
     bool validityEnded = false;
+    // The bytes of exactly this view as the inspector stores it (PackedLockView, shared, not a copy) when a change
+    // set carries it (LockInspector::noteChange); empty otherwise. A table keeps them instead of packing the view
+    // again: at 1M locks one copy of every lock's packed view fewer, and no pack per row on the GUI thread. Code
+    // that changes a view with them must clear them (sameStateAs() and the rest ignore them).
+    PackedViewBytes packed;
 
     bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }
     // One token on a quorum, whatever else (Held, Expiring, or Stuck with a quorum of holders).

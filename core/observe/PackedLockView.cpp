@@ -326,10 +326,10 @@ PackedLockView::PackedLockView(const LockView& view)
             }
         }
     }
-    m_bytes = Bytes(out.data(), out.size()); // one allocation of the exact size
+    m_bytes = PackedViewBytes(out.data(), out.size()); // one allocation of the exact size
 }
 
-PackedLockView::Bytes::Bytes(const char* data, qsizetype size)
+PackedViewBytes::PackedViewBytes(const char* data, qsizetype size)
 {
     if (size <= 0)
         return;
@@ -340,7 +340,7 @@ PackedLockView::Bytes::Bytes(const char* data, qsizetype size)
     std::memcpy(m_block->data(), data, size_t(size));
 }
 
-void PackedLockView::Bytes::release() noexcept
+void PackedViewBytes::release() noexcept
 {
     // The last copy frees it; acquire-release: every thread's reads of the bytes happen before the free.
     if (m_block && m_block->ref.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -348,6 +348,13 @@ void PackedLockView::Bytes::release() noexcept
         ::operator delete(m_block);
     }
     m_block = nullptr;
+}
+
+bool PackedLockView::sameBytesAs(const PackedLockView& other) const
+{
+    return m_bytes.sharesWith(other.m_bytes) ||
+           (m_bytes.size() == other.m_bytes.size() &&
+            std::memcmp(m_bytes.constData(), other.m_bytes.constData(), size_t(m_bytes.size())) == 0);
 }
 
 LockVerdict PackedLockView::verdict() const

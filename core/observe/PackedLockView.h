@@ -27,6 +27,11 @@ class PackedLockView
 public:
     PackedLockView() = default;
     explicit PackedLockView(const LockView& view);
+    // The bytes of a view packed before (LockView::packed), shared.
+    explicit PackedLockView(PackedViewBytes bytes) : m_bytes(std::move(bytes)) {}
+    const PackedViewBytes& bytes() const { return m_bytes; }
+    // The same bytes (shared or not): the same view.
+    bool sameBytesAs(const PackedLockView& other) const;
 
     bool isNull() const { return m_bytes.isEmpty(); }
     LockView unpack(const QByteArray& key) const;
@@ -57,45 +62,7 @@ public:
     void tokenHolders(QList<int>* out) const;
 
 private:
-    // The packed bytes, shared; null when empty.
-    class Bytes
-    {
-    public:
-        Bytes() = default;
-        Bytes(const char* data, qsizetype size);
-        Bytes(const Bytes& other) noexcept : m_block(other.m_block)
-        {
-            if (m_block)
-                m_block->ref.fetch_add(1, std::memory_order_relaxed);
-        }
-        Bytes(Bytes&& other) noexcept : m_block(std::exchange(other.m_block, nullptr)) {}
-        Bytes& operator=(Bytes other) noexcept
-        {
-            std::swap(m_block, other.m_block);
-            return *this;
-        }
-        ~Bytes() { release(); }
-
-        bool isEmpty() const { return m_block == nullptr; }
-        qsizetype size() const { return m_block ? m_block->size : 0; }
-        const char* constData() const { return m_block ? m_block->data() : nullptr; }
-        char operator[](qsizetype i) const { return constData()[i]; }
-
-    private:
-        struct Block
-        {
-            std::atomic<qint32> ref;
-            qint32 size = 0;
-            const char* data() const { return reinterpret_cast<const char*>(this + 1); }
-            char* data() { return reinterpret_cast<char*>(this + 1); }
-        };
-        static_assert(sizeof(Block) == 8);
-        void release() noexcept;
-
-        Block* m_block = nullptr;
-    };
-
-    Bytes m_bytes;
+    PackedViewBytes m_bytes;
 };
 static_assert(sizeof(PackedLockView) == sizeof(void*), "one per lock in a store's hash node: keep it one pointer");
 

@@ -165,6 +165,12 @@ void ClusterWatch::stop()
     QCoreApplication::removePostedEvents(this, QEvent::MetaCall);
 }
 
+void ClusterWatch::holdHandOff(bool hold)
+{
+    if (m_inspector)
+        m_inspector->holdHandOff(hold);
+}
+
 void ClusterWatch::tellRestOfPass()
 {
     if (!m_io || !m_inspector)

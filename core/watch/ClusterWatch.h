@@ -89,6 +89,9 @@ public:
     // console's key prober): valid between start() and stop().
     IoThread* ioThread() const { return m_io.get(); }
     LockInspector* inspector() const { return m_inspector; }
+    // A consumer whose backlog of the change sets it took is long (LockInspector::holdHandOff): a full pass's
+    // hand-off waits until it is released. Any number of times; a new start() is not held.
+    void holdHandOff(bool hold);
 
     const ClusterWatchOptions& options() const { return m_options; }
     int nodeCount() const { return static_cast<int>(m_options.inspector.nodes.size()); }

@@ -2,6 +2,7 @@
 #include "observe/ClusterMetrics.h"
 #include "observe/KeyPattern.h"
 #include "observe/LockInspector.h"
+#include "observe/PackedLockView.h"
 #include "operate/ForceRelease.h"
 #include "redlock/LockToken.h"
 #include "runtime/IoThread.h"
@@ -637,6 +638,115 @@ private slots:
             seenHeld += e.kind == LockEvent::Kind::SeenHeld ? 1 : 0;
         QCOMPARE(seenHeld, held);
         QCOMPARE(inspector->snapshot().size(), held - 1);
+    }
+
+    // The console's table holds the hand-off while its backlog is long (ClusterController): held, no chunk is built
+    // however many the consumer takes; released, it goes on as far as fullPassChunksAhead allows.
+    void aHeldHandOffWaitsForItsRelease()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        constexpr int held = 1000;
+        for (int n = 0; n < 2; ++n) {
+            QList<QList<QByteArray>> batch;
+            for (int k = 0; k < held; ++k)
+                batch.append({"SET", "hold:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
+            for (const RedisReply& r : runCommands(cluster.endpoint(n), batch, 30000))
+                QVERIFY2(r.isString(), qPrintable(r.errorText()));
+        }
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "hold:*";
+        o.reconcileIntervalMs = 0;
+        o.fullPassChunk = 100;
+        o.fullPassChunksAhead = 2;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy sent(inspector, &LockInspector::fullPassChunkSent);
+        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 2);
+
+        inspector->holdHandOff(true);
+        for (int i = 0; i < 2; ++i)
+            inspector->fullPassChunkTaken();
+        io.runAndWait([] {});     // after the queued hold and takes
+        QCOMPARE(sent.size(), 2); // none out, none built: held
+
+        inspector->holdHandOff(false);
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 4); // two more: as many as may be out
+        inspector->holdHandOff(true);
+        io.runAndWait([] {});
+        for (int i = 0; i < 2; ++i)
+            inspector->fullPassChunkTaken();
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 4);
+        QCOMPARE(told.size(), 0);
+        inspector->holdHandOff(false);
+        for (int taken = 0; told.isEmpty() && taken < 20; ++taken) {
+            io.runAndWait([] {});
+            inspector->fullPassChunkTaken();
+        }
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 10);
+        QCOMPARE(told.size(), 1);
+    }
+
+    // A change set carries each view's bytes as the inspector stores them (LockView::packed): a table keeps those
+    // instead of a copy of its own. They are exactly the view's (packing it again gives the same bytes), after a
+    // full pass's hand-off and after a live change alike.
+    void changeSetsCarryTheStoredBytes()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        for (int n = 0; n < 3; ++n) {
+            for (int k = 0; k < 5; ++k)
+                runCommand(cluster.endpoint(n),
+                           {"SET", "bytes:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
+        }
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "bytes:*";
+        o.reconcileIntervalMs = 0;
+        o.fullPassChunk = 2;
+        o.fullPassChunksAhead = 100;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy changes(inspector, &LockInspector::locksChanged);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        // A holder changes on a quorum: the live change's view carries its new bytes.
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"SET", "bytes:3", "newholder", "PX", "60000"});
+        const auto views = [&] {
+            QList<LockView> all;
+            for (const auto& args : changes) {
+                const LockChangeSet set = args.first().value<LockChangeSet>();
+                all << set.appeared << set.changed;
+            }
+            return all;
+        };
+        const auto newHolderSeen = [&] {
+            const QList<LockView> all = views();
+            return std::any_of(all.cbegin(), all.cend(), [](const LockView& v) { return v.token == "newholder"; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(newHolderSeen(), 10000);
+        const QList<LockView> all = views();
+        QCOMPARE(all.size(), 6);
+        for (const LockView& v : all) {
+            QVERIFY2(!v.packed.isEmpty(), v.key.constData());
+            QVERIFY2(PackedLockView(v.packed).sameBytesAs(PackedLockView(v)), v.key.constData());
+            QVERIFY(PackedLockView(v.packed).unpack(v.key).sameStateAs(v));
+        }
     }
 
     void unreachableNodeIsNeverFree()

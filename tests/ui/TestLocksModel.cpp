@@ -1,6 +1,7 @@
 #include "models/LocksModel.h"
 #include "models/LocksProxyModel.h"
 #include "observe/LockVerdict.h"
+#include "observe/PackedLockView.h"
 #include "redlock/LockToken.h"
 #include "support/ManualClock.h"
 #include "support/UiTestSupport.h"
@@ -111,6 +112,38 @@ private slots:
 
     // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
     // show them escaped (the one display escaping, printableBytes).
+    // A view that carries the inspector's stored bytes (LockView::packed) is kept as those bytes, shared, not packed
+    // again into a copy of its own; a view without them is packed here. Either row gives the view back.
+    void rowsKeepTheStoredBytesTheViewCarries()
+    {
+        LocksModel model;
+        model.reset(3);
+        const QByteArray token = LockToken::generate(QStringLiteral("orders-service")).encode();
+        auto held = [&](const QByteArray& key) {
+            LockView view;
+            view.key = key;
+            using P = NodeLockState::Presence;
+            view.nodes = {
+                {P::Holding, token, {}, 9000, {}}, {P::Holding, token, {}, 8000, {}}, {P::Absent, {}, {}, -2, {}}};
+            view.observedAtMs = 1795000000000;
+            view.observedAtNs = 1000;
+            judgeLock(view, VerdictRules{2, 0.01, 1000});
+            return view;
+        };
+        LockView carried = held("a:carried");
+        const PackedLockView stored(carried);
+        carried.packed = stored.bytes();
+        const LockView packedHere = held("b:packed-here");
+        model.applyChanges(appeared({carried, packedHere}));
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(model.packedAt(0).bytes().sharesWith(stored.bytes()));
+        QVERIFY(!model.packedAt(1).isNull());
+        QVERIFY(model.packedAt(1).sameBytesAs(PackedLockView(packedHere)));
+        QVERIFY(model.viewAt(0).sameStateAs(carried));
+        QVERIFY(model.viewAt(1).sameStateAs(packedHere));
+        QCOMPARE(model.viewAt(0).token, token);
+    }
+
     void hostileKeysAndHoldersAreEscapedInCells()
     {
         LocksModel model;

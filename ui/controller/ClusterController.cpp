@@ -236,7 +236,12 @@ void ClusterController::queueSlices(std::vector<LockChangeSet> slices)
         // pass's, "Refresh now" of many changed locks, holds no live event back.)
         if (part.handOffSize > 0 && !m_firstPassTold)
             m_handOffUnderWay = true;
+        m_pendingViews += part.appeared.size() + part.changed.size();
         m_pendingSlices.push_back(std::move(part));
+    }
+    if (m_pendingViews >= kHoldHandOffAt && !m_handOffHeld) {
+        m_handOffHeld = true;
+        m_watch->holdHandOff(true);
     }
     // Applied on the slice timer, not here: the chunks of a first pass arrive as posted calls that the event loop
     // runs back to back, and each applying its budget's worth at once made one turn of several budgets.
@@ -290,6 +295,11 @@ void ClusterController::applyNextSlice()
         if (!m_pendingSlices.empty()) {
             const LockChangeSet part = std::move(m_pendingSlices.front());
             m_pendingSlices.pop_front();
+            m_pendingViews -= part.appeared.size() + part.changed.size();
+            if (m_handOffHeld && m_pendingViews <= kResumeHandOffAt) {
+                m_handOffHeld = false;
+                m_watch->holdHandOff(false);
+            }
             m_metrics->addChanges(part);
             emit locksChanged(part);
         } else {
@@ -321,6 +331,8 @@ void ClusterController::stop()
     ++m_generation;
     m_sliceTimer.stop();
     m_pendingSlices.clear();
+    m_pendingViews = 0;
+    m_handOffHeld = false;
     m_handOffUnderWay = false;
     if (m_metrics)
         m_metrics->stop();

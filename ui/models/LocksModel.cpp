@@ -132,8 +132,10 @@ bool showsAsIs(const QByteArray& key)
 
 LocksModel::Row LocksModel::makeRow(const LockView& view) const
 {
-    Row row{view.key, PackedLockView(view), showsAsIs(view.key) ? QString() : printableBytes(view.key),
-            view.holder->summary};
+    // The inspector's bytes when the view carries them (as stored: the same bytes as packing it here).
+    Q_ASSERT(view.packed.isEmpty() || PackedLockView(view.packed).sameBytesAs(PackedLockView(view)));
+    Row row{view.key, view.packed.isEmpty() ? PackedLockView(view) : PackedLockView(view.packed),
+            showsAsIs(view.key) ? QString() : printableBytes(view.key), view.holder->summary};
     if (row.holderText.isEmpty() && !view.token.isEmpty())
         row.holderText = printableBytes(view.token, 80);
     if (view.verdict == LockVerdict::Contested)
