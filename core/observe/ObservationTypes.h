@@ -260,8 +260,9 @@ struct LockView
     bool validityEnded = false;
     // The bytes of exactly this view as the inspector stores it (PackedLockView, shared, not a copy) when a change
     // set carries it (LockInspector::noteChange); empty otherwise. A table keeps them instead of packing the view
-    // again: at 1M locks one copy of every lock's packed view fewer, and no pack per row on the GUI thread. Code
-    // that changes a view with them must clear them (sameStateAs() and the rest ignore them).
+    // again: no pack per row on the GUI thread, and one copy of each lock's packed view fewer until the inspector
+    // stores a newer one (a re-read or rescan whose view has the same state is not told, so the row keeps the older
+    // bytes beside it). Code that changes a view with them must clear them (sameStateAs() and the rest ignore them).
     PackedViewBytes packed;
 
     bool isHeld() const { return verdict == LockVerdict::Held || verdict == LockVerdict::Expiring; }

@@ -90,7 +90,7 @@ public:
     IoThread* ioThread() const { return m_io.get(); }
     LockInspector* inspector() const { return m_inspector; }
     // A consumer whose backlog of the change sets it took is long (LockInspector::holdHandOff): a full pass's
-    // hand-off waits until it is released. Any number of times; a new start() is not held.
+    // hand-off waits until it is released. Any number of times; start() makes a new inspector, which is not held.
     void holdHandOff(bool hold);
 
     const ClusterWatchOptions& options() const { return m_options; }

@@ -110,8 +110,6 @@ private slots:
         QCOMPARE(second.count(second.front()), second.size());
     }
 
-    // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
-    // show them escaped (the one display escaping, printableBytes).
     // A view that carries the inspector's stored bytes (LockView::packed) is kept as those bytes, shared, not packed
     // again into a copy of its own; a view without them is packed here. Either row gives the view back.
     void rowsKeepTheStoredBytesTheViewCarries()
@@ -144,6 +142,8 @@ private slots:
         QCOMPARE(model.viewAt(0).token, token);
     }
 
+    // A key or holder with a line break, ESC or a bidi override must not break or reorder a row: the cells
+    // show them escaped (the one display escaping, printableBytes).
     void hostileKeysAndHoldersAreEscapedInCells()
     {
         LocksModel model;

@@ -152,8 +152,9 @@ private:
     int m_rescanBudget = kDefaultBudgetPerNode;
     quint64 m_generation = 0;                  // signals of a previous start() that are still queued are dropped
     std::deque<LockChangeSet> m_pendingSlices; // applied a time budget per event-loop turn
-    // The views in m_pendingSlices. A full pass's hand-off can come faster than the table applies it: from
-    // kHoldHandOffAt views on it is held (ClusterWatch::holdHandOff) until the table is down to kResumeHandOffAt.
+    // The views in m_pendingSlices, whatever brought them. A full pass's hand-off can come faster than the table
+    // applies it: from kHoldHandOffAt views on it is held (ClusterWatch::holdHandOff) until the table is down to
+    // kResumeHandOffAt. Only a hand-off is held (the rest is bounded by what changed); a stop drains its rest at once.
     // Unheld, 230,000 views of the first pass at 1M locks waited here at once (about 300 MB, which the allocator
     // kept once freed: RSS 1.13-1.15 KB a lock, 0.94-0.97 held; bench-console).
     static constexpr qsizetype kHoldHandOffAt = 16 * kSlice;
