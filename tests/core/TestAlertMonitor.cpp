@@ -1017,7 +1017,7 @@ private slots:
     // 10,000 separate alerts). Past the threshold, one group alert with the count and a few example keys, notified
     // once; its count follows members that clear or join; it clears with the last one. A few are single alerts.
     // An evaluation looks at every lock only once one can have passed its threshold: before that, and once all of
-    // them are a group's members, it looks at none (at 1M held locks the walk took 100 ms of the GUI thread every
+    // them are a group's members, it looks at none (at 1M held locks the walk took about 50 ms of the GUI thread every
     // second). A lock that comes later, or a threshold lowered, is raised when it is due all the same.
     void evaluationsLookAtTheLocksOnlyWhenOneCanBeRaised()
     {
