@@ -239,7 +239,11 @@ void AlertMonitor::putLock(QHash<QByteArray, LockState>& map, const QByteArray& 
             map.erase(it);
         return;
     }
-    if (!next->member)
+    // The same condition put again (its view changed, the condition did not: an extension, Held <-> Expiring) is due
+    // when it was already, or alerted (looked at as such): an alerted lock's changed view makes no walk of every lock.
+    const bool sameCondition = it != map.end() && !it->member && !next->member && it->rule() == next->rule() &&
+                               it->noExpiry == next->noExpiry && it->sinceNs == next->sinceNs;
+    if (!next->member && !sameCondition)
         m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*next));
     if (it != map.end())
         *it = *next;

@@ -126,6 +126,16 @@ QByteArray nodeAlert(AlertRule rule, int node)
 
 const QByteArray kQuorumLost = QByteArrayLiteral("quorum-lost:");
 
+// Keys ARGV-formatted from `from` to `to` ("held:%02d") set to "holder" for 10 min on one node, in one script: a
+// few thousand locks in one command.
+RedisReply setRange(const NodeEndpoint& endpoint, const QByteArray& format, int from, int to)
+{
+    return runCommand(endpoint, {"EVAL",
+                                 "for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do redis.call('SET', "
+                                 "string.format(ARGV[1], i), 'holder', 'PX', 600000) end return 1",
+                                 "0", format, QByteArray::number(from), QByteArray::number(to)});
+}
+
 // Wall time that moves with the test's steady clock (a condition's sinceMs follows advanceMs), set off by shiftMs (a
 // wall clock set after the monitor started).
 class WallFromSteady final : public WallClock
@@ -1029,16 +1039,10 @@ private slots:
         Feed feed(cluster.endpoints(), &monitor);
         QVERIFY(feed.waitUntilRead());
         const auto hold = [&](const QByteArray& format, int from, int to) {
-            for (const NodeEndpoint& endpoint : cluster.endpoints()) {
-                const RedisReply r =
-                    runCommand(endpoint, {"EVAL",
-                                          "for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do redis.call('SET', "
-                                          "string.format(ARGV[1], i), 'holder', 'PX', 600000) end return 1",
-                                          "0", format, QByteArray::number(from), QByteArray::number(to)});
-                if (r.isError())
-                    return false;
-            }
-            return true;
+            const QList<NodeEndpoint> nodes = cluster.endpoints();
+            return std::none_of(nodes.cbegin(), nodes.cend(), [&](const NodeEndpoint& endpoint) {
+                return setRange(endpoint, format, from, to).isError();
+            });
         };
         QVERIFY(hold("held:%02d", 1, 30));
         QVERIFY(feed.inspect());
@@ -1107,6 +1111,54 @@ private slots:
         QVERIFY(monitor.isGrouped(keyAlert(AlertRule::LockHeld, "newer:01")));
     }
 
+    // A lock with a single alert whose view changes (its holder extends it, or it turns expiring: the same condition)
+    // makes no evaluation look at every lock: its state is due as it was, and its key is looked at as an alerted one.
+    // Only a new condition (another holder) makes the walk due again.
+    void aChangedViewOfAnAlertedLockLooksAtNoOtherLock()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        AlertMonitor monitor(options(3));
+        Feed feed(cluster.endpoints(), &monitor);
+        QVERIFY(feed.waitUntilRead());
+        const QList<NodeEndpoint> nodes = cluster.endpoints();
+        for (const NodeEndpoint& endpoint : nodes)
+            QVERIFY(!setRange(endpoint, "old:%d", 1, 1).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "old:1")));
+        for (const NodeEndpoint& endpoint : nodes)
+            QVERIFY(!setRange(endpoint, "young:%03d", 1, 300).isError());
+        QVERIFY(feed.inspect());
+        monitor.evaluate(); // the young locks' first look
+        monitor.evaluate();
+        const qint64 before = monitor.lockStatesLooked();
+        // Extended and shortened, read each time: three changed views of the alerted lock, same token.
+        for (const QByteArray ttl : {"300000", "600000", "300000"}) {
+            for (const NodeEndpoint& endpoint : nodes)
+                QCOMPARE(runCommand(endpoint, {"PEXPIRE", "old:1", ttl}).integer(), 1);
+            QVERIFY(feed.inspect());
+            monitor.evaluate();
+        }
+        const qint64 looked = monitor.lockStatesLooked() - before;
+        QVERIFY2(looked < 300, qPrintable(QString::number(looked))); // every lock once would be 301 each time
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "old:1")));
+
+        // Another holder: a new condition, due in 10 s; walked for then, raised then.
+        for (const NodeEndpoint& endpoint : nodes)
+            runCommand(endpoint, {"SET", "old:1", "another", "PX", "600000"});
+        QVERIFY(feed.inspect());
+        monitor.evaluate();
+        QVERIFY(!hasActive(monitor, keyAlert(AlertRule::LockHeld, "old:1")));
+        m_clock->advanceMs(10500);
+        monitor.evaluate();
+        QVERIFY(hasActive(monitor, keyAlert(AlertRule::LockHeld, "old:1")) ||
+                monitor.isGrouped(keyAlert(AlertRule::LockHeld, "old:1")));
+    }
+
     void stormOfOneRuleIsOneGroupedAlert()
     {
         LocalCluster cluster;
@@ -1122,10 +1174,7 @@ private slots:
         // What the restart leaves: 2,000 locks on node 0 only (keys written there alone, as the restarted nodes
         // forgot theirs).
         const auto setOnNode0 = [&](const QByteArray& format, int from, int to) {
-            return runCommand(cluster.endpoint(0), {"EVAL",
-                                                    "for i = tonumber(ARGV[2]), tonumber(ARGV[3]) do redis.call('SET', "
-                                                    "string.format(ARGV[1], i), 'holder', 'PX', 600000) end return 1",
-                                                    "0", format, QByteArray::number(from), QByteArray::number(to)});
+            return setRange(cluster.endpoint(0), format, from, to);
         };
         QVERIFY(!setOnNode0("storm:%04d", 1, 2000).isError());
         QVERIFY(feed.inspect());
