@@ -37,6 +37,21 @@ Inspection inspectOnce(InspectorOptions options)
     return {inspector->snapshot(), finished.first().first().value<InspectionSummary>()};
 }
 
+// `count` locks (prefix + 0 ..), each its own token, held on nodes 0 and 1 of three (a quorum) for a minute.
+bool holdOnTwoNodes(const LocalCluster& cluster, const QByteArray& prefix, int count)
+{
+    for (int n = 0; n < 2; ++n) {
+        QList<QList<QByteArray>> batch;
+        for (int k = 0; k < count; ++k)
+            batch.append({"SET", prefix + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
+        const QList<RedisReply> replies = runCommands(cluster.endpoint(n), batch, 30000);
+        if (replies.size() != count ||
+            !std::all_of(replies.cbegin(), replies.cend(), [](const RedisReply& r) { return r.isString(); }))
+            return false;
+    }
+    return true;
+}
+
 QList<int> range(int from, int to)
 {
     QList<int> out;
@@ -541,13 +556,7 @@ private slots:
         nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
         QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
         constexpr int held = 1000;
-        for (int n = 0; n < 2; ++n) {
-            QList<QList<QByteArray>> batch;
-            for (int k = 0; k < held; ++k)
-                batch.append({"SET", "hand:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
-            for (const RedisReply& r : runCommands(cluster.endpoint(n), batch, 30000))
-                QVERIFY2(r.isString(), qPrintable(r.errorText()));
-        }
+        QVERIFY(holdOnTwoNodes(cluster, "hand:", held));
         InspectorOptions o = optionsFor(cluster);
         o.pattern = "hand:*";
         o.reconcileIntervalMs = 0;
@@ -648,13 +657,7 @@ private slots:
         QString error;
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         constexpr int held = 1000;
-        for (int n = 0; n < 2; ++n) {
-            QList<QList<QByteArray>> batch;
-            for (int k = 0; k < held; ++k)
-                batch.append({"SET", "hold:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
-            for (const RedisReply& r : runCommands(cluster.endpoint(n), batch, 30000))
-                QVERIFY2(r.isString(), qPrintable(r.errorText()));
-        }
+        QVERIFY(holdOnTwoNodes(cluster, "hold:", held));
         InspectorOptions o = optionsFor(cluster);
         o.pattern = "hold:*";
         o.reconcileIntervalMs = 0;
