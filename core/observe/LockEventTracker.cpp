@@ -42,17 +42,20 @@ LockEventTracker::KeptQuorum LockEventTracker::KeptQuorum::pack(const LastQuorum
         return v >= std::numeric_limits<qint32>::min() && v <= std::numeric_limits<qint32>::max();
     };
     const qint64 seenAfterNs = last.seenAtNs - beside.observedAtNs();
+    const bool seenInMs = !fits32(seenAfterNs);
+    // Floored: a restart in the millisecond after the read counts as after it.
+    const qint64 seenAfter = seenInMs ? seenAfterNs / kNsPerMs - (seenAfterNs % kNsPerMs < 0 ? 1 : 0) : seenAfterNs;
     const qint64 sinceAfterMs = last.sinceMs - beside.observedAtMs();
     if ((token == 0 && !last.token.isEmpty()) || token > std::numeric_limits<quint8>::max() || !endsKept ||
-        last.nodeMask > std::numeric_limits<quint16>::max() || !fits32(seenAfterNs) || !fits32(sinceAfterMs))
+        last.nodeMask > std::numeric_limits<quint16>::max() || !fits32(seenAfter) || !fits32(sinceAfterMs))
         return kept;
-    kept.m_seenAfterNs = qint32(seenAfterNs);
+    kept.m_seenAfter = qint32(seenAfter);
     kept.m_sinceAfterMs = qint32(sinceAfterMs);
     // Ends never: the largest value, which no PTTL kept here reaches.
     kept.m_endsAfterMs = last.endsNs == 0 ? std::numeric_limits<quint32>::max() : quint32(endsAfterNs / kNsPerMs);
     kept.m_nodeMask = quint16(last.nodeMask);
     kept.m_token = quint8(token);
-    kept.m_flags = 1;
+    kept.m_flags = kKept | (seenInMs ? kSeenInMs : 0);
     return kept;
 }
 
@@ -60,7 +63,7 @@ LockEventTracker::LastQuorum LockEventTracker::KeptQuorum::unpack(const PackedLo
 {
     LastQuorum last;
     last.token = beside.token(m_token);
-    last.seenAtNs = beside.observedAtNs() + m_seenAfterNs;
+    last.seenAtNs = beside.observedAtNs() + ((m_flags & kSeenInMs) ? qint64(m_seenAfter) * kNsPerMs : m_seenAfter);
     last.endsNs =
         m_endsAfterMs == std::numeric_limits<quint32>::max() ? 0 : last.seenAtNs + qint64(m_endsAfterMs) * kNsPerMs;
     last.nodeMask = m_nodeMask;

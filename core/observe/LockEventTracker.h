@@ -77,10 +77,13 @@ public:
 
     // A LastQuorum kept beside the key's packed view by a store of views (LockInspector keeps one per lock: a hash
     // of its own cost 108 bytes a lock and a copy of the token): 16 bytes, no allocation, the token as its number
-    // among the view's tokens, the instants as offsets from the view's read. Exact or null: pack() gives null where it
-    // cannot keep `last` exactly beside that view (its token is not among the view's: kept through an Unknown view
-    // that lacks it; 16 nodes or more; a quorum lasting 49 days or more; seen more than 2 s away from the view's
-    // read; a tenure begun 24 days or more from it); the store keeps such a one aside, whole.
+    // among the view's tokens, the instants as offsets from the view's read. Exact or null, but for one instant: seen
+    // more than 2 s away from the view's read (a view kept while reads found the lock unchanged), the read that saw it
+    // is kept to the millisecond below it, as its quorum's end (what a restart after it is compared with, and the
+    // lastSeenHeldMs told, are seconds apart or whole milliseconds). pack() gives null where it cannot keep `last`
+    // beside that view (its token is not among the view's: kept through an Unknown view that lacks it; 16 nodes or
+    // more; a quorum lasting 49 days or more; seen, or a tenure begun, 24 days or more from the view's read); the
+    // store keeps such a one aside, whole.
     class KeptQuorum
     {
     public:
@@ -89,12 +92,16 @@ public:
         LastQuorum unpack(const PackedLockView& beside) const;
 
     private:
-        qint32 m_seenAfterNs = 0;  // seenAtNs - the view's observedAtNs (mostly 0: the view's own read)
+        // seenAtNs - the view's observedAtNs, in ns (mostly 0: the view's own read), or in whole ms (floored) with
+        // kSeenInMs: a view kept through later reads.
+        qint32 m_seenAfter = 0;
         qint32 m_sinceAfterMs = 0; // sinceMs - the view's observedAtMs (mostly <= 0)
         quint32 m_endsAfterMs = 0; // endsNs - seenAtNs, in whole ms (what it is: the read's instant + a PTTL)
         quint16 m_nodeMask = 0;
         quint8 m_token = 0; // PackedLockView::tokenNumber(); 0 = the empty token
         quint8 m_flags = 0; // 0 = null
+        static constexpr quint8 kKept = 1;
+        static constexpr quint8 kSeenInMs = 2;
     };
     // With the view's 8 bytes, 24 in a store's hash node (beside a 24-byte key): at 100,000 locks, 1 MB less than
     // with 24 bytes here.

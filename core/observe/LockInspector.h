@@ -320,6 +320,10 @@ private:
     // (`beside`, replacing what was there), else aside (no view, or not exactly packable beside it).
     LastQuorum takeQuorum(const QByteArray& key, const StoredLock* from);
     void keepQuorum(const QByteArray& key, LastQuorum last, StoredLock* beside);
+    // A read found the lock of `stored` as `kept` has it (LockView::sameStateAs: the same holders, its PTTLs only
+    // ticked down): `stored` keeps those bytes, the ones the consumers were told and share (one copy a lock), with the
+    // read's last quorum beside them. False where that quorum cannot be kept beside them: `stored` is left as it is.
+    static bool keepUnchanged(StoredLock& stored, const PackedLockView& kept, const LastQuorum& last);
     void publish(LockChangeSet& changes, QList<LockEvent>& events);
     // The bounded hand-off of a full pass (InspectorOptions::fullPassChunksAhead): the keys whose change and events
     // are not told yet, told from the views when the consumer has room (or at once: `drain`), or ahead of a change

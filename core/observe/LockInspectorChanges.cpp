@@ -257,6 +257,16 @@ void LockInspector::keepQuorum(const QByteArray& key, LastQuorum last, StoredLoc
         m_quorumsAside.insert(key, std::move(*last));
 }
 
+bool LockInspector::keepUnchanged(StoredLock& stored, const PackedLockView& kept, const LastQuorum& last)
+{
+    const auto quorum = last ? LockEventTracker::KeptQuorum::pack(*last, kept) : LockEventTracker::KeptQuorum();
+    if (last && quorum.isNull())
+        return false;
+    stored.view = kept;
+    stored.quorum = quorum;
+    return true;
+}
+
 void LockInspector::publish(LockChangeSet& changes, QList<LockEvent>& events)
 {
     if (!changes.isEmpty()) {
@@ -366,7 +376,14 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
         LastQuorum last = takeQuorum(after.key(), was != before.cend() ? &was.value() : nullptr);
         if (was != before.cend()) {
             const LockView beforeView = was->view.unpack(was.key());
+            const bool unchanged = beforeView.sameStateAs(afterView);
             noteChange(after.key(), last, &beforeView, &afterView, &after->view, phase, changes, events);
+            // As a bounded hand-off does (tellUntold).
+            if (unchanged && keepUnchanged(after.value(), was->view, last)) {
+                noteValidity(after.key(), after->view);
+                endChunk(false);
+                continue;
+            }
         } else {
             noteChange(after.key(), last, nullptr, &afterView, &after->view, phase, changes, events);
         }
@@ -487,8 +504,13 @@ void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QL
         was != replaced.cend() ? std::optional(was->view.unpack(key)) : std::nullopt;
     std::optional<LockView> afterView = after != m_views.end() ? std::optional(after->view.unpack(key)) : std::nullopt;
     LastQuorum last = takeQuorum(key, was != replaced.cend() ? &was.value() : nullptr);
+    const bool unchanged = beforeView && afterView && beforeView->sameStateAs(*afterView);
     noteChange(key, last, beforeView ? &*beforeView : nullptr, afterView ? &*afterView : nullptr,
                afterView ? &after->view : nullptr, m_handOff->phase, changes, events);
+    if (unchanged && keepUnchanged(after.value(), was->view, last)) {
+        noteValidity(key, after->view); // the pass's walk noted the instants of the view read, not of this one
+        return;
+    }
     keepQuorum(key, std::move(last), after != m_views.end() ? &after.value() : nullptr);
 }
 
@@ -511,12 +533,33 @@ void LockInspector::sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& e
 void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet<QByteArray>& touched, Apply how,
                                  const EventNames* told)
 {
-    // Locks of a full pass not told yet are told before their views change (a bounded hand-off under way).
-    tellEarly(touched);
-    // Endings no event has named yet wait for one more read after the next batch of events (deferUntoldEndings).
+    // A read that finds a lock as it is stored (the same holders, its PTTLs only ticked down: LockView::sameStateAs)
+    // leaves the stored view, and its bytes, as they are: the table shares them (one copy a lock, where a rescan
+    // made it two at 1M), and nothing is told. Locks of a full pass not told yet are told before their views change
+    // (a bounded hand-off under way), and left to the hand-off where they do not.
     std::optional<QSet<QByteArray>> remaining;
-    if (const QList<QByteArray> later = deferUntoldEndings(told, updated, touched); !later.isEmpty()) {
-        remaining = touched;
+    if (m_handOff) {
+        QSet<QByteArray> early;
+        for (const QByteArray& key : touched) {
+            if (!m_handOff->isUntold(key))
+                continue;
+            const auto stored = m_views.constFind(key);
+            const auto read = updated.constFind(key);
+            if (stored != m_views.cend() && read != updated.cend() && stored->view.unpack(key).sameStateAs(*read)) {
+                if (!remaining)
+                    remaining = touched;
+                remaining->remove(key);
+            } else {
+                early.insert(key);
+            }
+        }
+        tellEarly(early);
+    }
+    // Endings no event has named yet wait for one more read after the next batch of events (deferUntoldEndings).
+    if (const QList<QByteArray> later = deferUntoldEndings(told, updated, remaining ? *remaining : touched);
+        !later.isEmpty()) {
+        if (!remaining)
+            remaining = touched;
         for (const QByteArray& key : later)
             remaining->remove(key);
     }
@@ -542,10 +585,17 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
             evidence.names = evidence.live ? names.value() : 0;
         }
         LastQuorum last = takeQuorum(key, had ? &it.value() : nullptr);
-        // Packed before noteChange() moves the view into the change set.
-        const PackedLockView packed = has ? PackedLockView(after.value()) : PackedLockView();
-        noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr, has ? &packed : nullptr, phase,
-                   changes, events, evidence);
+        const bool unchanged = had && has && before->sameStateAs(after.value());
+        // Packed before noteChange() moves the view into the change set (an unchanged one it does not move).
+        PackedLockView packed = has && !unchanged ? PackedLockView(after.value()) : PackedLockView();
+        noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr,
+                   has && !unchanged ? &packed : nullptr, phase, changes, events, evidence);
+        if (unchanged) {
+            // The stored view keeps its validity instants, noted when it was stored.
+            if (keepUnchanged(it.value(), it->view, last))
+                continue;
+            packed = PackedLockView(after.value()); // seen 24 days after the stored read: the read goes in its place
+        }
         if (had)
             countHolding(it->view, -1);
         if (!has) {

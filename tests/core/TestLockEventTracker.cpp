@@ -244,8 +244,9 @@ private slots:
         QCOMPARE(Evidence::nameFlag("set"), quint8(Evidence::Other));
     }
 
-    // The last quorum a store keeps beside the key's packed view (LockInspector): given back exactly, the token
-    // from the view's own; null (kept aside, whole, by the store) wherever it could not be.
+    // The last quorum a store keeps beside the key's packed view (LockInspector): given back exactly (but for a read
+    // seen more than 2 s from the view's: to the millisecond below), the token from the view's own; null (kept aside,
+    // whole, by the store) wherever it could not be.
     void keptQuorumIsExactOrNull()
     {
         using Last = LockEventTracker::LastQuorum;
@@ -285,12 +286,32 @@ private slots:
         Last longTtl = held;
         longTtl.endsNs = atNs + qint64(50) * 24 * 3600 * 1000 * kNsPerMs;
         QVERIFY(Kept::pack(longTtl, packed).isNull());
-        Last seenLongBefore = held; // an earlier read than the view's, by more than 2 s
-        seenLongBefore.seenAtNs = atNs - 3000 * kNsPerMs;
-        QVERIFY(Kept::pack(seenLongBefore, packed).isNull());
-        Last seenJustBefore = held;
-        seenJustBefore.seenAtNs = atNs - 2000 * kNsPerMs;
+        Last seenJustBefore = held; // an earlier read than the view's, by up to 2 s: to the nanosecond
+        seenJustBefore.seenAtNs = atNs - 2000 * kNsPerMs - 7;
+        seenJustBefore.endsNs = seenJustBefore.seenAtNs + 1400 * kNsPerMs;
         QVERIFY(same(Kept::pack(seenJustBefore, packed).unpack(packed), seenJustBefore));
+        // Further away (a view kept while later reads found the lock unchanged): the read that saw it to the
+        // millisecond below, its quorum's end with it.
+        auto floored = [](Last last, qint64 byNs) {
+            last.seenAtNs -= byNs;
+            last.endsNs -= byNs;
+            return last;
+        };
+        Last seenLater = held;
+        seenLater.seenAtNs = atNs + 3000 * kNsPerMs + 456;
+        seenLater.endsNs = seenLater.seenAtNs + 1400 * kNsPerMs;
+        QVERIFY(same(Kept::pack(seenLater, packed).unpack(packed), floored(seenLater, 456)));
+        Last seenLongBefore = held;
+        seenLongBefore.seenAtNs = atNs - 3000 * kNsPerMs - 5;
+        seenLongBefore.endsNs = seenLongBefore.seenAtNs + 1400 * kNsPerMs;
+        QVERIFY(same(Kept::pack(seenLongBefore, packed).unpack(packed), floored(seenLongBefore, kNsPerMs - 5)));
+        Last seenInWholeMs = held; // a whole millisecond away: exact
+        seenInWholeMs.seenAtNs = atNs + qint64(20) * 24 * 3600 * 1000 * kNsPerMs;
+        seenInWholeMs.endsNs = 0;
+        QVERIFY(same(Kept::pack(seenInWholeMs, packed).unpack(packed), seenInWholeMs));
+        Last seen25DaysLater = seenInWholeMs;
+        seen25DaysLater.seenAtNs = atNs + qint64(25) * 24 * 3600 * 1000 * kNsPerMs;
+        QVERIFY(Kept::pack(seen25DaysLater, packed).isNull());
         Last longTenure = held; // begun 25 days before the view's read
         longTenure.sinceMs = view.observedAtMs - qint64(25) * 24 * 3600 * 1000;
         QVERIFY(Kept::pack(longTenure, packed).isNull());

@@ -699,6 +699,119 @@ private slots:
         QCOMPARE(told.size(), 1);
     }
 
+    // A rescan that reads a lock a held hand-off has not told yet, and finds it as the pass stored it, leaves it to
+    // the hand-off: told early, 1,000 such locks went to the table in the order SCAN read them (at 1M locks, each a
+    // row inserted in the middle of the table: the table grew by a thousand rows a second).
+    void aRescanLeavesAnUnchangedUntoldLockToTheHandOff()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        constexpr int held = 1000;
+        QVERIFY(holdOnTwoNodes(cluster, "untold:", held));
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "untold:*";
+        o.reconcileIntervalMs = 0;
+        o.budgetPerNode = 0;
+        o.fullPassChunk = 100;
+        o.fullPassChunksAhead = 2;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy sent(inspector, &LockInspector::fullPassChunkSent);
+        QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        inspector->holdHandOff(true);
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 2);
+        // One lock changes hands meanwhile: the rescan tells it (early), and only it.
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"SET", "untold:500", "other", "PX", "60000"});
+        QMetaObject::invokeMethod(inspector, &LockInspector::resync);
+        QVERIFY(waitForCount(finished, 2, 15000));
+        io.runAndWait([] {});
+        QCOMPARE(sent.size(), 3);
+        QCOMPARE(told.size(), 0);
+        inspector->holdHandOff(false);
+        for (int taken = 0; told.isEmpty() && taken < 20; ++taken) {
+            io.runAndWait([] {});
+            inspector->fullPassChunkTaken();
+        }
+        io.runAndWait([] {});
+        QCOMPARE(told.size(), 1);
+        QCOMPARE(sent.size(), 3 + 8); // the rest of the ten chunks (999 locks)
+    }
+
+    // A lock a later read finds unchanged (a rescan, a refresh) keeps the view stored before, its bytes shared with
+    // the table that was told them: the read's copy is not kept (at 1M locks, a second copy of every lock after a
+    // rescan). Its last quorum moves on with the read all the same: a release after it is told as such.
+    void anUnchangedLockKeepsItsStoredView()
+    {
+        LocalCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
+        constexpr int held = 20;
+        QVERIFY(holdOnTwoNodes(cluster, "kept:", held));
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "kept:*";
+        o.reconcileIntervalMs = 0;
+        o.budgetPerNode = 0;
+        o.fullPassChunk = 5;
+        o.fullPassChunksAhead = 100;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QObject collector;
+        QList<LockView> told;
+        QList<LockEvent> events;
+        connect(
+            inspector, &LockInspector::locksChanged, &collector,
+            [&told](const LockChangeSet& set) { told << set.appeared << set.changed; }, Qt::QueuedConnection);
+        connect(
+            inspector, &LockInspector::lockEvents, &collector,
+            [&events](const QList<LockEvent>& list) { events << list; }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 15000));
+        QTRY_COMPARE(told.size(), held);
+        const LockSnapshot first = inspector->snapshot();
+        QCOMPARE(first.size(), held);
+        told.clear();
+
+        QTest::qWait(5); // a later read's instant
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"SET", "kept:7", "other", "PX", "60000"});
+        QMetaObject::invokeMethod(inspector, &LockInspector::resync);
+        QVERIFY(waitForCount(finished, 2, 15000));
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"SET", "kept:8", "another", "PX", "60000"});
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 3, 15000));
+        io.runAndWait([] {});
+        QTRY_COMPARE(told.size(), 2);
+        QCOMPARE(told[0].key, QByteArray("kept:7"));
+        QCOMPARE(told[1].key, QByteArray("kept:8"));
+        const LockSnapshot later = inspector->snapshot();
+        QCOMPARE(later.size(), held);
+        for (auto it = later.cbegin(); it != later.cend(); ++it) {
+            const bool changed = it.key() == "kept:7" || it.key() == "kept:8";
+            QVERIFY2(changed != (it->observedAtNs == first.value(it.key()).observedAtNs), it.key().constData());
+            QVERIFY2(changed != (it->token == first.value(it.key()).token), it.key().constData());
+        }
+
+        // Released after the reads that found it unchanged, long before its TTL's end: told released.
+        events.clear();
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"DEL", "kept:3"});
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        QVERIFY(waitForCount(finished, 4, 15000));
+        io.runAndWait([] {});
+        QTRY_COMPARE(events.size(), 1);
+        QCOMPARE(events[0].key, QByteArray("kept:3"));
+        QCOMPARE(events[0].token, QByteArray("tok3"));
+        QCOMPARE(events[0].kind, LockEvent::Kind::Released);
+    }
+
     // A change set carries each view's bytes as the inspector stores them (LockView::packed): a table keeps those
     // instead of a copy of its own. They are exactly the view's (packing it again gives the same bytes), after a
     // full pass's hand-off and after a live change alike.
