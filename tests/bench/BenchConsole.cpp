@@ -98,14 +98,16 @@ void fill(const LocalCluster& cluster, int count)
 class Churner : public QObject
 {
 public:
-    Churner(const QList<NodeEndpoint>& endpoints, int count) : m_count(count)
+    Churner(const QList<NodeEndpoint>& endpoints, int count, int perMille) : m_count(count), m_perMille(perMille)
     {
+        if (perMille <= 0)
+            return; // no churn: only the rescans read the locks again
         for (const NodeEndpoint& ep : endpoints) {
             m_connections.append(new RedisConnection(ep, {}, this));
             m_connections.last()->open();
         }
         connect(&m_timer, &QTimer::timeout, this, [this] {
-            const int n = std::max(1, m_count / 100);
+            const int n = std::max(1, int(qint64(m_count) * m_perMille / 1000));
             for (RedisConnection* c : std::as_const(m_connections)) {
                 QList<RedisConnection::Command> commands;
                 for (int i = 0; i < n; ++i) {
@@ -125,20 +127,24 @@ private:
     QList<RedisConnection*> m_connections;
     QTimer m_timer;
     int m_count;
+    int m_perMille;
     int m_round = 0;
 };
 
 // With the lock history on (the console's default), every event of the churn is journaled too: the GUI thread
 // only hands the batches over, the journal's thread writes them.
 bool g_journal = true;
+int g_churnPerMille = 10; // of the locks, every 200 ms
 
-void runOnce(LocalCluster& cluster, int count, int churnSeconds)
+void runOnce(LocalCluster& cluster, int count, int churnSeconds, int rescanBudget)
 {
     fill(cluster, count);
     std::fprintf(stderr, "bench-console: %d locks written\n", count);
     if (auto* timing = dynamic_cast<TimingApplication*>(qApp))
         timing->slowestNs = 0;
     ClusterController controller;
+    if (rescanBudget >= 0)
+        controller.setRescanBudget(rescanBudget);
     MainWindow window(&controller);
     QTemporaryDir journalDir;
     std::optional<JournalOptions> journal;
@@ -256,10 +262,10 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
         std::fflush(stdout);
     }
 
-    // Churn from another thread: every 200 ms another 1% of the locks changes hands on every node, so
+    // Churn from another thread: every 200 ms another 1% of the locks (g_churnPerMille) changes hands on every node, so
     // keyspace events and the periodic full scans both bring batches to the GUI.
     IoThread churnThread(QStringLiteral("bench-churn"));
-    churnThread.create<Churner>(cluster.endpoints(), count);
+    churnThread.create<Churner>(cluster.endpoints(), count, g_churnPerMille);
     int inspections = 0;
     QObject::connect(&controller, &ClusterController::inspectionFinished, &loop, [&] { ++inspections; });
     stalls.reset();
@@ -271,9 +277,9 @@ void runOnce(LocalCluster& cluster, int count, int churnSeconds)
     // A stall's CPU time is what the GUI thread itself worked in it; the rest it waited for a CPU.
     const qint64 rssAfterKb = rssKb();
     std::printf("%7d locks: first full table %5lld ms | longest GUI stall: while loading %4lld ms (%lld ms on CPU), "
-                "during %d s of 1%%/200ms churn (%d rescans completed) %4lld ms (%lld ms on CPU) | RSS %lld MB\n",
-                count, firstTableMs, loadStallUs / 1000, loadStallCpuUs / 1000, churnSeconds, inspections,
-                refreshStallUs / 1000, refreshStallCpuUs / 1000, rssAfterKb / 1024);
+                "during %d s of %g%%/200ms churn (%d rescans completed) %4lld ms (%lld ms on CPU) | RSS %lld MB\n",
+                count, firstTableMs, loadStallUs / 1000, loadStallCpuUs / 1000, churnSeconds, g_churnPerMille / 10.0,
+                inspections, refreshStallUs / 1000, refreshStallCpuUs / 1000, rssAfterKb / 1024);
     // Issue 12's target is the whole process at 100,000 locks, the application itself included.
     std::printf("         memory: RSS %lld MB with the locks (target at 100,000: <= 250 MB), %lld MB before the first "
                 "one, %.2f KB per lock\n",
@@ -329,12 +335,15 @@ int main(int argc, char* argv[])
     if (!dynamicThreshold)
         keepLargeBuffersReturnable();
     TimingApplication app(argc, argv);
-    // bench-console [COUNT] [--no-journal] [--keyspace-events] [--dynamic-mmap-threshold] [--churn-seconds=N]: with
-    // keyspace events every change of the churn reaches the console (and the journal) at once, instead of through
-    // the budgeted rescan. A longer churn measures the RSS later on (at 1M no rescan completed within 180 s at the
-    // default budget: "rescans completed" says whether one did).
+    // bench-console [COUNT] [--no-journal] [--keyspace-events] [--dynamic-mmap-threshold] [--churn-seconds=N]
+    // [--rescan-budget=N] [--churn-per-mille=N]: with keyspace events every change of the churn reaches the console
+    // (and the journal) at once, instead of through the budgeted rescan. A longer churn measures the RSS later on (at
+    // 1M no rescan completed within 180 s at the default budget: "rescans completed" says whether one did; a budget of
+    // 0, no limit, makes rescans follow each other). The churn changes 1% of the locks every 200 ms unless told
+    // otherwise (0: none).
     QList<int> counts{10000, 100000};
     int churnSeconds = 10;
+    int rescanBudget = -1; // the console's default
     LocalNodeOptions nodeOptions;
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
@@ -342,6 +351,10 @@ int main(int argc, char* argv[])
             g_journal = false;
         else if (arg.startsWith("--churn-seconds="))
             churnSeconds = arg.mid(16).toInt();
+        else if (arg.startsWith("--rescan-budget="))
+            rescanBudget = arg.mid(16).toInt();
+        else if (arg.startsWith("--churn-per-mille="))
+            g_churnPerMille = arg.mid(18).toInt();
         else if (arg == "--keyspace-events")
             nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
         else if (arg != "--dynamic-mmap-threshold")
@@ -354,6 +367,6 @@ int main(int argc, char* argv[])
         return 1;
     }
     for (const int count : counts)
-        runOnce(cluster, count, churnSeconds);
+        runOnce(cluster, count, churnSeconds, rescanBudget);
     return 0;
 }
