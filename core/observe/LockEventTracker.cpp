@@ -130,6 +130,13 @@ void LockEventTracker::derive(std::optional<LastQuorum>& last, const QByteArray&
             last = std::move(seen);
             return;
         }
+        if (last->token == after->token && after->observedAtNs < last->seenAtNs) {
+            // A view judged again from an older read than the last that saw it (the stored one, kept while later reads
+            // found it unchanged: its verdict turning expiring, a node's restart): where and when it was last seen stay
+            // that read's, the nodes holding it are this view's.
+            last->nodeMask = seen.nodeMask;
+            return;
+        }
         if (last->token != after->token) {
             if (LockEvent* e = add(LockEvent::Kind::TokenChanged, after->token, after->holder->summary)) {
                 e->previousToken = last->token;

@@ -550,17 +550,6 @@ void LockInspector::finishPass()
     }
 
     PackedViews updated = std::move(pass->updated);
-    // Keys that keyspace events named during the pass were re-read (or are being re-read) after this pass
-    // read them, or instead of it: what the events made of them is newer than anything the pass read. The
-    // pass neither overwrites nor drops them; they keep their current state, and a flush still pending
-    // brings them up to date.
-    for (const QByteArray& key : std::as_const(pass->touchedMeanwhile)) {
-        const auto current = m_views.constFind(key);
-        if (current != m_views.cend())
-            updated.insert(key, current.value());
-        else
-            updated.remove(key);
-    }
     // Locks we knew that no SCAN returned this time: free, or unknown when the nodes that could still hold
     // them are unreachable.
     for (auto it = m_views.cbegin(); it != m_views.cend(); ++it) {

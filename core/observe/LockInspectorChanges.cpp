@@ -286,6 +286,17 @@ void LockInspector::applyFullPass(PackedViews updated, const QSet<QByteArray>& k
     // counts after the whole pass.
     // A hand-off still under way ends first: its locks are told before this pass replaces their views.
     continueHandOff(true);
+    // Keys that keyspace events named during the pass were re-read (or are being re-read) after this pass read them,
+    // or instead of it: what the events made of them is newer than anything the pass read. The pass neither
+    // overwrites nor drops them; they keep their current state (as the hand-off just told it, their last quorums
+    // beside them), and a flush still pending brings them up to date.
+    for (const QByteArray& key : keep) {
+        const auto current = m_views.constFind(key);
+        if (current != m_views.cend())
+            updated.insert(key, current.value());
+        else
+            updated.remove(key);
+    }
     PackedViews before = std::exchange(m_views, std::move(updated));
     const bool bounded = m_options.fullPassChunk > 0 && m_options.fullPassChunksAhead > 0;
     // The walk over every view (the per-node counts, the validity instants) and a bounded hand-off's sorted list
@@ -543,9 +554,12 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         for (const QByteArray& key : touched) {
             if (!m_handOff->isUntold(key))
                 continue;
-            const auto stored = m_views.constFind(key);
+            const auto stored = m_views.find(key);
             const auto read = updated.constFind(key);
-            if (stored != m_views.cend() && read != updated.cend() && stored->view.unpack(key).sameStateAs(*read)) {
+            if (stored != m_views.end() && read != updated.cend() && stored->view.unpack(key).sameStateAs(*read)) {
+                // Nobody has its bytes yet: the hand-off tells the newest read (the last that saw it held).
+                stored->view = PackedLockView(*read);
+                noteValidity(key, stored->view);
                 if (!remaining)
                     remaining = touched;
                 remaining->remove(key);

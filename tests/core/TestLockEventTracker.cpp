@@ -89,6 +89,34 @@ private slots:
         QVERIFY(!events[1].endsUnobserved());
     }
 
+    // A store keeps a view while later reads find it unchanged (LockInspector): judged again from that older read (its
+    // verdict turning expiring), it leaves where and when the lock was last seen as the later read left them. Found
+    // gone, the lock was last seen held by that later read, not by the older one.
+    void aViewJudgedAgainFromAnOlderReadKeepsTheLaterSighting()
+    {
+        auto clock = std::make_shared<ManualClock>();
+        LockEventTracker tracker(3, clock);
+        const qint64 wall = 3'000'000'000'000;
+        QList<LockEvent> events;
+        const qint64 firstNs = clock->nowNs();
+        const LockView first = heldView("orders:9", "tokF", 3, 30'000, firstNs);
+        tracker.derive("orders:9", nullptr, &first, wall, &events);
+        clock->advanceMs(20'000);
+        const LockView later = heldView("orders:9", "tokF", 3, 10'000, clock->nowNs()); // ticked down: unchanged
+        tracker.derive("orders:9", &first, &later, wall + 20'000, &events);
+        clock->advanceMs(5'000);
+        LockView expiring = first; // the stored view, judged again
+        expiring.verdict = LockVerdict::Expiring;
+        expiring.nodes[2].presence = NodeLockState::Presence::Absent; // and a node found without it
+        tracker.derive("orders:9", &first, &expiring, wall + 25'000, &events);
+        clock->advanceMs(1'000);
+        const LockView gone = freeView("orders:9", clock->nowNs());
+        tracker.derive("orders:9", &expiring, &gone, wall + 26'000, &events);
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events[1].kind, LockEvent::Kind::Released); // 4 s before its quorum's end as the later read saw it
+        QCOMPARE(events[1].lastSeenHeldMs, wall + 20'000);
+    }
+
     // A long first pass: the key was read with 100 ms left early in the pass and is "seen held" when the pass
     // ends, 3 s later. Found gone a second after that, its expiry is dated at the tenure's start at the earliest,
     // never before it (the history would show a tenure that ended before it began).

@@ -720,6 +720,15 @@ private slots:
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
         QSignalSpy sent(inspector, &LockInspector::fullPassChunkSent);
         QSignalSpy told(inspector, &LockInspector::fullPassTold);
+        QObject collector;
+        QHash<QByteArray, LockView> appeared;
+        connect(
+            inspector, &LockInspector::locksChanged, &collector,
+            [&appeared](const LockChangeSet& set) {
+                for (const LockView& v : set.appeared)
+                    appeared.insert(v.key, v);
+            },
+            Qt::QueuedConnection);
         QMetaObject::invokeMethod(inspector, &LockInspector::start);
         QVERIFY(waitForCount(finished, 1, 15000));
         inspector->holdHandOff(true);
@@ -741,11 +750,17 @@ private slots:
         io.runAndWait([] {});
         QCOMPARE(told.size(), 1);
         QCOMPARE(sent.size(), 3 + 8); // the rest of the ten chunks (999 locks)
+        // The untold ones the rescan found unchanged, as it read them: the last read that saw them held.
+        const qint64 rescanStartedMs = finished[1].first().value<InspectionSummary>().startedAtMs;
+        QTRY_COMPARE(appeared.size(), held);
+        for (const QByteArray key : {"untold:999", "untold:5", "untold:42"})
+            QVERIFY2(appeared.value(key).observedAtMs >= rescanStartedMs, key.constData());
     }
 
     // A lock a later read finds unchanged (a rescan, a refresh) keeps the view stored before, its bytes shared with
     // the table that was told them: the read's copy is not kept (at 1M locks, a second copy of every lock after a
-    // rescan). Its last quorum moves on with the read all the same: a release after it is told as such.
+    // rescan). Its last quorum moves on with the read all the same: a release after it is told as such, last seen held
+    // by the last read.
     void anUnchangedLockKeepsItsStoredView()
     {
         LocalCluster cluster;
@@ -755,6 +770,7 @@ private slots:
         QVERIFY(holdOnTwoNodes(cluster, "kept:", held));
         InspectorOptions o = optionsFor(cluster);
         o.pattern = "kept:*";
+        o.keyspaceEvents = false; // only the reads tell
         o.reconcileIntervalMs = 0;
         o.budgetPerNode = 0;
         o.fullPassChunk = 5;
@@ -785,6 +801,8 @@ private slots:
         QVERIFY(waitForCount(finished, 2, 15000));
         for (int n = 0; n < 2; ++n)
             runCommand(cluster.endpoint(n), {"SET", "kept:8", "another", "PX", "60000"});
+        QTest::qWait(300); // the last read that finds them unchanged, well after the first
+        const qint64 lastUnchangedReadMs = QDateTime::currentMSecsSinceEpoch();
         QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
         QVERIFY(waitForCount(finished, 3, 15000));
         io.runAndWait([] {});
@@ -799,7 +817,8 @@ private slots:
             QVERIFY2(changed != (it->token == first.value(it.key()).token), it.key().constData());
         }
 
-        // Released after the reads that found it unchanged, long before its TTL's end: told released.
+        // Released after the reads that found it unchanged, long before its TTL's end: told released, and last seen
+        // held by the last of those reads (no keyspace event told the release: it happened after that read).
         events.clear();
         for (int n = 0; n < 2; ++n)
             runCommand(cluster.endpoint(n), {"DEL", "kept:3"});
@@ -809,6 +828,55 @@ private slots:
         QTRY_COMPARE(events.size(), 1);
         QCOMPARE(events[0].key, QByteArray("kept:3"));
         QCOMPARE(events[0].token, QByteArray("tok3"));
+        QCOMPARE(events[0].kind, LockEvent::Kind::Released);
+        QVERIFY2(events[0].lastSeenHeldMs >= lastUnchangedReadMs - 20,
+                 qPrintable(QStringLiteral("%1 ms before").arg(lastUnchangedReadMs - events[0].lastSeenHeldMs)));
+    }
+
+    // A key a keyspace event names during a full pass keeps its state through the pass (the pass read it earlier). Read
+    // unchanged while a held hand-off had not told it yet, it was kept as the store had it before the hand-off ended,
+    // without its last quorum: its release later went untold.
+    void aKeyReadAgainDuringAPassKeepsItsLastQuorum()
+    {
+        LocalCluster cluster;
+        QString error;
+        LocalNodeOptions nodeOptions;
+        nodeOptions.notifyKeyspaceEvents = QString::fromLatin1(LockInspector::keyspaceEventFlags());
+        QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
+        constexpr int held = 20000; // a pass long enough for the event's read to come while it runs
+        QVERIFY(holdOnTwoNodes(cluster, "again:", held));
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = "again:*";
+        o.reconcileIntervalMs = 0;
+        o.eventBatchMs = 0;
+        o.fullPassChunk = 100;
+        o.fullPassChunksAhead = 2;
+        IoThread io;
+        auto* inspector = io.create<LockInspector>(o);
+        QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
+        QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
+        QObject collector;
+        QList<LockEvent> events;
+        connect(
+            inspector, &LockInspector::lockEvents, &collector,
+            [&events](const QList<LockEvent>& list) { events << list; }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(inspector, &LockInspector::start);
+        QVERIFY(waitForCount(finished, 1, 30000));
+        QTRY_COMPARE(subscribed.size(), 3);
+        inspector->holdHandOff(true);
+        io.runAndWait([] {}); // two chunks of 100 told, the rest held (again:19999 among them)
+
+        QMetaObject::invokeMethod(inspector, &LockInspector::refresh);
+        for (int n = 0; n < 2; ++n) // an event, nothing changed
+            runCommand(cluster.endpoint(n), {"SET", "again:19999", "tok19999", "KEEPTTL"});
+        QVERIFY(waitForCount(finished, 2, 30000));
+        io.runAndWait([] {});
+        events.clear();
+        for (int n = 0; n < 2; ++n)
+            runCommand(cluster.endpoint(n), {"DEL", "again:19999"});
+        QTRY_VERIFY_WITH_TIMEOUT(!events.isEmpty(), 10000);
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].key, QByteArray("again:19999"));
         QCOMPARE(events[0].kind, LockEvent::Kind::Released);
     }
 
