@@ -302,6 +302,14 @@ void AlertMonitor::followDetached(AlertRule rule, qint64 now)
                 g.stale = true;
             d = g.detached.erase(d);
         } else if (another || (now - d->lastActiveNs) / 1'000'000 >= clearAfterMs) {
+            // Another token's state of the rule on the key, passed over while this one was a member (evaluateLocks):
+            // looked at from now on.
+            if (another) {
+                for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+                    if (const auto s = map->constFind(d.key()); s != map->cend() && s->rule() == rule)
+                        m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*s));
+                }
+            }
             const QByteArray key = d.key();
             const qint64 sinceMs = d->sinceMs;
             d = g.detached.erase(d);
@@ -618,6 +626,10 @@ void AlertMonitor::raiseOne(const Condition& c, qint64 now)
     a.token = c.token;
     a.lastActiveNs = now;
     a.seen = m_generation;
+    // Once: a key's two states of one rule found fresh together are one alert (a second raise left an id in m_order
+    // that outlived the alert, an empty row).
+    if (m_active.contains(a.alert.id))
+        return;
     m_active.insert(a.alert.id, a);
     m_order.append(a.alert.id);
     emit alertRaised(a.alert);
@@ -851,8 +863,8 @@ void AlertMonitor::evaluate()
     const bool walk = now >= m_lockWalkDueNs;
     if (walk)
         m_lockWalkDueNs = std::numeric_limits<qint64>::max();
-    evaluateLocks(m_locks, now, alerted, walk, &freshLocks);
-    evaluateLocks(m_noExpiry, now, alerted, walk, &freshLocks);
+    evaluateLocks(m_locks, m_noExpiry, now, alerted, walk, &freshLocks);
+    evaluateLocks(m_noExpiry, m_locks, now, alerted, walk, &freshLocks);
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now, &fresh);
@@ -901,8 +913,8 @@ void AlertMonitor::evaluate()
         maybeNotify(m_active[id], now);
 }
 
-void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 now, const QSet<QByteArray>& alerted,
-                                 bool walk, QList<FreshLock>* fresh)
+void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, const QHash<QByteArray, LockState>& other,
+                                 qint64 now, const QSet<QByteArray>& alerted, bool walk, QList<FreshLock>* fresh)
 {
     const AlertThresholds& t = m_options.thresholds;
     const auto present = [&](const LockState& s, bool active) {
@@ -917,8 +929,15 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         const QByteArray id = alertRuleId(s.rule()).toLatin1() + ':' + subject;
         if (perToken) {
             const auto a = m_active.constFind(id);
-            if (a != m_active.cend() && a->token != s.token)
+            if (a != m_active.cend() && a->token != s.token) {
+                // Unless the key's other state of the rule is the alert's (a leftover without expiry of another token
+                // beside it): that one goes on, this one waits for it to clear (clearActive), not the two clearing
+                // each other at every evaluation.
+                const auto o = other.constFind(key);
+                if (o != other.cend() && o->rule() == s.rule() && o->token == a->token)
+                    return;
                 clearActive(id);
+            }
         }
         const auto active = m_active.find(id);
         if (!present(s, active != m_active.end())) {
@@ -949,9 +968,18 @@ void AlertMonitor::evaluateLocks(const QHash<QByteArray, LockState>& locks, qint
         ++m_lockStatesLooked;
         if (it->member) // followed by its group (putLock, followDetached)
             continue;
-        if (!present(*it, false) && (alerted.isEmpty() || !alerted.contains(it.key()))) {
+        const bool isAlerted = !alerted.isEmpty() && alerted.contains(it.key());
+        if (!present(*it, false) && !isAlerted) {
             m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*it));
             continue;
+        }
+        // In its group already through the key's other state (a leftover without expiry beside a hold's leftover of
+        // the same rule: one member, raise()): found fresh, it would make every evaluation walk every lock. Looked at
+        // again when that state leaves the group (followDetached).
+        if (!isAlerted) {
+            const auto o = other.constFind(it.key());
+            if (o != other.cend() && o->member && o->rule() == it->rule())
+                continue;
         }
         look(it.key(), *it);
     }
@@ -970,6 +998,9 @@ void AlertMonitor::clearActive(const QByteArray& id)
     }
     m_active.erase(it);
     m_order.removeOne(id);
+    // A lock's other state of the rule may have waited for this alert to go (evaluateLocks): looked at again.
+    if (!cleared.key.isEmpty())
+        m_lockWalkDueNs = 0;
     emit alertCleared(cleared);
 }
 

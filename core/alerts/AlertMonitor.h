@@ -299,8 +299,9 @@ private:
     void applyNoExpiry(const LockView& view);
     // The lock states an evaluation looks at: every one not a group's member when `walk`, else only those of `alerted`
     // (the keys with a single alert). A walk notes in m_lockWalkDueNs when the next one can find something to raise.
-    void evaluateLocks(const QHash<QByteArray, LockState>& locks, qint64 nowNs, const QSet<QByteArray>& alerted,
-                       bool walk, QList<FreshLock>* fresh);
+    // `other`: the key's other state (m_noExpiry beside m_locks, and the other way round).
+    void evaluateLocks(const QHash<QByteArray, LockState>& locks, const QHash<QByteArray, LockState>& other,
+                       qint64 nowNs, const QSet<QByteArray>& alerted, bool walk, QList<FreshLock>* fresh);
     // The steady instant from which the state can be raised (its rule's threshold passed; a leftover without expiry
     // at once); the largest instant when its rule is switched off.
     qint64 raisableAtNs(const LockState& s) const;
