@@ -863,8 +863,10 @@ void AlertMonitor::evaluate()
     const bool walk = now >= m_lockWalkDueNs;
     if (walk)
         m_lockWalkDueNs = std::numeric_limits<qint64>::max();
-    evaluateLocks(m_locks, m_noExpiry, now, alerted, walk, &freshLocks);
+    // The values without expiry first: a key's leftover of each kind found fresh together is one alert, the one that
+    // never goes away by itself (the other waits for it, evaluateLocks).
     evaluateLocks(m_noExpiry, m_locks, now, alerted, walk, &freshLocks);
+    evaluateLocks(m_locks, m_noExpiry, now, alerted, walk, &freshLocks);
     for (const Condition& c : std::as_const(m_nodeConditions)) {
         if (present(c.rule, c.sinceNs, isActive(c.rule, c.subject)))
             consider(c, now, &fresh);
@@ -998,9 +1000,13 @@ void AlertMonitor::clearActive(const QByteArray& id)
     }
     m_active.erase(it);
     m_order.removeOne(id);
-    // A lock's other state of the rule may have waited for this alert to go (evaluateLocks): looked at again.
-    if (!cleared.key.isEmpty())
-        m_lockWalkDueNs = 0;
+    // A state of the key that waited for this alert to go (evaluateLocks): looked at again when it can be raised.
+    if (!cleared.key.isEmpty()) {
+        for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+            if (const auto s = map->constFind(cleared.key); s != map->cend() && s->rule() == cleared.rule && !s->member)
+                m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*s));
+        }
+    }
     emit alertCleared(cleared);
 }
 

@@ -323,8 +323,9 @@ private slots:
 
     // One key, two states of one rule: a token's leftover on a minority, then, read while two nodes are unreachable
     // (the verdict unknown: the leftover still stands), another token's value without expiry on a minority beside it.
-    // One alert: found fresh together, the two were raised twice under one id (the second left a row that outlived
-    // the alert, an empty one in the list), and once raised they cleared each other at every evaluation.
+    // One alert, the value without expiry's: found fresh together, the two were raised twice under one id (the second
+    // left a row that outlived the alert, an empty one in the list), and once raised they cleared each other at every
+    // evaluation.
     void aKeyWithTwoLeftoversOfOneRuleIsOneAlert()
     {
         LocalCluster cluster;
@@ -356,6 +357,9 @@ private slots:
         }
         QCOMPARE(count(raised), 1);
         QCOMPARE(count(cleared), 0);
+        // The one that never goes away by itself is the one raised.
+        QVERIFY2(monitor.alert(id)->message.contains(QStringLiteral("crashed-worker")),
+                 qPrintable(monitor.alert(id)->message));
         for (const Alert& a : monitor.alerts())
             QVERIFY2(!a.id.isEmpty(), "an alert without an id");
     }
