@@ -76,6 +76,26 @@ class TestLockInspector : public QObject
         o.commandTimeoutMs = 3000;
         return o;
     }
+    // A bounded hand-off over `pattern`: chunks of `chunk` views, at most `ahead` out at once; no background rescan.
+    InspectorOptions handOffOptions(const LocalCluster& cluster, const QByteArray& pattern, int chunk, int ahead) const
+    {
+        InspectorOptions o = optionsFor(cluster);
+        o.pattern = pattern;
+        o.reconcileIntervalMs = 0;
+        o.fullPassChunk = chunk;
+        o.fullPassChunksAhead = ahead;
+        return o;
+    }
+    // Releases a held hand-off and takes its chunks as a consumer would, until the pass is told whole (at most 20).
+    static void takeTheRest(IoThread& io, LockInspector* inspector, const QSignalSpy& told)
+    {
+        inspector->holdHandOff(false);
+        for (int taken = 0; told.isEmpty() && taken < 20; ++taken) {
+            io.runAndWait([] {});
+            inspector->fullPassChunkTaken();
+        }
+        io.runAndWait([] {});
+    }
     // SET NX PX on the given nodes, as every plain-value library does.
     void setLock(const LocalCluster& cluster, const QByteArray& key, const QByteArray& value, QList<int> nodes,
                  qint64 ttlMs = 10000)
@@ -440,12 +460,8 @@ private slots:
              << "lock:order:12345678" << QByteArray("lock:order:12345678\0", 20);
         for (const QByteArray& key : std::as_const(keys))
             setLock(m_cluster, key, "tok-" + key, range(0, 5), 60000);
-        InspectorOptions o = optionsFor(m_cluster);
-        o.pattern = "lock:order:*";
-        o.reconcileIntervalMs = 0;
+        InspectorOptions o = handOffOptions(m_cluster, "lock:order:*", 50, 1);
         o.keyspaceEvents = false;
-        o.fullPassChunk = 50;
-        o.fullPassChunksAhead = 1;
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy changes(inspector, &LockInspector::locksChanged);
@@ -492,12 +508,8 @@ private slots:
         }
         // Long enough to be read whole by a slow (sanitized, loaded) pass, short enough to end within the test.
         setLock(m_cluster, "wide:short", "short-tok", range(0, 5), 12000);
-        InspectorOptions o = optionsFor(m_cluster);
-        o.pattern = "wide:*";
-        o.reconcileIntervalMs = 0;
+        InspectorOptions o = handOffOptions(m_cluster, "wide:*", 1000, 1000); // every chunk at once
         o.keyspaceEvents = false; // only the validity instant can tell the short lock's end
-        o.fullPassChunk = 1000;
-        o.fullPassChunksAhead = 1000; // every chunk at once
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QList<LockChangeSet> sets; // queued to this thread: read here while the inspector's thread goes on
@@ -557,11 +569,7 @@ private slots:
         QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
         constexpr int held = 1000;
         QVERIFY(holdOnTwoNodes(cluster, "hand:", held));
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "hand:*";
-        o.reconcileIntervalMs = 0;
-        o.fullPassChunk = 100;
-        o.fullPassChunksAhead = 2;
+        InspectorOptions o = handOffOptions(cluster, "hand:*", 100, 2);
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
@@ -658,11 +666,7 @@ private slots:
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         constexpr int held = 1000;
         QVERIFY(holdOnTwoNodes(cluster, "hold:", held));
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "hold:*";
-        o.reconcileIntervalMs = 0;
-        o.fullPassChunk = 100;
-        o.fullPassChunksAhead = 2;
+        InspectorOptions o = handOffOptions(cluster, "hold:*", 100, 2);
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
@@ -689,12 +693,7 @@ private slots:
         io.runAndWait([] {});
         QCOMPARE(sent.size(), 4);
         QCOMPARE(told.size(), 0);
-        inspector->holdHandOff(false);
-        for (int taken = 0; told.isEmpty() && taken < 20; ++taken) {
-            io.runAndWait([] {});
-            inspector->fullPassChunkTaken();
-        }
-        io.runAndWait([] {});
+        takeTheRest(io, inspector, told);
         QCOMPARE(sent.size(), 10);
         QCOMPARE(told.size(), 1);
     }
@@ -709,12 +708,8 @@ private slots:
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         constexpr int held = 1000;
         QVERIFY(holdOnTwoNodes(cluster, "untold:", held));
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "untold:*";
-        o.reconcileIntervalMs = 0;
+        InspectorOptions o = handOffOptions(cluster, "untold:*", 100, 2);
         o.budgetPerNode = 0;
-        o.fullPassChunk = 100;
-        o.fullPassChunksAhead = 2;
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
@@ -742,12 +737,7 @@ private slots:
         io.runAndWait([] {});
         QCOMPARE(sent.size(), 3);
         QCOMPARE(told.size(), 0);
-        inspector->holdHandOff(false);
-        for (int taken = 0; told.isEmpty() && taken < 20; ++taken) {
-            io.runAndWait([] {});
-            inspector->fullPassChunkTaken();
-        }
-        io.runAndWait([] {});
+        takeTheRest(io, inspector, told);
         QCOMPARE(told.size(), 1);
         QCOMPARE(sent.size(), 3 + 8); // the rest of the ten chunks (999 locks)
         // The untold ones the rescan found unchanged, as it read them: the last read that saw them held.
@@ -768,13 +758,9 @@ private slots:
         QVERIFY2(cluster.start(3, {}, &error), qPrintable(error));
         constexpr int held = 20;
         QVERIFY(holdOnTwoNodes(cluster, "kept:", held));
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "kept:*";
+        InspectorOptions o = handOffOptions(cluster, "kept:*", 5, 100);
         o.keyspaceEvents = false; // only the reads tell
-        o.reconcileIntervalMs = 0;
         o.budgetPerNode = 0;
-        o.fullPassChunk = 5;
-        o.fullPassChunksAhead = 100;
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
@@ -845,12 +831,8 @@ private slots:
         QVERIFY2(cluster.start(3, nodeOptions, &error), qPrintable(error));
         constexpr int held = 20000; // a pass long enough for the event's read to come while it runs
         QVERIFY(holdOnTwoNodes(cluster, "again:", held));
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "again:*";
-        o.reconcileIntervalMs = 0;
+        InspectorOptions o = handOffOptions(cluster, "again:*", 100, 2);
         o.eventBatchMs = 0;
-        o.fullPassChunk = 100;
-        o.fullPassChunksAhead = 2;
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy finished(inspector, &LockInspector::inspectionFinished);
@@ -902,11 +884,7 @@ private slots:
                 runCommand(cluster.endpoint(n),
                            {"SET", "bytes:" + QByteArray::number(k), "tok" + QByteArray::number(k), "PX", "60000"});
         }
-        InspectorOptions o = optionsFor(cluster);
-        o.pattern = "bytes:*";
-        o.reconcileIntervalMs = 0;
-        o.fullPassChunk = 2;
-        o.fullPassChunksAhead = 100;
+        InspectorOptions o = handOffOptions(cluster, "bytes:*", 2, 100);
         IoThread io;
         auto* inspector = io.create<LockInspector>(o);
         QSignalSpy subscribed(inspector, &LockInspector::keyspaceSubscription);
