@@ -18,6 +18,14 @@
 namespace redlock {
 
 std::atomic<qint64> PostgresJournalStore::s_writeRetries{0};
+std::mutex PostgresJournalStore::s_lastRetryMutex;
+QString PostgresJournalStore::s_lastRetry;
+
+QString PostgresJournalStore::lastWriteRetry()
+{
+    const std::lock_guard lock(s_lastRetryMutex);
+    return s_lastRetry;
+}
 
 namespace {
 
@@ -482,46 +490,26 @@ bool PostgresJournalStore::writeOnce(const QList<JournalEvent>& events, qint64 n
     }
     if (!reconnectIfLost(error) || (!m_openIntervalsLoaded && !loadOpenIntervals(error)))
         return false;
-    // Prepared at its first use, inside the write's transaction (most writes take nothing over).
-    QSqlQuery findLast(m_db);
     const qint64 goneBefore = nowMs - kJournalSilentAfterMs;
     journal::EventWriting writing;
     writing.db = m_db;
     writing.dialect = &postgres();
     writing.session = m_session;
     writing.open = &m_openIntervals;
-    // The key's latest interval of a session that is gone (ended, or silent) and that was still held when that
-    // session last saw it: the same tenure when the token is the same (this session takes it over), else one that
-    // ended while nobody watched. A live writer's intervals are its own: never touched here.
-    writing.findEarlier = [&](const JournalEvent& e, std::optional<journal::EarlierInterval>* found,
-                              QSqlError* failed) {
-        if (findLast.lastQuery().isEmpty())
-            findLast.prepare(QStringLiteral(
-                "SELECT i.id, i.token, i.to_ms, coalesce(s.ended_ms, s.last_ms), i.session FROM redlock_intervals i "
-                "JOIN redlock_sessions s ON s.id = i.session WHERE i.key = ? AND i.session <> ? AND (s.ended_ms IS NOT "
-                "NULL OR s.last_ms < ?) AND (i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.from_ms DESC, i.id "
-                "DESC LIMIT 1"));
-        findLast.addBindValue(e.key);
-        findLast.addBindValue(m_session);
-        findLast.addBindValue(goneBefore);
-        if (!findLast.exec()) {
-            *failed = findLast.lastError();
-            return false;
-        }
-        if (!findLast.next())
-            return true;
-        journal::EarlierInterval earlier = journal::earlierFromRow(findLast);
-        earlier.session = findLast.value(4).toLongLong();
-        findLast.finish();
-        *found = earlier;
-        return true;
-    };
-    // The rows of other sessions this batch may take over or end (adopt, endUnwatched: the latest still-held interval
-    // of a gone session per key, what findEarlier finds) are locked first, in key order, by one ordered statement per
-    // chunk of keys in that same order. Writers that update them one event at a time in their batches' orders
-    // (a batch that ends one round's keys and begins the next's) otherwise lock them in different orders and
-    // deadlock; a writer's own intervals are never another live writer's to touch.
+    // Every row of redlock_intervals this write will change is locked first, in (key, id) order, by one ordered
+    // statement per chunk of keys in that same order: this session's open intervals of the batch's keys (extended
+    // and closed one event at a time, in the batch's order: a batch that ends one round's keys and begins the
+    // next's) and, per key, the latest still-held interval of a session that is gone (ended, or silent) that a first
+    // sight may take over or end (adopt, endUnwatched). Writers that lock in other orders deadlock (40P01). What may
+    // be taken over is only what was locked here: a row that became a gone session's after this statement (that
+    // session ended meanwhile; READ COMMITTED gives each later statement a newer snapshot) would be locked out of
+    // order, after rows another writer may be waiting on while holding it. It is left to the next batch (this one
+    // opens its own interval; readers merge the two, one tenure). A row that another writer took over or closed
+    // while this statement waited for it is still locked (PostgreSQL keeps the lock of a row it rechecked), in order,
+    // and left alone.
+    QHash<QByteArray, journal::EarlierInterval> lockedEarlier;
     writing.lockInOrder = [&](const QList<JournalEvent>& batch, QSqlError* failed) {
+        lockedEarlier.clear();
         QList<QByteArray> keys;
         keys.reserve(batch.size());
         for (const JournalEvent& e : batch)
@@ -535,31 +523,70 @@ bool PostgresJournalStore::writeOnce(const QList<JournalEvent>& events, qint64 n
         for (qsizetype from = 0; from < keys.size(); from += kChunk) {
             const qsizetype n = std::min(kChunk, keys.size() - from);
             if (n != preparedFor) {
-                QStringList marks(n, QStringLiteral("?"));
-                lock.prepare(QStringLiteral(
-                                 "SELECT id FROM redlock_intervals WHERE id IN (SELECT DISTINCT ON (i.key) i.id FROM "
-                                 "redlock_intervals i JOIN redlock_sessions s ON s.id = i.session WHERE i.key IN (%1) "
-                                 "AND i.session <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?) AND (i.to_ms IS "
-                                 "NULL OR i.ended = 'unobserved') ORDER BY i.key, i.from_ms DESC, i.id DESC) ORDER BY "
-                                 "key, id FOR UPDATE")
-                                 .arg(marks.join(u',')));
+                const QString marks = QStringList(n, QStringLiteral("?")).join(u',');
+                lock.prepare(
+                    QStringLiteral(
+                        "SELECT i.key, i.id, i.token, i.to_ms, i.ended, i.session, c.session, c.gone_ms FROM "
+                        "redlock_intervals i JOIN ((SELECT DISTINCT ON (i.key) i.id, i.session, coalesce(s.ended_ms, "
+                        "s.last_ms) AS gone_ms FROM redlock_intervals i JOIN redlock_sessions s ON s.id = i.session "
+                        "WHERE i.key IN (%1) AND i.session <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?) AND "
+                        "(i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.key, i.from_ms DESC, i.id DESC) UNION "
+                        "ALL (SELECT id, session, NULL FROM redlock_intervals WHERE key IN (%1) AND session = ? AND "
+                        "to_ms IS NULL)) c ON c.id = i.id ORDER BY i.key, i.id FOR UPDATE OF i")
+                        .arg(marks));
                 preparedFor = n;
             }
             for (qsizetype k = 0; k < n; ++k)
                 lock.addBindValue(keys.at(from + k));
             lock.addBindValue(m_session);
             lock.addBindValue(goneBefore);
+            for (qsizetype k = 0; k < n; ++k)
+                lock.addBindValue(keys.at(from + k));
+            lock.addBindValue(m_session);
             if (!lock.exec()) {
                 *failed = lock.lastError();
                 return false;
             }
+            while (lock.next()) {
+                const qint64 foundSession = lock.value(6).toLongLong();
+                if (foundSession == m_session)
+                    continue; // this session's own: only locked
+                // As it is now that it is locked: still that gone session's, still held (else left alone).
+                const bool open = lock.value(3).isNull();
+                if (lock.value(5).toLongLong() != foundSession || (!open && lock.value(4).toString() != u"unobserved"))
+                    continue;
+                journal::EarlierInterval earlier;
+                earlier.id = lock.value(1).toLongLong();
+                earlier.token = lock.value(2).toByteArray();
+                earlier.open = open;
+                earlier.toMs = lock.value(3).toLongLong();
+                earlier.session = foundSession;
+                earlier.sessionLastMs = lock.value(7).isNull() ? -1 : lock.value(7).toLongLong();
+                lockedEarlier.insert(lock.value(0).toByteArray(), earlier);
+            }
             lock.finish();
+        }
+        return true;
+    };
+    // The key's latest interval of a session that is gone (ended, or silent) and that was still held when that
+    // session last saw it, as locked above: the same tenure when the token is the same (this session takes it over),
+    // else one that ended while nobody watched. Used once (taken over or ended, it is no longer that session's
+    // still-held interval). A live writer's intervals are its own: never touched here.
+    writing.findEarlier = [&](const JournalEvent& e, std::optional<journal::EarlierInterval>* found, QSqlError*) {
+        const auto it = lockedEarlier.constFind(e.key);
+        if (it != lockedEarlier.cend()) {
+            *found = *it;
+            lockedEarlier.erase(it);
         }
         return true;
     };
     writing.failed = [&](const QSqlError& failure, bool inTransaction) {
         const QString state = failure.nativeErrorCode();
         *retry = inTransaction && (state == u"40P01" || state == u"40001");
+        if (*retry) {
+            const std::lock_guard lock(s_lastRetryMutex);
+            s_lastRetry = state + u' ' + failure.text();
+        }
         const Error e = errorFrom(failure, tr("cannot write"));
         if (inTransaction)
             m_openIntervalsLoaded = false; // what it holds may be rolled back: read again

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <atomic>
+#include <mutex>
 
 namespace redlock {
 
@@ -69,6 +70,9 @@ public:
     // The batches written again in this process because the server gave their transaction up (a deadlock's victim,
     // a serialization failure): a safety net that ordered row locks should leave unused (tests read it).
     static qint64 writeRetries() { return s_writeRetries.load(std::memory_order_relaxed); }
+    // Why the last of them was written again: its SQLSTATE (40P01, 40001) and the server's message (with a deadlock's
+    // DETAIL: which transactions waited on which); empty when none was.
+    static QString lastWriteRetry();
     bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, Error* error);
     qint64 dataBytes();
     // What the rows take (a scan of the tables; no indexes, no space kept for later rows): what retention keeps
@@ -108,6 +112,8 @@ private:
     // space kept for later rows, open tenures); 0: under it.
     qint64 m_overTargetBytes = 0;
     static std::atomic<qint64> s_writeRetries;
+    static std::mutex s_lastRetryMutex;
+    static QString s_lastRetry;
 };
 
 } // namespace redlock
