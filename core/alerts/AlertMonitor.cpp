@@ -263,6 +263,14 @@ qint64 AlertMonitor::raisableAtNs(const LockState& s) const
     return afterMs >= (never - std::max<qint64>(0, s.sinceNs)) / 1'000'000 ? never : s.sinceNs + afterMs * 1'000'000;
 }
 
+void AlertMonitor::lookAgainAt(AlertRule rule, const QByteArray& key)
+{
+    for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
+        if (const auto s = map->constFind(key); s != map->cend() && s->rule() == rule && !s->member)
+            m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*s));
+    }
+}
+
 void AlertMonitor::followDetached(AlertRule rule, qint64 now)
 {
     Group& g = m_groups[index(rule)];
@@ -302,14 +310,9 @@ void AlertMonitor::followDetached(AlertRule rule, qint64 now)
                 g.stale = true;
             d = g.detached.erase(d);
         } else if (another || (now - d->lastActiveNs) / 1'000'000 >= clearAfterMs) {
-            // Another token's state of the rule on the key, passed over while this one was a member (evaluateLocks):
-            // looked at from now on.
-            if (another) {
-                for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
-                    if (const auto s = map->constFind(d.key()); s != map->cend() && s->rule() == rule)
-                        m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*s));
-                }
-            }
+            // Another token's state of the rule on the key, passed over while this one was a member (evaluateLocks).
+            if (another)
+                lookAgainAt(rule, d.key());
             const QByteArray key = d.key();
             const qint64 sinceMs = d->sinceMs;
             d = g.detached.erase(d);
@@ -1000,13 +1003,9 @@ void AlertMonitor::clearActive(const QByteArray& id)
     }
     m_active.erase(it);
     m_order.removeOne(id);
-    // A state of the key that waited for this alert to go (evaluateLocks): looked at again when it can be raised.
-    if (!cleared.key.isEmpty()) {
-        for (const QHash<QByteArray, LockState>* map : {&m_locks, &m_noExpiry}) {
-            if (const auto s = map->constFind(cleared.key); s != map->cend() && s->rule() == cleared.rule && !s->member)
-                m_lockWalkDueNs = std::min(m_lockWalkDueNs, raisableAtNs(*s));
-        }
-    }
+    // A state of the key that waited for this alert to go (evaluateLocks).
+    if (!cleared.key.isEmpty())
+        lookAgainAt(cleared.rule, cleared.key);
     emit alertCleared(cleared);
 }
 

@@ -305,6 +305,9 @@ private:
     // The steady instant from which the state can be raised (its rule's threshold passed; a leftover without expiry
     // at once); the largest instant when its rule is switched off.
     qint64 raisableAtNs(const LockState& s) const;
+    // The key's states of the rule that are no group's member, passed over while another state of the key stood for
+    // them (evaluateLocks): the walk is due when they can be raised.
+    void lookAgainAt(AlertRule rule, const QByteArray& key);
     void updateCondition(QHash<QByteArray, Condition>& into, Condition c);
     void recomputeNodeConditions();
     // A node's or the cluster's condition: active already (alone or as a member), still present. Else it goes into
