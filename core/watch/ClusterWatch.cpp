@@ -171,6 +171,15 @@ void ClusterWatch::holdHandOff(bool hold)
         m_inspector->holdHandOff(hold);
 }
 
+void ClusterWatch::giveBack(LockChangeSet spent)
+{
+    if (!m_inspector || spent.isEmpty())
+        return;
+    // The functor, and with it the set, is destroyed on the inspector's thread once run.
+    QMetaObject::invokeMethod(
+        m_inspector, [spent = std::move(spent)] { Q_UNUSED(spent); }, Qt::QueuedConnection);
+}
+
 void ClusterWatch::tellRestOfPass()
 {
     if (!m_io || !m_inspector)

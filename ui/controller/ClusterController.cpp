@@ -293,7 +293,7 @@ void ClusterController::applyNextSlice()
     const auto eventsDue = [this] { return !m_pendingEvents.empty() && !m_handOffUnderWay; };
     while (!m_pendingSlices.empty() || eventsDue()) {
         if (!m_pendingSlices.empty()) {
-            const LockChangeSet part = std::move(m_pendingSlices.front());
+            LockChangeSet part = std::move(m_pendingSlices.front());
             m_pendingSlices.pop_front();
             m_pendingViews -= part.appeared.size() + part.changed.size();
             if (m_handOffHeld && m_pendingViews <= kResumeHandOffAt) {
@@ -302,6 +302,9 @@ void ClusterController::applyNextSlice()
             }
             m_metrics->addChanges(part);
             emit locksChanged(part);
+            if (!isRunning())
+                return; // a listener stopped the watch
+            m_watch->giveBack(std::move(part));
         } else {
             emitNextEventSlice();
         }
