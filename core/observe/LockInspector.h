@@ -345,6 +345,9 @@ private:
     void continueHandOff(bool drain);
     void tellEarly(const QSet<QByteArray>& keys);
     void tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events);
+    // The same with the key's stored view looked up (m_views.end(): none).
+    void tellUntold(const QByteArray& key, PackedViews::iterator after, LockChangeSet& changes,
+                    QList<LockEvent>& events);
     void sendHandOffChunk(LockChangeSet& changes, QList<LockEvent>& events);
     void countHolding(const PackedLockView& view, int delta);
     // Every known lock judged again now (the rules changed); the ones whose state changes are applied.

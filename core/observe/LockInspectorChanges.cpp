@@ -3,6 +3,7 @@
 #include "observe/LockInspectorPass.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <system_error>
@@ -456,11 +457,25 @@ void LockInspector::continueHandOff(bool drain)
                    events.size() < chunk;
         };
         HandOff& handOff = *m_handOff;
+        // The next keys' views are looked up a few at a time, back to back, then told: in a hash of 1M locks each
+        // lookup waits on a few cache misses, and lookups of different keys, done side by side, wait on theirs at
+        // the same time (a quarter of the inspector's time after a first pass at 1M went to these lookups, one
+        // after another). Nothing here adds or removes a stored lock, so the iterators stay valid until told.
+        constexpr qsizetype kLookAhead = 16;
+        std::array<PackedViews::iterator, kLookAhead> found;
         while (handOff.next < handOff.order.size() && room()) {
-            const QByteArray key = std::move(handOff.order[handOff.next++]);
-            if (!handOff.toldEarly.isEmpty() && handOff.toldEarly.remove(key))
-                continue;
-            tellUntold(key, changes, events);
+            const qsizetype n = std::min(kLookAhead, handOff.order.size() - handOff.next);
+            for (qsizetype i = 0; i < n; ++i)
+                found[i] = m_views.find(handOff.order[handOff.next + i]);
+            for (qsizetype i = 0; i < n; ++i)
+                if (found[i] != m_views.end())
+                    __builtin_prefetch(found[i]->view.bytes().constData());
+            for (qsizetype i = 0; i < n && room(); ++i) {
+                const QByteArray key = std::move(handOff.order[handOff.next++]);
+                if (!handOff.toldEarly.isEmpty() && handOff.toldEarly.remove(key))
+                    continue;
+                tellUntold(key, found[i], changes, events);
+            }
         }
         // The keys told are let go as the hand-off goes (the consumer's own store grows meanwhile): once half the
         // list is told, the rest moves to a list of its own size.
@@ -503,11 +518,16 @@ void LockInspector::tellEarly(const QSet<QByteArray>& keys)
 
 void LockInspector::tellUntold(const QByteArray& key, LockChangeSet& changes, QList<LockEvent>& events)
 {
+    tellUntold(key, m_views.find(key), changes, events);
+}
+
+void LockInspector::tellUntold(const QByteArray& key, PackedViews::iterator after, LockChangeSet& changes,
+                               QList<LockEvent>& events)
+{
     // The view is still the pass's own: a change to it tells it first (tellEarly), a new pass ends the hand-off first.
     // Its last quorum is still beside the view the pass replaced (or aside); it goes beside the pass's own.
     const PackedViews& replaced = m_handOff->before;
     const auto was = replaced.constFind(key);
-    const auto after = m_views.find(key);
     --m_handOff->untold;
     if (was == replaced.cend() && after == m_views.end())
         return;
