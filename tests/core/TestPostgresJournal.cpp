@@ -9,6 +9,7 @@
 #include "support/JournalTestSupport.h"
 #include "support/PostgresTestSupport.h"
 
+#include <QScopeGuard>
 #include <QSemaphore>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -247,6 +248,15 @@ private slots:
     void twoWritersTakingOverOneSessionNeverDeadlock()
     {
         const qint64 retriesBefore = PostgresJournalStore::writeRetries();
+        // Retention by size later measures the tables: these rows are not its to count, however this test ends. Left
+        // by a failure here (up to 20 x 900 events, newer than all of retentionBySizeKeepsTheNewestAndTheOpen's), they
+        // are most of its 1 MiB target: its prune then takes its newest tenures too, and it fails after this one.
+        const auto forget = qScopeGuard([this] {
+            QVERIFY(
+                admin(QStringLiteral("DELETE FROM redlock_events WHERE substring(key from 1 for 2) = 'dl'::bytea")));
+            QVERIFY(
+                admin(QStringLiteral("DELETE FROM redlock_intervals WHERE substring(key from 1 for 2) = 'dl'::bytea")));
+        });
         constexpr int kRuns = 20, kKeys = 300;
         for (int run = 0; run < kRuns; ++run) {
             const auto keyName = [run](int key) -> QByteArray {
@@ -298,9 +308,6 @@ private slots:
         QVERIFY2(all.error.isEmpty(), qPrintable(all.error));
         const QString problem = timelineProblem(all.intervals);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        // Retention by size later measures the tables: these rows are not its to count.
-        QVERIFY(admin(QStringLiteral("DELETE FROM redlock_events WHERE substring(key from 1 for 2) = 'dl'::bytea")));
-        QVERIFY(admin(QStringLiteral("DELETE FROM redlock_intervals WHERE substring(key from 1 for 2) = 'dl'::bytea")));
     }
 
     // Closing a writer's open intervals, at its session's end (endSession) or as another's once it is silent
