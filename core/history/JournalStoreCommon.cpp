@@ -516,8 +516,16 @@ bool prune(qint64 olderThanMs, qint64 maxBytes, qint64* removed, const Retention
         QSqlQuery events(store.db), intervals(store.db), sessions(store.db);
         events.prepare(QStringLiteral("DELETE FROM %1events WHERE at_ms < ?").arg(d.tablePrefix));
         events.addBindValue(cutoffMs);
-        intervals.prepare(
-            QStringLiteral("DELETE FROM %1intervals WHERE to_ms IS NOT NULL AND to_ms < ?").arg(d.tablePrefix));
+        // Several writers: the rows locked in the order every writer locks intervals in (key, id) before any is
+        // deleted. In the table's order a delete holding a later key's row could wait for a row a writer locked
+        // (a gone session's interval it may take over) while that writer waits for the later key's: a deadlock.
+        if (d.lockInOrder.isEmpty())
+            intervals.prepare(
+                QStringLiteral("DELETE FROM %1intervals WHERE to_ms IS NOT NULL AND to_ms < ?").arg(d.tablePrefix));
+        else
+            intervals.prepare(QStringLiteral("DELETE FROM %1intervals WHERE id IN (SELECT id FROM %1intervals WHERE "
+                                             "to_ms IS NOT NULL AND to_ms < ?%2)")
+                                  .arg(d.tablePrefix, d.lockInOrder));
         intervals.addBindValue(cutoffMs);
         sessions.prepare(d.deleteEndedSessions);
         sessions.addBindValue(cutoffMs);

@@ -14,6 +14,7 @@
 #include <QVariant>
 
 #include <algorithm>
+#include <limits>
 
 namespace redlock {
 
@@ -496,75 +497,98 @@ bool PostgresJournalStore::writeOnce(const QList<JournalEvent>& events, qint64 n
     writing.dialect = &postgres();
     writing.session = m_session;
     writing.open = &m_openIntervals;
-    // Every row of redlock_intervals this write will change is locked first, in (key, id) order, by one ordered
-    // statement per chunk of keys in that same order: this session's open intervals of the batch's keys (extended
-    // and closed one event at a time, in the batch's order: a batch that ends one round's keys and begins the
-    // next's) and, per key, the latest still-held interval of a session that is gone (ended, or silent) that a first
-    // sight may take over or end (adopt, endUnwatched). Writers that lock in other orders deadlock (40P01). What may
-    // be taken over is only what was locked here: a row that became a gone session's after this statement (that
-    // session ended meanwhile; READ COMMITTED gives each later statement a newer snapshot) would be locked out of
-    // order, after rows another writer may be waiting on while holding it. It is left to the next batch (this one
-    // opens its own interval; readers merge the two, one tenure). A row that another writer took over or closed
-    // while this statement waited for it is still locked (PostgreSQL keeps the lock of a row it rechecked), in order,
-    // and left alone.
+    // Every row of redlock_intervals this write will change is locked first, in (key, id) order, by two ordered
+    // statements per chunk of keys in that same order. The first locks this session's rows of the batch's keys: its
+    // open intervals (extended and closed one event at a time, in the batch's order: a batch that ends one round's
+    // keys and begins the next's) and, when the batch has a force release seen late, its intervals closed since a
+    // minute before it (which that marks "force-released"); it waits for rows another transaction holds. The second
+    // locks, per key, the latest still-held interval of a session that is gone (ended, or silent) that a first sight
+    // may take over or end (adopt, endUnwatched), and skips (SKIP LOCKED) one another transaction holds: that one is
+    // being taken over, ended or pruned by another writer, and this batch opens its own interval instead (readers
+    // merge the two, one tenure), as it does when it finds the row taken over already. Waiting there made two
+    // writers taking over one gone session queue behind each other's whole batch (a 300-key batch under load
+    // outlasted the lock timeout, 55P03), for nothing: the waiter then found every row taken. Writers that lock in
+    // other orders deadlock (40P01). What may be taken over is only what was locked here: a row that became a gone
+    // session's after this statement (that session ended meanwhile; READ COMMITTED gives each later statement a
+    // newer snapshot) would be locked out of order, after rows another writer may be waiting on while holding it.
+    // It is left to the next batch. A row that another writer took over or closed (and committed) between the
+    // statement's snapshot and its lock is locked as it is now, in order, and left alone.
     QHash<QByteArray, journal::EarlierInterval> lockedEarlier;
     writing.lockInOrder = [&](const QList<JournalEvent>& batch, QSqlError* failed) {
         lockedEarlier.clear();
         QList<QByteArray> keys;
         keys.reserve(batch.size());
-        for (const JournalEvent& e : batch)
+        // The earliest instant a force release seen late may mark an interval closed at (writeEvents' forceLate: its
+        // event's instant less a minute); none: no closed interval is changed.
+        qint64 closedSinceMs = std::numeric_limits<qint64>::max();
+        for (const JournalEvent& e : batch) {
             keys.append(e.key);
+            if (tenureStepOf(e.kind) == TenureStep::ForceEnd)
+                closedSinceMs = std::min(closedSinceMs, e.atMs - 60'000);
+        }
         std::sort(keys.begin(), keys.end());
         keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
         constexpr qsizetype kChunk = 500;
-        QSqlQuery lock(m_db);
-        lock.setForwardOnly(true);
+        QSqlQuery own(m_db), gone(m_db);
+        own.setForwardOnly(true);
+        gone.setForwardOnly(true);
+        const bool forceLate = closedSinceMs != std::numeric_limits<qint64>::max();
         qsizetype preparedFor = -1;
         for (qsizetype from = 0; from < keys.size(); from += kChunk) {
             const qsizetype n = std::min(kChunk, keys.size() - from);
             if (n != preparedFor) {
                 const QString marks = QStringList(n, QStringLiteral("?")).join(u',');
-                lock.prepare(
+                // Without a late force release, only the open ones (the partial index on them, not every tenure the
+                // keys ever had).
+                own.prepare(QStringLiteral("SELECT id FROM redlock_intervals WHERE key IN (%1) AND session = ? AND "
+                                           "%2 ORDER BY key, id FOR UPDATE")
+                                .arg(marks, forceLate ? QStringLiteral("(to_ms IS NULL OR to_ms >= ?)")
+                                                      : QStringLiteral("to_ms IS NULL")));
+                gone.prepare(
                     QStringLiteral(
                         "SELECT i.key, i.id, i.token, i.to_ms, i.ended, i.session, c.session, c.gone_ms FROM "
-                        "redlock_intervals i JOIN ((SELECT DISTINCT ON (i.key) i.id, i.session, coalesce(s.ended_ms, "
+                        "redlock_intervals i JOIN (SELECT DISTINCT ON (i.key) i.id, i.session, coalesce(s.ended_ms, "
                         "s.last_ms) AS gone_ms FROM redlock_intervals i JOIN redlock_sessions s ON s.id = i.session "
                         "WHERE i.key IN (%1) AND i.session <> ? AND (s.ended_ms IS NOT NULL OR s.last_ms < ?) AND "
-                        "(i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.key, i.from_ms DESC, i.id DESC) UNION "
-                        "ALL (SELECT id, session, NULL FROM redlock_intervals WHERE key IN (%1) AND session = ? AND "
-                        "to_ms IS NULL)) c ON c.id = i.id ORDER BY i.key, i.id FOR UPDATE OF i")
+                        "(i.to_ms IS NULL OR i.ended = 'unobserved') ORDER BY i.key, i.from_ms DESC, i.id DESC) c ON "
+                        "c.id = i.id ORDER BY i.key, i.id FOR UPDATE OF i SKIP LOCKED")
                         .arg(marks));
                 preparedFor = n;
             }
             for (qsizetype k = 0; k < n; ++k)
-                lock.addBindValue(keys.at(from + k));
-            lock.addBindValue(m_session);
-            lock.addBindValue(goneBefore);
-            for (qsizetype k = 0; k < n; ++k)
-                lock.addBindValue(keys.at(from + k));
-            lock.addBindValue(m_session);
-            if (!lock.exec()) {
-                *failed = lock.lastError();
+                own.addBindValue(keys.at(from + k));
+            own.addBindValue(m_session);
+            if (forceLate)
+                own.addBindValue(closedSinceMs);
+            if (!own.exec()) {
+                *failed = own.lastError();
                 return false;
             }
-            while (lock.next()) {
-                const qint64 foundSession = lock.value(6).toLongLong();
-                if (foundSession == m_session)
-                    continue; // this session's own: only locked
+            own.finish();
+            for (qsizetype k = 0; k < n; ++k)
+                gone.addBindValue(keys.at(from + k));
+            gone.addBindValue(m_session);
+            gone.addBindValue(goneBefore);
+            if (!gone.exec()) {
+                *failed = gone.lastError();
+                return false;
+            }
+            while (gone.next()) {
                 // As it is now that it is locked: still that gone session's, still held (else left alone).
-                const bool open = lock.value(3).isNull();
-                if (lock.value(5).toLongLong() != foundSession || (!open && lock.value(4).toString() != u"unobserved"))
+                const qint64 foundSession = gone.value(6).toLongLong();
+                const bool open = gone.value(3).isNull();
+                if (gone.value(5).toLongLong() != foundSession || (!open && gone.value(4).toString() != u"unobserved"))
                     continue;
                 journal::EarlierInterval earlier;
-                earlier.id = lock.value(1).toLongLong();
-                earlier.token = lock.value(2).toByteArray();
+                earlier.id = gone.value(1).toLongLong();
+                earlier.token = gone.value(2).toByteArray();
                 earlier.open = open;
-                earlier.toMs = lock.value(3).toLongLong();
+                earlier.toMs = gone.value(3).toLongLong();
                 earlier.session = foundSession;
-                earlier.sessionLastMs = lock.value(7).isNull() ? -1 : lock.value(7).toLongLong();
-                lockedEarlier.insert(lock.value(0).toByteArray(), earlier);
+                earlier.sessionLastMs = gone.value(7).isNull() ? -1 : gone.value(7).toLongLong();
+                lockedEarlier.insert(gone.value(0).toByteArray(), earlier);
             }
-            lock.finish();
+            gone.finish();
         }
         return true;
     };
