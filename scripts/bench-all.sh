@@ -11,6 +11,8 @@
 #   k64           CONCURRENCY=64 scripts/bench-compare.sh: pairs/s of 64 lockers vs node-redlock
 #   console       build/tests/bench-console: the console's first full table, GUI stalls, RSS
 #   console1m     the same at 1,000,000 locks (one run)
+#   consolepath   scripts/bench-console-path.sh: the console's user's path at 100k (process start to the screenshot
+#                 after its first full table) vs the raw floor
 #   frontends     scripts/bench-frontends.sh: `redlock watch` and `redlock audit` peak RSS
 #   exporter1m    scripts/bench-exporter.sh: `redlock exporter` at 1,000,000 locks: scrape time, RSS, node CPU
 #
@@ -31,7 +33,7 @@ build="${BUILD:-$root/build}"
 quick=0
 write=1
 note=""
-only="inspect,inspect1m,journal,acquire,k64,console,console1m,frontends,exporter1m"
+only="inspect,inspect1m,journal,acquire,k64,console,console1m,consolepath,frontends,exporter1m"
 while (($#)); do
     case "$1" in
     --quick) quick=1 ;;
@@ -104,11 +106,14 @@ fi
 console_bin="${BENCH_CONSOLE:-$build/tests/bench-console}"
 if [[ -x "$console_bin" ]]; then
     bench console "The console at 100k locks: first full table, GUI stalls, RSS (offscreen)" \
-        "first full table <= 1.1x the floor (bench-inspect's raw floor above), GUI stall <= 50 ms of GUI CPU, RSS <= 1 KB per lock" \
+        "RSS <= 250 MB, GUI stall <= 50 ms of GUI CPU (issue 29's 1.1x the floor and 1 KB a lock are 1M's, below; at 100k the first table's target is on the user's path, against the naive floor)" \
         "$console_bin" 100000
     bench console1m "The console at 1M locks: first full table, GUI stalls, RSS (offscreen, one run)" \
         "first full table <= 1.1x the floor (inspect1m's raw floor), GUI stall <= 50 ms of GUI CPU, RSS <= 1 KB per lock" \
         "$console_bin" 1000000
+    bench consolepath "The console's user's path at 100k locks: process start to the first full table's screenshot" \
+        "<= 0.6x the raw floor, the journal on (issue 29.1: not met, the page script it rested on does not pay on Redis 7.0, see \"One read-only script per SCAN page\")" \
+        "$here/bench-console-path.sh" 100000
 else
     echo "bench-all: $console_bin not built (needs the UI): skipped" >&2
 fi
