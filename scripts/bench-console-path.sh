@@ -36,16 +36,7 @@ before_cluster_stop() {
 }
 start_local_cluster bench-console-path "$redlock"
 echo "nodes: $nodes; writing $keys lock keys on each ..." >&2
-awk -v n="$keys" 'BEGIN {
-    for (k = 0; k < n; ++k) {
-        key = "lock:bench:" k; value = sprintf("rl1:%032x:1:bench:", k)
-        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$6\r\n600000\r\n", length(key), key, length(value), value
-    }
-}' >"$workdir/keys.resp"
-IFS=, read -r -a node_list <<<"$nodes"
-for node in "${node_list[@]}"; do
-    redis-cli -h "${node%:*}" -p "${node##*:}" --pipe <"$workdir/keys.resp" >/dev/null
-done
+write_lock_keys "$keys" lock:bench: 600000
 
 now_ms() { date +%s%3N; }
 # console_path NAME PATTERN: ms from the console's start to its screenshot, in $path.

@@ -43,19 +43,12 @@ start_local_cluster bench-exporter "$redlock"
 IFS=, read -r -a node_list <<<"$nodes"
 
 echo "nodes: $nodes; writing $keys lock keys on each ..." >&2
-awk -v n="$keys" 'BEGIN {
-    for (k = 0; k < n; ++k) {
-        key = "lk:" k; value = sprintf("rl1:%032x:1:bench:", k)
-        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$8\r\n36000000\r\n", length(key), key, length(value), value
-    }
-}' >"$workdir/keys.resp"
+write_lock_keys "$keys" lk: 36000000
 for node in "${node_list[@]}"; do
-    redis-cli -h "${node%:*}" -p "${node##*:}" --pipe <"$workdir/keys.resp" >/dev/null
     # Keyspace events on, as a watched deployment has them (LockInspector::keyspaceEventFlags(); a literal $).
     # shellcheck disable=SC2016
     redis-cli -h "${node%:*}" -p "${node##*:}" CONFIG SET notify-keyspace-events 'Kg$hxe' >/dev/null
 done
-rm -f "$workdir/keys.resp"
 
 # node_cpu: the sum of used_cpu_sys and used_cpu_user of every node, one figure per node on one line.
 node_cpu() {

@@ -38,21 +38,9 @@ before_cluster_stop() {
 # shellcheck source-path=SCRIPTDIR source=lib/cluster.sh
 source "$here/lib/cluster.sh"
 start_local_cluster bench-frontends "$redlock"
-IFS=, read -r -a node_list <<<"$nodes"
 
-# load DB N: N lock keys lk:0..lk:(N-1) in database DB of every node, in the Redis protocol for redis-cli --pipe.
-load() {
-    awk -v n="$2" -v prefix="lk:" 'BEGIN {
-        for (k = 0; k < n; ++k) {
-            key = prefix k; value = sprintf("rl1:%032x:1:bench:", k)
-            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, length(value), value
-        }
-    }' >"$workdir/keys.resp"
-    for node in "${node_list[@]}"; do
-        redis-cli -h "${node%:*}" -p "${node##*:}" -n "$1" --pipe <"$workdir/keys.resp" >/dev/null
-    done
-    rm -f "$workdir/keys.resp"
-}
+# load DB N: N lock keys lk:0..lk:(N-1) in database DB of every node.
+load() { write_lock_keys "$2" lk: 3600000 "$1"; }
 echo "nodes: $nodes; writing $keys + $small lock keys on each ..." >&2
 load 0 "$keys"
 load 1 "$small"

@@ -28,17 +28,8 @@ done
 source "$here/lib/cluster.sh"
 start_local_cluster bench-inspect "$redlock"
 echo "nodes: $nodes; writing $keys lock keys on each ..." >&2
-# The same keys and values as bench-inspect writes, in the Redis protocol for redis-cli --pipe.
-awk -v n="$keys" 'BEGIN {
-    for (k = 0; k < n; ++k) {
-        key = "lock:bench:" k; value = sprintf("rl1:%032x:1:bench:", k)
-        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$6\r\n600000\r\n", length(key), key, length(value), value
-    }
-}' >"$workdir/keys.resp"
-IFS=, read -r -a node_list <<<"$nodes"
-for node in "${node_list[@]}"; do
-    redis-cli -h "${node%:*}" -p "${node##*:}" --pipe <"$workdir/keys.resp" >/dev/null
-done
+# The same keys and values as bench-inspect writes.
+write_lock_keys "$keys" lock:bench: 600000
 
 # run NAME COMMAND...: one measured process; its stdout goes to a file (a terminal or pipe would measure them).
 run() {

@@ -43,3 +43,22 @@ start_local_cluster() {
         exit 3
     fi
 }
+
+# write_lock_keys COUNT PREFIX PX [DB]: COUNT lock keys PREFIX0 .. PREFIX(COUNT-1) on every node of $nodes (in
+# database DB, default 0), each a Redlock Console token with a PX of PX ms, written with redis-cli --pipe (the
+# Redis protocol made by awk), not a loop of commands. Needs $workdir (start_local_cluster).
+write_lock_keys() {
+    local count=$1 prefix=$2 px=$3 db=${4:-0} node
+    local -a list
+    awk -v n="$count" -v prefix="$prefix" -v px="$px" 'BEGIN {
+        for (k = 0; k < n; ++k) {
+            key = prefix k; value = sprintf("rl1:%032x:1:bench:", k)
+            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$2\r\nPX\r\n$%d\r\n%s\r\n", length(key), key, length(value), value, length(px), px
+        }
+    }' >"$workdir/keys.resp"
+    IFS=, read -r -a list <<<"$nodes"
+    for node in "${list[@]}"; do
+        redis-cli -h "${node%:*}" -p "${node##*:}" -n "$db" --pipe <"$workdir/keys.resp" >/dev/null
+    done
+    rm -f "$workdir/keys.resp"
+}
