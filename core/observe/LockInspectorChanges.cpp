@@ -632,6 +632,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     changes.atMs = wallNowMs();
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(false);
+    const qint64 nowNs = m_clock->nowNs();
     // Each key's events, then its new view with its last quorum beside it.
     for (const QByteArray& key : apply) {
         auto it = m_views.find(key);
@@ -658,7 +659,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
             // come already (a leftover read again when its PTTLs ran out and found a hair from expiry), the read
             // goes in its place with its own, or nothing would ever read it again.
             const std::optional<qint64> next = nextValidityInstant(it->view, 0);
-            if ((!next || *next > m_clock->nowNs()) && keepUnchanged(it.value(), it->view, last))
+            if ((!next || *next > nowNs) && keepUnchanged(it.value(), it->view, last))
                 continue;
             packed = PackedLockView(after.value()); // seen 24 days after the stored read: the read goes in its place
         }
