@@ -362,6 +362,9 @@ private:
         qint64 endNs = 0;      // and Unknown (validity ended) from this one on
     };
     ValidityInstants validityInstants(const PackedLockView& view) const;
+    // A view that is not held: the instant its nodes' keys have all expired (then it is read again), nullopt when
+    // one holds it without expiry or none holds anything.
+    static std::optional<qint64> goneInstant(const PackedLockView& view);
     // The view's next instant after afterNs (the one noteValidity() keeps), or nullopt when it has none.
     std::optional<qint64> nextValidityInstant(const PackedLockView& view, qint64 afterNs) const;
     // Pushes the current views' instants that fall after the horizon and up to now + kValidityHorizonNs.

@@ -102,9 +102,31 @@ LockInspector::ValidityInstants LockInspector::validityInstants(const PackedLock
     return {endNs - (m_options.expiringThresholdMs - 1) * kNsPerMs, endNs};
 }
 
+std::optional<qint64> LockInspector::goneInstant(const PackedLockView& view)
+{
+    // The millisecond after the longest PTTL read on a node holding anything in the key (a leftover, a contested
+    // value, a tombstone): all of it has expired by then. None when a node holds it without expiry.
+    qint64 longestMs = -1;
+    for (int i = 0; i < view.nodeCount(); ++i) {
+        if (view.presence(i) != NodeLockState::Presence::Holding)
+            continue;
+        const qint64 pttl = view.pttlMs(i);
+        if (pttl < 0)
+            return std::nullopt;
+        longestMs = std::max(longestMs, pttl);
+    }
+    if (longestMs < 0)
+        return std::nullopt;
+    return view.observedAtNs() + (longestMs + 1) * kNsPerMs;
+}
+
 std::optional<qint64> LockInspector::nextValidityInstant(const PackedLockView& view, qint64 afterNs) const
 {
-    if (!view.isHeld() || view.observedValidityMs() < 0 || m_viewSink)
+    if (m_viewSink)
+        return std::nullopt;
+    if (!view.isHeld())
+        return goneInstant(view); // re-read then: no view outlives the keys it was read from
+    if (view.observedValidityMs() < 0)
         return std::nullopt;
     // One instant of the view at a time: when it turns expiring, and only then (onValidityTimer) when its validity
     // ends.
@@ -182,8 +204,15 @@ void LockInspector::onValidityTimer()
         const auto [instant, key] = std::move(m_validityDue.back());
         m_validityDue.pop_back();
         const auto it = m_views.constFind(key);
-        if (it == m_views.cend() || !it->view.isHeld() || touched.contains(key))
+        if (it == m_views.cend() || touched.contains(key))
             continue;
+        if (!it->view.isHeld()) {
+            // No quorum, nothing to judge: what it was read from has expired everywhere by now (its own instant,
+            // not one of a view replaced since), and only a read tells what is left.
+            if (instant == goneInstant(it->view))
+                m_touched[key] |= 0;
+            continue;
+        }
         // An instant of a view replaced since (a re-read, an extension): the current view has its own.
         if (const ValidityInstants at = validityInstants(it->view); instant != at.expiringNs && instant != at.endNs)
             continue;
@@ -603,6 +632,7 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
     changes.atMs = wallNowMs();
     QList<LockEvent> events;
     const LockEventTracker::Phase phase = eventPhase(false);
+    const qint64 nowNs = m_clock->nowNs();
     // Each key's events, then its new view with its last quorum beside it.
     for (const QByteArray& key : apply) {
         auto it = m_views.find(key);
@@ -625,8 +655,11 @@ void LockInspector::applyChanges(QHash<QByteArray, LockView> updated, const QSet
         noteChange(key, last, had ? &*before : nullptr, has ? &after.value() : nullptr,
                    has && !unchanged ? &packed : nullptr, phase, changes, events, evidence);
         if (unchanged) {
-            // The stored view keeps its validity instants, noted when it was stored.
-            if (keepUnchanged(it.value(), it->view, last))
+            // The stored view keeps its validity instants, noted when it was stored; but where its next one has
+            // come already (a leftover read again when its PTTLs ran out and found a hair from expiry), the read
+            // goes in its place with its own, or nothing would ever read it again.
+            const std::optional<qint64> next = nextValidityInstant(it->view, 0);
+            if ((!next || *next > nowNs) && keepUnchanged(it.value(), it->view, last))
                 continue;
             packed = PackedLockView(after.value()); // seen 24 days after the stored read: the read goes in its place
         }
