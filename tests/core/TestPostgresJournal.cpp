@@ -69,16 +69,24 @@ class TestPostgresJournal : public QObject
         return o;
     }
 
+    // A connection of the test's own to the test server's database, as its superuser, not opened; the caller removes
+    // it (QSqlDatabase::removeDatabase(name)) once its copies are gone.
+    QSqlDatabase connectionNamed(const QString& name) const
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        db.setHostName(QStringLiteral("127.0.0.1"));
+        db.setPort(m_server.port());
+        db.setDatabaseName(QStringLiteral("postgres"));
+        db.setUserName(test::LocalPostgres::user());
+        return db;
+    }
+
     // A connection of the test's own, for what no writer does (a schema from the future, a read-only server).
     bool admin(const QString& sql)
     {
         bool ok = false;
         {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("admin"));
-            db.setHostName(QStringLiteral("127.0.0.1"));
-            db.setPort(m_server.port());
-            db.setDatabaseName(QStringLiteral("postgres"));
-            db.setUserName(test::LocalPostgres::user());
+            QSqlDatabase db = connectionNamed(QStringLiteral("admin"));
             // The test's own session writes even where the database makes sessions read-only.
             ok = db.open() && QSqlQuery(db).exec(QStringLiteral("SET default_transaction_read_only = off")) &&
                  QSqlQuery(db).exec(sql);
@@ -329,11 +337,7 @@ private slots:
         }
         const QString name = QStringLiteral("holder");
         {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-            db.setHostName(QStringLiteral("127.0.0.1"));
-            db.setPort(m_server.port());
-            db.setDatabaseName(QStringLiteral("postgres"));
-            db.setUserName(test::LocalPostgres::user());
+            QSqlDatabase db = connectionNamed(name);
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("BEGIN")));
@@ -409,11 +413,7 @@ private slots:
         QVERIFY2(wrote, qPrintable(writeError));
         const QString name = QStringLiteral("locker");
         {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-            db.setHostName(QStringLiteral("127.0.0.1"));
-            db.setPort(m_server.port());
-            db.setDatabaseName(QStringLiteral("postgres"));
-            db.setUserName(test::LocalPostgres::user());
+            QSqlDatabase db = connectionNamed(name);
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("BEGIN")));
@@ -517,11 +517,7 @@ private slots:
 
         const QString name = QStringLiteral("locker");
         {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-            db.setHostName(QStringLiteral("127.0.0.1"));
-            db.setPort(m_server.port());
-            db.setDatabaseName(QStringLiteral("postgres"));
-            db.setUserName(test::LocalPostgres::user());
+            QSqlDatabase db = connectionNamed(name);
             QVERIFY(db.open());
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("BEGIN")));
